@@ -1,0 +1,10 @@
+//! quentin: Luis Bolaños Mures's connection games in a terminal.
+//!
+//! - [`rules`]: the pure rules library (positions, actions, outcomes).
+//! - [`record`]: reading and writing game records, the plain-text move lists.
+//! - [`report`]: the JSON and text views of a replayed position.
+
+pub mod cli;
+pub mod record;
+pub mod report;
+pub mod rules;

@@ -1,0 +1,21 @@
+//! The `quentin` binary: parse the command line, hand over, report errors.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use quentin::cli::{BadRecord, Cli};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            if let Some(bad) = err.downcast_ref::<BadRecord>() {
+                eprintln!("{bad}");
+            } else {
+                eprintln!("quentin: {err:#}");
+            }
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! Game records: the plain-text move lists of `../shared/FORMAT.md`, read strictly and written
+//! so that reading gives the same game back.
+//!
+//! ```
+//! use quentin::record::Record;
+//! let record = Record::parse("game quentin\nsize 5\nc3 swap\n2. b2\n").unwrap();
+//! assert_eq!(record.actions().len(), 3);
+//! assert_eq!(Record::parse(&record.to_text()).unwrap(), record);
+//! let err = Record::parse("size 5\nc3 c3\n").unwrap_err();
+//! assert_eq!(err.to_string(), "2:4: action 2 (white c3) is illegal: c3 is occupied by a black stone");
+//! ```
+
+use std::fmt;
+
+use crate::rules::{Action, Game, ParseActionError, Position, Setup};
+
+/// The longest piece of a record's own text quoted in a message.
+const QUOTE_LIMIT: usize = 40;
+
+/// A record that has been read and replayed without a fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    setup: Setup,
+    actions: Vec<Action>,
+}
+
+/// Where a record goes wrong and why: shown as `LINE:COLUMN: message`, to be prefixed with the
+/// file name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column in characters, from 1.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// Quotes text copied from a record into a message: control characters (and every other
+/// character a terminal could take for a command) escaped, long text cut short.
+#[must_use]
+pub fn quote(text: &str) -> String {
+    let mut out = String::from("\"");
+    for (i, ch) in text.chars().enumerate() {
+        if i == QUOTE_LIMIT {
+            out.push('…');
+            break;
+        }
+        out.extend(ch.escape_debug());
+    }
+    out.push('"');
+    out
+}
+
+/// A token with its place in the text.
+struct Token<'a> {
+    text: &'a str,
+    line: usize,
+    column: usize,
+}
+
+impl Token<'_> {
+    fn error(&self, message: impl Into<String>) -> RecordError {
+        RecordError {
+            line: self.line,
+            column: self.column,
+            message: message.into(),
+        }
+    }
+}
+
+/// The tokens of one line, comments removed, with their columns counted in characters.
+fn tokens(line: &str, line_number: usize) -> Vec<Token<'_>> {
+    let line = line.split('#').next().unwrap_or_default();
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    let mut column = 0;
+    for (byte, ch) in line.char_indices() {
+        column += 1;
+        match (ch.is_whitespace(), start) {
+            (false, None) => start = Some((byte, column)),
+            (true, Some((from, col))) => {
+                out.push(Token {
+                    text: &line[from..byte],
+                    line: line_number,
+                    column: col,
+                });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some((from, col)) = start {
+        out.push(Token {
+            text: &line[from..],
+            line: line_number,
+            column: col,
+        });
+    }
+    out
+}
+
+/// The header names FORMAT.md knows.
+const HEADERS: [&str; 4] = ["game", "size", "pie", "pieces"];
+
+/// Whether a line starting with `word` is meant as a header: a word that is no action.
+fn looks_like_header(word: &str) -> bool {
+    word.len() >= 2 && word.chars().all(|c| c.is_ascii_alphabetic()) && Action::parse(word).is_err()
+}
+
+/// The headers read so far, each with the token that gave it.
+#[derive(Default)]
+struct Headers<'a> {
+    game: Option<(Game, Token<'a>)>,
+    size: Option<(u64, Token<'a>)>,
+    pie: Option<bool>,
+}
+
+impl<'a> Headers<'a> {
+    fn read(&mut self, line: &[Token<'a>]) -> Result<(), RecordError> {
+        let name = &line[0];
+        let key = name.text.to_ascii_lowercase();
+        if !HEADERS.contains(&key.as_str()) {
+            return Err(name.error(format!(
+                "unknown header {} (known: game, size, pie)",
+                quote(name.text)
+            )));
+        }
+        let [_, value] = line else {
+            let at = line.get(2).unwrap_or(name);
+            return Err(at.error(format!("header {key} takes exactly one value")));
+        };
+        let twice = || name.error(format!("header {key} is given twice"));
+        match key.as_str() {
+            "game" => {
+                let game = Game::from_name(value.text).ok_or_else(|| {
+                    value.error(format!(
+                        "unknown game {} (known: {})",
+                        quote(value.text),
+                        Game::ALL.map(Game::name).join(", ")
+                    ))
+                })?;
+                if self.game.is_some() {
+                    return Err(twice());
+                }
+                self.game = Some((game, Token { ..*value }));
+            }
+            "size" => {
+                if !value.text.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(
+                        value.error(format!("size {} is not a whole number", quote(value.text)))
+                    );
+                }
+                // Too many digits for u64 is simply out of range.
+                let size = value.text.parse().unwrap_or(u64::MAX);
+                if self.size.is_some() {
+                    return Err(twice());
+                }
+                self.size = Some((size, Token { ..*value }));
+            }
+            "pie" => {
+                let pie = match value.text.to_ascii_lowercase().as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => {
+                        return Err(
+                            value.error(format!("pie takes on or off, not {}", quote(value.text)))
+                        );
+                    }
+                };
+                if self.pie.is_some() {
+                    return Err(twice());
+                }
+                self.pie = Some(pie);
+            }
+            _ => return Err(name.error("header pieces is only for quint")),
+        }
+        Ok(())
+    }
+
+    fn setup(&self) -> Result<Setup, RecordError> {
+        let game = self.game.as_ref().map_or(Game::Quentin, |(g, _)| *g);
+        let mut setup = Setup::new(game);
+        if let Some((size, token)) = &self.size {
+            setup.size = Setup::check_size(game, *size).map_err(|e| token.error(e.to_string()))?;
+        }
+        if let Some(pie) = self.pie {
+            setup.pie = pie;
+        }
+        Ok(setup)
+    }
+}
+
+impl Record {
+    /// A record of `actions` played from `setup`.
+    ///
+    /// # Errors
+    /// When the setup is invalid or an action is illegal, as [`Record::parse`] would say it
+    /// (line and column then count one action per line after three header lines).
+    pub fn new(setup: Setup, actions: Vec<Action>) -> Result<Record, RecordError> {
+        Record::parse(&Record { setup, actions }.to_text())
+    }
+
+    /// Reads a record from raw bytes, which must be UTF-8 text.
+    ///
+    /// # Errors
+    /// As [`Record::parse`], and for bytes that are not UTF-8.
+    pub fn parse_bytes(bytes: &[u8]) -> Result<Record, RecordError> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Record::parse(text),
+            Err(e) => {
+                let good = &bytes[..e.valid_up_to()];
+                // The prefix is valid UTF-8 by construction.
+                let text = std::str::from_utf8(good).unwrap_or_default();
+                let line = text.matches('\n').count() + 1;
+                let column = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                Err(RecordError {
+                    line,
+                    column,
+                    message: format!(
+                        "the record is not UTF-8 text (byte 0x{:02x})",
+                        bytes[e.valid_up_to()]
+                    ),
+                })
+            }
+        }
+    }
+
+    /// Reads a record strictly: the first problem stops it.
+    ///
+    /// # Errors
+    /// A [`RecordError`] with the line and column of the problem: an unknown or repeated header,
+    /// a header after the first action, a size out of range, a token that is no action, a point
+    /// off the board, an illegal action, an action after the game ended.
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut headers = Headers::default();
+        let mut position: Option<Position> = None;
+        let mut actions = Vec::new();
+        for (index, line) in text.lines().enumerate() {
+            let line_tokens = tokens(line, index + 1);
+            let Some(first) = line_tokens.first() else {
+                continue;
+            };
+            if looks_like_header(first.text) {
+                if position.is_some() && HEADERS.contains(&first.text.to_ascii_lowercase().as_str())
+                {
+                    return Err(first.error(format!(
+                        "header {} comes after the first action",
+                        first.text.to_ascii_lowercase()
+                    )));
+                }
+                if position.is_none() {
+                    headers.read(&line_tokens)?;
+                    continue;
+                }
+            }
+            for token in &line_tokens {
+                if is_move_number(token.text) {
+                    continue;
+                }
+                let pos = match &mut position {
+                    Some(pos) => pos,
+                    None => {
+                        let setup = headers.setup()?;
+                        // A checked setup always starts.
+                        let start = setup.start().map_err(|e| token.error(e.to_string()))?;
+                        position.insert(start)
+                    }
+                };
+                let action = play_token(pos, token, actions.len() + 1)?;
+                actions.push(action);
+            }
+        }
+        let setup = match &position {
+            Some(pos) => pos.setup(),
+            None => headers.setup()?,
+        };
+        Ok(Record { setup, actions })
+    }
+
+    /// The game and its options.
+    #[must_use]
+    pub fn setup(&self) -> Setup {
+        self.setup
+    }
+
+    /// The actions, in order.
+    #[must_use]
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// The position after the first `n` actions (all of them when `n` is larger).
+    #[must_use]
+    pub fn position_at(&self, n: usize) -> Position {
+        // A record only exists once its setup started and its actions played (see `parse`).
+        let mut pos = match self.setup.start() {
+            Ok(pos) => pos,
+            Err(e) => unreachable!("a parsed record has a valid setup: {e}"),
+        };
+        for &action in self.actions.iter().take(n) {
+            if let Err(e) = pos.play(action) {
+                unreachable!("a parsed record holds only legal actions: {e}");
+            }
+        }
+        pos
+    }
+
+    /// The position after every action.
+    #[must_use]
+    pub fn final_position(&self) -> Position {
+        self.position_at(self.actions.len())
+    }
+
+    /// The record as text: the headers, then one action per line.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        write(self.setup, &self.actions)
+    }
+}
+
+/// Writes a record: headers first, then one action per line.
+#[must_use]
+pub fn write(setup: Setup, actions: &[Action]) -> String {
+    let mut out = format!(
+        "game {}\nsize {}\npie {}\n",
+        setup.game,
+        setup.size,
+        if setup.pie { "on" } else { "off" }
+    );
+    for action in actions {
+        out.push_str(&action.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+/// A move number such as `12.`, which records may hold and readers ignore.
+fn is_move_number(token: &str) -> bool {
+    token
+        .strip_suffix('.')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Reads one action token and plays it as action number `number`.
+fn play_token(pos: &mut Position, token: &Token<'_>, number: usize) -> Result<Action, RecordError> {
+    let action = match Action::parse(token.text) {
+        Ok(action) => action,
+        Err(ParseActionError::NotAnAction) => {
+            return Err(token.error(format!(
+                "action {number}: {} is not an action (a point such as c4, swap or pass)",
+                quote(token.text)
+            )));
+        }
+        Err(ParseActionError::OffEveryBoard) => {
+            return Err(token.error(format!(
+                "action {number}: {} is off the {n}×{n} board",
+                quote(token.text),
+                n = pos.size()
+            )));
+        }
+    };
+    if let Some(outcome) = pos.outcome() {
+        let result = match outcome.winner() {
+            Some(color) => format!("{color} won"),
+            None => "drawn".to_string(),
+        };
+        return Err(token.error(format!(
+            "action {number} ({action}) comes after the game ended ({result} at action {})",
+            number - 1
+        )));
+    }
+    let color = pos.to_move().map_or("", |c| c.name());
+    if let Some(p) = action.point()
+        && !pos.board().contains(p)
+    {
+        return Err(token.error(format!(
+            "action {number} ({color} {action}): {action} is off the {n}×{n} board",
+            n = pos.size()
+        )));
+    }
+    pos.play(action).map_err(|reason| {
+        token.error(format!(
+            "action {number} ({color} {action}) is illegal: {reason}"
+        ))
+    })?;
+    Ok(action)
+}

@@ -1,0 +1,112 @@
+//! The views of a replayed position that `quentin replay` prints: the JSON object of
+//! FORMAT.md for programs, and a board with coordinates for people.
+
+use serde_json::{Value, json};
+
+use crate::rules::{Action, Color, Point, Position};
+
+/// The JSON object of `quentin replay --json`: game, size, pie, ply, moves, side to move,
+/// winner, board (top row first) and legal actions.
+#[must_use]
+pub fn json(position: &Position, moves: &[Action]) -> Value {
+    let setup = position.setup();
+    let legal: Vec<String> = position
+        .legal_actions()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    json!({
+        "game": setup.game.name(),
+        "size": setup.size,
+        "pie": setup.pie,
+        "ply": position.ply(),
+        "moves": moves.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "to_move": position.to_move().map(Color::name),
+        "winner": position.outcome().and_then(|o| o.winner()).map(Color::name),
+        "board": position.board().rows(),
+        "legal": legal,
+    })
+}
+
+/// The column letters line of a text board: `a b c …`, indented past the row numbers.
+fn letters_line(size: usize) -> String {
+    let letters: Vec<String> = (0..size)
+        .map(|c| Point::new(c, 0).col_letter().to_string())
+        .collect();
+    format!("    {}", letters.join(" "))
+}
+
+/// The position for people: the board with coordinates (the winning chain in lower case), then
+/// what happens next.
+#[must_use]
+pub fn text(position: &Position, moves: &[Action]) -> String {
+    let setup = position.setup();
+    let n = setup.size;
+    let chain = position.outcome().map(|o| *o.line());
+    let mut out = format!(
+        "{} {n}×{n}, pie rule {}, after {} action{}\n\n",
+        setup.game.title(),
+        if setup.pie { "on" } else { "off" },
+        moves.len(),
+        if moves.len() == 1 { "" } else { "s" }
+    );
+    out.push_str(&letters_line(n));
+    out.push('\n');
+    for row in (0..n).rev() {
+        out.push_str(&format!("{:>3} ", row + 1));
+        for col in 0..n {
+            let p = Point::new(col, row);
+            let mut ch = position.get(p).map_or('.', Color::letter);
+            if chain.is_some_and(|c| c.contains(p)) {
+                ch = ch.to_ascii_lowercase();
+            }
+            out.push(ch);
+            if col + 1 < n {
+                out.push(' ');
+            }
+        }
+        out.push_str(&format!(" {}\n", row + 1));
+    }
+    out.push_str(&letters_line(n));
+    out.push_str("\n\n");
+    if let Some(last) = moves.last() {
+        out.push_str(&format!("Last action: {last}\n"));
+    }
+    match (position.outcome(), position.to_move()) {
+        (Some(outcome), _) => match outcome.winner() {
+            Some(winner) => out.push_str(&format!(
+                "{} wins with a chain of {} stones (shown in lower case).\n",
+                capitalised(winner),
+                outcome.line().len()
+            )),
+            None => out.push_str("The game is drawn.\n"),
+        },
+        (None, Some(color)) => {
+            let legal = position.legal_actions();
+            if legal == [Action::Pass] {
+                out.push_str(&format!(
+                    "{} to move, and must pass: no placement is legal.\n",
+                    capitalised(color)
+                ));
+            } else {
+                out.push_str(&format!(
+                    "{} to move; {} legal action{}.\n",
+                    capitalised(color),
+                    legal.len(),
+                    if legal.len() == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        (None, None) => {}
+    }
+    out
+}
+
+/// `Black` or `White`.
+#[must_use]
+pub fn capitalised(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}

@@ -1,0 +1,306 @@
+//! The board: an N×N grid of points, each empty or holding a stone of one colour.
+
+use std::fmt;
+
+use super::color::Color;
+use super::point::{MAX_SIZE, Point};
+
+const CELLS: usize = MAX_SIZE * MAX_SIZE;
+const WORDS: usize = CELLS.div_ceil(64);
+
+/// A set of points of one board, as a bitset.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct PointSet {
+    words: [u64; WORDS],
+}
+
+impl PointSet {
+    /// The empty set.
+    #[must_use]
+    pub const fn new() -> PointSet {
+        PointSet { words: [0; WORDS] }
+    }
+
+    fn bit(p: Point) -> (usize, u64) {
+        let i = p.row() * MAX_SIZE + p.col();
+        (i / 64, 1 << (i % 64))
+    }
+
+    /// Adds `p`; returns whether it was new.
+    pub fn insert(&mut self, p: Point) -> bool {
+        let (w, b) = Self::bit(p);
+        let new = self.words[w] & b == 0;
+        self.words[w] |= b;
+        new
+    }
+
+    /// Removes `p`.
+    pub fn remove(&mut self, p: Point) {
+        let (w, b) = Self::bit(p);
+        self.words[w] &= !b;
+    }
+
+    /// Whether `p` is in the set.
+    #[must_use]
+    pub fn contains(&self, p: Point) -> bool {
+        let (w, b) = Self::bit(p);
+        self.words[w] & b != 0
+    }
+
+    /// How many points the set holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the set is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// The points, row by row from `a1`.
+    pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(Point::new(i % MAX_SIZE, i / MAX_SIZE))
+            })
+        })
+    }
+}
+
+impl FromIterator<Point> for PointSet {
+    fn from_iter<I: IntoIterator<Item = Point>>(iter: I) -> PointSet {
+        let mut set = PointSet::new();
+        for p in iter {
+            set.insert(p);
+        }
+        set
+    }
+}
+
+impl fmt::Debug for PointSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set()
+            .entries(self.iter().map(|p| p.to_string()))
+            .finish()
+    }
+}
+
+/// An N×N board. It knows nothing of any game's rules.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    size: u8,
+    cells: [Option<Color>; CELLS],
+}
+
+/// The four orthogonal directions as (column, row) steps.
+pub const ORTHOGONAL: [(isize, isize); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+/// The four diagonal directions as (column, row) steps.
+pub const DIAGONAL: [(isize, isize); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+
+impl Board {
+    /// An empty board of side `size`.
+    ///
+    /// # Panics
+    /// When `size` is 0 or above [`MAX_SIZE`]; sizes come validated from [`crate::rules::Setup`].
+    #[must_use]
+    pub fn new(size: usize) -> Board {
+        assert!((1..=MAX_SIZE).contains(&size), "board size out of range");
+        Board {
+            size: size as u8,
+            cells: [None; CELLS],
+        }
+    }
+
+    /// The side of the board.
+    #[must_use]
+    pub fn size(&self) -> usize {
+        usize::from(self.size)
+    }
+
+    /// Whether `p` lies on this board.
+    #[must_use]
+    pub fn contains(&self, p: Point) -> bool {
+        p.col() < self.size() && p.row() < self.size()
+    }
+
+    fn index(p: Point) -> usize {
+        p.row() * MAX_SIZE + p.col()
+    }
+
+    /// What stands on `p` (nothing off the board).
+    #[must_use]
+    pub fn get(&self, p: Point) -> Option<Color> {
+        self.cells[Self::index(p)]
+    }
+
+    /// Puts a stone of `color` on `p`, or empties it with `None`.
+    pub fn set(&mut self, p: Point, color: Option<Color>) {
+        debug_assert!(self.contains(p));
+        self.cells[Self::index(p)] = color;
+    }
+
+    /// Whether `p` is empty.
+    #[must_use]
+    pub fn is_empty_at(&self, p: Point) -> bool {
+        self.get(p).is_none()
+    }
+
+    /// Every point, row by row from `a1`.
+    pub fn points(&self) -> impl Iterator<Item = Point> + use<> {
+        let n = self.size();
+        (0..n).flat_map(move |row| (0..n).map(move |col| Point::new(col, row)))
+    }
+
+    /// The point one step from `p` in direction `(dc, dr)`, if on the board.
+    #[must_use]
+    pub fn step(&self, p: Point, (dc, dr): (isize, isize)) -> Option<Point> {
+        let col = p.col().checked_add_signed(dc)?;
+        let row = p.row().checked_add_signed(dr)?;
+        (col < self.size() && row < self.size()).then(|| Point::new(col, row))
+    }
+
+    /// The orthogonal neighbours of `p` on the board.
+    pub fn neighbours(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
+        ORTHOGONAL.into_iter().filter_map(move |d| self.step(p, d))
+    }
+
+    /// The diagonal neighbours of `p` on the board.
+    pub fn diagonal_neighbours(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
+        DIAGONAL.into_iter().filter_map(move |d| self.step(p, d))
+    }
+
+    /// Whether `p` lies on the first of `color`'s two edges: the bottom row for Black, the left
+    /// column for White.
+    #[must_use]
+    pub fn on_first_edge(&self, p: Point, color: Color) -> bool {
+        match color {
+            Color::Black => p.row() == 0,
+            Color::White => p.col() == 0,
+        }
+    }
+
+    /// Whether `p` lies on the second of `color`'s two edges: the top row for Black, the right
+    /// column for White.
+    #[must_use]
+    pub fn on_second_edge(&self, p: Point, color: Color) -> bool {
+        let last = self.size() - 1;
+        match color {
+            Color::Black => p.row() == last,
+            Color::White => p.col() == last,
+        }
+    }
+
+    /// How many stones of each colour stand on the board, Black first.
+    #[must_use]
+    pub fn count(&self) -> [usize; 2] {
+        let mut counts = [0; 2];
+        for p in self.points() {
+            if let Some(c) = self.get(p) {
+                counts[c.index()] += 1;
+            }
+        }
+        counts
+    }
+
+    /// One string per row, top row first: `B`, `W` or `.` per point (the JSON board).
+    #[must_use]
+    pub fn rows(&self) -> Vec<String> {
+        let n = self.size();
+        (0..n)
+            .rev()
+            .map(|row| {
+                (0..n)
+                    .map(|col| self.get(Point::new(col, row)).map_or('.', Color::letter))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Reads a board from rows, top row first, with `B`, `W` and `.`; `|` may separate the rows
+    /// in one string (`".B.|..W|..."`). For tests and examples.
+    ///
+    /// # Errors
+    /// A message when the rows are not square or hold another character.
+    pub fn from_rows(text: &str) -> Result<Board, String> {
+        let rows: Vec<&str> = text
+            .split(['|', '\n'])
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .collect();
+        let n = rows.len();
+        if !(1..=MAX_SIZE).contains(&n) {
+            return Err(format!("{n} rows is no board size"));
+        }
+        let mut board = Board::new(n);
+        for (i, line) in rows.iter().enumerate() {
+            let row = n - 1 - i;
+            if line.chars().count() != n {
+                return Err(format!(
+                    "row {} has {} points, not {n}",
+                    row + 1,
+                    line.len()
+                ));
+            }
+            for (col, ch) in line.chars().enumerate() {
+                let stone = match ch {
+                    'B' | 'b' => Some(Color::Black),
+                    'W' | 'w' => Some(Color::White),
+                    '.' => None,
+                    other => return Err(format!("{other:?} is not B, W or .")),
+                };
+                board.set(Point::new(col, row), stone);
+            }
+        }
+        Ok(board)
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.rows().join("|"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_round_trip() {
+        let text = "..W.B|BBW.W|.....|WBBW.|.....";
+        let board = Board::from_rows(text).unwrap();
+        assert_eq!(board.rows().join("|"), text);
+        assert_eq!(board.get(Point::parse("e5").unwrap()), Some(Color::Black));
+        assert_eq!(board.get(Point::parse("a2").unwrap()), Some(Color::White));
+        assert_eq!(board.count(), [6, 5]);
+    }
+
+    #[test]
+    fn neighbours_stay_on_the_board() {
+        let board = Board::new(3);
+        let corner = Point::new(0, 0);
+        assert_eq!(board.neighbours(corner).count(), 2);
+        assert_eq!(board.neighbours(Point::new(1, 1)).count(), 4);
+        assert_eq!(board.diagonal_neighbours(Point::new(2, 1)).count(), 2);
+    }
+
+    #[test]
+    fn point_sets_iterate_in_order() {
+        let pts = [Point::new(25, 25), Point::new(0, 0), Point::new(3, 2)];
+        let set: PointSet = pts.into_iter().collect();
+        assert_eq!(set.len(), 3);
+        let back: Vec<Point> = set.iter().collect();
+        assert_eq!(
+            back,
+            vec![Point::new(0, 0), Point::new(3, 2), Point::new(25, 25)]
+        );
+    }
+}

@@ -1,0 +1,390 @@
+//! The rules of the games, as a pure library: no terminal, no files, no command line.
+//!
+//! A [`Setup`] names a game and its options; [`Setup::start`] validates it into the empty
+//! [`Position`]. A position lists its legal [`Action`]s, plays them (an illegal one is refused with
+//! a readable [`Illegal`] reason and changes nothing), previews what one would do, and reports the
+//! [`Outcome`] with the winning chain.
+
+mod action;
+mod board;
+mod color;
+mod connection;
+mod point;
+pub mod quentin;
+
+use std::fmt;
+
+pub use action::{Action, ParseActionError};
+pub use board::{Board, DIAGONAL, ORTHOGONAL, PointSet};
+pub use color::Color;
+pub use point::{MAX_SIZE, MIN_SIZE, ParsePointError, Point};
+pub use quentin::QuentinViolation;
+
+use connection::Connection;
+use quentin::Quentin;
+
+/// The games the program plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Game {
+    /// Luis Bolaños Mures's Quentin (2012).
+    Quentin,
+}
+
+impl Game {
+    /// Every game, in the order menus list them.
+    pub const ALL: [Game; 1] = [Game::Quentin];
+
+    /// The name used in records and on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Game::Quentin => "quentin",
+        }
+    }
+
+    /// The name for people.
+    #[must_use]
+    pub const fn title(self) -> &'static str {
+        match self {
+            Game::Quentin => "Quentin",
+        }
+    }
+
+    /// The board side used when none is given.
+    #[must_use]
+    pub const fn default_size(self) -> usize {
+        match self {
+            Game::Quentin => 13,
+        }
+    }
+
+    /// Finds a game by its record name (case-insensitive).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Game> {
+        Game::ALL
+            .into_iter()
+            .find(|g| g.name().eq_ignore_ascii_case(name))
+    }
+}
+
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A game and its options, not yet validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Which game.
+    pub game: Game,
+    /// The board side.
+    pub size: usize,
+    /// Whether White may swap on its first turn.
+    pub pie: bool,
+}
+
+/// Why a [`Setup`] cannot start a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// The board side is outside the game's range.
+    SizeOutOfRange {
+        /// The game.
+        game: Game,
+        /// The size asked for.
+        size: u64,
+    },
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::SizeOutOfRange { game, size } => write!(
+                f,
+                "size {size} is out of range: {} is played on sizes {MIN_SIZE} to {MAX_SIZE}",
+                game.title()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl Setup {
+    /// The game with its default size and the pie rule on.
+    #[must_use]
+    pub const fn new(game: Game) -> Setup {
+        Setup {
+            game,
+            size: game.default_size(),
+            pie: true,
+        }
+    }
+
+    /// Checks that a board side is allowed for `game`.
+    ///
+    /// # Errors
+    /// [`SetupError::SizeOutOfRange`] otherwise.
+    pub fn check_size(game: Game, size: u64) -> Result<usize, SetupError> {
+        match usize::try_from(size) {
+            Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&n) => Ok(n),
+            _ => Err(SetupError::SizeOutOfRange { game, size }),
+        }
+    }
+
+    /// The empty starting position.
+    ///
+    /// # Errors
+    /// When the setup is not valid, for instance a size out of range.
+    pub fn start(&self) -> Result<Position, SetupError> {
+        let size = Setup::check_size(self.game, self.size as u64)?;
+        let state = match self.game {
+            Game::Quentin => State::Quentin(Connection::new(size, self.pie)),
+        };
+        Ok(Position {
+            setup: *self,
+            state,
+        })
+    }
+}
+
+/// One point changed by an action: a placement, a fill or a removal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// Where.
+    pub point: Point,
+    /// What stood there before.
+    pub before: Option<Color>,
+    /// What stands there after.
+    pub after: Option<Color>,
+}
+
+/// What an action would do, as told by [`Position::preview`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Effect {
+    /// Every changed point, the placement first.
+    pub changes: Vec<Change>,
+}
+
+impl Effect {
+    /// The points filled by the game's rule (the placement itself excluded), with their colour.
+    pub fn fills(&self) -> impl Iterator<Item = (Point, Color)> + '_ {
+        self.changes
+            .iter()
+            .skip(1)
+            .filter_map(|c| c.after.map(|color| (c.point, color)))
+    }
+
+    /// The stones the action would remove (or replace by the other colour).
+    pub fn removals(&self) -> impl Iterator<Item = (Point, Color)> + '_ {
+        self.changes.iter().filter_map(|c| {
+            c.before
+                .filter(|&b| c.after != Some(b))
+                .map(|b| (c.point, b))
+        })
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// `winner` has won with the stones of `line` (the winning chain).
+    Win {
+        /// Who won.
+        winner: Color,
+        /// The winning chain, to highlight.
+        line: PointSet,
+    },
+}
+
+impl Outcome {
+    /// The winner.
+    #[must_use]
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            Outcome::Win { winner, .. } => Some(*winner),
+        }
+    }
+
+    /// The winning chain or line.
+    #[must_use]
+    pub fn line(&self) -> &PointSet {
+        match self {
+            Outcome::Win { line, .. } => line,
+        }
+    }
+}
+
+/// Why an action is illegal, in words a player can read (its `Display`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    /// The game is over.
+    GameOver,
+    /// The point is not on this board.
+    OffBoard(Point),
+    /// The point already holds a stone of that colour.
+    Occupied(Point, Color),
+    /// `swap` outside White's first turn, or with the pie rule off.
+    SwapNotOffered,
+    /// `pass` while a placement is legal.
+    PassWithLegalPlacement,
+    /// Quentin's own rule.
+    Quentin(QuentinViolation),
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Illegal::GameOver => f.write_str("the game is over"),
+            Illegal::OffBoard(p) => write!(f, "{p} is off the board"),
+            Illegal::Occupied(p, c) => write!(f, "{p} is occupied by a {c} stone"),
+            Illegal::SwapNotOffered => {
+                f.write_str("swap is allowed only on White's first turn, with the pie rule on")
+            }
+            Illegal::PassWithLegalPlacement => {
+                f.write_str("pass is allowed only when no placement is legal")
+            }
+            Illegal::Quentin(v) => v.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Illegal {}
+
+#[derive(Clone)]
+enum State {
+    Quentin(Connection<Quentin>),
+}
+
+/// Calls the same method on whichever game the state holds.
+macro_rules! dispatch {
+    ($state:expr, $g:ident => $body:expr) => {
+        match $state {
+            State::Quentin($g) => $body,
+        }
+    };
+}
+
+/// A position of one of the games: board, side to move and outcome.
+///
+/// # Example
+/// ```
+/// use quentin::rules::{Action, Game, Point, Setup};
+/// let mut pos = Setup::new(Game::Quentin).start().unwrap();
+/// pos.play(Action::Place(Point::parse("g7").unwrap())).unwrap();
+/// assert!(pos.legal_actions().contains(&Action::Swap));
+/// // An occupied point is refused with a reason, and nothing changes.
+/// let err = pos.play(Action::Place(Point::parse("g7").unwrap())).unwrap_err();
+/// assert_eq!(err.to_string(), "g7 is occupied by a black stone");
+/// assert_eq!(pos.ply(), 1);
+/// ```
+#[derive(Clone)]
+pub struct Position {
+    setup: Setup,
+    state: State,
+}
+
+impl Position {
+    /// The setup this game started from.
+    #[must_use]
+    pub fn setup(&self) -> Setup {
+        self.setup
+    }
+
+    /// Which game.
+    #[must_use]
+    pub fn game(&self) -> Game {
+        self.setup.game
+    }
+
+    /// The board side.
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.setup.size
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        dispatch!(&self.state, g => g.board())
+    }
+
+    /// What stands on `p`.
+    #[must_use]
+    pub fn get(&self, p: Point) -> Option<Color> {
+        self.board().get(p)
+    }
+
+    /// The colour to move, `None` once the game is over.
+    #[must_use]
+    pub fn to_move(&self) -> Option<Color> {
+        dispatch!(&self.state, g => g.to_move())
+    }
+
+    /// How many actions have been played.
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        dispatch!(&self.state, g => g.ply())
+    }
+
+    /// Whether the players have exchanged colours by the pie rule: then the person who moved
+    /// first plays White.
+    #[must_use]
+    pub fn swapped(&self) -> bool {
+        dispatch!(&self.state, g => g.swapped())
+    }
+
+    /// How the game ended, if it has.
+    #[must_use]
+    pub fn outcome(&self) -> Option<&Outcome> {
+        dispatch!(&self.state, g => g.outcome())
+    }
+
+    /// Whether the game is over.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// Every legal action of the side to move; `[pass]` when it must pass, empty once the game
+    /// is over.
+    #[must_use]
+    pub fn legal_actions(&self) -> Vec<Action> {
+        dispatch!(&self.state, g => g.legal_actions())
+    }
+
+    /// Whether `action` is legal now.
+    #[must_use]
+    pub fn is_legal(&self, action: Action) -> bool {
+        self.preview(action).is_ok()
+    }
+
+    /// What `action` would change, without playing it: the placement first, then the points the
+    /// game's rule fills or empties.
+    ///
+    /// # Errors
+    /// The reason `action` is illegal.
+    pub fn preview(&self, action: Action) -> Result<Effect, Illegal> {
+        dispatch!(&self.state, g => g.preview(action)).map(|changes| Effect { changes })
+    }
+
+    /// Plays `action` for the side to move.
+    ///
+    /// # Errors
+    /// The reason the action is illegal; the position is then exactly as it was.
+    pub fn play(&mut self, action: Action) -> Result<(), Illegal> {
+        dispatch!(&mut self.state, g => g.play(action))
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("setup", &self.setup)
+            .field("board", self.board())
+            .field("to_move", &self.to_move())
+            .field("ply", &self.ply())
+            .field("outcome", &self.outcome())
+            .finish()
+    }
+}
