@@ -186,6 +186,10 @@ impl<'a> Headers<'a> {
         Ok(())
     }
 
+    fn is_empty(&self) -> bool {
+        self.game.is_none() && self.size.is_none() && self.pie.is_none()
+    }
+
     fn setup(&self) -> Result<Setup, RecordError> {
         let game = self.game.as_ref().map_or(Game::Quentin, |(g, _)| *g);
         let mut setup = Setup::new(game);
@@ -236,9 +240,12 @@ impl Record {
 
     /// Reads a record strictly: the first problem stops it.
     ///
+    /// A record needs at least one header or action: an empty file (or one holding only
+    /// comments) is refused, since it is far more likely a truncated or wrong file than a game.
+    ///
     /// # Errors
     /// A [`RecordError`] with the line and column of the problem: an unknown or repeated header,
-    /// a header after the first action, a size out of range, a token that is no action, a point
+    /// a header after the first action, a size out of range, an empty record, a token that is no action, a point
     /// off the board, an illegal action, an action after the game ended.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -282,6 +289,13 @@ impl Record {
         }
         let setup = match &position {
             Some(pos) => pos.setup(),
+            None if headers.is_empty() => {
+                return Err(RecordError {
+                    line: 1,
+                    column: 1,
+                    message: "the record is empty: it has no header and no action".into(),
+                });
+            }
             None => headers.setup()?,
         };
         Ok(Record { setup, actions })

@@ -71,6 +71,21 @@ impl<R: PlacementRules> Connection<R> {
         }
     }
 
+    /// A position with `board` already set up and `to_move` to move; the pie rule is not
+    /// offered, and the action count starts at 0.
+    pub(crate) fn from_board(board: Board, to_move: Color) -> Self {
+        let outcome = winner::<R>(&board);
+        Connection {
+            board,
+            to_move,
+            ply: 0,
+            pie: false,
+            swapped: false,
+            outcome,
+            rules: PhantomData,
+        }
+    }
+
     pub(crate) fn board(&self) -> &Board {
         &self.board
     }

@@ -148,6 +148,30 @@ impl Setup {
     }
 }
 
+impl Setup {
+    /// A position with `board` already on it and `to_move` to move, as worked examples and
+    /// puzzles give them. The board is taken as given (its stones need not come from legal play);
+    /// the pie rule is not offered and the action count starts at 0. The setup's size becomes the
+    /// board's.
+    ///
+    /// # Errors
+    /// When the board's size is out of the game's range.
+    pub fn start_from(&self, board: Board, to_move: Color) -> Result<Position, SetupError> {
+        let size = Setup::check_size(self.game, board.size() as u64)?;
+        let state = match self.game {
+            Game::Quentin => State::Quentin(Connection::from_board(board, to_move)),
+        };
+        Ok(Position {
+            setup: Setup {
+                size,
+                pie: false,
+                ..*self
+            },
+            state,
+        })
+    }
+}
+
 /// One point changed by an action: a placement, a fill or a removal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Change {

@@ -1,0 +1,286 @@
+//! The `quentin` binary from the outside: `replay --json/--print`, exit statuses, and hostile
+//! input that must end in exit 1 with a one-line reason, never a panic or a hang.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// Long enough for a loaded 2-core machine; only there to turn a hang into a failure.
+const HANG: Duration = Duration::from_secs(20);
+
+fn quentin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_quentin"))
+}
+
+/// Runs the command with no standard input and a guard against hanging.
+fn run(mut cmd: Command) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > HANG {
+            child.kill().unwrap();
+            panic!("quentin hung: {cmd:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quentin-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::File::create(&path)
+        .unwrap()
+        .write_all(bytes)
+        .unwrap();
+    path
+}
+
+fn replay(path: &Path, args: &[&str]) -> Output {
+    let mut cmd = quentin();
+    cmd.arg("replay").arg(path).args(args);
+    run(cmd)
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+/// Exit 1, nothing on standard output, and exactly one line on standard error.
+fn assert_refused(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(out));
+    assert!(out.stdout.is_empty(), "nothing on standard output");
+    let err = stderr(out);
+    assert_eq!(err.lines().count(), 1, "one line: {err:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        !err.trim_end().chars().any(char::is_control),
+        "no control characters: {err:?}"
+    );
+    err
+}
+
+#[test]
+fn json_of_the_format_example() {
+    let path = temp_file("example.txt", b"game quentin\nsize 5\nc3 swap b2\n");
+    let out = replay(&path, &["--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mut value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut legal: Vec<String> = value["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    legal.sort();
+    let mut expected: Vec<String> = (0..5)
+        .flat_map(|c| (1..=5).map(move |r| format!("{}{r}", (b'a' + c) as char)))
+        // Occupied, or diagonal to Black's c3 with no shared black neighbour.
+        .filter(|p| !["c3", "b2", "b4", "d4", "d2"].contains(&p.as_str()))
+        .collect();
+    expected.sort();
+    assert_eq!(legal, expected);
+    value["legal"] = json!("checked");
+    assert_eq!(
+        value,
+        json!({
+            "game": "quentin",
+            "size": 5,
+            "pie": true,
+            "ply": 3,
+            "moves": ["c3", "swap", "b2"],
+            "to_move": "black",
+            "winner": null,
+            "board": [".....", ".....", "..B..", ".W...", "....."],
+            "legal": "checked",
+        })
+    );
+}
+
+#[test]
+fn json_at_an_earlier_action_and_after_a_win() {
+    let path = temp_file("won.txt", b"size 3\npie off\nb1 a1 b2 a2 b3\n");
+    let out = replay(&path, &["--json", "--at", "1"]);
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["ply"], 1);
+    assert_eq!(value["moves"], json!(["b1"]));
+    assert_eq!(value["to_move"], "white");
+    assert_eq!(value["board"], json!(["...", "...", ".B."]));
+    assert_eq!(value["legal"].as_array().unwrap().len(), 8);
+    let out = replay(&path, &["--json"]);
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["winner"], "black");
+    assert_eq!(value["to_move"], Value::Null);
+    assert_eq!(value["legal"], json!([]));
+    assert_eq!(value["pie"], false);
+    let out = replay(&path, &["--json", "--at", "0"]);
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["ply"], 0);
+    assert_eq!(value["legal"].as_array().unwrap().len(), 9);
+}
+
+#[test]
+fn json_of_a_forced_pass() {
+    let path = temp_file(
+        "pass.txt",
+        b"size 5\nd2 b1 a3 e3 a1 c3 b5 a4 e5 d5 c5 e1 c1 d3 c4\n",
+    );
+    let out = replay(&path, &["--json"]);
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["to_move"], "white");
+    assert_eq!(value["legal"], json!(["pass"]));
+}
+
+#[test]
+fn print_shows_the_board_with_coordinates() {
+    let path = temp_file("print.txt", b"size 5\nc3 swap b2\n");
+    let out = replay(&path, &["--print"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("    a b c d e\n"), "{text}");
+    assert!(text.contains("  3 . . B . . 3\n"), "{text}");
+    assert!(text.contains("  2 . W . . . 2\n"), "{text}");
+    assert!(text.contains("Black to move"), "{text}");
+}
+
+#[test]
+fn hostile_records_are_refused_in_one_line() {
+    let big_comment = {
+        let mut v = b"size 5\n".to_vec();
+        v.resize(50 * 1024 * 1024, b'#');
+        v
+    };
+    let big_actions = "a1 b2 ".repeat(50 * 1024 * 1024 / 6);
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("size0.txt", b"size 0\n".to_vec(), "size 0 is out of range"),
+        ("size1.txt", b"size 1\n".to_vec(), "size 1 is out of range"),
+        (
+            "size27.txt",
+            b"size 27\n".to_vec(),
+            "size 27 is out of range",
+        ),
+        (
+            "size1e12.txt",
+            b"size 1000000000000\n".to_vec(),
+            "out of range",
+        ),
+        ("game.txt", b"game hex\n".to_vec(), "unknown game \"hex\""),
+        (
+            "late.txt",
+            b"c3\nsize 5\n".to_vec(),
+            "comes after the first action",
+        ),
+        ("empty.txt", b"".to_vec(), "the record is empty"),
+        (
+            "junk.bin",
+            (0..=255u8).rev().cycle().take(10_000).collect(),
+            "not UTF-8",
+        ),
+        ("big.txt", big_comment, "too large"),
+        ("bigactions.txt", big_actions.into_bytes(), "too large"),
+        (
+            "escape.txt",
+            b"size 5\nc3 \x1b[2J\x1b]0;x\x07\n".to_vec(),
+            "\\u{1b}[2J",
+        ),
+        (
+            "ended.txt",
+            b"size 3\npie off\nb1 a1 b2 a2 b3 c1\n".to_vec(),
+            "after the game ended",
+        ),
+    ];
+    for (name, bytes, needle) in cases {
+        let path = temp_file(name, &bytes);
+        for args in [&["--json"][..], &["--print"]] {
+            let out = replay(&path, args);
+            let err = assert_refused(&out);
+            assert!(err.contains(needle), "{name}: {err}");
+            assert!(
+                err.starts_with(&path.display().to_string()),
+                "{name}: {err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn at_beyond_the_end_is_refused() {
+    let path = temp_file("short.txt", b"size 5\nc3 d4\n");
+    let err = assert_refused(&replay(&path, &["--json", "--at", "3"]));
+    assert!(
+        err.contains("--at 3 is beyond the end of the record (2 actions)"),
+        "{err}"
+    );
+    let err = assert_refused(&replay(&path, &["--json", "--at", "1000000000000000"]));
+    assert!(err.contains("beyond the end"), "{err}");
+}
+
+#[test]
+fn missing_files_are_refused() {
+    let err = assert_refused(&replay(Path::new("/nonexistent/record.txt"), &["--json"]));
+    assert!(err.contains("cannot open /nonexistent/record.txt"), "{err}");
+}
+
+#[test]
+fn impossible_sizes_on_the_command_line_are_refused() {
+    for size in ["0", "1", "27", "1000000000000"] {
+        let mut cmd = quentin();
+        cmd.args(["--size", size]);
+        let err = assert_refused(&run(cmd));
+        assert!(
+            err.contains(&format!("size {size} is out of range")),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn wrong_usage_exits_2() {
+    for args in [
+        &["replay"][..],
+        &["replay", "x.txt", "--json", "--print"],
+        &["replay", "x.txt", "--at", "many"],
+        &["--size", "big"],
+        &["--game", "chess"],
+        &["frobnicate"],
+    ] {
+        let mut cmd = quentin();
+        cmd.args(args);
+        let out = run(cmd);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn help_and_version() {
+    for args in [
+        &["--help"][..],
+        &["play", "--help"],
+        &["replay", "--help"],
+        &["help", "replay"],
+    ] {
+        let mut cmd = quentin();
+        cmd.args(args);
+        let out = run(cmd);
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("Usage: quentin"), "{args:?}: {text}");
+    }
+    let mut cmd = quentin();
+    cmd.arg("--version");
+    let out = run(cmd);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("quentin {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
