@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 
+use std::time::Duration;
+
+use crate::bench::{self, Budget};
 use crate::record::Record;
 use crate::report;
 use crate::rules::{Game, Setup};
@@ -35,6 +38,30 @@ enum Command {
     Play(PlayArgs),
     /// Replay a saved record: in the terminal interface, or printed with --json or --print.
     Replay(ReplayArgs),
+    /// Measure the rules engine: uniformly random games from the empty board, pie rule off.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// The game to play.
+    #[arg(long, value_enum, default_value = "quentin")]
+    game: GameArg,
+    /// Board side (default: the game's own).
+    #[arg(long, value_name = "N")]
+    size: Option<u64>,
+    /// Play this many games.
+    #[arg(long, value_name = "K", conflicts_with = "seconds")]
+    playouts: Option<u64>,
+    /// Play for this many seconds (default 5).
+    #[arg(long, value_name = "S")]
+    seconds: Option<f64>,
+    /// Seed of the random games: the same seed plays the same games.
+    #[arg(long, value_name = "X", default_value_t = 1)]
+    seed: u64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Options of a new game.
@@ -145,6 +172,7 @@ impl Cli {
         match self.command {
             Some(Command::Replay(args)) => replay(&args),
             Some(Command::Play(args)) => play(&args),
+            Some(Command::Bench(args)) => bench(&args),
             None => play(&self.play),
         }
     }
@@ -158,6 +186,43 @@ fn play(args: &PlayArgs) -> Result<()> {
         setup.size,
         setup.size
     )
+}
+
+fn bench(args: &BenchArgs) -> Result<()> {
+    let game = Game::from(args.game);
+    let mut setup = Setup::new(game);
+    if let Some(size) = args.size {
+        setup.size = Setup::check_size(game, size)?;
+    }
+    setup.pie = false;
+    let start = setup.start()?;
+    let budget = match (args.playouts, args.seconds) {
+        (Some(n), _) => Budget::Playouts(n),
+        (None, Some(s)) if s.is_finite() && s >= 0.0 && s <= 86_400.0 => {
+            Budget::Time(Duration::from_secs_f64(s))
+        }
+        (None, Some(s)) => bail!("--seconds {s} is not a duration from 0 to 86400"),
+        (None, None) => Budget::Time(Duration::from_secs(5)),
+    };
+    let report = bench::run(setup, &start, args.seed, budget);
+    let out = if args.json {
+        format!("{}\n", report.json())
+    } else {
+        report.text()
+    };
+    write_stdout(&out)
+}
+
+/// Writes to standard output; a closed pipe (`quentin … | head`) is not worth a message.
+fn write_stdout(out: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write to standard output"),
+    }
 }
 
 fn replay(args: &ReplayArgs) -> Result<()> {

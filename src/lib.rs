@@ -4,7 +4,9 @@
 //! - [`record`]: reading and writing game records, the plain-text move lists.
 //! - [`report`]: the JSON and text views of a replayed position.
 
+pub mod bench;
 pub mod cli;
 pub mod record;
 pub mod report;
+pub mod rng;
 pub mod rules;

@@ -6,8 +6,13 @@ use std::marker::PhantomData;
 
 use super::action::Action;
 use super::board::{Board, PointSet};
+use super::chains::Chains;
 use super::color::Color;
 use super::point::Point;
+use crate::rng::Rng;
+
+/// Cells of the largest board.
+const CELLS: usize = super::point::MAX_SIZE * super::point::MAX_SIZE;
 use super::{Change, Illegal, Outcome};
 
 /// The part of a connection game that is its own: what a placement does, and how stones link
@@ -39,6 +44,7 @@ pub(crate) struct Connection<R> {
     pie: bool,
     swapped: bool,
     outcome: Option<Outcome>,
+    chains: Chains,
     rules: PhantomData<fn() -> R>,
 }
 
@@ -52,6 +58,7 @@ impl<R> Clone for Connection<R> {
             pie: self.pie,
             swapped: self.swapped,
             outcome: self.outcome.clone(),
+            chains: self.chains.clone(),
             rules: PhantomData,
         }
     }
@@ -60,8 +67,10 @@ impl<R> Clone for Connection<R> {
 impl<R: PlacementRules> Connection<R> {
     /// The empty board of side `size`, Black to move.
     pub(crate) fn new(size: usize, pie: bool) -> Self {
+        let board = Board::new(size);
         Connection {
-            board: Board::new(size),
+            chains: Chains::build::<R>(&board),
+            board,
             to_move: Color::Black,
             ply: 0,
             pie,
@@ -74,7 +83,8 @@ impl<R: PlacementRules> Connection<R> {
     /// A position with `board` already set up and `to_move` to move; the pie rule is not
     /// offered, and the action count starts at 0.
     pub(crate) fn from_board(board: Board, to_move: Color) -> Self {
-        let outcome = winner::<R>(&board);
+        let mut chains = Chains::build::<R>(&board);
+        let outcome = winner::<R>(&board, &mut chains);
         Connection {
             board,
             to_move,
@@ -82,6 +92,7 @@ impl<R: PlacementRules> Connection<R> {
             pie: false,
             swapped: false,
             outcome,
+            chains,
             rules: PhantomData,
         }
     }
@@ -114,36 +125,49 @@ impl<R: PlacementRules> Connection<R> {
     /// Tries a placement in place: on success the board holds it and its changes are returned;
     /// on failure the board is as it was.
     fn try_place(board: &mut Board, p: Point, color: Color) -> Result<Vec<Change>, Illegal> {
+        let mut changes = Vec::new();
+        Self::try_place_into(board, p, color, &mut changes).map(|()| changes)
+    }
+
+    /// [`Self::try_place`] into a buffer the caller reuses: `changes` is cleared first.
+    fn try_place_into(
+        board: &mut Board,
+        p: Point,
+        color: Color,
+        changes: &mut Vec<Change>,
+    ) -> Result<(), Illegal> {
         if !board.contains(p) {
             return Err(Illegal::OffBoard(p));
         }
         if let Some(owner) = board.get(p) {
             return Err(Illegal::Occupied(p, owner));
         }
-        let mut changes = Vec::new();
-        match R::place(board, p, color, &mut changes) {
-            Ok(()) => Ok(changes),
-            Err(reason) => {
-                undo(board, &changes);
-                Err(reason)
-            }
+        changes.clear();
+        R::place(board, p, color, changes).inspect_err(|_| undo(board, changes))
+    }
+
+    /// Whether `color` may place on the empty point `p`, tried on `board` and taken back.
+    fn placement_is_legal(
+        board: &mut Board,
+        p: Point,
+        color: Color,
+        changes: &mut Vec<Change>,
+    ) -> bool {
+        let legal = Self::try_place_into(board, p, color, changes).is_ok();
+        if legal {
+            undo(board, changes);
         }
+        legal
     }
 
     /// Whether the side to move has at least one legal placement.
     fn can_place(&self) -> bool {
         let mut board = self.board.clone();
-        let color = self.to_move;
+        let mut changes = Vec::new();
         self.board
             .points()
             .filter(|&p| self.board.is_empty_at(p))
-            .any(|p| match Self::try_place(&mut board, p, color) {
-                Ok(changes) => {
-                    undo(&mut board, &changes);
-                    true
-                }
-                Err(_) => false,
-            })
+            .any(|p| Self::placement_is_legal(&mut board, p, self.to_move, &mut changes))
     }
 
     /// Every legal action: the legal placements, `swap` when offered, or `pass` alone when no
@@ -153,18 +177,12 @@ impl<R: PlacementRules> Connection<R> {
             return Vec::new();
         }
         let mut board = self.board.clone();
-        let color = self.to_move;
+        let mut changes = Vec::new();
         let mut actions: Vec<Action> = self
             .board
             .points()
             .filter(|&p| self.board.is_empty_at(p))
-            .filter(|&p| match Self::try_place(&mut board, p, color) {
-                Ok(changes) => {
-                    undo(&mut board, &changes);
-                    true
-                }
-                Err(_) => false,
-            })
+            .filter(|&p| Self::placement_is_legal(&mut board, p, self.to_move, &mut changes))
             .map(Action::Place)
             .collect();
         if actions.is_empty() {
@@ -205,16 +223,118 @@ impl<R: PlacementRules> Connection<R> {
         self.check_turn_action(action)?;
         match action {
             Action::Place(p) => {
-                Self::try_place(&mut self.board, p, self.to_move)?;
-                self.to_move = self.to_move.opponent();
-                self.outcome = winner::<R>(&self.board);
+                let changes = Self::try_place(&mut self.board, p, self.to_move)?;
+                self.end_turn(Some(&changes));
             }
-            // The players exchange colours: the board stays and White is to move again.
-            Action::Swap => self.swapped = true,
-            Action::Pass => self.to_move = self.to_move.opponent(),
+            Action::Swap => self.swap(),
+            Action::Pass => self.end_turn(None),
         }
-        self.ply += 1;
         Ok(())
+    }
+
+    /// The players exchange colours: the board stays and White is to move again.
+    fn swap(&mut self) {
+        self.swapped = true;
+        self.ply += 1;
+    }
+
+    /// Ends a turn whose placement (none for a pass) made `changes` on the board.
+    fn end_turn(&mut self, changes: Option<&[Change]>) {
+        self.to_move = self.to_move.opponent();
+        self.ply += 1;
+        if let Some(changes) = changes {
+            if changes.iter().any(|c| c.before.is_some()) {
+                // A stone left the board: chains may have split, so build them anew.
+                self.chains = Chains::build::<R>(&self.board);
+            } else {
+                for change in changes {
+                    self.chains.add::<R>(&self.board, change.point);
+                }
+            }
+            self.outcome = winner::<R>(&self.board, &mut self.chains);
+        }
+    }
+
+    /// Plays uniformly random legal actions until the game ends, and returns how many it
+    /// played. Every legal action of a turn is equally likely (a placement, or `swap` when
+    /// offered); `pass` when no placement is legal. Stops early, undecided, should both sides
+    /// have to pass in a row, which would repeat forever.
+    pub(crate) fn playout(&mut self, rng: &mut Rng) -> usize {
+        let mut playout = Playout::new(&self.board);
+        let mut changes = Vec::with_capacity(64);
+        let mut played = 0;
+        let mut passes = 0;
+        while self.outcome.is_none() && passes < 2 {
+            let swap = usize::from(self.swap_available());
+            let mut untried = playout.empties.len();
+            loop {
+                if untried + swap == 0 {
+                    self.end_turn(None);
+                    passes += 1;
+                    break;
+                }
+                let i = rng.below(untried + swap);
+                if i == untried {
+                    self.swap();
+                    break;
+                }
+                let p = playout.empties[i];
+                if Self::try_place_into(&mut self.board, p, self.to_move, &mut changes).is_ok() {
+                    playout.apply(&changes);
+                    self.end_turn(Some(&changes));
+                    passes = 0;
+                    break;
+                }
+                // Illegal now: set it aside among the tried and draw again from the rest.
+                untried -= 1;
+                playout.empties.swap(i, untried);
+                playout.slot[playout.empties[i].index()] = i as u16;
+                playout.slot[playout.empties[untried].index()] = untried as u16;
+            }
+            played += 1;
+        }
+        played
+    }
+}
+
+/// The empty points of a playout, kept as a list with each point's slot in it, so that a random
+/// empty point is one draw and a change costs O(1).
+struct Playout {
+    empties: Vec<Point>,
+    slot: [u16; CELLS],
+}
+
+impl Playout {
+    fn new(board: &Board) -> Playout {
+        let mut playout = Playout {
+            empties: Vec::with_capacity(board.size() * board.size()),
+            slot: [0; CELLS],
+        };
+        for p in board.points().filter(|&p| board.is_empty_at(p)) {
+            playout.slot[p.index()] = playout.empties.len() as u16;
+            playout.empties.push(p);
+        }
+        playout
+    }
+
+    /// Follows the changes of a turn: filled points leave the list, emptied points join it.
+    fn apply(&mut self, changes: &[Change]) {
+        for change in changes {
+            match (change.before, change.after) {
+                (None, Some(_)) => {
+                    let i = usize::from(self.slot[change.point.index()]);
+                    self.empties.swap_remove(i);
+                    if let Some(&moved) = self.empties.get(i) {
+                        self.slot[moved.index()] = i as u16;
+                    }
+                }
+                (Some(_), None) => {
+                    self.slot[change.point.index()] = self.empties.len() as u16;
+                    self.empties.push(change.point);
+                }
+                _ => {}
+            }
+        }
     }
 }
 
@@ -240,24 +360,24 @@ pub(crate) fn chain<R: PlacementRules>(board: &Board, start: Point) -> PointSet 
     chain
 }
 
-/// The win, if a chain of either colour touches both of its edges, with that chain.
-pub(crate) fn winner<R: PlacementRules>(board: &Board) -> Option<Outcome> {
-    for color in Color::ALL {
-        let mut seen = PointSet::new();
-        for p in board.points() {
-            if board.get(p) != Some(color) || !board.on_first_edge(p, color) || seen.contains(p) {
-                continue;
-            }
-            let chain = chain::<R>(board, p);
-            if chain.iter().any(|q| board.on_second_edge(q, color)) {
-                return Some(Outcome::Win {
-                    winner: color,
-                    line: chain,
-                });
-            }
-            for q in chain.iter() {
-                seen.insert(q);
-            }
+/// The win, if a chain of either colour joins its two edges, with that chain. The union-find
+/// answers whether; the chain itself is looked for only then, once a game.
+pub(crate) fn winner<R: PlacementRules>(board: &Board, chains: &mut Chains) -> Option<Outcome> {
+    let color = Color::ALL.into_iter().find(|&c| chains.connects(c))?;
+    let mut seen = PointSet::new();
+    for p in board.points() {
+        if board.get(p) != Some(color) || !board.on_first_edge(p, color) || seen.contains(p) {
+            continue;
+        }
+        let chain = chain::<R>(board, p);
+        if chain.iter().any(|q| board.on_second_edge(q, color)) {
+            return Some(Outcome::Win {
+                winner: color,
+                line: chain,
+            });
+        }
+        for q in chain.iter() {
+            seen.insert(q);
         }
     }
     None

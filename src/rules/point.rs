@@ -54,6 +54,12 @@ impl Point {
         self.row as usize
     }
 
+    /// A dense index of the point, `row * MAX_SIZE + col`, below `MAX_SIZE * MAX_SIZE`.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.row as usize * MAX_SIZE + self.col as usize
+    }
+
     /// Reads a point name such as `c4` or `C4` (letters are case-insensitive).
     ///
     /// # Errors

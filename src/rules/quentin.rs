@@ -74,8 +74,11 @@ impl PlacementRules for Quentin {
 /// filling one changes nothing about another.
 fn fill_territories(board: &mut Board, p: Point, tie_color: Color, changes: &mut Vec<Change>) {
     let mut spoiled = PointSet::new();
-    let starts: Vec<Point> = board.neighbours(p).collect();
-    for start in starts {
+    let mut starts = [None; 4];
+    for (slot, q) in starts.iter_mut().zip(board.neighbours(p)) {
+        *slot = Some(q);
+    }
+    for start in starts.into_iter().flatten() {
         // A start filled a moment ago, or known to lie in a region that is no territory.
         if !board.is_empty_at(start) || spoiled.contains(start) {
             continue;
@@ -100,6 +103,16 @@ fn fill_territories(board: &mut Board, p: Point, tie_color: Color, changes: &mut
 /// region already known to be no territory), since one such point spoils the whole region; the
 /// points it visited before giving up are then added to `spoiled`.
 fn territory_from(board: &Board, start: Point, spoiled: &mut PointSet) -> Option<Vec<Point>> {
+    // Most regions fail at their first point: settle those before any allocation.
+    if board
+        .neighbours(start)
+        .filter(|&q| board.get(q).is_some())
+        .count()
+        < 2
+    {
+        spoiled.insert(start);
+        return None;
+    }
     let mut visited = PointSet::new();
     visited.insert(start);
     let mut stack = vec![start];
