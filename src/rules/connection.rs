@@ -71,6 +71,21 @@ impl<R: PlacementRules> Connection<R> {
         }
     }
 
+    /// `board` with `to_move` to move, no action played and the pie rule off; a chain already
+    /// joining its two edges has won.
+    pub(crate) fn from_board(board: Board, to_move: Color) -> Self {
+        let outcome = winner::<R>(&board);
+        Connection {
+            board,
+            to_move,
+            ply: 0,
+            pie: false,
+            swapped: false,
+            outcome,
+            rules: PhantomData,
+        }
+    }
+
     pub(crate) fn board(&self) -> &Board {
         &self.board
     }

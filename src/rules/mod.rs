@@ -7,8 +7,10 @@
 
 mod action;
 mod board;
+pub mod brique;
 mod color;
 mod connection;
+pub mod konobi;
 mod point;
 pub mod quentin;
 
@@ -17,10 +19,13 @@ use std::fmt;
 pub use action::{Action, ParseActionError};
 pub use board::{Board, DIAGONAL, ORTHOGONAL, PointSet};
 pub use color::Color;
+pub use konobi::KonobiViolation;
 pub use point::{MAX_SIZE, MIN_SIZE, ParsePointError, Point};
 pub use quentin::QuentinViolation;
 
+use brique::Brique;
 use connection::Connection;
+use konobi::Konobi;
 use quentin::Quentin;
 
 /// The games the program plays.
@@ -28,17 +33,23 @@ use quentin::Quentin;
 pub enum Game {
     /// Luis Bolaños Mures's Quentin (2012).
     Quentin,
+    /// Luis Bolaños Mures's Konobi (2012).
+    Konobi,
+    /// Luis Bolaños Mures's Brique (2012), played on squares.
+    Brique,
 }
 
 impl Game {
     /// Every game, in the order menus list them.
-    pub const ALL: [Game; 1] = [Game::Quentin];
+    pub const ALL: [Game; 3] = [Game::Quentin, Game::Konobi, Game::Brique];
 
     /// The name used in records and on the command line.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Game::Quentin => "quentin",
+            Game::Konobi => "konobi",
+            Game::Brique => "brique",
         }
     }
 
@@ -47,6 +58,8 @@ impl Game {
     pub const fn title(self) -> &'static str {
         match self {
             Game::Quentin => "Quentin",
+            Game::Konobi => "Konobi",
+            Game::Brique => "Brique",
         }
     }
 
@@ -55,6 +68,8 @@ impl Game {
     pub const fn default_size(self) -> usize {
         match self {
             Game::Quentin => 13,
+            Game::Konobi => 11,
+            Game::Brique => 15,
         }
     }
 
@@ -140,9 +155,36 @@ impl Setup {
         let size = Setup::check_size(self.game, self.size as u64)?;
         let state = match self.game {
             Game::Quentin => State::Quentin(Connection::new(size, self.pie)),
+            Game::Konobi => State::Konobi(Connection::new(size, self.pie)),
+            Game::Brique => State::Brique(Connection::new(size, self.pie)),
         };
         Ok(Position {
             setup: *self,
+            state,
+        })
+    }
+
+    /// A position of this game with `board` on the board and `to_move` to move, as in the worked
+    /// examples of the rules: for tests, puzzles and studies. The board's side replaces the
+    /// setup's, and the pie rule is off (the returned position's setup says so): no first move
+    /// has been played to swap. The board is taken as it is, not checked against the game's
+    /// rules; a chain already joining its two edges has won.
+    ///
+    /// # Errors
+    /// When the setup is not valid for this board, for instance a size out of range.
+    pub fn start_from(&self, board: Board, to_move: Color) -> Result<Position, SetupError> {
+        let size = Setup::check_size(self.game, board.size() as u64)?;
+        let state = match self.game {
+            Game::Quentin => State::Quentin(Connection::from_board(board, to_move)),
+            Game::Konobi => State::Konobi(Connection::from_board(board, to_move)),
+            Game::Brique => State::Brique(Connection::from_board(board, to_move)),
+        };
+        Ok(Position {
+            setup: Setup {
+                game: self.game,
+                size,
+                pie: false,
+            },
             state,
         })
     }
@@ -230,6 +272,8 @@ pub enum Illegal {
     PassWithLegalPlacement,
     /// Quentin's own rule.
     Quentin(QuentinViolation),
+    /// Konobi's own rules.
+    Konobi(KonobiViolation),
 }
 
 impl fmt::Display for Illegal {
@@ -245,6 +289,7 @@ impl fmt::Display for Illegal {
                 f.write_str("pass is allowed only when no placement is legal")
             }
             Illegal::Quentin(v) => v.fmt(f),
+            Illegal::Konobi(v) => v.fmt(f),
         }
     }
 }
@@ -254,6 +299,8 @@ impl std::error::Error for Illegal {}
 #[derive(Clone)]
 enum State {
     Quentin(Connection<Quentin>),
+    Konobi(Connection<Konobi>),
+    Brique(Connection<Brique>),
 }
 
 /// Calls the same method on whichever game the state holds.
@@ -261,6 +308,8 @@ macro_rules! dispatch {
     ($state:expr, $g:ident => $body:expr) => {
         match $state {
             State::Quentin($g) => $body,
+            State::Konobi($g) => $body,
+            State::Brique($g) => $body,
         }
     };
 }
