@@ -3,7 +3,7 @@
 
 use super::board::Board;
 use super::color::Color;
-use super::connection::{PlacementRules, orthogonal_links};
+use super::connection::{PlacementRules, orthogonal_links, put};
 use super::point::Point;
 use super::{Change, Illegal};
 
@@ -43,26 +43,16 @@ impl PlacementRules for Brique {
         color: Color,
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
-        board.set(p, Some(color));
-        changes.push(Change {
-            point: p,
-            before: None,
-            after: Some(color),
-        });
+        put(board, p, color, changes);
         // The squares `p` escorts are its own escorts (the relation is symmetric).
         for square in escorts(board.size(), p) {
-            let before = board.get(square);
             let escorted = escorts(board.size(), square)
                 .filter(|&e| board.get(e) == Some(color))
                 .count()
                 == 2;
-            if escorted && before != Some(color) {
-                board.set(square, Some(color));
-                changes.push(Change {
-                    point: square,
-                    before,
-                    after: Some(color),
-                });
+            if escorted && board.get(square) != Some(color) {
+                // An enemy stone there is removed: the change records it as `before`.
+                put(board, square, color, changes);
             }
         }
         Ok(())

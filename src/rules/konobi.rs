@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::board::{Board, DIAGONAL};
 use super::color::Color;
-use super::connection::PlacementRules;
+use super::connection::{PlacementRules, put};
 use super::point::Point;
 use super::{Change, Illegal};
 
@@ -70,12 +70,7 @@ impl PlacementRules for Konobi {
         {
             return Err(Illegal::Konobi(violation));
         }
-        board.set(p, Some(color));
-        changes.push(Change {
-            point: p,
-            before: None,
-            after: Some(color),
-        });
+        put(board, p, color, changes);
         Ok(())
     }
 
