@@ -172,6 +172,19 @@ impl Setup {
     ///
     /// # Errors
     /// When the setup is not valid for this board, for instance a size out of range.
+    ///
+    /// # Example
+    /// ```
+    /// use quentin::rules::{Action, Board, Color, Game, Point, Setup};
+    /// // Konobi, Black to move: b2 would connect weakly to a3 while a2 connects cleanly.
+    /// let board = Board::from_rows(".....|W.W..|B.W.B|..B..|..BW.").unwrap();
+    /// let pos = Setup::new(Game::Konobi).start_from(board, Color::Black).unwrap();
+    /// let b2 = Action::Place(Point::parse("b2").unwrap());
+    /// assert_eq!(
+    ///     pos.preview(b2).unwrap_err().to_string(),
+    ///     "b2 connects weakly to a3, and a2 would connect to it without any weak connection"
+    /// );
+    /// ```
     pub fn start_from(&self, board: Board, to_move: Color) -> Result<Position, SetupError> {
         let size = Setup::check_size(self.game, board.size() as u64)?;
         let state = match self.game {
