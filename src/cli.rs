@@ -70,7 +70,8 @@ pub struct PlayArgs {
     /// The game to play.
     #[arg(long, value_enum, default_value = "quentin")]
     pub game: GameArg,
-    /// Board side, 3 to 26 (default: the game's own, 13 for Quentin).
+    /// Board side, 3 to 26 (default: the game's own, 13 for Quentin, 11 for Konobi, 15 for
+    /// Brique).
     #[arg(long, value_name = "N")]
     pub size: Option<u64>,
     /// Turn the pie rule (White's swap on its first turn) off.
@@ -89,12 +90,18 @@ pub struct PlayArgs {
 pub enum GameArg {
     /// Quentin: territories fill, diagonals need a shared neighbour.
     Quentin,
+    /// Konobi: weak diagonal connections only when unavoidable, no crosscuts.
+    Konobi,
+    /// Brique: stones on squares; completing a square's two escorts fills it.
+    Brique,
 }
 
 impl From<GameArg> for Game {
     fn from(arg: GameArg) -> Game {
         match arg {
             GameArg::Quentin => Game::Quentin,
+            GameArg::Konobi => Game::Konobi,
+            GameArg::Brique => Game::Brique,
         }
     }
 }
@@ -198,7 +205,7 @@ fn bench(args: &BenchArgs) -> Result<()> {
     let start = setup.start()?;
     let budget = match (args.playouts, args.seconds) {
         (Some(n), _) => Budget::Playouts(n),
-        (None, Some(s)) if s.is_finite() && s >= 0.0 && s <= 86_400.0 => {
+        (None, Some(s)) if (0.0..=86_400.0).contains(&s) => {
             Budget::Time(Duration::from_secs_f64(s))
         }
         (None, Some(s)) => bail!("--seconds {s} is not a duration from 0 to 86400"),

@@ -46,3 +46,23 @@ fn quentin_3x3_to_depth_5() {
 fn quentin_4x4_to_depth_4() {
     check(Game::Quentin, 4, &[16, 256, 3224, 37456]);
 }
+
+#[test]
+fn konobi_3x3_to_depth_5() {
+    check(Game::Konobi, 3, &[9, 81, 464, 2216, 8776]);
+}
+
+#[test]
+fn konobi_4x4_to_depth_4() {
+    check(Game::Konobi, 4, &[16, 256, 3096, 34400]);
+}
+
+#[test]
+fn brique_3x3_to_depth_5() {
+    check(Game::Brique, 3, &[9, 81, 576, 3480, 17376]);
+}
+
+#[test]
+fn brique_4x4_to_depth_4() {
+    check(Game::Brique, 4, &[16, 256, 3600, 46806]);
+}

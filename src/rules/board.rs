@@ -157,10 +157,8 @@ impl Board {
 
     /// The point one step from `p` in direction `(dc, dr)`, if on the board.
     #[must_use]
-    pub fn step(&self, p: Point, (dc, dr): (isize, isize)) -> Option<Point> {
-        let col = p.col().checked_add_signed(dc)?;
-        let row = p.row().checked_add_signed(dr)?;
-        (col < self.size() && row < self.size()).then(|| Point::new(col, row))
+    pub fn step(&self, p: Point, direction: (isize, isize)) -> Option<Point> {
+        p.offset(direction, self.size())
     }
 
     /// The orthogonal neighbours of `p` on the board.

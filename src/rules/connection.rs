@@ -338,6 +338,17 @@ impl Playout {
     }
 }
 
+/// Puts a stone of `color` on `p` (empty, or holding a stone the rule replaces) and records the
+/// change.
+pub(crate) fn put(board: &mut Board, p: Point, color: Color, changes: &mut Vec<Change>) {
+    changes.push(Change {
+        point: p,
+        before: board.get(p),
+        after: Some(color),
+    });
+    board.set(p, Some(color));
+}
+
 /// Puts back what `changes` changed, last change first.
 pub(crate) fn undo(board: &mut Board, changes: &[Change]) {
     for change in changes.iter().rev() {

@@ -7,9 +7,11 @@
 
 mod action;
 mod board;
+pub mod brique;
 mod chains;
 mod color;
 mod connection;
+pub mod konobi;
 mod point;
 pub mod quentin;
 
@@ -18,10 +20,13 @@ use std::fmt;
 pub use action::{Action, ParseActionError};
 pub use board::{Board, DIAGONAL, ORTHOGONAL, PointSet};
 pub use color::Color;
+pub use konobi::KonobiViolation;
 pub use point::{MAX_SIZE, MIN_SIZE, ParsePointError, Point};
 pub use quentin::QuentinViolation;
 
+use brique::Brique;
 use connection::Connection;
+use konobi::Konobi;
 use quentin::Quentin;
 
 /// The games the program plays.
@@ -29,17 +34,23 @@ use quentin::Quentin;
 pub enum Game {
     /// Luis Bolaños Mures's Quentin (2012).
     Quentin,
+    /// Luis Bolaños Mures's Konobi (2012).
+    Konobi,
+    /// Luis Bolaños Mures's Brique (2012), played on squares.
+    Brique,
 }
 
 impl Game {
     /// Every game, in the order menus list them.
-    pub const ALL: [Game; 1] = [Game::Quentin];
+    pub const ALL: [Game; 3] = [Game::Quentin, Game::Konobi, Game::Brique];
 
     /// The name used in records and on the command line.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Game::Quentin => "quentin",
+            Game::Konobi => "konobi",
+            Game::Brique => "brique",
         }
     }
 
@@ -48,6 +59,8 @@ impl Game {
     pub const fn title(self) -> &'static str {
         match self {
             Game::Quentin => "Quentin",
+            Game::Konobi => "Konobi",
+            Game::Brique => "Brique",
         }
     }
 
@@ -56,6 +69,8 @@ impl Game {
     pub const fn default_size(self) -> usize {
         match self {
             Game::Quentin => 13,
+            Game::Konobi => 11,
+            Game::Brique => 15,
         }
     }
 
@@ -141,32 +156,48 @@ impl Setup {
         let size = Setup::check_size(self.game, self.size as u64)?;
         let state = match self.game {
             Game::Quentin => State::Quentin(Connection::new(size, self.pie)),
+            Game::Konobi => State::Konobi(Connection::new(size, self.pie)),
+            Game::Brique => State::Brique(Connection::new(size, self.pie)),
         };
         Ok(Position {
             setup: *self,
             state,
         })
     }
-}
 
-impl Setup {
-    /// A position with `board` already on it and `to_move` to move, as worked examples and
-    /// puzzles give them. The board is taken as given (its stones need not come from legal play);
-    /// the pie rule is not offered and the action count starts at 0. The setup's size becomes the
-    /// board's.
+    /// A position of this game with `board` on the board and `to_move` to move, as in the worked
+    /// examples of the rules: for tests, puzzles and studies. The board's side replaces the
+    /// setup's, and the pie rule is off (the returned position's setup says so): no first move
+    /// has been played to swap. The board is taken as it is, not checked against the game's
+    /// rules; a chain already joining its two edges has won.
     ///
     /// # Errors
-    /// When the board's size is out of the game's range.
+    /// When the setup is not valid for this board, for instance a size out of range.
+    ///
+    /// # Example
+    /// ```
+    /// use quentin::rules::{Action, Board, Color, Game, Point, Setup};
+    /// // Konobi, Black to move: b2 would connect weakly to a3 while a2 connects cleanly.
+    /// let board = Board::from_rows(".....|W.W..|B.W.B|..B..|..BW.").unwrap();
+    /// let pos = Setup::new(Game::Konobi).start_from(board, Color::Black).unwrap();
+    /// let b2 = Action::Place(Point::parse("b2").unwrap());
+    /// assert_eq!(
+    ///     pos.preview(b2).unwrap_err().to_string(),
+    ///     "b2 connects weakly to a3, and a2 would connect to it without any weak connection"
+    /// );
+    /// ```
     pub fn start_from(&self, board: Board, to_move: Color) -> Result<Position, SetupError> {
         let size = Setup::check_size(self.game, board.size() as u64)?;
         let state = match self.game {
             Game::Quentin => State::Quentin(Connection::from_board(board, to_move)),
+            Game::Konobi => State::Konobi(Connection::from_board(board, to_move)),
+            Game::Brique => State::Brique(Connection::from_board(board, to_move)),
         };
         Ok(Position {
             setup: Setup {
+                game: self.game,
                 size,
                 pie: false,
-                ..*self
             },
             state,
         })
@@ -255,6 +286,8 @@ pub enum Illegal {
     PassWithLegalPlacement,
     /// Quentin's own rule.
     Quentin(QuentinViolation),
+    /// Konobi's own rules.
+    Konobi(KonobiViolation),
 }
 
 impl fmt::Display for Illegal {
@@ -270,6 +303,7 @@ impl fmt::Display for Illegal {
                 f.write_str("pass is allowed only when no placement is legal")
             }
             Illegal::Quentin(v) => v.fmt(f),
+            Illegal::Konobi(v) => v.fmt(f),
         }
     }
 }
@@ -279,6 +313,8 @@ impl std::error::Error for Illegal {}
 #[derive(Clone)]
 enum State {
     Quentin(Connection<Quentin>),
+    Konobi(Connection<Konobi>),
+    Brique(Connection<Brique>),
 }
 
 /// Calls the same method on whichever game the state holds.
@@ -286,6 +322,8 @@ macro_rules! dispatch {
     ($state:expr, $g:ident => $body:expr) => {
         match $state {
             State::Quentin($g) => $body,
+            State::Konobi($g) => $body,
+            State::Brique($g) => $body,
         }
     };
 }

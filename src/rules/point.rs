@@ -88,6 +88,15 @@ impl Point {
         Ok(Point::new(col, row - 1))
     }
 
+    /// The point one step from `self` in direction `(dc, dr)` (column, row), if it lies on a
+    /// board of side `size`.
+    #[must_use]
+    pub fn offset(self, (dc, dr): (isize, isize), size: usize) -> Option<Point> {
+        let col = self.col().checked_add_signed(dc)?;
+        let row = self.row().checked_add_signed(dr)?;
+        (col < size && row < size).then(|| Point::new(col, row))
+    }
+
     /// The column letter, `a` for column 0.
     #[must_use]
     pub const fn col_letter(self) -> char {

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::board::{Board, PointSet};
 use super::color::Color;
-use super::connection::{PlacementRules, orthogonal_links};
+use super::connection::{PlacementRules, orthogonal_links, put};
 use super::point::Point;
 use super::{Change, Illegal};
 
@@ -49,12 +49,7 @@ impl PlacementRules for Quentin {
         color: Color,
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
-        board.set(p, Some(color));
-        changes.push(Change {
-            point: p,
-            before: None,
-            after: Some(color),
-        });
+        put(board, p, color, changes);
         fill_territories(board, p, color.opponent(), changes);
         for change in changes.iter() {
             if let Some(violation) = diagonal_violation(board, change.point) {
@@ -88,12 +83,7 @@ fn fill_territories(board: &mut Board, p: Point, tie_color: Color, changes: &mut
         };
         let color = fill_color(board, &territory, tie_color);
         for q in territory {
-            board.set(q, Some(color));
-            changes.push(Change {
-                point: q,
-                before: None,
-                after: Some(color),
-            });
+            put(board, q, color, changes);
         }
     }
 }

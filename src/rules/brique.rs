@@ -1,0 +1,91 @@
+//! Brique: stones go on the squares of a checkered board, and a placement fills every square
+//! whose two escorts it completes, removing an enemy stone there.
+
+use super::board::Board;
+use super::color::Color;
+use super::connection::{PlacementRules, orthogonal_links, put};
+use super::point::Point;
+use super::{Change, Illegal};
+
+/// The rule marker of Brique for [`super::connection::Connection`].
+pub(crate) struct Brique;
+
+/// Whether the square `p` is light: `a1` is light, and colours alternate, so a square is light
+/// when its column and row (from 0) add up to an even number.
+#[must_use]
+pub const fn is_light(p: Point) -> bool {
+    (p.col() + p.row()).is_multiple_of(2)
+}
+
+/// The escorts of the square `p` on a board of side `size`: the square above and the square to
+/// the left of a light square, the square below and the square to the right of a dark one.
+/// Squares on the edge have one escort or none.
+///
+/// The relation is symmetric: a square is an escort of each of its own escorts.
+pub fn escorts(size: usize, p: Point) -> impl Iterator<Item = Point> {
+    let directions = if is_light(p) {
+        [(0, 1), (-1, 0)]
+    } else {
+        [(0, -1), (1, 0)]
+    };
+    directions
+        .into_iter()
+        .filter_map(move |d| p.offset(d, size))
+}
+
+impl PlacementRules for Brique {
+    /// Places the stone, then fills each square it escorts whose other escort holds the mover's
+    /// colour too. Only squares escorted by the new stone can be completed, and a filled square
+    /// escorts only the two squares that filled it, so fills never cascade.
+    fn place(
+        board: &mut Board,
+        p: Point,
+        color: Color,
+        changes: &mut Vec<Change>,
+    ) -> Result<(), Illegal> {
+        put(board, p, color, changes);
+        // The squares `p` escorts are its own escorts (the relation is symmetric).
+        for square in escorts(board.size(), p) {
+            let escorted = escorts(board.size(), square)
+                .filter(|&e| board.get(e) == Some(color))
+                .count()
+                == 2;
+            if escorted && board.get(square) != Some(color) {
+                // An enemy stone there is removed: the change records it as `before`.
+                put(board, square, color, changes);
+            }
+        }
+        Ok(())
+    }
+
+    fn linked(board: &Board, p: Point) -> impl Iterator<Item = Point> {
+        orthogonal_links(board, p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escorts_are_symmetric() {
+        for size in [3, 4, 15] {
+            for p in Board::new(size).points() {
+                for e in escorts(size, p) {
+                    assert!(escorts(size, e).any(|q| q == p), "{p} escorts {e}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn corners_of_odd_boards_are_light() {
+        let n = 15;
+        for (col, row) in [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)] {
+            assert!(is_light(Point::new(col, row)));
+        }
+        // a1 is light: its escorts are above it only (nothing to its left).
+        let a1: Vec<Point> = escorts(n, Point::new(0, 0)).collect();
+        assert_eq!(a1, vec![Point::new(0, 1)]);
+    }
+}

@@ -1,0 +1,192 @@
+//! Konobi: like-coloured stones connect strongly (orthogonally) or weakly (diagonally, when
+//! neither point they both touch holds their colour). A placement may not make a crosscut, nor
+//! a weak connection that a strong one could have replaced.
+
+use std::fmt;
+
+use super::board::{Board, DIAGONAL};
+use super::color::Color;
+use super::connection::{PlacementRules, put};
+use super::point::Point;
+use super::{Change, Illegal};
+
+/// The rule marker of Konobi for [`super::connection::Connection`].
+pub(crate) struct Konobi;
+
+/// Why a Konobi placement is illegal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KonobiViolation {
+    /// The stone on `point` would complete a crosscut: two stones of each colour on the two
+    /// diagonals of the 2×2 square whose bottom-left point is `square`.
+    Crosscut {
+        /// The placement.
+        point: Point,
+        /// The bottom-left point of the 2×2 square.
+        square: Point,
+    },
+    /// The stone on `point` would connect weakly to the stone on `weak_to`, while a stone on
+    /// `instead` (orthogonally next to `weak_to`, empty) would connect to it with no weak
+    /// connection at all.
+    AvoidableWeakConnection {
+        /// The placement.
+        point: Point,
+        /// The stone it connects to weakly.
+        weak_to: Point,
+        /// A point that connects to `weak_to` strongly and weakly to nothing.
+        instead: Point,
+    },
+}
+
+impl fmt::Display for KonobiViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KonobiViolation::Crosscut { point, square } => write!(
+                f,
+                "{point} would make a crosscut in the square {square}–{}",
+                Point::new(square.col() + 1, square.row() + 1)
+            ),
+            KonobiViolation::AvoidableWeakConnection {
+                point,
+                weak_to,
+                instead,
+            } => write!(
+                f,
+                "{point} connects weakly to {weak_to}, and {instead} would connect to it without \
+                 any weak connection"
+            ),
+        }
+    }
+}
+
+impl PlacementRules for Konobi {
+    fn place(
+        board: &mut Board,
+        p: Point,
+        color: Color,
+        changes: &mut Vec<Change>,
+    ) -> Result<(), Illegal> {
+        if let Some(violation) =
+            crosscut(board, p, color).or_else(|| avoidable_weak_connection(board, p, color))
+        {
+            return Err(Illegal::Konobi(violation));
+        }
+        put(board, p, color, changes);
+        Ok(())
+    }
+
+    /// Every like-coloured stone around `p`, diagonal ones included: a diagonal pair is either
+    /// weakly connected or strongly connected through the like-coloured stone they share, so
+    /// either way it lies in one chain.
+    fn linked(board: &Board, p: Point) -> impl Iterator<Item = Point> {
+        let color = board.get(p);
+        board
+            .neighbours(p)
+            .chain(board.diagonal_neighbours(p))
+            .filter(move |&q| board.get(q) == color)
+    }
+}
+
+/// The two points that `p` and its diagonal neighbour `q` both touch.
+fn shared_points(p: Point, q: Point) -> [Point; 2] {
+    [Point::new(q.col(), p.row()), Point::new(p.col(), q.row())]
+}
+
+/// The `color` stones that a `color` stone on `p` would be weakly connected to: its diagonal
+/// neighbours of that colour with neither shared point holding it. What stands on `p` itself is
+/// not read, so this also tells what a stone not yet placed would do.
+fn weak_partners(board: &Board, p: Point, color: Color) -> impl Iterator<Item = Point> + '_ {
+    board.diagonal_neighbours(p).filter(move |&q| {
+        board.get(q) == Some(color)
+            && shared_points(p, q)
+                .into_iter()
+                .all(|s| board.get(s) != Some(color))
+    })
+}
+
+/// Every weak connection on `board`, each pair once (the lower point first), for instance to
+/// draw a diagonal mark between the two stones.
+#[must_use]
+pub fn weak_connections(board: &Board) -> Vec<(Point, Point)> {
+    let mut pairs = Vec::new();
+    for p in board.points() {
+        let Some(color) = board.get(p) else { continue };
+        for q in weak_partners(board, p, color) {
+            if q.row() > p.row() {
+                pairs.push((p, q));
+            }
+        }
+    }
+    pairs
+}
+
+/// The crosscut a `color` stone on the empty point `p` would complete, if any.
+fn crosscut(board: &Board, p: Point, color: Color) -> Option<KonobiViolation> {
+    DIAGONAL.into_iter().find_map(|d| {
+        let q = board.step(p, d)?;
+        let completes = board.get(q) == Some(color)
+            && shared_points(p, q)
+                .into_iter()
+                .all(|s| board.get(s) == Some(color.opponent()));
+        completes.then(|| KonobiViolation::Crosscut {
+            point: p,
+            square: Point::new(p.col().min(q.col()), p.row().min(q.row())),
+        })
+    })
+}
+
+/// Whether some 2×2 square of `board` holds a crosscut. For tests of the whole board; the rule
+/// itself looks only around the placement.
+#[must_use]
+pub fn has_crosscut(board: &Board) -> bool {
+    board.points().any(|p| {
+        board
+            .get(p)
+            .is_some_and(|color| crosscut(board, p, color).is_some())
+    })
+}
+
+/// The avoidable weak connection a `color` stone on the empty point `p` would make, if any: a
+/// stone `s` it connects to weakly, and an empty point orthogonally next to `s` where a `color`
+/// stone, instead of the one on `p`, would be weakly connected to nothing.
+fn avoidable_weak_connection(board: &Board, p: Point, color: Color) -> Option<KonobiViolation> {
+    weak_partners(board, p, color).find_map(|s| {
+        board
+            .neighbours(s)
+            .find(|&q| board.is_empty_at(q) && weak_partners(board, q, color).next().is_none())
+            .map(|instead| KonobiViolation::AvoidableWeakConnection {
+                point: p,
+                weak_to: s,
+                instead,
+            })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(name: &str) -> Point {
+        Point::parse(name).unwrap()
+    }
+
+    #[test]
+    fn crosscut_names_its_square() {
+        let board = Board::from_rows("....|.BW.|.W..|....").unwrap();
+        let v = crosscut(&board, pt("c2"), Color::Black).unwrap();
+        assert_eq!(
+            v.to_string(),
+            "c2 would make a crosscut in the square b2–c3"
+        );
+    }
+
+    #[test]
+    fn weak_connections_are_listed_once() {
+        let board = Board::from_rows("...|.B.|B.B").unwrap();
+        assert_eq!(
+            weak_connections(&board),
+            vec![(pt("a1"), pt("b2")), (pt("c1"), pt("b2"))]
+        );
+        let board = Board::from_rows("...|BB.|B.B").unwrap();
+        assert_eq!(weak_connections(&board), vec![(pt("c1"), pt("b2"))]);
+    }
+}

@@ -1,0 +1,35 @@
+//! `--game konobi|brique` on the command line reaches the game's own setup: a size out of range
+//! is refused naming the game, before any terminal is opened.
+
+use std::process::Command;
+
+#[test]
+fn play_knows_every_connection_game() {
+    for (name, title) in [
+        ("quentin", "Quentin"),
+        ("konobi", "Konobi"),
+        ("brique", "Brique"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_quentin"))
+            .args(["play", "--game", name, "--size", "2"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{name}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            stderr.contains(&format!(
+                "size 2 is out of range: {title} is played on sizes 3 to 26"
+            )),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_game_is_a_usage_error() {
+    let output = Command::new(env!("CARGO_BIN_EXE_quentin"))
+        .args(["play", "--game", "hex"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
