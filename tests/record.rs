@@ -75,7 +75,7 @@ fn each_problem_has_its_message() {
         ("size -3\n", "1:6: size \"-3\" is not a whole number"),
         (
             "game chess\n",
-            "1:6: unknown game \"chess\" (known: quentin)",
+            "1:6: unknown game \"chess\" (known: quentin, konobi, brique)",
         ),
         ("pie maybe\n", "1:5: pie takes on or off, not \"maybe\""),
         (
