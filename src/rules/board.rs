@@ -3,10 +3,27 @@
 use std::fmt;
 
 use super::color::Color;
-use super::point::{MAX_SIZE, Point};
+use super::point::{INDICES, MAX_SIZE, Point, STRIDE};
 
-const CELLS: usize = MAX_SIZE * MAX_SIZE;
-const WORDS: usize = CELLS.div_ceil(64);
+const WORDS: usize = INDICES.div_ceil(64);
+
+/// What a cell of the padded grid holds: empty, a stone, or off the board.
+pub(crate) const EMPTY: u8 = 0;
+/// Off the board: the border around it and the rows and columns beyond its size.
+pub(crate) const OFF: u8 = 3;
+
+/// The cell value of a stone of `color`.
+pub(crate) const fn stone(color: Color) -> u8 {
+    color as u8 + 1
+}
+
+/// Whether a cell value is a stone.
+pub(crate) const fn is_stone(cell: u8) -> bool {
+    cell.wrapping_sub(1) < 2
+}
+
+/// The index steps to the four orthogonal neighbours, in the order of [`ORTHOGONAL`].
+pub(crate) const ORTHOGONAL_STEPS: [isize; 4] = [STRIDE as isize, 1, -(STRIDE as isize), -1];
 
 /// A set of points of one board, as a bitset.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -22,8 +39,25 @@ impl PointSet {
     }
 
     fn bit(p: Point) -> (usize, u64) {
-        let i = p.index();
+        Self::index_bit(p.index())
+    }
+
+    fn index_bit(i: usize) -> (usize, u64) {
         (i / 64, 1 << (i % 64))
+    }
+
+    /// Adds the point of index `i`; returns whether it was new.
+    pub(crate) fn insert_index(&mut self, i: usize) -> bool {
+        let (w, b) = Self::index_bit(i);
+        let new = self.words[w] & b == 0;
+        self.words[w] |= b;
+        new
+    }
+
+    /// Whether the point of index `i` is in the set.
+    pub(crate) fn contains_index(&self, i: usize) -> bool {
+        let (w, b) = Self::index_bit(i);
+        self.words[w] & b != 0
     }
 
     /// Adds `p`; returns whether it was new.
@@ -61,6 +95,11 @@ impl PointSet {
 
     /// The points, row by row from `a1`.
     pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {
+        self.indices().map(Point::from_index)
+    }
+
+    /// The indices ([`Point::index`]) of the points, in increasing order.
+    pub(crate) fn indices(&self) -> impl Iterator<Item = usize> + '_ {
         self.words.iter().enumerate().flat_map(|(w, &word)| {
             let mut bits = word;
             std::iter::from_fn(move || {
@@ -69,9 +108,16 @@ impl PointSet {
                 }
                 let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                Some(Point::new(i % MAX_SIZE, i / MAX_SIZE))
+                Some(i)
             })
         })
+    }
+
+    /// Adds every point of `other`.
+    pub fn union_with(&mut self, other: &PointSet) {
+        for (w, o) in self.words.iter_mut().zip(other.words) {
+            *w |= o;
+        }
     }
 }
 
@@ -94,10 +140,14 @@ impl fmt::Debug for PointSet {
 }
 
 /// An N×N board. It knows nothing of any game's rules.
+///
+/// Inside, a padded grid (a "mailbox"): every point has an index ([`Point::index`]) and the
+/// cells around and beyond the board hold an off-board mark, so that the hot loops of the rules
+/// step to neighbours by adding a constant, with no bounds checks.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     size: u8,
-    cells: [Option<Color>; CELLS],
+    cells: [u8; INDICES],
 }
 
 /// The four orthogonal directions as (column, row) steps.
@@ -113,9 +163,31 @@ impl Board {
     #[must_use]
     pub fn new(size: usize) -> Board {
         assert!((1..=MAX_SIZE).contains(&size), "board size out of range");
-        Board {
+        let mut board = Board {
             size: size as u8,
-            cells: [None; CELLS],
+            cells: [OFF; INDICES],
+        };
+        for row in 0..size {
+            for col in 0..size {
+                board.cells[Point::new(col, row).index()] = EMPTY;
+            }
+        }
+        board
+    }
+
+    /// The cell of index `i`: [`EMPTY`], [`OFF`] or a [`stone`].
+    #[inline]
+    pub(crate) fn cell(&self, i: usize) -> u8 {
+        self.cells[i]
+    }
+
+    /// The colour of the stone at index `i`, if any.
+    #[inline]
+    pub(crate) fn color_at(&self, i: usize) -> Option<Color> {
+        match self.cells[i] {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
         }
     }
 
@@ -134,13 +206,13 @@ impl Board {
     /// What stands on `p` (nothing off the board).
     #[must_use]
     pub fn get(&self, p: Point) -> Option<Color> {
-        self.cells[p.index()]
+        self.color_at(p.index())
     }
 
     /// Puts a stone of `color` on `p`, or empties it with `None`.
     pub fn set(&mut self, p: Point, color: Option<Color>) {
         debug_assert!(self.contains(p));
-        self.cells[p.index()] = color;
+        self.cells[p.index()] = color.map_or(EMPTY, stone);
     }
 
     /// Whether `p` is empty.

@@ -4,24 +4,23 @@
 use super::board::Board;
 use super::color::Color;
 use super::connection::PlacementRules;
-use super::point::{MAX_SIZE, Point};
+use super::point::{INDICES, Point};
 
-const CELLS: usize = MAX_SIZE * MAX_SIZE;
 /// Node of a colour's first edge (Black: bottom, White: left); the second edge follows it.
 const fn edge_node(color: Color, second: bool) -> usize {
-    CELLS + 2 * color.index() + second as usize
+    INDICES + 2 * color.index() + second as usize
 }
 
 /// A union-find of the stones of a board and the edges they touch.
 #[derive(Clone)]
 pub(crate) struct Chains {
-    parent: [u16; CELLS + 4],
+    parent: [u16; INDICES + 4],
 }
 
 impl Chains {
     /// The chains of `board`, stones linked as the game `R` links them.
     pub(crate) fn build<R: PlacementRules>(board: &Board) -> Chains {
-        let mut parent = [0u16; CELLS + 4];
+        let mut parent = [0u16; INDICES + 4];
         for (i, slot) in parent.iter_mut().enumerate() {
             *slot = i as u16;
         }

@@ -5,14 +5,12 @@
 use std::marker::PhantomData;
 
 use super::action::Action;
-use super::board::{Board, PointSet};
+use super::board::{Board, ORTHOGONAL_STEPS, PointSet};
 use super::chains::Chains;
 use super::color::Color;
-use super::point::Point;
+use super::point::{INDICES, Point};
 use crate::rng::Rng;
 
-/// Cells of the largest board.
-const CELLS: usize = super::point::MAX_SIZE * super::point::MAX_SIZE;
 use super::{Change, Illegal, Outcome};
 
 /// The part of a connection game that is its own: what a placement does, and how stones link
@@ -301,14 +299,14 @@ impl<R: PlacementRules> Connection<R> {
 /// empty point is one draw and a change costs O(1).
 struct Playout {
     empties: Vec<Point>,
-    slot: [u16; CELLS],
+    slot: [u16; INDICES],
 }
 
 impl Playout {
     fn new(board: &Board) -> Playout {
         let mut playout = Playout {
             empties: Vec::with_capacity(board.size() * board.size()),
-            slot: [0; CELLS],
+            slot: [0; INDICES],
         };
         for p in board.points().filter(|&p| board.is_empty_at(p)) {
             playout.slot[p.index()] = playout.empties.len() as u16;
@@ -397,6 +395,11 @@ pub(crate) fn winner<R: PlacementRules>(board: &Board, chains: &mut Chains) -> O
 /// The like-coloured orthogonal neighbours of the stone on `p`: the chain link of Quentin and
 /// Brique.
 pub(crate) fn orthogonal_links(board: &Board, p: Point) -> impl Iterator<Item = Point> + '_ {
-    let color = board.get(p);
-    board.neighbours(p).filter(move |&q| board.get(q) == color)
+    let i = p.index();
+    let cell = board.cell(i);
+    ORTHOGONAL_STEPS
+        .into_iter()
+        .map(move |d| i.wrapping_add_signed(d))
+        .filter(move |&n| board.cell(n) == cell)
+        .map(Point::from_index)
 }

@@ -6,6 +6,11 @@ use std::fmt;
 pub const MIN_SIZE: usize = 3;
 /// The largest board side: one letter per column, `a` to `z`.
 pub const MAX_SIZE: usize = 26;
+/// The row length of the padded index space: the largest board plus a border on each side, so
+/// that every point's neighbours have indices too.
+pub const STRIDE: usize = MAX_SIZE + 2;
+/// How many indices [`Point::index`] can give: every index is below this.
+pub const INDICES: usize = STRIDE * STRIDE;
 
 /// A point of the board by column and row, both counted from 0 (`a1` is `(0, 0)`).
 ///
@@ -54,10 +59,20 @@ impl Point {
         self.row as usize
     }
 
-    /// A dense index of the point, `row * MAX_SIZE + col`, below `MAX_SIZE * MAX_SIZE`.
+    /// The point's index in a padded grid, `(row + 1) * STRIDE + col + 1`, below [`INDICES`]:
+    /// the neighbours of a point are its index ± 1 and ± [`STRIDE`], border included.
     #[must_use]
     pub const fn index(self) -> usize {
-        self.row as usize * MAX_SIZE + self.col as usize
+        (self.row as usize + 1) * STRIDE + self.col as usize + 1
+    }
+
+    /// The point of an index given by [`Point::index`].
+    ///
+    /// # Panics
+    /// When the index is on the border of the padded grid, or beyond it.
+    #[must_use]
+    pub const fn from_index(i: usize) -> Point {
+        Point::new(i % STRIDE - 1, i / STRIDE - 1)
     }
 
     /// Reads a point name such as `c4` or `C4` (letters are case-insensitive).

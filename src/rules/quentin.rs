@@ -3,10 +3,11 @@
 
 use std::fmt;
 
-use super::board::{Board, PointSet};
+use super::board::{Board, DIAGONAL, EMPTY, OFF, ORTHOGONAL_STEPS, PointSet, is_stone};
 use super::color::Color;
 use super::connection::{PlacementRules, orthogonal_links, put};
 use super::point::Point;
+use super::point::STRIDE;
 use super::{Change, Illegal};
 
 /// The rule marker of Quentin for [`super::connection::Connection`].
@@ -64,80 +65,127 @@ impl PlacementRules for Quentin {
     }
 }
 
+/// How many of the orthogonal neighbours of index `i` hold a stone.
+#[inline]
+fn stones_around(board: &Board, i: usize) -> usize {
+    ORTHOGONAL_STEPS
+        .iter()
+        .filter(|&&d| is_stone(board.cell(i.wrapping_add_signed(d))))
+        .count()
+}
+
 /// Fills every territory next to the stone just placed on `p`. Before the placement there was no
 /// territory, so only the regions that `p` touches can be one. Distinct regions never touch, so
 /// filling one changes nothing about another.
 fn fill_territories(board: &mut Board, p: Point, tie_color: Color, changes: &mut Vec<Change>) {
     let mut spoiled = PointSet::new();
-    let mut starts = [None; 4];
-    for (slot, q) in starts.iter_mut().zip(board.neighbours(p)) {
-        *slot = Some(q);
-    }
-    for start in starts.into_iter().flatten() {
-        // A start filled a moment ago, or known to lie in a region that is no territory.
-        if !board.is_empty_at(start) || spoiled.contains(start) {
+    let i = p.index();
+    for d in ORTHOGONAL_STEPS {
+        let start = i.wrapping_add_signed(d);
+        // Off the board, filled a moment ago, or known to lie in a region that is no territory.
+        if board.cell(start) != EMPTY || spoiled.contains_index(start) {
             continue;
         }
         let Some(territory) = territory_from(board, start, &mut spoiled) else {
             continue;
         };
         let color = fill_color(board, &territory, tie_color);
-        for q in territory {
-            put(board, q, color, changes);
+        for point in territory.iter() {
+            board.set(point, Some(color));
+            changes.push(Change {
+                point,
+                before: None,
+                after: Some(color),
+            });
         }
     }
 }
 
-/// The region of the empty point `start` if it is a territory: every point touches at least two
-/// stones. Gives up at the first point that does not, or that reaches a point of `spoiled` (a
-/// region already known to be no territory), since one such point spoils the whole region; the
-/// points it visited before giving up are then added to `spoiled`.
-fn territory_from(board: &Board, start: Point, spoiled: &mut PointSet) -> Option<Vec<Point>> {
-    // Most regions fail at their first point: settle those before any allocation.
-    if board
-        .neighbours(start)
-        .filter(|&q| board.get(q).is_some())
-        .count()
-        < 2
-    {
-        spoiled.insert(start);
+/// The region of the empty point of index `start` if it is a territory: every point touches at
+/// least two stones. Gives up at the first point that does not, or that reaches a point of
+/// `spoiled` (a region already known to be no territory), since one such point spoils the whole
+/// region; the points it visited before giving up are then added to `spoiled`.
+fn territory_from(board: &Board, start: usize, spoiled: &mut PointSet) -> Option<PointSet> {
+    // Most regions fail at their first point: settle those before anything else.
+    if stones_around(board, start) < 2 {
+        spoiled.insert_index(start);
         return None;
     }
-    let mut visited = PointSet::new();
-    visited.insert(start);
-    let mut stack = vec![start];
-    let mut region = Vec::new();
+    let mut region = PointSet::new();
+    region.insert_index(start);
+    let mut stack = SmallStack::new();
+    stack.push(start);
     while let Some(q) = stack.pop() {
         let mut stones = 0;
-        let mut spoilt = false;
-        for r in board.neighbours(q) {
-            if board.get(r).is_some() {
-                stones += 1;
-            } else if spoiled.contains(r) {
-                spoilt = true;
-            } else if visited.insert(r) {
-                stack.push(r);
+        for d in ORTHOGONAL_STEPS {
+            let r = q.wrapping_add_signed(d);
+            match board.cell(r) {
+                EMPTY => {
+                    if spoiled.contains_index(r) {
+                        stones = 0;
+                        break;
+                    }
+                    if region.insert_index(r) {
+                        stack.push(r);
+                    }
+                }
+                OFF => {}
+                _ => stones += 1,
             }
         }
-        if stones < 2 || spoilt {
-            for v in visited.iter() {
-                spoiled.insert(v);
-            }
+        if stones < 2 {
+            spoiled.union_with(&region);
             return None;
         }
-        region.push(q);
     }
     Some(region)
 }
 
+/// A stack of point indices that lives on the machine stack while small and spills to the heap
+/// only for the rare deep flood: the territory search runs for most placements, and allocating
+/// (or clearing a board-sized array) each time was most of its cost.
+struct SmallStack {
+    inline: [u16; 64],
+    len: usize,
+    spill: Vec<u16>,
+}
+
+impl SmallStack {
+    fn new() -> SmallStack {
+        SmallStack {
+            inline: [0; 64],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, i: usize) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = i as u16;
+            self.len += 1;
+        } else {
+            self.spill.push(i as u16);
+        }
+    }
+
+    fn pop(&mut self) -> Option<usize> {
+        if let Some(i) = self.spill.pop() {
+            return Some(usize::from(i));
+        }
+        self.len = self.len.checked_sub(1)?;
+        Some(usize::from(self.inline[self.len]))
+    }
+}
+
 /// The colour with more distinct stones touching `territory`; `tie_color` on a tie.
-fn fill_color(board: &Board, territory: &[Point], tie_color: Color) -> Color {
+fn fill_color(board: &Board, territory: &PointSet, tie_color: Color) -> Color {
     let mut touching = PointSet::new();
     let mut counts = [0usize; 2];
-    for &q in territory {
-        for r in board.neighbours(q) {
-            if let Some(c) = board.get(r)
-                && touching.insert(r)
+    for q in territory.indices() {
+        for d in ORTHOGONAL_STEPS {
+            let r = q.wrapping_add_signed(d);
+            if let Some(c) = board.color_at(r)
+                && touching.insert_index(r)
             {
                 counts[c.index()] += 1;
             }
@@ -153,24 +201,21 @@ fn fill_color(board: &Board, territory: &[Point], tie_color: Color) -> Color {
 /// A like-coloured diagonal pair with no like-coloured shared neighbour that includes the stone
 /// on `p`, if any.
 fn diagonal_violation(board: &Board, p: Point) -> Option<QuentinViolation> {
-    let color = board.get(p)?;
-    for d in super::board::DIAGONAL {
-        let Some(q) = board.step(p, d) else { continue };
-        if board.get(q) != Some(color) {
-            continue;
-        }
-        // The two points both touch: p moved along one axis of the diagonal step each.
-        let a = board.step(p, (d.0, 0));
-        let b = board.step(p, (0, d.1));
-        let shared = [a, b]
-            .into_iter()
-            .flatten()
-            .any(|s| board.get(s) == Some(color));
-        if !shared {
+    let i = p.index();
+    let cell = board.cell(i);
+    if !is_stone(cell) {
+        return None;
+    }
+    for (dc, dr) in DIAGONAL {
+        let across = i.wrapping_add_signed(dr * STRIDE as isize);
+        let along = i.wrapping_add_signed(dc);
+        let q = across.wrapping_add_signed(dc);
+        // The two points both touch are one step along each axis of the diagonal step.
+        if board.cell(q) == cell && board.cell(across) != cell && board.cell(along) != cell {
             return Some(QuentinViolation::DiagonalWithoutSharedNeighbour {
                 first: p,
-                second: q,
-                color,
+                second: Point::from_index(q),
+                color: board.get(p)?,
             });
         }
     }
@@ -193,5 +238,5 @@ pub fn has_territory(board: &Board) -> bool {
     board
         .points()
         .filter(|&p| board.is_empty_at(p))
-        .any(|p| !spoiled.contains(p) && territory_from(board, p, &mut spoiled).is_some())
+        .any(|p| !spoiled.contains(p) && territory_from(board, p.index(), &mut spoiled).is_some())
 }
