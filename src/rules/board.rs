@@ -280,7 +280,7 @@ mod tests {
         assert_eq!(board.rows().join("|"), text);
         assert_eq!(board.get(Point::parse("e5").unwrap()), Some(Color::Black));
         assert_eq!(board.get(Point::parse("a2").unwrap()), Some(Color::White));
-        assert_eq!(board.count(), [6, 5]);
+        assert_eq!(board.count(), [5, 5]);
     }
 
     #[test]
