@@ -43,12 +43,15 @@ pub struct PlayArgs {
     /// The game to play.
     #[arg(long, value_enum, default_value = "quentin")]
     pub game: GameArg,
-    /// Board side, 3 to 26 (default: the game's own, 13 for Quentin).
+    /// Board side, 3 to 26 (default: the game's own, 13 for Quentin; Quint is 8 only).
     #[arg(long, value_name = "N")]
     pub size: Option<u64>,
-    /// Turn the pie rule (White's swap on its first turn) off.
+    /// Turn the pie rule (White's swap on its first turn) off; Quint has none.
     #[arg(long)]
     pub no_pie: bool,
+    /// Quint: pieces per player, 15, 20 or 25 (default 20).
+    #[arg(long, value_name = "N")]
+    pub pieces: Option<u64>,
     /// Where to save the record after every action (default: a new file in the data directory).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -62,12 +65,15 @@ pub struct PlayArgs {
 pub enum GameArg {
     /// Quentin: territories fill, diagonals need a shared neighbour.
     Quentin,
+    /// Quint: drop, then step and capture; exactly five in a row wins.
+    Quint,
 }
 
 impl From<GameArg> for Game {
     fn from(arg: GameArg) -> Game {
         match arg {
             GameArg::Quentin => Game::Quentin,
+            GameArg::Quint => Game::Quint,
         }
     }
 }
@@ -76,14 +82,17 @@ impl PlayArgs {
     /// The setup these options ask for.
     ///
     /// # Errors
-    /// When the size is out of range.
+    /// When the size or the number of pieces is not one the game offers.
     pub fn setup(&self) -> Result<Setup> {
         let game = Game::from(self.game);
         let mut setup = Setup::new(game);
         if let Some(size) = self.size {
             setup.size = Setup::check_size(game, size)?;
         }
-        setup.pie = !self.no_pie;
+        if let Some(pieces) = self.pieces {
+            setup.pieces = Setup::check_pieces(game, pieces)?;
+        }
+        setup.pie = game.has_pie() && !self.no_pie;
         Ok(setup)
     }
 }

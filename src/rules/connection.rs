@@ -167,6 +167,7 @@ impl<R: PlacementRules> Connection<R> {
         match action {
             Action::Place(p) => Self::try_place(&mut self.board.clone(), p, self.to_move),
             Action::Swap | Action::Pass => Ok(Vec::new()),
+            Action::Step { .. } => Err(Illegal::StepNotOffered),
         }
     }
 
@@ -197,6 +198,7 @@ impl<R: PlacementRules> Connection<R> {
             // The players exchange colours: the board stays and White is to move again.
             Action::Swap => self.swapped = true,
             Action::Pass => self.to_move = self.to_move.opponent(),
+            Action::Step { .. } => return Err(Illegal::StepNotOffered),
         }
         self.ply += 1;
         Ok(())

@@ -3,7 +3,7 @@
 //! A [`Setup`] names a game and its options; [`Setup::start`] validates it into the empty
 //! [`Position`]. A position lists its legal [`Action`]s, plays them (an illegal one is refused with
 //! a readable [`Illegal`] reason and changes nothing), previews what one would do, and reports the
-//! [`Outcome`] with the winning chain.
+//! [`Outcome`] with the winning chain (or Quint's winning five, or a draw).
 
 mod action;
 mod board;
@@ -11,34 +11,40 @@ mod color;
 mod connection;
 mod point;
 pub mod quentin;
+pub mod quint;
 
 use std::fmt;
 
-pub use action::{Action, ParseActionError};
+pub use action::{Action, Captures, MAX_CAPTURES, ParseActionError};
 pub use board::{Board, DIAGONAL, ORTHOGONAL, PointSet};
 pub use color::Color;
 pub use point::{MAX_SIZE, MIN_SIZE, ParsePointError, Point};
 pub use quentin::QuentinViolation;
+pub use quint::QuintViolation;
 
 use connection::Connection;
 use quentin::Quentin;
+use quint::Quint;
 
 /// The games the program plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Game {
     /// Luis Bolaños Mures's Quentin (2012).
     Quentin,
+    /// M. Winther's Quint (2005).
+    Quint,
 }
 
 impl Game {
     /// Every game, in the order menus list them.
-    pub const ALL: [Game; 1] = [Game::Quentin];
+    pub const ALL: [Game; 2] = [Game::Quentin, Game::Quint];
 
     /// The name used in records and on the command line.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Game::Quentin => "quentin",
+            Game::Quint => "quint",
         }
     }
 
@@ -47,6 +53,7 @@ impl Game {
     pub const fn title(self) -> &'static str {
         match self {
             Game::Quentin => "Quentin",
+            Game::Quint => "Quint",
         }
     }
 
@@ -55,6 +62,42 @@ impl Game {
     pub const fn default_size(self) -> usize {
         match self {
             Game::Quentin => 13,
+            Game::Quint => quint::SIZE,
+        }
+    }
+
+    /// The board sides the game may be played on.
+    #[must_use]
+    pub const fn sizes(self) -> std::ops::RangeInclusive<usize> {
+        match self {
+            Game::Quint => quint::SIZE..=quint::SIZE,
+            _ => MIN_SIZE..=MAX_SIZE,
+        }
+    }
+
+    /// Whether the game offers the pie rule.
+    #[must_use]
+    pub const fn has_pie(self) -> bool {
+        !matches!(self, Game::Quint)
+    }
+
+    /// The pieces each player starts with in hand when none is chosen: 0 for the games whose
+    /// stones are unlimited.
+    #[must_use]
+    pub const fn default_pieces(self) -> usize {
+        match self {
+            Game::Quint => quint::DEFAULT_PIECES,
+            _ => 0,
+        }
+    }
+
+    /// The numbers of pieces in hand a game may start with; empty for the games whose stones
+    /// are unlimited.
+    #[must_use]
+    pub const fn piece_options(self) -> &'static [usize] {
+        match self {
+            Game::Quint => &quint::PIECE_OPTIONS,
+            _ => &[],
         }
     }
 
@@ -80,8 +123,11 @@ pub struct Setup {
     pub game: Game,
     /// The board side.
     pub size: usize,
-    /// Whether White may swap on its first turn.
+    /// Whether White may swap on its first turn (always off in Quint).
     pub pie: bool,
+    /// The pieces each player starts with in hand: 15, 20 or 25 in Quint; 0 in the games whose
+    /// stones are unlimited.
+    pub pieces: usize,
 }
 
 /// Why a [`Setup`] cannot start a game.
@@ -94,16 +140,56 @@ pub enum SetupError {
         /// The size asked for.
         size: u64,
     },
+    /// The pie rule asked for in a game without one.
+    NoPieRule(Game),
+    /// A number of pieces the game does not offer.
+    PiecesOutOfRange {
+        /// The game.
+        game: Game,
+        /// The number asked for.
+        pieces: u64,
+    },
+    /// A position given to [`Setup::start_quint_from`] that no Quint game can reach.
+    BadPosition(String),
 }
 
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SetupError::SizeOutOfRange { game, size } => write!(
-                f,
-                "size {size} is out of range: {} is played on sizes {MIN_SIZE} to {MAX_SIZE}",
-                game.title()
-            ),
+            SetupError::SizeOutOfRange { game, size } => {
+                let sizes = game.sizes();
+                if sizes.start() == sizes.end() {
+                    write!(
+                        f,
+                        "size {size} is out of range: {} is played on size {} only",
+                        game.title(),
+                        sizes.start()
+                    )
+                } else {
+                    write!(
+                        f,
+                        "size {size} is out of range: {} is played on sizes {} to {}",
+                        game.title(),
+                        sizes.start(),
+                        sizes.end()
+                    )
+                }
+            }
+            SetupError::NoPieRule(game) => write!(f, "{} has no pie rule", game.title()),
+            SetupError::PiecesOutOfRange { game, pieces } => match game.piece_options() {
+                [] => write!(f, "{} has no pieces in hand", game.title()),
+                options => write!(
+                    f,
+                    "{pieces} pieces is not an option: {} is played with {} pieces",
+                    game.title(),
+                    options
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            },
+            SetupError::BadPosition(why) => write!(f, "not a Quint position: {why}"),
         }
     }
 }
@@ -111,13 +197,14 @@ impl fmt::Display for SetupError {
 impl std::error::Error for SetupError {}
 
 impl Setup {
-    /// The game with its default size and the pie rule on.
+    /// The game with its default size and pieces, and the pie rule on where the game has one.
     #[must_use]
     pub const fn new(game: Game) -> Setup {
         Setup {
             game,
             size: game.default_size(),
-            pie: true,
+            pie: game.has_pie(),
+            pieces: game.default_pieces(),
         }
     }
 
@@ -127,9 +214,97 @@ impl Setup {
     /// [`SetupError::SizeOutOfRange`] otherwise.
     pub fn check_size(game: Game, size: u64) -> Result<usize, SetupError> {
         match usize::try_from(size) {
-            Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&n) => Ok(n),
+            Ok(n) if game.sizes().contains(&n) => Ok(n),
             _ => Err(SetupError::SizeOutOfRange { game, size }),
         }
+    }
+
+    /// Checks that `game` may start with `pieces` in each hand.
+    ///
+    /// # Errors
+    /// [`SetupError::PiecesOutOfRange`] otherwise.
+    pub fn check_pieces(game: Game, pieces: u64) -> Result<usize, SetupError> {
+        match usize::try_from(pieces) {
+            Ok(n) if game.piece_options().contains(&n) => Ok(n),
+            Ok(0) if game.piece_options().is_empty() => Ok(0),
+            _ => Err(SetupError::PiecesOutOfRange { game, pieces }),
+        }
+    }
+
+    /// Checks every option against the game.
+    fn check(&self) -> Result<usize, SetupError> {
+        if self.pie && !self.game.has_pie() {
+            return Err(SetupError::NoPieRule(self.game));
+        }
+        Setup::check_pieces(self.game, self.pieces as u64)?;
+        Setup::check_size(self.game, self.size as u64)
+    }
+
+    /// A Quint position set up by hand, for tests, puzzles and examples: `board` (8×8),
+    /// `in_hand` (the pieces each side still has to drop, Black first) and the side to move.
+    /// It is judged as if the other side had just acted, so a position that is already won,
+    /// lost or stalemated comes back finished. Its ply count starts at 0.
+    ///
+    /// # Errors
+    /// [`SetupError::BadPosition`] when the setup is not a valid Quint setup, the board is not
+    /// 8×8, a side has more pieces on the board and in hand than the setup gives it, or the hands
+    /// do not fit alternate drops with White first (White to move: equal hands; Black to move:
+    /// one more in Black's hand, or both empty).
+    ///
+    /// # Example
+    /// ```
+    /// use quentin::rules::{Action, Board, Color, Game, Setup};
+    /// let board = Board::from_rows(
+    ///     "........|........|........|........|........|........|........|B.WB....",
+    /// )
+    /// .unwrap();
+    /// let mut pos = Setup::new(Game::Quint)
+    ///     .start_quint_from(&board, [0, 0], Color::Black)
+    ///     .unwrap();
+    /// // a1-a2, a1-b1, a1-b1xc1, d1-d2, d1-e1
+    /// assert_eq!(pos.legal_actions().len(), 5);
+    /// pos.play(Action::parse("a1-b1xc1").unwrap()).unwrap();
+    /// // White has no piece left.
+    /// assert_eq!(pos.outcome().and_then(|o| o.winner()), Some(Color::Black));
+    /// ```
+    pub fn start_quint_from(
+        &self,
+        board: &Board,
+        in_hand: [usize; 2],
+        to_move: Color,
+    ) -> Result<Position, SetupError> {
+        let bad = |why: String| Err(SetupError::BadPosition(why));
+        if self.game != Game::Quint {
+            return bad(format!("the setup is for {}", self.game.title()));
+        }
+        self.check()?;
+        if board.size() != quint::SIZE {
+            return bad(format!("the board is {n}×{n}", n = board.size()));
+        }
+        let on_board = board.count();
+        for color in Color::ALL {
+            let i = color.index();
+            if on_board[i] + in_hand[i] > self.pieces {
+                return bad(format!(
+                    "{color} has {} pieces on the board and {} in hand, more than {}",
+                    on_board[i], in_hand[i], self.pieces
+                ));
+            }
+        }
+        let [black, white] = in_hand;
+        let alternate = match to_move {
+            Color::White => black == white,
+            Color::Black => black == white + 1 || (black, white) == (0, 0),
+        };
+        if !alternate {
+            return bad(format!(
+                "{to_move} to move with {black} black and {white} white pieces in hand"
+            ));
+        }
+        Ok(Position {
+            setup: *self,
+            state: State::Quint(Quint::from_position(board.clone(), in_hand, to_move)),
+        })
     }
 
     /// The empty starting position.
@@ -137,9 +312,10 @@ impl Setup {
     /// # Errors
     /// When the setup is not valid, for instance a size out of range.
     pub fn start(&self) -> Result<Position, SetupError> {
-        let size = Setup::check_size(self.game, self.size as u64)?;
+        let size = self.check()?;
         let state = match self.game {
             Game::Quentin => State::Quentin(Connection::new(size, self.pie)),
+            Game::Quint => State::Quint(Quint::new(self.pieces)),
         };
         Ok(Position {
             setup: *self,
@@ -195,7 +371,12 @@ pub enum Outcome {
         /// The winning chain, to highlight.
         line: PointSet,
     },
+    /// Nobody won: Quint's third repetition of a position.
+    Draw,
 }
+
+/// The line of an outcome without one.
+static NO_LINE: PointSet = PointSet::new();
 
 impl Outcome {
     /// The winner.
@@ -203,14 +384,17 @@ impl Outcome {
     pub fn winner(&self) -> Option<Color> {
         match self {
             Outcome::Win { winner, .. } => Some(*winner),
+            Outcome::Draw => None,
         }
     }
 
-    /// The winning chain or line.
+    /// The winning chain or line (Quint: every exact five of the winner); empty for a draw and
+    /// for a Quint win by the loser having no piece or no legal action.
     #[must_use]
     pub fn line(&self) -> &PointSet {
         match self {
             Outcome::Win { line, .. } => line,
+            Outcome::Draw => &NO_LINE,
         }
     }
 }
@@ -230,6 +414,10 @@ pub enum Illegal {
     PassWithLegalPlacement,
     /// Quentin's own rule.
     Quentin(QuentinViolation),
+    /// A step in a game whose stones never move.
+    StepNotOffered,
+    /// Quint's own rules.
+    Quint(QuintViolation),
 }
 
 impl fmt::Display for Illegal {
@@ -245,6 +433,8 @@ impl fmt::Display for Illegal {
                 f.write_str("pass is allowed only when no placement is legal")
             }
             Illegal::Quentin(v) => v.fmt(f),
+            Illegal::StepNotOffered => f.write_str("stones never move in this game"),
+            Illegal::Quint(v) => v.fmt(f),
         }
     }
 }
@@ -254,6 +444,7 @@ impl std::error::Error for Illegal {}
 #[derive(Clone)]
 enum State {
     Quentin(Connection<Quentin>),
+    Quint(Quint),
 }
 
 /// Calls the same method on whichever game the state holds.
@@ -261,6 +452,7 @@ macro_rules! dispatch {
     ($state:expr, $g:ident => $body:expr) => {
         match $state {
             State::Quentin($g) => $body,
+            State::Quint($g) => $body,
         }
     };
 }
@@ -338,6 +530,16 @@ impl Position {
     #[must_use]
     pub fn outcome(&self) -> Option<&Outcome> {
         dispatch!(&self.state, g => g.outcome())
+    }
+
+    /// The pieces each side still has to drop, Black first (index by [`Color::index`]); `None`
+    /// in the games without pieces in hand.
+    #[must_use]
+    pub fn in_hand(&self) -> Option<[usize; 2]> {
+        match &self.state {
+            State::Quint(q) => Some(q.in_hand()),
+            _ => None,
+        }
     }
 
     /// Whether the game is over.

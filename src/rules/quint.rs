@@ -1,0 +1,444 @@
+//! Quint (M. Winther, 2005): an 8×8 board of cells, a drop phase, then one-step orthogonal moves
+//! with optional custodian captures; exactly five in a row wins, and the third repetition of a
+//! position is a draw.
+
+use std::fmt;
+
+use super::action::{Action, Captures};
+use super::board::{Board, ORTHOGONAL, PointSet};
+use super::color::Color;
+use super::point::Point;
+use super::{Change, Illegal, Outcome};
+
+/// The board side: Quint is played on 8×8 cells only.
+pub const SIZE: usize = 8;
+/// The numbers of pieces per player a game may start with.
+pub const PIECE_OPTIONS: [usize; 3] = [15, 20, 25];
+/// The pieces per player when none is chosen.
+pub const DEFAULT_PIECES: usize = 20;
+/// The length of a winning line: exactly this many, no more.
+const QUINT: usize = 5;
+/// How many occurrences of one position draw the game.
+const REPETITIONS: usize = 3;
+
+/// Why a Quint action is illegal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QuintViolation {
+    /// A drop after both players have dropped all their pieces.
+    DropsOver,
+    /// A step while `color` still has `in_hand` pieces to drop.
+    DropsNotOver {
+        /// The side to move.
+        color: Color,
+        /// Its pieces in hand.
+        in_hand: usize,
+    },
+    /// A drop on, or a step to, a cell that holds a piece.
+    NotEmpty(Point),
+    /// A step from a cell that holds no piece of the side to move.
+    NotOwnPiece {
+        /// The cell the step starts from.
+        from: Point,
+        /// The side to move.
+        color: Color,
+    },
+    /// A step that is not one cell up, down, left or right.
+    NotOneStep {
+        /// Where it starts.
+        from: Point,
+        /// Where it ends.
+        to: Point,
+    },
+    /// A captured cell that is not orthogonally next to the step's destination.
+    NotNextTo {
+        /// The cell named as captured.
+        capture: Point,
+        /// The step's destination.
+        to: Point,
+    },
+    /// A captured cell that holds no enemy piece.
+    NoEnemy {
+        /// The cell named as captured.
+        capture: Point,
+        /// The colour it should hold.
+        enemy: Color,
+    },
+    /// A captured cell with no piece of the mover directly beyond it.
+    NothingBeyond {
+        /// The cell named as captured.
+        capture: Point,
+        /// The mover.
+        color: Color,
+    },
+    /// `pass`: a player with no legal action has lost instead.
+    NoPass,
+}
+
+impl fmt::Display for QuintViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QuintViolation::DropsOver => f.write_str("drops are over: move a piece"),
+            QuintViolation::DropsNotOver { color, in_hand } => write!(
+                f,
+                "{color} still has {in_hand} piece{} to drop",
+                if *in_hand == 1 { "" } else { "s" }
+            ),
+            QuintViolation::NotEmpty(p) => write!(f, "{p} is not empty"),
+            QuintViolation::NotOwnPiece { from, color } => {
+                write!(f, "{from} holds no {color} piece")
+            }
+            QuintViolation::NotOneStep { from, to } => {
+                write!(f, "{from}-{to} is not a one-step orthogonal move")
+            }
+            QuintViolation::NotNextTo { capture, to } => {
+                write!(f, "{capture} cannot be captured: it is not next to {to}")
+            }
+            QuintViolation::NoEnemy { capture, enemy } => {
+                write!(f, "{capture} cannot be captured: it holds no {enemy} piece")
+            }
+            QuintViolation::NothingBeyond { capture, color } => {
+                write!(
+                    f,
+                    "{capture} cannot be captured: no {color} piece beyond it"
+                )
+            }
+            QuintViolation::NoPass => {
+                f.write_str("Quint has no pass: a player without a legal action loses")
+            }
+        }
+    }
+}
+
+impl From<QuintViolation> for Illegal {
+    fn from(v: QuintViolation) -> Illegal {
+        Illegal::Quint(v)
+    }
+}
+
+/// A position as the repetition rule compares them: board, pieces in hand, side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Key {
+    /// One bit per cell for each colour, Black first.
+    pieces: [u64; 2],
+    in_hand: [usize; 2],
+    to_move: Color,
+}
+
+/// A Quint position: board, pieces in hand, side to move, outcome and the positions that can
+/// still repeat.
+#[derive(Clone, Debug)]
+pub(crate) struct Quint {
+    board: Board,
+    in_hand: [usize; 2],
+    to_move: Color,
+    ply: usize,
+    outcome: Option<Outcome>,
+    /// The positions since the last drop or capture, the current one last. Earlier positions
+    /// cannot come back: a drop lowers the pieces in hand and a capture the pieces in play, and
+    /// neither count ever rises again.
+    history: Vec<Key>,
+}
+
+impl Quint {
+    /// The empty board with `pieces` in each hand, White to move.
+    pub(crate) fn new(pieces: usize) -> Quint {
+        Quint::from_position(Board::new(SIZE), [pieces; 2], Color::White)
+    }
+
+    /// The position with `board`, `in_hand` (Black first) and `to_move`, judged as if
+    /// `to_move`'s opponent had just acted. The caller checks that it is a Quint position.
+    pub(crate) fn from_position(board: Board, in_hand: [usize; 2], to_move: Color) -> Quint {
+        let mut quint = Quint {
+            board,
+            in_hand,
+            to_move,
+            ply: 0,
+            outcome: None,
+            history: Vec::new(),
+        };
+        quint.history.push(quint.key());
+        quint.outcome = quint.judge(to_move.opponent());
+        quint
+    }
+
+    pub(crate) fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub(crate) fn to_move(&self) -> Option<Color> {
+        self.outcome.is_none().then_some(self.to_move)
+    }
+
+    pub(crate) fn ply(&self) -> usize {
+        self.ply
+    }
+
+    /// Quint has no pie rule.
+    pub(crate) fn swapped(&self) -> bool {
+        false
+    }
+
+    pub(crate) fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// The pieces each side still has to drop, Black first.
+    pub(crate) fn in_hand(&self) -> [usize; 2] {
+        self.in_hand
+    }
+
+    /// Whether pieces are still being dropped: until both sides have dropped all of theirs.
+    fn dropping(&self) -> bool {
+        self.in_hand != [0, 0]
+    }
+
+    fn key(&self) -> Key {
+        let mut pieces = [0u64; 2];
+        for p in self.board.points() {
+            if let Some(c) = self.board.get(p) {
+                pieces[c.index()] |= 1 << (p.row() * SIZE + p.col());
+            }
+        }
+        Key {
+            pieces,
+            in_hand: self.in_hand,
+            to_move: self.to_move,
+        }
+    }
+
+    /// Every legal action: the empty cells in the drop phase; in the move phase every step with
+    /// every subset of the pieces it may capture. Empty once the game is over.
+    pub(crate) fn legal_actions(&self) -> Vec<Action> {
+        if self.outcome.is_some() {
+            return Vec::new();
+        }
+        if self.dropping() {
+            return self
+                .board
+                .points()
+                .filter(|&p| self.board.is_empty_at(p))
+                .map(Action::Place)
+                .collect();
+        }
+        let mut actions = Vec::new();
+        for (from, to) in steps(&self.board, self.to_move) {
+            let capturable = capturable(&self.board, to, self.to_move);
+            for subset in 0..1u32 << capturable.len() {
+                let chosen = capturable
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| subset & (1 << i) != 0)
+                    .map(|(_, &p)| p);
+                // At most three distinct cells next to `to`: always a valid set.
+                if let Ok(captures) = Captures::from_points(chosen) {
+                    actions.push(Action::Step { from, to, captures });
+                }
+            }
+        }
+        actions
+    }
+
+    /// Whether `color` has a legal action on its turn.
+    fn can_act(&self, color: Color) -> bool {
+        if self.dropping() {
+            self.in_hand[color.index()] > 0
+                && self.board.points().any(|p| self.board.is_empty_at(p))
+        } else {
+            steps(&self.board, color).next().is_some()
+        }
+    }
+
+    /// What `action` would change, the piece placed first, without playing it.
+    pub(crate) fn preview(&self, action: Action) -> Result<Vec<Change>, Illegal> {
+        if self.outcome.is_some() {
+            return Err(Illegal::GameOver);
+        }
+        let color = self.to_move;
+        let enemy = color.opponent();
+        let on_board = |p: Point| {
+            if self.board.contains(p) {
+                Ok(())
+            } else {
+                Err(Illegal::OffBoard(p))
+            }
+        };
+        let empty = |p: Point| {
+            if self.board.is_empty_at(p) {
+                Ok(())
+            } else {
+                Err(QuintViolation::NotEmpty(p))
+            }
+        };
+        let placed = |p: Point| Change {
+            point: p,
+            before: None,
+            after: Some(color),
+        };
+        match action {
+            Action::Place(p) => {
+                if !self.dropping() {
+                    return Err(QuintViolation::DropsOver.into());
+                }
+                on_board(p)?;
+                empty(p)?;
+                Ok(vec![placed(p)])
+            }
+            Action::Step { from, to, captures } => {
+                if self.dropping() {
+                    return Err(QuintViolation::DropsNotOver {
+                        color,
+                        in_hand: self.in_hand[color.index()],
+                    }
+                    .into());
+                }
+                action.points().try_for_each(on_board)?;
+                if self.board.get(from) != Some(color) {
+                    return Err(QuintViolation::NotOwnPiece { from, color }.into());
+                }
+                if direction(from, to).is_none() {
+                    return Err(QuintViolation::NotOneStep { from, to }.into());
+                }
+                empty(to)?;
+                let mut changes = vec![
+                    placed(to),
+                    Change {
+                        point: from,
+                        before: Some(color),
+                        after: None,
+                    },
+                ];
+                for capture in captures.iter() {
+                    let Some(d) = direction(to, capture) else {
+                        return Err(QuintViolation::NotNextTo { capture, to }.into());
+                    };
+                    if self.board.get(capture) != Some(enemy) {
+                        return Err(QuintViolation::NoEnemy { capture, enemy }.into());
+                    }
+                    if self.board.step(capture, d).and_then(|b| self.board.get(b)) != Some(color) {
+                        return Err(QuintViolation::NothingBeyond { capture, color }.into());
+                    }
+                    changes.push(Change {
+                        point: capture,
+                        before: Some(enemy),
+                        after: None,
+                    });
+                }
+                Ok(changes)
+            }
+            Action::Swap => Err(Illegal::SwapNotOffered),
+            Action::Pass => Err(QuintViolation::NoPass.into()),
+        }
+    }
+
+    /// Plays `action` for the side to move.
+    ///
+    /// # Errors
+    /// The reason it is illegal; the position is then unchanged.
+    pub(crate) fn play(&mut self, action: Action) -> Result<(), Illegal> {
+        let changes = self.preview(action)?;
+        for change in &changes {
+            self.board.set(change.point, change.after);
+        }
+        let mover = self.to_move;
+        let irreversible = match action {
+            Action::Place(_) => {
+                self.in_hand[mover.index()] -= 1;
+                true
+            }
+            Action::Step { captures, .. } => !captures.is_empty(),
+            Action::Swap | Action::Pass => false,
+        };
+        if irreversible {
+            self.history.clear();
+        }
+        self.to_move = mover.opponent();
+        self.ply += 1;
+        self.history.push(self.key());
+        self.outcome = self.judge(mover);
+        Ok(())
+    }
+
+    /// The end of the game, if `mover`'s action just ended it, in RULES.md's order: the mover's
+    /// quint, the opponent's quint, the opponent without pieces or without a legal action in the
+    /// move phase, the third repetition.
+    fn judge(&self, mover: Color) -> Option<Outcome> {
+        let opponent = mover.opponent();
+        for color in [mover, opponent] {
+            let line = quints(&self.board, color);
+            if !line.is_empty() {
+                return Some(Outcome::Win {
+                    winner: color,
+                    line,
+                });
+            }
+        }
+        let no_pieces = !self.dropping() && self.board.count()[opponent.index()] == 0;
+        if no_pieces || !self.can_act(opponent) {
+            return Some(Outcome::Win {
+                winner: mover,
+                line: PointSet::new(),
+            });
+        }
+        let now = self.history.last()?;
+        let seen = self.history.iter().filter(|k| *k == now).count();
+        (seen >= REPETITIONS).then_some(Outcome::Draw)
+    }
+}
+
+/// The direction of the one orthogonal step from `from` to `to`, if it is one.
+fn direction(from: Point, to: Point) -> Option<(isize, isize)> {
+    let d = (
+        to.col() as isize - from.col() as isize,
+        to.row() as isize - from.row() as isize,
+    );
+    ORTHOGONAL.contains(&d).then_some(d)
+}
+
+/// Every one-cell orthogonal step of a `color` piece to an empty cell, as (from, to).
+fn steps(board: &Board, color: Color) -> impl Iterator<Item = (Point, Point)> + '_ {
+    board
+        .points()
+        .filter(move |&p| board.get(p) == Some(color))
+        .flat_map(move |from| {
+            board
+                .neighbours(from)
+                .filter(|&to| board.is_empty_at(to))
+                .map(move |to| (from, to))
+        })
+}
+
+/// The enemy pieces a `color` piece arriving on `to` may capture: orthogonally next to `to`,
+/// with a `color` piece directly beyond. The cell the piece left never counts: it is next to `to`
+/// and held no enemy, and it is not two cells from `to`.
+fn capturable(board: &Board, to: Point, color: Color) -> Vec<Point> {
+    ORTHOGONAL
+        .into_iter()
+        .filter_map(|d| {
+            let enemy = board.step(to, d)?;
+            let beyond = board.step(enemy, d)?;
+            (board.get(enemy) == Some(color.opponent()) && board.get(beyond) == Some(color))
+                .then_some(enemy)
+        })
+        .collect()
+}
+
+/// Every `color` line of exactly five along a row or a column (a longer line does not count).
+#[must_use]
+pub fn quints(board: &Board, color: Color) -> PointSet {
+    let n = board.size();
+    let mut found = PointSet::new();
+    for i in 0..n {
+        let row = (0..n).map(|j| Point::new(j, i));
+        let column = (0..n).map(|j| Point::new(i, j));
+        for line in [row.collect::<Vec<_>>(), column.collect()] {
+            for run in line.split(|&p| board.get(p) != Some(color)) {
+                if run.len() == QUINT {
+                    run.iter().for_each(|&p| {
+                        found.insert(p);
+                    });
+                }
+            }
+        }
+    }
+    found
+}
