@@ -204,3 +204,46 @@ fn replay(args: &ReplayArgs) -> Result<()> {
         other => other.context("cannot write to standard output"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The setup asked for by `quentin ARGS`.
+    fn setup_of(args: &[&str]) -> Result<Setup> {
+        let cli = Cli::try_parse_from(std::iter::once("quentin").chain(args.iter().copied()))?;
+        match cli.command {
+            Some(Command::Play(play)) => play.setup(),
+            _ => cli.play.setup(),
+        }
+    }
+
+    #[test]
+    fn quint_takes_its_pieces_and_no_pie() {
+        let setup = setup_of(&["--game", "quint", "--pieces", "15"]).unwrap();
+        assert_eq!(
+            (setup.game, setup.size, setup.pie, setup.pieces),
+            (Game::Quint, 8, false, 15)
+        );
+        let setup = setup_of(&["play", "--game", "quint", "--no-pie"]).unwrap();
+        assert_eq!((setup.size, setup.pie, setup.pieces), (8, false, 20));
+        let err = setup_of(&["--game", "quint", "--pieces", "16"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "16 pieces is not an option: Quint is played with 15, 20, 25 pieces"
+        );
+        let err = setup_of(&["--game", "quint", "--size", "9"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "size 9 is out of range: Quint is played on size 8 only"
+        );
+        assert!(setup_of(&["--game", "quint", "--size", "8"]).is_ok());
+        let err = setup_of(&["--pieces", "20"]).unwrap_err();
+        assert_eq!(err.to_string(), "Quentin has no pieces in hand");
+        let setup = setup_of(&["--size", "5"]).unwrap();
+        assert_eq!(
+            (setup.game, setup.pie, setup.pieces),
+            (Game::Quentin, true, 0)
+        );
+    }
+}

@@ -456,6 +456,25 @@ mod tests {
             .unwrap()
     }
 
+    /// The position of `rows` after `tokens`.
+    fn played(rows: &str, in_hand: [usize; 2], to_move: Color, tokens: &[&str]) -> Position {
+        let mut pos = position(rows, in_hand, to_move);
+        for token in tokens {
+            act(&mut pos, token);
+        }
+        pos
+    }
+
+    /// The winning line, cell names in order.
+    fn line(pos: &Position) -> Vec<String> {
+        pos.outcome()
+            .unwrap()
+            .line()
+            .iter()
+            .map(|p| p.to_string())
+            .collect()
+    }
+
     fn act(pos: &mut Position, token: &str) {
         let action = Action::parse(token).unwrap();
         pos.play(action)
@@ -539,33 +558,26 @@ mod tests {
 
     #[test]
     fn a_drop_that_sandwiches_captures_nothing() {
-        let mut pos = position(
+        let pos = played(
             "........|........|........|........|..WB....|........|........|........",
             [4, 4],
             Color::White,
+            &["e4"],
         );
-        act(&mut pos, "e4");
         assert_eq!(at(&pos, "d4"), Some(Color::Black));
         assert_eq!(pos.board().count(), [1, 2]);
     }
 
     #[test]
     fn a_drop_of_exactly_five_wins() {
-        let mut pos = position(
+        let pos = played(
             "........|........|........|........|........|........|BBBB....|WWWW....",
             [1, 1],
             Color::White,
+            &["e1"],
         );
-        act(&mut pos, "e1");
         assert_eq!(winner(&pos), Some(Color::White));
-        let line: Vec<String> = pos
-            .outcome()
-            .unwrap()
-            .line()
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
-        assert_eq!(line, ["a1", "b1", "c1", "d1", "e1"]);
+        assert_eq!(line(&pos), ["a1", "b1", "c1", "d1", "e1"]);
         assert!(pos.legal_actions().is_empty());
         assert_eq!(pos.to_move(), None);
     }
@@ -573,27 +585,27 @@ mod tests {
     #[test]
     fn an_overline_does_not_win() {
         // White closes a1-f1 into six: no win, in the drop phase and in the move phase.
-        let mut dropping = position(
+        let dropping = played(
             "........|........|........|........|........|........|BBBB....|WWWW.W..",
             [1, 1],
             Color::White,
+            &["e1"],
         );
-        act(&mut dropping, "e1");
         assert!(!dropping.is_over());
-        let mut moving = position(
+        let moving = played(
             "........|........|........|.......B|.......B|........|....W...|WWWW.W..",
             [0, 0],
             Color::White,
+            &["e2-e1"],
         );
-        act(&mut moving, "e2-e1");
         assert!(!moving.is_over());
         // A vertical five does win.
-        let mut column = position(
+        let mut column = played(
             "......B.|.......B|.......B|.......B|.......B|..W.....|..W.....|..W...W.",
             [0, 0],
             Color::White,
+            &["g1-f1"],
         );
-        act(&mut column, "g1-f1");
         assert!(!column.is_over());
         act(&mut column, "g8-h8");
         assert_eq!(
@@ -606,28 +618,18 @@ mod tests {
     #[test]
     fn cutting_the_opponents_six_to_five_makes_the_opponent_win() {
         let rows = "........|........|.....W..|BBBBBB..|......W.|........|........|........";
-        let mut declined = position(rows, [0, 0], Color::White);
-        act(&mut declined, "g4-f4");
+        let declined = played(rows, [0, 0], Color::White, &["g4-f4"]);
         assert!(!declined.is_over());
-        let mut cut = position(rows, [0, 0], Color::White);
-        act(&mut cut, "g4-f4xf5");
+        let cut = played(rows, [0, 0], Color::White, &["g4-f4xf5"]);
         assert_eq!(at(&cut, "f5"), None);
         assert_eq!(winner(&cut), Some(Color::Black));
-        let line: Vec<String> = cut
-            .outcome()
-            .unwrap()
-            .line()
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
-        assert_eq!(line, ["a5", "b5", "c5", "d5", "e5"]);
+        assert_eq!(line(&cut), ["a5", "b5", "c5", "d5", "e5"]);
     }
 
     #[test]
     fn the_movers_five_comes_before_the_opponents() {
         let rows = "........|........|.....W..|BBBBBB..|.WWWW.W.|........|........|........";
-        let mut pos = position(rows, [0, 0], Color::White);
-        act(&mut pos, "g4-f4xf5");
+        let pos = played(rows, [0, 0], Color::White, &["g4-f4xf5"]);
         assert_eq!(winner(&pos), Some(Color::White));
         assert!(
             pos.outcome()
@@ -682,8 +684,7 @@ mod tests {
     #[test]
     fn stepping_between_two_enemies_is_safe() {
         let rows = "........|........|........|........|..B.B...|...W....|........|.......B";
-        let mut pos = position(rows, [0, 0], Color::White);
-        act(&mut pos, "d3-d4");
+        let pos = played(rows, [0, 0], Color::White, &["d3-d4"]);
         assert_eq!(at(&pos, "d4"), Some(Color::White));
         // No black step can take it: no black piece can arrive next to it with one beyond.
         assert!(!legal(&pos).iter().any(|a| a.ends_with("xd4")));
@@ -692,8 +693,7 @@ mod tests {
     #[test]
     fn the_stalemated_side_loses() {
         let rows = "........|........|........|........|........|W.......|........|BW......";
-        let mut pos = position(rows, [0, 0], Color::White);
-        act(&mut pos, "a3-a2");
+        let pos = played(rows, [0, 0], Color::White, &["a3-a2"]);
         assert_eq!(at(&pos, "a1"), Some(Color::Black));
         assert_eq!(winner(&pos), Some(Color::White));
         assert!(pos.outcome().unwrap().line().is_empty());
@@ -710,8 +710,7 @@ mod tests {
     #[test]
     fn the_side_without_pieces_loses() {
         let rows = "........|........|........|........|...W....|...B....|........|...W...W";
-        let mut pos = position(rows, [0, 0], Color::White);
-        act(&mut pos, "d1-d2xd3");
+        let pos = played(rows, [0, 0], Color::White, &["d1-d2xd3"]);
         assert_eq!(pos.board().count(), [0, 3]);
         assert_eq!(winner(&pos), Some(Color::White));
     }
@@ -763,38 +762,27 @@ mod tests {
     fn illegal_actions_say_why() {
         let rows = "........|........|........|...W....|..B.B...|...W....|........|.......B";
         let pos = position(rows, [0, 0], Color::White);
-        assert_eq!(refused(&pos, "c4-c5"), "c4 holds no white piece");
-        assert_eq!(
-            refused(&pos, "d5-d7"),
-            "d5-d7 is not a one-step orthogonal move"
-        );
-        assert_eq!(
-            refused(&pos, "d5-e6"),
-            "d5-e6 is not a one-step orthogonal move"
-        );
-        assert_eq!(
-            refused(&pos, "d3-d3"),
-            "d3-d3 is not a one-step orthogonal move"
-        );
-        assert_eq!(
-            refused(&pos, "d3-c3xc5"),
-            "c5 cannot be captured: it is not next to c3"
-        );
-        assert_eq!(
-            refused(&pos, "d3-d4xd5"),
-            "d5 cannot be captured: it holds no black piece"
-        );
-        assert_eq!(
-            refused(&pos, "d3-d4xc4"),
-            "c4 cannot be captured: no white piece beyond it"
-        );
-        assert_eq!(refused(&pos, "d3-d2xi2"), "i2 is off the board");
-        assert_eq!(refused(&pos, "c6"), "drops are over: move a piece");
-        let full = position(rows, [0, 0], Color::White);
-        assert_eq!(
-            refused(&full, "d5-d4xc4xe4"),
-            "c4 cannot be captured: no white piece beyond it"
-        );
+        let cases = [
+            ("c4-c5", "c4 holds no white piece"),
+            ("d5-d7", "d5-d7 is not a one-step orthogonal move"),
+            ("d5-e6", "d5-e6 is not a one-step orthogonal move"),
+            ("d3-d3", "d3-d3 is not a one-step orthogonal move"),
+            ("d3-c3xc5", "c5 cannot be captured: it is not next to c3"),
+            ("d3-d4xd5", "d5 cannot be captured: it holds no black piece"),
+            (
+                "d3-d4xc4",
+                "c4 cannot be captured: no white piece beyond it",
+            ),
+            (
+                "d5-d4xc4xe4",
+                "c4 cannot be captured: no white piece beyond it",
+            ),
+            ("d3-d2xi2", "i2 is off the board"),
+            ("c6", "drops are over: move a piece"),
+        ];
+        for (token, reason) in cases {
+            assert_eq!(refused(&pos, token), reason, "{token}");
+        }
         let dropping = position(EMPTY, [3, 3], Color::White);
         assert_eq!(refused(&dropping, "i9"), "i9 is off the board");
         let mut occupied = dropping.clone();
