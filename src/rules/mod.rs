@@ -273,34 +273,13 @@ impl Setup {
         in_hand: [usize; 2],
         to_move: Color,
     ) -> Result<Position, SetupError> {
-        let bad = |why: String| Err(SetupError::BadPosition(why));
         if self.game != Game::Quint {
-            return bad(format!("the setup is for {}", self.game.title()));
+            let why = format!("the setup is for {}", self.game.title());
+            return Err(SetupError::BadPosition(why));
         }
         self.check()?;
-        if board.size() != quint::SIZE {
-            return bad(format!("the board is {n}×{n}", n = board.size()));
-        }
-        let on_board = board.count();
-        for color in Color::ALL {
-            let i = color.index();
-            if on_board[i] + in_hand[i] > self.pieces {
-                return bad(format!(
-                    "{color} has {} pieces on the board and {} in hand, more than {}",
-                    on_board[i], in_hand[i], self.pieces
-                ));
-            }
-        }
-        let [black, white] = in_hand;
-        let alternate = match to_move {
-            Color::White => black == white,
-            Color::Black => black == white + 1 || (black, white) == (0, 0),
-        };
-        if !alternate {
-            return bad(format!(
-                "{to_move} to move with {black} black and {white} white pieces in hand"
-            ));
-        }
+        quint::check_position(board, in_hand, to_move, self.pieces)
+            .map_err(SetupError::BadPosition)?;
         Ok(Position {
             setup: *self,
             state: State::Quint(Quint::from_position(board.clone(), in_hand, to_move)),
@@ -562,7 +541,8 @@ impl Position {
     }
 
     /// What `action` would change, without playing it: the placement first, then the points the
-    /// game's rule fills or empties.
+    /// game's rule fills or empties. A Quint step gives its destination first, then the cell it
+    /// leaves, then the captured pieces.
     ///
     /// # Errors
     /// The reason `action` is illegal.

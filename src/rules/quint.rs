@@ -385,6 +385,43 @@ impl Quint {
     }
 }
 
+/// Why `board`, `in_hand` (Black first) and `to_move` are no position of a Quint game with
+/// `pieces` each, if they are not: the board must be 8×8, no side may have more than `pieces`
+/// on the board and in hand, and the hands must fit alternate drops with White first (White to
+/// move: equal hands; Black to move: one more in Black's hand, or both empty).
+pub(crate) fn check_position(
+    board: &Board,
+    in_hand: [usize; 2],
+    to_move: Color,
+    pieces: usize,
+) -> Result<(), String> {
+    if board.size() != SIZE {
+        return Err(format!("the board is {n}×{n}", n = board.size()));
+    }
+    let on_board = board.count();
+    for color in Color::ALL {
+        let i = color.index();
+        if on_board[i] + in_hand[i] > pieces {
+            return Err(format!(
+                "{color} has {} pieces on the board and {} in hand, more than {pieces}",
+                on_board[i], in_hand[i]
+            ));
+        }
+    }
+    let [black, white] = in_hand;
+    let alternate = match to_move {
+        Color::White => black == white,
+        Color::Black => black == white + 1 || (black, white) == (0, 0),
+    };
+    if alternate {
+        Ok(())
+    } else {
+        Err(format!(
+            "{to_move} to move with {black} black and {white} white pieces in hand"
+        ))
+    }
+}
+
 /// The direction of the one orthogonal step from `from` to `to`, if it is one.
 fn direction(from: Point, to: Point) -> Option<(isize, isize)> {
     let d = (
