@@ -246,6 +246,7 @@ fn random_game(pieces: usize, choices: &[u32]) -> (Position, Vec<Action>) {
     let mut actions: Vec<Action> = Vec::new();
     for &choice in choices {
         let legal = sorted_legal(&pos);
+        assert!(pos.legal_actions().into_iter().all(|a| pos.is_legal(a)));
         assert_eq!(
             legal,
             naive.legal(),
@@ -465,6 +466,17 @@ fn replay_json_of_a_draw_by_repetition() {
     assert_eq!(json["winner"], "draw");
     assert_eq!(json["to_move"], Value::Null);
     assert_eq!(json["legal"], serde_json::json!([]));
+    let (code, out, _) = replay(&[path.to_str().unwrap(), "--print"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("Quint 8×8, 15 pieces each, after 38 actions"),
+        "{out}"
+    );
+    assert!(out.contains("In hand: White 0, Black 0\n"), "{out}");
+    assert!(
+        out.contains("The game is drawn by the third repetition of a position."),
+        "{out}"
+    );
     // One action earlier, the game goes on.
     let (_, out, _) = replay(&[path.to_str().unwrap(), "--json", "--at", "37"]);
     let json: Value = serde_json::from_str(&out).unwrap();
