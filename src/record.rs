@@ -225,7 +225,7 @@ impl Record {
     /// # Errors
     /// When the setup is invalid or an action is illegal, as [`Record::parse`] would say it
     /// (line and column then count one action per line after the header lines that
-    /// [`write`] puts first).
+    /// [`write()`] puts first).
     pub fn new(setup: Setup, actions: Vec<Action>) -> Result<Record, RecordError> {
         Record::parse(&Record { setup, actions }.to_text())
     }
