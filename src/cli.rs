@@ -70,13 +70,16 @@ pub struct PlayArgs {
     /// The game to play.
     #[arg(long, value_enum, default_value = "quentin")]
     pub game: GameArg,
-    /// Board side, 3 to 26 (default: the game's own, 13 for Quentin, 11 for Konobi, 15 for
-    /// Brique).
+    /// Board side, 3 to 26 (default: the game's own: 13 for Quentin, 11 for Konobi, 15 for
+    /// Brique; Quint is 8 only).
     #[arg(long, value_name = "N")]
     pub size: Option<u64>,
-    /// Turn the pie rule (White's swap on its first turn) off.
+    /// Turn the pie rule (White's swap on its first turn) off; Quint has none.
     #[arg(long)]
     pub no_pie: bool,
+    /// Quint: pieces per player, 15, 20 or 25 (default 20).
+    #[arg(long, value_name = "N")]
+    pub pieces: Option<u64>,
     /// Where to save the record after every action (default: a new file in the data directory).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -94,6 +97,8 @@ pub enum GameArg {
     Konobi,
     /// Brique: stones on squares; completing a square's two escorts fills it.
     Brique,
+    /// Quint: drop, then step and capture; exactly five in a row wins.
+    Quint,
 }
 
 impl From<GameArg> for Game {
@@ -102,6 +107,7 @@ impl From<GameArg> for Game {
             GameArg::Quentin => Game::Quentin,
             GameArg::Konobi => Game::Konobi,
             GameArg::Brique => Game::Brique,
+            GameArg::Quint => Game::Quint,
         }
     }
 }
@@ -110,14 +116,17 @@ impl PlayArgs {
     /// The setup these options ask for.
     ///
     /// # Errors
-    /// When the size is out of range.
+    /// When the size or the number of pieces is not one the game offers.
     pub fn setup(&self) -> Result<Setup> {
         let game = Game::from(self.game);
         let mut setup = Setup::new(game);
         if let Some(size) = self.size {
             setup.size = Setup::check_size(game, size)?;
         }
-        setup.pie = !self.no_pie;
+        if let Some(pieces) = self.pieces {
+            setup.pieces = Setup::check_pieces(game, pieces)?;
+        }
+        setup.pie = game.has_pie() && !self.no_pie;
         Ok(setup)
     }
 }
@@ -265,5 +274,48 @@ fn replay(args: &ReplayArgs) -> Result<()> {
     {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("cannot write to standard output"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The setup asked for by `quentin ARGS`.
+    fn setup_of(args: &[&str]) -> Result<Setup> {
+        let cli = Cli::try_parse_from(std::iter::once("quentin").chain(args.iter().copied()))?;
+        match cli.command {
+            Some(Command::Play(play)) => play.setup(),
+            _ => cli.play.setup(),
+        }
+    }
+
+    #[test]
+    fn quint_takes_its_pieces_and_no_pie() {
+        let setup = setup_of(&["--game", "quint", "--pieces", "15"]).unwrap();
+        assert_eq!(
+            (setup.game, setup.size, setup.pie, setup.pieces),
+            (Game::Quint, 8, false, 15)
+        );
+        let setup = setup_of(&["play", "--game", "quint", "--no-pie"]).unwrap();
+        assert_eq!((setup.size, setup.pie, setup.pieces), (8, false, 20));
+        let err = setup_of(&["--game", "quint", "--pieces", "16"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "16 pieces is not an option: Quint is played with 15, 20, 25 pieces"
+        );
+        let err = setup_of(&["--game", "quint", "--size", "9"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "size 9 is out of range: Quint is played on size 8 only"
+        );
+        assert!(setup_of(&["--game", "quint", "--size", "8"]).is_ok());
+        let err = setup_of(&["--pieces", "20"]).unwrap_err();
+        assert_eq!(err.to_string(), "Quentin has no pieces in hand");
+        let setup = setup_of(&["--size", "5"]).unwrap();
+        assert_eq!(
+            (setup.game, setup.pie, setup.pieces),
+            (Game::Quentin, true, 0)
+        );
     }
 }

@@ -121,7 +121,8 @@ fn looks_like_header(word: &str) -> bool {
 struct Headers<'a> {
     game: Option<(Game, Token<'a>)>,
     size: Option<(u64, Token<'a>)>,
-    pie: Option<bool>,
+    pie: Option<(bool, Token<'a>)>,
+    pieces: Option<(u64, Token<'a>)>,
 }
 
 impl<'a> Headers<'a> {
@@ -130,8 +131,9 @@ impl<'a> Headers<'a> {
         let key = name.text.to_ascii_lowercase();
         if !HEADERS.contains(&key.as_str()) {
             return Err(name.error(format!(
-                "unknown header {} (known: game, size, pie)",
-                quote(name.text)
+                "unknown header {} (known: {})",
+                quote(name.text),
+                HEADERS.join(", ")
             )));
         }
         let [_, value] = line else {
@@ -153,18 +155,23 @@ impl<'a> Headers<'a> {
                 }
                 self.game = Some((game, Token { ..*value }));
             }
-            "size" => {
+            "size" | "pieces" => {
                 if !value.text.bytes().all(|b| b.is_ascii_digit()) {
                     return Err(
-                        value.error(format!("size {} is not a whole number", quote(value.text)))
+                        value.error(format!("{key} {} is not a whole number", quote(value.text)))
                     );
                 }
                 // Too many digits for u64 is simply out of range.
-                let size = value.text.parse().unwrap_or(u64::MAX);
-                if self.size.is_some() {
+                let number = value.text.parse().unwrap_or(u64::MAX);
+                let slot = if key == "size" {
+                    &mut self.size
+                } else {
+                    &mut self.pieces
+                };
+                if slot.is_some() {
                     return Err(twice());
                 }
-                self.size = Some((size, Token { ..*value }));
+                *slot = Some((number, Token { ..*value }));
             }
             "pie" => {
                 let pie = match value.text.to_ascii_lowercase().as_str() {
@@ -179,9 +186,10 @@ impl<'a> Headers<'a> {
                 if self.pie.is_some() {
                     return Err(twice());
                 }
-                self.pie = Some(pie);
+                self.pie = Some((pie, Token { ..*name }));
             }
-            _ => return Err(name.error("header pieces is only for quint")),
+            // Every name of HEADERS is handled above.
+            _ => return Err(name.error(format!("unknown header {}", quote(name.text)))),
         }
         Ok(())
     }
@@ -196,8 +204,20 @@ impl<'a> Headers<'a> {
         if let Some((size, token)) = &self.size {
             setup.size = Setup::check_size(game, *size).map_err(|e| token.error(e.to_string()))?;
         }
-        if let Some(pie) = self.pie {
-            setup.pie = pie;
+        if let Some((pie, token)) = &self.pie {
+            if !game.has_pie() {
+                return Err(
+                    token.error(format!("header pie is not for {game}: it has no pie rule"))
+                );
+            }
+            setup.pie = *pie;
+        }
+        if let Some((pieces, token)) = &self.pieces {
+            if game.piece_options().is_empty() {
+                return Err(token.error(format!("header pieces is not for {game}")));
+            }
+            setup.pieces =
+                Setup::check_pieces(game, *pieces).map_err(|e| token.error(e.to_string()))?;
         }
         Ok(setup)
     }
@@ -208,7 +228,8 @@ impl Record {
     ///
     /// # Errors
     /// When the setup is invalid or an action is illegal, as [`Record::parse`] would say it
-    /// (line and column then count one action per line after three header lines).
+    /// (line and column then count one action per line after the header lines that
+    /// [`write()`] puts first).
     pub fn new(setup: Setup, actions: Vec<Action>) -> Result<Record, RecordError> {
         Record::parse(&Record { setup, actions }.to_text())
     }
@@ -342,15 +363,20 @@ impl Record {
     }
 }
 
-/// Writes a record: headers first, then one action per line.
+/// Writes a record: headers first (Quint: `game` and `pieces`; the other games: `game`, `size`
+/// and `pie`), then one action per line.
 #[must_use]
 pub fn write(setup: Setup, actions: &[Action]) -> String {
-    let mut out = format!(
-        "game {}\nsize {}\npie {}\n",
-        setup.game,
-        setup.size,
-        if setup.pie { "on" } else { "off" }
-    );
+    let mut out = if setup.game.piece_options().is_empty() {
+        format!(
+            "game {}\nsize {}\npie {}\n",
+            setup.game,
+            setup.size,
+            if setup.pie { "on" } else { "off" }
+        )
+    } else {
+        format!("game {}\npieces {}\n", setup.game, setup.pieces)
+    };
     for action in actions {
         out.push_str(&action.to_string());
         out.push('\n');
@@ -371,8 +397,9 @@ fn play_token(pos: &mut Position, token: &Token<'_>, number: usize) -> Result<Ac
         Ok(action) => action,
         Err(ParseActionError::NotAnAction) => {
             return Err(token.error(format!(
-                "action {number}: {} is not an action (a point such as c4, swap or pass)",
-                quote(token.text)
+                "action {number}: {} is not an action ({})",
+                quote(token.text),
+                pos.game().action_examples()
             )));
         }
         Err(ParseActionError::OffEveryBoard) => {
@@ -380,6 +407,12 @@ fn play_token(pos: &mut Position, token: &Token<'_>, number: usize) -> Result<Ac
                 "action {number}: {} is off the {n}×{n} board",
                 quote(token.text),
                 n = pos.size()
+            )));
+        }
+        Err(e) => {
+            return Err(token.error(format!(
+                "action {number}: {} is not an action: {e}",
+                quote(token.text)
             )));
         }
     };
@@ -394,11 +427,9 @@ fn play_token(pos: &mut Position, token: &Token<'_>, number: usize) -> Result<Ac
         )));
     }
     let color = pos.to_move().map_or("", |c| c.name());
-    if let Some(p) = action.point()
-        && !pos.board().contains(p)
-    {
+    if let Some(p) = action.points().find(|&p| !pos.board().contains(p)) {
         return Err(token.error(format!(
-            "action {number} ({color} {action}): {action} is off the {n}×{n} board",
+            "action {number} ({color} {action}): {p} is off the {n}×{n} board",
             n = pos.size()
         )));
     }

@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 use crate::rules::{Action, Color, Point, Position};
 
 /// The JSON object of `quentin replay --json`: game, size, pie, ply, moves, side to move,
-/// winner, board (top row first) and legal actions.
+/// winner (`"draw"` for a drawn game), board (top row first), legal actions and, in Quint, the
+/// pieces in hand.
 #[must_use]
 pub fn json(position: &Position, moves: &[Action]) -> Value {
     let setup = position.setup();
@@ -15,17 +16,27 @@ pub fn json(position: &Position, moves: &[Action]) -> Value {
         .iter()
         .map(ToString::to_string)
         .collect();
-    json!({
+    let winner = position
+        .outcome()
+        .map(|o| o.winner().map_or("draw", Color::name));
+    let mut object = json!({
         "game": setup.game.name(),
         "size": setup.size,
         "pie": setup.pie,
         "ply": position.ply(),
         "moves": moves.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "to_move": position.to_move().map(Color::name),
-        "winner": position.outcome().and_then(|o| o.winner()).map(Color::name),
+        "winner": winner,
         "board": position.board().rows(),
         "legal": legal,
-    })
+    });
+    if let Some(in_hand) = position.in_hand() {
+        object["in_hand"] = json!({
+            "white": in_hand[Color::White.index()],
+            "black": in_hand[Color::Black.index()],
+        });
+    }
+    object
 }
 
 /// The column letters line of a text board: `a b c …`, indented past the row numbers.
@@ -43,10 +54,14 @@ pub fn text(position: &Position, moves: &[Action]) -> String {
     let setup = position.setup();
     let n = setup.size;
     let chain = position.outcome().map(|o| *o.line());
+    let options = if setup.game.has_pie() {
+        format!("pie rule {}", if setup.pie { "on" } else { "off" })
+    } else {
+        format!("{} pieces each", setup.pieces)
+    };
     let mut out = format!(
-        "{} {n}×{n}, pie rule {}, after {} action{}\n\n",
+        "{} {n}×{n}, {options}, after {} action{}\n\n",
         setup.game.title(),
-        if setup.pie { "on" } else { "off" },
         moves.len(),
         if moves.len() == 1 { "" } else { "s" }
     );
@@ -69,17 +84,43 @@ pub fn text(position: &Position, moves: &[Action]) -> String {
     }
     out.push_str(&letters_line(n));
     out.push_str("\n\n");
+    if let Some(in_hand) = position.in_hand() {
+        out.push_str(&format!(
+            "In hand: White {}, Black {}\n",
+            in_hand[Color::White.index()],
+            in_hand[Color::Black.index()]
+        ));
+    }
     if let Some(last) = moves.last() {
         out.push_str(&format!("Last action: {last}\n"));
     }
     match (position.outcome(), position.to_move()) {
         (Some(outcome), _) => match outcome.winner() {
-            Some(winner) => out.push_str(&format!(
-                "{} wins with a chain of {} stones (shown in lower case).\n",
-                capitalised(winner),
-                outcome.line().len()
-            )),
-            None => out.push_str("The game is drawn.\n"),
+            Some(winner) if outcome.line().is_empty() => {
+                let loser = winner.opponent();
+                let why = if position.board().count()[loser.index()] == 0 {
+                    "has no piece left"
+                } else {
+                    "has no legal move"
+                };
+                out.push_str(&format!(
+                    "{} wins: {} {why}.\n",
+                    capitalised(winner),
+                    capitalised(loser)
+                ));
+            }
+            Some(winner) => {
+                let line = if position.in_hand().is_some() {
+                    "five in a row".to_string()
+                } else {
+                    format!("a chain of {} stones", outcome.line().len())
+                };
+                out.push_str(&format!(
+                    "{} wins with {line} (shown in lower case).\n",
+                    capitalised(winner)
+                ));
+            }
+            None => out.push_str("The game is drawn by the third repetition of a position.\n"),
         },
         (None, Some(color)) => {
             let legal = position.legal_actions();

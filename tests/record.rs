@@ -51,7 +51,7 @@ fn each_problem_has_its_message() {
     let cases = [
         (
             "colour blue\n",
-            "1:1: unknown header \"colour\" (known: game, size, pie)",
+            "1:1: unknown header \"colour\" (known: game, size, pie, pieces)",
         ),
         ("size 5\nsize 6\n", "2:1: header size is given twice"),
         ("size 5 6\n", "1:8: header size takes exactly one value"),
@@ -75,7 +75,7 @@ fn each_problem_has_its_message() {
         ("size -3\n", "1:6: size \"-3\" is not a whole number"),
         (
             "game chess\n",
-            "1:6: unknown game \"chess\" (known: quentin, konobi, brique)",
+            "1:6: unknown game \"chess\" (known: quentin, konobi, brique, quint)",
         ),
         ("pie maybe\n", "1:5: pie takes on or off, not \"maybe\""),
         (

@@ -198,6 +198,7 @@ impl<R: PlacementRules> Connection<R> {
         match action {
             Action::Place(p) => Self::try_place(&mut self.board.clone(), p, self.to_move),
             Action::Swap | Action::Pass => Ok(Vec::new()),
+            Action::Step { .. } => Err(Illegal::StepNotOffered),
         }
     }
 
@@ -226,6 +227,7 @@ impl<R: PlacementRules> Connection<R> {
             }
             Action::Swap => self.swap(),
             Action::Pass => self.end_turn(None),
+            Action::Step { .. } => return Err(Illegal::StepNotOffered),
         }
         Ok(())
     }

@@ -3,7 +3,7 @@
 //! A [`Setup`] names a game and its options; [`Setup::start`] validates it into the empty
 //! [`Position`]. A position lists its legal [`Action`]s, plays them (an illegal one is refused with
 //! a readable [`Illegal`] reason and changes nothing), previews what one would do, and reports the
-//! [`Outcome`] with the winning chain.
+//! [`Outcome`] with the winning chain (or Quint's winning five, or a draw).
 
 mod action;
 mod board;
@@ -14,20 +14,23 @@ mod connection;
 pub mod konobi;
 mod point;
 pub mod quentin;
+pub mod quint;
 
 use std::fmt;
 
-pub use action::{Action, ParseActionError};
+pub use action::{Action, Captures, MAX_CAPTURES, ParseActionError};
 pub use board::{Board, DIAGONAL, ORTHOGONAL, PointSet};
 pub use color::Color;
 pub use konobi::KonobiViolation;
 pub use point::{MAX_SIZE, MIN_SIZE, ParsePointError, Point};
 pub use quentin::QuentinViolation;
+pub use quint::QuintViolation;
 
 use brique::Brique;
 use connection::Connection;
 use konobi::Konobi;
 use quentin::Quentin;
+use quint::Quint;
 
 /// The games the program plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,11 +41,13 @@ pub enum Game {
     Konobi,
     /// Luis Bolaños Mures's Brique (2012), played on squares.
     Brique,
+    /// M. Winther's Quint (2005).
+    Quint,
 }
 
 impl Game {
     /// Every game, in the order menus list them.
-    pub const ALL: [Game; 3] = [Game::Quentin, Game::Konobi, Game::Brique];
+    pub const ALL: [Game; 4] = [Game::Quentin, Game::Konobi, Game::Brique, Game::Quint];
 
     /// The name used in records and on the command line.
     #[must_use]
@@ -51,6 +56,7 @@ impl Game {
             Game::Quentin => "quentin",
             Game::Konobi => "konobi",
             Game::Brique => "brique",
+            Game::Quint => "quint",
         }
     }
 
@@ -61,6 +67,16 @@ impl Game {
             Game::Quentin => "Quentin",
             Game::Konobi => "Konobi",
             Game::Brique => "Brique",
+            Game::Quint => "Quint",
+        }
+    }
+
+    /// What the game's record tokens look like, for messages about a token that is none.
+    #[must_use]
+    pub const fn action_examples(self) -> &'static str {
+        match self {
+            Game::Quint => "a drop such as c4 or a step such as c4-c5 or c4-c5xc6",
+            _ => "a point such as c4, swap or pass",
         }
     }
 
@@ -71,6 +87,42 @@ impl Game {
             Game::Quentin => 13,
             Game::Konobi => 11,
             Game::Brique => 15,
+            Game::Quint => quint::SIZE,
+        }
+    }
+
+    /// The board sides the game may be played on.
+    #[must_use]
+    pub const fn sizes(self) -> std::ops::RangeInclusive<usize> {
+        match self {
+            Game::Quint => quint::SIZE..=quint::SIZE,
+            _ => MIN_SIZE..=MAX_SIZE,
+        }
+    }
+
+    /// Whether the game offers the pie rule.
+    #[must_use]
+    pub const fn has_pie(self) -> bool {
+        !matches!(self, Game::Quint)
+    }
+
+    /// The pieces each player starts with in hand when none is chosen: 0 for the games whose
+    /// stones are unlimited.
+    #[must_use]
+    pub const fn default_pieces(self) -> usize {
+        match self {
+            Game::Quint => quint::DEFAULT_PIECES,
+            _ => 0,
+        }
+    }
+
+    /// The numbers of pieces in hand a game may start with; empty for the games whose stones
+    /// are unlimited.
+    #[must_use]
+    pub const fn piece_options(self) -> &'static [usize] {
+        match self {
+            Game::Quint => &quint::PIECE_OPTIONS,
+            _ => &[],
         }
     }
 
@@ -96,8 +148,11 @@ pub struct Setup {
     pub game: Game,
     /// The board side.
     pub size: usize,
-    /// Whether White may swap on its first turn.
+    /// Whether White may swap on its first turn (always off in Quint).
     pub pie: bool,
+    /// The pieces each player starts with in hand: 15, 20 or 25 in Quint; 0 in the games whose
+    /// stones are unlimited.
+    pub pieces: usize,
 }
 
 /// Why a [`Setup`] cannot start a game.
@@ -110,16 +165,56 @@ pub enum SetupError {
         /// The size asked for.
         size: u64,
     },
+    /// The pie rule asked for in a game without one.
+    NoPieRule(Game),
+    /// A number of pieces the game does not offer.
+    PiecesOutOfRange {
+        /// The game.
+        game: Game,
+        /// The number asked for.
+        pieces: u64,
+    },
+    /// A position given to [`Setup::start_quint_from`] that no Quint game can reach.
+    BadPosition(String),
 }
 
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SetupError::SizeOutOfRange { game, size } => write!(
-                f,
-                "size {size} is out of range: {} is played on sizes {MIN_SIZE} to {MAX_SIZE}",
-                game.title()
-            ),
+            SetupError::SizeOutOfRange { game, size } => {
+                let sizes = game.sizes();
+                if sizes.start() == sizes.end() {
+                    write!(
+                        f,
+                        "size {size} is out of range: {} is played on size {} only",
+                        game.title(),
+                        sizes.start()
+                    )
+                } else {
+                    write!(
+                        f,
+                        "size {size} is out of range: {} is played on sizes {} to {}",
+                        game.title(),
+                        sizes.start(),
+                        sizes.end()
+                    )
+                }
+            }
+            SetupError::NoPieRule(game) => write!(f, "{} has no pie rule", game.title()),
+            SetupError::PiecesOutOfRange { game, pieces } => match game.piece_options() {
+                [] => write!(f, "{} has no pieces in hand", game.title()),
+                options => write!(
+                    f,
+                    "{pieces} pieces is not an option: {} is played with {} pieces",
+                    game.title(),
+                    options
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            },
+            SetupError::BadPosition(why) => write!(f, "not a Quint position: {why}"),
         }
     }
 }
@@ -127,13 +222,14 @@ impl fmt::Display for SetupError {
 impl std::error::Error for SetupError {}
 
 impl Setup {
-    /// The game with its default size and the pie rule on.
+    /// The game with its default size and pieces, and the pie rule on where the game has one.
     #[must_use]
     pub const fn new(game: Game) -> Setup {
         Setup {
             game,
             size: game.default_size(),
-            pie: true,
+            pie: game.has_pie(),
+            pieces: game.default_pieces(),
         }
     }
 
@@ -143,9 +239,76 @@ impl Setup {
     /// [`SetupError::SizeOutOfRange`] otherwise.
     pub fn check_size(game: Game, size: u64) -> Result<usize, SetupError> {
         match usize::try_from(size) {
-            Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&n) => Ok(n),
+            Ok(n) if game.sizes().contains(&n) => Ok(n),
             _ => Err(SetupError::SizeOutOfRange { game, size }),
         }
+    }
+
+    /// Checks that `game` may start with `pieces` in each hand.
+    ///
+    /// # Errors
+    /// [`SetupError::PiecesOutOfRange`] otherwise.
+    pub fn check_pieces(game: Game, pieces: u64) -> Result<usize, SetupError> {
+        match usize::try_from(pieces) {
+            Ok(n) if game.piece_options().contains(&n) => Ok(n),
+            Ok(0) if game.piece_options().is_empty() => Ok(0),
+            _ => Err(SetupError::PiecesOutOfRange { game, pieces }),
+        }
+    }
+
+    /// Checks every option against the game.
+    fn check(&self) -> Result<usize, SetupError> {
+        if self.pie && !self.game.has_pie() {
+            return Err(SetupError::NoPieRule(self.game));
+        }
+        Setup::check_pieces(self.game, self.pieces as u64)?;
+        Setup::check_size(self.game, self.size as u64)
+    }
+
+    /// A Quint position set up by hand, for tests, puzzles and examples: `board` (8×8),
+    /// `in_hand` (the pieces each side still has to drop, Black first) and the side to move.
+    /// It is judged as if the other side had just acted, so a position that is already won,
+    /// lost or stalemated comes back finished. Its ply count starts at 0.
+    ///
+    /// # Errors
+    /// [`SetupError::BadPosition`] when the setup is not a valid Quint setup, the board is not
+    /// 8×8, a side has more pieces on the board and in hand than the setup gives it, or the hands
+    /// do not fit alternate drops with White first (White to move: equal hands; Black to move:
+    /// one more in Black's hand, or both empty).
+    ///
+    /// # Example
+    /// ```
+    /// use quentin::rules::{Action, Board, Color, Game, Setup};
+    /// let board = Board::from_rows(
+    ///     "........|........|........|........|........|........|........|B.WB....",
+    /// )
+    /// .unwrap();
+    /// let mut pos = Setup::new(Game::Quint)
+    ///     .start_quint_from(&board, [0, 0], Color::Black)
+    ///     .unwrap();
+    /// // a1-a2, a1-b1, a1-b1xc1, d1-d2, d1-e1
+    /// assert_eq!(pos.legal_actions().len(), 5);
+    /// pos.play(Action::parse("a1-b1xc1").unwrap()).unwrap();
+    /// // White has no piece left.
+    /// assert_eq!(pos.outcome().and_then(|o| o.winner()), Some(Color::Black));
+    /// ```
+    pub fn start_quint_from(
+        &self,
+        board: &Board,
+        in_hand: [usize; 2],
+        to_move: Color,
+    ) -> Result<Position, SetupError> {
+        if self.game != Game::Quint {
+            let why = format!("the setup is for {}", self.game.title());
+            return Err(SetupError::BadPosition(why));
+        }
+        self.check()?;
+        quint::check_position(board, in_hand, to_move, self.pieces)
+            .map_err(SetupError::BadPosition)?;
+        Ok(Position {
+            setup: *self,
+            state: State::Quint(Quint::from_position(board.clone(), in_hand, to_move)),
+        })
     }
 
     /// The empty starting position.
@@ -153,11 +316,12 @@ impl Setup {
     /// # Errors
     /// When the setup is not valid, for instance a size out of range.
     pub fn start(&self) -> Result<Position, SetupError> {
-        let size = Setup::check_size(self.game, self.size as u64)?;
+        let size = self.check()?;
         let state = match self.game {
             Game::Quentin => State::Quentin(Connection::new(size, self.pie)),
             Game::Konobi => State::Konobi(Connection::new(size, self.pie)),
             Game::Brique => State::Brique(Connection::new(size, self.pie)),
+            Game::Quint => State::Quint(Quint::new(self.pieces)),
         };
         Ok(Position {
             setup: *self,
@@ -192,12 +356,18 @@ impl Setup {
             Game::Quentin => State::Quentin(Connection::from_board(board, to_move)),
             Game::Konobi => State::Konobi(Connection::from_board(board, to_move)),
             Game::Brique => State::Brique(Connection::from_board(board, to_move)),
+            Game::Quint => {
+                return Err(SetupError::BadPosition(
+                    "a Quint position also needs the pieces in hand: use start_quint_from".into(),
+                ));
+            }
         };
         Ok(Position {
             setup: Setup {
                 game: self.game,
                 size,
                 pie: false,
+                pieces: self.pieces,
             },
             state,
         })
@@ -251,7 +421,12 @@ pub enum Outcome {
         /// The winning chain, to highlight.
         line: PointSet,
     },
+    /// Nobody won: Quint's third repetition of a position.
+    Draw,
 }
+
+/// The line of an outcome without one.
+static NO_LINE: PointSet = PointSet::new();
 
 impl Outcome {
     /// The winner.
@@ -259,14 +434,17 @@ impl Outcome {
     pub fn winner(&self) -> Option<Color> {
         match self {
             Outcome::Win { winner, .. } => Some(*winner),
+            Outcome::Draw => None,
         }
     }
 
-    /// The winning chain or line.
+    /// The winning chain or line (Quint: every exact five of the winner); empty for a draw and
+    /// for a Quint win by the loser having no piece or no legal action.
     #[must_use]
     pub fn line(&self) -> &PointSet {
         match self {
             Outcome::Win { line, .. } => line,
+            Outcome::Draw => &NO_LINE,
         }
     }
 }
@@ -288,6 +466,10 @@ pub enum Illegal {
     Quentin(QuentinViolation),
     /// Konobi's own rules.
     Konobi(KonobiViolation),
+    /// A step in a game whose stones never move.
+    StepNotOffered,
+    /// Quint's own rules.
+    Quint(QuintViolation),
 }
 
 impl fmt::Display for Illegal {
@@ -304,6 +486,8 @@ impl fmt::Display for Illegal {
             }
             Illegal::Quentin(v) => v.fmt(f),
             Illegal::Konobi(v) => v.fmt(f),
+            Illegal::StepNotOffered => f.write_str("stones never move in this game"),
+            Illegal::Quint(v) => v.fmt(f),
         }
     }
 }
@@ -315,6 +499,7 @@ enum State {
     Quentin(Connection<Quentin>),
     Konobi(Connection<Konobi>),
     Brique(Connection<Brique>),
+    Quint(Quint),
 }
 
 /// Calls the same method on whichever game the state holds.
@@ -324,6 +509,7 @@ macro_rules! dispatch {
             State::Quentin($g) => $body,
             State::Konobi($g) => $body,
             State::Brique($g) => $body,
+            State::Quint($g) => $body,
         }
     };
 }
@@ -403,6 +589,16 @@ impl Position {
         dispatch!(&self.state, g => g.outcome())
     }
 
+    /// The pieces each side still has to drop, Black first (index by [`Color::index`]); `None`
+    /// in the games without pieces in hand.
+    #[must_use]
+    pub fn in_hand(&self) -> Option<[usize; 2]> {
+        match &self.state {
+            State::Quint(q) => Some(q.in_hand()),
+            _ => None,
+        }
+    }
+
     /// Whether the game is over.
     #[must_use]
     pub fn is_over(&self) -> bool {
@@ -423,7 +619,8 @@ impl Position {
     }
 
     /// What `action` would change, without playing it: the placement first, then the points the
-    /// game's rule fills or empties.
+    /// game's rule fills or empties. A Quint step gives its destination first, then the cell it
+    /// leaves, then the captured pieces.
     ///
     /// # Errors
     /// The reason `action` is illegal.
