@@ -139,6 +139,50 @@ impl fmt::Debug for PointSet {
     }
 }
 
+/// A stack of point indices for floods: it lives on the machine stack while small and spills to
+/// the heap only for the rare deep flood. Floods run for most placements, and allocating (or
+/// clearing a board-sized array) each time was most of their cost.
+pub(crate) struct IndexStack {
+    inline: [u16; 64],
+    len: usize,
+    spill: Vec<u16>,
+}
+
+impl IndexStack {
+    pub(crate) fn new() -> IndexStack {
+        IndexStack {
+            inline: [0; 64],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    pub(crate) fn push(&mut self, i: usize) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = i as u16;
+            self.len += 1;
+        } else {
+            self.spill.push(i as u16);
+        }
+    }
+
+    pub(crate) fn pop(&mut self) -> Option<usize> {
+        if let Some(i) = self.spill.pop() {
+            return Some(usize::from(i));
+        }
+        self.len = self.len.checked_sub(1)?;
+        Some(usize::from(self.inline[self.len]))
+    }
+}
+
+/// The index steps to the four diagonal neighbours, in the order of [`DIAGONAL`].
+pub(crate) const DIAGONAL_STEPS: [isize; 4] = [
+    STRIDE as isize + 1,
+    1 - STRIDE as isize,
+    -(STRIDE as isize) - 1,
+    STRIDE as isize - 1,
+];
+
 /// An N×N board. It knows nothing of any game's rules.
 ///
 /// Inside, a padded grid (a "mailbox"): every point has an index ([`Point::index`]) and the

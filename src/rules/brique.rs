@@ -58,8 +58,8 @@ impl PlacementRules for Brique {
         Ok(())
     }
 
-    fn linked(board: &Board, p: Point) -> impl Iterator<Item = Point> {
-        orthogonal_links(board, p)
+    fn linked(board: &Board, i: usize) -> impl Iterator<Item = usize> {
+        orthogonal_links(board, i)
     }
 }
 

@@ -5,10 +5,10 @@
 use std::marker::PhantomData;
 
 use super::action::Action;
-use super::board::{Board, ORTHOGONAL_STEPS, PointSet};
+use super::board::{Board, IndexStack, ORTHOGONAL_STEPS, PointSet};
 use super::chains::Chains;
 use super::color::Color;
-use super::point::{INDICES, Point};
+use super::point::{INDICES, Point, STRIDE};
 use crate::rng::Rng;
 
 use super::{Change, Illegal, Outcome};
@@ -29,9 +29,9 @@ pub(crate) trait PlacementRules: 'static {
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal>;
 
-    /// The stones of the same colour as the stone on `p` that are linked to it directly, so that
-    /// chains are the connected groups of this relation.
-    fn linked(board: &Board, p: Point) -> impl Iterator<Item = Point>;
+    /// The stones (by [`Point::index`]) of the same colour as the stone of index `i` that are
+    /// linked to it directly, so that chains are the connected groups of this relation.
+    fn linked(board: &Board, i: usize) -> impl Iterator<Item = usize>;
 }
 
 /// A position of a connection game: board, side to move, pie rule and outcome.
@@ -243,13 +243,14 @@ impl<R: PlacementRules> Connection<R> {
         self.to_move = self.to_move.opponent();
         self.ply += 1;
         if let Some(changes) = changes {
-            if changes.iter().any(|c| c.before.is_some()) {
-                // A stone left the board: chains may have split, so build them anew.
-                self.chains = Chains::build::<R>(&self.board);
-            } else {
-                for change in changes {
-                    self.chains.add::<R>(&self.board, change.point);
+            for change in changes.iter().filter(|c| c.before.is_some()) {
+                if !self.chains.recolour(change.point) {
+                    self.chains = Chains::build::<R>(&self.board);
+                    break;
                 }
+            }
+            for change in changes {
+                self.chains.add::<R>(&self.board, change.point);
             }
             self.outcome = winner::<R>(&self.board, &mut self.chains);
         }
@@ -360,48 +361,89 @@ pub(crate) fn undo(board: &mut Board, changes: &[Change]) {
 pub(crate) fn chain<R: PlacementRules>(board: &Board, start: Point) -> PointSet {
     let mut chain = PointSet::new();
     chain.insert(start);
-    let mut stack = vec![start];
-    while let Some(p) = stack.pop() {
-        for q in R::linked(board, p) {
-            if chain.insert(q) {
-                stack.push(q);
+    let mut stack = IndexStack::new();
+    stack.push(start.index());
+    while let Some(i) = stack.pop() {
+        for j in R::linked(board, i) {
+            if chain.insert_index(j) {
+                stack.push(j);
             }
         }
     }
     chain
 }
 
+/// Whether the stones of `chain` reach both of `color`'s edges, read from the indices alone.
+fn touches_both_edges(board: &Board, chain: &PointSet, color: Color) -> bool {
+    let last = board.size() - 1;
+    let (mut first, mut second) = (false, false);
+    for i in chain.indices() {
+        // Black's edges are rows, White's columns; indices are padded by one on each side.
+        let line = match color {
+            Color::Black => i / STRIDE - 1,
+            Color::White => i % STRIDE - 1,
+        };
+        first |= line == 0;
+        second |= line == last;
+    }
+    first && second
+}
+
 /// The win, if a chain of either colour joins its two edges, with that chain. The union-find
-/// answers whether; the chain itself is looked for only then, once a game.
+/// answers whether; the chain itself is looked for only then (once a game, or when a loose
+/// union-find was wrong, which builds it anew).
 pub(crate) fn winner<R: PlacementRules>(board: &Board, chains: &mut Chains) -> Option<Outcome> {
-    let color = Color::ALL.into_iter().find(|&c| chains.connects(c))?;
+    for color in Color::ALL {
+        if !chains.connects(color) {
+            continue;
+        }
+        if let Some(line) = winning_chain::<R>(board, color) {
+            return Some(Outcome::Win {
+                winner: color,
+                line,
+            });
+        }
+        // Only a loose union-find can be wrong; an exact one is built and asked again.
+        debug_assert!(
+            !chains.is_exact(),
+            "an exact union-find joined {color}'s edges"
+        );
+        *chains = Chains::build::<R>(board);
+    }
+    None
+}
+
+/// A chain of `color` joining its two edges, found by searching the board.
+fn winning_chain<R: PlacementRules>(board: &Board, color: Color) -> Option<PointSet> {
     let mut seen = PointSet::new();
     for p in board.points() {
         if board.get(p) != Some(color) || !board.on_first_edge(p, color) || seen.contains(p) {
             continue;
         }
         let chain = chain::<R>(board, p);
-        if chain.iter().any(|q| board.on_second_edge(q, color)) {
-            return Some(Outcome::Win {
-                winner: color,
-                line: chain,
-            });
+        if touches_both_edges(board, &chain, color) {
+            return Some(chain);
         }
-        for q in chain.iter() {
-            seen.insert(q);
-        }
+        seen.union_with(&chain);
     }
     None
 }
 
-/// The like-coloured orthogonal neighbours of the stone on `p`: the chain link of Quentin and
-/// Brique.
-pub(crate) fn orthogonal_links(board: &Board, p: Point) -> impl Iterator<Item = Point> + '_ {
-    let i = p.index();
+/// The like-coloured neighbours of the stone of index `i` in the directions of `steps`.
+pub(crate) fn like_neighbours(
+    board: &Board,
+    i: usize,
+    steps: &'static [isize],
+) -> impl Iterator<Item = usize> {
     let cell = board.cell(i);
-    ORTHOGONAL_STEPS
-        .into_iter()
-        .map(move |d| i.wrapping_add_signed(d))
+    steps
+        .iter()
+        .map(move |&d| i.wrapping_add_signed(d))
         .filter(move |&n| board.cell(n) == cell)
-        .map(Point::from_index)
+}
+
+/// The like-coloured orthogonal neighbours of the stone of index `i`: the chain link of Quentin
+/// and Brique.
+pub(crate) fn orthogonal_links(board: &Board, i: usize) -> impl Iterator<Item = usize> {
+    like_neighbours(board, i, &ORTHOGONAL_STEPS)
 }

@@ -4,9 +4,9 @@
 
 use std::fmt;
 
-use super::board::{Board, DIAGONAL};
+use super::board::{Board, DIAGONAL, DIAGONAL_STEPS};
 use super::color::Color;
-use super::connection::{PlacementRules, put};
+use super::connection::{PlacementRules, like_neighbours, orthogonal_links, put};
 use super::point::Point;
 use super::{Change, Illegal};
 
@@ -77,12 +77,8 @@ impl PlacementRules for Konobi {
     /// Every like-coloured stone around `p`, diagonal ones included: a diagonal pair is either
     /// weakly connected or strongly connected through the like-coloured stone they share, so
     /// either way it lies in one chain.
-    fn linked(board: &Board, p: Point) -> impl Iterator<Item = Point> {
-        let color = board.get(p);
-        board
-            .neighbours(p)
-            .chain(board.diagonal_neighbours(p))
-            .filter(move |&q| board.get(q) == color)
+    fn linked(board: &Board, i: usize) -> impl Iterator<Item = usize> {
+        orthogonal_links(board, i).chain(like_neighbours(board, i, &DIAGONAL_STEPS))
     }
 }
 

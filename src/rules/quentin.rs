@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::board::{Board, DIAGONAL, EMPTY, OFF, ORTHOGONAL_STEPS, PointSet, is_stone};
+use super::board::{Board, DIAGONAL, EMPTY, IndexStack, OFF, ORTHOGONAL_STEPS, PointSet, is_stone};
 use super::color::Color;
 use super::connection::{PlacementRules, orthogonal_links, put};
 use super::point::Point;
@@ -60,8 +60,8 @@ impl PlacementRules for Quentin {
         Ok(())
     }
 
-    fn linked(board: &Board, p: Point) -> impl Iterator<Item = Point> {
-        orthogonal_links(board, p)
+    fn linked(board: &Board, i: usize) -> impl Iterator<Item = usize> {
+        orthogonal_links(board, i)
     }
 }
 
@@ -113,7 +113,7 @@ fn territory_from(board: &Board, start: usize, spoiled: &mut PointSet) -> Option
     }
     let mut region = PointSet::new();
     region.insert_index(start);
-    let mut stack = SmallStack::new();
+    let mut stack = IndexStack::new();
     stack.push(start);
     while let Some(q) = stack.pop() {
         let mut stones = 0;
@@ -139,42 +139,6 @@ fn territory_from(board: &Board, start: usize, spoiled: &mut PointSet) -> Option
         }
     }
     Some(region)
-}
-
-/// A stack of point indices that lives on the machine stack while small and spills to the heap
-/// only for the rare deep flood: the territory search runs for most placements, and allocating
-/// (or clearing a board-sized array) each time was most of its cost.
-struct SmallStack {
-    inline: [u16; 64],
-    len: usize,
-    spill: Vec<u16>,
-}
-
-impl SmallStack {
-    fn new() -> SmallStack {
-        SmallStack {
-            inline: [0; 64],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, i: usize) {
-        if self.len < self.inline.len() {
-            self.inline[self.len] = i as u16;
-            self.len += 1;
-        } else {
-            self.spill.push(i as u16);
-        }
-    }
-
-    fn pop(&mut self) -> Option<usize> {
-        if let Some(i) = self.spill.pop() {
-            return Some(usize::from(i));
-        }
-        self.len = self.len.checked_sub(1)?;
-        Some(usize::from(self.inline[self.len]))
-    }
 }
 
 /// The colour with more distinct stones touching `territory`; `tie_color` on a tie.
