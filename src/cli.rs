@@ -266,15 +266,7 @@ fn replay(args: &ReplayArgs) -> Result<()> {
     } else {
         bail!("the terminal interface is not built yet; use --json or --print")
     };
-    let mut stdout = std::io::stdout().lock();
-    // A closed pipe (`quentin replay f --json | head`) is not worth a message.
-    match stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.context("cannot write to standard output"),
-    }
+    write_stdout(&out)
 }
 
 #[cfg(test)]
