@@ -72,11 +72,7 @@ pub fn neighbours(n: usize, (c, r): (usize, usize)) -> Vec<(usize, usize)> {
 
 /// The board after `color` places on `p`, or `None` when that is illegal.
 pub fn place(n: usize, board: &Stones, p: (usize, usize), color: Color) -> Option<Stones> {
-    if board.contains_key(&p) {
-        return None;
-    }
-    let mut b = board.clone();
-    b.insert(p, color);
+    let mut b = with_stone(board, p, color)?;
     let mut seen = Points::default();
     for c in 0..n {
         for r in 0..n {
@@ -123,21 +119,39 @@ pub fn place(n: usize, board: &Stones, p: (usize, usize), color: Color) -> Optio
             }
         }
     }
+    // Diagonal pairs of either colour need a like-coloured point beside them.
+    let broken = squares(n, &b).into_iter().any(|[a, x, y, d]| {
+        (a.is_some() && a == d && x != a && y != a) || (x.is_some() && x == y && a != x && d != x)
+    });
+    (!broken).then_some(b)
+}
+
+/// A copy of `board` with a `color` stone on `p`, or `None` when `p` is taken.
+pub fn with_stone(board: &Stones, p: Pt, color: Color) -> Option<Stones> {
+    if board.contains_key(&p) {
+        return None;
+    }
+    let mut b = board.clone();
+    b.insert(p, color);
+    Some(b)
+}
+
+/// Every 2×2 square of the board, as what stands on its corners: bottom-left, bottom-right,
+/// top-left, top-right (so the diagonals are the first and last, and the middle two).
+pub fn squares(n: usize, b: &Stones) -> Vec<[Option<Color>; 4]> {
+    let mut out = Vec::new();
     for c in 0..n - 1 {
         for r in 0..n - 1 {
-            let a = b.get(&(c, r));
-            let d = b.get(&(c + 1, r + 1));
-            let x = b.get(&(c + 1, r));
-            let y = b.get(&(c, r + 1));
-            if a.is_some() && a == d && x != a && y != a {
-                return None;
-            }
-            if x.is_some() && x == y && a != x && d != x {
-                return None;
-            }
+            let at = |p: Pt| b.get(&p).copied();
+            out.push([
+                at((c, r)),
+                at((c + 1, r)),
+                at((c, r + 1)),
+                at((c + 1, r + 1)),
+            ]);
         }
     }
-    Some(b)
+    out
 }
 
 /// The colour with a chain between its two edges, if any, chains being orthogonal.

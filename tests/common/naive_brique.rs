@@ -5,7 +5,7 @@
 
 use quentin::rules::Color;
 
-use super::naive::{Pt, Stones};
+use super::naive::{Pt, Stones, with_stone};
 
 /// The escorts of the square (c, r): above and left of a light square (c + r even, as `a1`),
 /// below and right of a dark one; only those on the board.
@@ -25,11 +25,7 @@ fn escorts(n: usize, (c, r): Pt) -> Vec<Pt> {
 /// The board after `color` places on `p`, or `None` when `p` is taken (any empty square is a
 /// legal placement).
 pub fn place(n: usize, board: &Stones, p: Pt, color: Color) -> Option<Stones> {
-    if board.contains_key(&p) {
-        return None;
-    }
-    let mut after = board.clone();
-    after.insert(p, color);
+    let mut after = with_stone(board, p, color)?;
     let mut filled = Vec::new();
     for c in 0..n {
         for r in 0..n {

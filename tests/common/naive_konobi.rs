@@ -5,7 +5,7 @@
 
 use quentin::rules::Color;
 
-use super::naive::{Pt, Stones, neighbours};
+use super::naive::{Pt, Stones, neighbours, squares, with_stone};
 
 /// The diagonal neighbours of a point on a board of side `n`.
 fn diagonal_neighbours(n: usize, (c, r): Pt) -> Vec<Pt> {
@@ -47,27 +47,14 @@ pub fn links(n: usize, b: &Stones, p: Pt) -> Vec<Pt> {
 
 /// Whether some 2×2 square holds two black and two white stones, each pair on a diagonal.
 fn has_crosscut(n: usize, b: &Stones) -> bool {
-    for c in 0..n - 1 {
-        for r in 0..n - 1 {
-            let a = b.get(&(c, r));
-            let d = b.get(&(c + 1, r + 1));
-            let x = b.get(&(c + 1, r));
-            let y = b.get(&(c, r + 1));
-            if a.is_some() && x.is_some() && a == d && x == y && a != x {
-                return true;
-            }
-        }
-    }
-    false
+    squares(n, b)
+        .into_iter()
+        .any(|[a, x, y, d]| a.is_some() && x.is_some() && a == d && x == y && a != x)
 }
 
 /// The board after `color` places on `p`, or `None` when that is illegal.
 pub fn place(n: usize, board: &Stones, p: Pt, color: Color) -> Option<Stones> {
-    if board.contains_key(&p) {
-        return None;
-    }
-    let mut after = board.clone();
-    after.insert(p, color);
+    let after = with_stone(board, p, color)?;
     if has_crosscut(n, &after) {
         return None;
     }
