@@ -4,7 +4,8 @@ mod common;
 
 use std::collections::HashSet;
 
-use common::{naive, quentin, random_game};
+use common::naive::{self, stones};
+use common::{quentin, random_game};
 use proptest::prelude::*;
 use quentin::rules::quentin::{has_diagonal_violation, has_territory};
 use quentin::rules::{Action, Color, Illegal, Point, Position};
@@ -28,14 +29,6 @@ fn connects(pos: &Position, color: Color) -> bool {
         }
     }
     false
-}
-
-fn stones(pos: &Position) -> naive::Stones {
-    let board = pos.board();
-    board
-        .points()
-        .filter_map(|p| board.get(p).map(|c| ((p.col(), p.row()), c)))
-        .collect()
 }
 
 proptest! {

@@ -1,23 +1,52 @@
-//! Helpers shared by the integration tests: random games and a straightforward reference
-//! implementation of Quentin to compare the library against.
+//! Helpers shared by the integration tests and benchmarks: random games, and straightforward
+//! reference implementations of the connection games to compare the library against.
 #![allow(dead_code)]
 
 pub mod naive;
+pub mod naive_brique;
+pub mod naive_konobi;
+pub mod reference;
 
+use quentin::rng::Rng;
 use quentin::rules::{Action, Game, Position, Setup};
 
 /// Plays a random game: at each turn the action at `choice % legal.len()`, until the choices run
 /// out or the game ends. Returns every position from the start and the actions played.
 pub fn random_game(setup: Setup, choices: &[u32]) -> (Vec<Position>, Vec<Action>) {
+    let mut choices = choices.iter();
+    play_randomly(setup, |n| choices.next().map(|&c| c as usize % n))
+}
+
+/// Plays a game from `seed`, every legal action of a turn equally likely, for at most
+/// `max_actions` actions or until the game ends. The same seed plays the same game. Returns
+/// every position from the start and the actions played.
+pub fn seeded_game(setup: Setup, seed: u64, max_actions: usize) -> (Vec<Position>, Vec<Action>) {
+    let mut rng = Rng::new(seed);
+    let mut left = max_actions;
+    play_randomly(setup, |n| {
+        left = left.checked_sub(1)?;
+        Some(rng.below(n))
+    })
+}
+
+/// Plays from the start of `setup`, `choose(n)` picking the index among the `n` legal actions,
+/// until it returns `None` or the game ends.
+fn play_randomly(
+    setup: Setup,
+    mut choose: impl FnMut(usize) -> Option<usize>,
+) -> (Vec<Position>, Vec<Action>) {
     let mut pos = setup.start().expect("valid setup");
     let mut positions = vec![pos.clone()];
     let mut actions = Vec::new();
-    for &choice in choices {
+    loop {
         let legal = pos.legal_actions();
         if legal.is_empty() {
             break;
         }
-        let action = legal[choice as usize % legal.len()];
+        let Some(choice) = choose(legal.len()) else {
+            break;
+        };
+        let action = legal[choice];
         pos.play(action).expect("a listed action plays");
         actions.push(action);
         positions.push(pos.clone());
