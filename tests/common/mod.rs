@@ -10,6 +10,10 @@ pub mod reference;
 use quentin::rng::Rng;
 use quentin::rules::{Action, Game, Position, Setup};
 
+/// The games of Luis Bolaños Mures played by placing stones on points, which the naive
+/// references cover.
+pub const CONNECTION_GAMES: [Game; 3] = [Game::Quentin, Game::Konobi, Game::Brique];
+
 /// Plays a random game: at each turn the action at `choice % legal.len()`, until the choices run
 /// out or the game ends. Returns every position from the start and the actions played.
 pub fn random_game(setup: Setup, choices: &[u32]) -> (Vec<Position>, Vec<Action>) {

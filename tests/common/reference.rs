@@ -14,6 +14,7 @@ pub fn place(game: Game, n: usize, board: &Stones, p: Pt, color: Color) -> Optio
         Game::Quentin => naive::place(n, board, p, color),
         Game::Konobi => naive_konobi::place(n, board, p, color),
         Game::Brique => naive_brique::place(n, board, p, color),
+        Game::Quint => unreachable!("Quint is no connection game"),
     }
 }
 
@@ -22,6 +23,7 @@ pub fn winning_chain(game: Game, n: usize, b: &Stones) -> Option<(Color, Points)
     match game {
         Game::Konobi => naive::winning_chain(n, b, naive_konobi::links),
         Game::Quentin | Game::Brique => naive::winning_chain(n, b, naive::orthogonal_links),
+        Game::Quint => unreachable!("Quint is no connection game"),
     }
 }
 
@@ -30,6 +32,7 @@ pub fn chain(game: Game, n: usize, b: &Stones, p: Pt) -> Points {
     match game {
         Game::Konobi => naive::chain(n, b, p, naive_konobi::links),
         Game::Quentin | Game::Brique => naive::chain(n, b, p, naive::orthogonal_links),
+        Game::Quint => unreachable!("Quint is no connection game"),
     }
 }
 
