@@ -625,17 +625,22 @@ pub(crate) mod tests {
 
     /// A new game of Quentin on `size`×`size`, pie rule as asked.
     pub(crate) fn game(size: usize, pie: bool) -> App {
+        after_with(Look::FULL, size, pie, "")
+    }
+
+    /// `game(size, pie)` after the actions of `moves` (record tokens), each one legal.
+    pub(crate) fn after(size: usize, pie: bool, moves: &str) -> App {
+        after_with(Look::FULL, size, pie, moves)
+    }
+
+    /// [`after`], drawn with `look`.
+    pub(crate) fn after_with(look: Look, size: usize, pie: bool, moves: &str) -> App {
         let setup = Setup {
             size,
             pie,
             ..Setup::new(Game::Quentin)
         };
-        App::new(setup, Look::FULL).unwrap()
-    }
-
-    /// `game(size, pie)` after the actions of `moves` (record tokens), each one legal.
-    pub(crate) fn after(size: usize, pie: bool, moves: &str) -> App {
-        let mut app = game(size, pie);
+        let mut app = App::new(setup, look).unwrap();
         for token in moves.split_whitespace() {
             let action = Action::parse(token).unwrap();
             assert_eq!(app.act(action), Effect::Save, "{token}: {:?}", app.message);

@@ -9,6 +9,7 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position as Cell, Rect};
 use ratatui::style::{Color as Paint, Modifier, Style};
+use ratatui::symbols::border;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget};
 
@@ -107,6 +108,7 @@ struct Glyphs {
     cross: [[&'static str; 3]; 3],
     cursor: [&'static str; 2],
     win: [&'static str; 2],
+    border: border::Set<'static>,
 }
 
 const UNICODE: Glyphs = Glyphs {
@@ -118,6 +120,19 @@ const UNICODE: Glyphs = Glyphs {
     cross: [["┌", "┬", "┐"], ["├", "┼", "┤"], ["└", "┴", "┘"]],
     cursor: ["[", "]"],
     win: ["★ ", " ★"],
+    border: border::PLAIN,
+};
+
+/// Box borders in ASCII, for the panel and the help.
+const ASCII_BORDER: border::Set = border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
 };
 
 const ASCII: Glyphs = Glyphs {
@@ -129,6 +144,7 @@ const ASCII: Glyphs = Glyphs {
     cross: [["+"; 3]; 3],
     cursor: ["[", "]"],
     win: ["** ", " **"],
+    border: ASCII_BORDER,
 };
 
 /// The styles of everything drawn; without colour they keep only what needs no colour.
@@ -251,7 +267,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
     if app.help_open() {
-        draw_help(app, area, buf);
+        draw_help(app, area, buf, glyphs);
     }
     Geometry {
         board: Some(board),
@@ -276,8 +292,8 @@ fn paint(buf: &mut Buffer, x: u16, y: u16, style: Style) {
 /// The short message shown instead of a board that does not fit.
 fn too_small(area: Rect, buf: &mut Buffer, (w, h): (u16, u16), n: usize, look: Look) {
     let text = format!(
-        "The terminal is too small: the {} board needs {w}x{h}, this window is {}x{}. Please \
-         enlarge it (q quits).",
+        "The window is too small: the {} board needs {w} columns and {h} rows, this one has {} \
+         and {}. Please enlarge it (q quits).",
         dimensions(n, look),
         area.width,
         area.height
@@ -410,7 +426,7 @@ fn draw_points(
             }
         }
     }
-    if app.mode() == Mode::Play {
+    if playing {
         let (x, y) = geometry.cell(cursor);
         put(buf, x - 1, y, glyphs.cursor[0], palette.cursor);
         put(buf, x + 1, y, glyphs.cursor[1], palette.cursor);
@@ -468,6 +484,7 @@ fn draw_panel(
     );
     let block = Block::new()
         .borders(Borders::ALL)
+        .border_set(glyphs.border)
         .padding(Padding::horizontal(1))
         .title(title);
     let inner = block.inner(area);
@@ -648,7 +665,7 @@ const HELP: [(&str, &[(&str, &str)]); 2] = [
 ];
 
 /// The help overlay: every key, and where the record is saved.
-fn draw_help(app: &App, area: Rect, buf: &mut Buffer) {
+fn draw_help(app: &App, area: Rect, buf: &mut Buffer, glyphs: &Glyphs) {
     const KEY_WIDTH: usize = 19;
     let width = area.width.min(66);
     let text_width = usize::from(width.saturating_sub(4))
@@ -694,6 +711,7 @@ fn draw_help(app: &App, area: Rect, buf: &mut Buffer) {
         .block(
             Block::new()
                 .borders(Borders::ALL)
+                .border_set(glyphs.border)
                 .padding(Padding::horizontal(1))
                 .title(" Keys: any other key closes this help "),
         )
@@ -721,14 +739,168 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
                 lines.push(std::mem::take(&mut line));
                 continue;
             }
-            // A word longer than the line: cut it.
-            let cut: String = word.chars().take(width).collect();
-            word = word.chars().skip(width).collect();
-            lines.push(cut);
+            // A word longer than the line, such as a path: cut it after its last `/` that fits,
+            // or else at the width.
+            let head: String = word.chars().take(width).collect();
+            let at = match head.rfind('/') {
+                Some(slash) if slash > 0 => head[..=slash].chars().count(),
+                _ => width,
+            };
+            lines.push(word.chars().take(at).collect());
+            word = word.chars().skip(at).collect();
         }
     }
     if !line.is_empty() || lines.is_empty() {
         lines.push(line);
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::app::tests::{after, after_with, game, press};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    /// Draws `app` on a `width`×`height` test terminal, as the run loop does.
+    fn draw_app(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        let mut geometry = Geometry::default();
+        terminal
+            .draw(|frame| geometry = render(app, frame))
+            .unwrap();
+        app.set_geometry(geometry);
+        terminal
+    }
+
+    /// The screen as text, then one line per board row marking with `#` the cells whose
+    /// style satisfies `marked`.
+    fn with_marks(terminal: &Terminal<TestBackend>, marked: impl Fn(Style) -> bool) -> String {
+        let buf = terminal.backend().buffer();
+        let mut out = format!("{}\n", terminal.backend());
+        for y in 0..buf.area.height {
+            let row: String = (0..buf.area.width)
+                .map(|x| {
+                    let cell = &buf[(x, y)];
+                    if marked(cell.style()) { '#' } else { ' ' }
+                })
+                .collect();
+            if row.contains('#') {
+                out.push_str(&format!("{y:>2}|{}\n", row.trim_end()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn empty_5x5_board() {
+        let mut app = game(5, true);
+        let terminal = draw_app(&mut app, 60, 18);
+        insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn fill_preview_of_the_rules_worked_example() {
+        // RULES.md: Black e3 fills d5 d4 d3 c3 b3 a3 with black.
+        let mut app = after(5, false, "e5 c5 a4 c4 b4 e4 b2 a2 c2 d2");
+        press(&mut app, "ll");
+        let terminal = draw_app(&mut app, 60, 18);
+        let fill = Palette::new(Look::FULL).fill[0];
+        insta::assert_snapshot!(with_marks(&terminal, |s| s == fill));
+    }
+
+    #[test]
+    fn a_won_game_highlights_the_winning_chain() {
+        let mut app = after(3, false, "b2 a1 b1 c1 b3");
+        let terminal = draw_app(&mut app, 60, 16);
+        let chain = Palette::new(Look::FULL).chain;
+        insta::assert_snapshot!(with_marks(&terminal, |s| s.bg == chain.bg));
+    }
+
+    #[test]
+    fn the_help_overlay_lists_every_key_and_the_record() {
+        let mut app = game(13, true);
+        app.set_record_path(
+            "/home/player/.local/share/quentin/games/2026-11-22T03-43-00.txt".into(),
+        );
+        press(&mut app, "?");
+        let terminal = draw_app(&mut app, 80, 24);
+        insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn a_too_small_terminal_asks_for_a_larger_window() {
+        let mut app = game(13, true);
+        let terminal = draw_app(&mut app, 40, 10);
+        insta::assert_snapshot!(terminal.backend());
+        // And no board to click on.
+        let mut buf = Buffer::empty(Rect::new(0, 0, 40, 10));
+        assert_eq!(draw(&app, buf.area, &mut buf), Geometry::default());
+    }
+
+    #[test]
+    fn thirteen_fits_80x24_with_a_game_in_progress() {
+        let mut app = after(13, true, "g7 swap f6 h7 f7 g8 e6 h6 f5 g9 e5 h9 f4");
+        press(&mut app, "hk");
+        let terminal = draw_app(&mut app, 80, 24);
+        insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn ascii_without_colour_stays_readable() {
+        let look = Look {
+            ascii: true,
+            color: false,
+        };
+        let mut app = after_with(look, 5, false, "e5 c5 a4 c4 b4 e4 b2 a2 c2 d2");
+        press(&mut app, "ll");
+        let terminal = draw_app(&mut app, 60, 18);
+        let buf = terminal.backend().buffer();
+        for cell in buf.content() {
+            assert!(cell.symbol().is_ascii(), "{:?}", cell.symbol());
+            assert_eq!(cell.fg, Paint::Reset);
+            assert_eq!(cell.bg, Paint::Reset);
+        }
+        insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn a_replay_highlights_the_shown_action() {
+        let record = crate::record::Record::parse("size 5\nc3 swap b2 e5 a5\n").unwrap();
+        let mut app = App::replay(&record, 3, Look::FULL);
+        let terminal = draw_app(&mut app, 60, 18);
+        let current = Palette::new(Look::FULL).current;
+        insta::assert_snapshot!(with_marks(&terminal, |s| s.add_modifier == current.add_modifier));
+    }
+
+    #[test]
+    fn wrapping_keeps_words_whole_and_cuts_long_ones() {
+        assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
+        assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
+        assert_eq!(
+            wrap("Record: /home/me/games/x.txt", 12),
+            ["Record:", "/home/me/", "games/x.txt"]
+        );
+        assert_eq!(wrap("", 5), [""]);
+    }
+
+    #[test]
+    fn points_map_to_cells_and_back() {
+        let g = BoardGeometry {
+            x: 7,
+            y: 3,
+            size: 19,
+        };
+        for col in 0..19 {
+            for row in 0..19 {
+                let p = Point::new(col, row);
+                let (x, y) = g.cell(p);
+                assert_eq!(g.point_at(x, y), Some(p));
+                assert_eq!(g.point_at(x + 1, y), None);
+            }
+        }
+        assert_eq!(g.point_at(6, 3), None);
+        assert_eq!(g.point_at(7, 2), None);
+    }
 }
