@@ -15,7 +15,7 @@ pub mod save;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Once;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result, bail};
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
@@ -117,6 +117,9 @@ impl Session {
     fn event_loop(&mut self) -> Result<()> {
         let mut terminal =
             Terminal::new(CrosstermBackend::new(io::stdout())).context("cannot draw")?;
+        // Start listening before the first frame: a window resized while it is drawn would
+        // otherwise go unnoticed until the next key.
+        event::poll(Duration::ZERO).context("cannot read the terminal")?;
         loop {
             let mut geometry = Geometry::default();
             terminal
