@@ -97,16 +97,19 @@ impl BoardStyle {
 }
 
 /// The characters the board is drawn with.
+#[derive(Clone, Copy)]
 struct Glyphs {
     stone: [&'static str; 2],
     last: [&'static str; 2],
     fill: [&'static str; 2],
-    /// Black's edge mark (drawn along the top and bottom), White's (left and right).
-    edge: [&'static str; 2],
+    /// The edge marks along the top and bottom (Black's), left and right (White's).
+    edge: [&'static str; 4],
     line: &'static str,
     /// Grid crossings, top row first: `[top, middle, bottom]` × `[left, inner, right]`.
     cross: [[&'static str; 3]; 3],
     cursor: [&'static str; 2],
+    /// Drawn under the cursor on an empty point where the side to move may not play.
+    illegal: &'static str,
     win: [&'static str; 2],
     border: border::Set<'static>,
 }
@@ -115,13 +118,30 @@ const UNICODE: Glyphs = Glyphs {
     stone: ["●", "○"],
     last: ["◉", "◎"],
     fill: ["•", "◦"],
-    edge: ["━", "║"],
+    edge: ["━", "━", "║", "║"],
     line: "─",
     cross: [["┌", "┬", "┐"], ["├", "┼", "┤"], ["└", "┴", "┘"]],
     cursor: ["[", "]"],
+    illegal: "×",
     win: ["★ ", " ★"],
     border: border::PLAIN,
 };
+
+/// With colours, the edges are thick bars hugging the grid, in their owner's colour.
+const BARS: [&str; 4] = ["▄", "▀", "▐", "▌"];
+
+impl Glyphs {
+    fn of(look: Look) -> Glyphs {
+        match (look.ascii, look.color) {
+            (true, _) => ASCII,
+            (false, false) => UNICODE,
+            (false, true) => Glyphs {
+                edge: BARS,
+                ..UNICODE
+            },
+        }
+    }
+}
 
 /// Box borders in ASCII, for the panel and the help.
 const ASCII_BORDER: border::Set = border::Set {
@@ -139,10 +159,11 @@ const ASCII: Glyphs = Glyphs {
     stone: ["X", "O"],
     last: ["X", "O"],
     fill: ["x", "o"],
-    edge: ["=", "|"],
+    edge: ["=", "=", "|", "|"],
     line: "-",
     cross: [["+"; 3]; 3],
     cursor: ["[", "]"],
+    illegal: "!",
     win: ["** ", " **"],
     border: ASCII_BORDER,
 };
@@ -170,13 +191,14 @@ struct Palette {
 /// contrast whatever the terminal's colours.
 mod paint {
     use super::Paint;
-    pub const WOOD: Paint = Paint::Indexed(179);
-    pub const LINE: Paint = Paint::Indexed(94);
+    pub const WOOD: Paint = Paint::Indexed(137);
+    pub const LINE: Paint = Paint::Indexed(58);
     pub const BLACK: Paint = Paint::Indexed(16);
     pub const WHITE: Paint = Paint::Indexed(231);
     pub const BLACK_FILL: Paint = Paint::Indexed(238);
     pub const WHITE_FILL: Paint = Paint::Indexed(255);
     pub const CURSOR: Paint = Paint::Indexed(160);
+    pub const CURSOR_WOOD: Paint = Paint::Indexed(180);
     pub const CHAIN: Paint = Paint::Indexed(71);
     pub const ACCENT: Paint = Paint::Indexed(172);
 }
@@ -220,7 +242,10 @@ impl Palette {
                 Style::new()
             },
             fill: [wood.fg(paint::BLACK_FILL), wood.fg(paint::WHITE_FILL)],
-            cursor: wood.fg(paint::CURSOR).add_modifier(Modifier::BOLD),
+            cursor: Style::new()
+                .fg(paint::CURSOR)
+                .bg(paint::CURSOR_WOOD)
+                .add_modifier(Modifier::BOLD),
             chain: Style::new().bg(paint::CHAIN).add_modifier(Modifier::BOLD),
             label: Style::new(),
             label_here: Style::new().fg(paint::ACCENT).add_modifier(Modifier::BOLD),
@@ -246,7 +271,7 @@ pub fn render(app: &App, frame: &mut Frame) -> Geometry {
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     let look = app.look();
     let palette = Palette::new(look);
-    let glyphs = if look.ascii { &ASCII } else { &UNICODE };
+    let glyphs = &Glyphs::of(look);
     let style = BoardStyle::of(app.setup().game);
     let n = app.setup().size;
     let (board_w, board_h) = style.size(n);
@@ -339,11 +364,11 @@ fn draw_points(
     }
     for x in x0 - 1..=x0 + span + 1 {
         put(buf, x, y0 - 1, glyphs.edge[0], palette.stone[0]);
-        put(buf, x, bottom + 1, glyphs.edge[0], palette.stone[0]);
+        put(buf, x, bottom + 1, glyphs.edge[1], palette.stone[0]);
     }
     for y in y0..=bottom {
-        put(buf, x0 - 2, y, glyphs.edge[1], palette.stone[1]);
-        put(buf, x0 + span + 2, y, glyphs.edge[1], palette.stone[1]);
+        put(buf, x0 - 2, y, glyphs.edge[2], palette.stone[1]);
+        put(buf, x0 + span + 2, y, glyphs.edge[3], palette.stone[1]);
     }
     let playing = app.mode() == Mode::Play && !position.is_over();
     let cursor = app.cursor();
@@ -399,20 +424,20 @@ fn draw_points(
             None => put(buf, x, y, crossing(glyphs, board, p), palette.line),
         }
     }
-    // What playing at the cursor would fill.
-    if playing
-        && board.is_empty_at(cursor)
-        && let Ok(effect) = position.preview(Action::Place(cursor))
-    {
-        for (p, color) in effect.fills() {
-            let (x, y) = geometry.cell(p);
-            put(
-                buf,
-                x,
-                y,
-                glyphs.fill[color.index()],
-                palette.fill[color.index()],
-            );
+    // What playing at the cursor would fill, or a cross where it may not play.
+    if playing && board.is_empty_at(cursor) {
+        match position.preview(Action::Place(cursor)) {
+            Ok(effect) => {
+                for (p, color) in effect.fills() {
+                    let (x, y) = geometry.cell(p);
+                    let i = color.index();
+                    put(buf, x, y, glyphs.fill[i], palette.fill[i]);
+                }
+            }
+            Err(_) => {
+                let (x, y) = geometry.cell(cursor);
+                put(buf, x, y, glyphs.illegal, palette.cursor);
+            }
         }
     }
     // The winning chain, joined along its rows.
@@ -429,6 +454,9 @@ fn draw_points(
     if playing {
         let (x, y) = geometry.cell(cursor);
         put(buf, x - 1, y, glyphs.cursor[0], palette.cursor);
+        if let Some(bg) = palette.cursor.bg {
+            paint(buf, x, y, Style::new().bg(bg));
+        }
         put(buf, x + 1, y, glyphs.cursor[1], palette.cursor);
     }
     geometry
@@ -449,9 +477,14 @@ fn crossing(glyphs: &Glyphs, board: &Board, p: Point) -> &'static str {
     glyphs.cross[band(p.row(), last, 0)][band(p.col(), 0, last)]
 }
 
-/// A stone glyph for the panel, drawn on the board's wood so it looks as on the board.
+/// A stone for the panel, on a chip of the board's wood so it looks as on the board.
 fn stone<'a>(color: Color, glyphs: &Glyphs, palette: &Palette) -> Span<'a> {
-    Span::styled(glyphs.stone[color.index()], palette.stone[color.index()])
+    let glyph = glyphs.stone[color.index()];
+    if palette.wood == Style::new() {
+        Span::raw(glyph)
+    } else {
+        Span::styled(format!(" {glyph} "), palette.stone[color.index()])
+    }
 }
 
 /// How many points differ between two boards.
@@ -531,13 +564,13 @@ fn draw_panel(
     };
     top.push(Line::from(counter));
     if app.mode() == Mode::Play && !position.is_over() {
-        let text = cursor_text(position, app.cursor());
-        for (i, line) in wrap(&text.0, width).into_iter().take(3).enumerate() {
-            let style = if text.1 && i > 0 {
-                palette.refusal
-            } else {
-                Style::new()
-            };
+        let (text, illegal) = cursor_text(position, app.cursor());
+        let style = if illegal {
+            palette.refusal
+        } else {
+            Style::new()
+        };
+        for line in wrap(&text, width).into_iter().take(3) {
             top.push(Line::styled(line, style));
         }
     }
@@ -561,7 +594,7 @@ fn draw_panel(
         Line::from(vec![
             stone(Color::White, glyphs, palette),
             Span::raw(" White joins left and right "),
-            Span::styled(glyphs.edge[1], palette.stone[1]),
+            Span::styled(glyphs.edge[2], palette.stone[1]),
         ]),
         Line::styled("? help   q quit", palette.dim),
     ];
@@ -580,7 +613,7 @@ fn draw_panel(
     let first = app.list_top(rows);
     let shown = app.actions().len().min(first + rows);
     for i in first..shown {
-        lines.push(action_line(app, i, glyphs, palette));
+        lines.push(action_line(app, i, palette));
     }
     if app.actions().is_empty() {
         lines.push(Line::styled("none yet", palette.dim));
@@ -612,14 +645,17 @@ fn cursor_text(position: &Position, cursor: Point) -> (String, bool) {
 }
 
 /// One entry of the action list: number, colour, action, how many points it filled.
-fn action_line<'a>(app: &App, i: usize, glyphs: &Glyphs, palette: &Palette) -> Line<'a> {
+fn action_line<'a>(app: &App, i: usize, palette: &Palette) -> Line<'a> {
     let action = app.actions()[i];
     let before = app.position_at(i);
     let after = app.position_at(i + 1);
     let mut spans = vec![Span::raw(format!("{:>3}. ", i + 1))];
     if let Some(color) = before.to_move() {
-        spans.push(stone(color, glyphs, palette));
-        spans.push(Span::raw(format!(" P{} ", player(color, before.swapped()))));
+        spans.push(Span::raw(format!(
+            "P{} {:<5} ",
+            player(color, before.swapped()),
+            capitalised(color)
+        )));
     }
     spans.push(Span::raw(action.to_string()));
     if action.point().is_some() && i < app.current() {
