@@ -267,7 +267,7 @@ impl App {
         record::write(self.setup(), &self.actions[..self.current])
     }
 
-    /// Shows a message about something that failed outside the app, such as saving.
+    /// Shows a refusal or a failure (of the app, or outside it, such as saving).
     pub fn warn(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
             text: text.into(),
@@ -366,7 +366,7 @@ impl App {
             KeyCode::End | KeyCode::Char('G') => self.go_to(self.actions.len()),
             KeyCode::Char('p') => return self.play_on(),
             KeyCode::Enter | KeyCode::Char(' ' | 's' | 'u' | 'r' | 'n') => {
-                self.refuse("This is a replay: press p to play on from the shown position.");
+                self.warn("This is a replay: press p to play on from the shown position.");
             }
             _ => {}
         }
@@ -405,19 +405,12 @@ impl App {
         }
     }
 
-    fn refuse(&mut self, text: impl Into<String>) {
-        self.message = Some(Message {
-            text: text.into(),
-            tone: Tone::Refusal,
-        });
-    }
-
     /// Plays `action` for the side to move, then any forced passes; refuses an illegal action
     /// with the rules' reason and changes nothing.
     fn act(&mut self, action: Action) -> Effect {
         let position = self.position();
         if position.is_over() {
-            self.refuse("The game is over: n starts a new game, u takes back the last action.");
+            self.warn("The game is over: n starts a new game, u takes back the last action.");
             return Effect::None;
         }
         let Some(mover) = position.to_move() else {
@@ -430,14 +423,14 @@ impl App {
                     Action::Swap => "swap".to_string(),
                     other => format!("play {other}"),
                 };
-                self.refuse(format!("{} cannot {what}: {reason}.", capitalised(mover)));
+                self.warn(format!("{} cannot {what}: {reason}.", capitalised(mover)));
                 return Effect::None;
             }
         };
         let mut next = position.clone();
         if let Err(reason) = next.play(action) {
             // The preview said it was legal; the rules would have to contradict themselves.
-            self.refuse(format!(
+            self.warn(format!(
                 "{} cannot play {action}: {reason}.",
                 capitalised(mover)
             ));
@@ -512,7 +505,7 @@ impl App {
 
     fn undo(&mut self) -> Effect {
         if self.current == 0 {
-            self.refuse("Nothing to undo.");
+            self.warn("Nothing to undo.");
             return Effect::None;
         }
         let mut undone = Vec::new();
@@ -533,7 +526,7 @@ impl App {
 
     fn redo(&mut self) -> Effect {
         if self.current == self.actions.len() {
-            self.refuse("Nothing to redo.");
+            self.warn("Nothing to redo.");
             return Effect::None;
         }
         let mut redone = vec![self.actions[self.current]];
@@ -549,7 +542,7 @@ impl App {
 
     fn new_game(&mut self) -> Effect {
         if !self.position().is_over() {
-            self.refuse("n starts a new game once this one is won.");
+            self.warn("n starts a new game once this one is won.");
             return Effect::None;
         }
         let setup = self.setup();
@@ -570,7 +563,7 @@ impl App {
 
     fn play_on(&mut self) -> Effect {
         if self.position().is_over() {
-            self.refuse(
+            self.warn(
                 "The game is over here: step back (Left) to play on from an earlier position.",
             );
             return Effect::None;

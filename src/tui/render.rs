@@ -563,6 +563,12 @@ fn draw_panel(
         Mode::Play => format!("Action {}", app.current() + 1),
     };
     top.push(Line::from(counter));
+    if app.mode() == Mode::Play && position.is_legal(Action::Swap) {
+        top.push(Line::styled(
+            "s swaps colours (pie rule)",
+            palette.label_here,
+        ));
+    }
     if app.mode() == Mode::Play && !position.is_over() {
         let (text, illegal) = cursor_text(position, app.cursor());
         let style = if illegal {
