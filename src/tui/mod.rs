@@ -42,7 +42,7 @@ pub fn play(setup: Setup, record: Option<PathBuf>, ascii: bool) -> Result<()> {
     require_terminal()?;
     let mut app = App::new(setup, Look::from_env(ascii))?;
     let file = match record {
-        Some(path) => RecordFile::named(path),
+        Some(path) => RecordFile::named(path)?,
         None => RecordFile::in_data_dir(SystemTime::now())?,
     };
     // Saved before the first frame, so that even a game killed at once leaves its record.

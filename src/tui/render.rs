@@ -347,80 +347,31 @@ fn draw_points(
 ) -> BoardGeometry {
     let position = app.position();
     let board = position.board();
-    let n = board.size();
     let geometry = BoardGeometry {
         x: area.x + 5,
         y: area.y + 2,
-        size: n,
+        size: board.size(),
     };
-    let (x0, y0) = (geometry.x, geometry.y);
-    let span = DX * (u16::try_from(n).unwrap_or(1) - 1);
-    let bottom = y0 + u16::try_from(n).unwrap_or(1) - 1;
-    // The wood, and the edge marks just outside the grid.
-    for y in y0 - 1..=bottom + 1 {
-        for x in x0 - 2..=x0 + span + 2 {
-            put(buf, x, y, " ", palette.wood);
-        }
-    }
-    for x in x0 - 1..=x0 + span + 1 {
-        put(buf, x, y0 - 1, glyphs.edge[0], palette.stone[0]);
-        put(buf, x, bottom + 1, glyphs.edge[1], palette.stone[0]);
-    }
-    for y in y0..=bottom {
-        put(buf, x0 - 2, y, glyphs.edge[2], palette.stone[1]);
-        put(buf, x0 + span + 2, y, glyphs.edge[3], palette.stone[1]);
-    }
     let playing = app.mode() == Mode::Play && !position.is_over();
     let cursor = app.cursor();
-    // Coordinates, the cursor's own in colour.
-    for col in 0..n {
-        let p = Point::new(col, 0);
-        let (x, _) = geometry.cell(p);
-        let style = if playing && col == cursor.col() {
-            palette.label_here
-        } else {
-            palette.label
-        };
-        let letter = p.col_letter().to_string();
-        put(buf, x, y0 - 2, &letter, style);
-        put(buf, x, bottom + 2, &letter, style);
-    }
-    for row in 0..n {
-        let (_, y) = geometry.cell(Point::new(0, row));
-        let style = if playing && row == cursor.row() {
-            palette.label_here
-        } else {
-            palette.label
-        };
-        let number = (row + 1).to_string();
-        buf.set_string(x0 - 5, y, format!("{number:>2}"), style);
-        buf.set_string(x0 + span + 4, y, &number, style);
-    }
+    draw_surround(&geometry, buf, glyphs, palette, playing.then_some(cursor));
     // The grid and the stones.
     let last = app.last_placement();
     for p in board.points() {
         let (x, y) = geometry.cell(p);
-        if p.col() + 1 < n {
+        if p.col() + 1 < board.size() {
             put(buf, x + 1, y, glyphs.line, palette.line);
         }
         match board.get(p) {
-            Some(color) if Some(p) == last => {
-                put(
-                    buf,
-                    x,
-                    y,
-                    glyphs.last[color.index()],
-                    palette.stone[color.index()],
-                );
-                paint(buf, x, y, palette.last);
+            Some(color) => {
+                let i = color.index();
+                if Some(p) == last {
+                    put(buf, x, y, glyphs.last[i], palette.stone[i]);
+                    paint(buf, x, y, palette.last);
+                } else {
+                    put(buf, x, y, glyphs.stone[i], palette.stone[i]);
+                }
             }
-            Some(color) => put(
-                buf,
-                x,
-                y,
-                glyphs.stone[color.index()],
-                palette.stone[color.index()],
-            ),
             None => put(buf, x, y, crossing(glyphs, board, p), palette.line),
         }
     }
@@ -460,6 +411,52 @@ fn draw_points(
         put(buf, x + 1, y, glyphs.cursor[1], palette.cursor);
     }
     geometry
+}
+
+/// Around a board drawn at `geometry`: the wood, the edge marks just outside the grid, and the
+/// coordinates, the cursor's own (when there is one) highlighted.
+fn draw_surround(
+    geometry: &BoardGeometry,
+    buf: &mut Buffer,
+    glyphs: &Glyphs,
+    palette: &Palette,
+    cursor: Option<Point>,
+) {
+    let n = geometry.size;
+    let (x0, y0) = (geometry.x, geometry.y);
+    let (right, bottom) = geometry.cell(Point::new(n - 1, 0));
+    for y in y0 - 1..=bottom + 1 {
+        for x in x0 - 2..=right + 2 {
+            put(buf, x, y, " ", palette.wood);
+        }
+    }
+    for x in x0 - 1..=right + 1 {
+        put(buf, x, y0 - 1, glyphs.edge[0], palette.stone[0]);
+        put(buf, x, bottom + 1, glyphs.edge[1], palette.stone[0]);
+    }
+    for y in y0..=bottom {
+        put(buf, x0 - 2, y, glyphs.edge[2], palette.stone[1]);
+        put(buf, right + 2, y, glyphs.edge[3], palette.stone[1]);
+    }
+    let style = |here: bool| {
+        if here {
+            palette.label_here
+        } else {
+            palette.label
+        }
+    };
+    for i in 0..n {
+        let p = Point::new(i, i);
+        let (x, y) = geometry.cell(p);
+        let letter = p.col_letter().to_string();
+        let column = style(cursor.is_some_and(|c| c.col() == i));
+        put(buf, x, y0 - 2, &letter, column);
+        put(buf, x, bottom + 2, &letter, column);
+        let number = (i + 1).to_string();
+        let row = style(cursor.is_some_and(|c| c.row() == i));
+        buf.set_string(x0 - 5, y, format!("{number:>2}"), row);
+        buf.set_string(right + 4, y, &number, row);
+    }
 }
 
 /// The grid line crossing drawn on the empty point `p`.
@@ -503,7 +500,6 @@ fn draw_panel(
 ) -> usize {
     let setup = app.setup();
     let look = app.look();
-    let position = app.position();
     let title = format!(
         " {}{} {}, pie rule {} ",
         if app.mode() == Mode::Replay {
@@ -522,7 +518,39 @@ fn draw_panel(
         .title(title);
     let inner = block.inner(area);
     block.render(area, buf);
-    let width = usize::from(inner.width);
+    let top = panel_status(app, usize::from(inner.width), glyphs, palette);
+    let footer = legend(glyphs, palette);
+    let height = usize::from(inner.height);
+    let footer = if top.len() + 2 + footer.len() <= height {
+        footer
+    } else {
+        Vec::new()
+    };
+    let rows = height.saturating_sub(top.len() + footer.len() + 1);
+    let mut lines = top;
+    lines.push(Line::styled(
+        "Actions",
+        Style::new().add_modifier(Modifier::BOLD),
+    ));
+    let first = app.list_top(rows);
+    let shown = app.actions().len().min(first + rows);
+    for i in first..shown {
+        lines.push(action_line(app, i, palette));
+    }
+    if app.actions().is_empty() {
+        lines.push(Line::styled("none yet", palette.dim));
+    }
+    let used = lines.len();
+    lines.extend((used..height.saturating_sub(footer.len())).map(|_| Line::default()));
+    lines.extend(footer);
+    Paragraph::new(lines).render(inner, buf);
+    rows
+}
+
+/// The top of the panel: who is to move (or the winner's banner), the action number, the swap
+/// when offered, what the cursor's point would do and the last message.
+fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
+    let position = app.position();
     let mut top: Vec<Line> = Vec::new();
     match (
         position.outcome().and_then(|o| o.winner()),
@@ -591,7 +619,12 @@ fn draw_panel(
         }
     }
     top.push(Line::default());
-    let footer = vec![
+    top
+}
+
+/// The bottom of the panel: whose edges are whose, and the keys to remember.
+fn legend<'a>(glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
+    vec![
         Line::from(vec![
             stone(Color::Black, glyphs, palette),
             Span::raw(" Black joins top and bottom "),
@@ -603,32 +636,7 @@ fn draw_panel(
             Span::styled(glyphs.edge[2], palette.stone[1]),
         ]),
         Line::styled("? help   q quit", palette.dim),
-    ];
-    let height = usize::from(inner.height);
-    let footer = if top.len() + 2 + footer.len() <= height {
-        footer
-    } else {
-        Vec::new()
-    };
-    let rows = height.saturating_sub(top.len() + footer.len() + 1);
-    let mut lines = top;
-    lines.push(Line::styled(
-        "Actions",
-        Style::new().add_modifier(Modifier::BOLD),
-    ));
-    let first = app.list_top(rows);
-    let shown = app.actions().len().min(first + rows);
-    for i in first..shown {
-        lines.push(action_line(app, i, palette));
-    }
-    if app.actions().is_empty() {
-        lines.push(Line::styled("none yet", palette.dim));
-    }
-    let used = lines.len();
-    lines.extend((used..height.saturating_sub(footer.len())).map(|_| Line::default()));
-    lines.extend(footer);
-    Paragraph::new(lines).render(inner, buf);
-    rows
+    ]
 }
 
 /// What the cursor's point holds or would do, and whether that is a refusal.

@@ -25,9 +25,24 @@ pub struct RecordFile {
 }
 
 impl RecordFile {
-    /// The record file the player named with `--record`; it is overwritten.
-    #[must_use]
-    pub fn named(path: PathBuf) -> RecordFile {
+    /// The record file the player named with `--record`. It may exist only if empty: a game
+    /// already in it is never overwritten.
+    ///
+    /// # Errors
+    /// When the file already holds something.
+    pub fn named(path: PathBuf) -> Result<RecordFile> {
+        if fs::metadata(&path).is_ok_and(|m| m.len() > 0) {
+            anyhow::bail!(
+                "{} already exists and is not empty; the game in it is kept. To play on from it, \
+                 run `quentin replay {}` and press p; or name another file",
+                path.display(),
+                path.display()
+            );
+        }
+        Ok(RecordFile::unchecked(path))
+    }
+
+    fn unchecked(path: PathBuf) -> RecordFile {
         RecordFile {
             path,
             in_data_dir: false,
@@ -69,7 +84,7 @@ impl RecordFile {
             .path
             .extension()
             .map_or_else(|| "txt".into(), |s| s.to_string_lossy());
-        Ok(RecordFile::named(claim(dir, &stem, &ext)?))
+        Ok(RecordFile::unchecked(claim(dir, &stem, &ext)?))
     }
 
     /// The file's path.
@@ -201,7 +216,7 @@ mod tests {
     #[test]
     fn saving_replaces_the_whole_file_and_leaves_no_temporary() {
         let dir = scratch("atomic");
-        let file = RecordFile::named(dir.join("game.txt"));
+        let file = RecordFile::named(dir.join("game.txt")).unwrap();
         file.save("game quentin\n").unwrap();
         file.save("game quentin\nsize 5\n").unwrap();
         assert_eq!(
@@ -218,14 +233,27 @@ mod tests {
     #[test]
     fn saving_into_a_missing_directory_fails_cleanly() {
         let dir = scratch("missing");
-        let file = RecordFile::named(dir.join("no/such/dir/game.txt"));
+        let file = RecordFile::named(dir.join("no/such/dir/game.txt")).unwrap();
         assert!(file.save("x").is_err());
+    }
+
+    #[test]
+    fn a_named_file_holding_something_is_never_overwritten() {
+        let dir = scratch("named");
+        let path = dir.join("old.txt");
+        fs::write(&path, "size 5\nc3\n").unwrap();
+        let err = RecordFile::named(path.clone()).unwrap_err().to_string();
+        assert!(err.contains("already exists"), "{err}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "size 5\nc3\n");
+        // An empty file, as `mktemp` makes, is fine.
+        fs::write(&path, "").unwrap();
+        assert!(RecordFile::named(path).is_ok());
     }
 
     #[test]
     fn next_files_are_numbered_and_never_clobber() {
         let dir = scratch("next");
-        let first = RecordFile::named(dir.join("match.txt"));
+        let first = RecordFile::named(dir.join("match.txt")).unwrap();
         first.save("one").unwrap();
         let second = first.next().unwrap();
         assert_eq!(second.path(), dir.join("match-2.txt"));
