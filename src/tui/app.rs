@@ -377,6 +377,8 @@ impl App {
         match mouse.kind {
             MouseEventKind::ScrollUp => self.scroll(false, WHEEL_LINES),
             MouseEventKind::ScrollDown => self.scroll(true, WHEEL_LINES),
+            // A click anywhere closes the help, and does nothing else.
+            MouseEventKind::Down(MouseButton::Left) if self.help => self.help = false,
             MouseEventKind::Moved | MouseEventKind::Down(MouseButton::Left) => {
                 let Some(point) = self
                     .geometry
@@ -386,10 +388,8 @@ impl App {
                     return Effect::None;
                 };
                 self.cursor = point;
-                let click = mouse.kind == MouseEventKind::Down(MouseButton::Left);
-                if click && self.help {
-                    self.help = false;
-                } else if click && self.mode == Mode::Play {
+                if mouse.kind == MouseEventKind::Down(MouseButton::Left) && self.mode == Mode::Play
+                {
                     return self.act(Action::Place(point));
                 }
             }
@@ -879,6 +879,11 @@ pub(crate) mod tests {
         assert_eq!(app.actions(), [Action::Place(p("e5"))]);
         assert_eq!(app.handle(&mouse(click, 20, 4)), Effect::None);
         assert_eq!(app.handle(&mouse(click, 10, 9)), Effect::None);
+        // With the help open, a click only closes it.
+        press(&mut app, "?");
+        assert_eq!(app.handle(&mouse(click, 10, 4)), Effect::None);
+        assert!(!app.help_open());
+        assert_eq!(app.actions().len(), 1);
     }
 
     #[test]

@@ -79,6 +79,7 @@ fn run(app: App, file: Option<RecordFile>) -> Result<()> {
     let mut session = Session {
         app,
         file,
+        new_file: false,
         written: Vec::new(),
         failure: None,
     };
@@ -107,6 +108,8 @@ fn run(app: App, file: Option<RecordFile>) -> Result<()> {
 struct Session {
     app: App,
     file: Option<RecordFile>,
+    /// Whether a new game is waiting for its own record file.
+    new_file: bool,
     /// Every record file written, to print on exit.
     written: Vec<PathBuf>,
     /// The last save that failed, to repeat on exit.
@@ -131,36 +134,40 @@ impl Session {
                 Effect::None => {}
                 Effect::Quit => return Ok(()),
                 Effect::Save => self.save(),
-                Effect::NewRecord => self.start_record(),
+                Effect::NewRecord => {
+                    self.new_file = true;
+                    self.save();
+                }
             }
         }
     }
 
-    /// Writes the record; a failure is shown and the game goes on (the next save may work).
+    /// Writes the record, first creating a new file when a new game began; a failure is shown
+    /// and the game goes on (the next action tries again).
     fn save(&mut self) {
+        if self.new_file {
+            // The next file is named after the last one; until it exists, nothing is written,
+            // so a new game can never overwrite the previous one.
+            let next = match &self.file {
+                Some(file) => file.next(),
+                None => RecordFile::in_data_dir(SystemTime::now()),
+            };
+            match next {
+                Ok(file) => {
+                    self.app.set_record_path(file.path().to_path_buf());
+                    self.written.push(file.path().to_path_buf());
+                    self.file = Some(file);
+                    self.new_file = false;
+                }
+                Err(e) => return self.fail(PathBuf::from("a new record"), &e),
+            }
+        }
         let Some(file) = &self.file else {
             return;
         };
         match file.save(&self.app.record_text()) {
             Ok(()) => self.failure = None,
             Err(e) => self.fail(file.path().to_path_buf(), &e.into()),
-        }
-    }
-
-    /// Starts a new record file for a new game (or for playing on from a replay).
-    fn start_record(&mut self) {
-        let next = match &self.file {
-            Some(file) => file.next(),
-            None => RecordFile::in_data_dir(SystemTime::now()),
-        };
-        match next {
-            Ok(file) => {
-                self.app.set_record_path(file.path().to_path_buf());
-                self.written.push(file.path().to_path_buf());
-                self.file = Some(file);
-                self.save();
-            }
-            Err(e) => self.fail(PathBuf::from("a new record"), &e),
         }
     }
 
@@ -222,4 +229,76 @@ fn install_panic_hook() {
             previous(info);
         }));
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::app::tests::after;
+    use std::fs;
+
+    fn session(dir: &std::path::Path, moves: &str) -> Session {
+        let _ = fs::remove_dir_all(dir);
+        fs::create_dir_all(dir).unwrap();
+        let file = RecordFile::named(dir.join("game.txt")).unwrap();
+        Session {
+            app: after(3, false, moves),
+            file: Some(file),
+            new_file: false,
+            written: Vec::new(),
+            failure: None,
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("quentin-session-{}-{name}", std::process::id()))
+    }
+
+    #[test]
+    fn a_new_game_goes_to_a_new_file_and_leaves_the_won_one() {
+        let dir = scratch("new");
+        let mut s = session(&dir, "b2 a1 b1 c1 b3");
+        s.save();
+        let won = fs::read_to_string(dir.join("game.txt")).unwrap();
+        assert!(won.ends_with("b3\n"));
+        assert_eq!(
+            s.app.handle(&app::tests::key(event::KeyCode::Char('n'))),
+            Effect::NewRecord
+        );
+        s.new_file = true;
+        s.save();
+        assert_eq!(fs::read_to_string(dir.join("game.txt")).unwrap(), won);
+        assert_eq!(
+            fs::read_to_string(dir.join("game-2.txt")).unwrap(),
+            "game quentin\nsize 3\npie off\n"
+        );
+        assert_eq!(s.written, [dir.join("game-2.txt")]);
+        assert_eq!(s.app.record_path(), Some(dir.join("game-2.txt").as_path()));
+    }
+
+    #[test]
+    fn when_no_new_file_can_be_made_the_old_game_is_not_overwritten() {
+        let dir = scratch("fail");
+        let mut s = session(&dir, "b2 a1 b1 c1 b3");
+        s.save();
+        let won = fs::read_to_string(dir.join("game.txt")).unwrap();
+        // The directory moves away: no new file can be made beside the old one.
+        let moved = scratch("fail-moved");
+        let _ = fs::remove_dir_all(&moved);
+        fs::rename(&dir, &moved).unwrap();
+        let _ = s.app.handle(&app::tests::key(event::KeyCode::Char('n')));
+        s.new_file = true;
+        s.save();
+        assert!(s.new_file, "still waiting for a file");
+        assert!(s.failure.is_some());
+        assert!(s.app.message().unwrap().text.contains("cannot save"));
+        assert!(!dir.exists());
+        assert_eq!(fs::read_to_string(moved.join("game.txt")).unwrap(), won);
+        // Once the directory is back, the next save makes the new file.
+        fs::rename(&moved, &dir).unwrap();
+        s.save();
+        assert!(!s.new_file);
+        assert_eq!(fs::read_to_string(dir.join("game.txt")).unwrap(), won);
+        assert!(dir.join("game-2.txt").exists());
+    }
 }

@@ -925,6 +925,33 @@ mod tests {
     }
 
     #[test]
+    fn every_window_size_draws_without_panicking() {
+        let mut apps = vec![
+            game(3, true),
+            after(5, false, "e5 c5 a4 c4 b4 e4 b2 a2 c2 d2"),
+            after(3, false, "b2 a1 b1 c1 b3"),
+            game(26, true),
+        ];
+        let mut help = game(13, true);
+        help.set_record_path("/a/very/long/path/to/the/record/file/of/this/game.txt".into());
+        press(&mut help, "?");
+        apps.push(help);
+        for app in &apps {
+            for width in (0..110).step_by(3) {
+                for height in 0..36 {
+                    let area = Rect::new(0, 0, width, height);
+                    let mut buf = Buffer::empty(area);
+                    let geometry = draw(app, area, &mut buf);
+                    if let Some(board) = geometry.board {
+                        let (x, y) = board.cell(Point::new(board.size - 1, 0));
+                        assert!(x < width && y < height, "{width}x{height}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn wrapping_keeps_words_whole_and_cuts_long_ones() {
         assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
         assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
