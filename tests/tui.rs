@@ -274,6 +274,35 @@ fn a_game_killed_at_any_moment_leaves_a_record_of_every_completed_action() {
 }
 
 #[test]
+fn a_game_told_to_stop_gives_the_terminal_back() {
+    let dir = scratch("term");
+    let record = dir.join("stopped.txt");
+    let mut s = Session::start(&dir, &["--size", "5", "--record", record.to_str().unwrap()]);
+    s.wait_for("Black to move");
+    s.send("\r");
+    s.wait_for("Action 2");
+    assert!(!s.cooked());
+    let pid = s.child.process_id().unwrap();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    assert!(!s.wait_exit());
+    let raw = s.wait_output("\x1b[?25h");
+    let raw = String::from_utf8_lossy(&raw);
+    let tail = &raw[raw.rfind("\x1b[?1049h").unwrap()..];
+    assert!(
+        tail.contains("\x1b[?1049l") && tail.contains("\x1b[?1000l"),
+        "{tail:?}"
+    );
+    assert!(!s.alternate_screen());
+    assert!(s.cooked());
+    let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(record.actions(), [place("c3")]);
+}
+
+#[test]
 fn without_a_terminal_the_game_refuses_to_start_and_writes_nothing() {
     let dir = scratch("noterm");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))

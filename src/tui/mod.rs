@@ -187,6 +187,7 @@ struct TerminalGuard;
 impl TerminalGuard {
     fn enter() -> io::Result<TerminalGuard> {
         install_panic_hook();
+        restore_on_signals()?;
         // Created first so that a failure half-way still restores what was changed.
         let guard = TerminalGuard;
         enable_raw_mode()?;
@@ -216,6 +217,32 @@ pub fn restore_terminal() {
         LeaveAlternateScreen,
         cursor::Show
     );
+}
+
+/// Restores the terminal when the program is told to stop (`kill`, a closed window): the record
+/// is already saved, so it can stop at once.
+#[cfg(unix)]
+fn restore_on_signals() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGQUIT, SIGTERM};
+    static ONCE: Once = Once::new();
+    let mut result = Ok(());
+    ONCE.call_once(|| {
+        result =
+            signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT]).map(|mut signals| {
+                std::thread::spawn(move || {
+                    if let Some(signal) = signals.forever().next() {
+                        restore_terminal();
+                        std::process::exit(128 + signal);
+                    }
+                });
+            });
+    });
+    result
+}
+
+#[cfg(not(unix))]
+fn restore_on_signals() -> io::Result<()> {
+    Ok(())
 }
 
 /// Restores the terminal before a panic message is printed, so the message is readable and the
