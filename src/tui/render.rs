@@ -695,7 +695,7 @@ const HELP: [(&str, &[(&str, &str)]); 2] = [
         &[
             ("arrows, h j k l", "move the cursor"),
             ("Enter, Space", "play at the cursor"),
-            ("left click", "play at the point clicked"),
+            ("mouse", "point to move the cursor, click to play"),
             ("s", "swap colours (pie rule, White's first turn)"),
             ("u, r", "undo, redo (no limit)"),
             ("n", "new game, once the game is won"),
@@ -708,7 +708,7 @@ const HELP: [(&str, &[(&str, &str)]); 2] = [
         "In a replay",
         &[
             ("Left, Right, h, l", "step back, step forward"),
-            ("Home, End", "first, last position"),
+            ("Home, End, g, G", "first, last position"),
             ("p", "play on from here into a new record"),
         ],
     ),
