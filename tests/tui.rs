@@ -153,6 +153,35 @@ impl Session {
         }
     }
 
+    /// Sends the program the signal `name` (`KILL`, `TERM`…) and waits for it to end.
+    fn signal(&mut self, name: &str) {
+        let pid = self.child.process_id().unwrap();
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{name}"), pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        assert!(!self.wait_exit(), "the program ended well after SIG{name}");
+    }
+
+    /// Checks, once the program has ended, that the terminal is as a shell expects it: the
+    /// output after the last switch to the alternate screen switches back, turns mouse capture
+    /// off and shows the cursor; and the terminal is out of raw mode.
+    fn assert_restored(&self) {
+        let raw = self.wait_output("\x1b[?25h");
+        let raw = String::from_utf8_lossy(&raw);
+        let tail = &raw[raw.rfind("\x1b[?1049h").unwrap()..];
+        for (sequence, what) in [
+            ("\x1b[?1049l", "alternate screen left"),
+            ("\x1b[?1000l", "mouse capture off"),
+            ("\x1b[?25h", "cursor shown"),
+        ] {
+            assert!(tail.contains(sequence), "{what}: {tail:?}");
+        }
+        assert!(!self.alternate_screen());
+        assert!(self.cooked(), "raw mode is off again");
+    }
+
     /// Whether the terminal is in canonical (cooked) mode, as a shell expects it.
     fn cooked(&self) -> bool {
         let termios = self.master.get_termios().unwrap();
@@ -214,41 +243,32 @@ fn a_game_played_with_keys_to_a_win_is_recorded_and_the_terminal_restored() {
     );
     s.send("q");
     assert!(s.wait_exit());
-    let raw = s.wait_output(&format!("Record saved in {}", record.display()));
-    let raw = String::from_utf8_lossy(&raw);
-    let tail = &raw[raw.rfind("\x1b[?1049h").unwrap()..];
-    for (sequence, what) in [
-        ("\x1b[?1049l", "alternate screen left"),
-        ("\x1b[?1000l", "mouse capture off"),
-        ("\x1b[?25h", "cursor shown"),
-    ] {
-        assert!(tail.contains(sequence), "{what}: {tail:?}");
-    }
-    assert!(!s.alternate_screen());
-    assert!(s.cooked(), "raw mode is off again");
+    s.wait_output(&format!("Record saved in {}", record.display()));
+    s.assert_restored();
     let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
     assert!(record.final_position().is_over());
 }
 
-#[test]
-fn a_game_killed_at_any_moment_leaves_a_record_of_every_completed_action() {
-    let dir = scratch("kill");
-    let record = dir.join("killed.txt");
+/// A 5×5 game recorded in `DIR/FILE`, after Black's first stone on c3.
+fn first_move_on_5x5(name: &str, file: &str) -> (Session, PathBuf) {
+    let dir = scratch(name);
+    let record = dir.join(file);
     let mut s = Session::start(&dir, &["--size", "5", "--record", record.to_str().unwrap()]);
     s.wait_for("Black to move");
     s.send("\r");
     s.wait_for("Action 2");
+    (s, record)
+}
+
+#[test]
+fn a_game_killed_at_any_moment_leaves_a_record_of_every_completed_action() {
+    let (mut s, record) = first_move_on_5x5("kill", "killed.txt");
+    let dir = record.parent().unwrap().to_path_buf();
     s.send("s");
     s.wait_for("Action 3");
     s.send("ll\r");
     s.wait_for("Action 4");
-    let pid = s.child.process_id().unwrap();
-    let killed = std::process::Command::new("kill")
-        .args(["-KILL", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    assert!(!s.wait_exit());
+    s.signal("KILL");
     let text = fs::read_to_string(&record).unwrap();
     let record = Record::parse(&text).unwrap();
     assert_eq!(
@@ -275,29 +295,10 @@ fn a_game_killed_at_any_moment_leaves_a_record_of_every_completed_action() {
 
 #[test]
 fn a_game_told_to_stop_gives_the_terminal_back() {
-    let dir = scratch("term");
-    let record = dir.join("stopped.txt");
-    let mut s = Session::start(&dir, &["--size", "5", "--record", record.to_str().unwrap()]);
-    s.wait_for("Black to move");
-    s.send("\r");
-    s.wait_for("Action 2");
+    let (mut s, record) = first_move_on_5x5("term", "stopped.txt");
     assert!(!s.cooked());
-    let pid = s.child.process_id().unwrap();
-    let sent = std::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    assert!(!s.wait_exit());
-    let raw = s.wait_output("\x1b[?25h");
-    let raw = String::from_utf8_lossy(&raw);
-    let tail = &raw[raw.rfind("\x1b[?1049h").unwrap()..];
-    assert!(
-        tail.contains("\x1b[?1049l") && tail.contains("\x1b[?1000l"),
-        "{tail:?}"
-    );
-    assert!(!s.alternate_screen());
-    assert!(s.cooked());
+    s.signal("TERM");
+    s.assert_restored();
     let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
     assert_eq!(record.actions(), [place("c3")]);
 }

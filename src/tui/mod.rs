@@ -264,35 +264,32 @@ mod tests {
     use crate::tui::app::tests::after;
     use std::fs;
 
-    fn session(dir: &std::path::Path, moves: &str) -> Session {
-        let _ = fs::remove_dir_all(dir);
-        fs::create_dir_all(dir).unwrap();
-        let file = RecordFile::named(dir.join("game.txt")).unwrap();
-        Session {
-            app: after(3, false, moves),
-            file: Some(file),
+    /// A session whose 3×3 game Black has just won, saved in `DIR/game.txt`; returns it, the
+    /// directory and the saved record.
+    fn won(name: &str) -> (Session, PathBuf, String) {
+        let dir = save::tests::scratch(name);
+        let mut s = Session {
+            app: after(3, false, "b2 a1 b1 c1 b3"),
+            file: Some(RecordFile::named(dir.join("game.txt")).unwrap()),
             new_file: false,
             written: Vec::new(),
             failure: None,
-        }
-    }
-
-    fn scratch(name: &str) -> PathBuf {
-        std::env::temp_dir().join(format!("quentin-session-{}-{name}", std::process::id()))
-    }
-
-    #[test]
-    fn a_new_game_goes_to_a_new_file_and_leaves_the_won_one() {
-        let dir = scratch("new");
-        let mut s = session(&dir, "b2 a1 b1 c1 b3");
+        };
         s.save();
         let won = fs::read_to_string(dir.join("game.txt")).unwrap();
         assert!(won.ends_with("b3\n"));
+        // n: a new game, which the loop saves into a new file.
         assert_eq!(
             s.app.handle(&app::tests::key(event::KeyCode::Char('n'))),
             Effect::NewRecord
         );
         s.new_file = true;
+        (s, dir, won)
+    }
+
+    #[test]
+    fn a_new_game_goes_to_a_new_file_and_leaves_the_won_one() {
+        let (mut s, dir, won) = won("session-new");
         s.save();
         assert_eq!(fs::read_to_string(dir.join("game.txt")).unwrap(), won);
         assert_eq!(
@@ -305,16 +302,11 @@ mod tests {
 
     #[test]
     fn when_no_new_file_can_be_made_the_old_game_is_not_overwritten() {
-        let dir = scratch("fail");
-        let mut s = session(&dir, "b2 a1 b1 c1 b3");
-        s.save();
-        let won = fs::read_to_string(dir.join("game.txt")).unwrap();
+        let (mut s, dir, won) = won("session-fail");
         // The directory moves away: no new file can be made beside the old one.
-        let moved = scratch("fail-moved");
-        let _ = fs::remove_dir_all(&moved);
+        let moved = save::tests::scratch("session-fail-moved");
+        fs::remove_dir(&moved).unwrap();
         fs::rename(&dir, &moved).unwrap();
-        let _ = s.app.handle(&app::tests::key(event::KeyCode::Char('n')));
-        s.new_file = true;
         s.save();
         assert!(s.new_file, "still waiting for a file");
         assert!(s.failure.is_some());
