@@ -42,6 +42,11 @@ fn game(moves: usize) -> App {
 
 fn render(c: &mut Criterion) {
     let app = game(120);
+    eprintln!(
+        "{} actions on the board, game over: {}",
+        app.current(),
+        app.position().is_over()
+    );
     let area = Rect::new(0, 0, 100, 30);
     let mut buf = Buffer::empty(area);
     c.bench_function("draw 19x19, 120 actions, 100x30", |b| {
