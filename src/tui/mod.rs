@@ -5,8 +5,10 @@
 //! - [`save`]: writing records atomically, so that no game is ever lost.
 //!
 //! This module runs the loop: it sets the terminal up, draws, reads events, saves the record
-//! after every change, and puts the terminal back however the program ends (quit, error or
-//! panic): raw mode off, the alternate screen left, mouse capture off, the cursor shown.
+//! after every change, and puts the terminal back however the program ends (quit, error, panic,
+//! or SIGTERM, SIGHUP and SIGQUIT): raw mode off, the alternate screen left, mouse capture off,
+//! the cursor shown. Only SIGKILL cannot be caught; the record on disk then still holds every
+//! completed action.
 
 pub mod app;
 pub mod render;
