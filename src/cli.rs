@@ -144,6 +144,9 @@ struct ReplayArgs {
     /// Show the position after the first N actions instead of after all of them.
     #[arg(long, value_name = "N")]
     at: Option<u64>,
+    /// Draw the interface with ASCII characters only.
+    #[arg(long, conflicts_with_all = ["json", "print"])]
+    ascii: bool,
 }
 
 /// A record that could not be read or replayed: the whole message is already in `FILE:…` form.
@@ -195,13 +198,7 @@ impl Cli {
 }
 
 fn play(args: &PlayArgs) -> Result<()> {
-    let setup = args.setup()?;
-    bail!(
-        "the terminal interface is not built yet; replay a record instead ({} {}×{})",
-        setup.game,
-        setup.size,
-        setup.size
-    )
+    crate::tui::play(args.setup()?, args.record.clone(), args.ascii)
 }
 
 fn bench(args: &BenchArgs) -> Result<()> {
@@ -255,16 +252,17 @@ fn replay(args: &ReplayArgs) -> Result<()> {
             ))),
         },
     };
+    if !args.json && !args.print {
+        return crate::tui::replay(&record, at, args.ascii);
+    }
     let position = record.position_at(at);
     let moves = &record.actions()[..at];
     let out = if args.json {
         let mut s = serde_json::to_string_pretty(&report::json(&position, moves))?;
         s.push('\n');
         s
-    } else if args.print {
-        report::text(&position, moves)
     } else {
-        bail!("the terminal interface is not built yet; use --json or --print")
+        report::text(&position, moves)
     };
     write_stdout(&out)
 }

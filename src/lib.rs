@@ -3,6 +3,7 @@
 //! - [`rules`]: the pure rules library (positions, actions, outcomes).
 //! - [`record`]: reading and writing game records, the plain-text move lists.
 //! - [`report`]: the JSON and text views of a replayed position.
+//! - [`tui`]: the terminal interface, hot-seat play and interactive replay.
 
 pub mod bench;
 pub mod cli;
@@ -10,3 +11,4 @@ pub mod record;
 pub mod report;
 pub mod rng;
 pub mod rules;
+pub mod tui;

@@ -1,0 +1,325 @@
+//! The terminal interface: hot-seat play and interactive replay.
+//!
+//! - [`app`]: the interface as a state machine fed with terminal events.
+//! - [`render`]: drawing the app's state, a pure function into a buffer.
+//! - [`save`]: writing records atomically, so that no game is ever lost.
+//!
+//! This module runs the loop: it sets the terminal up, draws, reads events, saves the record
+//! after every change, and puts the terminal back however the program ends (quit, error, panic,
+//! or SIGTERM, SIGHUP and SIGQUIT): raw mode off, the alternate screen left, mouse capture off,
+//! the cursor shown. Only SIGKILL cannot be caught; the record on disk then still holds every
+//! completed action.
+
+pub mod app;
+pub mod render;
+pub mod save;
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Once;
+use std::time::{Duration, SystemTime};
+
+use anyhow::{Context, Result, bail};
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use crossterm::{cursor, execute};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+use crate::record::Record;
+use crate::rules::Setup;
+
+use app::{App, Effect, Look};
+use render::Geometry;
+use save::RecordFile;
+
+/// Plays a new hot-seat game of `setup`, saving the record after every action to `record` or,
+/// without it, to a new file in the data directory. Prints the record's path on exit.
+///
+/// # Errors
+/// When there is no terminal, the record cannot be created, or the terminal fails.
+pub fn play(setup: Setup, record: Option<PathBuf>, ascii: bool) -> Result<()> {
+    require_terminal()?;
+    let mut app = App::new(setup, Look::from_env(ascii))?;
+    let file = match record {
+        Some(path) => RecordFile::named(path)?,
+        None => RecordFile::in_data_dir(SystemTime::now())?,
+    };
+    // Saved before the first frame, so that even a game killed at once leaves its record.
+    file.save(&app.record_text())
+        .with_context(|| format!("cannot write the record {}", file.path().display()))?;
+    app.set_record_path(file.path().to_path_buf());
+    run(app, Some(file))
+}
+
+/// Opens `record` in the interface after its first `at` actions; `p` plays on from there into a
+/// new record (the replayed file is never written).
+///
+/// # Errors
+/// When there is no terminal or the terminal fails.
+pub fn replay(record: &Record, at: usize, ascii: bool) -> Result<()> {
+    require_terminal()?;
+    run(App::replay(record, at, Look::from_env(ascii)), None)
+}
+
+/// Refuses to start without a terminal, before anything is drawn or written.
+fn require_terminal() -> Result<()> {
+    if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        return Ok(());
+    }
+    bail!(
+        "the game needs a terminal: standard input and output must both be one \
+         (to look at a record without a terminal, use `quentin replay FILE --print`)"
+    )
+}
+
+/// Runs the interface until the player quits, then restores the terminal and prints where the
+/// records went.
+fn run(app: App, file: Option<RecordFile>) -> Result<()> {
+    let mut session = Session {
+        app,
+        file,
+        new_file: false,
+        written: Vec::new(),
+        failure: None,
+    };
+    if let Some(file) = &session.file {
+        session.written.push(file.path().to_path_buf());
+    }
+    let result = {
+        let guard = TerminalGuard::enter();
+        match guard {
+            Ok(_guard) => session.event_loop(),
+            Err(e) => Err(e).context("cannot set the terminal up"),
+        }
+        // The guard is dropped here: the terminal is back before anything is printed.
+    };
+    let mut stdout = io::stdout().lock();
+    for path in &session.written {
+        let _ = writeln!(stdout, "Record saved in {}", path.display());
+    }
+    if let Some(failure) = session.failure {
+        eprintln!("quentin: {failure}");
+    }
+    result
+}
+
+/// The loop's state: the app and where its record goes.
+struct Session {
+    app: App,
+    file: Option<RecordFile>,
+    /// Whether a new game is waiting for its own record file.
+    new_file: bool,
+    /// Every record file written, to print on exit.
+    written: Vec<PathBuf>,
+    /// The last save that failed, to repeat on exit.
+    failure: Option<String>,
+}
+
+impl Session {
+    fn event_loop(&mut self) -> Result<()> {
+        let mut terminal =
+            Terminal::new(CrosstermBackend::new(io::stdout())).context("cannot draw")?;
+        // Start listening before the first frame: a window resized while it is drawn would
+        // otherwise go unnoticed until the next key.
+        event::poll(Duration::ZERO).context("cannot read the terminal")?;
+        loop {
+            let mut geometry = Geometry::default();
+            terminal
+                .draw(|frame| geometry = render::render(&self.app, frame))
+                .context("cannot draw")?;
+            self.app.set_geometry(geometry);
+            let event = event::read().context("cannot read the terminal")?;
+            match self.app.handle(&event) {
+                Effect::None => {}
+                Effect::Quit => return Ok(()),
+                Effect::Save => self.save(),
+                Effect::NewRecord => {
+                    self.new_file = true;
+                    self.save();
+                }
+            }
+        }
+    }
+
+    /// Writes the record, first creating a new file when a new game began; a failure is shown
+    /// and the game goes on (the next action tries again).
+    fn save(&mut self) {
+        if self.new_file {
+            // The next file is named after the last one; until it exists, nothing is written,
+            // so a new game can never overwrite the previous one.
+            let next = match &self.file {
+                Some(file) => file.next(),
+                None => RecordFile::in_data_dir(SystemTime::now()),
+            };
+            match next {
+                Ok(file) => {
+                    self.app.set_record_path(file.path().to_path_buf());
+                    self.written.push(file.path().to_path_buf());
+                    self.file = Some(file);
+                    self.new_file = false;
+                }
+                Err(e) => return self.fail(PathBuf::from("a new record"), &e),
+            }
+        }
+        let Some(file) = &self.file else {
+            return;
+        };
+        match file.save(&self.app.record_text()) {
+            Ok(()) => self.failure = None,
+            Err(e) => self.fail(file.path().to_path_buf(), &e.into()),
+        }
+    }
+
+    fn fail(&mut self, path: PathBuf, error: &anyhow::Error) {
+        let text = format!("cannot save {}: {error:#}", path.display());
+        self.app.warn(format!(
+            "{text}. The game goes on; the next action tries again."
+        ));
+        self.failure = Some(text);
+    }
+}
+
+/// Owns the terminal's game state: raw mode, alternate screen, mouse capture, hidden cursor.
+/// Dropping it, on every path out of the loop, puts the terminal back.
+struct TerminalGuard;
+
+impl TerminalGuard {
+    fn enter() -> io::Result<TerminalGuard> {
+        install_panic_hook();
+        restore_on_signals()?;
+        // Created first so that a failure half-way still restores what was changed.
+        let guard = TerminalGuard;
+        enable_raw_mode()?;
+        execute!(
+            io::stdout(),
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            cursor::Hide
+        )?;
+        Ok(guard)
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// Puts the terminal back as the shell expects it. Safe to call more than once.
+pub fn restore_terminal() {
+    // Errors are ignored: there is nothing better to do while leaving.
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+}
+
+/// Restores the terminal when the program is told to stop (`kill`, a closed window): the record
+/// is already saved, so it can stop at once.
+#[cfg(unix)]
+fn restore_on_signals() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGQUIT, SIGTERM};
+    static ONCE: Once = Once::new();
+    let mut result = Ok(());
+    ONCE.call_once(|| {
+        result =
+            signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT]).map(|mut signals| {
+                std::thread::spawn(move || {
+                    if let Some(signal) = signals.forever().next() {
+                        restore_terminal();
+                        std::process::exit(128 + signal);
+                    }
+                });
+            });
+    });
+    result
+}
+
+#[cfg(not(unix))]
+fn restore_on_signals() -> io::Result<()> {
+    Ok(())
+}
+
+/// Restores the terminal before a panic message is printed, so the message is readable and the
+/// shell usable.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore_terminal();
+            previous(info);
+        }));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::app::tests::after;
+    use std::fs;
+
+    /// A session whose 3×3 game Black has just won, saved in `DIR/game.txt`; returns it, the
+    /// directory and the saved record.
+    fn won(name: &str) -> (Session, PathBuf, String) {
+        let dir = save::tests::scratch(name);
+        let mut s = Session {
+            app: after(3, false, "b2 a1 b1 c1 b3"),
+            file: Some(RecordFile::named(dir.join("game.txt")).unwrap()),
+            new_file: false,
+            written: Vec::new(),
+            failure: None,
+        };
+        s.save();
+        let won = fs::read_to_string(dir.join("game.txt")).unwrap();
+        assert!(won.ends_with("b3\n"));
+        // n: a new game, which the loop saves into a new file.
+        assert_eq!(
+            s.app.handle(&app::tests::key(event::KeyCode::Char('n'))),
+            Effect::NewRecord
+        );
+        s.new_file = true;
+        (s, dir, won)
+    }
+
+    #[test]
+    fn a_new_game_goes_to_a_new_file_and_leaves_the_won_one() {
+        let (mut s, dir, won) = won("session-new");
+        s.save();
+        assert_eq!(fs::read_to_string(dir.join("game.txt")).unwrap(), won);
+        assert_eq!(
+            fs::read_to_string(dir.join("game-2.txt")).unwrap(),
+            "game quentin\nsize 3\npie off\n"
+        );
+        assert_eq!(s.written, [dir.join("game-2.txt")]);
+        assert_eq!(s.app.record_path(), Some(dir.join("game-2.txt").as_path()));
+    }
+
+    #[test]
+    fn when_no_new_file_can_be_made_the_old_game_is_not_overwritten() {
+        let (mut s, dir, won) = won("session-fail");
+        // The directory moves away: no new file can be made beside the old one.
+        let moved = save::tests::scratch("session-fail-moved");
+        fs::remove_dir(&moved).unwrap();
+        fs::rename(&dir, &moved).unwrap();
+        s.save();
+        assert!(s.new_file, "still waiting for a file");
+        assert!(s.failure.is_some());
+        assert!(s.app.message().unwrap().text.contains("cannot save"));
+        assert!(!dir.exists());
+        assert_eq!(fs::read_to_string(moved.join("game.txt")).unwrap(), won);
+        // Once the directory is back, the next save makes the new file.
+        fs::rename(&moved, &dir).unwrap();
+        s.save();
+        assert!(!s.new_file);
+        assert_eq!(fs::read_to_string(dir.join("game.txt")).unwrap(), won);
+        assert!(dir.join("game-2.txt").exists());
+    }
+}

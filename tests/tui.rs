@@ -1,0 +1,383 @@
+//! End-to-end tests of the terminal interface: the real binary runs in a pseudo-terminal, keys
+//! are typed into it and the screen is read back with a terminal emulator (vt100).
+//!
+//! Nothing here needs a terminal of its own, and nothing sleeps for a fixed time: every wait
+//! polls the screen (or the process) until what it waits for shows, with a generous timeout.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use quentin::record::Record;
+use quentin::rules::{Action, Point};
+
+/// How long any wait may take before the test fails: generous, for a loaded machine.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn nz(n: u16) -> NonZeroU16 {
+    NonZeroU16::new(n).unwrap()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tui-{name}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What the program wrote: the raw bytes and the screen they draw.
+struct Output {
+    raw: Vec<u8>,
+    screen: vt100::Parser,
+}
+
+/// The binary running in a pseudo-terminal.
+struct Session {
+    master: Box<dyn MasterPty + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    output: Arc<Mutex<Output>>,
+    started: Instant,
+}
+
+impl Session {
+    /// Starts `quentin ARGS` in an 80×24 terminal, its data directory inside `dir`.
+    fn start(dir: &Path, args: &[&str]) -> Session {
+        Session::start_sized(dir, args, 24, 80)
+    }
+
+    fn start_sized(dir: &Path, args: &[&str], rows: u16, cols: u16) -> Session {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                ..PtySize::default()
+            })
+            .unwrap();
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_quentin"));
+        command.args(args);
+        command.cwd(dir);
+        command.env("TERM", "xterm-256color");
+        command.env("XDG_DATA_HOME", dir.join("data"));
+        command.env_remove("NO_COLOR");
+        let started = Instant::now();
+        let child = pty.slave.spawn_command(command).unwrap();
+        // Only the child keeps the terminal's other end open, so its exit ends the output.
+        drop(pty.slave);
+        let output = Arc::new(Mutex::new(Output {
+            raw: Vec::new(),
+            screen: vt100::Parser::new(nz(rows), nz(cols), 0),
+        }));
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let sink = Arc::clone(&output);
+        thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let mut out = sink.lock().unwrap();
+                out.raw.extend_from_slice(&buf[..n]);
+                out.screen.process(&buf[..n]);
+            }
+        });
+        let writer = pty.master.take_writer().unwrap();
+        Session {
+            master: pty.master,
+            child,
+            writer,
+            output,
+            started,
+        }
+    }
+
+    /// Types `keys`.
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// The screen's text.
+    fn screen(&self) -> String {
+        self.output.lock().unwrap().screen.screen().contents()
+    }
+
+    /// Waits until the screen shows `text`; returns the screen.
+    fn wait_for(&self, text: &str) -> String {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {text:?}; the screen shows:\n{screen}"
+            );
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Waits for the program to end; returns whether it succeeded.
+    fn wait_exit(&mut self) -> bool {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.success();
+            }
+            assert!(Instant::now() < deadline, "the program did not end");
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Waits until the output ends with `text` (all of it read after the program ended).
+    fn wait_output(&self, text: &str) -> Vec<u8> {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let raw = self.output.lock().unwrap().raw.clone();
+            if String::from_utf8_lossy(&raw).contains(text) {
+                return raw;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {text:?} in the output:\n{}",
+                String::from_utf8_lossy(&raw)
+            );
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Sends the program the signal `name` (`KILL`, `TERM`…) and waits for it to end.
+    fn signal(&mut self, name: &str) {
+        let pid = self.child.process_id().unwrap();
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{name}"), pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        assert!(!self.wait_exit(), "the program ended well after SIG{name}");
+    }
+
+    /// Checks, once the program has ended, that the terminal is as a shell expects it: the
+    /// output after the last switch to the alternate screen switches back, turns mouse capture
+    /// off and shows the cursor; and the terminal is out of raw mode.
+    fn assert_restored(&self) {
+        let raw = self.wait_output("\x1b[?25h");
+        let raw = String::from_utf8_lossy(&raw);
+        let tail = &raw[raw.rfind("\x1b[?1049h").unwrap()..];
+        for (sequence, what) in [
+            ("\x1b[?1049l", "alternate screen left"),
+            ("\x1b[?1000l", "mouse capture off"),
+            ("\x1b[?25h", "cursor shown"),
+        ] {
+            assert!(tail.contains(sequence), "{what}: {tail:?}");
+        }
+        assert!(!self.alternate_screen());
+        assert!(self.cooked(), "raw mode is off again");
+    }
+
+    /// Whether the terminal is in canonical (cooked) mode, as a shell expects it.
+    fn cooked(&self) -> bool {
+        let termios = self.master.get_termios().unwrap();
+        format!("{:?}", termios.local_flags).contains("ICANON")
+    }
+
+    fn alternate_screen(&self) -> bool {
+        self.output
+            .lock()
+            .unwrap()
+            .screen
+            .screen()
+            .alternate_screen()
+    }
+}
+
+fn place(name: &str) -> Action {
+    Action::Place(Point::parse(name).unwrap())
+}
+
+#[test]
+fn a_game_played_with_keys_to_a_win_is_recorded_and_the_terminal_restored() {
+    let dir = scratch("win");
+    let record = dir.join("game.txt");
+    let mut s = Session::start(
+        &dir,
+        &[
+            "--size",
+            "3",
+            "--no-pie",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    );
+    s.wait_for("Black to move");
+    eprintln!("start to first frame: {:?}", s.started.elapsed());
+    // The record exists from the start, headers only.
+    assert_eq!(
+        fs::read_to_string(&record).unwrap(),
+        "game quentin\nsize 3\npie off\n"
+    );
+    assert!(s.alternate_screen());
+    assert!(!s.cooked(), "the game runs in raw mode");
+    // b2, then White a1, Black b1, White c1, Black b3: Black joins top and bottom.
+    s.send("\r");
+    s.wait_for("White to move");
+    s.send("hj\r");
+    s.wait_for("Action 3");
+    s.send("l ");
+    s.wait_for("Action 4");
+    s.send("l\r");
+    s.wait_for("Action 5");
+    s.send("hkk\r");
+    let screen = s.wait_for("Black wins! Player 1");
+    assert!(screen.contains("5 actions played"), "{screen}");
+    assert_eq!(
+        fs::read_to_string(&record).unwrap(),
+        "game quentin\nsize 3\npie off\nb2\na1\nb1\nc1\nb3\n"
+    );
+    s.send("q");
+    assert!(s.wait_exit());
+    s.wait_output(&format!("Record saved in {}", record.display()));
+    s.assert_restored();
+    let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
+    assert!(record.final_position().is_over());
+}
+
+/// A 5×5 game recorded in `DIR/FILE`, after Black's first stone on c3.
+fn first_move_on_5x5(name: &str, file: &str) -> (Session, PathBuf) {
+    let dir = scratch(name);
+    let record = dir.join(file);
+    let mut s = Session::start(&dir, &["--size", "5", "--record", record.to_str().unwrap()]);
+    s.wait_for("Black to move");
+    s.send("\r");
+    s.wait_for("Action 2");
+    (s, record)
+}
+
+#[test]
+fn a_game_killed_at_any_moment_leaves_a_record_of_every_completed_action() {
+    let (mut s, record) = first_move_on_5x5("kill", "killed.txt");
+    let dir = record.parent().unwrap().to_path_buf();
+    s.send("s");
+    s.wait_for("Action 3");
+    s.send("ll\r");
+    s.wait_for("Action 4");
+    s.signal("KILL");
+    let text = fs::read_to_string(&record).unwrap();
+    let record = Record::parse(&text).unwrap();
+    assert_eq!(
+        record.actions(),
+        [place("c3"), Action::Swap, place("e3")],
+        "{text}"
+    );
+    // And the binary replays it.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
+        .args(["replay", "killed.txt", "--json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"ply\": 3"));
+    // No temporary file is left beside it.
+    let names: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n != "data")
+        .collect();
+    assert_eq!(names, ["killed.txt"]);
+}
+
+#[test]
+fn a_game_told_to_stop_gives_the_terminal_back() {
+    let (mut s, record) = first_move_on_5x5("term", "stopped.txt");
+    assert!(!s.cooked());
+    s.signal("TERM");
+    s.assert_restored();
+    let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(record.actions(), [place("c3")]);
+}
+
+#[test]
+fn without_a_terminal_the_game_refuses_to_start_and_writes_nothing() {
+    let dir = scratch("noterm");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
+        .args(["--size", "5"])
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "{:?}", out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("needs a terminal"), "{err}");
+    assert!(!err.contains('\x1b'), "{err:?}");
+    assert!(!dir.join("data").exists());
+}
+
+#[test]
+fn a_replay_steps_back_and_plays_on_into_a_new_record() {
+    let dir = scratch("replay");
+    let original = "game quentin\nsize 5\npie on\nc3\nswap\nb2\ne5\na5\n";
+    fs::write(dir.join("old.txt"), original).unwrap();
+    let mut s = Session::start(&dir, &["replay", "old.txt"]);
+    s.wait_for("Showing action 5 of 5");
+    s.send("\x1b[D");
+    s.wait_for("Showing action 4 of 5");
+    s.send("\x1b[H");
+    s.wait_for("Showing action 0 of 5");
+    s.send("\x1b[F");
+    s.wait_for("Showing action 5 of 5");
+    s.send("hh");
+    s.wait_for("Showing action 3 of 5");
+    s.send("p");
+    s.wait_for("Playing on after action 3");
+    s.send("j\r");
+    s.wait_for("Action 5");
+    s.send("q");
+    assert!(s.wait_exit());
+    s.wait_output("Record saved in");
+    assert_eq!(fs::read_to_string(dir.join("old.txt")).unwrap(), original);
+    let games = dir.join("data/quentin/games");
+    let files: Vec<_> = fs::read_dir(&games)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let new = Record::parse(&fs::read_to_string(&files[0]).unwrap()).unwrap();
+    assert_eq!(
+        new.actions(),
+        [place("c3"), Action::Swap, place("b2"), place("c2")]
+    );
+}
+
+#[test]
+fn a_resize_redraws_and_a_small_window_asks_for_more_room() {
+    let dir = scratch("resize");
+    let record = dir.join("r.txt");
+    let s = Session::start(&dir, &["--record", record.to_str().unwrap()]);
+    s.wait_for("┌─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┐");
+    eprintln!("start to first frame, 13×13: {:?}", s.started.elapsed());
+    // The whole frame, up to its bottom-right corner, before the size changes under it.
+    s.wait_for("─┘");
+    let small = PtySize {
+        rows: 10,
+        cols: 40,
+        ..PtySize::default()
+    };
+    s.output.lock().unwrap().screen.set_size(nz(10), nz(40));
+    s.master.resize(small).unwrap();
+    s.wait_for("too small");
+    s.wait_for("quits).");
+    s.output.lock().unwrap().screen.set_size(nz(24), nz(80));
+    s.master.resize(PtySize::default()).unwrap();
+    s.wait_for("┌─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┐");
+    let mut s = s;
+    s.send("\x1b");
+    assert!(s.wait_exit());
+}
