@@ -773,17 +773,19 @@ const HELP: [(&str, &[(&str, &str)]); 2] = [
 /// The help overlay: every key, and where the record is saved.
 fn draw_help(app: &App, area: Rect, buf: &mut Buffer, glyphs: &Glyphs) {
     const KEY_WIDTH: usize = 19;
-    let width = area.width.min(66);
-    let text_width = usize::from(width.saturating_sub(4))
-        .saturating_sub(KEY_WIDTH)
-        .max(1);
-    let bold = Style::new().add_modifier(Modifier::BOLD);
-    let mut lines = Vec::new();
+    // What the game's board shows, when it needs telling; the help then takes the width of an
+    // 80-column terminal, so that the explanation and the record's path take few lines.
     let board = match app.setup().game {
         Game::Konobi => Some(konobi::HELP),
         Game::Brique => Some(squares::HELP),
         _ => None,
     };
+    let width = area.width.min(if board.is_some() { 78 } else { 66 });
+    let text_width = usize::from(width.saturating_sub(4))
+        .saturating_sub(KEY_WIDTH)
+        .max(1);
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut lines = Vec::new();
     if let Some(text) = board {
         let width = usize::from(width.saturating_sub(4)).max(1);
         lines.extend(wrap(text, width).into_iter().map(Line::from));

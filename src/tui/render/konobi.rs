@@ -83,6 +83,32 @@ mod tests {
     }
 
     #[test]
+    fn the_panel_and_a_refusal_give_konobi_s_reason() {
+        // RULES.md: b2 is illegal, a2 connects to a3 cleanly.
+        let reason = "b2 connects weakly to a3, and a2 would connect to it without any weak \
+                      connection";
+        let mut app = played(
+            Game::Konobi,
+            Look::FULL,
+            5,
+            false,
+            "a3 a4 e3 c4 c2 c3 c1 d1",
+        );
+        press(&mut app, "hj");
+        let screen = format!("{:?}", draw_app(&mut app, 100, 24).backend());
+        assert!(
+            screen.contains("b2: illegal: b2 connects weakly to a3"),
+            "{screen}"
+        );
+        press(&mut app, "\n");
+        assert_eq!(
+            app.message().map(|m| m.text.clone()),
+            Some(format!("Black cannot play b2: {reason}."))
+        );
+        assert_eq!(app.current(), 8);
+    }
+
+    #[test]
     fn a_won_chain_is_highlighted_through_its_weak_links() {
         let moves = "a1 b5 b4 d4 b3 e4 d2 a5 e5 c4";
         let mut app = played(Game::Konobi, Look::FULL, 5, false, moves);

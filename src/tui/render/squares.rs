@@ -18,10 +18,10 @@ use super::{
 };
 
 /// What the help says about the board.
-pub(super) const HELP: &str = "Brique: stones go on the squares. After a placement, a square whose \
-                               two escorts hold the mover's stones gets one too, an enemy stone \
-                               there removed. + marks the escorts of the cursor's square: above and \
-                               left of a light square, below and right of a dark one.";
+pub(super) const HELP: &str = "Brique: after a placement, every square whose two escorts hold \
+                               the mover's stones gets one too, an enemy stone there removed. \
+                               Escorts (marked + around the cursor): above and left of a light \
+                               square, below and right of a dark one.";
 
 /// The squares' own colours, from the 256-colour palette.
 mod tint {
@@ -251,6 +251,33 @@ mod tests {
         let mut app = played(Game::Brique, Look::FULL, 15, true, moves);
         press(&mut app, "kh");
         insta::assert_snapshot!(draw_app(&mut app, 80, 24).backend());
+    }
+
+    #[test]
+    fn the_help_explains_the_squares_and_still_fits_80x24() {
+        let mut app = played(Game::Brique, Look::FULL, 15, true, "");
+        app.set_record_path(
+            "/home/player/.local/share/quentin/games/2026-11-22T03-43-00.txt".into(),
+        );
+        press(&mut app, "?");
+        insta::assert_snapshot!(draw_app(&mut app, 80, 24).backend());
+    }
+
+    #[test]
+    fn playing_a_fill_says_what_it_filled_and_removed() {
+        let mut app = before_c4(Look::FULL);
+        assert_eq!(app.cursor(), Point::new(2, 3));
+        press(&mut app, "\n");
+        assert_eq!(
+            app.message().map(|m| m.text.as_str()),
+            Some("Black played c4, filling 2 squares with black, removing white c3.")
+        );
+        assert!(app.record_text().ends_with("b3\na1\nc4\n"));
+        let board = app.position().board();
+        for square in ["c4", "d4", "c3"] {
+            let p = Point::parse(square).unwrap();
+            assert_eq!(board.get(p), Some(crate::rules::Color::Black), "{square}");
+        }
     }
 
     #[test]
