@@ -386,15 +386,8 @@ fn draw_points(
 ) -> BoardGeometry {
     let position = app.position();
     let board = position.board();
-    let geometry = BoardGeometry {
-        x: area.x + 5,
-        y: area.y + 2,
-        size: board.size(),
-        style: BoardStyle::Points,
-    };
-    let playing = app.mode() == Mode::Play && !position.is_over();
+    let (geometry, playing) = draw_frame(app, BoardStyle::Points, area, buf, glyphs, palette);
     let cursor = app.cursor();
-    draw_surround(&geometry, buf, glyphs, palette, playing.then_some(cursor));
     // The grid and the stones.
     let last = app.last_placement();
     for p in board.points() {
@@ -454,6 +447,35 @@ fn draw_points(
         put(buf, x + 1, y, glyphs.cursor[1], palette.cursor);
     }
     geometry
+}
+
+/// The geometry of `app`'s board drawn in `style` in `area`, with its surround drawn (see
+/// [`draw_surround`]); and whether a game is being played on it, so that the cursor shows.
+fn draw_frame(
+    app: &App,
+    style: BoardStyle,
+    area: Rect,
+    buf: &mut Buffer,
+    glyphs: &Glyphs,
+    palette: &Palette,
+) -> (BoardGeometry, bool) {
+    let position = app.position();
+    let geometry = BoardGeometry {
+        // Row numbers, a space, the edge mark and the padding.
+        x: area.x + 4 + style.pad(),
+        y: area.y + 2,
+        size: position.size(),
+        style,
+    };
+    let playing = app.mode() == Mode::Play && !position.is_over();
+    draw_surround(
+        &geometry,
+        buf,
+        glyphs,
+        palette,
+        playing.then_some(app.cursor()),
+    );
+    (geometry, playing)
 }
 
 /// Around a board drawn at `geometry`: the wood, the edge marks just outside the grid, and the

@@ -13,9 +13,7 @@ use ratatui::text::{Line, Span};
 use crate::rules::brique::{escorts, is_light};
 use crate::rules::{Action, Point};
 
-use super::{
-    App, BoardGeometry, BoardStyle, Glyphs, Look, Mode, Palette, draw_surround, paint, put,
-};
+use super::{App, BoardGeometry, BoardStyle, Glyphs, Look, Palette, draw_frame, paint, put};
 
 /// What the help says about the board.
 pub(super) const HELP: &str = "Brique: after a placement, every square whose two escorts hold \
@@ -107,16 +105,9 @@ pub(super) fn draw_squares(
 ) -> BoardGeometry {
     let position = app.position();
     let board = position.board();
-    let geometry = BoardGeometry {
-        x: area.x + 4,
-        y: area.y + 2,
-        size: board.size(),
-        style: BoardStyle::Squares,
-    };
+    let (geometry, playing) = draw_frame(app, BoardStyle::Squares, area, buf, glyphs, palette);
     let look = Squares::new(app.look(), glyphs, palette);
-    let playing = app.mode() == Mode::Play && !position.is_over();
     let cursor = app.cursor();
-    draw_surround(&geometry, buf, glyphs, palette, playing.then_some(cursor));
     let last = app.last_placement();
     for p in board.points() {
         let (x, y) = geometry.cell(p);
