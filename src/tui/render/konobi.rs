@@ -80,6 +80,14 @@ mod tests {
         let mut app = played(Game::Konobi, Look::FULL, 5, false, moves);
         press(&mut app, "jj");
         insta::assert_snapshot!(draw_app(&mut app, 70, 20).backend());
+        // In ASCII the mark is a backslash, between the grid's plus signs.
+        let ascii = Look {
+            ascii: true,
+            color: false,
+        };
+        let mut app = played(Game::Konobi, ascii, 5, false, moves);
+        let screen = format!("{:?}", draw_app(&mut app, 70, 20).backend());
+        assert!(screen.contains(r#" 2 | +-+\X-+-+ | 2"#), "{screen}");
     }
 
     #[test]
