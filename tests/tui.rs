@@ -435,3 +435,29 @@ fn a_brique_game_fills_squares_and_records_them() {
         Some(quentin::rules::Color::Black)
     );
 }
+
+#[test]
+fn konobi_and_brique_start_at_their_own_sizes_and_fit_80x24() {
+    for (game, title, size) in [
+        ("konobi", "Konobi 11×11", 11),
+        ("brique", "Brique 15×15", 15),
+    ] {
+        let dir = scratch(game);
+        let record = dir.join("r.txt");
+        let mut s = Session::start(
+            &dir,
+            &["--game", game, "--record", record.to_str().unwrap()],
+        );
+        let screen = s.wait_for(title);
+        assert!(!screen.contains("too small"), "{screen}");
+        // The bottom row of coordinates, from a to the board's last column.
+        let letters: String = ('a'..='z').take(size).map(|c| format!("{c} ")).collect();
+        s.wait_for(letters.trim_end());
+        assert_eq!(
+            fs::read_to_string(&record).unwrap(),
+            format!("game {game}\nsize {size}\npie on\n")
+        );
+        s.send("q");
+        assert!(s.wait_exit());
+    }
+}
