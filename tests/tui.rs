@@ -381,3 +381,83 @@ fn a_resize_redraws_and_a_small_window_asks_for_more_room() {
     s.send("\x1b");
     assert!(s.wait_exit());
 }
+
+#[test]
+fn a_brique_game_fills_squares_and_records_them() {
+    let dir = scratch("brique");
+    let record = dir.join("brique.txt");
+    let mut s = Session::start(
+        &dir,
+        &[
+            "--game",
+            "brique",
+            "--size",
+            "5",
+            "--no-pie",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    );
+    s.wait_for("Brique 5×5");
+    // RULES.md's example, with White's a1 to give Black the move: d5 c3 e5 d3 a3 d2 b3 a1.
+    let moves = ["lkk", "hjj", "llkk", "hjj", "hhh", "lllj", "hhk", "hjj"];
+    for (n, keys) in moves.iter().enumerate() {
+        s.send(keys);
+        s.send("\r");
+        s.wait_for(&format!("Action {}", n + 2));
+    }
+    s.send("llkkk");
+    // The panel tells what c4 would do; the board marks c4's escorts c3 and d4.
+    let screen = s.wait_for("c4: legal, fills 2 squares, removes white c3");
+    assert!(screen.contains(" 4 ▐      •+  ▌ 4"), "{screen}");
+    assert!(screen.contains(" 3 ▐● ● ●×●   ▌ 3"), "{screen}");
+    s.send("\r");
+    let screen = s.wait_for("removing white c3.");
+    assert!(
+        screen.contains("Black played c4, filling 2 squares with black,"),
+        "{screen}"
+    );
+    // c4 is the last stone; c3 and d4 are black now (and still c4's escorts).
+    assert!(screen.contains(" 4 ▐    ◉ ●+  ▌ 4"), "{screen}");
+    assert!(screen.contains(" 3 ▐● ● ●+●   ▌ 3"), "{screen}");
+    assert!(screen.contains("  9. P1 Black c4 +2"), "{screen}");
+    assert_eq!(
+        fs::read_to_string(&record).unwrap(),
+        "game brique\nsize 5\npie off\nd5\nc3\ne5\nd3\na3\nd2\nb3\na1\nc4\n"
+    );
+    s.send("q");
+    assert!(s.wait_exit());
+    s.assert_restored();
+    let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
+    let c3 = Point::parse("c3").unwrap();
+    assert_eq!(
+        record.final_position().get(c3),
+        Some(quentin::rules::Color::Black)
+    );
+}
+
+#[test]
+fn konobi_and_brique_start_at_their_own_sizes_and_fit_80x24() {
+    for (game, title, size) in [
+        ("konobi", "Konobi 11×11", 11),
+        ("brique", "Brique 15×15", 15),
+    ] {
+        let dir = scratch(game);
+        let record = dir.join("r.txt");
+        let mut s = Session::start(
+            &dir,
+            &["--game", game, "--record", record.to_str().unwrap()],
+        );
+        let screen = s.wait_for(title);
+        assert!(!screen.contains("too small"), "{screen}");
+        // The bottom row of coordinates, from a to the board's last column.
+        let letters: String = ('a'..='z').take(size).map(|c| format!("{c} ")).collect();
+        s.wait_for(letters.trim_end());
+        assert_eq!(
+            fs::read_to_string(&record).unwrap(),
+            format!("game {game}\nsize {size}\npie on\n")
+        );
+        s.send("q");
+        assert!(s.wait_exit());
+    }
+}

@@ -16,7 +16,7 @@ use crate::record::{self, Record};
 use crate::report::capitalised;
 use crate::rules::{Action, Color, Point, Position, Setup, SetupError};
 
-use super::render::Geometry;
+use super::render::{BoardStyle, Geometry};
 
 /// Whether the app plays a game or steps through a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -448,7 +448,15 @@ impl App {
                 for (_, color) in effect.fills() {
                     filled[color.index()] += 1;
                 }
-                format!("{} played {p}{}.", capitalised(mover), fills_text(filled))
+                let unit = BoardStyle::of(position.game()).unit();
+                let removing = removals_text(&effect)
+                    .map(|r| format!(", removing {r}"))
+                    .unwrap_or_default();
+                format!(
+                    "{} played {p}{}{removing}.",
+                    capitalised(mover),
+                    fills_text(filled, unit)
+                )
             }
         };
         self.push(action, next);
@@ -600,15 +608,36 @@ fn join(actions: &[Action]) -> String {
         .join(", ")
 }
 
-/// `, filling 3 points with black and 1 with white` (nothing when nothing is filled).
-fn fills_text(filled: [usize; 2]) -> String {
-    let points = |n: usize| if n == 1 { "point" } else { "points" };
+/// `, filling 3 points with black and 1 with white` (nothing when nothing is filled); `unit`
+/// names what is filled, `point` or `square`.
+fn fills_text(filled: [usize; 2], unit: &str) -> String {
+    let points = |n: usize| {
+        if n == 1 {
+            unit.to_string()
+        } else {
+            format!("{unit}s")
+        }
+    };
     match filled {
         [0, 0] => String::new(),
         [b, 0] => format!(", filling {b} {} with black", points(b)),
         [0, w] => format!(", filling {w} {} with white", points(w)),
         [b, w] => format!(", filling {b} {} with black and {w} with white", points(b)),
     }
+}
+
+/// The stones an action would remove, such as `white c3 and d4` (`None` when it removes none).
+/// Only the mover's opponent ever loses stones.
+#[must_use]
+pub fn removals_text(effect: &crate::rules::Effect) -> Option<String> {
+    let removed: Vec<(Point, Color)> = effect.removals().collect();
+    let &(_, color) = removed.first()?;
+    let points: Vec<String> = removed.iter().map(|(p, _)| p.to_string()).collect();
+    let points = match points.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => points.join(""),
+    };
+    Some(format!("{color} {points}"))
 }
 
 #[cfg(test)]
@@ -629,10 +658,15 @@ pub(crate) mod tests {
 
     /// [`after`], drawn with `look`.
     pub(crate) fn after_with(look: Look, size: usize, pie: bool, moves: &str) -> App {
+        played(Game::Quentin, look, size, pie, moves)
+    }
+
+    /// A game of `game` on `size`×`size`, drawn with `look`, after the actions of `moves`.
+    pub(crate) fn played(game: Game, look: Look, size: usize, pie: bool, moves: &str) -> App {
         let setup = Setup {
             size,
             pie,
-            ..Setup::new(Game::Quentin)
+            ..Setup::new(game)
         };
         let mut app = App::new(setup, look).unwrap();
         for token in moves.split_whitespace() {
@@ -854,7 +888,7 @@ pub(crate) mod tests {
 
     #[test]
     fn the_mouse_points_and_clicks_on_the_last_drawn_board() {
-        use super::super::render::BoardGeometry;
+        use super::super::render::{BoardGeometry, BoardStyle};
         let mut app = game(5, false);
         let click = MouseEventKind::Down(MouseButton::Left);
         // Before any drawing there is no board to click on.
@@ -863,6 +897,7 @@ pub(crate) mod tests {
             x: 10,
             y: 4,
             size: 5,
+            style: BoardStyle::Points,
         };
         app.set_geometry(Geometry {
             board: Some(board),

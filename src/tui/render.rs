@@ -16,7 +16,10 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget};
 use crate::report::capitalised;
 use crate::rules::{Action, Board, Color, Game, Point, Position};
 
-use super::app::{App, Look, Mode, Tone, dimensions, player};
+use super::app::{App, Look, Mode, Tone, dimensions, player, removals_text};
+
+mod konobi;
+mod squares;
 
 /// The side panel's smallest useful width.
 const PANEL_MIN_WIDTH: u16 = 34;
@@ -46,6 +49,8 @@ pub struct BoardGeometry {
     pub y: u16,
     /// The board side.
     pub size: usize,
+    /// The kind of board drawn.
+    pub style: BoardStyle,
 }
 
 impl BoardGeometry {
@@ -63,7 +68,9 @@ impl BoardGeometry {
         let dx = column.checked_sub(self.x)?;
         let dy = usize::from(row.checked_sub(self.y)?);
         let col = usize::from(dx / DX);
-        if dx % DX != 0 || col >= self.size || dy >= self.size {
+        // A square covers both its columns; between two points is no point.
+        let inside = dx % DX == 0 || self.style == BoardStyle::Squares;
+        if !inside || col >= self.size || dy >= self.size {
             return None;
         }
         Some(Point::new(col, self.size - 1 - dy))
@@ -75,6 +82,9 @@ impl BoardGeometry {
 pub enum BoardStyle {
     /// Stones on the intersections of a grid of lines (Quentin, Konobi).
     Points,
+    /// Stones inside the light and dark squares of a checkered board (Brique), each square
+    /// two columns wide.
+    Squares,
 }
 
 impl BoardStyle {
@@ -82,7 +92,8 @@ impl BoardStyle {
     #[must_use]
     pub const fn of(game: Game) -> BoardStyle {
         match game {
-            Game::Quentin | Game::Konobi | Game::Brique | Game::Quint => BoardStyle::Points,
+            Game::Quentin | Game::Konobi | Game::Quint => BoardStyle::Points,
+            Game::Brique => BoardStyle::Squares,
         }
     }
 
@@ -92,6 +103,33 @@ impl BoardStyle {
         let n = u16::try_from(n).unwrap_or(u16::MAX / 4);
         match self {
             BoardStyle::Points => (DX * n + 9, n + 4),
+            BoardStyle::Squares => (DX * n + 8, n + 4),
+        }
+    }
+
+    /// What a stone stands on, for messages: `point` or `square`.
+    #[must_use]
+    pub const fn unit(self) -> &'static str {
+        match self {
+            BoardStyle::Points => "point",
+            BoardStyle::Squares => "square",
+        }
+    }
+
+    /// Blank columns between the board's edge marks and its first and last columns (room for
+    /// the cursor's brackets around a point).
+    const fn pad(self) -> u16 {
+        match self {
+            BoardStyle::Points => 1,
+            BoardStyle::Squares => 0,
+        }
+    }
+
+    /// Screen columns a point or square takes.
+    const fn width(self) -> u16 {
+        match self {
+            BoardStyle::Points => 1,
+            BoardStyle::Squares => DX,
         }
     }
 }
@@ -288,6 +326,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     let board_area = Rect::new(left, top, board_w, board_h);
     let board = match style {
         BoardStyle::Points => draw_points(app, board_area, buf, glyphs, &palette),
+        BoardStyle::Squares => squares::draw_squares(app, board_area, buf, glyphs, &palette),
     };
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
@@ -347,14 +386,8 @@ fn draw_points(
 ) -> BoardGeometry {
     let position = app.position();
     let board = position.board();
-    let geometry = BoardGeometry {
-        x: area.x + 5,
-        y: area.y + 2,
-        size: board.size(),
-    };
-    let playing = app.mode() == Mode::Play && !position.is_over();
+    let (geometry, playing) = draw_frame(app, BoardStyle::Points, area, buf, glyphs, palette);
     let cursor = app.cursor();
-    draw_surround(&geometry, buf, glyphs, palette, playing.then_some(cursor));
     // The grid and the stones.
     let last = app.last_placement();
     for p in board.points() {
@@ -374,6 +407,9 @@ fn draw_points(
             }
             None => put(buf, x, y, crossing(glyphs, board, p), palette.line),
         }
+    }
+    if position.game() == Game::Konobi {
+        konobi::draw_weak_connections(position, &geometry, buf, glyphs, palette);
     }
     // What playing at the cursor would fill, or a cross where it may not play.
     if playing && board.is_empty_at(cursor) {
@@ -413,6 +449,35 @@ fn draw_points(
     geometry
 }
 
+/// The geometry of `app`'s board drawn in `style` in `area`, with its surround drawn (see
+/// [`draw_surround`]); and whether a game is being played on it, so that the cursor shows.
+fn draw_frame(
+    app: &App,
+    style: BoardStyle,
+    area: Rect,
+    buf: &mut Buffer,
+    glyphs: &Glyphs,
+    palette: &Palette,
+) -> (BoardGeometry, bool) {
+    let position = app.position();
+    let geometry = BoardGeometry {
+        // Row numbers, a space, the edge mark and the padding.
+        x: area.x + 4 + style.pad(),
+        y: area.y + 2,
+        size: position.size(),
+        style,
+    };
+    let playing = app.mode() == Mode::Play && !position.is_over();
+    draw_surround(
+        &geometry,
+        buf,
+        glyphs,
+        palette,
+        playing.then_some(app.cursor()),
+    );
+    (geometry, playing)
+}
+
 /// Around a board drawn at `geometry`: the wood, the edge marks just outside the grid, and the
 /// coordinates, the cursor's own (when there is one) highlighted.
 fn draw_surround(
@@ -425,18 +490,21 @@ fn draw_surround(
     let n = geometry.size;
     let (x0, y0) = (geometry.x, geometry.y);
     let (right, bottom) = geometry.cell(Point::new(n - 1, 0));
+    let pad = geometry.style.pad();
+    // The columns of White's edge marks, just outside the board's first and last columns.
+    let (west, east) = (x0 - pad - 1, right + geometry.style.width() + pad);
     for y in y0 - 1..=bottom + 1 {
-        for x in x0 - 2..=right + 2 {
+        for x in west..=east {
             put(buf, x, y, " ", palette.wood);
         }
     }
-    for x in x0 - 1..=right + 1 {
+    for x in west + 1..east {
         put(buf, x, y0 - 1, glyphs.edge[0], palette.stone[0]);
         put(buf, x, bottom + 1, glyphs.edge[1], palette.stone[0]);
     }
     for y in y0..=bottom {
-        put(buf, x0 - 2, y, glyphs.edge[2], palette.stone[1]);
-        put(buf, right + 2, y, glyphs.edge[3], palette.stone[1]);
+        put(buf, west, y, glyphs.edge[2], palette.stone[1]);
+        put(buf, east, y, glyphs.edge[3], palette.stone[1]);
     }
     let style = |here: bool| {
         if here {
@@ -454,8 +522,8 @@ fn draw_surround(
         put(buf, x, bottom + 2, &letter, column);
         let number = (i + 1).to_string();
         let row = style(cursor.is_some_and(|c| c.row() == i));
-        buf.set_string(x0 - 5, y, format!("{number:>2}"), row);
-        buf.set_string(right + 4, y, &number, row);
+        buf.set_string(west - 3, y, format!("{number:>2}"), row);
+        buf.set_string(east + 2, y, &number, row);
     }
 }
 
@@ -519,7 +587,7 @@ fn draw_panel(
     let inner = block.inner(area);
     block.render(area, buf);
     let top = panel_status(app, usize::from(inner.width), glyphs, palette);
-    let footer = legend(glyphs, palette);
+    let footer = legend(app, glyphs, palette);
     let height = usize::from(inner.height);
     let footer = if top.len() + 2 + footer.len() <= height {
         footer
@@ -622,9 +690,15 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
     top
 }
 
-/// The bottom of the panel: whose edges are whose, and the keys to remember.
-fn legend<'a>(glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
-    vec![
+/// The bottom of the panel: what the game's board shows, whose edges are whose, and the keys
+/// to remember.
+fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
+    let mut lines = match app.setup().game {
+        Game::Konobi => konobi::legend(glyphs, palette),
+        Game::Brique => squares::legend(app.look(), glyphs, palette),
+        _ => Vec::new(),
+    };
+    lines.extend([
         Line::from(vec![
             stone(Color::Black, glyphs, palette),
             Span::raw(" Black joins top and bottom "),
@@ -636,7 +710,8 @@ fn legend<'a>(glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
             Span::styled(glyphs.edge[2], palette.stone[1]),
         ]),
         Line::styled("? help   q quit", palette.dim),
-    ]
+    ]);
+    lines
 }
 
 /// What the cursor's point holds or would do, and whether that is a refusal.
@@ -646,13 +721,16 @@ fn cursor_text(position: &Position, cursor: Point) -> (String, bool) {
     }
     match position.preview(Action::Place(cursor)) {
         Ok(effect) => {
-            let n = effect.fills().count();
-            let fills = match n {
+            let unit = BoardStyle::of(position.game()).unit();
+            let fills = match effect.fills().count() {
                 0 => String::new(),
-                1 => ", fills 1 point".to_string(),
-                n => format!(", fills {n} points"),
+                1 => format!(", fills 1 {unit}"),
+                n => format!(", fills {n} {unit}s"),
             };
-            (format!("{cursor}: legal{fills}"), false)
+            let removes = removals_text(&effect)
+                .map(|r| format!(", removes {r}"))
+                .unwrap_or_default();
+            (format!("{cursor}: legal{fills}{removes}"), false)
         }
         Err(reason) => (format!("{cursor}: illegal: {reason}"), true),
     }
@@ -717,12 +795,23 @@ const HELP: [(&str, &[(&str, &str)]); 2] = [
 /// The help overlay: every key, and where the record is saved.
 fn draw_help(app: &App, area: Rect, buf: &mut Buffer, glyphs: &Glyphs) {
     const KEY_WIDTH: usize = 19;
-    let width = area.width.min(66);
+    // What the game's board shows, when it needs telling; the help then takes the width of an
+    // 80-column terminal, so that the explanation and the record's path take few lines.
+    let board = match app.setup().game {
+        Game::Konobi => Some(konobi::HELP),
+        Game::Brique => Some(squares::HELP),
+        _ => None,
+    };
+    let width = area.width.min(if board.is_some() { 78 } else { 66 });
     let text_width = usize::from(width.saturating_sub(4))
         .saturating_sub(KEY_WIDTH)
         .max(1);
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let mut lines = Vec::new();
+    if let Some(text) = board {
+        let width = usize::from(width.saturating_sub(4)).max(1);
+        lines.extend(wrap(text, width).into_iter().map(Line::from));
+    }
     for (heading, keys) in HELP {
         if !lines.is_empty() {
             lines.push(Line::default());
@@ -814,7 +903,7 @@ mod tests {
     use ratatui::backend::TestBackend;
 
     /// Draws `app` on a `width`×`height` test terminal, as the run loop does.
-    fn draw_app(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    pub(super) fn draw_app(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
         let mut geometry = Geometry::default();
         terminal
@@ -826,7 +915,10 @@ mod tests {
 
     /// The screen as text, then one line per board row marking with `#` the cells whose
     /// style satisfies `marked`.
-    fn with_marks(terminal: &Terminal<TestBackend>, marked: impl Fn(Style) -> bool) -> String {
+    pub(super) fn with_marks(
+        terminal: &Terminal<TestBackend>,
+        marked: impl Fn(Style) -> bool,
+    ) -> String {
         let buf = terminal.backend().buffer();
         let mut out = format!("{}\n", terminal.backend());
         for y in 0..buf.area.height {
@@ -968,6 +1060,7 @@ mod tests {
             x: 7,
             y: 3,
             size: 19,
+            style: BoardStyle::Points,
         };
         for col in 0..19 {
             for row in 0..19 {
