@@ -5,6 +5,8 @@
 //! its own drawing function ([`BoardStyle`]); the board asks the position for its stones, the
 //! preview of the action under the cursor and the winning chain, and knows no game's rules.
 
+mod quint;
+
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position as Cell, Rect};
@@ -16,7 +18,9 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget};
 use crate::report::capitalised;
 use crate::rules::{Action, Board, Color, Game, Point, Position};
 
-use super::app::{App, Look, Mode, Tone, dimensions, player};
+use super::app::{App, Look, Mode, Tone, dimensions, player_of};
+
+pub use quint::CellGeometry;
 
 /// The side panel's smallest useful width.
 const PANEL_MIN_WIDTH: u16 = 34;
@@ -35,6 +39,17 @@ pub struct Geometry {
     pub board: Option<BoardGeometry>,
     /// How many lines the action list showed.
     pub list_rows: usize,
+    /// Quint's board of cells, when one was drawn.
+    pub cells: Option<CellGeometry>,
+}
+
+impl Geometry {
+    /// The point or cell drawn at screen cell (`column`, `row`), if any.
+    #[must_use]
+    pub fn point_at(&self, column: u16, row: u16) -> Option<Point> {
+        let point = self.board.and_then(|b| b.point_at(column, row));
+        point.or_else(|| self.cells.and_then(|c| c.point_at(column, row)))
+    }
 }
 
 /// Where the board's points are on the screen.
@@ -75,6 +90,8 @@ impl BoardGeometry {
 pub enum BoardStyle {
     /// Stones on the intersections of a grid of lines (Quentin, Konobi).
     Points,
+    /// Pieces inside the cells of a grid (Quint).
+    Cells,
 }
 
 impl BoardStyle {
@@ -82,7 +99,8 @@ impl BoardStyle {
     #[must_use]
     pub const fn of(game: Game) -> BoardStyle {
         match game {
-            Game::Quentin | Game::Konobi | Game::Brique | Game::Quint => BoardStyle::Points,
+            Game::Quentin | Game::Konobi | Game::Brique => BoardStyle::Points,
+            Game::Quint => BoardStyle::Cells,
         }
     }
 
@@ -92,6 +110,7 @@ impl BoardStyle {
         let n = u16::try_from(n).unwrap_or(u16::MAX / 4);
         match self {
             BoardStyle::Points => (DX * n + 9, n + 4),
+            BoardStyle::Cells => quint::size(n),
         }
     }
 }
@@ -286,8 +305,15 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     let left = area.x + (area.width - board_w - 1 - panel_w) / 2;
     let top = area.y + (area.height - board_h) / 2;
     let board_area = Rect::new(left, top, board_w, board_h);
-    let board = match style {
-        BoardStyle::Points => draw_points(app, board_area, buf, glyphs, &palette),
+    let (board, cells) = match style {
+        BoardStyle::Points => (
+            Some(draw_points(app, board_area, buf, glyphs, &palette)),
+            None,
+        ),
+        BoardStyle::Cells => (
+            None,
+            Some(quint::draw(app, board_area, buf, glyphs, &palette)),
+        ),
     };
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
@@ -295,8 +321,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
         draw_help(app, area, buf, glyphs);
     }
     Geometry {
-        board: Some(board),
+        board,
         list_rows,
+        cells,
     }
 }
 
@@ -500,16 +527,23 @@ fn draw_panel(
 ) -> usize {
     let setup = app.setup();
     let look = app.look();
+    let options = if setup.game.piece_options().is_empty() {
+        format!(
+            " {}, pie rule {}",
+            dimensions(setup.size, look),
+            if setup.pie { "on" } else { "off" }
+        )
+    } else {
+        format!(", {} pieces each", setup.pieces)
+    };
     let title = format!(
-        " {}{} {}, pie rule {} ",
+        " {}{}{options} ",
         if app.mode() == Mode::Replay {
             "Replay: "
         } else {
             ""
         },
         setup.game.title(),
-        dimensions(setup.size, look),
-        if setup.pie { "on" } else { "off" }
     );
     let block = Block::new()
         .borders(Borders::ALL)
@@ -519,7 +553,7 @@ fn draw_panel(
     let inner = block.inner(area);
     block.render(area, buf);
     let top = panel_status(app, usize::from(inner.width), glyphs, palette);
-    let footer = legend(glyphs, palette);
+    let footer = legend(setup.game, glyphs, palette);
     let height = usize::from(inner.height);
     let footer = if top.len() + 2 + footer.len() <= height {
         footer
@@ -561,7 +595,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
                 "{}{} wins! Player {}{}",
                 glyphs.win[0],
                 capitalised(winner),
-                player(winner, position.swapped()),
+                player_of(position, winner),
                 glyphs.win[1]
             );
             top.push(Line::styled(format!("{text:^width$}"), palette.banner));
@@ -572,12 +606,15 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
                 format!(
                     " {} to move: Player {}",
                     capitalised(color),
-                    player(color, position.swapped())
+                    player_of(position, color)
                 ),
                 Style::new().add_modifier(Modifier::BOLD),
             ),
         ])),
-        (None, None) => {}
+        (None, None) => {
+            let text = format!("{}Draw by repetition{}", glyphs.win[0], glyphs.win[1]);
+            top.push(Line::styled(format!("{text:^width$}"), palette.banner));
+        }
     }
     let total = app.actions().len();
     let counter = match app.mode() {
@@ -591,6 +628,9 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         Mode::Play => format!("Action {}", app.current() + 1),
     };
     top.push(Line::from(counter));
+    if position.game() == Game::Quint {
+        top.extend(quint::pieces_lines(position));
+    }
     if app.mode() == Mode::Play && position.is_legal(Action::Swap) {
         top.push(Line::styled(
             "s swaps colours (pie rule)",
@@ -598,7 +638,11 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         ));
     }
     if app.mode() == Mode::Play && !position.is_over() {
-        let (text, illegal) = cursor_text(position, app.cursor());
+        let (text, illegal) = if position.game() == Game::Quint {
+            quint::cursor_text(app)
+        } else {
+            cursor_text(position, app.cursor())
+        };
         let style = if illegal {
             palette.refusal
         } else {
@@ -623,7 +667,13 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
 }
 
 /// The bottom of the panel: whose edges are whose, and the keys to remember.
-fn legend<'a>(glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
+fn legend<'a>(game: Game, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
+    if game == Game::Quint {
+        return vec![
+            Line::from("Exactly five in a row or column wins"),
+            Line::styled("Esc goes back   ? help   q quit", palette.dim),
+        ];
+    }
     vec![
         Line::from(vec![
             stone(Color::Black, glyphs, palette),
@@ -667,12 +717,12 @@ fn action_line<'a>(app: &App, i: usize, palette: &Palette) -> Line<'a> {
     if let Some(color) = before.to_move() {
         spans.push(Span::raw(format!(
             "P{} {:<5} ",
-            player(color, before.swapped()),
+            player_of(before, color),
             capitalised(color)
         )));
     }
     spans.push(Span::raw(action.to_string()));
-    if action.point().is_some() && i < app.current() {
+    if matches!(action, Action::Place(_)) && i < app.current() {
         let filled = differences(before.board(), after.board()).saturating_sub(1);
         if filled > 0 {
             spans.push(Span::raw(format!(" +{filled}")));
@@ -723,7 +773,11 @@ fn draw_help(app: &App, area: Rect, buf: &mut Buffer, glyphs: &Glyphs) {
         .max(1);
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let mut lines = Vec::new();
-    for (heading, keys) in HELP {
+    let mut sections = HELP;
+    if app.setup().game == Game::Quint {
+        sections[0] = quint::HELP;
+    }
+    for (heading, keys) in sections {
         if !lines.is_empty() {
             lines.push(Line::default());
         }

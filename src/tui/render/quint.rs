@@ -1,0 +1,392 @@
+//! Quint's board of 8×8 cells and its lines in the side panel.
+//!
+//! Each cell is three columns wide inside a grid of lines: `[●]` is the cursor on a black piece.
+//! In the move phase the selected piece shows as `>●<`, the cells it can reach as `·`, and during
+//! a capture choice each piece to be taken as `×` and each spared one as `(○)`; colours repeat
+//! these marks, so that they read without colour too.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color as Paint, Modifier, Style};
+use ratatui::text::Line;
+
+use crate::report::capitalised;
+use crate::rules::{Action, Color, Point, Position};
+
+use super::super::app::{App, Mode, Pick, capturable, cells_text, dropping, reachable};
+use super::{Glyphs, Palette, paint, put};
+
+/// Screen columns from one cell to the next (three inside, one line).
+const DX: u16 = 4;
+/// Screen rows from one cell to the next (one inside, one line).
+const DY: u16 = 2;
+
+/// Where the cells are on the screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellGeometry {
+    /// Screen column of the leftmost inside column of the `a` cells.
+    pub x: u16,
+    /// Screen row of the inside of the top row of cells.
+    pub y: u16,
+    /// The board side.
+    pub size: usize,
+}
+
+impl CellGeometry {
+    /// The screen cell of the middle of `p`'s inside.
+    #[must_use]
+    pub fn cell(&self, p: Point) -> (u16, u16) {
+        let col = u16::try_from(p.col()).unwrap_or(u16::MAX / DX);
+        let row = u16::try_from(self.size - 1 - p.row()).unwrap_or(u16::MAX / DY);
+        (self.x + 1 + DX * col, self.y + DY * row)
+    }
+
+    /// The cell whose inside holds screen cell (`column`, `row`), if any.
+    #[must_use]
+    pub fn point_at(&self, column: u16, row: u16) -> Option<Point> {
+        let dx = column.checked_sub(self.x)?;
+        let dy = row.checked_sub(self.y)?;
+        let (col, r) = (usize::from(dx / DX), usize::from(dy / DY));
+        if dx % DX == DX - 1 || dy % DY != 0 || col >= self.size || r >= self.size {
+            return None;
+        }
+        Some(Point::new(col, self.size - 1 - r))
+    }
+}
+
+/// The screen size of the board of side `n` with its coordinates.
+#[must_use]
+pub fn size(n: u16) -> (u16, u16) {
+    (DX * n + 1 + 6, DY * n + 1 + 2)
+}
+
+/// Quint's own marks, Unicode or ASCII.
+struct Marks {
+    vertical: &'static str,
+    reachable: &'static str,
+    taken: &'static str,
+    spared: [&'static str; 2],
+    selected: [&'static str; 2],
+}
+
+const UNICODE: Marks = Marks {
+    vertical: "│",
+    reachable: "·",
+    taken: "×",
+    spared: ["(", ")"],
+    selected: [">", "<"],
+};
+
+const ASCII: Marks = Marks {
+    vertical: "|",
+    reachable: ".",
+    taken: "*",
+    ..UNICODE
+};
+
+/// Backgrounds of the marked cells, from the 256-colour palette: readable on the board's wood
+/// whatever the terminal's own colours.
+mod tint {
+    use super::Paint;
+    pub const SELECTED: Paint = Paint::Indexed(172);
+    pub const REACHABLE: Paint = Paint::Indexed(110);
+    pub const TAKEN: Paint = Paint::Indexed(160);
+    pub const SPARED: Paint = Paint::Indexed(180);
+}
+
+/// The style of a marked cell's inside: a background with colours, else `plain`.
+fn tinted(palette: &Palette, bg: Paint, plain: Style) -> Style {
+    if palette.wood == Style::new() {
+        plain
+    } else {
+        Style::new().bg(bg).add_modifier(Modifier::BOLD)
+    }
+}
+
+/// Draws the grid of cells, the pieces, the selection and its marks, the winning five and the
+/// cursor into `area`.
+pub(super) fn draw(
+    app: &App,
+    area: Rect,
+    buf: &mut Buffer,
+    glyphs: &Glyphs,
+    palette: &Palette,
+) -> CellGeometry {
+    let position = app.position();
+    let board = position.board();
+    let n = board.size();
+    let size = u16::try_from(n).unwrap_or(1);
+    let marks = if app.look().ascii { &ASCII } else { &UNICODE };
+    let geometry = CellGeometry {
+        x: area.x + 4,
+        y: area.y + 2,
+        size: n,
+    };
+    let playing = app.mode() == Mode::Play && !position.is_over();
+    let cursor = app.cursor();
+    let (left, top) = (geometry.x - 1, geometry.y - 1);
+    let (right, bottom) = (left + DX * size, top + DY * size);
+    // The grid.
+    for y in top..=bottom {
+        let band = if y == top {
+            0
+        } else if y == bottom {
+            2
+        } else {
+            1
+        };
+        for x in left..=right {
+            let on_line = (x - left) % DX == 0;
+            let symbol = match ((y - top) % DY == 0, on_line) {
+                (true, true) => {
+                    let across = if x == left {
+                        0
+                    } else if x == right {
+                        2
+                    } else {
+                        1
+                    };
+                    glyphs.cross[band][across]
+                }
+                (true, false) => glyphs.line,
+                (false, true) => marks.vertical,
+                (false, false) => " ",
+            };
+            put(buf, x, y, symbol, palette.line);
+        }
+    }
+    // The coordinates, the cursor's own highlighted.
+    let label = |here: bool| {
+        if playing && here {
+            palette.label_here
+        } else {
+            palette.label
+        }
+    };
+    for i in 0..n {
+        let (x, y) = geometry.cell(Point::new(i, n - 1 - i));
+        let letter = Point::new(i, 0).col_letter().to_string();
+        let column = label(cursor.col() == i);
+        put(buf, x, top - 1, &letter, column);
+        put(buf, x, bottom + 1, &letter, column);
+        let number = (n - i).to_string();
+        let row = label(cursor.row() == n - 1 - i);
+        buf.set_string(left - 3, y, format!("{number:>2}"), row);
+        buf.set_string(right + 2, y, &number, row);
+    }
+    // The pieces, the last one moved or dropped ringed.
+    let last = app.last_action().and_then(Action::point);
+    for p in board.points() {
+        let (x, y) = geometry.cell(p);
+        if let Some(color) = board.get(p) {
+            let i = color.index();
+            let glyph = if Some(p) == last {
+                glyphs.last[i]
+            } else {
+                glyphs.stone[i]
+            };
+            put(buf, x, y, glyph, palette.stone[i]);
+            if Some(p) == last {
+                paint(buf, x, y, palette.last);
+            }
+        }
+    }
+    if playing {
+        draw_pick(app.pick(), position, &geometry, buf, marks, palette);
+    }
+    // The winning five(s).
+    if let Some(outcome) = position.outcome() {
+        for p in outcome.line().iter() {
+            let (x, y) = geometry.cell(p);
+            for dx in 0..3 {
+                paint(buf, x + dx - 1, y, palette.chain);
+            }
+        }
+    }
+    if playing {
+        let (x, y) = geometry.cell(cursor);
+        put(buf, x - 1, y, glyphs.cursor[0], palette.cursor);
+        if let Some(bg) = palette.cursor.bg {
+            paint(buf, x, y, Style::new().bg(bg));
+        }
+        put(buf, x + 1, y, glyphs.cursor[1], palette.cursor);
+    }
+    geometry
+}
+
+/// The selected piece, the cells it can reach, and the pieces a step would take or spare.
+fn draw_pick(
+    pick: Pick,
+    position: &Position,
+    geometry: &CellGeometry,
+    buf: &mut Buffer,
+    marks: &Marks,
+    palette: &Palette,
+) {
+    let Some(from) = pick.from() else {
+        return;
+    };
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let around = |buf: &mut Buffer, p: Point, pair: [&str; 2], style: Style| {
+        let (x, y) = geometry.cell(p);
+        put(buf, x - 1, y, pair[0], style);
+        paint(buf, x, y, style);
+        put(buf, x + 1, y, pair[1], style);
+    };
+    around(
+        buf,
+        from,
+        marks.selected,
+        tinted(palette, tint::SELECTED, bold),
+    );
+    match pick {
+        Pick::Captures {
+            to,
+            capturable,
+            taken,
+            ..
+        } => {
+            around(buf, to, [" ", " "], tinted(palette, tint::REACHABLE, bold));
+            let (x, y) = geometry.cell(to);
+            let mover = position.get(from).unwrap_or(Color::White);
+            put(buf, x, y, marks.reachable, palette.stone[mover.index()]);
+            paint(buf, x, y, tinted(palette, tint::REACHABLE, bold));
+            for p in capturable.iter() {
+                if taken.contains(p) {
+                    let style = tinted(palette, tint::TAKEN, bold).fg(Paint::Indexed(231));
+                    let style = if palette.wood == Style::new() {
+                        bold
+                    } else {
+                        style
+                    };
+                    around(buf, p, [" ", " "], style);
+                    let (x, y) = geometry.cell(p);
+                    put(buf, x, y, marks.taken, style);
+                } else {
+                    around(buf, p, marks.spared, tinted(palette, tint::SPARED, bold));
+                }
+            }
+        }
+        Pick::Piece(_) => {
+            for p in reachable(position, from) {
+                let (x, y) = geometry.cell(p);
+                let style = tinted(palette, tint::REACHABLE, Style::new());
+                around(buf, p, [" ", " "], style);
+                put(buf, x, y, marks.reachable, style.fg(Paint::Indexed(16)));
+                if palette.wood == Style::new() {
+                    put(buf, x, y, marks.reachable, Style::new());
+                }
+            }
+        }
+        Pick::Nothing => {}
+    }
+}
+
+/// The keys of the help overlay's first section in Quint.
+pub(super) const HELP: (&str, &[(&str, &str)]) = (
+    "Playing Quint",
+    &[
+        ("arrows, h j k l", "move the cursor"),
+        (
+            "Enter, Space",
+            "drop a piece; later select a piece, then the cell it goes to",
+        ),
+        (
+            "x, Space",
+            "take or spare the marked piece under the cursor",
+        ),
+        ("Enter", "play the step, taking the pieces still marked"),
+        (
+            "mouse",
+            "click a cell as Enter; click a marked piece to take or spare it",
+        ),
+        ("Esc", "go back: unselect; with nothing selected, quit"),
+        ("u, r", "undo, redo (no limit)"),
+        ("n", "new game, once the game is over"),
+        ("PgUp, PgDn, wheel", "scroll the action list"),
+        ("?", "open or close this help"),
+        ("q, Ctrl-C", "quit (the record is already saved)"),
+    ],
+);
+
+/// The panel's lines about the pieces: in hand while dropping, and on the board.
+pub(super) fn pieces_lines<'a>(position: &Position) -> Vec<Line<'a>> {
+    let on_board = position.board().count();
+    let mut lines = Vec::new();
+    if let Some(hand) = position.in_hand()
+        && dropping(position)
+    {
+        lines.push(Line::from(format!(
+            "In hand:  White {:>2}, Black {:>2}",
+            hand[Color::White.index()],
+            hand[Color::Black.index()]
+        )));
+    }
+    lines.push(Line::from(format!(
+        "On board: White {:>2}, Black {:>2}",
+        on_board[Color::White.index()],
+        on_board[Color::Black.index()]
+    )));
+    lines
+}
+
+/// What the cursor's cell holds or what Enter would do there, and whether that is a refusal.
+pub(super) fn cursor_text(app: &App) -> (String, bool) {
+    let position = app.position();
+    let cursor = app.cursor();
+    let Some(mover) = position.to_move() else {
+        return (String::new(), false);
+    };
+    let held = position.get(cursor);
+    if dropping(position) {
+        return match held {
+            Some(color) => (format!("{cursor}: a {color} piece"), false),
+            None => (format!("{cursor}: Enter drops a {mover} piece here"), false),
+        };
+    }
+    match app.pick() {
+        Pick::Nothing => match held {
+            Some(color) if color == mover => {
+                if reachable(position, cursor).is_empty() {
+                    (format!("{cursor}: this piece cannot move"), true)
+                } else {
+                    (format!("{cursor}: Enter selects this piece"), false)
+                }
+            }
+            Some(color) => (format!("{cursor}: a {color} piece"), false),
+            None => (
+                format!("{}: select a {mover} piece to move", capitalised(mover)),
+                false,
+            ),
+        },
+        Pick::Piece(from) => {
+            if reachable(position, from).contains(&cursor) {
+                let takes = capturable(position, from, cursor);
+                let can = if takes.is_empty() {
+                    String::new()
+                } else {
+                    format!(", can take {}", cells_text(takes.iter()))
+                };
+                (format!("{from}-{cursor}: Enter moves here{can}"), false)
+            } else {
+                (
+                    format!("{from} selected: Enter on a marked cell (Esc cancels)"),
+                    false,
+                )
+            }
+        }
+        Pick::Captures {
+            from, to, taken, ..
+        } => {
+            let action = Action::Step {
+                from,
+                to,
+                captures: taken,
+            };
+            (
+                format!("Enter plays {action}; Space or x on a marked piece takes or spares it"),
+                false,
+            )
+        }
+    }
+}
