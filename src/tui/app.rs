@@ -6,7 +6,7 @@
 //! and how many of them are on the board now. Undo steps back along that line and redo forward;
 //! a new action cuts the undone ones off. The record always holds the actions on the board.
 
-mod quint;
+pub(crate) mod quint;
 
 use std::path::{Path, PathBuf};
 

@@ -868,7 +868,7 @@ mod tests {
     use ratatui::backend::TestBackend;
 
     /// Draws `app` on a `width`×`height` test terminal, as the run loop does.
-    fn draw_app(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    pub(super) fn draw_app(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
         let mut geometry = Geometry::default();
         terminal
@@ -880,7 +880,10 @@ mod tests {
 
     /// The screen as text, then one line per board row marking with `#` the cells whose
     /// style satisfies `marked`.
-    fn with_marks(terminal: &Terminal<TestBackend>, marked: impl Fn(Style) -> bool) -> String {
+    pub(super) fn with_marks(
+        terminal: &Terminal<TestBackend>,
+        marked: impl Fn(Style) -> bool,
+    ) -> String {
         let buf = terminal.backend().buffer();
         let mut out = format!("{}\n", terminal.backend());
         for y in 0..buf.area.height {

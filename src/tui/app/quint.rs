@@ -300,3 +300,279 @@ impl App {
         Effect::None
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::rules::{Board, Color, Game, Setup};
+    use crate::tui::app::tests::{effect_of, key, press};
+    use crate::tui::app::{Look, Mode, player_of};
+    use crossterm::event::{Event, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+
+    /// White to move in the move phase: c4-c5 can take b5, c6 and d5 (a5, c7 and e5 are white).
+    pub(crate) const THREE_CAPTURES: &str =
+        "........|..W.....|..B.....|WB.BW...|..W.....|........|......B.|........";
+
+    /// The app on the Quint position `rows` (top row first), hands empty, `to_move` to move.
+    pub(crate) fn quint_app(rows: &str, to_move: Color, look: Look) -> App {
+        let board = Board::from_rows(rows).unwrap();
+        let position = Setup::new(Game::Quint)
+            .start_quint_from(&board, [0, 0], to_move)
+            .unwrap();
+        App::from_line(vec![position], Vec::new(), Mode::Play, look)
+    }
+
+    /// [`THREE_CAPTURES`] with the cursor on c4.
+    pub(crate) fn three_captures() -> App {
+        let mut app = quint_app(THREE_CAPTURES, Color::White, Look::FULL);
+        app.cursor = p("c4");
+        app
+    }
+
+    fn p(name: &str) -> Point {
+        Point::parse(name).unwrap()
+    }
+
+    fn text(app: &App) -> &str {
+        app.message().map_or("", |m| m.text.as_str())
+    }
+
+    /// The last line of the record.
+    fn last_token(app: &App) -> String {
+        app.record_text().lines().last().unwrap_or("").to_string()
+    }
+
+    fn captures(names: &[&str]) -> Captures {
+        Captures::from_points(names.iter().map(|n| p(n))).unwrap()
+    }
+
+    #[test]
+    fn drops_go_on_the_cursor_cell_and_white_is_player_1() {
+        let setup = Setup {
+            pieces: 15,
+            ..Setup::new(Game::Quint)
+        };
+        let mut app = App::new(setup, Look::FULL).unwrap();
+        assert_eq!(app.position().to_move(), Some(Color::White));
+        assert_eq!(player_of(app.position(), Color::White), 1);
+        assert_eq!(player_of(app.position(), Color::Black), 2);
+        assert_eq!(app.cursor(), p("e5"));
+        assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
+        assert_eq!(effect_of(&mut app, "l "), Effect::Save);
+        assert_eq!(app.record_text(), "game quint\npieces 15\ne5\nf5\n");
+        assert_eq!(app.position().in_hand(), Some([14, 14]));
+        // An occupied cell is refused; x means nothing yet.
+        assert_eq!(effect_of(&mut app, "\n"), Effect::None);
+        assert_eq!(text(&app), "White cannot play f5: f5 is not empty.");
+        assert_eq!(effect_of(&mut app, "hx"), Effect::None);
+        assert!(text(&app).contains("drop phase"), "{}", text(&app));
+        assert_eq!(app.pick(), Pick::Nothing);
+    }
+
+    #[test]
+    fn a_piece_is_selected_unselected_and_esc_goes_back_before_it_quits() {
+        let mut app = three_captures();
+        assert_eq!(effect_of(&mut app, "\n"), Effect::None);
+        assert_eq!(app.pick(), Pick::Piece(p("c4")));
+        assert_eq!(text(&app), "Selected c4.");
+        assert_eq!(
+            reachable(app.position(), p("c4")),
+            [p("b4"), p("c3"), p("c5"), p("d4")]
+        );
+        // Enter on the selected piece unselects it.
+        assert_eq!(effect_of(&mut app, "\n"), Effect::None);
+        assert_eq!(app.pick(), Pick::Nothing);
+        press(&mut app, "\n");
+        assert_eq!(app.handle(&key(KeyCode::Esc)), Effect::None);
+        assert_eq!(app.pick(), Pick::Nothing);
+        assert_eq!(text(&app), "c4 is no longer selected.");
+        // With nothing selected, Esc quits as in the other games.
+        assert_eq!(app.handle(&key(KeyCode::Esc)), Effect::Quit);
+        assert!(app.actions().is_empty());
+    }
+
+    #[test]
+    fn enemy_pieces_empty_cells_and_cells_out_of_reach_are_refused() {
+        let mut app = three_captures();
+        press(&mut app, "k\n");
+        assert_eq!(app.pick(), Pick::Nothing);
+        assert_eq!(
+            text(&app),
+            "White moves a white piece: select one of them first."
+        );
+        press(&mut app, "k\n");
+        assert!(text(&app).starts_with("White moves"), "{}", text(&app));
+        press(&mut app, "jj\nll\n");
+        assert_eq!(app.pick(), Pick::Piece(p("c4")));
+        assert_eq!(
+            text(&app),
+            "The piece on c4 steps one cell up, down, left or right, to an empty cell: e4 is \
+             none of them."
+        );
+        // Another own piece takes the selection over.
+        press(&mut app, "k\n");
+        assert_eq!(app.pick(), Pick::Piece(p("e5")));
+        assert!(app.actions().is_empty());
+    }
+
+    #[test]
+    fn a_step_without_capture_plays_at_once() {
+        let mut app = three_captures();
+        assert_eq!(effect_of(&mut app, "\nj\n"), Effect::Save);
+        assert_eq!(last_token(&app), "c4-c3");
+        assert_eq!(app.pick(), Pick::Nothing);
+        assert_eq!(app.position().to_move(), Some(Color::Black));
+        assert_eq!(text(&app), "White played c4-c3.");
+    }
+
+    #[test]
+    fn every_capturable_piece_is_taken_unless_spared() {
+        let mut app = three_captures();
+        assert_eq!(effect_of(&mut app, "\nk\n"), Effect::None);
+        let all = captures(&["b5", "c6", "d5"]);
+        assert_eq!(
+            app.pick(),
+            Pick::Captures {
+                from: p("c4"),
+                to: p("c5"),
+                capturable: all,
+                taken: all
+            }
+        );
+        assert_eq!(
+            text(&app),
+            "c4-c5 can take b5, c6 and d5: every marked piece is taken unless spared."
+        );
+        assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
+        assert_eq!(last_token(&app), "c4-c5xb5xc6xd5");
+        assert_eq!(app.position().board().count(), [1, 4]);
+    }
+
+    #[test]
+    fn some_captures_are_chosen_with_space_and_x() {
+        let mut app = three_captures();
+        press(&mut app, "\nk\nk ");
+        assert_eq!(text(&app), "c6 spared: Enter plays c4-c5xb5xd5.");
+        press(&mut app, "jlx");
+        assert_eq!(text(&app), "d5 spared: Enter plays c4-c5xb5.");
+        press(&mut app, "x");
+        assert_eq!(text(&app), "d5 taken: Enter plays c4-c5xb5xd5.");
+        // Space away from a marked piece does not play.
+        press(&mut app, "l ");
+        assert!(
+            text(&app).starts_with("Space or x takes or spares"),
+            "{}",
+            text(&app)
+        );
+        assert!(app.actions().is_empty());
+        assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
+        assert_eq!(last_token(&app), "c4-c5xb5xd5");
+        assert_eq!(app.position().get(p("c6")), Some(Color::Black));
+    }
+
+    #[test]
+    fn sparing_every_piece_captures_none() {
+        let mut app = three_captures();
+        press(&mut app, "\nk\nh lk lj ");
+        match app.pick() {
+            Pick::Captures { taken, .. } => assert!(taken.is_empty(), "{taken:?}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
+        assert_eq!(last_token(&app), "c4-c5");
+        assert_eq!(app.position().board().count(), [4, 4]);
+    }
+
+    #[test]
+    fn esc_in_the_capture_choice_goes_back_to_the_destination_and_undo_clears_it() {
+        let mut app = three_captures();
+        press(&mut app, "\nk\n");
+        assert_eq!(app.handle(&key(KeyCode::Esc)), Effect::None);
+        assert_eq!(app.pick(), Pick::Piece(p("c4")));
+        assert_eq!(text(&app), "c4 is selected: choose where it goes.");
+        press(&mut app, "vv\n");
+        assert_eq!(last_token(&app), "c4-c3");
+        press(&mut app, "u");
+        assert_eq!(app.pick(), Pick::Nothing);
+        press(&mut app, "^\n");
+        assert_eq!(app.pick(), Pick::Piece(p("c4")));
+        press(&mut app, "r");
+        assert_eq!(app.pick(), Pick::Nothing);
+        assert_eq!(text(&app), "Redone: c4-c3.");
+    }
+
+    fn click(app: &mut App, name: &str) -> Effect {
+        let (column, row) = app.geometry.cells.unwrap().cell(p(name));
+        app.handle(&Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        }))
+    }
+
+    #[test]
+    fn clicks_select_move_and_choose_captures() {
+        let mut app = three_captures();
+        let cells = crate::tui::render::CellGeometry {
+            x: 4,
+            y: 2,
+            size: 8,
+        };
+        app.set_geometry(crate::tui::render::Geometry {
+            cells: Some(cells),
+            ..Default::default()
+        });
+        assert_eq!(click(&mut app, "c4"), Effect::None);
+        assert_eq!(click(&mut app, "c5"), Effect::None);
+        assert_eq!(click(&mut app, "b5"), Effect::None);
+        assert_eq!(text(&app), "b5 spared: Enter plays c4-c5xc6xd5.");
+        assert_eq!(click(&mut app, "a8"), Effect::None);
+        assert!(text(&app).starts_with("Click a marked piece"));
+        assert_eq!(click(&mut app, "c5"), Effect::Save);
+        assert_eq!(last_token(&app), "c4-c5xc6xd5");
+    }
+
+    #[test]
+    fn a_draw_by_repetition_is_announced() {
+        let mut app = quint_app(
+            "......B.|........|........|........|........|........|........|W.......",
+            Color::White,
+            Look::FULL,
+        );
+        app.cursor = p("a1");
+        for round in 0..2 {
+            press(&mut app, "\n^\n");
+            assert_eq!(last_token(&app), "a1-a2", "{round}");
+            app.cursor = p("g8");
+            press(&mut app, "\nv\n");
+            app.cursor = p("a2");
+            press(&mut app, "\nv\n");
+            app.cursor = p("g7");
+            press(&mut app, "\n^\n");
+            app.cursor = p("a1");
+        }
+        assert_eq!(app.position().outcome(), Some(&Outcome::Draw));
+        assert_eq!(
+            text(&app),
+            "Black played g7-g8. Draw: this position has come for the third time."
+        );
+    }
+
+    #[test]
+    fn a_win_without_a_five_says_why() {
+        // Black's last piece is taken.
+        let mut app = quint_app(
+            "........|........|........|........|........|........|........|W.BW....",
+            Color::White,
+            Look::FULL,
+        );
+        app.cursor = p("a1");
+        press(&mut app, "\nl\n\n");
+        assert_eq!(last_token(&app), "a1-b1xc1");
+        assert_eq!(
+            text(&app),
+            "White played a1-b1xc1. Black has no piece left. White wins (Player 1)."
+        );
+    }
+}

@@ -390,3 +390,93 @@ pub(super) fn cursor_text(app: &App) -> (String, bool) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{draw_app, with_marks};
+    use super::*;
+    use crate::rules::{Game, Setup};
+    use crate::tui::app::Look;
+    use crate::tui::app::quint::tests::{THREE_CAPTURES, quint_app, three_captures};
+    use crate::tui::app::tests::press;
+
+    #[test]
+    fn the_drop_phase_fits_80x24_with_the_pieces_in_hand() {
+        let setup = Setup {
+            pieces: 15,
+            ..Setup::new(Game::Quint)
+        };
+        let mut app = App::new(setup, Look::FULL).unwrap();
+        press(&mut app, "\n<\n^\nv<\n");
+        let terminal = draw_app(&mut app, 80, 24);
+        insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn a_selected_piece_marks_the_cells_it_can_reach() {
+        let mut app = three_captures();
+        press(&mut app, "\n");
+        let terminal = draw_app(&mut app, 80, 24);
+        let reach = tinted(&Palette::new(Look::FULL), tint::REACHABLE, Style::new());
+        insta::assert_snapshot!(with_marks(&terminal, |s| s.bg == reach.bg));
+    }
+
+    #[test]
+    fn the_capture_choice_marks_taken_and_spared_pieces() {
+        let mut app = three_captures();
+        // c4-c5, then spare c6.
+        press(&mut app, "\nk\nk ");
+        let terminal = draw_app(&mut app, 80, 24);
+        insta::assert_snapshot!(with_marks(&terminal, |s| s.bg == Some(tint::TAKEN)));
+    }
+
+    #[test]
+    fn the_capture_choice_reads_in_ascii_without_colour() {
+        let look = Look {
+            ascii: true,
+            color: false,
+        };
+        let mut app = quint_app(THREE_CAPTURES, Color::White, look);
+        press(&mut app, "hhj\nk\nk ");
+        let terminal = draw_app(&mut app, 80, 24);
+        for cell in terminal.backend().buffer().content() {
+            assert!(cell.symbol().is_ascii(), "{:?}", cell.symbol());
+            assert_eq!(cell.bg, Paint::Reset);
+        }
+        insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn the_winning_five_is_highlighted() {
+        let mut app = quint_app(
+            "........|........|........|W.......|.WWWW...|........|........|BBBB....",
+            Color::White,
+            Look::FULL,
+        );
+        press(&mut app, "hhhh\nv\n");
+        assert!(app.position().is_over());
+        let terminal = draw_app(&mut app, 80, 24);
+        let chain = Palette::new(Look::FULL).chain;
+        insta::assert_snapshot!(with_marks(&terminal, |s| s.bg == chain.bg));
+    }
+
+    #[test]
+    fn cells_map_to_the_screen_and_back() {
+        let g = CellGeometry {
+            x: 4,
+            y: 2,
+            size: 8,
+        };
+        for i in 0..64 {
+            let p = Point::new(i % 8, i / 8);
+            let (x, y) = g.cell(p);
+            for dx in [x - 1, x, x + 1] {
+                assert_eq!(g.point_at(dx, y), Some(p));
+            }
+            assert_eq!(g.point_at(x + 2, y), None, "a line");
+            assert_eq!(g.point_at(x, y + 1), None, "a line");
+        }
+        assert_eq!(g.point_at(3, 2), None);
+        assert_eq!(g.point_at(4, 1), None);
+    }
+}
