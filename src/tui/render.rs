@@ -670,7 +670,13 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
 fn legend<'a>(game: Game, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
     if game == Game::Quint {
         return vec![
-            Line::from("Exactly five in a row or column wins"),
+            Line::from(vec![
+                stone(Color::White, glyphs, palette),
+                Span::raw(" White   "),
+                stone(Color::Black, glyphs, palette),
+                Span::raw(" Black"),
+            ]),
+            Line::from("Exactly five in a line wins"),
             Line::styled("Esc goes back   ? help   q quit", palette.dim),
         ];
     }

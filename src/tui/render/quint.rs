@@ -287,20 +287,11 @@ pub(super) const HELP: (&str, &[(&str, &str)]) = (
     "Playing Quint",
     &[
         ("arrows, h j k l", "move the cursor"),
-        (
-            "Enter, Space",
-            "drop a piece; later select a piece, then the cell it goes to",
-        ),
-        (
-            "x, Space",
-            "take or spare the marked piece under the cursor",
-        ),
-        ("Enter", "play the step, taking the pieces still marked"),
-        (
-            "mouse",
-            "click a cell as Enter; click a marked piece to take or spare it",
-        ),
-        ("Esc", "go back: unselect; with nothing selected, quit"),
+        ("Enter, Space", "drop; select a piece, then its cell"),
+        ("x, Space", "take or spare the marked piece"),
+        ("Enter", "play the step, taking the marked pieces"),
+        ("mouse", "click as Enter; on a marked piece, as x"),
+        ("Esc", "go back one stage; with none, quit"),
         ("u, r", "undo, redo (no limit)"),
         ("n", "new game, once the game is over"),
         ("PgUp, PgDn, wheel", "scroll the action list"),
@@ -458,6 +449,15 @@ mod tests {
         let terminal = draw_app(&mut app, 80, 24);
         let chain = Palette::new(Look::FULL).chain;
         insta::assert_snapshot!(with_marks(&terminal, |s| s.bg == chain.bg));
+    }
+
+    #[test]
+    fn the_help_overlay_lists_quints_keys_and_fits_80x24() {
+        let mut app = three_captures();
+        app.set_record_path("/home/player/.local/share/quentin/games/quint.txt".into());
+        press(&mut app, "?");
+        let terminal = draw_app(&mut app, 80, 24);
+        insta::assert_snapshot!(terminal.backend());
     }
 
     #[test]
