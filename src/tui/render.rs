@@ -619,7 +619,10 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
     let total = app.actions().len();
     let counter = match app.mode() {
         Mode::Replay => format!("Showing action {} of {total}", app.current()),
-        Mode::Play if position.is_over() => format!("{} actions played", app.current()),
+        Mode::Play if position.is_over() => match app.current() {
+            1 => "1 action played".to_string(),
+            n => format!("{n} actions played"),
+        },
         Mode::Play if app.current() < total => format!(
             "Action {} ({} undone: r redoes)",
             app.current() + 1,

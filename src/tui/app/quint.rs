@@ -533,25 +533,30 @@ pub(crate) mod tests {
         assert_eq!(last_token(&app), "c4-c5xc6xd5");
     }
 
-    #[test]
-    fn a_draw_by_repetition_is_announced() {
+    /// Two lone pieces stepping back and forth until the position comes a third time.
+    pub(crate) fn drawn_by_repetition() -> App {
         let mut app = quint_app(
             "......B.|........|........|........|........|........|........|W.......",
             Color::White,
             Look::FULL,
         );
-        app.cursor = p("a1");
-        for round in 0..2 {
-            press(&mut app, "\n^\n");
-            assert_eq!(last_token(&app), "a1-a2", "{round}");
-            app.cursor = p("g8");
-            press(&mut app, "\nv\n");
-            app.cursor = p("a2");
-            press(&mut app, "\nv\n");
-            app.cursor = p("g7");
-            press(&mut app, "\n^\n");
-            app.cursor = p("a1");
+        for _ in 0..2 {
+            for (from, keys) in [
+                ("a1", "\n^\n"),
+                ("g8", "\nv\n"),
+                ("a2", "\nv\n"),
+                ("g7", "\n^\n"),
+            ] {
+                app.cursor = p(from);
+                assert_eq!(effect_of(&mut app, keys), Effect::Save, "{from}");
+            }
         }
+        app
+    }
+
+    #[test]
+    fn a_draw_by_repetition_is_announced() {
+        let app = drawn_by_repetition();
         assert_eq!(app.position().outcome(), Some(&Outcome::Draw));
         assert_eq!(
             text(&app),

@@ -92,14 +92,19 @@ mod tint {
     pub const REACHABLE: Paint = Paint::Indexed(110);
     pub const TAKEN: Paint = Paint::Indexed(160);
     pub const SPARED: Paint = Paint::Indexed(180);
+    /// The dot on a reachable cell.
+    pub const DOT: Paint = Paint::Indexed(16);
+    /// The cross on a piece to be taken.
+    pub const CROSS: Paint = Paint::Indexed(231);
 }
 
-/// The style of a marked cell's inside: a background with colours, else `plain`.
-fn tinted(palette: &Palette, bg: Paint, plain: Style) -> Style {
-    if palette.wood == Style::new() {
-        plain
-    } else {
-        Style::new().bg(bg).add_modifier(Modifier::BOLD)
+/// The style of a marked cell's inside: bold, on `bg` and in `fg` (when given) with colours.
+fn tinted(palette: &Palette, bg: Paint, fg: Option<Paint>) -> Style {
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    match fg {
+        _ if palette.wood == Style::new() => bold,
+        Some(fg) => bold.bg(bg).fg(fg),
+        None => bold.bg(bg),
     }
 }
 
@@ -226,18 +231,23 @@ fn draw_pick(
     let Some(from) = pick.from() else {
         return;
     };
-    let bold = Style::new().add_modifier(Modifier::BOLD);
-    let around = |buf: &mut Buffer, p: Point, pair: [&str; 2], style: Style| {
+    // A mark on either side of the cell's middle, and `middle` (or the piece) in it.
+    let mark = |buf: &mut Buffer, p: Point, pair: [&str; 2], middle: Option<&str>, style| {
         let (x, y) = geometry.cell(p);
         put(buf, x - 1, y, pair[0], style);
-        paint(buf, x, y, style);
+        match middle {
+            Some(symbol) => put(buf, x, y, symbol, style),
+            None => paint(buf, x, y, style),
+        }
         put(buf, x + 1, y, pair[1], style);
     };
-    around(
+    let reach = tinted(palette, tint::REACHABLE, Some(tint::DOT));
+    mark(
         buf,
         from,
         marks.selected,
-        tinted(palette, tint::SELECTED, bold),
+        None,
+        tinted(palette, tint::SELECTED, None),
     );
     match pick {
         Pick::Captures {
@@ -246,36 +256,20 @@ fn draw_pick(
             taken,
             ..
         } => {
-            around(buf, to, [" ", " "], tinted(palette, tint::REACHABLE, bold));
-            let (x, y) = geometry.cell(to);
-            let mover = position.get(from).unwrap_or(Color::White);
-            put(buf, x, y, marks.reachable, palette.stone[mover.index()]);
-            paint(buf, x, y, tinted(palette, tint::REACHABLE, bold));
+            mark(buf, to, [" "; 2], Some(marks.reachable), reach);
             for p in capturable.iter() {
                 if taken.contains(p) {
-                    let style = tinted(palette, tint::TAKEN, bold).fg(Paint::Indexed(231));
-                    let style = if palette.wood == Style::new() {
-                        bold
-                    } else {
-                        style
-                    };
-                    around(buf, p, [" ", " "], style);
-                    let (x, y) = geometry.cell(p);
-                    put(buf, x, y, marks.taken, style);
+                    let style = tinted(palette, tint::TAKEN, Some(tint::CROSS));
+                    mark(buf, p, [" "; 2], Some(marks.taken), style);
                 } else {
-                    around(buf, p, marks.spared, tinted(palette, tint::SPARED, bold));
+                    let style = tinted(palette, tint::SPARED, None);
+                    mark(buf, p, marks.spared, None, style);
                 }
             }
         }
         Pick::Piece(_) => {
             for p in reachable(position, from) {
-                let (x, y) = geometry.cell(p);
-                let style = tinted(palette, tint::REACHABLE, Style::new());
-                around(buf, p, [" ", " "], style);
-                put(buf, x, y, marks.reachable, style.fg(Paint::Indexed(16)));
-                if palette.wood == Style::new() {
-                    put(buf, x, y, marks.reachable, Style::new());
-                }
+                mark(buf, p, [" "; 2], Some(marks.reachable), reach);
             }
         }
         Pick::Nothing => {}
@@ -388,7 +382,9 @@ mod tests {
     use super::*;
     use crate::rules::{Game, Setup};
     use crate::tui::app::Look;
-    use crate::tui::app::quint::tests::{THREE_CAPTURES, quint_app, three_captures};
+    use crate::tui::app::quint::tests::{
+        THREE_CAPTURES, drawn_by_repetition, quint_app, three_captures,
+    };
     use crate::tui::app::tests::press;
 
     #[test]
@@ -408,8 +404,8 @@ mod tests {
         let mut app = three_captures();
         press(&mut app, "\n");
         let terminal = draw_app(&mut app, 80, 24);
-        let reach = tinted(&Palette::new(Look::FULL), tint::REACHABLE, Style::new());
-        insta::assert_snapshot!(with_marks(&terminal, |s| s.bg == reach.bg));
+        let reach = Some(tint::REACHABLE);
+        insta::assert_snapshot!(with_marks(&terminal, |s| s.bg == reach));
     }
 
     #[test]
@@ -458,6 +454,14 @@ mod tests {
         press(&mut app, "?");
         let terminal = draw_app(&mut app, 80, 24);
         insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn a_draw_by_repetition_has_a_banner() {
+        let mut app = drawn_by_repetition();
+        let screen = draw_app(&mut app, 80, 24).backend().to_string();
+        assert!(screen.contains("★ Draw by repetition ★"), "{screen}");
+        assert!(screen.contains("8 actions played"), "{screen}");
     }
 
     #[test]
