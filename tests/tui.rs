@@ -320,13 +320,21 @@ fn without_a_terminal_the_game_refuses_to_start_and_writes_nothing() {
     assert!(!dir.join("data").exists());
 }
 
+/// `quentin replay FILE` on the record `text`, saved as `DIR/FILE`, once it shows the record's
+/// last position; returns the session and the directory.
+fn replaying(name: &str, file: &str, text: &str) -> (Session, PathBuf) {
+    let dir = scratch(name);
+    fs::write(dir.join(file), text).unwrap();
+    let s = Session::start(&dir, &["replay", file]);
+    let n = Record::parse(text).unwrap().actions().len();
+    s.wait_for(&format!("Showing action {n} of {n}"));
+    (s, dir)
+}
+
 #[test]
 fn a_replay_steps_back_and_plays_on_into_a_new_record() {
-    let dir = scratch("replay");
     let original = "game quentin\nsize 5\npie on\nc3\nswap\nb2\ne5\na5\n";
-    fs::write(dir.join("old.txt"), original).unwrap();
-    let mut s = Session::start(&dir, &["replay", "old.txt"]);
-    s.wait_for("Showing action 5 of 5");
+    let (mut s, dir) = replaying("replay", "old.txt", original);
     s.send("\x1b[D");
     s.wait_for("Showing action 4 of 5");
     s.send("\x1b[H");
@@ -367,10 +375,7 @@ const QUINT_DROPS: &str = "game quint\npieces 15\n\
 
 #[test]
 fn quint_played_on_into_the_move_phase_records_a_capture_made_with_keys() {
-    let dir = scratch("quint");
-    fs::write(dir.join("drops.txt"), QUINT_DROPS).unwrap();
-    let mut s = Session::start(&dir, &["replay", "drops.txt"]);
-    s.wait_for("Showing action 30 of 30");
+    let (mut s, dir) = replaying("quint", "drops.txt", QUINT_DROPS);
     s.send("p");
     s.wait_for("Playing on after action 30");
     // The cursor starts on e5: down to e1, select it, then change our mind with Esc.

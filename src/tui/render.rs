@@ -390,15 +390,7 @@ fn draw_points(
             put(buf, x + 1, y, glyphs.line, palette.line);
         }
         match board.get(p) {
-            Some(color) => {
-                let i = color.index();
-                if Some(p) == last {
-                    put(buf, x, y, glyphs.last[i], palette.stone[i]);
-                    paint(buf, x, y, palette.last);
-                } else {
-                    put(buf, x, y, glyphs.stone[i], palette.stone[i]);
-                }
-            }
+            Some(color) => draw_stone(buf, (x, y), color, Some(p) == last, glyphs, palette),
             None => put(buf, x, y, crossing(glyphs, board, p), palette.line),
         }
     }
@@ -430,14 +422,36 @@ fn draw_points(
         }
     }
     if playing {
-        let (x, y) = geometry.cell(cursor);
-        put(buf, x - 1, y, glyphs.cursor[0], palette.cursor);
-        if let Some(bg) = palette.cursor.bg {
-            paint(buf, x, y, Style::new().bg(bg));
-        }
-        put(buf, x + 1, y, glyphs.cursor[1], palette.cursor);
+        draw_cursor(buf, geometry.cell(cursor), glyphs, palette);
     }
     geometry
+}
+
+/// A stone (or piece) of `color` at (`x`, `y`), ringed when it is the last one placed.
+fn draw_stone(
+    buf: &mut Buffer,
+    (x, y): (u16, u16),
+    color: Color,
+    last: bool,
+    glyphs: &Glyphs,
+    palette: &Palette,
+) {
+    let i = color.index();
+    if last {
+        put(buf, x, y, glyphs.last[i], palette.stone[i]);
+        paint(buf, x, y, palette.last);
+    } else {
+        put(buf, x, y, glyphs.stone[i], palette.stone[i]);
+    }
+}
+
+/// The cursor's brackets either side of (`x`, `y`), its background under it.
+fn draw_cursor(buf: &mut Buffer, (x, y): (u16, u16), glyphs: &Glyphs, palette: &Palette) {
+    put(buf, x - 1, y, glyphs.cursor[0], palette.cursor);
+    if let Some(bg) = palette.cursor.bg {
+        paint(buf, x, y, Style::new().bg(bg));
+    }
+    put(buf, x + 1, y, glyphs.cursor[1], palette.cursor);
 }
 
 /// Around a board drawn at `geometry`: the wood, the edge marks just outside the grid, and the

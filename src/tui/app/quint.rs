@@ -342,6 +342,12 @@ pub(crate) mod tests {
         app.record_text().lines().last().unwrap_or("").to_string()
     }
 
+    /// Presses Enter, which must play the step `token`.
+    fn enter_plays(app: &mut App, token: &str) {
+        assert_eq!(effect_of(app, "\n"), Effect::Save, "{:?}", app.message());
+        assert_eq!(last_token(app), token);
+    }
+
     fn captures(names: &[&str]) -> Captures {
         Captures::from_points(names.iter().map(|n| p(n))).unwrap()
     }
@@ -443,8 +449,7 @@ pub(crate) mod tests {
             text(&app),
             "c4-c5 can take b5, c6 and d5: every marked piece is taken unless spared."
         );
-        assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
-        assert_eq!(last_token(&app), "c4-c5xb5xc6xd5");
+        enter_plays(&mut app, "c4-c5xb5xc6xd5");
         assert_eq!(app.position().board().count(), [1, 4]);
     }
 
@@ -465,8 +470,7 @@ pub(crate) mod tests {
             text(&app)
         );
         assert!(app.actions().is_empty());
-        assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
-        assert_eq!(last_token(&app), "c4-c5xb5xd5");
+        enter_plays(&mut app, "c4-c5xb5xd5");
         assert_eq!(app.position().get(p("c6")), Some(Color::Black));
     }
 
@@ -478,8 +482,7 @@ pub(crate) mod tests {
             Pick::Captures { taken, .. } => assert!(taken.is_empty(), "{taken:?}"),
             other => panic!("{other:?}"),
         }
-        assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
-        assert_eq!(last_token(&app), "c4-c5");
+        enter_plays(&mut app, "c4-c5");
         assert_eq!(app.position().board().count(), [4, 4]);
     }
 

@@ -14,7 +14,7 @@ use crate::report::capitalised;
 use crate::rules::{Action, Color, Point, Position};
 
 use super::super::app::{App, Mode, Pick, capturable, cells_text, dropping, reachable};
-use super::{Glyphs, Palette, paint, put};
+use super::{Glyphs, Palette, draw_cursor, draw_stone, paint, put};
 
 /// Screen columns from one cell to the next (three inside, one line).
 const DX: u16 = 4;
@@ -184,16 +184,7 @@ pub(super) fn draw(
     for p in board.points() {
         let (x, y) = geometry.cell(p);
         if let Some(color) = board.get(p) {
-            let i = color.index();
-            let glyph = if Some(p) == last {
-                glyphs.last[i]
-            } else {
-                glyphs.stone[i]
-            };
-            put(buf, x, y, glyph, palette.stone[i]);
-            if Some(p) == last {
-                paint(buf, x, y, palette.last);
-            }
+            draw_stone(buf, (x, y), color, Some(p) == last, glyphs, palette);
         }
     }
     if playing {
@@ -209,12 +200,7 @@ pub(super) fn draw(
         }
     }
     if playing {
-        let (x, y) = geometry.cell(cursor);
-        put(buf, x - 1, y, glyphs.cursor[0], palette.cursor);
-        if let Some(bg) = palette.cursor.bg {
-            paint(buf, x, y, Style::new().bg(bg));
-        }
-        put(buf, x + 1, y, glyphs.cursor[1], palette.cursor);
+        draw_cursor(buf, geometry.cell(cursor), glyphs, palette);
     }
     geometry
 }
