@@ -369,6 +369,30 @@ fn the_new_record(dir: &Path) -> Record {
     Record::parse(&fs::read_to_string(&files[0]).unwrap()).unwrap()
 }
 
+#[test]
+fn quint_starts_with_the_pieces_asked_for_and_white_drops_first() {
+    let dir = scratch("quint-play");
+    let record = dir.join("q.txt");
+    let path = record.to_str().unwrap();
+    let mut s = Session::start(
+        &dir,
+        &["--game", "quint", "--pieces", "15", "--record", path],
+    );
+    s.wait_for("Quint, 15 pieces each");
+    s.wait_for("White to move: Player 1");
+    s.wait_for("In hand:  White 15, Black 15");
+    s.send("\r");
+    s.wait_for("Black to move: Player 2");
+    s.wait_for("In hand:  White 14, Black 15");
+    s.send("q");
+    assert!(s.wait_exit());
+    s.assert_restored();
+    assert_eq!(
+        fs::read_to_string(&record).unwrap(),
+        "game quint\npieces 15\ne5\n"
+    );
+}
+
 /// Thirty Quint drops, 15 pieces each: White to move, and e1-f1 can take g1.
 const QUINT_DROPS: &str = "game quint\npieces 15\n\
     g2 g1 h1 d3 a3 c1 e1 d8 d2 g3 g6 c4 d7 c7 e6 b6 h2 b1 c3 f7 a7 e8 h3 e3 e7 b2 g5 f4 a5 c6\n";

@@ -91,20 +91,20 @@ mod tint {
     pub const SELECTED: Paint = Paint::Indexed(172);
     pub const REACHABLE: Paint = Paint::Indexed(110);
     pub const TAKEN: Paint = Paint::Indexed(160);
-    pub const SPARED: Paint = Paint::Indexed(180);
-    /// The dot on a reachable cell.
-    pub const DOT: Paint = Paint::Indexed(16);
+    pub const SPARED: Paint = Paint::Indexed(250);
+    /// The marks around the selected and the spared pieces, the dot on a reachable cell.
+    pub const INK: Paint = Paint::Indexed(16);
     /// The cross on a piece to be taken.
     pub const CROSS: Paint = Paint::Indexed(231);
 }
 
-/// The style of a marked cell's inside: bold, on `bg` and in `fg` (when given) with colours.
-fn tinted(palette: &Palette, bg: Paint, fg: Option<Paint>) -> Style {
+/// The style of a marked cell's inside: bold, in `fg` on `bg` with colours.
+fn tinted(palette: &Palette, bg: Paint, fg: Paint) -> Style {
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    match fg {
-        _ if palette.wood == Style::new() => bold,
-        Some(fg) => bold.bg(bg).fg(fg),
-        None => bold.bg(bg),
+    if palette.wood == Style::new() {
+        bold
+    } else {
+        bold.bg(bg).fg(fg)
     }
 }
 
@@ -223,17 +223,18 @@ fn draw_pick(
         put(buf, x - 1, y, pair[0], style);
         match middle {
             Some(symbol) => put(buf, x, y, symbol, style),
-            None => paint(buf, x, y, style),
+            // The piece keeps its own colour.
+            None => paint(buf, x, y, Style { fg: None, ..style }),
         }
         put(buf, x + 1, y, pair[1], style);
     };
-    let reach = tinted(palette, tint::REACHABLE, Some(tint::DOT));
+    let reach = tinted(palette, tint::REACHABLE, tint::INK);
     mark(
         buf,
         from,
         marks.selected,
         None,
-        tinted(palette, tint::SELECTED, None),
+        tinted(palette, tint::SELECTED, tint::INK),
     );
     match pick {
         Pick::Captures {
@@ -245,10 +246,10 @@ fn draw_pick(
             mark(buf, to, [" "; 2], Some(marks.reachable), reach);
             for p in capturable.iter() {
                 if taken.contains(p) {
-                    let style = tinted(palette, tint::TAKEN, Some(tint::CROSS));
+                    let style = tinted(palette, tint::TAKEN, tint::CROSS);
                     mark(buf, p, [" "; 2], Some(marks.taken), style);
                 } else {
-                    let style = tinted(palette, tint::SPARED, None);
+                    let style = tinted(palette, tint::SPARED, tint::INK);
                     mark(buf, p, marks.spared, None, style);
                 }
             }
@@ -448,6 +449,30 @@ mod tests {
         let screen = draw_app(&mut app, 80, 24).backend().to_string();
         assert!(screen.contains("★ Draw by repetition ★"), "{screen}");
         assert!(screen.contains("8 actions played"), "{screen}");
+    }
+
+    #[test]
+    fn every_window_size_draws_quint_without_panicking() {
+        let mut choosing = three_captures();
+        press(&mut choosing, "\nk\nk ");
+        let apps = [
+            App::new(Setup::new(Game::Quint), Look::FULL).unwrap(),
+            choosing,
+            drawn_by_repetition(),
+        ];
+        for app in &apps {
+            for width in (0..110).step_by(3) {
+                for height in 0..36 {
+                    let area = Rect::new(0, 0, width, height);
+                    let mut buf = Buffer::empty(area);
+                    let geometry = super::super::draw(app, area, &mut buf);
+                    if let Some(cells) = geometry.cells {
+                        let (x, y) = cells.cell(Point::new(7, 0));
+                        assert!(x + 1 < width && y < height, "{width}x{height}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
