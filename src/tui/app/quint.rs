@@ -37,7 +37,7 @@ pub enum Pick {
 impl Pick {
     /// The selected piece, if any.
     #[must_use]
-    pub fn from(self) -> Option<Point> {
+    pub fn selected(self) -> Option<Point> {
         match self {
             Pick::Nothing => None,
             Pick::Piece(from) | Pick::Captures { from, .. } => Some(from),
@@ -253,7 +253,7 @@ impl App {
                     self.info(format!("Selected {p}."));
                 }
             }
-            _ => match self.pick.from() {
+            _ => match self.pick.selected() {
                 Some(from) => self.warn(format!(
                     "The piece on {from} steps one cell up, down, left or right, to an empty \
                      cell: {p} is none of them."

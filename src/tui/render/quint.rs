@@ -214,7 +214,7 @@ fn draw_pick(
     marks: &Marks,
     palette: &Palette,
 ) {
-    let Some(from) = pick.from() else {
+    let Some(from) = pick.selected() else {
         return;
     };
     // A mark on either side of the cell's middle, and `middle` (or the piece) in it.
