@@ -5,6 +5,9 @@
 //! The app keeps the whole line of play: every position from the start, the actions between them
 //! and how many of them are on the board now. Undo steps back along that line and redo forward;
 //! a new action cuts the undone ones off. The record always holds the actions on the board.
+//!
+//! Quint's moves take several keys (select a piece, its destination, the pieces to take): that
+//! part of the machine is in its `quint` module.
 
 pub(crate) mod quint;
 
