@@ -320,13 +320,21 @@ fn without_a_terminal_the_game_refuses_to_start_and_writes_nothing() {
     assert!(!dir.join("data").exists());
 }
 
+/// `quentin replay FILE` on the record `text`, saved as `DIR/FILE`, once it shows the record's
+/// last position; returns the session and the directory.
+fn replaying(name: &str, file: &str, text: &str) -> (Session, PathBuf) {
+    let dir = scratch(name);
+    fs::write(dir.join(file), text).unwrap();
+    let s = Session::start(&dir, &["replay", file]);
+    let n = Record::parse(text).unwrap().actions().len();
+    s.wait_for(&format!("Showing action {n} of {n}"));
+    (s, dir)
+}
+
 #[test]
 fn a_replay_steps_back_and_plays_on_into_a_new_record() {
-    let dir = scratch("replay");
     let original = "game quentin\nsize 5\npie on\nc3\nswap\nb2\ne5\na5\n";
-    fs::write(dir.join("old.txt"), original).unwrap();
-    let mut s = Session::start(&dir, &["replay", "old.txt"]);
-    s.wait_for("Showing action 5 of 5");
+    let (mut s, dir) = replaying("replay", "old.txt", original);
     s.send("\x1b[D");
     s.wait_for("Showing action 4 of 5");
     s.send("\x1b[H");
@@ -343,17 +351,84 @@ fn a_replay_steps_back_and_plays_on_into_a_new_record() {
     assert!(s.wait_exit());
     s.wait_output("Record saved in");
     assert_eq!(fs::read_to_string(dir.join("old.txt")).unwrap(), original);
+    let new = the_new_record(&dir);
+    assert_eq!(
+        new.actions(),
+        [place("c3"), Action::Swap, place("b2"), place("c2")]
+    );
+}
+
+/// The one record the program made in the data directory under `dir`.
+fn the_new_record(dir: &Path) -> Record {
     let games = dir.join("data/quentin/games");
     let files: Vec<_> = fs::read_dir(&games)
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
     assert_eq!(files.len(), 1, "{files:?}");
-    let new = Record::parse(&fs::read_to_string(&files[0]).unwrap()).unwrap();
-    assert_eq!(
-        new.actions(),
-        [place("c3"), Action::Swap, place("b2"), place("c2")]
+    Record::parse(&fs::read_to_string(&files[0]).unwrap()).unwrap()
+}
+
+#[test]
+fn quint_starts_with_the_pieces_asked_for_and_white_drops_first() {
+    let dir = scratch("quint-play");
+    let record = dir.join("q.txt");
+    let path = record.to_str().unwrap();
+    let mut s = Session::start(
+        &dir,
+        &["--game", "quint", "--pieces", "15", "--record", path],
     );
+    s.wait_for("Quint, 15 pieces each");
+    s.wait_for("White to move: Player 1");
+    s.wait_for("In hand:  White 15, Black 15");
+    s.send("\r");
+    s.wait_for("Black to move: Player 2");
+    s.wait_for("In hand:  White 14, Black 15");
+    s.send("q");
+    assert!(s.wait_exit());
+    s.assert_restored();
+    assert_eq!(
+        fs::read_to_string(&record).unwrap(),
+        "game quint\npieces 15\ne5\n"
+    );
+}
+
+/// Thirty Quint drops, 15 pieces each: White to move, and e1-f1 can take g1.
+const QUINT_DROPS: &str = "game quint\npieces 15\n\
+    g2 g1 h1 d3 a3 c1 e1 d8 d2 g3 g6 c4 d7 c7 e6 b6 h2 b1 c3 f7 a7 e8 h3 e3 e7 b2 g5 f4 a5 c6\n";
+
+#[test]
+fn quint_played_on_into_the_move_phase_records_a_capture_made_with_keys() {
+    let (mut s, dir) = replaying("quint", "drops.txt", QUINT_DROPS);
+    s.send("p");
+    s.wait_for("Playing on after action 30");
+    // The cursor starts on e5: down to e1, select it, then change our mind with Esc.
+    s.send("jjjj\r");
+    s.wait_for("Selected e1.");
+    s.send("\x1b");
+    s.wait_for("e1 is no longer selected.");
+    // Select again, step to f1: g1 is capturable and marked to be taken.
+    s.send("\r");
+    s.wait_for("Selected e1.");
+    s.send("l\r");
+    s.wait_for("e1-f1 can take g1");
+    let screen = s.wait_for("Enter plays e1-f1xg1");
+    assert!(screen.contains("│>○<│[·]│ × │"), "{screen}");
+    s.send("\r");
+    s.wait_for("White played e1-f1xg1.");
+    s.wait_for("Black to move: Player 2");
+    s.send("q");
+    assert!(s.wait_exit());
+    s.wait_output("Record saved in");
+    s.assert_restored();
+    assert_eq!(
+        fs::read_to_string(dir.join("drops.txt")).unwrap(),
+        QUINT_DROPS
+    );
+    let new = the_new_record(&dir);
+    assert_eq!(new.actions().len(), 31);
+    assert_eq!(new.actions().last().unwrap().to_string(), "e1-f1xg1");
+    assert_eq!(new.final_position().board().count(), [14, 15]);
 }
 
 #[test]

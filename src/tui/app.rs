@@ -5,6 +5,11 @@
 //! The app keeps the whole line of play: every position from the start, the actions between them
 //! and how many of them are on the board now. Undo steps back along that line and redo forward;
 //! a new action cuts the undone ones off. The record always holds the actions on the board.
+//!
+//! Quint's moves take several keys (select a piece, its destination, the pieces to take): that
+//! part of the machine is in its `quint` module.
+
+pub(crate) mod quint;
 
 use std::path::{Path, PathBuf};
 
@@ -14,9 +19,11 @@ use crossterm::event::{
 
 use crate::record::{self, Record};
 use crate::report::capitalised;
-use crate::rules::{Action, Color, Point, Position, Setup, SetupError};
+use crate::rules::{Action, Color, Game, Point, Position, Setup, SetupError};
 
 use super::render::{BoardStyle, Geometry};
+
+pub use quint::{Pick, capturable, cells_text, dropping, reachable};
 
 /// Whether the app plays a game or steps through a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +104,14 @@ pub fn player(color: Color, swapped: bool) -> u8 {
     }
 }
 
+/// The person playing `color` in `position`'s game: 1 for the one who moved first (Black, but
+/// White in Quint), 2 for the other; a swap exchanges them.
+#[must_use]
+pub fn player_of(position: &Position, color: Color) -> u8 {
+    let white_first = position.game() == Game::Quint;
+    player(color, position.swapped() != white_first)
+}
+
 /// The state of the interface.
 #[derive(Clone, Debug)]
 pub struct App {
@@ -117,6 +132,8 @@ pub struct App {
     list_top: Option<usize>,
     /// The screen geometry of the last render, for mouse clicks.
     geometry: Geometry,
+    /// Quint's selection in the move phase.
+    pick: Pick,
 }
 
 /// How many lines a mouse wheel step scrolls the action list.
@@ -164,6 +181,7 @@ impl App {
             record_path: None,
             list_top: None,
             geometry: Geometry::default(),
+            pick: Pick::Nothing,
         }
     }
 
@@ -316,6 +334,7 @@ impl App {
     fn key(&mut self, key: KeyEvent) -> Effect {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
+            KeyCode::Esc if !self.help && self.quint_cancel() => return Effect::None,
             KeyCode::Char('q') | KeyCode::Esc => return Effect::Quit,
             KeyCode::Char('c') if ctrl => return Effect::Quit,
             KeyCode::Char('?') => {
@@ -343,6 +362,11 @@ impl App {
     }
 
     fn play_key(&mut self, code: KeyCode) -> Effect {
+        if self.setup().game == Game::Quint
+            && let Some(effect) = self.quint_key(code)
+        {
+            return effect;
+        }
         match code {
             KeyCode::Left | KeyCode::Char('h') => self.move_cursor(-1, 0),
             KeyCode::Right | KeyCode::Char('l') => self.move_cursor(1, 0),
@@ -380,16 +404,15 @@ impl App {
             // A click anywhere closes the help, and does nothing else.
             MouseEventKind::Down(MouseButton::Left) if self.help => self.help = false,
             MouseEventKind::Moved | MouseEventKind::Down(MouseButton::Left) => {
-                let Some(point) = self
-                    .geometry
-                    .board
-                    .and_then(|b| b.point_at(mouse.column, mouse.row))
-                else {
+                let Some(point) = self.geometry.point_at(mouse.column, mouse.row) else {
                     return Effect::None;
                 };
                 self.cursor = point;
                 if mouse.kind == MouseEventKind::Down(MouseButton::Left) && self.mode == Mode::Play
                 {
+                    if self.setup().game == Game::Quint {
+                        return self.quint_click(point);
+                    }
                     return self.act(Action::Place(point));
                 }
             }
@@ -461,13 +484,17 @@ impl App {
         };
         self.push(action, next);
         self.pass_if_forced(&mut text);
+        if let Some(why) = quint::ending(self.position()) {
+            text.push(' ');
+            text.push_str(&why);
+        }
         if let Some(outcome) = self.position().outcome()
             && let Some(winner) = outcome.winner()
         {
             text.push_str(&format!(
                 " {} wins (Player {}).",
                 capitalised(winner),
-                player(winner, self.position().swapped())
+                player_of(self.position(), winner)
             ));
         }
         self.info(text);
@@ -504,6 +531,7 @@ impl App {
         self.positions.push(next);
         self.current += 1;
         self.list_top = None;
+        self.pick = Pick::Nothing;
     }
 
     /// Whether action number `n` (from 1) is a pass. Passes are only ever forced, so the app
@@ -529,6 +557,7 @@ impl App {
         }
         undone.reverse();
         self.list_top = None;
+        self.pick = Pick::Nothing;
         self.info(format!("Undone: {}. r redoes.", join(&undone)));
         Effect::Save
     }
@@ -545,6 +574,7 @@ impl App {
             self.current += 1;
         }
         self.list_top = None;
+        self.pick = Pick::Nothing;
         self.info(format!("Redone: {}.", join(&redone)));
         Effect::Save
     }
@@ -902,6 +932,7 @@ pub(crate) mod tests {
         app.set_geometry(Geometry {
             board: Some(board),
             list_rows: 5,
+            ..Geometry::default()
         });
         assert_eq!(board.cell(p("a5")), (10, 4));
         assert_eq!(
@@ -966,6 +997,7 @@ pub(crate) mod tests {
         app.set_geometry(Geometry {
             board: None,
             list_rows: 4,
+            ..Geometry::default()
         });
         assert_eq!(app.list_top(4), 8);
         let _ = app.handle(&key(KeyCode::PageUp));

@@ -5,6 +5,8 @@
 //! its own drawing function ([`BoardStyle`]); the board asks the position for its stones, the
 //! preview of the action under the cursor and the winning chain, and knows no game's rules.
 
+mod quint;
+
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position as Cell, Rect};
@@ -16,10 +18,12 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget};
 use crate::report::capitalised;
 use crate::rules::{Action, Board, Color, Game, Point, Position};
 
-use super::app::{App, Look, Mode, Tone, dimensions, player, removals_text};
+use super::app::{App, Look, Mode, Tone, dimensions, player_of, removals_text};
 
 mod konobi;
 mod squares;
+
+pub use quint::CellGeometry;
 
 /// The side panel's smallest useful width.
 const PANEL_MIN_WIDTH: u16 = 34;
@@ -38,6 +42,17 @@ pub struct Geometry {
     pub board: Option<BoardGeometry>,
     /// How many lines the action list showed.
     pub list_rows: usize,
+    /// Quint's board of cells, when one was drawn.
+    pub cells: Option<CellGeometry>,
+}
+
+impl Geometry {
+    /// The point or cell drawn at screen cell (`column`, `row`), if any.
+    #[must_use]
+    pub fn point_at(&self, column: u16, row: u16) -> Option<Point> {
+        let point = self.board.and_then(|b| b.point_at(column, row));
+        point.or_else(|| self.cells.and_then(|c| c.point_at(column, row)))
+    }
 }
 
 /// Where the board's points are on the screen.
@@ -85,6 +100,8 @@ pub enum BoardStyle {
     /// Stones inside the light and dark squares of a checkered board (Brique), each square
     /// two columns wide.
     Squares,
+    /// Pieces inside the cells of a grid (Quint).
+    Cells,
 }
 
 impl BoardStyle {
@@ -92,8 +109,9 @@ impl BoardStyle {
     #[must_use]
     pub const fn of(game: Game) -> BoardStyle {
         match game {
-            Game::Quentin | Game::Konobi | Game::Quint => BoardStyle::Points,
+            Game::Quentin | Game::Konobi => BoardStyle::Points,
             Game::Brique => BoardStyle::Squares,
+            Game::Quint => BoardStyle::Cells,
         }
     }
 
@@ -104,6 +122,7 @@ impl BoardStyle {
         match self {
             BoardStyle::Points => (DX * n + 9, n + 4),
             BoardStyle::Squares => (DX * n + 8, n + 4),
+            BoardStyle::Cells => quint::size(n),
         }
     }
 
@@ -113,6 +132,7 @@ impl BoardStyle {
         match self {
             BoardStyle::Points => "point",
             BoardStyle::Squares => "square",
+            BoardStyle::Cells => "cell",
         }
     }
 
@@ -121,7 +141,7 @@ impl BoardStyle {
     const fn pad(self) -> u16 {
         match self {
             BoardStyle::Points => 1,
-            BoardStyle::Squares => 0,
+            BoardStyle::Squares | BoardStyle::Cells => 0,
         }
     }
 
@@ -130,6 +150,7 @@ impl BoardStyle {
         match self {
             BoardStyle::Points => 1,
             BoardStyle::Squares => DX,
+            BoardStyle::Cells => quint::CELL_WIDTH,
         }
     }
 }
@@ -324,9 +345,21 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     let left = area.x + (area.width - board_w - 1 - panel_w) / 2;
     let top = area.y + (area.height - board_h) / 2;
     let board_area = Rect::new(left, top, board_w, board_h);
-    let board = match style {
-        BoardStyle::Points => draw_points(app, board_area, buf, glyphs, &palette),
-        BoardStyle::Squares => squares::draw_squares(app, board_area, buf, glyphs, &palette),
+    let (board, cells) = match style {
+        BoardStyle::Points => (
+            Some(draw_points(app, board_area, buf, glyphs, &palette)),
+            None,
+        ),
+        BoardStyle::Squares => (
+            Some(squares::draw_squares(
+                app, board_area, buf, glyphs, &palette,
+            )),
+            None,
+        ),
+        BoardStyle::Cells => (
+            None,
+            Some(quint::draw(app, board_area, buf, glyphs, &palette)),
+        ),
     };
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
@@ -334,8 +367,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
         draw_help(app, area, buf, glyphs);
     }
     Geometry {
-        board: Some(board),
+        board,
         list_rows,
+        cells,
     }
 }
 
@@ -396,15 +430,7 @@ fn draw_points(
             put(buf, x + 1, y, glyphs.line, palette.line);
         }
         match board.get(p) {
-            Some(color) => {
-                let i = color.index();
-                if Some(p) == last {
-                    put(buf, x, y, glyphs.last[i], palette.stone[i]);
-                    paint(buf, x, y, palette.last);
-                } else {
-                    put(buf, x, y, glyphs.stone[i], palette.stone[i]);
-                }
-            }
+            Some(color) => draw_stone(buf, (x, y), color, Some(p) == last, glyphs, palette),
             None => put(buf, x, y, crossing(glyphs, board, p), palette.line),
         }
     }
@@ -439,12 +465,7 @@ fn draw_points(
         }
     }
     if playing {
-        let (x, y) = geometry.cell(cursor);
-        put(buf, x - 1, y, glyphs.cursor[0], palette.cursor);
-        if let Some(bg) = palette.cursor.bg {
-            paint(buf, x, y, Style::new().bg(bg));
-        }
-        put(buf, x + 1, y, glyphs.cursor[1], palette.cursor);
+        draw_cursor(buf, geometry.cell(cursor), glyphs, palette);
     }
     geometry
 }
@@ -476,6 +497,33 @@ fn draw_frame(
         playing.then_some(app.cursor()),
     );
     (geometry, playing)
+}
+
+/// A stone (or piece) of `color` at (`x`, `y`), ringed when it is the last one placed.
+fn draw_stone(
+    buf: &mut Buffer,
+    (x, y): (u16, u16),
+    color: Color,
+    last: bool,
+    glyphs: &Glyphs,
+    palette: &Palette,
+) {
+    let i = color.index();
+    if last {
+        put(buf, x, y, glyphs.last[i], palette.stone[i]);
+        paint(buf, x, y, palette.last);
+    } else {
+        put(buf, x, y, glyphs.stone[i], palette.stone[i]);
+    }
+}
+
+/// The cursor's brackets either side of (`x`, `y`), its background under it.
+fn draw_cursor(buf: &mut Buffer, (x, y): (u16, u16), glyphs: &Glyphs, palette: &Palette) {
+    put(buf, x - 1, y, glyphs.cursor[0], palette.cursor);
+    if let Some(bg) = palette.cursor.bg {
+        paint(buf, x, y, Style::new().bg(bg));
+    }
+    put(buf, x + 1, y, glyphs.cursor[1], palette.cursor);
 }
 
 /// Around a board drawn at `geometry`: the wood, the edge marks just outside the grid, and the
@@ -568,16 +616,23 @@ fn draw_panel(
 ) -> usize {
     let setup = app.setup();
     let look = app.look();
+    let options = if setup.game.piece_options().is_empty() {
+        format!(
+            " {}, pie rule {}",
+            dimensions(setup.size, look),
+            if setup.pie { "on" } else { "off" }
+        )
+    } else {
+        format!(", {} pieces each", setup.pieces)
+    };
     let title = format!(
-        " {}{} {}, pie rule {} ",
+        " {}{}{options} ",
         if app.mode() == Mode::Replay {
             "Replay: "
         } else {
             ""
         },
         setup.game.title(),
-        dimensions(setup.size, look),
-        if setup.pie { "on" } else { "off" }
     );
     let block = Block::new()
         .borders(Borders::ALL)
@@ -629,7 +684,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
                 "{}{} wins! Player {}{}",
                 glyphs.win[0],
                 capitalised(winner),
-                player(winner, position.swapped()),
+                player_of(position, winner),
                 glyphs.win[1]
             );
             top.push(Line::styled(format!("{text:^width$}"), palette.banner));
@@ -640,17 +695,23 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
                 format!(
                     " {} to move: Player {}",
                     capitalised(color),
-                    player(color, position.swapped())
+                    player_of(position, color)
                 ),
                 Style::new().add_modifier(Modifier::BOLD),
             ),
         ])),
-        (None, None) => {}
+        (None, None) => {
+            let text = format!("{}Draw by repetition{}", glyphs.win[0], glyphs.win[1]);
+            top.push(Line::styled(format!("{text:^width$}"), palette.banner));
+        }
     }
     let total = app.actions().len();
     let counter = match app.mode() {
         Mode::Replay => format!("Showing action {} of {total}", app.current()),
-        Mode::Play if position.is_over() => format!("{} actions played", app.current()),
+        Mode::Play if position.is_over() => match app.current() {
+            1 => "1 action played".to_string(),
+            n => format!("{n} actions played"),
+        },
         Mode::Play if app.current() < total => format!(
             "Action {} ({} undone: r redoes)",
             app.current() + 1,
@@ -659,6 +720,9 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         Mode::Play => format!("Action {}", app.current() + 1),
     };
     top.push(Line::from(counter));
+    if position.game() == Game::Quint {
+        top.extend(quint::pieces_lines(position));
+    }
     if app.mode() == Mode::Play && position.is_legal(Action::Swap) {
         top.push(Line::styled(
             "s swaps colours (pie rule)",
@@ -666,7 +730,11 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         ));
     }
     if app.mode() == Mode::Play && !position.is_over() {
-        let (text, illegal) = cursor_text(position, app.cursor());
+        let (text, illegal) = if position.game() == Game::Quint {
+            quint::cursor_text(app)
+        } else {
+            cursor_text(position, app.cursor())
+        };
         let style = if illegal {
             palette.refusal
         } else {
@@ -696,7 +764,19 @@ fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
     let mut lines = match app.setup().game {
         Game::Konobi => konobi::legend(glyphs, palette),
         Game::Brique => squares::legend(app.look(), glyphs, palette),
-        _ => Vec::new(),
+        Game::Quint => {
+            return vec![
+                Line::from(vec![
+                    stone(Color::White, glyphs, palette),
+                    Span::raw(" White   "),
+                    stone(Color::Black, glyphs, palette),
+                    Span::raw(" Black"),
+                ]),
+                Line::from("Exactly five in a line wins"),
+                Line::styled("Esc goes back   ? help   q quit", palette.dim),
+            ];
+        }
+        Game::Quentin => Vec::new(),
     };
     lines.extend([
         Line::from(vec![
@@ -745,12 +825,12 @@ fn action_line<'a>(app: &App, i: usize, palette: &Palette) -> Line<'a> {
     if let Some(color) = before.to_move() {
         spans.push(Span::raw(format!(
             "P{} {:<5} ",
-            player(color, before.swapped()),
+            player_of(before, color),
             capitalised(color)
         )));
     }
     spans.push(Span::raw(action.to_string()));
-    if action.point().is_some() && i < app.current() {
+    if matches!(action, Action::Place(_)) && i < app.current() {
         let filled = differences(before.board(), after.board()).saturating_sub(1);
         if filled > 0 {
             spans.push(Span::raw(format!(" +{filled}")));
@@ -812,7 +892,11 @@ fn draw_help(app: &App, area: Rect, buf: &mut Buffer, glyphs: &Glyphs) {
         let width = usize::from(width.saturating_sub(4)).max(1);
         lines.extend(wrap(text, width).into_iter().map(Line::from));
     }
-    for (heading, keys) in HELP {
+    let mut sections = HELP;
+    if app.setup().game == Game::Quint {
+        sections[0] = quint::HELP;
+    }
+    for (heading, keys) in sections {
         if !lines.is_empty() {
             lines.push(Line::default());
         }
