@@ -53,6 +53,17 @@ impl Session {
     }
 
     fn start_sized(dir: &Path, args: &[&str], rows: u16, cols: u16) -> Session {
+        Session::start_with(dir, args, rows, cols, &[])
+    }
+
+    /// Starts `quentin ARGS` in a `rows`×`cols` terminal with extra environment variables.
+    fn start_with(
+        dir: &Path,
+        args: &[&str],
+        rows: u16,
+        cols: u16,
+        env: &[(&str, &str)],
+    ) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -66,6 +77,9 @@ impl Session {
         command.env("TERM", "xterm-256color");
         command.env("XDG_DATA_HOME", dir.join("data"));
         command.env_remove("NO_COLOR");
+        for (key, value) in env {
+            command.env(key, value);
+        }
         let started = Instant::now();
         let child = pty.slave.spawn_command(command).unwrap();
         // Only the child keeps the terminal's other end open, so its exit ends the output.
@@ -301,6 +315,32 @@ fn a_game_told_to_stop_gives_the_terminal_back() {
     s.assert_restored();
     let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
     assert_eq!(record.actions(), [place("c3")]);
+}
+
+#[test]
+fn a_panic_gives_the_terminal_back_and_a_readable_message() {
+    let dir = scratch("panic");
+    let record = dir.join("panicked.txt");
+    let mut s = Session::start_with(
+        &dir,
+        &["--size", "5", "--record", record.to_str().unwrap()],
+        24,
+        80,
+        &[("QUENTIN_TEST_PANIC", "1")],
+    );
+    assert!(!s.wait_exit(), "a panic is a failure");
+    s.assert_restored();
+    let raw = s.wait_output("panicked");
+    let raw = String::from_utf8_lossy(&raw);
+    // The message comes after the terminal was first given back, so a person can read it.
+    let restored = raw.find("\x1b[?1049l").unwrap();
+    assert!(
+        raw.find("QUENTIN_TEST_PANIC is set").unwrap() > restored,
+        "{raw:?}"
+    );
+    // The record saved before the first frame is there.
+    let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(record.setup().size, 5);
 }
 
 #[test]

@@ -125,12 +125,18 @@ impl Session {
         // Start listening before the first frame: a window resized while it is drawn would
         // otherwise go unnoticed until the next key.
         event::poll(Duration::ZERO).context("cannot read the terminal")?;
+        // Fault injection for the end-to-end tests, which must see the terminal come back after
+        // a panic; no player sets this.
+        let panic_after_frame = std::env::var_os("QUENTIN_TEST_PANIC").is_some();
         loop {
             let mut geometry = Geometry::default();
             terminal
                 .draw(|frame| geometry = render::render(&self.app, frame))
                 .context("cannot draw")?;
             self.app.set_geometry(geometry);
+            if panic_after_frame {
+                panic!("QUENTIN_TEST_PANIC is set: a panic after the first frame, as asked");
+            }
             let event = event::read().context("cannot read the terminal")?;
             match self.app.handle(&event) {
                 Effect::None => {}
