@@ -69,6 +69,8 @@ struct Marks {
     taken: &'static str,
     spared: [&'static str; 2],
     selected: [&'static str; 2],
+    /// Where the last step came from, and the pieces it took.
+    trail: &'static str,
 }
 
 const UNICODE: Marks = Marks {
@@ -77,12 +79,14 @@ const UNICODE: Marks = Marks {
     taken: "×",
     spared: ["(", ")"],
     selected: [">", "<"],
+    trail: "◌",
 };
 
 const ASCII: Marks = Marks {
     vertical: "|",
     reachable: ".",
     taken: "*",
+    trail: "~",
     ..UNICODE
 };
 
@@ -180,6 +184,16 @@ pub(super) fn draw(
         let row = label(cursor.row() == n - 1 - i);
         buf.set_string(left - 3, y, format!("{number:>2}"), row);
         buf.set_string(right + 2, y, &number, row);
+    }
+    // Where the last step came from and what it took, faintly: the board alone then tells
+    // what just happened.
+    if let Some(Action::Step { from, captures, .. }) = app.last_action() {
+        for p in std::iter::once(from).chain(captures.iter()) {
+            if board.is_empty_at(p) {
+                let (x, y) = geometry.cell(p);
+                put(buf, x, y, marks.trail, palette.dim);
+            }
+        }
     }
     // The pieces, the last one moved or dropped ringed.
     let last = app.last_action().and_then(Action::point);
@@ -420,6 +434,29 @@ mod tests {
             assert_eq!(cell.bg, Paint::Reset);
         }
         insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn the_last_step_leaves_a_trail_where_it_came_from_and_what_it_took() {
+        let mut app = three_captures();
+        // Select c4, step to c5, take every piece it can.
+        press(&mut app, "\nk\n\n");
+        let Some(Action::Step { captures, .. }) = app.last_action() else {
+            panic!("a step was played: {:?}", app.last_action());
+        };
+        assert!(!captures.is_empty());
+        let terminal = draw_app(&mut app, 80, 24);
+        let buffer = terminal.backend().buffer();
+        let trail = buffer
+            .content()
+            .iter()
+            .filter(|c| c.symbol() == "◌")
+            .count();
+        assert_eq!(
+            trail,
+            1 + captures.len(),
+            "the cell left and each piece taken"
+        );
     }
 
     #[test]
