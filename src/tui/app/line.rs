@@ -1,0 +1,203 @@
+//! The line of play: acting, forced passes, undo and redo, new games and playing on.
+
+use crate::report::capitalised;
+use crate::rules::{Action, Color, Position};
+
+use super::text::{dimensions, fills_text, join, removals_text};
+use super::{App, Effect, MAX_AUTO_PASSES, Mode, Pick, player, player_of, quint};
+use crate::tui::render::BoardStyle;
+
+impl App {
+    /// Plays `action` for the side to move, then any forced passes; refuses an illegal action
+    /// with the rules' reason and changes nothing.
+    pub(super) fn act(&mut self, action: Action) -> Effect {
+        let position = self.position();
+        if position.is_over() {
+            self.warn("The game is over: n starts a new game, u takes back the last action.");
+            return Effect::None;
+        }
+        let Some(mover) = position.to_move() else {
+            return Effect::None;
+        };
+        let effect = match position.preview(action) {
+            Ok(effect) => effect,
+            Err(reason) => {
+                let what = match action {
+                    Action::Swap => "swap".to_string(),
+                    other => format!("play {other}"),
+                };
+                self.warn(format!("{} cannot {what}: {reason}.", capitalised(mover)));
+                return Effect::None;
+            }
+        };
+        let mut next = position.clone();
+        if let Err(reason) = next.play(action) {
+            // The preview said it was legal; the rules would have to contradict themselves.
+            self.warn(format!(
+                "{} cannot play {action}: {reason}.",
+                capitalised(mover)
+            ));
+            return Effect::None;
+        }
+        let mut text = match action {
+            Action::Swap => format!(
+                "Swap: the players exchange colours; Player {} now plays White.",
+                player(Color::White, true)
+            ),
+            Action::Pass => format!("{} passes.", capitalised(mover)),
+            Action::Step { .. } => format!("{} played {action}.", capitalised(mover)),
+            Action::Place(p) => {
+                let mut filled = [0usize; 2];
+                for (_, color) in effect.fills() {
+                    filled[color.index()] += 1;
+                }
+                let unit = BoardStyle::of(position.game()).unit();
+                let removing = removals_text(&effect)
+                    .map(|r| format!(", removing {r}"))
+                    .unwrap_or_default();
+                format!(
+                    "{} played {p}{}{removing}.",
+                    capitalised(mover),
+                    fills_text(filled, unit)
+                )
+            }
+        };
+        self.push(action, next);
+        self.pass_if_forced(&mut text);
+        if let Some(why) = quint::ending(self.position()) {
+            text.push(' ');
+            text.push_str(&why);
+        }
+        if let Some(outcome) = self.position().outcome()
+            && let Some(winner) = outcome.winner()
+        {
+            text.push_str(&format!(
+                " {} wins (Player {}).",
+                capitalised(winner),
+                player_of(self.position(), winner)
+            ));
+        }
+        self.info(text);
+        Effect::Save
+    }
+
+    /// Plays the pass of a side that has no legal placement, announcing it in `text`.
+    pub(super) fn pass_if_forced(&mut self, text: &mut String) {
+        for _ in 0..MAX_AUTO_PASSES {
+            let position = self.position();
+            let Some(stuck) = position.to_move() else {
+                return;
+            };
+            if position.legal_actions() != [Action::Pass] {
+                return;
+            }
+            let mut next = position.clone();
+            if next.play(Action::Pass).is_err() {
+                return;
+            }
+            text.push_str(&format!(
+                " {} has no legal placement and passes.",
+                capitalised(stuck)
+            ));
+            self.push(Action::Pass, next);
+        }
+    }
+
+    /// Puts `action`, leading to `next`, after the current action; undone actions are dropped.
+    pub(super) fn push(&mut self, action: Action, next: Position) {
+        self.actions.truncate(self.current);
+        self.positions.truncate(self.current + 1);
+        self.actions.push(action);
+        self.positions.push(next);
+        self.current += 1;
+        self.list_top = None;
+        self.pick = Pick::Nothing;
+    }
+
+    /// Whether action number `n` (from 1) is a pass. Passes are only ever forced, so the app
+    /// played it by itself right after the action that forced it.
+    pub(super) fn is_pass(&self, n: usize) -> bool {
+        n > 0 && self.actions.get(n - 1) == Some(&Action::Pass)
+    }
+
+    pub(super) fn undo(&mut self) -> Effect {
+        if self.current == 0 {
+            self.warn("Nothing to undo.");
+            return Effect::None;
+        }
+        let mut undone = Vec::new();
+        // A forced pass goes with the action that forced it: undoing only the pass would give
+        // the turn back to a side that must pass again at once.
+        loop {
+            self.current -= 1;
+            undone.push(self.actions[self.current]);
+            if !self.is_pass(self.current + 1) || self.current == 0 {
+                break;
+            }
+        }
+        undone.reverse();
+        self.list_top = None;
+        self.pick = Pick::Nothing;
+        self.info(format!("Undone: {}. r redoes.", join(&undone)));
+        Effect::Save
+    }
+
+    pub(super) fn redo(&mut self) -> Effect {
+        if self.current == self.actions.len() {
+            self.warn("Nothing to redo.");
+            return Effect::None;
+        }
+        let mut redone = vec![self.actions[self.current]];
+        self.current += 1;
+        while self.current < self.actions.len() && self.is_pass(self.current + 1) {
+            redone.push(self.actions[self.current]);
+            self.current += 1;
+        }
+        self.list_top = None;
+        self.pick = Pick::Nothing;
+        self.info(format!("Redone: {}.", join(&redone)));
+        Effect::Save
+    }
+
+    pub(super) fn new_game(&mut self) -> Effect {
+        if !self.position().is_over() {
+            self.warn("n starts a new game once this one is won.");
+            return Effect::None;
+        }
+        let setup = self.setup();
+        let start = self.positions[0].clone();
+        *self = App::from_line(vec![start], Vec::new(), Mode::Play, self.look);
+        self.info(format!(
+            "New game of {} on {}.",
+            setup.game.title(),
+            dimensions(setup.size, self.look)
+        ));
+        Effect::NewRecord
+    }
+
+    pub(super) fn go_to(&mut self, n: usize) {
+        self.current = n.min(self.actions.len());
+        self.list_top = None;
+    }
+
+    pub(super) fn play_on(&mut self) -> Effect {
+        if self.position().is_over() {
+            self.warn(
+                "The game is over here: step back (Left) to play on from an earlier position.",
+            );
+            return Effect::None;
+        }
+        self.actions.truncate(self.current);
+        self.positions.truncate(self.current + 1);
+        self.mode = Mode::Play;
+        self.record_path = None;
+        self.list_top = None;
+        let mut text = format!(
+            "Playing on after action {} into a new record; the replayed file is left as it was.",
+            self.current
+        );
+        self.pass_if_forced(&mut text);
+        self.info(text);
+        Effect::NewRecord
+    }
+}
