@@ -1,0 +1,262 @@
+//! The side panel: whose turn, what the cursor's point would do, the last message, the list of
+//! actions and a legend.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget};
+
+use crate::report::capitalised;
+use crate::rules::{Action, Board, Color, Game, Point, Position};
+
+use crate::tui::app::{App, Mode, Tone, dimensions, player_of, removals_text};
+
+use super::help::wrap;
+use super::{BoardStyle, Glyphs, Palette, konobi, quint, squares, stone};
+
+/// How many points differ between two boards.
+fn differences(a: &Board, b: &Board) -> usize {
+    a.points().filter(|&p| a.get(p) != b.get(p)).count()
+}
+
+/// The side panel: who is to move, the action number, what the cursor's point would do, the
+/// last message, the list of actions and a legend. Returns how many actions the list showed.
+pub(super) fn draw_panel(
+    app: &App,
+    area: Rect,
+    buf: &mut Buffer,
+    glyphs: &Glyphs,
+    palette: &Palette,
+) -> usize {
+    let setup = app.setup();
+    let look = app.look();
+    let options = if setup.game.piece_options().is_empty() {
+        format!(
+            " {}, pie rule {}",
+            dimensions(setup.size, look),
+            if setup.pie { "on" } else { "off" }
+        )
+    } else {
+        format!(", {} pieces each", setup.pieces)
+    };
+    let title = format!(
+        " {}{}{options} ",
+        if app.mode() == Mode::Replay {
+            "Replay: "
+        } else {
+            ""
+        },
+        setup.game.title(),
+    );
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_set(glyphs.border)
+        .padding(Padding::horizontal(1))
+        .title(title);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let top = panel_status(app, usize::from(inner.width), glyphs, palette);
+    let footer = legend(app, glyphs, palette);
+    let height = usize::from(inner.height);
+    let footer = if top.len() + 2 + footer.len() <= height {
+        footer
+    } else {
+        Vec::new()
+    };
+    let rows = height.saturating_sub(top.len() + footer.len() + 1);
+    let mut lines = top;
+    lines.push(Line::styled(
+        "Actions",
+        Style::new().add_modifier(Modifier::BOLD),
+    ));
+    let first = app.list_top(rows);
+    let shown = app.actions().len().min(first + rows);
+    for i in first..shown {
+        lines.push(action_line(app, i, palette));
+    }
+    if app.actions().is_empty() {
+        lines.push(Line::styled("none yet", palette.dim));
+    }
+    let used = lines.len();
+    lines.extend((used..height.saturating_sub(footer.len())).map(|_| Line::default()));
+    lines.extend(footer);
+    Paragraph::new(lines).render(inner, buf);
+    rows
+}
+
+/// The top of the panel: who is to move (or the winner's banner), the action number, the swap
+/// when offered, what the cursor's point would do and the last message.
+fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
+    let position = app.position();
+    let mut top: Vec<Line> = Vec::new();
+    match (
+        position.outcome().and_then(|o| o.winner()),
+        position.to_move(),
+    ) {
+        (Some(winner), _) => {
+            let text = format!(
+                "{}{} wins! Player {}{}",
+                glyphs.win[0],
+                capitalised(winner),
+                player_of(position, winner),
+                glyphs.win[1]
+            );
+            top.push(Line::styled(format!("{text:^width$}"), palette.banner));
+        }
+        (None, Some(color)) => top.push(Line::from(vec![
+            stone(color, glyphs, palette),
+            Span::styled(
+                format!(
+                    " {} to move: Player {}",
+                    capitalised(color),
+                    player_of(position, color)
+                ),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+        ])),
+        (None, None) => {
+            let text = format!("{}Draw by repetition{}", glyphs.win[0], glyphs.win[1]);
+            top.push(Line::styled(format!("{text:^width$}"), palette.banner));
+        }
+    }
+    let total = app.actions().len();
+    let counter = match app.mode() {
+        Mode::Replay => format!("Showing action {} of {total}", app.current()),
+        Mode::Play if position.is_over() => match app.current() {
+            1 => "1 action played".to_string(),
+            n => format!("{n} actions played"),
+        },
+        Mode::Play if app.current() < total => format!(
+            "Action {} ({} undone: r redoes)",
+            app.current() + 1,
+            total - app.current()
+        ),
+        Mode::Play => format!("Action {}", app.current() + 1),
+    };
+    top.push(Line::from(counter));
+    if position.game() == Game::Quint {
+        top.extend(quint::pieces_lines(position));
+    }
+    if app.mode() == Mode::Play && position.is_legal(Action::Swap) {
+        top.push(Line::styled(
+            "s swaps colours (pie rule)",
+            palette.label_here,
+        ));
+    }
+    if app.mode() == Mode::Play && !position.is_over() {
+        let (text, illegal) = if position.game() == Game::Quint {
+            quint::cursor_text(app)
+        } else {
+            cursor_text(position, app.cursor())
+        };
+        let style = if illegal {
+            palette.refusal
+        } else {
+            Style::new()
+        };
+        for line in wrap(&text, width).into_iter().take(3) {
+            top.push(Line::styled(line, style));
+        }
+    }
+    if let Some(message) = app.message() {
+        let style = match message.tone {
+            Tone::Info => Style::new(),
+            Tone::Refusal => palette.refusal,
+        };
+        top.push(Line::default());
+        for line in wrap(&message.text, width).into_iter().take(4) {
+            top.push(Line::styled(line, style));
+        }
+    }
+    top.push(Line::default());
+    top
+}
+
+/// The bottom of the panel: what the game's board shows, whose edges are whose, and the keys
+/// to remember.
+fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
+    let mut lines = match app.setup().game {
+        Game::Konobi => konobi::legend(glyphs, palette),
+        Game::Brique => squares::legend(app.look(), glyphs, palette),
+        Game::Quint => {
+            return vec![
+                Line::from(vec![
+                    stone(Color::White, glyphs, palette),
+                    Span::raw(" White   "),
+                    stone(Color::Black, glyphs, palette),
+                    Span::raw(" Black"),
+                ]),
+                Line::from("Exactly five in a line wins"),
+                Line::styled("Esc goes back   ? help   q quit", palette.dim),
+            ];
+        }
+        Game::Quentin => Vec::new(),
+    };
+    lines.extend([
+        Line::from(vec![
+            stone(Color::Black, glyphs, palette),
+            Span::raw(" Black joins top and bottom "),
+            Span::styled(glyphs.edge[0], palette.stone[0]),
+        ]),
+        Line::from(vec![
+            stone(Color::White, glyphs, palette),
+            Span::raw(" White joins left and right "),
+            Span::styled(glyphs.edge[2], palette.stone[1]),
+        ]),
+        Line::styled("? help   q quit", palette.dim),
+    ]);
+    lines
+}
+
+/// What the cursor's point holds or would do, and whether that is a refusal.
+fn cursor_text(position: &Position, cursor: Point) -> (String, bool) {
+    if let Some(color) = position.get(cursor) {
+        return (format!("{cursor}: a {color} stone"), false);
+    }
+    match position.preview(Action::Place(cursor)) {
+        Ok(effect) => {
+            let unit = BoardStyle::of(position.game()).unit();
+            let fills = match effect.fills().count() {
+                0 => String::new(),
+                1 => format!(", fills 1 {unit}"),
+                n => format!(", fills {n} {unit}s"),
+            };
+            let removes = removals_text(&effect)
+                .map(|r| format!(", removes {r}"))
+                .unwrap_or_default();
+            (format!("{cursor}: legal{fills}{removes}"), false)
+        }
+        Err(reason) => (format!("{cursor}: illegal: {reason}"), true),
+    }
+}
+
+/// One entry of the action list: number, colour, action, how many points it filled.
+fn action_line<'a>(app: &App, i: usize, palette: &Palette) -> Line<'a> {
+    let action = app.actions()[i];
+    let before = app.position_at(i);
+    let after = app.position_at(i + 1);
+    let mut spans = vec![Span::raw(format!("{:>3}. ", i + 1))];
+    if let Some(color) = before.to_move() {
+        spans.push(Span::raw(format!(
+            "P{} {:<5} ",
+            player_of(before, color),
+            capitalised(color)
+        )));
+    }
+    spans.push(Span::raw(action.to_string()));
+    if matches!(action, Action::Place(_)) && i < app.current() {
+        let filled = differences(before.board(), after.board()).saturating_sub(1);
+        if filled > 0 {
+            spans.push(Span::raw(format!(" +{filled}")));
+        }
+    }
+    let line = Line::from(spans);
+    if i + 1 == app.current() {
+        line.style(palette.current)
+    } else if i >= app.current() {
+        line.style(palette.undone)
+    } else {
+        line
+    }
+}

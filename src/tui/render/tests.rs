@@ -1,0 +1,176 @@
+//! Whole screens drawn on a test terminal, and snapshots of them.
+
+use super::*;
+use crate::tui::app::tests::{after, after_with, game, press};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// Draws `app` on a `width`×`height` test terminal, as the run loop does.
+pub(super) fn draw_app(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    let mut geometry = Geometry::default();
+    terminal
+        .draw(|frame| geometry = render(app, frame))
+        .unwrap();
+    app.set_geometry(geometry);
+    terminal
+}
+
+/// The screen as text, then one line per board row marking with `#` the cells whose
+/// style satisfies `marked`.
+pub(super) fn with_marks(
+    terminal: &Terminal<TestBackend>,
+    marked: impl Fn(Style) -> bool,
+) -> String {
+    let buf = terminal.backend().buffer();
+    let mut out = format!("{}\n", terminal.backend());
+    for y in 0..buf.area.height {
+        let row: String = (0..buf.area.width)
+            .map(|x| {
+                let cell = &buf[(x, y)];
+                if marked(cell.style()) { '#' } else { ' ' }
+            })
+            .collect();
+        if row.contains('#') {
+            out.push_str(&format!("{y:>2}|{}\n", row.trim_end()));
+        }
+    }
+    out
+}
+
+#[test]
+fn empty_5x5_board() {
+    let mut app = game(5, true);
+    let terminal = draw_app(&mut app, 60, 18);
+    insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn fill_preview_of_the_rules_worked_example() {
+    // RULES.md: Black e3 fills d5 d4 d3 c3 b3 a3 with black.
+    let mut app = after(5, false, "e5 c5 a4 c4 b4 e4 b2 a2 c2 d2");
+    press(&mut app, "ll");
+    let terminal = draw_app(&mut app, 60, 18);
+    let fill = Palette::new(Look::FULL).fill[0];
+    insta::assert_snapshot!(with_marks(&terminal, |s| s == fill));
+}
+
+#[test]
+fn a_won_game_highlights_the_winning_chain() {
+    let mut app = after(3, false, "b2 a1 b1 c1 b3");
+    let terminal = draw_app(&mut app, 60, 16);
+    let chain = Palette::new(Look::FULL).chain;
+    insta::assert_snapshot!(with_marks(&terminal, |s| s.bg == chain.bg));
+}
+
+#[test]
+fn the_help_overlay_lists_every_key_and_the_record() {
+    let mut app = game(13, true);
+    app.set_record_path("/home/player/.local/share/quentin/games/2026-11-22T03-43-00.txt".into());
+    press(&mut app, "?");
+    let terminal = draw_app(&mut app, 80, 24);
+    insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn a_too_small_terminal_asks_for_a_larger_window() {
+    let mut app = game(13, true);
+    let terminal = draw_app(&mut app, 40, 10);
+    insta::assert_snapshot!(terminal.backend());
+    // And no board to click on.
+    let mut buf = Buffer::empty(Rect::new(0, 0, 40, 10));
+    assert_eq!(draw(&app, buf.area, &mut buf), Geometry::default());
+}
+
+#[test]
+fn thirteen_fits_80x24_with_a_game_in_progress() {
+    let mut app = after(13, true, "g7 swap f6 h7 f7 g8 e6 h6 f5 g9 e5 h9 f4");
+    press(&mut app, "hk");
+    let terminal = draw_app(&mut app, 80, 24);
+    insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn ascii_without_colour_stays_readable() {
+    let look = Look {
+        ascii: true,
+        color: false,
+    };
+    let mut app = after_with(look, 5, false, "e5 c5 a4 c4 b4 e4 b2 a2 c2 d2");
+    press(&mut app, "ll");
+    let terminal = draw_app(&mut app, 60, 18);
+    let buf = terminal.backend().buffer();
+    for cell in buf.content() {
+        assert!(cell.symbol().is_ascii(), "{:?}", cell.symbol());
+        assert_eq!(cell.fg, Paint::Reset);
+        assert_eq!(cell.bg, Paint::Reset);
+    }
+    insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn a_replay_highlights_the_shown_action() {
+    let record = crate::record::Record::parse("size 5\nc3 swap b2 e5 a5\n").unwrap();
+    let mut app = App::replay(&record, 3, Look::FULL);
+    let terminal = draw_app(&mut app, 60, 18);
+    let current = Palette::new(Look::FULL).current;
+    insta::assert_snapshot!(with_marks(&terminal, |s| s.add_modifier == current.add_modifier));
+}
+
+#[test]
+fn every_window_size_draws_without_panicking() {
+    let mut apps = vec![
+        game(3, true),
+        after(5, false, "e5 c5 a4 c4 b4 e4 b2 a2 c2 d2"),
+        after(3, false, "b2 a1 b1 c1 b3"),
+        game(26, true),
+    ];
+    let mut help = game(13, true);
+    help.set_record_path("/a/very/long/path/to/the/record/file/of/this/game.txt".into());
+    press(&mut help, "?");
+    apps.push(help);
+    for app in &apps {
+        for width in (0..110).step_by(3) {
+            for height in 0..36 {
+                let area = Rect::new(0, 0, width, height);
+                let mut buf = Buffer::empty(area);
+                let geometry = draw(app, area, &mut buf);
+                if let Some(board) = geometry.board {
+                    let (x, y) = board.cell(Point::new(board.size - 1, 0));
+                    assert!(x < width && y < height, "{width}x{height}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn wrapping_keeps_words_whole_and_cuts_long_ones() {
+    assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
+    assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
+    assert_eq!(
+        wrap("Record: /home/me/games/x.txt", 12),
+        ["Record:", "/home/me/", "games/x.txt"]
+    );
+    assert_eq!(wrap("", 5), [""]);
+}
+
+#[test]
+fn points_map_to_cells_and_back() {
+    let g = BoardGeometry {
+        x: 7,
+        y: 3,
+        size: 19,
+        style: BoardStyle::Points,
+    };
+    for col in 0..19 {
+        for row in 0..19 {
+            let p = Point::new(col, row);
+            let (x, y) = g.cell(p);
+            assert_eq!(g.point_at(x, y), Some(p));
+            assert_eq!(g.point_at(x + 1, y), None);
+        }
+    }
+    assert_eq!(g.point_at(6, 3), None);
+    assert_eq!(g.point_at(7, 2), None);
+}
