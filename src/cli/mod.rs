@@ -1,17 +1,17 @@
-//! The command line: `quentin [play]` and `quentin replay`, parsed with clap.
+//! The command line, parsed with clap: `quentin [play]` here, each other subcommand in its own
+//! module (`replay`, `bench`).
 
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+mod bench;
+mod replay;
+
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 
-use std::time::Duration;
-
-use crate::bench::{self, Budget};
 use crate::record::Record;
-use crate::report;
 use crate::rules::{Game, Setup};
 
 /// The largest record file read; a record of a whole game is a few kilobytes.
@@ -37,31 +37,9 @@ enum Command {
     /// Start a hot-seat game (the default).
     Play(PlayArgs),
     /// Replay a saved record: in the terminal interface, or printed with --json or --print.
-    Replay(ReplayArgs),
+    Replay(replay::ReplayArgs),
     /// Measure the rules engine: uniformly random games from the empty board, pie rule off.
-    Bench(BenchArgs),
-}
-
-#[derive(Args, Debug)]
-struct BenchArgs {
-    /// The game to play.
-    #[arg(long, value_enum, default_value = "quentin")]
-    game: GameArg,
-    /// Board side (default: the game's own).
-    #[arg(long, value_name = "N")]
-    size: Option<u64>,
-    /// Play this many games.
-    #[arg(long, value_name = "K", conflicts_with = "seconds")]
-    playouts: Option<u64>,
-    /// Play for this many seconds (default 5).
-    #[arg(long, value_name = "S")]
-    seconds: Option<f64>,
-    /// Seed of the random games: the same seed plays the same games.
-    #[arg(long, value_name = "X", default_value_t = 1)]
-    seed: u64,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    Bench(bench::BenchArgs),
 }
 
 /// Options of a new game.
@@ -131,24 +109,6 @@ impl PlayArgs {
     }
 }
 
-#[derive(Args, Debug)]
-struct ReplayArgs {
-    /// The record to replay.
-    file: PathBuf,
-    /// Print the position as one JSON object (FORMAT.md) instead of opening the interface.
-    #[arg(long, conflicts_with = "print")]
-    json: bool,
-    /// Print the board and status for people instead of opening the interface.
-    #[arg(long)]
-    print: bool,
-    /// Show the position after the first N actions instead of after all of them.
-    #[arg(long, value_name = "N")]
-    at: Option<u64>,
-    /// Draw the interface with ASCII characters only.
-    #[arg(long, conflicts_with_all = ["json", "print"])]
-    ascii: bool,
-}
-
 /// A record that could not be read or replayed: the whole message is already in `FILE:…` form.
 #[derive(Debug)]
 pub struct BadRecord(pub String);
@@ -189,9 +149,9 @@ impl Cli {
     /// Whatever stops it; `main` prints the message and exits with status 1.
     pub fn run(self) -> Result<()> {
         match self.command {
-            Some(Command::Replay(args)) => replay(&args),
+            Some(Command::Replay(args)) => replay::replay(&args),
             Some(Command::Play(args)) => play(&args),
-            Some(Command::Bench(args)) => bench(&args),
+            Some(Command::Bench(args)) => bench::bench(&args),
             None => play(&self.play),
         }
     }
@@ -199,31 +159,6 @@ impl Cli {
 
 fn play(args: &PlayArgs) -> Result<()> {
     crate::tui::play(args.setup()?, args.record.clone(), args.ascii)
-}
-
-fn bench(args: &BenchArgs) -> Result<()> {
-    let game = Game::from(args.game);
-    let mut setup = Setup::new(game);
-    if let Some(size) = args.size {
-        setup.size = Setup::check_size(game, size)?;
-    }
-    setup.pie = false;
-    let start = setup.start()?;
-    let budget = match (args.playouts, args.seconds) {
-        (Some(n), _) => Budget::Playouts(n),
-        (None, Some(s)) if (0.0..=86_400.0).contains(&s) => {
-            Budget::Time(Duration::from_secs_f64(s))
-        }
-        (None, Some(s)) => bail!("--seconds {s} is not a duration from 0 to 86400"),
-        (None, None) => Budget::Time(Duration::from_secs(5)),
-    };
-    let report = bench::run(setup, &start, args.seed, budget);
-    let out = if args.json {
-        format!("{}\n", report.json())
-    } else {
-        report.text()
-    };
-    write_stdout(&out)
 }
 
 /// Writes to standard output; a closed pipe (`quentin … | head`) is not worth a message.
@@ -236,35 +171,6 @@ fn write_stdout(out: &str) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("cannot write to standard output"),
     }
-}
-
-fn replay(args: &ReplayArgs) -> Result<()> {
-    let record = load_record(&args.file)?;
-    let total = record.actions().len();
-    let at = match args.at {
-        None => total,
-        Some(n) => match usize::try_from(n) {
-            Ok(n) if n <= total => n,
-            _ => bail!(BadRecord(format!(
-                "{}: --at {n} is beyond the end of the record ({total} action{})",
-                args.file.display(),
-                if total == 1 { "" } else { "s" }
-            ))),
-        },
-    };
-    if !args.json && !args.print {
-        return crate::tui::replay(&record, at, args.ascii);
-    }
-    let position = record.position_at(at);
-    let moves = &record.actions()[..at];
-    let out = if args.json {
-        let mut s = serde_json::to_string_pretty(&report::json(&position, moves))?;
-        s.push('\n');
-        s
-    } else {
-        report::text(&position, moves)
-    };
-    write_stdout(&out)
 }
 
 #[cfg(test)]

@@ -1,0 +1,58 @@
+//! `quentin bench`: how fast the rules engine plays random games.
+
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use clap::Args;
+
+use crate::bench::{self, Budget};
+use crate::rules::{Game, Setup};
+
+use super::{GameArg, write_stdout};
+
+#[derive(Args, Debug)]
+pub(super) struct BenchArgs {
+    /// The game to play.
+    #[arg(long, value_enum, default_value = "quentin")]
+    game: GameArg,
+    /// Board side (default: the game's own).
+    #[arg(long, value_name = "N")]
+    size: Option<u64>,
+    /// Play this many games.
+    #[arg(long, value_name = "K", conflicts_with = "seconds")]
+    playouts: Option<u64>,
+    /// Play for this many seconds (default 5).
+    #[arg(long, value_name = "S")]
+    seconds: Option<f64>,
+    /// Seed of the random games: the same seed plays the same games.
+    #[arg(long, value_name = "X", default_value_t = 1)]
+    seed: u64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(super) fn bench(args: &BenchArgs) -> Result<()> {
+    let game = Game::from(args.game);
+    let mut setup = Setup::new(game);
+    if let Some(size) = args.size {
+        setup.size = Setup::check_size(game, size)?;
+    }
+    setup.pie = false;
+    let start = setup.start()?;
+    let budget = match (args.playouts, args.seconds) {
+        (Some(n), _) => Budget::Playouts(n),
+        (None, Some(s)) if (0.0..=86_400.0).contains(&s) => {
+            Budget::Time(Duration::from_secs_f64(s))
+        }
+        (None, Some(s)) => bail!("--seconds {s} is not a duration from 0 to 86400"),
+        (None, None) => Budget::Time(Duration::from_secs(5)),
+    };
+    let report = bench::run(setup, &start, args.seed, budget);
+    let out = if args.json {
+        format!("{}\n", report.json())
+    } else {
+        report.text()
+    };
+    write_stdout(&out)
+}

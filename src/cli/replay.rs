@@ -1,0 +1,57 @@
+//! `quentin replay`: a record in the interface, or printed for people or programs.
+
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+use clap::Args;
+
+use crate::report;
+
+use super::{BadRecord, load_record, write_stdout};
+
+#[derive(Args, Debug)]
+pub(super) struct ReplayArgs {
+    /// The record to replay.
+    file: PathBuf,
+    /// Print the position as one JSON object (FORMAT.md) instead of opening the interface.
+    #[arg(long, conflicts_with = "print")]
+    json: bool,
+    /// Print the board and status for people instead of opening the interface.
+    #[arg(long)]
+    print: bool,
+    /// Show the position after the first N actions instead of after all of them.
+    #[arg(long, value_name = "N")]
+    at: Option<u64>,
+    /// Draw the interface with ASCII characters only.
+    #[arg(long, conflicts_with_all = ["json", "print"])]
+    ascii: bool,
+}
+
+pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
+    let record = load_record(&args.file)?;
+    let total = record.actions().len();
+    let at = match args.at {
+        None => total,
+        Some(n) => match usize::try_from(n) {
+            Ok(n) if n <= total => n,
+            _ => bail!(BadRecord(format!(
+                "{}: --at {n} is beyond the end of the record ({total} action{})",
+                args.file.display(),
+                if total == 1 { "" } else { "s" }
+            ))),
+        },
+    };
+    if !args.json && !args.print {
+        return crate::tui::replay(&record, at, args.ascii);
+    }
+    let position = record.position_at(at);
+    let moves = &record.actions()[..at];
+    let out = if args.json {
+        let mut s = serde_json::to_string_pretty(&report::json(&position, moves))?;
+        s.push('\n');
+        s
+    } else {
+        report::text(&position, moves)
+    };
+    write_stdout(&out)
+}
