@@ -64,6 +64,81 @@ pub struct PlayArgs {
     /// Draw with ASCII characters only.
     #[arg(long)]
     pub ascii: bool,
+    #[command(flatten)]
+    pub computer: ComputerArgs,
+}
+
+/// The computer player's options, shared by every command that opens a game: a new game, a
+/// replay (for `p`, playing on) and a resumed game.
+#[derive(Args, Debug, Clone, PartialEq)]
+pub struct ComputerArgs {
+    /// Play against the computer: it plays the player who moves first, second (the default
+    /// when WHO is left out) or both, to watch.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHO",
+        num_args = 0..=1,
+        default_missing_value = "second"
+    )]
+    pub computer: Option<Seat>,
+    /// Seconds the computer thinks for a move or a hint.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = think_seconds)]
+    pub think: f64,
+    /// Threads the computer searches with (default: the machine's cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// Which players the computer plays.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// The player who moves first.
+    First,
+    /// The player who moves second.
+    Second,
+    /// Both players: the computer plays itself.
+    Both,
+}
+
+/// The longest think allowed, in seconds: an hour.
+const MAX_THINK: f64 = 3600.0;
+
+/// Reads `--think`: a number of seconds above 0 and at most an hour.
+fn think_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_THINK {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "the computer thinks more than 0 and at most {MAX_THINK} seconds"
+        ))
+    }
+}
+
+impl ComputerArgs {
+    /// Who plays what, as these options ask.
+    #[must_use]
+    pub fn versus(&self) -> crate::tui::app::Versus {
+        let computer = match self.computer {
+            None => [false, false],
+            Some(Seat::First) => [true, false],
+            Some(Seat::Second) => [false, true],
+            Some(Seat::Both) => [true, true],
+        };
+        crate::tui::app::Versus {
+            computer,
+            think: self.think,
+        }
+    }
+
+    /// The search's threads: 0 for the machine's cores.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads.map_or(0, usize::from)
+    }
 }
 
 /// The games as the command line names them.
@@ -158,7 +233,13 @@ impl Cli {
 }
 
 fn play(args: &PlayArgs) -> Result<()> {
-    crate::tui::play(args.setup()?, args.record.clone(), args.ascii)
+    crate::tui::play(
+        args.setup()?,
+        args.record.clone(),
+        args.ascii,
+        args.computer.versus(),
+        args.computer.threads(),
+    )
 }
 
 /// Writes to standard output; a closed pipe (`quentin … | head`) is not worth a message.

@@ -25,6 +25,9 @@ pub(super) struct ReplayArgs {
     /// Draw the interface with ASCII characters only.
     #[arg(long, conflicts_with_all = ["json", "print"])]
     ascii: bool,
+    /// Who plays after `p` (playing on from the shown position), and the computer's search.
+    #[command(flatten)]
+    computer: super::ComputerArgs,
 }
 
 pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
@@ -42,7 +45,13 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
         },
     };
     if !args.json && !args.print {
-        return crate::tui::replay(&record, at, args.ascii);
+        return crate::tui::replay(
+            &record,
+            at,
+            args.ascii,
+            args.computer.versus(),
+            args.computer.threads(),
+        );
     }
     let position = record.position_at(at);
     let moves = &record.actions()[..at];

@@ -9,6 +9,7 @@
 //! Quint's moves take several keys (select a piece, its destination, the pieces to take): that
 //! part of the machine is in its `quint` module.
 
+pub(crate) mod computer;
 mod keys;
 mod line;
 pub(crate) mod quint;
@@ -16,10 +17,14 @@ mod text;
 
 use std::path::{Path, PathBuf};
 
-use crate::record::{self, Record};
+use crate::record::{self, Players, Record};
 use crate::rules::{Action, Color, Game, Point, Position, Setup, SetupError};
 
+use super::engine::Engine;
 use super::render::Geometry;
+
+use computer::Search;
+pub use computer::{Hint, Job, Versus, chance};
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};
 pub use text::{dimensions, removals_text};
@@ -112,7 +117,7 @@ pub fn player_of(position: &Position, color: Color) -> u8 {
 }
 
 /// The state of the interface.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct App {
     /// Every position of the line of play: `positions[i]` follows the first `i` actions.
     positions: Vec<Position>,
@@ -133,6 +138,20 @@ pub struct App {
     geometry: Geometry,
     /// Quint's selection in the move phase.
     pick: Pick,
+    /// Who plays what.
+    versus: Versus,
+    /// The `player1`/`player2` texts shown and recorded.
+    players: Players,
+    /// The handle on the computer player, when there is one.
+    engine: Option<Box<dyn Engine>>,
+    /// The search under way or just ended.
+    search: Option<Search>,
+    /// Whether a hint was asked for and not found yet.
+    hint_wanted: bool,
+    /// The last hint found.
+    hint: Option<Hint>,
+    /// Whether the live analysis is on.
+    analysis: bool,
 }
 
 /// How many lines a mouse wheel step scrolls the action list.
@@ -160,6 +179,7 @@ impl App {
         let actions = record.actions().to_vec();
         let positions = (0..=actions.len()).map(|n| record.position_at(n)).collect();
         let mut app = App::from_line(positions, actions, Mode::Replay, look);
+        app.players = record.players().clone();
         app.go_to(at);
         app.info("Replay: Left/Right step, Home/End jump, p plays on from the shown position.");
         app
@@ -181,6 +201,13 @@ impl App {
             list_top: None,
             geometry: Geometry::default(),
             pick: Pick::Nothing,
+            versus: Versus::PEOPLE,
+            players: Players::default(),
+            engine: None,
+            search: None,
+            hint_wanted: false,
+            hint: None,
+            analysis: false,
         }
     }
 
@@ -281,7 +308,7 @@ impl App {
     /// The record of the actions on the board.
     #[must_use]
     pub fn record_text(&self) -> String {
-        record::write(self.setup(), &self.actions[..self.current])
+        record::write_players(self.setup(), &self.players, &self.actions[..self.current])
     }
 
     /// Shows a refusal or a failure (of the app, or outside it, such as saving).

@@ -11,6 +11,7 @@
 //! completed action.
 
 pub mod app;
+pub mod engine;
 pub mod render;
 pub mod save;
 
@@ -31,18 +32,27 @@ use ratatui::backend::CrosstermBackend;
 use crate::record::Record;
 use crate::rules::Setup;
 
-use app::{App, Effect, Look};
+use app::{App, Effect, Look, Versus};
 use render::Geometry;
 use save::RecordFile;
 
-/// Plays a new hot-seat game of `setup`, saving the record after every action to `record` or,
-/// without it, to a new file in the data directory. Prints the record's path on exit.
+/// Plays a new game of `setup`, between people or against the computer as `versus` says (its
+/// search on `threads` threads, 0 for the machine's cores), saving the record after every
+/// action to `record` or, without it, to a new file in the data directory. Prints the record's
+/// path on exit.
 ///
 /// # Errors
 /// When there is no terminal, the record cannot be created, or the terminal fails.
-pub fn play(setup: Setup, record: Option<PathBuf>, ascii: bool) -> Result<()> {
+pub fn play(
+    setup: Setup,
+    record: Option<PathBuf>,
+    ascii: bool,
+    versus: Versus,
+    threads: usize,
+) -> Result<()> {
     require_terminal()?;
     let mut app = App::new(setup, Look::from_env(ascii))?;
+    app.set_computer(versus, engine(threads));
     let file = match record {
         Some(path) => RecordFile::named(path)?,
         None => RecordFile::in_data_dir(SystemTime::now())?,
@@ -55,13 +65,42 @@ pub fn play(setup: Setup, record: Option<PathBuf>, ascii: bool) -> Result<()> {
 }
 
 /// Opens `record` in the interface after its first `at` actions; `p` plays on from there into a
-/// new record (the replayed file is never written).
+/// new record (the replayed file is never written), with the players of `versus`.
 ///
 /// # Errors
 /// When there is no terminal or the terminal fails.
-pub fn replay(record: &Record, at: usize, ascii: bool) -> Result<()> {
+pub fn replay(
+    record: &Record,
+    at: usize,
+    ascii: bool,
+    versus: Versus,
+    threads: usize,
+) -> Result<()> {
     require_terminal()?;
-    run(App::replay(record, at, Look::from_env(ascii)), None)
+    let mut app = App::replay(record, at, Look::from_env(ascii));
+    app.set_computer(versus, engine(threads));
+    run(app, None)
+}
+
+/// The program's own search behind the interface's handle, on `threads` threads (0: the
+/// machine's cores).
+fn engine(threads: usize) -> Box<dyn engine::Engine> {
+    let _ = threads;
+    Box::new(Pending)
+}
+
+/// TEMPORARY, until the search is merged: an engine that never reports.
+struct Pending;
+
+impl engine::Engine for Pending {
+    fn start(&mut self, _: &crate::rules::Position, _: engine::Budget) {}
+    fn stop(&mut self) {}
+    fn report(&mut self) -> Option<engine::Insight> {
+        None
+    }
+    fn is_done(&mut self) -> bool {
+        false
+    }
 }
 
 /// Refuses to start without a terminal, before anything is drawn or written.
@@ -106,6 +145,12 @@ fn run(app: App, file: Option<RecordFile>) -> Result<()> {
     result
 }
 
+/// How long the loop waits for an event before drawing again while a search runs: 20 frames a
+/// second.
+const FRAME_WHILE_THINKING: Duration = Duration::from_millis(50);
+/// How long it waits when nothing moves on the screen but what the keys move.
+const FRAME_WHILE_IDLE: Duration = Duration::from_millis(250);
+
 /// The loop's state: the app and where its record goes.
 struct Session {
     app: App,
@@ -137,14 +182,28 @@ impl Session {
             if panic_after_frame {
                 panic!("QUENTIN_TEST_PANIC is set: a panic after the first frame, as asked");
             }
-            let event = event::read().context("cannot read the terminal")?;
-            match self.app.handle(&event) {
-                Effect::None => {}
-                Effect::Quit => return Ok(()),
-                Effect::Save => self.save(),
-                Effect::NewRecord => {
-                    self.new_file = true;
-                    self.save();
+            // While the computer thinks the screen is redrawn at least 10 times a second;
+            // a key is answered as soon as it comes either way.
+            let wait = if self.app.thinking().is_some() {
+                FRAME_WHILE_THINKING
+            } else {
+                FRAME_WHILE_IDLE
+            };
+            let mut effects = Vec::new();
+            if event::poll(wait).context("cannot read the terminal")? {
+                let event = event::read().context("cannot read the terminal")?;
+                effects.push(self.app.handle(&event));
+            }
+            effects.push(self.app.tick());
+            for effect in effects {
+                match effect {
+                    Effect::None => {}
+                    Effect::Quit => return Ok(()),
+                    Effect::Save => self.save(),
+                    Effect::NewRecord => {
+                        self.new_file = true;
+                        self.save();
+                    }
                 }
             }
         }

@@ -19,6 +19,7 @@ use crate::rules::{Action, Board, Color, Game, Point};
 
 use super::app::{App, Look, Mode, dimensions};
 
+mod analysis;
 mod help;
 mod konobi;
 mod panel;
@@ -344,11 +345,21 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
         too_small(area, buf, (need_w, need_h), n, look);
         return Geometry::default();
     }
+    // The analysis's win-chance bar goes left of the board when there is room for it.
+    let bar_w = if app.analysis_on() && area.width >= need_w + analysis::BAR_WIDTH {
+        analysis::BAR_WIDTH
+    } else {
+        0
+    };
     // Board and panel side by side, centred together in a wide window.
-    let panel_w = (area.width - board_w - 1).min(PANEL_MAX_WIDTH);
-    let left = area.x + (area.width - board_w - 1 - panel_w) / 2;
+    let panel_w = (area.width - bar_w - board_w - 1).min(PANEL_MAX_WIDTH);
+    let left = area.x + (area.width - bar_w - board_w - 1 - panel_w) / 2 + bar_w;
     let top = area.y + (area.height - board_h) / 2;
     let board_area = Rect::new(left, top, board_w, board_h);
+    if bar_w > 0 {
+        let bar = Rect::new(left - bar_w, top + 1, 1, board_h.saturating_sub(2));
+        analysis::draw_bar(app, bar, buf, &palette);
+    }
     let (board, cells) = match style {
         BoardStyle::Points => (
             Some(draw_points(app, board_area, buf, glyphs, &palette)),
@@ -365,6 +376,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
             Some(quint::draw(app, board_area, buf, glyphs, &palette)),
         ),
     };
+    if let Some(board) = &board {
+        analysis::draw_hint(app, board, buf, &palette);
+    }
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
     if app.help_open() {
@@ -605,4 +619,4 @@ fn stone<'a>(color: Color, glyphs: &Glyphs, palette: &Palette) -> Span<'a> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -59,6 +59,9 @@ impl App {
     }
 
     fn play_key(&mut self, code: KeyCode) -> Effect {
+        if matches!(code, KeyCode::Enter | KeyCode::Char(' ' | 's' | 'x')) && self.busy() {
+            return Effect::None;
+        }
         if self.setup().game == Game::Quint
             && let Some(effect) = self.quint_key(code)
         {
@@ -71,9 +74,11 @@ impl App {
             KeyCode::Down | KeyCode::Char('j') => self.move_cursor(0, -1),
             KeyCode::Enter | KeyCode::Char(' ') => return self.act(Action::Place(self.cursor)),
             KeyCode::Char('s') => return self.act(Action::Swap),
-            KeyCode::Char('u') => return self.undo(),
-            KeyCode::Char('r') => return self.redo(),
+            KeyCode::Char('u') => return self.take_back(),
+            KeyCode::Char('r') => return self.bring_back(),
             KeyCode::Char('n') => return self.new_game(),
+            KeyCode::Char('t') => return self.ask_hint(),
+            KeyCode::Char('a') => return self.toggle_analysis(),
             _ => {}
         }
         Effect::None
@@ -86,6 +91,8 @@ impl App {
             KeyCode::Home | KeyCode::Char('g') => self.go_to(0),
             KeyCode::End | KeyCode::Char('G') => self.go_to(self.actions.len()),
             KeyCode::Char('p') => return self.play_on(),
+            KeyCode::Char('t') => return self.ask_hint(),
+            KeyCode::Char('a') => return self.toggle_analysis(),
             KeyCode::Enter | KeyCode::Char(' ' | 's' | 'u' | 'r' | 'n') => {
                 self.warn("This is a replay: press p to play on from the shown position.");
             }
@@ -105,7 +112,9 @@ impl App {
                     return Effect::None;
                 };
                 self.cursor = point;
-                if mouse.kind == MouseEventKind::Down(MouseButton::Left) && self.mode == Mode::Play
+                if mouse.kind == MouseEventKind::Down(MouseButton::Left)
+                    && self.mode == Mode::Play
+                    && !self.busy()
                 {
                     if self.setup().game == Game::Quint {
                         return self.quint_click(point);

@@ -166,7 +166,13 @@ impl App {
         }
         let setup = self.setup();
         let start = self.positions[0].clone();
-        *self = App::from_line(vec![start], Vec::new(), Mode::Play, self.look);
+        let mut next = App::from_line(vec![start], Vec::new(), Mode::Play, self.look);
+        // The same players, and the same computer behind them.
+        next.versus = self.versus;
+        next.players = self.versus.players();
+        next.engine = self.engine.take();
+        next.analysis = self.analysis;
+        *self = next;
         self.info(format!(
             "New game of {} on {}.",
             setup.game.title(),
@@ -190,6 +196,7 @@ impl App {
         self.actions.truncate(self.current);
         self.positions.truncate(self.current + 1);
         self.mode = Mode::Play;
+        self.players = self.versus.players();
         self.record_path = None;
         self.list_top = None;
         let mut text = format!(

@@ -6,7 +6,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 /// Draws `app` on a `width`×`height` test terminal, as the run loop does.
-pub(super) fn draw_app(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+pub(crate) fn draw_app(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     let mut geometry = Geometry::default();
     terminal
