@@ -295,4 +295,46 @@ mod tests {
             (Game::Quentin, true, 0)
         );
     }
+
+    /// The computer options asked for by `quentin ARGS`.
+    fn computer_of(args: &[&str]) -> Result<ComputerArgs, clap::Error> {
+        let cli = Cli::try_parse_from(std::iter::once("quentin").chain(args.iter().copied()))?;
+        Ok(match cli.command {
+            Some(Command::Play(play)) => play.computer,
+            Some(Command::Replay(replay)) => replay.computer().clone(),
+            _ => cli.play.computer,
+        })
+    }
+
+    #[test]
+    fn the_computer_plays_second_unless_told_and_thinks_two_seconds() {
+        let bare = computer_of(&["--computer", "--size", "5"]).unwrap();
+        assert_eq!(bare.versus().computer, [false, true]);
+        assert_eq!(bare.versus().think, 2.0);
+        assert_eq!(bare.threads(), 0);
+        let first = computer_of(&["play", "--computer", "first", "--think", "0.5"]).unwrap();
+        assert_eq!(
+            (first.versus().computer, first.versus().think),
+            ([true, false], 0.5)
+        );
+        let both = computer_of(&["--computer=both", "--threads", "2"]).unwrap();
+        assert_eq!((both.versus().computer, both.threads()), ([true, true], 2));
+        assert_eq!(computer_of(&[]).unwrap().versus().computer, [false, false]);
+        // The same options after `p` in a replay.
+        let replay = computer_of(&["replay", "game.txt", "--computer", "--think", "3"]).unwrap();
+        assert_eq!(
+            (replay.versus().computer, replay.versus().think),
+            ([false, true], 3.0)
+        );
+        for bad in [
+            &["--computer", "third"][..],
+            &["--think", "0"],
+            &["--think", "-1"],
+            &["--think", "nan"],
+            &["--think", "soon"],
+            &["--threads", "0"],
+        ] {
+            assert!(computer_of(bad).is_err(), "{bad:?}");
+        }
+    }
 }

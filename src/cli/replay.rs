@@ -30,6 +30,14 @@ pub(super) struct ReplayArgs {
     computer: super::ComputerArgs,
 }
 
+impl ReplayArgs {
+    /// Who plays after `p`.
+    #[cfg(test)]
+    pub(super) fn computer(&self) -> &super::ComputerArgs {
+        &self.computer
+    }
+}
+
 pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
     let record = load_record(&args.file)?;
     let total = record.actions().len();
