@@ -14,6 +14,7 @@ pub mod app;
 pub mod engine;
 pub mod render;
 pub mod save;
+mod thinker;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -85,22 +86,7 @@ pub fn replay(
 /// The program's own search behind the interface's handle, on `threads` threads (0: the
 /// machine's cores).
 fn engine(threads: usize) -> Box<dyn engine::Engine> {
-    let _ = threads;
-    Box::new(Pending)
-}
-
-/// TEMPORARY, until the search is merged: an engine that never reports.
-struct Pending;
-
-impl engine::Engine for Pending {
-    fn start(&mut self, _: &crate::rules::Position, _: engine::Budget) {}
-    fn stop(&mut self) {}
-    fn report(&mut self) -> Option<engine::Insight> {
-        None
-    }
-    fn is_done(&mut self) -> bool {
-        false
-    }
+    Box::new(thinker::Searching::new(threads))
 }
 
 /// Refuses to start without a terminal, before anything is drawn or written.
