@@ -152,6 +152,9 @@ pub struct App {
     hint: Option<Hint>,
     /// Whether the live analysis is on.
     analysis: bool,
+    /// Whether the replay is of the game just finished here, looked over (`n` then starts a
+    /// new game).
+    reviewing: bool,
 }
 
 /// How many lines a mouse wheel step scrolls the action list.
@@ -208,6 +211,7 @@ impl App {
             hint_wanted: false,
             hint: None,
             analysis: false,
+            reviewing: false,
         }
     }
 

@@ -67,7 +67,12 @@ impl App {
         {
             return effect;
         }
+        let over = self.position().is_over();
         match code {
+            KeyCode::Left | KeyCode::Char('h') if over => {
+                return self.review(self.current.saturating_sub(1));
+            }
+            KeyCode::Home | KeyCode::Char('g') if over => return self.review(0),
             KeyCode::Left | KeyCode::Char('h') => self.move_cursor(-1, 0),
             KeyCode::Right | KeyCode::Char('l') => self.move_cursor(1, 0),
             KeyCode::Up | KeyCode::Char('k') => self.move_cursor(0, 1),
@@ -93,6 +98,7 @@ impl App {
             KeyCode::Char('p') => return self.play_on(),
             KeyCode::Char('t') => return self.ask_hint(),
             KeyCode::Char('a') => return self.toggle_analysis(),
+            KeyCode::Char('n') if self.reviewing => return self.new_game(),
             KeyCode::Enter | KeyCode::Char(' ' | 's' | 'u' | 'r' | 'n') => {
                 self.warn("This is a replay: press p to play on from the shown position.");
             }

@@ -160,7 +160,8 @@ impl App {
     }
 
     pub(super) fn new_game(&mut self) -> Effect {
-        if !self.position().is_over() {
+        let finished = self.reviewing && self.positions.last().is_some_and(Position::is_over);
+        if !self.position().is_over() && !finished {
             self.warn("n starts a new game once this one is won.");
             return Effect::None;
         }
@@ -181,6 +182,19 @@ impl App {
         Effect::NewRecord
     }
 
+    /// After a game ends, steps back into it to look it over as in a replay (the analysis
+    /// follows the position shown); its record, already saved, stays whole.
+    pub(super) fn review(&mut self, n: usize) -> Effect {
+        self.mode = Mode::Replay;
+        self.reviewing = true;
+        self.go_to(n);
+        self.info(
+            "Looking the game over: Left/Right step, a analyses, p plays on from the shown \
+             position, n starts a new game.",
+        );
+        Effect::None
+    }
+
     pub(super) fn go_to(&mut self, n: usize) {
         self.current = n.min(self.actions.len());
         self.list_top = None;
@@ -196,6 +210,7 @@ impl App {
         self.actions.truncate(self.current);
         self.positions.truncate(self.current + 1);
         self.mode = Mode::Play;
+        self.reviewing = false;
         self.players = self.versus.players();
         self.record_path = None;
         self.list_top = None;

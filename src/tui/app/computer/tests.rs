@@ -302,3 +302,39 @@ fn the_computer_can_play_both_sides() {
     assert_eq!(script.borrow().started.len(), 5);
     assert_eq!(effect_of(&mut app, "u"), Effect::None, "{}", text(&app));
 }
+
+#[test]
+fn after_the_game_left_looks_it_over_with_the_analysis_and_n_starts_anew() {
+    let mut app = crate::tui::app::tests::after(3, false, "b2 a1 b1 c1 b3");
+    let (engine, script) = engine();
+    app.set_computer(Versus::PEOPLE, engine);
+    let saved = app.record_text();
+    press(&mut app, "a");
+    assert_eq!(app.tick(), Effect::None);
+    assert!(
+        script.borrow().started.is_empty(),
+        "nothing to analyse at the end"
+    );
+    assert_eq!(effect_of(&mut app, "<"), Effect::None);
+    assert_eq!((app.mode(), app.current()), (Mode::Replay, 4));
+    assert!(text(&app).starts_with("Looking the game over"));
+    assert_eq!(app.tick(), Effect::None);
+    assert_eq!(script.borrow().started, [(4, Budget::Unlimited)]);
+    press(&mut app, "<");
+    assert_eq!(app.tick(), Effect::None);
+    assert_eq!(script.borrow().started[1], (3, Budget::Unlimited));
+    assert_eq!(
+        app.record_text(),
+        "game quentin\nsize 3\npie off\nb2\na1\nb1\n"
+    );
+    press(&mut app, ">>");
+    assert_eq!(app.record_text(), saved, "the whole game is still there");
+    assert_eq!(
+        effect_of(&mut app, "u"),
+        Effect::None,
+        "no undo in a review"
+    );
+    assert_eq!(effect_of(&mut app, "n"), Effect::NewRecord);
+    assert_eq!((app.mode(), app.current()), (Mode::Play, 0));
+    assert!(app.analysis_on(), "the analysis stays on");
+}
