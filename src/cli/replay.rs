@@ -68,7 +68,13 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
         s.push('\n');
         s
     } else {
-        report::text(&position, moves)
+        let mut text = report::text(&position, moves);
+        for (i, player) in record.players().iter().enumerate() {
+            if let Some(player) = player {
+                text.push_str(&format!("Player {}: {player}\n", i + 1));
+            }
+        }
+        text
     };
     write_stdout(&out)
 }

@@ -301,4 +301,20 @@ mod tests {
         );
         insta::assert_snapshot!(terminal.backend());
     }
+
+    #[test]
+    fn the_analysis_draws_at_every_window_size_without_panicking() {
+        let (mut app, script) = thirteen("g7 h8 g6", [false, false]);
+        press(&mut app, "a");
+        assert_eq!(app.tick(), Effect::None);
+        answer(&script, report("f6", 0.97, 10, 900, &["f8", "h6"]), false);
+        assert_eq!(app.tick(), Effect::None);
+        for width in (0..110).step_by(3) {
+            for height in 0..36 {
+                let area = ratatui::layout::Rect::new(0, 0, width, height);
+                let mut buf = ratatui::buffer::Buffer::empty(area);
+                let _ = crate::tui::render::draw(&app, area, &mut buf);
+            }
+        }
+    }
 }
