@@ -2,51 +2,13 @@
 //! latest report, stop it. The interface never searches itself; whatever is behind the handle
 //! runs on its own thread and answers at once, so the screen never waits for it.
 //!
-//! [`Engine`] is the handle; the program's own search stands behind it in the run loop, and the
-//! state-machine tests put a scripted one there instead.
+//! [`Engine`] is the handle, speaking in the search's own [`Budget`] and [`Report`]; the
+//! program's search stands behind it in the run loop, and the state-machine tests put a
+//! scripted one there instead.
 
-use std::time::Duration;
+use crate::rules::Position;
 
-use crate::rules::{Action, Position};
-
-/// How long a search may run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Budget {
-    /// Wall time in seconds: a move or a hint.
-    Seconds(f64),
-    /// Until stopped: live analysis.
-    Unlimited,
-}
-
-/// One candidate action of a report.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Candidate {
-    /// The action.
-    pub action: Action,
-    /// How often the search tried it.
-    pub visits: u64,
-    /// Its win chance for the side to move, 0 to 1.
-    pub win: f64,
-    /// The principal variation, starting with `action`.
-    pub pv: Vec<Action>,
-}
-
-/// What a search thinks of its position so far.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Insight {
-    /// The best action found, if any.
-    pub best: Option<Action>,
-    /// The win chance of the side to move, 0 to 1.
-    pub win: f64,
-    /// `Some(true)` when the side to move is proven to win, `Some(false)` to lose.
-    pub proven: Option<bool>,
-    /// Playouts so far.
-    pub playouts: u64,
-    /// Time spent so far.
-    pub elapsed: Duration,
-    /// The candidates, most visited first.
-    pub moves: Vec<Candidate>,
-}
+pub use crate::search::{Budget, MoveReport, Proven, Report};
 
 /// A search running on its own thread, seen from the interface. Every method returns at once.
 pub trait Engine {
@@ -55,7 +17,7 @@ pub trait Engine {
     /// Asks the search under way to end; its last report stays readable.
     fn stop(&mut self);
     /// The latest report of the search under way or just ended.
-    fn report(&mut self) -> Option<Insight>;
+    fn report(&mut self) -> Option<Report>;
     /// Whether the search has ended: budget spent, position proven, or stopped.
     fn is_done(&mut self) -> bool;
 }
@@ -73,7 +35,7 @@ pub(crate) mod fake {
     use std::cell::RefCell;
     use std::rc::Rc;
 
-    use super::{Budget, Engine, Insight};
+    use super::{Budget, Engine, Report};
     use crate::rules::Position;
 
     /// What the fake was asked and what it will answer; shared with the test.
@@ -86,7 +48,7 @@ pub(crate) mod fake {
         /// Whether a search is under way.
         pub running: bool,
         /// The report to give.
-        pub report: Option<Insight>,
+        pub report: Option<Report>,
         /// Whether the search has ended.
         pub done: bool,
     }
@@ -117,7 +79,7 @@ pub(crate) mod fake {
                 s.done = true;
             }
         }
-        fn report(&mut self) -> Option<Insight> {
+        fn report(&mut self) -> Option<Report> {
             self.0.borrow().report.clone()
         }
         fn is_done(&mut self) -> bool {

@@ -2,16 +2,16 @@
 //! own thread (the search's [`Thinker`]); this side only starts, stops and reads it.
 
 use crate::rules::Position;
-use crate::search::{self, Limits, Thinker};
+use crate::search::{Limits, Thinker};
 
-use super::engine::{Budget, Candidate, Engine, Insight};
+use super::engine::{Budget, Engine, Report};
 
 /// The search, one [`Thinker`] at a time.
 pub(super) struct Searching {
     threads: usize,
     thinker: Option<Thinker>,
     /// The final report of the last search, once it ended.
-    last: Option<Insight>,
+    last: Option<Report>,
 }
 
 impl Searching {
@@ -29,32 +29,8 @@ impl Searching {
         if let Some(thinker) = self.thinker.take() {
             // Stopped first, so that joining its thread takes milliseconds.
             thinker.stop();
-            self.last = Some(insight(&thinker.finish()));
+            self.last = Some(thinker.finish());
         }
-    }
-}
-
-/// The interface's view of a search report.
-fn insight(report: &search::Report) -> Insight {
-    Insight {
-        best: report.best,
-        win: report.win,
-        proven: report
-            .proven
-            .as_ref()
-            .map(|p| matches!(p, search::Proven::Win)),
-        playouts: report.playouts,
-        elapsed: report.elapsed,
-        moves: report
-            .moves
-            .iter()
-            .map(|m| Candidate {
-                action: m.action,
-                visits: m.visits,
-                win: m.win,
-                pv: m.pv.clone(),
-            })
-            .collect(),
     }
 }
 
@@ -62,10 +38,6 @@ impl Engine for Searching {
     fn start(&mut self, position: &Position, budget: Budget) {
         self.end();
         self.last = None;
-        let budget = match budget {
-            Budget::Seconds(s) => search::Budget::Seconds(s),
-            Budget::Unlimited => search::Budget::Unlimited,
-        };
         let limits = Limits {
             budget,
             threads: self.threads,
@@ -80,9 +52,9 @@ impl Engine for Searching {
         }
     }
 
-    fn report(&mut self) -> Option<Insight> {
+    fn report(&mut self) -> Option<Report> {
         match &self.thinker {
-            Some(thinker) => thinker.report().as_ref().map(insight),
+            Some(thinker) => thinker.report(),
             None => self.last.clone(),
         }
     }

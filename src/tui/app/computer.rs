@@ -9,7 +9,7 @@
 use crate::record::Players;
 use crate::report::capitalised;
 use crate::rules::{Action, Color, Position};
-use crate::tui::engine::{Budget, Engine, Insight};
+use crate::tui::engine::{Budget, Engine, Proven, Report};
 
 use super::text::join;
 use super::{App, Effect, Mode, Pick, player_of};
@@ -70,7 +70,7 @@ pub(super) struct Search {
     job: Job,
     line: Vec<Action>,
     done: bool,
-    insight: Option<Insight>,
+    report: Option<Report>,
 }
 
 /// A hint found for the position after `line`.
@@ -87,10 +87,10 @@ pub struct Hint {
 
 /// `61%`, or `a proven win` / `a proven loss`, of a win chance for the side it is given for.
 #[must_use]
-pub fn chance(win: f64, proven: Option<bool>) -> String {
+pub fn chance(win: f64, proven: Option<Proven>) -> String {
     match proven {
-        Some(true) => "a proven win".to_string(),
-        Some(false) => "a proven loss".to_string(),
+        Some(Proven::Win) => "a proven win".to_string(),
+        Some(Proven::Loss) => "a proven loss".to_string(),
         None => format!("{:.0}%", (win * 100.0).clamp(0.0, 100.0)),
     }
 }
@@ -136,20 +136,20 @@ impl App {
 
     /// The search under way (not ended) and what it reports so far.
     #[must_use]
-    pub fn thinking(&self) -> Option<(Job, Option<&Insight>)> {
+    pub fn thinking(&self) -> Option<(Job, Option<&Report>)> {
         self.search
             .as_ref()
             .filter(|s| !s.done && s.line == self.actions[..self.current])
-            .map(|s| (s.job, s.insight.as_ref()))
+            .map(|s| (s.job, s.report.as_ref()))
     }
 
     /// The latest report on the shown position, of whatever search looked at it.
     #[must_use]
-    pub fn insight(&self) -> Option<&Insight> {
+    pub fn report(&self) -> Option<&Report> {
         self.search
             .as_ref()
             .filter(|s| s.line == self.actions[..self.current])
-            .and_then(|s| s.insight.as_ref())
+            .and_then(|s| s.report.as_ref())
     }
 
     /// Whether the live analysis is on.
@@ -200,7 +200,7 @@ impl App {
             } else if !search.done {
                 let done = engine.is_done();
                 if let Some(report) = engine.report() {
-                    search.insight = Some(report);
+                    search.report = Some(report);
                 }
                 if done {
                     search.done = true;
@@ -221,7 +221,7 @@ impl App {
                 job,
                 line: line.to_vec(),
                 done: false,
-                insight: None,
+                report: None,
             });
         }
         Effect::None
@@ -229,8 +229,8 @@ impl App {
 
     /// Acts on the final report of a search of `job`.
     fn finish(&mut self, job: Job) -> Effect {
-        let insight = self.insight().cloned().unwrap_or_default();
-        let Some(best) = insight.best else {
+        let report = self.report().cloned();
+        let Some((best, report)) = report.and_then(|i| i.best.map(|b| (b, i))) else {
             if job != Job::Analysis {
                 self.warn("The computer found no action to take here.");
                 self.hint_wanted = false;
@@ -238,7 +238,7 @@ impl App {
             return Effect::None;
         };
         match job {
-            Job::Move => self.computer_plays_move(best, &insight),
+            Job::Move => self.computer_plays_move(best, &report),
             Job::Hint => {
                 let Some(color) = self.position().to_move() else {
                     return Effect::None;
@@ -247,10 +247,10 @@ impl App {
                 self.hint = Some(Hint {
                     line: self.actions[..self.current].to_vec(),
                     action: best,
-                    win: insight.win,
+                    win: report.win,
                     color,
                 });
-                let for_whom = chance(insight.win, insight.proven);
+                let for_whom = chance(report.win, report.proven);
                 let color = capitalised(color);
                 self.info(format!(
                     "Hint for {color}: {best}, {for_whom} for {color}. Playing it is your choice."
@@ -262,7 +262,7 @@ impl App {
     }
 
     /// Plays the computer's `action` and says so.
-    fn computer_plays_move(&mut self, action: Action, insight: &Insight) -> Effect {
+    fn computer_plays_move(&mut self, action: Action, report: &Report) -> Effect {
         let Some(mover) = self.position().to_move() else {
             return Effect::None;
         };
@@ -275,7 +275,7 @@ impl App {
             self.versus.computer = [false, false];
             return Effect::None;
         }
-        let for_it = chance(insight.win, insight.proven);
+        let for_it = chance(report.win, report.proven);
         let said = self.message.as_ref().map_or("", |m| m.text.as_str());
         let played = format!("{} played {action}", capitalised(mover));
         let text = match said.strip_prefix(&played) {

@@ -10,7 +10,7 @@ use ratatui::text::Line;
 use crate::report::capitalised;
 use crate::rules::{Action, Color, Position};
 use crate::tui::app::{App, Job, Look, Mode, chance};
-use crate::tui::engine::Insight;
+use crate::tui::engine::{Proven, Report};
 
 use super::{BoardGeometry, Palette, paint, put};
 
@@ -23,12 +23,12 @@ const TOP_MOVES: usize = 3;
 /// How many actions of a principal variation the analysis shows.
 const PV_SHOWN: usize = 4;
 
-/// Black's share of the win chance in `insight`, a report on `position`.
-fn black_share(position: &Position, insight: &Insight) -> f64 {
-    let win = match insight.proven {
-        Some(true) => 1.0,
-        Some(false) => 0.0,
-        None => insight.win.clamp(0.0, 1.0),
+/// Black's share of the win chance in `report`, a report on `position`.
+fn black_share(position: &Position, report: &Report) -> f64 {
+    let win = match report.proven {
+        Some(Proven::Win) => 1.0,
+        Some(Proven::Loss) => 0.0,
+        None => report.win.clamp(0.0, 1.0),
     };
     match position.to_move() {
         Some(Color::White) => 1.0 - win,
@@ -69,7 +69,7 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
     let mut out = Vec::new();
     let position = app.position();
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    if let Some((job, insight)) = app.thinking()
+    if let Some((job, report)) = app.thinking()
         && job != Job::Analysis
     {
         let color = position.to_move().map_or("", capitalised);
@@ -81,18 +81,18 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
             bold,
         ));
         let think = app.versus().think;
-        let elapsed = insight.map_or(0.0, |i| i.elapsed.as_secs_f64());
+        let elapsed = report.map_or(0.0, |i| i.elapsed.as_secs_f64());
         let label = format!(" {elapsed:.1}/{think} s");
         let bar = width.saturating_sub(label.chars().count()).max(1);
         out.push(Line::from(format!(
             "{}{label}",
             progress(elapsed / think, bar, app.look())
         )));
-        let best = match insight.and_then(|i| i.best.map(|b| (b, i))) {
+        let best = match report.and_then(|i| i.best.map(|b| (b, i))) {
             Some((best, i)) => format!("; best so far {best}, {}", chance(i.win, i.proven)),
             None => String::new(),
         };
-        let playouts = insight.map_or(0, |i| i.playouts);
+        let playouts = report.map_or(0, |i| i.playouts);
         out.push(Line::from(format!("{} playouts{best}", count(playouts))));
     }
     if let Some(hint) = app.hint() {
@@ -120,15 +120,15 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
     if position.is_over() {
         return vec![Line::styled("Analysis: the game is over here", palette.dim)];
     }
-    let Some(insight) = app.insight() else {
+    let Some(report) = app.report() else {
         return vec![Line::styled("Analysis: starting…", palette.dim)];
     };
-    let black = black_share(position, insight);
+    let black = black_share(position, report);
     let mut out = vec![Line::styled(
         format!(
             "Analysis: Black {:.0}%, {} playouts",
             black * 100.0,
-            count(insight.playouts)
+            count(report.playouts)
         ),
         bold,
     )];
@@ -137,12 +137,12 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
         format!("Best for {mover}: win, visits, line"),
         palette.dim,
     ));
-    for m in insight.moves.iter().take(TOP_MOVES) {
+    for m in report.moves.iter().take(TOP_MOVES) {
         let pv: Vec<String> = m.pv.iter().take(PV_SHOWN).map(Action::to_string).collect();
         let text = format!(
             "{:<5}{:>4} {:>7}  {}",
             m.action.to_string(),
-            chance(m.win, None),
+            chance(m.win, m.proven),
             count(m.visits),
             pv.join(" ")
         );
@@ -155,13 +155,13 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
 /// above it, like the evaluation bar of a chess program.
 pub(super) fn draw_bar(app: &App, area: Rect, buf: &mut Buffer, palette: &Palette) {
     let position = app.position();
-    let Some(insight) = app.insight().filter(|_| !position.is_over()) else {
+    let Some(report) = app.report().filter(|_| !position.is_over()) else {
         for y in area.y..area.y + area.height {
             put(buf, area.x, y, "│", palette.dim);
         }
         return;
     };
-    let black = black_share(position, insight);
+    let black = black_share(position, report);
     let look = app.look();
     let eighths = if look.ascii {
         ["#"; 8]
@@ -216,30 +216,18 @@ pub(super) fn draw_hint(app: &App, geometry: &BoardGeometry, buf: &mut Buffer, p
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::{Game, Setup};
-    use crate::tui::app::computer::tests::{answer, report};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use crate::tui::app::computer::tests::{answer, report, versus};
     use crate::tui::app::tests::press;
-    use crate::tui::app::{App, Effect, Look, Versus};
-    use crate::tui::engine::fake::engine;
+    use crate::tui::app::{App, Effect};
+    use crate::tui::engine::fake::Script;
     use crate::tui::render::tests::draw_app;
 
     /// A 13×13 game of Quentin after `moves`, the computer playing `computer`.
-    fn thirteen(
-        moves: &str,
-        computer: [bool; 2],
-    ) -> (
-        App,
-        std::rc::Rc<std::cell::RefCell<crate::tui::engine::fake::Script>>,
-    ) {
-        let mut app = App::new(Setup::new(Game::Quentin), Look::FULL).unwrap();
-        let (engine, script) = engine();
-        app.set_computer(
-            Versus {
-                computer,
-                think: 2.0,
-            },
-            engine,
-        );
+    fn thirteen(moves: &str, computer: [bool; 2]) -> (App, Rc<RefCell<Script>>) {
+        let (mut app, script) = versus(13, true, computer);
         for token in moves.split_whitespace() {
             let action = crate::rules::Action::parse(token).unwrap();
             let p = action.point().unwrap();

@@ -10,7 +10,7 @@ use crate::rules::{Game, Setup};
 use crate::tui::app::Look;
 use crate::tui::app::tests::{effect_of, press};
 use crate::tui::engine::fake::{Script, engine};
-use crate::tui::engine::{Budget, Candidate};
+use crate::tui::engine::{Budget, MoveReport, Report};
 
 /// A game of Quentin on `size`×`size` against the computer playing `computer`, thinking 2 s
 /// a move, with a scripted engine; returns the app and the script.
@@ -38,18 +38,20 @@ fn a(name: &str) -> Action {
 
 /// A report that `best` wins `win` for the side to move, after `playouts` playouts in
 /// `millis` milliseconds, with `best` and `others` as its candidates.
-pub(crate) fn report(best: &str, win: f64, playouts: u64, millis: u64, others: &[&str]) -> Insight {
+pub(crate) fn report(best: &str, win: f64, playouts: u64, millis: u64, others: &[&str]) -> Report {
     let moves = std::iter::once(best)
         .chain(others.iter().copied())
         .enumerate()
-        .map(|(i, m)| Candidate {
+        .map(|(i, m)| MoveReport {
             action: a(m),
             visits: playouts / (2 + i as u64 * 3),
             win: win - 0.05 * i as f64,
+            proven: None,
             pv: vec![a(m), a("a1"), a("b2")],
         })
         .collect();
-    Insight {
+    Report {
+        to_move: None,
         best: Some(a(best)),
         win,
         proven: None,
@@ -59,10 +61,10 @@ pub(crate) fn report(best: &str, win: f64, playouts: u64, millis: u64, others: &
     }
 }
 
-/// The script reports `insight` and, when `done`, that the search ended.
-pub(crate) fn answer(script: &Rc<RefCell<Script>>, insight: Insight, done: bool) {
+/// The script reports `report` and, when `done`, that the search ended.
+pub(crate) fn answer(script: &Rc<RefCell<Script>>, report: Report, done: bool) {
     let mut s = script.borrow_mut();
-    s.report = Some(insight);
+    s.report = Some(report);
     s.done = done;
     if done {
         s.running = false;
@@ -86,8 +88,8 @@ fn after_your_move_the_computer_thinks_on_its_own_budget_then_plays() {
     // Progress comes in.
     answer(&script, report("d4", 0.55, 1200, 400, &[]), false);
     assert_eq!(app.tick(), Effect::None);
-    let (job, insight) = app.thinking().unwrap();
-    assert_eq!((job, insight.unwrap().playouts), (Job::Move, 1200));
+    let (job, so_far) = app.thinking().unwrap();
+    assert_eq!((job, so_far.unwrap().playouts), (Job::Move, 1200));
     // The search ends: its best move is played and said.
     answer(&script, report("d4", 0.61, 5000, 2000, &[]), true);
     assert_eq!(app.tick(), Effect::Save);
@@ -213,13 +215,13 @@ fn analysis_follows_the_shown_position_until_turned_off() {
     assert_eq!(script.borrow().started, [(3, Budget::Unlimited)]);
     answer(&script, report("e5", 0.3, 800, 300, &["a1", "e1"]), false);
     assert_eq!(app.tick(), Effect::None);
-    assert_eq!(app.insight().unwrap().moves.len(), 3);
+    assert_eq!(app.report().unwrap().moves.len(), 3);
     // Stepping back re-analyses the position shown.
     press(&mut app, "<");
     assert_eq!(app.tick(), Effect::None);
     assert_eq!(script.borrow().stops, 1);
     assert_eq!(script.borrow().started[1], (2, Budget::Unlimited));
-    assert_eq!(app.insight(), None, "nothing yet on the new position");
+    assert_eq!(app.report(), None, "nothing yet on the new position");
     press(&mut app, "a");
     assert!(!app.analysis_on());
     assert_eq!(script.borrow().stops, 2);
