@@ -24,11 +24,10 @@ impl Searching {
         }
     }
 
-    /// Ends the search under way, keeping its final report.
+    /// Takes the final report of the search that has ended (its thread is done, so joining
+    /// it does not wait).
     fn end(&mut self) {
         if let Some(thinker) = self.thinker.take() {
-            // Stopped first, so that joining its thread takes milliseconds.
-            thinker.stop();
             self.last = Some(thinker.finish());
         }
     }
@@ -36,7 +35,9 @@ impl Searching {
 
 impl Engine for Searching {
     fn start(&mut self, position: &Position, budget: Budget) {
-        self.end();
+        // A search under way is dropped, which stops it; its thread ends on its own, so that a
+        // key which changes the position never waits for it.
+        self.thinker = None;
         self.last = None;
         let limits = Limits {
             budget,
@@ -64,14 +65,5 @@ impl Engine for Searching {
             self.end();
         }
         self.thinker.is_none()
-    }
-}
-
-impl Drop for Searching {
-    fn drop(&mut self) {
-        // Quitting while the computer thinks: ask it to end, but do not wait for it.
-        if let Some(thinker) = &self.thinker {
-            thinker.stop();
-        }
     }
 }
