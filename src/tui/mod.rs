@@ -160,6 +160,10 @@ impl Session {
         // a panic; no player sets this.
         let panic_after_frame = std::env::var_os("QUENTIN_TEST_PANIC").is_some();
         loop {
+            // The search first: the computer's move played, or its next search started, before
+            // the frame that shows it.
+            let ticked = self.app.tick();
+            self.apply(ticked);
             let mut geometry = Geometry::default();
             terminal
                 .draw(|frame| geometry = render::render(&self.app, frame))
@@ -175,22 +179,25 @@ impl Session {
             } else {
                 FRAME_WHILE_IDLE
             };
-            let mut effects = Vec::new();
             if event::poll(wait).context("cannot read the terminal")? {
                 let event = event::read().context("cannot read the terminal")?;
-                effects.push(self.app.handle(&event));
-            }
-            effects.push(self.app.tick());
-            for effect in effects {
-                match effect {
-                    Effect::None => {}
-                    Effect::Quit => return Ok(()),
-                    Effect::Save => self.save(),
-                    Effect::NewRecord => {
-                        self.new_file = true;
-                        self.save();
-                    }
+                let effect = self.app.handle(&event);
+                if effect == Effect::Quit {
+                    return Ok(());
                 }
+                self.apply(effect);
+            }
+        }
+    }
+
+    /// Does what the app asked for, short of quitting.
+    fn apply(&mut self, effect: Effect) {
+        match effect {
+            Effect::None | Effect::Quit => {}
+            Effect::Save => self.save(),
+            Effect::NewRecord => {
+                self.new_file = true;
+                self.save();
             }
         }
     }

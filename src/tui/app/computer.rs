@@ -184,30 +184,49 @@ impl App {
 
     /// Brings the search up to date with the app: reads its latest report, plays the
     /// computer's move or shows the hint once found, and starts or stops searches as the shown
-    /// position and the wishes change. The run loop calls it many times a second.
+    /// position and the wishes change (at once: after the computer's move, the next search
+    /// starts in the same call). The run loop calls it many times a second.
     pub fn tick(&mut self) -> Effect {
-        let wanted = self.wanted();
-        let Some(engine) = self.engine.as_mut() else {
+        let effect = self.read_search();
+        self.schedule();
+        effect
+    }
+
+    /// Reads the search under way; once it has ended, acts on its final report.
+    fn read_search(&mut self) -> Effect {
+        let (Some(engine), Some(search)) = (self.engine.as_mut(), self.search.as_mut()) else {
             return Effect::None;
         };
+        if search.done || search.line != self.actions[..self.current] {
+            return Effect::None;
+        }
+        let done = engine.is_done();
+        if let Some(report) = engine.report() {
+            search.report = Some(report);
+        }
+        if !done {
+            return Effect::None;
+        }
+        search.done = true;
+        let job = search.job;
+        self.finish(job)
+    }
+
+    /// Stops a search that no longer fits the shown position or the wishes, and starts the
+    /// one wanted.
+    fn schedule(&mut self) {
+        let wanted = self.wanted();
+        let Some(engine) = self.engine.as_mut() else {
+            return;
+        };
         let line = &self.actions[..self.current];
-        if let Some(search) = &mut self.search {
-            if search.line != line || Some(search.job) != wanted {
-                if !search.done {
-                    engine.stop();
-                }
-                self.search = None;
-            } else if !search.done {
-                let done = engine.is_done();
-                if let Some(report) = engine.report() {
-                    search.report = Some(report);
-                }
-                if done {
-                    search.done = true;
-                    let job = search.job;
-                    return self.finish(job);
-                }
+        if let Some(search) = &self.search
+            && (search.line != line || Some(search.job) != wanted)
+        {
+            if !search.done {
+                engine.stop();
             }
+            self.search = None;
         }
         if self.search.is_none()
             && let Some(job) = wanted
@@ -224,7 +243,6 @@ impl App {
                 report: None,
             });
         }
-        Effect::None
     }
 
     /// Acts on the final report of a search of `job`.
