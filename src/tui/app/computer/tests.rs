@@ -294,10 +294,13 @@ fn against_you_the_end_says_who_won_and_n_keeps_the_same_players() {
 #[test]
 fn the_computer_can_play_both_sides() {
     let (mut app, script) = versus(3, false, [true, true]);
-    for best in ["b2", "a1", "b1", "c1", "b3"] {
-        assert_eq!(app.tick(), Effect::None);
+    assert_eq!(app.tick(), Effect::None);
+    for (n, best) in ["b2", "a1", "b1", "c1", "b3"].into_iter().enumerate() {
+        assert_eq!(script.borrow().started.len(), n + 1);
         answer(&script, report(best, 0.5, 10, 2000, &[]), true);
         assert_eq!(app.tick(), Effect::Save);
+        // The other side's search starts in the same tick, with no wait between moves.
+        assert_eq!(app.thinking().is_some(), n < 4, "{n}");
     }
     assert!(app.position().is_over());
     assert_eq!(app.tick(), Effect::None);
