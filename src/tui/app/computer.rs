@@ -336,7 +336,7 @@ impl App {
         } else if !self.busy() {
             self.hint = None;
             self.hint_wanted = true;
-            self.info(format!("Looking for a hint ({} s)…", self.versus.think));
+            self.info(format!("Looking for a hint ({} s)...", self.versus.think));
         }
         Effect::None
     }

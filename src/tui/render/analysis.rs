@@ -75,8 +75,8 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
         let color = position.to_move().map_or("", capitalised);
         out.push(Line::styled(
             match job {
-                Job::Move => format!("The computer ({color}) is thinking…"),
-                _ => format!("Looking for a hint for {color}…"),
+                Job::Move => format!("The computer ({color}) is thinking..."),
+                _ => format!("Looking for a hint for {color}..."),
             },
             bold,
         ));
@@ -121,7 +121,7 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
         return vec![Line::styled("Analysis: the game is over here", palette.dim)];
     }
     let Some(report) = app.report() else {
-        return vec![Line::styled("Analysis: starting…", palette.dim)];
+        return vec![Line::styled("Analysis: starting...", palette.dim)];
     };
     let black = black_share(position, report);
     let mut out = vec![Line::styled(
@@ -156,8 +156,9 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
 pub(super) fn draw_bar(app: &App, area: Rect, buf: &mut Buffer, palette: &Palette) {
     let position = app.position();
     let Some(report) = app.report().filter(|_| !position.is_over()) else {
+        let rule = if app.look().ascii { "|" } else { "│" };
         for y in area.y..area.y + area.height {
-            put(buf, area.x, y, "│", palette.dim);
+            put(buf, area.x, y, rule, palette.dim);
         }
         return;
     };
@@ -219,15 +220,20 @@ mod tests {
     use std::cell::RefCell;
     use std::rc::Rc;
 
-    use crate::tui::app::computer::tests::{answer, report, versus};
+    use crate::tui::app::computer::tests::{answer, report, versus_with};
     use crate::tui::app::tests::press;
-    use crate::tui::app::{App, Effect};
+    use crate::tui::app::{App, Effect, Look};
     use crate::tui::engine::fake::Script;
     use crate::tui::render::tests::draw_app;
 
     /// A 13×13 game of Quentin after `moves`, the computer playing `computer`.
     fn thirteen(moves: &str, computer: [bool; 2]) -> (App, Rc<RefCell<Script>>) {
-        let (mut app, script) = versus(13, true, computer);
+        thirteen_with(Look::FULL, moves, computer)
+    }
+
+    /// [`thirteen`], drawn with `look`.
+    fn thirteen_with(look: Look, moves: &str, computer: [bool; 2]) -> (App, Rc<RefCell<Script>>) {
+        let (mut app, script) = versus_with(look, 13, true, computer);
         for token in moves.split_whitespace() {
             let action = crate::rules::Action::parse(token).unwrap();
             let p = action.point().unwrap();
@@ -302,6 +308,41 @@ mod tests {
                 let area = ratatui::layout::Rect::new(0, 0, width, height);
                 let mut buf = ratatui::buffer::Buffer::empty(area);
                 let _ = crate::tui::render::draw(&app, area, &mut buf);
+            }
+        }
+    }
+
+    #[test]
+    fn in_ascii_the_computer_draws_only_ascii() {
+        let look = Look {
+            ascii: true,
+            color: false,
+        };
+        // The computer thinking.
+        let (mut thinking, script) = thirteen_with(look, "g7", [false, true]);
+        assert_eq!(thinking.tick(), Effect::None);
+        answer(&script, report("f6", 0.61, 48_210, 1200, &[]), false);
+        assert_eq!(thinking.tick(), Effect::None);
+        // A hint found, then the analysis under way.
+        let (mut analysing, script) = thirteen_with(look, "g7 h8", [false, false]);
+        press(&mut analysing, "t");
+        assert_eq!(analysing.tick(), Effect::None);
+        answer(&script, report("f6", 0.54, 9_000, 2000, &[]), true);
+        assert_eq!(analysing.tick(), Effect::None);
+        press(&mut analysing, "a");
+        assert_eq!(analysing.tick(), Effect::None);
+        answer(
+            &script,
+            report("f6", 0.54, 9_000, 300, &["f8", "h6"]),
+            false,
+        );
+        assert_eq!(analysing.tick(), Effect::None);
+        for mut app in [thinking, analysing] {
+            let terminal = draw_app(&mut app, 80, 24);
+            let screen = format!("{}", terminal.backend());
+            assert!(screen.contains(" playouts"), "{screen}");
+            for cell in terminal.backend().buffer().content() {
+                assert!(cell.symbol().is_ascii(), "{:?}\n{screen}", cell.symbol());
             }
         }
     }

@@ -15,12 +15,22 @@ use crate::tui::engine::{Budget, MoveReport, Report};
 /// A game of Quentin on `size`×`size` against the computer playing `computer`, thinking 2 s
 /// a move, with a scripted engine; returns the app and the script.
 pub(crate) fn versus(size: usize, pie: bool, computer: [bool; 2]) -> (App, Rc<RefCell<Script>>) {
+    versus_with(Look::FULL, size, pie, computer)
+}
+
+/// [`versus`], drawn with `look`.
+pub(crate) fn versus_with(
+    look: Look,
+    size: usize,
+    pie: bool,
+    computer: [bool; 2],
+) -> (App, Rc<RefCell<Script>>) {
     let setup = Setup {
         size,
         pie,
         ..Setup::new(Game::Quentin)
     };
-    let mut app = App::new(setup, Look::FULL).unwrap();
+    let mut app = App::new(setup, look).unwrap();
     let (engine, script) = engine();
     app.set_computer(
         Versus {
