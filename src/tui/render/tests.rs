@@ -4,6 +4,7 @@ use super::*;
 use crate::tui::app::tests::{after, after_with, game, press};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::style::Color as Paint;
 
 /// Draws `app` on a `width`×`height` test terminal, as the run loop does.
 pub(crate) fn draw_app(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
