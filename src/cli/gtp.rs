@@ -256,10 +256,12 @@ impl Engine {
                     None => "0".into(),
                 }),
             },
-            ("showboard", []) => text(format!(
-                "\n{}",
-                crate::report::text(&self.position, &self.actions).trim_end()
-            )),
+            ("showboard", []) => {
+                // An empty line would end the answer early: GTP answers have none.
+                let board = crate::report::text(&self.position, &self.actions);
+                let lines: Vec<&str> = board.lines().filter(|l| !l.trim().is_empty()).collect();
+                text(format!("\n{}", lines.join("\n")))
+            }
             ("time_settings", [main, byo, stones]) => {
                 let number = |s: &str| s.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0);
                 let (Some(main), Some(byo), Some(stones)) =
