@@ -1,11 +1,15 @@
 //! The command line, parsed with clap: `quentin [play]` here, each other subcommand in its own
-//! module (`replay`, `bench`).
+//! module (`replay`, `bench`, `gtp`, `analyze`, `match` in `arena`).
 
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+mod analyze;
+mod arena;
 mod bench;
+mod gtp;
+mod limits;
 mod replay;
 
 use anyhow::{Context, Result, bail};
@@ -40,6 +44,14 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Measure the rules engine: uniformly random games from the empty board, pie rule off.
     Bench(bench::BenchArgs),
+    /// Speak the Go Text Protocol on standard input and output, so that a GTP controller can
+    /// play the computer.
+    Gtp(gtp::GtpArgs),
+    /// Search the position of a record and print the best actions, their win chances and
+    /// principal variations.
+    Analyze(analyze::AnalyzeArgs),
+    /// Play the computer against a baseline player or against itself at another budget.
+    Match(arena::MatchArgs),
 }
 
 /// Options of a new game.
@@ -227,6 +239,9 @@ impl Cli {
             Some(Command::Replay(args)) => replay::replay(&args),
             Some(Command::Play(args)) => play(&args),
             Some(Command::Bench(args)) => bench::bench(&args),
+            Some(Command::Gtp(args)) => gtp::gtp(&args),
+            Some(Command::Analyze(args)) => analyze::analyze(&args),
+            Some(Command::Match(args)) => arena::run(&args),
             None => play(&self.play),
         }
     }

@@ -30,14 +30,26 @@ impl Policy {
 /// Move-phase actions a Quint playout plays before it stops and estimates.
 pub const QUINT_CUT: usize = 80;
 
-/// Plays `pos` out with `policy` and returns Black's score: 1 when Black won, 0 when White
-/// won, one half for a draw or an unfinished game, in between for an estimate.
-pub fn playout(pos: &mut Position, policy: Policy, rng: &mut Rng) -> f32 {
+/// What a playout did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Playout {
+    /// Actions played.
+    pub actions: usize,
+    /// Black's score: 1 when Black won, 0 when White won, one half for a draw or an unfinished
+    /// game, in between for an estimate of a game cut short.
+    pub black: f32,
+}
+
+/// Plays `pos` out with `policy`.
+pub fn playout(pos: &mut Position, policy: Policy, rng: &mut Rng) -> Playout {
     match (policy, pos.game()) {
         (Policy::Search, Game::Quint) => quint_playout(pos, rng),
         _ => {
-            pos.playout(rng);
-            black_score(pos)
+            let actions = pos.playout(rng);
+            Playout {
+                actions,
+                black: black_score(pos),
+            }
         }
     }
 }
@@ -53,10 +65,11 @@ fn black_score(pos: &Position) -> f32 {
 
 /// Quint: drops on random empty cells, then random steps taking everything they can, cut after
 /// [`QUINT_CUT`] steps with the balance of pieces as the estimate.
-fn quint_playout(pos: &mut Position, rng: &mut Rng) -> f32 {
+fn quint_playout(pos: &mut Position, rng: &mut Rng) -> Playout {
     let mut cells: Vec<Point> = Vec::with_capacity(64);
     let mut steps: Vec<(Point, Point)> = Vec::with_capacity(64);
     let mut moves = 0;
+    let mut actions = 0;
     while !pos.is_over() {
         let action = if pos.in_hand().is_some_and(|h| h != [0, 0]) {
             cells.clear();
@@ -67,7 +80,10 @@ fn quint_playout(pos: &mut Position, rng: &mut Rng) -> f32 {
             Action::Place(cells[rng.below(cells.len())])
         } else {
             if moves >= QUINT_CUT {
-                return material_estimate(pos);
+                return Playout {
+                    actions,
+                    black: material_estimate(pos),
+                };
             }
             moves += 1;
             steps.clear();
@@ -84,8 +100,12 @@ fn quint_playout(pos: &mut Position, rng: &mut Rng) -> f32 {
             debug_assert!(false, "a playout action was refused");
             break;
         }
+        actions += 1;
     }
-    black_score(pos)
+    Playout {
+        actions,
+        black: black_score(pos),
+    }
 }
 
 /// Black's estimated score from the pieces each side has left.
@@ -106,8 +126,8 @@ mod tests {
         let mut rng = Rng::new(3);
         for _ in 0..50 {
             let mut pos = start.clone();
-            let score = playout(&mut pos, Policy::Search, &mut rng);
-            assert!((0.0..=1.0).contains(&score));
+            let done = playout(&mut pos, Policy::Search, &mut rng);
+            assert!((0.0..=1.0).contains(&done.black));
             assert!(pos.is_over() || pos.in_hand() == Some([0, 0]));
         }
     }
@@ -117,8 +137,9 @@ mod tests {
         let start = Setup::new(Game::Quentin).start().unwrap();
         let mut rng = Rng::new(3);
         let mut pos = start.clone();
-        let score = playout(&mut pos, Policy::Search, &mut rng);
+        let done = playout(&mut pos, Policy::Search, &mut rng);
         assert!(pos.is_over());
-        assert!(score == 0.0 || score == 1.0);
+        assert_eq!(done.actions, pos.ply());
+        assert!(done.black == 0.0 || done.black == 1.0);
     }
 }

@@ -87,6 +87,33 @@ impl RootStats {
     }
 }
 
+/// How much better than even a swap must look to be chosen.
+const SWAP_MARGIN: f64 = 0.025;
+
+/// Swapping hands the opponent the move, and a stone worth about a move (a corner stone) leaves
+/// the playouts' estimate of the swap near even, within their noise: the swap is chosen only
+/// when it looks clearly better than even, else the most visited placement is kept.
+fn prefer_placement_to_a_slim_swap(moves: &mut [MoveReport]) {
+    let Some(swap) = moves
+        .first()
+        .filter(|m| m.action == Action::Swap && m.proven.is_none())
+    else {
+        return;
+    };
+    if swap.win >= 0.5 + SWAP_MARGIN {
+        return;
+    }
+    let alternative = moves
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, m)| m.proven.is_none() && m.visits > 0)
+        .max_by(|(_, a), (_, b)| a.visits.cmp(&b.visits).then(a.win.total_cmp(&b.win)));
+    if let Some((i, _)) = alternative {
+        moves[..=i].rotate_right(1);
+    }
+}
+
 impl Report {
     /// The report of a finished game: nothing to play.
     pub(crate) fn finished(position: &Position, elapsed: Duration) -> Report {
@@ -153,7 +180,8 @@ impl Report {
                 .then(b.visits.cmp(&a.visits))
                 .then(b.win.total_cmp(&a.win))
         });
-        let moves: Vec<MoveReport> = moves.into_iter().map(|(m, _)| m).collect();
+        let mut moves: Vec<MoveReport> = moves.into_iter().map(|(m, _)| m).collect();
+        prefer_placement_to_a_slim_swap(&mut moves);
         let proven = stats.iter().find_map(|s| s.proof).or_else(|| {
             if moves.first().is_some_and(|m| m.proven == Some(Proven::Win)) {
                 Some(Proven::Win)

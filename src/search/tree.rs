@@ -59,17 +59,6 @@ impl Node {
             amaf_wins: 0.0,
         }
     }
-
-    /// The estimated chance that the person who chose this action wins, a proof overriding.
-    pub(crate) fn value(&self) -> f64 {
-        match self.proof {
-            Proof::Loss => 1.0,
-            Proof::Win => 0.0,
-            Proof::Draw => 0.5,
-            Proof::Unknown if self.visits == 0 => 0.5,
-            Proof::Unknown => f64::from(self.wins) / f64::from(self.visits),
-        }
-    }
 }
 
 /// How the tree searches: constants chosen by measurement (see docs/engine-strength.md).
@@ -88,13 +77,16 @@ pub(crate) struct Params {
 impl Default for Params {
     fn default() -> Params {
         Params {
-            exploration: 0.25,
+            exploration: 0.1,
             rave_bias: 1e-3,
-            expand_after: 3,
+            expand_after: 10,
             policy: Policy::Search,
         }
     }
 }
+
+/// The exploration constant of the swap action.
+const SWAP_EXPLORATION: f64 = 0.5;
 
 /// One step of a descent: the node, and the colour of the person to move there.
 #[derive(Clone, Copy)]
@@ -219,7 +211,12 @@ impl Tree {
             }
             if !n.expanded {
                 let depth = self.path.len() - 1;
-                let due = depth <= 1 || n.visits >= self.params.expand_after;
+                // Small boards have cheap expansions and deep proofs: expand them sooner.
+                let threshold = self
+                    .params
+                    .expand_after
+                    .min((pos.size() * pos.size() / 8) as u32);
+                let due = depth <= 1 || n.visits >= threshold;
                 if !due
                     || !self.expand(node, &pos)
                     || self.nodes[node as usize].proof != Proof::Unknown
@@ -250,8 +247,8 @@ impl Tree {
             Proof::Draw => 0.5,
             Proof::Unknown => {
                 let swapped = pos.swapped();
-                let black = policy::playout(&mut pos, self.params.policy, rng);
-                person_result(leaf.to_move, swapped != pos.swapped(), black)
+                let done = policy::playout(&mut pos, self.params.policy, rng);
+                person_result(leaf.to_move, swapped != pos.swapped(), done.black)
             }
         };
         self.back_up(result, &pos);
@@ -323,7 +320,8 @@ impl Tree {
             let score = match child.proof {
                 Proof::Win => continue,
                 Proof::Loss => f64::INFINITY,
-                _ => self.score(child, log_n),
+                Proof::Draw => 0.5,
+                Proof::Unknown => self.score(child, log_n),
             };
             if score > best_score {
                 best_score = score;
@@ -333,22 +331,31 @@ impl Tree {
         best
     }
 
+    /// A child's value to the person choosing, UCT on the blend of its own and its AMAF results
+    /// (one division: `beta` folded in); an action without AMAF statistics (a swap, Quint's
+    /// steps) has its own results alone.
     fn score(&self, child: &Node, log_n: f64) -> f64 {
         let n = f64::from(child.visits);
         let an = f64::from(child.amaf_visits);
-        let amaf = if an > 0.0 {
-            f64::from(child.amaf_wins) / an
-        } else {
-            0.5
-        };
-        if child.visits == 0 {
-            // First play urgency: unvisited actions go first, the AMAF-best of them first.
-            return 10.0 + amaf;
+        if child.visits == 0 && an == 0.0 {
+            // First play urgency: an action neither tried nor seen in a playout goes first.
+            return 1.0;
         }
-        let q = child.value();
-        let beta = an / (an + n + an * n * self.params.rave_bias);
-        let blended = (1.0 - beta) * q + beta * amaf;
-        blended + self.params.exploration * (log_n / n).sqrt()
+        let wins = f64::from(child.wins);
+        let b = self.params.rave_bias;
+        // (1 - beta) * q + beta * amaf with beta = an / (an + n + an * n * b).
+        let blended = (wins * (1.0 + an * b) + f64::from(child.amaf_wins)) / (an + n + an * n * b);
+        if child.visits == 0 {
+            return blended;
+        }
+        // A swap has no AMAF statistics to guide it: it explores as plain UCT does, lest a few
+        // early losses bury it.
+        let c = if child.action == Action::Swap {
+            SWAP_EXPLORATION
+        } else {
+            self.params.exploration
+        };
+        blended + c * (log_n / n).sqrt()
     }
 
     /// Lists the children of `i` at `pos` and proves what one look ahead proves: a winning action
