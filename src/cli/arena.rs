@@ -114,6 +114,7 @@ pub(super) fn run(args: &MatchArgs) -> Result<()> {
         pieces: args.game.pieces,
         record: None,
         ascii: false,
+        computer: super::ComputerArgs::default(),
     }
     .setup()?;
     if args.games == 0 {

@@ -98,7 +98,7 @@ pub struct ComputerArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = think_seconds)]
     pub think: f64,
     /// Threads the computer searches with (default: the machine's cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
 }
 
@@ -127,6 +127,17 @@ fn think_seconds(text: &str) -> Result<f64, String> {
         Err(format!(
             "the computer thinks more than 0 and at most {MAX_THINK} seconds"
         ))
+    }
+}
+
+impl Default for ComputerArgs {
+    /// No computer player; 2 s a move, the machine's cores, should one be asked for.
+    fn default() -> ComputerArgs {
+        ComputerArgs {
+            computer: None,
+            think: 2.0,
+            threads: None,
+        }
     }
 }
 
@@ -334,7 +345,7 @@ mod tests {
         );
         let both = computer_of(&["--computer=both", "--threads", "2"]).unwrap();
         assert_eq!((both.versus().computer, both.threads()), ([true, true], 2));
-        assert_eq!(computer_of(&[]).unwrap().versus().computer, [false, false]);
+        assert_eq!(computer_of(&[]).unwrap(), ComputerArgs::default());
         // The same options after `p` in a replay.
         let replay = computer_of(&["replay", "game.txt", "--computer", "--think", "3"]).unwrap();
         assert_eq!(
