@@ -218,3 +218,42 @@ fn q_while_the_computer_thinks_quits_at_once_with_the_record_saved() {
         "game quentin\nsize 5\npie on\nplayer2 computer, 3 s a move\nc3\n"
     );
 }
+
+#[test]
+fn a_hint_and_the_live_analysis_come_from_the_real_search() {
+    let dir = scratch("versus-hint");
+    let path = dir.join("game.txt");
+    let mut s = Session::start(
+        &dir,
+        &[
+            "--size",
+            "5",
+            "--think",
+            "0.2",
+            "--record",
+            path.to_str().unwrap(),
+        ],
+    );
+    s.wait_for("Black to move: Player 1");
+    s.send("\r");
+    s.wait_for("White to move: Player 2");
+    s.send("t");
+    s.wait_for("Hint for White: ");
+    s.wait_for("Hint: ");
+    // Between people the hint plays nothing.
+    assert_eq!(record(&path).unwrap().actions().len(), 1);
+    s.send("a");
+    s.wait_for("Analysis: Black ");
+    s.wait_for("Best for White: win, visits, line");
+    // Playing on re-analyses the new position, for the new side to move.
+    s.send("l\r");
+    s.wait_for("Best for Black: win, visits, line");
+    s.send("a");
+    s.wait_for("Analysis off.");
+    s.send("q");
+    assert!(s.wait_exit());
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "game quentin\nsize 5\npie on\nc3\nd3\n"
+    );
+}
