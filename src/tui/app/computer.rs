@@ -378,11 +378,12 @@ impl App {
             self.warn("The computer plays both sides: there is nothing of yours to take back.");
             return Effect::None;
         }
-        self.stop_search();
         let Some(target) = (0..self.current).rev().find(|&k| self.person_to_move_at(k)) else {
+            // Its search goes on: there is nothing to go back to.
             self.warn("Nothing of yours to take back yet.");
             return Effect::None;
         };
+        self.stop_search();
         let undone = join(&self.actions[target..self.current]);
         self.current = target;
         self.list_top = None;

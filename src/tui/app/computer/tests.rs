@@ -164,6 +164,18 @@ fn undo_while_it_thinks_stops_the_search_and_takes_your_move_back() {
 }
 
 #[test]
+fn undo_before_any_move_of_yours_leaves_its_search_alone() {
+    let (mut app, script) = versus(5, false, [true, false]);
+    assert_eq!(app.tick(), Effect::None);
+    assert_eq!(effect_of(&mut app, "u"), Effect::None);
+    assert_eq!(text(&app), "Nothing of yours to take back yet.");
+    assert_eq!(script.borrow().stops, 0);
+    assert_eq!(app.thinking().map(|t| t.0), Some(Job::Move));
+    answer(&script, report("c3", 0.5, 10, 2000, &[]), true);
+    assert_eq!(app.tick(), Effect::Save, "it still moves");
+}
+
+#[test]
 fn undo_takes_back_its_reply_and_your_move_together_and_redo_brings_both() {
     let (mut app, script) = versus(5, false, [false, true]);
     press(&mut app, "\n");
