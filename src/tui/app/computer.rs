@@ -306,7 +306,7 @@ impl App {
     }
 
     /// Asks the search under way, if any, to end.
-    fn stop_search(&mut self) {
+    pub(super) fn stop_search(&mut self) {
         if let (Some(search), Some(engine)) = (&mut self.search, self.engine.as_mut())
             && !search.done
         {

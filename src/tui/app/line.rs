@@ -165,6 +165,7 @@ impl App {
             self.warn("n starts a new game once this one is won.");
             return Effect::None;
         }
+        self.stop_search();
         let setup = self.setup();
         let start = self.positions[0].clone();
         let mut next = App::from_line(vec![start], Vec::new(), Mode::Play, self.look);

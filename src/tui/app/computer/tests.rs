@@ -361,7 +361,13 @@ fn after_the_game_left_looks_it_over_with_the_analysis_and_n_starts_anew() {
         Effect::None,
         "no undo in a review"
     );
+    assert_eq!(script.borrow().stops, 1);
     assert_eq!(effect_of(&mut app, "n"), Effect::NewRecord);
+    assert_eq!(
+        script.borrow().stops,
+        2,
+        "the analysis of the old game ends"
+    );
     assert_eq!((app.mode(), app.current()), (Mode::Play, 0));
     assert!(app.analysis_on(), "the analysis stays on");
 }
