@@ -124,7 +124,7 @@ fn computer_thinking(name: &str) -> (Session, std::path::PathBuf) {
             path.to_str().unwrap(),
         ],
     );
-    s.wait_for("The computer (Black) is thinking");
+    s.wait_for("The computer is thinking");
     // Its first report: the search is running.
     s.wait_for(" playouts; best so far ");
     (s, path)
@@ -205,7 +205,7 @@ fn q_while_the_computer_thinks_quits_at_once_with_the_record_saved() {
     );
     s.wait_for("Black to move: Player 1");
     s.send("\r");
-    s.wait_for("The computer (White) is thinking");
+    s.wait_for("The computer is thinking");
     s.wait_for(" playouts; best so far ");
     let sent = Instant::now();
     s.send("q");

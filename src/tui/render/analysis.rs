@@ -12,6 +12,7 @@ use crate::rules::{Action, Color, Position};
 use crate::tui::app::{App, Job, Look, Mode, chance};
 use crate::tui::engine::{Proven, Report};
 
+use super::help::wrap;
 use super::{BoardGeometry, Palette, paint, put};
 
 /// Columns the win-chance bar takes beside the board: the bar and a gap.
@@ -64,6 +65,14 @@ fn progress(done: f64, width: usize, look: Look) -> String {
         .collect()
 }
 
+/// `text` in lines of at most `width` characters, in `style`.
+fn wrapped<'a>(text: &str, width: usize, style: Style) -> Vec<Line<'a>> {
+    wrap(text, width)
+        .into_iter()
+        .map(|line| Line::styled(line, style))
+        .collect()
+}
+
 /// The panel's lines about the computer: its thinking, the hint, the analysis.
 pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a>> {
     let mut out = Vec::new();
@@ -73,13 +82,11 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
         && job != Job::Analysis
     {
         let color = position.to_move().map_or("", capitalised);
-        out.push(Line::styled(
-            match job {
-                Job::Move => format!("The computer ({color}) is thinking..."),
-                _ => format!("Looking for a hint for {color}..."),
-            },
-            bold,
-        ));
+        let title = match job {
+            Job::Move => "The computer is thinking...".to_string(),
+            _ => format!("Looking for a hint for {color}..."),
+        };
+        out.extend(wrapped(&title, width, bold));
         let think = app.versus().think;
         let elapsed = report.map_or(0.0, |i| i.elapsed.as_secs_f64());
         let label = format!(" {elapsed:.1}/{think} s");
@@ -93,18 +100,17 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
             None => String::new(),
         };
         let playouts = report.map_or(0, |i| i.playouts);
-        out.push(Line::from(format!("{} playouts{best}", count(playouts))));
+        let text = format!("{} playouts{best}", count(playouts));
+        out.extend(wrapped(&text, width, Style::new()));
     }
     if let Some(hint) = app.hint() {
-        out.push(Line::styled(
-            format!(
-                "Hint: {}, {} for {}",
-                hint.action,
-                chance(hint.win, None),
-                capitalised(hint.color)
-            ),
-            palette.label_here,
-        ));
+        let text = format!(
+            "Hint: {}, {} for {}",
+            hint.action,
+            chance(hint.win, None),
+            capitalised(hint.color)
+        );
+        out.extend(wrapped(&text, width, palette.label_here));
     }
     if app.analysis_on() {
         out.extend(analysis_lines(app, width, palette));
@@ -124,14 +130,12 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
         return vec![Line::styled("Analysis: starting...", palette.dim)];
     };
     let black = black_share(position, report);
-    let mut out = vec![Line::styled(
-        format!(
-            "Analysis: Black {:.0}%, {} playouts",
-            black * 100.0,
-            count(report.playouts)
-        ),
-        bold,
-    )];
+    let text = format!(
+        "Analysis: Black {:.0}%, {} playouts",
+        black * 100.0,
+        count(report.playouts)
+    );
+    let mut out = wrapped(&text, width, bold);
     let mover = position.to_move().map_or("", capitalised);
     out.push(Line::styled(
         format!("Best for {mover}: win, visits, line"),

@@ -119,22 +119,25 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
             };
             top.push(Line::styled(format!("{text:^width$}"), palette.banner));
         }
-        (None, Some(color)) => top.push(Line::from(vec![
-            stone(color, glyphs, palette),
-            Span::styled(
-                format!(
-                    " {} to move: Player {}{}",
-                    capitalised(color),
-                    player_of(position, color),
-                    if app.mode() == Mode::Play && app.computer_plays(position, color) {
-                        " (computer)"
-                    } else {
-                        ""
-                    }
-                ),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
-        ])),
+        (None, Some(color)) => {
+            let mut text = format!(
+                " {} to move: Player {}",
+                capitalised(color),
+                player_of(position, color)
+            );
+            if app.mode() == Mode::Play && app.computer_plays(position, color) {
+                // The player's number when there is room for both.
+                text = if text.len() + " (computer)".len() + 3 <= width {
+                    text + " (computer)"
+                } else {
+                    format!(" {} to move: the computer", capitalised(color))
+                };
+            }
+            top.push(Line::from(vec![
+                stone(color, glyphs, palette),
+                Span::styled(text, Style::new().add_modifier(Modifier::BOLD)),
+            ]));
+        }
         (None, None) => {
             let text = format!("{}Draw by repetition{}", glyphs.win[0], glyphs.win[1]);
             top.push(Line::styled(format!("{text:^width$}"), palette.banner));
