@@ -576,3 +576,70 @@ fn konobi_and_brique_start_at_their_own_sizes_and_fit_80x24() {
         assert!(s.wait_exit());
     }
 }
+
+/// Waits until the screen no longer shows `text`; returns the screen.
+fn wait_gone(s: &Session, text: &str) -> String {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        let screen = s.screen();
+        if !screen.contains(text) {
+            return screen;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {text:?} to go; the screen shows:\n{screen}"
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[test]
+fn esc_closes_the_help_and_only_q_quits_from_it() {
+    let (mut s, record) = first_move_on_5x5("help-esc", "h.txt");
+    s.send("?");
+    s.wait_for("Record: ");
+    s.send("\x1b");
+    wait_gone(&s, "Record: ");
+    // Still playing: the next key acts.
+    s.send("l\r");
+    s.wait_for("Action 3");
+    assert!(s.child.try_wait().unwrap().is_none(), "Esc quit the game");
+    s.send("?");
+    s.wait_for("Record: ");
+    s.send("q");
+    assert!(s.wait_exit());
+    let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(record.actions().len(), 2);
+}
+
+#[test]
+fn keys_do_not_act_while_the_window_is_too_small_for_the_board() {
+    let (mut s, record) = first_move_on_5x5("small-keys", "small.txt");
+    let resize = |s: &Session, rows: u16, cols: u16| {
+        s.output.lock().unwrap().screen.set_size(nz(rows), nz(cols));
+        s.master
+            .resize(PtySize {
+                rows,
+                cols,
+                ..PtySize::default()
+            })
+            .unwrap();
+    };
+    resize(&s, 10, 30);
+    s.wait_for("quits).");
+    // Enter, Space and s would play, the arrows move the cursor, unseen.
+    s.send("\r s\x1b[D ");
+    resize(&s, 24, 80);
+    s.wait_for("Action 2");
+    // The cursor did not move: Enter now plays where it was, refused on the occupied c3.
+    s.send("\r");
+    s.wait_for("occupied");
+    assert_eq!(
+        Record::parse(&fs::read_to_string(&record).unwrap())
+            .unwrap()
+            .actions(),
+        [place("c3")]
+    );
+    s.send("q");
+    assert!(s.wait_exit());
+}

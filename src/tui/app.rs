@@ -73,6 +73,8 @@ pub enum Effect {
     NewRecord,
     /// Leave the program.
     Quit,
+    /// Give the terminal back and stop, as Ctrl-Z does in a shell (`fg` takes it back).
+    Suspend,
 }
 
 /// How a message is shown.

@@ -141,6 +141,7 @@ impl Session {
             match self.app.handle(&event) {
                 Effect::None => {}
                 Effect::Quit => return Ok(()),
+                Effect::Suspend => suspend(),
                 Effect::Save => self.save(),
                 Effect::NewRecord => {
                     self.new_file = true;
@@ -252,6 +253,16 @@ fn restore_on_signals() -> io::Result<()> {
 fn restore_on_signals() -> io::Result<()> {
     Ok(())
 }
+
+/// Ctrl-Z: stops the program as the shell's job control expects, through the same SIGTSTP
+/// handling as a `kill -TSTP` (the terminal is given back first and taken again on `fg`).
+#[cfg(unix)]
+fn suspend() {
+    let _ = signal_hook::low_level::raise(signal_hook::consts::SIGTSTP);
+}
+
+#[cfg(not(unix))]
+fn suspend() {}
 
 /// Restores the terminal before a panic message is printed, so the message is readable and the
 /// shell usable.
