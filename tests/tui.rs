@@ -64,6 +64,16 @@ impl Session {
         cols: u16,
         env: &[(&str, &str)],
     ) -> Session {
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_quentin"));
+        command.args(args);
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        Session::spawn(dir, command, rows, cols)
+    }
+
+    /// Starts `command` in `dir`, in a `rows`×`cols` terminal, its data directory inside `dir`.
+    fn spawn(dir: &Path, mut command: CommandBuilder, rows: u16, cols: u16) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -71,15 +81,10 @@ impl Session {
                 ..PtySize::default()
             })
             .unwrap();
-        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_quentin"));
-        command.args(args);
         command.cwd(dir);
         command.env("TERM", "xterm-256color");
         command.env("XDG_DATA_HOME", dir.join("data"));
         command.env_remove("NO_COLOR");
-        for (key, value) in env {
-            command.env(key, value);
-        }
         let started = Instant::now();
         let child = pty.slave.spawn_command(command).unwrap();
         // Only the child keeps the terminal's other end open, so its exit ends the output.
@@ -642,4 +647,95 @@ fn keys_do_not_act_while_the_window_is_too_small_for_the_board() {
     );
     s.send("q");
     assert!(s.wait_exit());
+}
+
+#[test]
+fn sigint_from_outside_gives_the_terminal_back_like_sigterm() {
+    let (mut s, record) = first_move_on_5x5("int", "int.txt");
+    assert!(!s.cooked());
+    s.signal("INT");
+    s.assert_restored();
+    let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(record.actions(), [place("c3")]);
+}
+
+/// Whether the output after the last switch to the alternate screen gives the terminal back.
+fn given_back(raw: &[u8]) -> bool {
+    let raw = String::from_utf8_lossy(raw);
+    raw.rfind("\x1b[?1049h").is_some_and(|at| {
+        let tail = &raw[at..];
+        tail.contains("\x1b[?1049l") && tail.contains("\x1b[?1000l") && tail.contains("\x1b[?25h")
+    })
+}
+
+#[test]
+fn ctrl_z_in_a_shell_gives_the_terminal_back_and_fg_takes_it_again() {
+    let dir = scratch("tstp");
+    let record = dir.join("tstp.txt");
+    // An interactive shell with job control runs the game, as a player's shell does.
+    let mut bash = CommandBuilder::new("bash");
+    bash.args(["--norc", "--noprofile", "-i"]);
+    bash.env("PS1", "shell$ ");
+    let mut s = Session::spawn(&dir, bash, 24, 80);
+    s.wait_for("shell$");
+    s.send(&format!(
+        "'{}' --size 5 --record '{}'\r",
+        env!("CARGO_BIN_EXE_quentin"),
+        record.display()
+    ));
+    s.wait_for("Black to move");
+    s.send("\r");
+    s.wait_for("Action 2");
+    // Ctrl-Z: SIGTSTP. The game stops and the shell has its terminal back.
+    s.send("\x1a");
+    s.wait_for("Stopped");
+    let raw = s.output.lock().unwrap().raw.clone();
+    assert!(given_back(&raw), "{:?}", String::from_utf8_lossy(&raw));
+    assert!(!s.alternate_screen());
+    // fg: SIGCONT. The game takes the terminal again, redraws, and keys work.
+    s.send("fg\r");
+    s.wait_for("Action 2");
+    assert!(s.alternate_screen());
+    assert!(!s.cooked(), "raw mode again");
+    s.send("l\r");
+    s.wait_for("Action 3");
+    s.send("q");
+    s.wait_output("Record saved in");
+    s.wait_for("shell$");
+    s.send("exit\r");
+    s.wait_exit();
+    let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(record.actions(), [place("c3"), place("d3")]);
+}
+
+#[test]
+fn sigtstp_and_sigcont_from_outside_give_the_terminal_back_and_take_it_again() {
+    let (mut s, record) = first_move_on_5x5("tstp-kill", "k.txt");
+    let pid = s.child.process_id().unwrap().to_string();
+    let kill = |name: &str| {
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{name}"), pid.clone()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    };
+    kill("TSTP");
+    // Given back before the program stops: the alternate screen left, mouse capture off.
+    let deadline = Instant::now() + TIMEOUT;
+    while !given_back(&s.output.lock().unwrap().raw.clone()) {
+        assert!(Instant::now() < deadline, "the terminal was not given back");
+        thread::sleep(Duration::from_millis(1));
+    }
+    kill("CONT");
+    s.output.lock().unwrap().raw.clear();
+    // Taken again: back on the alternate screen, redrawn, and keys work.
+    s.wait_output("\x1b[?1049h");
+    s.wait_for("Action 2");
+    s.send("l\r");
+    s.wait_for("Action 3");
+    assert!(!s.cooked());
+    s.send("q");
+    assert!(s.wait_exit());
+    let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(record.actions(), [place("c3"), place("d3")]);
 }

@@ -6,8 +6,9 @@
 //!
 //! This module runs the loop: it sets the terminal up, draws, reads events, saves the record
 //! after every change, and puts the terminal back however the program ends (quit, error, panic,
-//! or SIGTERM, SIGHUP and SIGQUIT): raw mode off, the alternate screen left, mouse capture off,
-//! the cursor shown. Only SIGKILL cannot be caught; the record on disk then still holds every
+//! or a signal such as SIGTERM or SIGINT): raw mode off, the alternate screen left, mouse
+//! capture off, the cursor shown. Ctrl-Z (SIGTSTP) gives the terminal back before stopping and `fg` (SIGCONT)
+//! takes it again. Only SIGKILL cannot be caught; the record on disk then still holds every
 //! completed action.
 
 pub mod app;
@@ -17,12 +18,13 @@ pub mod save;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result, bail};
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
@@ -129,6 +131,13 @@ impl Session {
         // a panic; no player sets this.
         let panic_after_frame = std::env::var_os("QUENTIN_TEST_PANIC").is_some();
         loop {
+            if REDRAW.swap(false, Ordering::SeqCst) {
+                // A fresh terminal knows nothing of the old screen, so it draws every cell
+                // (its `clear` would ask the terminal where the cursor is, and wait).
+                execute!(io::stdout(), Clear(ClearType::All)).context("cannot draw")?;
+                terminal =
+                    Terminal::new(CrosstermBackend::new(io::stdout())).context("cannot draw")?;
+            }
             let mut geometry = Geometry::default();
             terminal
                 .draw(|frame| geometry = render::render(&self.app, frame))
@@ -137,7 +146,9 @@ impl Session {
             if panic_after_frame {
                 panic!("QUENTIN_TEST_PANIC is set: a panic after the first frame, as asked");
             }
-            let event = event::read().context("cannot read the terminal")?;
+            let Some(event) = next_event()? else {
+                continue;
+            };
             match self.app.handle(&event) {
                 Effect::None => {}
                 Effect::Quit => return Ok(()),
@@ -189,6 +200,22 @@ impl Session {
     }
 }
 
+/// How often the loop looks for a redraw asked by a signal while no key comes.
+const TICK: Duration = Duration::from_millis(200);
+
+/// The next terminal event, or `None` when the screen must be redrawn first (the terminal was
+/// taken back after a stop).
+fn next_event() -> Result<Option<event::Event>> {
+    loop {
+        if event::poll(TICK).context("cannot read the terminal")? {
+            return event::read().context("cannot read the terminal").map(Some);
+        }
+        if REDRAW.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+    }
+}
+
 /// Owns the terminal's game state: raw mode, alternate screen, mouse capture, hidden cursor.
 /// Dropping it, on every path out of the loop, puts the terminal back.
 struct TerminalGuard;
@@ -199,15 +226,20 @@ impl TerminalGuard {
         restore_on_signals()?;
         // Created first so that a failure half-way still restores what was changed.
         let guard = TerminalGuard;
-        enable_raw_mode()?;
-        execute!(
-            io::stdout(),
-            EnterAlternateScreen,
-            EnableMouseCapture,
-            cursor::Hide
-        )?;
+        set_terminal_up()?;
         Ok(guard)
     }
+}
+
+/// Raw mode, the alternate screen, mouse capture, the cursor hidden.
+fn set_terminal_up() -> io::Result<()> {
+    enable_raw_mode()?;
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        cursor::Hide
+    )
 }
 
 impl Drop for TerminalGuard {
@@ -228,25 +260,54 @@ pub fn restore_terminal() {
     );
 }
 
-/// Restores the terminal when the program is told to stop (`kill`, a closed window): the record
-/// is already saved, so it can stop at once.
+/// Restores the terminal when the program is told to stop (`kill`, Ctrl-C sent from outside, a
+/// closed window, a timer or user signal): the record is already saved, so it can stop at once.
+/// SIGTSTP (Ctrl-Z, `kill -TSTP`) gives the terminal back and stops; SIGCONT (`fg`) takes it
+/// again and asks the loop for a whole new frame.
 #[cfg(unix)]
 fn restore_on_signals() -> io::Result<()> {
-    use signal_hook::consts::{SIGHUP, SIGQUIT, SIGTERM};
+    use signal_hook::consts::{
+        SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1, SIGUSR2,
+    };
     static ONCE: Once = Once::new();
     let mut result = Ok(());
     ONCE.call_once(|| {
-        result =
-            signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT]).map(|mut signals| {
-                std::thread::spawn(move || {
-                    if let Some(signal) = signals.forever().next() {
-                        restore_terminal();
-                        std::process::exit(128 + signal);
+        let handled = [
+            SIGTERM, SIGHUP, SIGQUIT, SIGINT, SIGUSR1, SIGUSR2, SIGALRM, SIGTSTP, SIGCONT,
+        ];
+        result = signal_hook::iterator::Signals::new(handled).map(|mut signals| {
+            std::thread::spawn(move || {
+                for signal in signals.forever() {
+                    match signal {
+                        SIGTSTP => {
+                            restore_terminal();
+                            // Stops here until SIGCONT; returns at once when the kernel will
+                            // not stop a program that no shell could continue.
+                            let _ = signal_hook::low_level::emulate_default_handler(SIGTSTP);
+                            take_terminal();
+                        }
+                        SIGCONT => take_terminal(),
+                        _ => {
+                            restore_terminal();
+                            std::process::exit(128 + signal);
+                        }
                     }
-                });
+                }
             });
+        });
     });
     result
+}
+
+/// Set when the terminal was taken back after a stop: the screen must be drawn anew.
+static REDRAW: AtomicBool = AtomicBool::new(false);
+
+/// Takes the terminal for the game again, as [`TerminalGuard::enter`] first did, and asks the
+/// loop to redraw everything.
+#[cfg(unix)]
+fn take_terminal() {
+    let _ = set_terminal_up();
+    REDRAW.store(true, Ordering::SeqCst);
 }
 
 #[cfg(not(unix))]
