@@ -634,6 +634,10 @@ fn keys_do_not_act_while_the_window_is_too_small_for_the_board() {
     s.wait_for("quits).");
     // Enter, Space and s would play, the arrows move the cursor, unseen.
     s.send("\r s\x1b[D ");
+    // Another small size: once it is drawn, the keys sent before it have been read, and are
+    // handled before the next resize.
+    resize(&s, 11, 30);
+    s.wait_for("11. Please");
     resize(&s, 24, 80);
     s.wait_for("Action 2");
     // The cursor did not move: Enter now plays where it was, refused on the occupied c3.
@@ -726,8 +730,8 @@ fn sigtstp_and_sigcont_from_outside_give_the_terminal_back_and_take_it_again() {
         assert!(Instant::now() < deadline, "the terminal was not given back");
         thread::sleep(Duration::from_millis(1));
     }
-    kill("CONT");
     s.output.lock().unwrap().raw.clear();
+    kill("CONT");
     // Taken again: back on the alternate screen, redrawn, and keys work.
     s.wait_output("\x1b[?1049h");
     s.wait_for("Action 2");

@@ -42,7 +42,7 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
         },
     };
     if !args.json && !args.print {
-        return crate::tui::replay(&record, at, args.ascii);
+        return crate::tui::replay(&record, at, args.ascii, None);
     }
     let position = record.position_at(at);
     let moves = &record.actions()[..at];

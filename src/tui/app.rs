@@ -167,6 +167,19 @@ impl App {
         app
     }
 
+    /// The game of `record`, ready to play on after its last action.
+    #[must_use]
+    pub fn resume(record: &Record, look: Look) -> App {
+        let mut app = App::replay(record, usize::MAX, look);
+        app.mode = Mode::Play;
+        let n = app.current;
+        app.info(format!(
+            "Resumed after {n} action{}; new actions are added to the same record.",
+            if n == 1 { "" } else { "s" }
+        ));
+        app
+    }
+
     fn from_line(positions: Vec<Position>, actions: Vec<Action>, mode: Mode, look: Look) -> App {
         let size = positions.first().map_or(1, Position::size);
         let current = actions.len();
@@ -294,7 +307,8 @@ impl App {
         });
     }
 
-    fn info(&mut self, text: impl Into<String>) {
+    /// Shows news: what happened, what the keys do now.
+    pub fn info(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
             text: text.into(),
             tone: Tone::Info,

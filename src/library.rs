@@ -1,0 +1,269 @@
+//! The player's records on disk: where they live, which ones there are, and how a path is
+//! printed. Reading only: writing records belongs to the interface's saving.
+//!
+//! [`games`] lists the records of a directory newest first, each read and replayed (a record
+//! that cannot be read is listed with the reason); [`latest_unfinished`] picks the game to
+//! resume.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use anyhow::{Context, Result, bail};
+use directories::ProjectDirs;
+
+use crate::record::Record;
+use crate::rules::{Game, Outcome};
+
+/// The largest record file read; a record of a whole game is a few kilobytes.
+pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A path as printed for a person: control characters (which a terminal could take for
+/// commands) escaped, everything else as it is.
+#[must_use]
+pub fn shown(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if ch.is_control() {
+            out.extend(ch.escape_default());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// A path as a shell takes it back: [`shown`], single-quoted when it holds anything but
+/// letters, digits and `/._-+,:@~=`.
+#[must_use]
+pub fn shell_word(path: &Path) -> String {
+    let text = shown(path);
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || "/._-+,:@~=".contains(c));
+    if plain {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// The directory where new records go: `…/quentin/games` in the user's data directory
+/// (`$XDG_DATA_HOME`, or `~/.local/share` on Linux).
+///
+/// # Errors
+/// When neither `HOME` nor `XDG_DATA_HOME` says where that is: an empty variable counts as
+/// unset, rather than silently meaning another directory.
+pub fn games_dir() -> Result<PathBuf> {
+    let home = std::env::var_os("HOME").is_some_and(|h| !h.is_empty());
+    let xdg = cfg!(all(unix, not(target_os = "macos")))
+        && std::env::var_os("XDG_DATA_HOME").is_some_and(|x| Path::new(&x).is_absolute());
+    if !home && !xdg {
+        bail!(
+            "HOME is not set (or is empty), so there is no data directory for the records: \
+             set HOME, or name a record file with --record FILE"
+        );
+    }
+    let dirs = ProjectDirs::from("", "", "quentin")
+        .context("cannot find a data directory for the records (is HOME set?)")?;
+    Ok(dirs.data_dir().join("games"))
+}
+
+/// What a readable record holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The game played.
+    pub game: Game,
+    /// The board side.
+    pub size: usize,
+    /// How many actions the record holds.
+    pub actions: usize,
+    /// How the game ended, `None` while it is unfinished.
+    pub outcome: Option<Outcome>,
+}
+
+impl Summary {
+    /// What `record` holds.
+    #[must_use]
+    pub fn of(record: &Record) -> Summary {
+        let last = record.final_position();
+        Summary {
+            game: record.setup().game,
+            size: record.setup().size,
+            actions: record.actions().len(),
+            outcome: last.outcome().cloned(),
+        }
+    }
+}
+
+/// One file of the records' directory.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Where it is.
+    pub path: PathBuf,
+    /// When it last changed.
+    pub modified: SystemTime,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// What it holds, or why it cannot be read (the reason, without the file's name).
+    pub summary: Result<Summary, String>,
+}
+
+impl Entry {
+    /// Whether the record can be read and its game goes on.
+    #[must_use]
+    pub fn unfinished(&self) -> bool {
+        self.summary.as_ref().is_ok_and(|s| s.outcome.is_none())
+    }
+}
+
+/// Reads and replays the record in `path`.
+///
+/// # Errors
+/// The reason, `LINE:COLUMN: message` for a faulty record, without the file's name.
+pub fn read(path: &Path) -> Result<Record, String> {
+    let bytes = read_bytes(path)?;
+    Record::parse_bytes(&bytes).map_err(|e| e.to_string())
+}
+
+/// The bytes of the file `path`, refused beyond [`MAX_RECORD_BYTES`].
+///
+/// # Errors
+/// The reason, without the file's name.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = fs::File::open(path).map_err(|e| format!("cannot open: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RECORD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        return Err(format!(
+            "the record is larger than {} MiB, too large to be a game record",
+            MAX_RECORD_BYTES / (1024 * 1024)
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Whether a file name is one of the records' (`*.txt`, not hidden: temporary files are).
+fn is_record_name(name: &str) -> bool {
+    !name.starts_with('.') && name.ends_with(".txt")
+}
+
+/// The records in `dir`, newest first; a missing directory holds none.
+///
+/// # Errors
+/// When the directory exists but cannot be listed.
+pub fn games(dir: &Path) -> Result<Vec<Entry>> {
+    let list = match fs::read_dir(dir) {
+        Ok(list) => list,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", shown(dir))),
+    };
+    let mut entries = Vec::new();
+    for item in list {
+        let item = item.with_context(|| format!("cannot list {}", shown(dir)))?;
+        let path = item.path();
+        if !item.file_name().to_str().is_some_and(is_record_name) {
+            continue;
+        }
+        // Symbolic links are followed; what is not a regular file is no record.
+        let Ok(meta) = fs::metadata(&path) else {
+            continue;
+        };
+        if !meta.is_file() {
+            continue;
+        }
+        let summary = read(&path).map(|r| Summary::of(&r));
+        entries.push(Entry {
+            path,
+            modified: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+            bytes: meta.len(),
+            summary,
+        });
+    }
+    // Newest first; the name breaks ties, so that the order is the same every time.
+    entries.sort_by(|a, b| b.modified.cmp(&a.modified).then(b.path.cmp(&a.path)));
+    Ok(entries)
+}
+
+/// The most recently changed unfinished game in `dir`, if there is one.
+///
+/// # Errors
+/// When the directory cannot be listed.
+pub fn latest_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
+    Ok(games(dir)?
+        .into_iter()
+        .find(Entry::unfinished)
+        .map(|e| e.path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("quentin-library-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn touch(path: &Path, text: &str, secs: u64) {
+        fs::write(path, text).unwrap();
+        let when = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
+        fs::File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(when)
+            .unwrap();
+    }
+
+    #[test]
+    fn paths_are_shown_with_control_characters_escaped() {
+        let path = Path::new("/tmp/a\u{1b}[31mred\u{7}.txt");
+        assert_eq!(shown(path), "/tmp/a\\u{1b}[31mred\\u{7}.txt");
+        assert_eq!(shell_word(Path::new("/tmp/game-2.txt")), "/tmp/game-2.txt");
+        assert_eq!(
+            shell_word(Path::new("/tmp/my game's.txt")),
+            r"'/tmp/my game'\''s.txt'"
+        );
+    }
+
+    #[test]
+    fn games_are_listed_newest_first_unreadable_ones_too() {
+        let dir = scratch("list");
+        touch(
+            &dir.join("old.txt"),
+            "size 3\npie off\nb1 a1 b2 a2 b3\n",
+            1000,
+        );
+        touch(&dir.join("new.txt"), "game konobi\nsize 5\nc3\n", 3000);
+        touch(&dir.join("bad.txt"), "size 5\nc3 c3\n", 2000);
+        touch(&dir.join(".new.txt.123.tmp"), "size 5\n", 4000);
+        touch(&dir.join("notes.md"), "hello", 5000);
+        let list = games(&dir).unwrap();
+        let names: Vec<_> = list
+            .iter()
+            .map(|e| e.path.file_name().unwrap().to_str().unwrap())
+            .collect();
+        assert_eq!(names, ["new.txt", "bad.txt", "old.txt"]);
+        let new = list[0].summary.as_ref().unwrap();
+        assert_eq!((new.game, new.size, new.actions), (Game::Konobi, 5, 1));
+        assert!(new.outcome.is_none());
+        assert!(list[1].summary.as_ref().unwrap_err().contains("2:4:"));
+        assert!(list[2].summary.as_ref().unwrap().outcome.is_some());
+        assert_eq!(latest_unfinished(&dir).unwrap(), Some(dir.join("new.txt")));
+        touch(&dir.join("new.txt"), "game konobi\nsize 5\nc3\n", 500);
+        assert_eq!(latest_unfinished(&dir).unwrap(), Some(dir.join("new.txt")));
+        fs::remove_file(dir.join("new.txt")).unwrap();
+        assert_eq!(latest_unfinished(&dir).unwrap(), None);
+        assert!(games(&dir.join("missing")).unwrap().is_empty());
+    }
+}
