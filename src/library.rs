@@ -7,7 +7,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 use directories::ProjectDirs;
@@ -22,7 +22,12 @@ pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 /// commands) escaped, everything else as it is.
 #[must_use]
 pub fn shown(path: &Path) -> String {
-    let text = path.to_string_lossy();
+    escaped(&path.to_string_lossy())
+}
+
+/// `text` with its control characters escaped, for a terminal.
+#[must_use]
+pub fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
         if ch.is_control() {
@@ -69,6 +74,51 @@ pub fn games_dir() -> Result<PathBuf> {
     let dirs = ProjectDirs::from("", "", "quentin")
         .context("cannot find a data directory for the records (is HOME set?)")?;
     Ok(dirs.data_dir().join("games"))
+}
+
+/// The UTC date and time of `time`: year, month, day, hour, minute, second.
+fn utc(time: SystemTime) -> [i64; 6] {
+    let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let rem = i64::try_from(secs % 86_400).unwrap_or(0);
+    let (y, m, d) = civil_from_days(days);
+    [y, m, d, rem / 3600, rem / 60 % 60, rem % 60]
+}
+
+/// `2026-11-22T03-43-00`: the UTC time, with `-` instead of `:` so every file system takes it
+/// in a file name.
+#[must_use]
+pub fn timestamp(time: SystemTime) -> String {
+    let [y, m, d, h, mi, s] = utc(time);
+    format!("{y:04}-{m:02}-{d:02}T{h:02}-{mi:02}-{s:02}")
+}
+
+/// `2026-11-22T03:43:00Z`: the UTC time in RFC 3339.
+#[must_use]
+pub fn rfc3339(time: SystemTime) -> String {
+    let [y, m, d, h, mi, s] = utc(time);
+    format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+}
+
+/// `2026-11-22 03:43`: the UTC time for people, to the minute.
+#[must_use]
+pub fn minute(time: SystemTime) -> String {
+    let [y, m, d, h, mi, _] = utc(time);
+    format!("{y:04}-{m:02}-{d:02} {h:02}:{mi:02}")
+}
+
+/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
 }
 
 /// What a readable record holds.
@@ -119,31 +169,51 @@ impl Entry {
     }
 }
 
+/// Why a file could not be read (before its text is even looked at).
+#[derive(Debug)]
+pub enum Unreadable {
+    /// The system refused: `verb` (`open`, `read`) failed with the error.
+    Io(&'static str, std::io::Error),
+    /// The file is larger than [`MAX_RECORD_BYTES`].
+    TooLarge,
+}
+
+impl Unreadable {
+    /// The reason, naming the file as `name`.
+    #[must_use]
+    pub fn message(&self, name: &str) -> String {
+        match self {
+            Unreadable::Io(verb, e) => format!("cannot {verb} {name}: {e}"),
+            Unreadable::TooLarge => format!(
+                "{name}: the record is larger than {} MiB, too large to be a game record",
+                MAX_RECORD_BYTES / (1024 * 1024)
+            ),
+        }
+    }
+}
+
 /// Reads and replays the record in `path`.
 ///
 /// # Errors
 /// The reason, `LINE:COLUMN: message` for a faulty record, without the file's name.
 pub fn read(path: &Path) -> Result<Record, String> {
-    let bytes = read_bytes(path)?;
+    let bytes = read_bytes(path).map_err(|e| e.message("the file"))?;
     Record::parse_bytes(&bytes).map_err(|e| e.to_string())
 }
 
 /// The bytes of the file `path`, refused beyond [`MAX_RECORD_BYTES`].
 ///
 /// # Errors
-/// The reason, without the file's name.
-pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
+/// When it cannot be opened or read, or is too large.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Unreadable> {
     use std::io::Read;
-    let file = fs::File::open(path).map_err(|e| format!("cannot open: {e}"))?;
+    let file = fs::File::open(path).map_err(|e| Unreadable::Io("open", e))?;
     let mut bytes = Vec::new();
     file.take(MAX_RECORD_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
+        .map_err(|e| Unreadable::Io("read", e))?;
     if bytes.len() as u64 > MAX_RECORD_BYTES {
-        return Err(format!(
-            "the record is larger than {} MiB, too large to be a game record",
-            MAX_RECORD_BYTES / (1024 * 1024)
-        ));
+        return Err(Unreadable::TooLarge);
     }
     Ok(bytes)
 }
@@ -223,6 +293,17 @@ mod tests {
             .unwrap()
             .set_modified(when)
             .unwrap();
+    }
+
+    #[test]
+    fn timestamps_are_utc_dates() {
+        assert_eq!(timestamp(UNIX_EPOCH), "1970-01-01T00-00-00");
+        let t = UNIX_EPOCH + Duration::from_secs(1_795_318_980);
+        assert_eq!(timestamp(t), "2026-11-22T03-43-00");
+        assert_eq!(rfc3339(t), "2026-11-22T03:43:00Z");
+        assert_eq!(minute(t), "2026-11-22 03:43");
+        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400);
+        assert_eq!(timestamp(leap), "2000-02-29T00-00-00");
     }
 
     #[test]

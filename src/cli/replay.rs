@@ -36,7 +36,7 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
             Ok(n) if n <= total => n,
             _ => bail!(BadRecord(format!(
                 "{}: --at {n} is beyond the end of the record ({total} action{})",
-                args.file.display(),
+                crate::library::shown(&args.file),
                 if total == 1 { "" } else { "s" }
             ))),
         },

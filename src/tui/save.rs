@@ -13,11 +13,11 @@ use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use anyhow::{Context, Result, bail};
 
-use crate::library::{self, shell_word, shown};
+use crate::library::{self, shell_word, shown, timestamp};
 use crate::record;
 use crate::rules::{Action, Setup};
 
@@ -461,35 +461,6 @@ fn clean_temporaries(dir: &Path) {
             let _ = fs::remove_file(&path);
         }
     }
-}
-
-/// `2026-11-22T03-43-00`: the UTC time, with `-` instead of `:` so every file system takes it.
-#[must_use]
-pub fn timestamp(time: SystemTime) -> String {
-    let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let rem = secs % 86_400;
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}-{:02}-{:02}",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
-}
-
-/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(test)]
