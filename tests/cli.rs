@@ -284,3 +284,18 @@ fn help_and_version() {
         format!("quentin {}\n", env!("CARGO_PKG_VERSION"))
     );
 }
+
+#[test]
+fn file_names_with_control_characters_are_printed_escaped() {
+    let err = assert_refused(&replay(
+        Path::new("/nonexistent/\x1b[31mred\x07.txt"),
+        &["--json"],
+    ));
+    assert!(
+        err.contains(r"/nonexistent/\u{1b}[31mred\u{7}.txt"),
+        "{err}"
+    );
+    let path = temp_file("bad\x1b]0;title\x07.txt", b"size 5\nc3 c3\n");
+    let err = assert_refused(&replay(&path, &["--json"]));
+    assert!(err.contains(r"bad\u{1b}]0;title\u{7}.txt:2:4:"), "{err}");
+}

@@ -1,21 +1,20 @@
 //! The command line, parsed with clap: `quentin [play]` here, each other subcommand in its own
-//! module (`replay`, `bench`).
+//! module (`replay`, `resume`, `games`, `bench`).
 
-use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 mod bench;
+mod games;
 mod replay;
+mod resume;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow};
 use clap::{Args, Parser, Subcommand};
 
+use crate::library::{self, Unreadable, shown};
 use crate::record::Record;
 use crate::rules::{Game, Setup};
-
-/// The largest record file read; a record of a whole game is a few kilobytes.
-pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Luis Bolaños Mures's connection games in a terminal, hot seat.
 #[derive(Parser, Debug)]
@@ -38,6 +37,11 @@ enum Command {
     Play(PlayArgs),
     /// Replay a saved record: in the terminal interface, or printed with --json or --print.
     Replay(replay::ReplayArgs),
+    /// Play on a saved game, adding the new actions to the same record (default: the most
+    /// recently changed unfinished game in the data directory).
+    Resume(resume::ResumeArgs),
+    /// List the saved games of the data directory, newest first.
+    Games(games::GamesArgs),
     /// Measure the rules engine: uniformly random games from the empty board, pie rule off.
     Bench(bench::BenchArgs),
 }
@@ -61,6 +65,13 @@ pub struct PlayArgs {
     /// Where to save the record after every action (default: a new file in the data directory).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    #[command(flatten)]
+    pub interface: InterfaceArgs,
+}
+
+/// Options of the interface, shared by every command that plays (`play`, `resume`).
+#[derive(Args, Debug, Clone)]
+pub struct InterfaceArgs {
     /// Draw with ASCII characters only.
     #[arg(long)]
     pub ascii: bool,
@@ -124,22 +135,23 @@ impl std::error::Error for BadRecord {}
 /// Reads and replays the record in `path`.
 ///
 /// # Errors
-/// [`BadRecord`] with `FILE:LINE:COLUMN: message` when the record is faulty; an I/O error when
-/// the file cannot be read.
+/// [`BadRecord`] with `FILE:LINE:COLUMN: message` when the record is faulty or too large; an
+/// I/O error when the file cannot be read.
 pub fn load_record(path: &Path) -> Result<Record> {
-    let name = path.display();
-    let file = File::open(path).with_context(|| format!("cannot open {name}"))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_RECORD_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {name}"))?;
-    if bytes.len() as u64 > MAX_RECORD_BYTES {
-        bail!(BadRecord(format!(
-            "{name}: the record is larger than {} MiB, too large to be a game record",
-            MAX_RECORD_BYTES / (1024 * 1024)
-        )));
-    }
-    Record::parse_bytes(&bytes).map_err(|e| BadRecord(format!("{name}:{e}")).into())
+    let name = shown(path);
+    let bytes = library::read_bytes(path).map_err(|e| match e {
+        Unreadable::TooLarge => anyhow::Error::new(BadRecord(e.message(&name))),
+        Unreadable::Io(..) => anyhow!(e.message(&name)),
+    })?;
+    parse_record(path, &bytes)
+}
+
+/// Replays the record read from `path` as `bytes`.
+///
+/// # Errors
+/// [`BadRecord`] with `FILE:LINE:COLUMN: message` when the record is faulty.
+pub fn parse_record(path: &Path, bytes: &[u8]) -> Result<Record> {
+    Record::parse_bytes(bytes).map_err(|e| BadRecord(format!("{}:{e}", shown(path))).into())
 }
 
 impl Cli {
@@ -152,13 +164,15 @@ impl Cli {
             Some(Command::Replay(args)) => replay::replay(&args),
             Some(Command::Play(args)) => play(&args),
             Some(Command::Bench(args)) => bench::bench(&args),
+            Some(Command::Resume(args)) => resume::resume(&args),
+            Some(Command::Games(args)) => games::games(&args),
             None => play(&self.play),
         }
     }
 }
 
 fn play(args: &PlayArgs) -> Result<()> {
-    crate::tui::play(args.setup()?, args.record.clone(), args.ascii)
+    crate::tui::play(args.setup()?, args.record.clone(), args.interface.ascii)
 }
 
 /// Writes to standard output; a closed pipe (`quentin … | head`) is not worth a message.

@@ -36,13 +36,13 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
             Ok(n) if n <= total => n,
             _ => bail!(BadRecord(format!(
                 "{}: --at {n} is beyond the end of the record ({total} action{})",
-                args.file.display(),
+                crate::library::shown(&args.file),
                 if total == 1 { "" } else { "s" }
             ))),
         },
     };
     if !args.json && !args.print {
-        return crate::tui::replay(&record, at, args.ascii);
+        return crate::tui::replay(&record, at, args.ascii, None);
     }
     let position = record.position_at(at);
     let moves = &record.actions()[..at];

@@ -73,6 +73,8 @@ pub enum Effect {
     NewRecord,
     /// Leave the program.
     Quit,
+    /// Give the terminal back and stop, as Ctrl-Z does in a shell (`fg` takes it back).
+    Suspend,
 }
 
 /// How a message is shown.
@@ -162,6 +164,19 @@ impl App {
         let mut app = App::from_line(positions, actions, Mode::Replay, look);
         app.go_to(at);
         app.info("Replay: Left/Right step, Home/End jump, p plays on from the shown position.");
+        app
+    }
+
+    /// The game of `record`, ready to play on after its last action.
+    #[must_use]
+    pub fn resume(record: &Record, look: Look) -> App {
+        let mut app = App::replay(record, usize::MAX, look);
+        app.mode = Mode::Play;
+        let n = app.current;
+        app.info(format!(
+            "Resumed after {n} action{}; new actions are added to the same record.",
+            if n == 1 { "" } else { "s" }
+        ));
         app
     }
 
@@ -292,7 +307,8 @@ impl App {
         });
     }
 
-    fn info(&mut self, text: impl Into<String>) {
+    /// Shows news: what happened, what the keys do now.
+    pub fn info(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
             text: text.into(),
             tone: Tone::Info,

@@ -48,6 +48,8 @@ pub struct Geometry {
     pub list_rows: usize,
     /// Quint's board of cells, when one was drawn.
     pub cells: Option<CellGeometry>,
+    /// Whether the window was too small to draw the board: keys then must not act unseen.
+    pub hidden: bool,
 }
 
 impl Geometry {
@@ -342,7 +344,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     let need_h = board_h.max(PANEL_MIN_HEIGHT);
     if area.width < need_w || area.height < need_h {
         too_small(area, buf, (need_w, need_h), n, look);
-        return Geometry::default();
+        return Geometry {
+            hidden: true,
+            ..Geometry::default()
+        };
     }
     // Board and panel side by side, centred together in a wide window.
     let panel_w = (area.width - board_w - 1).min(PANEL_MAX_WIDTH);
@@ -374,6 +379,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
         board,
         list_rows,
         cells,
+        hidden: false,
     }
 }
 

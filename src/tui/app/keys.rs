@@ -31,17 +31,23 @@ impl App {
     fn key(&mut self, key: KeyEvent) -> Effect {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
-            KeyCode::Esc if !self.help && self.quint_cancel() => return Effect::None,
-            KeyCode::Char('q') | KeyCode::Esc => return Effect::Quit,
+            KeyCode::Char('q') => return Effect::Quit,
             KeyCode::Char('c') if ctrl => return Effect::Quit,
+            KeyCode::Char('z') if ctrl => return Effect::Suspend,
             KeyCode::Char('?') => {
                 self.help = !self.help;
                 return Effect::None;
             }
+            // Esc closes the help as it closes any dialog; only q and Ctrl-C quit from it.
             _ if self.help => {
                 self.help = false;
                 return Effect::None;
             }
+            // Nothing may act on a board the player cannot see.
+            KeyCode::Esc if self.geometry.hidden => return Effect::Quit,
+            _ if self.geometry.hidden => return Effect::None,
+            KeyCode::Esc if self.quint_cancel() => return Effect::None,
+            KeyCode::Esc => return Effect::Quit,
             KeyCode::PageUp => {
                 self.scroll(false, self.geometry.list_rows.saturating_sub(1).max(1));
                 return Effect::None;
@@ -95,6 +101,9 @@ impl App {
     }
 
     fn mouse(&mut self, mouse: MouseEvent) -> Effect {
+        if self.geometry.hidden {
+            return Effect::None;
+        }
         match mouse.kind {
             MouseEventKind::ScrollUp => self.scroll(false, WHEEL_LINES),
             MouseEventKind::ScrollDown => self.scroll(true, WHEEL_LINES),

@@ -38,6 +38,10 @@ const HELP: [(&str, &[(&str, &str)]); 2] = [
     ),
 ];
 
+/// How to find a game again after quitting.
+const LATER: &str = "Later: `quentin resume` plays on the latest unfinished game, \
+                     `quentin games` lists your games.";
+
 /// The help overlay: every key, and where the record is saved.
 pub(super) fn draw_help(app: &App, area: Rect, buf: &mut Buffer, glyphs: &Glyphs) {
     const KEY_WIDTH: usize = 19;
@@ -82,11 +86,13 @@ pub(super) fn draw_help(app: &App, area: Rect, buf: &mut Buffer, glyphs: &Glyphs
     }
     lines.push(Line::default());
     let record = match app.record_path() {
-        Some(path) => format!("Record: {}", path.display()),
+        Some(path) => format!("Record: {}", crate::library::shown(path)),
         None => "Record: none yet (a replay; p plays on into a new record)".to_string(),
     };
-    for part in wrap(&record, usize::from(width.saturating_sub(4)).max(1)) {
-        lines.push(Line::from(part));
+    for text in [record.as_str(), LATER] {
+        for part in wrap(text, usize::from(width.saturating_sub(4)).max(1)) {
+            lines.push(Line::from(part));
+        }
     }
     let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(area.height);
     let popup = Rect::new(

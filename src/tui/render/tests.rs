@@ -79,7 +79,13 @@ fn a_too_small_terminal_asks_for_a_larger_window() {
     insta::assert_snapshot!(terminal.backend());
     // And no board to click on.
     let mut buf = Buffer::empty(Rect::new(0, 0, 40, 10));
-    assert_eq!(draw(&app, buf.area, &mut buf), Geometry::default());
+    assert_eq!(
+        draw(&app, buf.area, &mut buf),
+        Geometry {
+            hidden: true,
+            ..Geometry::default()
+        }
+    );
 }
 
 #[test]

@@ -1,0 +1,258 @@
+//! A pseudo-terminal running the real binary, for the end-to-end tests: keys are typed into
+//! it and the screen is read back with a terminal emulator (vt100). Every wait polls with a
+//! generous timeout; nothing sleeps for a fixed time.
+#![allow(dead_code)]
+
+use std::fs;
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use quentin::rules::{Action, Point};
+
+/// How long any wait may take before the test fails: generous, for a loaded machine.
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+pub fn nz(n: u16) -> NonZeroU16 {
+    NonZeroU16::new(n).unwrap()
+}
+
+/// A fresh scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tui-{name}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What the program wrote: the raw bytes and the screen they draw.
+pub struct Output {
+    pub raw: Vec<u8>,
+    pub screen: vt100::Parser,
+}
+
+/// The binary running in a pseudo-terminal.
+pub struct Session {
+    pub master: Box<dyn MasterPty + Send>,
+    pub child: Box<dyn Child + Send + Sync>,
+    pub writer: Box<dyn Write + Send>,
+    pub output: Arc<Mutex<Output>>,
+    pub started: Instant,
+}
+
+impl Session {
+    /// Starts `quentin ARGS` in an 80×24 terminal, its data directory inside `dir`.
+    pub fn start(dir: &Path, args: &[&str]) -> Session {
+        Session::start_sized(dir, args, 24, 80)
+    }
+
+    pub fn start_sized(dir: &Path, args: &[&str], rows: u16, cols: u16) -> Session {
+        Session::start_with(dir, args, rows, cols, &[])
+    }
+
+    /// Starts `quentin ARGS` in a `rows`×`cols` terminal with extra environment variables.
+    pub fn start_with(
+        dir: &Path,
+        args: &[&str],
+        rows: u16,
+        cols: u16,
+        env: &[(&str, &str)],
+    ) -> Session {
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_quentin"));
+        command.args(args);
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        Session::spawn(dir, command, rows, cols)
+    }
+
+    /// Starts `command` in `dir`, in a `rows`×`cols` terminal, its data directory inside `dir`.
+    pub fn spawn(dir: &Path, mut command: CommandBuilder, rows: u16, cols: u16) -> Session {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                ..PtySize::default()
+            })
+            .unwrap();
+        command.cwd(dir);
+        command.env("TERM", "xterm-256color");
+        if command.get_env("XDG_DATA_HOME").is_none() {
+            command.env("XDG_DATA_HOME", dir.join("data"));
+        }
+        command.env_remove("NO_COLOR");
+        let started = Instant::now();
+        let child = pty.slave.spawn_command(command).unwrap();
+        // Only the child keeps the terminal's other end open, so its exit ends the output.
+        drop(pty.slave);
+        let output = Arc::new(Mutex::new(Output {
+            raw: Vec::new(),
+            screen: vt100::Parser::new(nz(rows), nz(cols), 0),
+        }));
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let sink = Arc::clone(&output);
+        thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let mut out = sink.lock().unwrap();
+                out.raw.extend_from_slice(&buf[..n]);
+                out.screen.process(&buf[..n]);
+            }
+        });
+        let writer = pty.master.take_writer().unwrap();
+        Session {
+            master: pty.master,
+            child,
+            writer,
+            output,
+            started,
+        }
+    }
+
+    /// Types `keys`.
+    pub fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// The screen's text.
+    pub fn screen(&self) -> String {
+        self.output.lock().unwrap().screen.screen().contents()
+    }
+
+    /// Waits until the screen shows `text`; returns the screen.
+    pub fn wait_for(&self, text: &str) -> String {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {text:?}; the screen shows:\n{screen}"
+            );
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Waits for the program to end; returns whether it succeeded.
+    pub fn wait_exit(&mut self) -> bool {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.success();
+            }
+            assert!(Instant::now() < deadline, "the program did not end");
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Waits until the output ends with `text` (all of it read after the program ended).
+    pub fn wait_output(&self, text: &str) -> Vec<u8> {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let raw = self.output.lock().unwrap().raw.clone();
+            if String::from_utf8_lossy(&raw).contains(text) {
+                return raw;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {text:?} in the output:\n{}",
+                String::from_utf8_lossy(&raw)
+            );
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Sends the program the signal `name` (`KILL`, `TERM`…) and waits for it to end.
+    pub fn signal(&mut self, name: &str) {
+        let pid = self.child.process_id().unwrap();
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{name}"), pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        assert!(!self.wait_exit(), "the program ended well after SIG{name}");
+    }
+
+    /// Checks, once the program has ended, that the terminal is as a shell expects it: the
+    /// output after the last switch to the alternate screen switches back, turns mouse capture
+    /// off and shows the cursor; and the terminal is out of raw mode.
+    pub fn assert_restored(&self) {
+        let raw = self.wait_output("\x1b[?25h");
+        let raw = String::from_utf8_lossy(&raw);
+        let tail = &raw[raw.rfind("\x1b[?1049h").unwrap()..];
+        for (sequence, what) in [
+            ("\x1b[?1049l", "alternate screen left"),
+            ("\x1b[?1000l", "mouse capture off"),
+            ("\x1b[?25h", "cursor shown"),
+        ] {
+            assert!(tail.contains(sequence), "{what}: {tail:?}");
+        }
+        assert!(!self.alternate_screen());
+        assert!(self.cooked(), "raw mode is off again");
+    }
+
+    /// Whether the terminal is in canonical (cooked) mode, as a shell expects it.
+    pub fn cooked(&self) -> bool {
+        let termios = self.master.get_termios().unwrap();
+        format!("{:?}", termios.local_flags).contains("ICANON")
+    }
+
+    pub fn alternate_screen(&self) -> bool {
+        self.output
+            .lock()
+            .unwrap()
+            .screen
+            .screen()
+            .alternate_screen()
+    }
+}
+
+pub fn place(name: &str) -> Action {
+    Action::Place(Point::parse(name).unwrap())
+}
+
+/// A 5×5 game recorded in `DIR/FILE`, after Black's first stone on c3.
+pub fn first_move_on_5x5(name: &str, file: &str) -> (Session, PathBuf) {
+    let dir = scratch(name);
+    let record = dir.join(file);
+    let mut s = Session::start(&dir, &["--size", "5", "--record", record.to_str().unwrap()]);
+    s.wait_for("Black to move");
+    s.send("\r");
+    s.wait_for("Action 2");
+    (s, record)
+}
+
+/// Waits until the screen no longer shows `text`; returns the screen.
+pub fn wait_gone(s: &Session, text: &str) -> String {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        let screen = s.screen();
+        if !screen.contains(text) {
+            return screen;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {text:?} to go; the screen shows:\n{screen}"
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Whether the output after the last switch to the alternate screen gives the terminal back.
+pub fn given_back(raw: &[u8]) -> bool {
+    let raw = String::from_utf8_lossy(raw);
+    raw.rfind("\x1b[?1049h").is_some_and(|at| {
+        let tail = &raw[at..];
+        tail.contains("\x1b[?1049l") && tail.contains("\x1b[?1000l") && tail.contains("\x1b[?25h")
+    })
+}
