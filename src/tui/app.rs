@@ -124,6 +124,8 @@ pub struct App {
     mode: Mode,
     message: Option<Message>,
     help: bool,
+    /// How many lines the help is scrolled down.
+    help_scroll: usize,
     look: Look,
     record_path: Option<PathBuf>,
     /// The first entry shown in the action list, when the player scrolled it; `None` follows
@@ -176,6 +178,7 @@ impl App {
             mode,
             message: None,
             help: false,
+            help_scroll: 0,
             look,
             record_path: None,
             list_top: None,
@@ -254,6 +257,13 @@ impl App {
     #[must_use]
     pub fn help_open(&self) -> bool {
         self.help
+    }
+
+    /// How many lines the help overlay is scrolled down (the drawing shows no more than its
+    /// last line at the bottom).
+    #[must_use]
+    pub fn help_scroll(&self) -> usize {
+        self.help_scroll
     }
 
     /// How to draw.

@@ -24,7 +24,10 @@ mod konobi;
 mod panel;
 mod squares;
 
-use help::{draw_help, wrap};
+use crate::guide::wrap;
+use help::draw_help;
+
+pub use help::HelpGeometry;
 use panel::draw_panel;
 
 pub use quint::CellGeometry;
@@ -48,6 +51,8 @@ pub struct Geometry {
     pub list_rows: usize,
     /// Quint's board of cells, when one was drawn.
     pub cells: Option<CellGeometry>,
+    /// The help overlay, when it was drawn.
+    pub help: HelpGeometry,
 }
 
 impl Geometry {
@@ -367,13 +372,16 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     };
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
-    if app.help_open() {
-        draw_help(app, area, buf, glyphs);
-    }
+    let help = if app.help_open() {
+        draw_help(app, area, buf, glyphs)
+    } else {
+        HelpGeometry::default()
+    };
     Geometry {
         board,
         list_rows,
         cells,
+        help,
     }
 }
 

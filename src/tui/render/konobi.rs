@@ -9,10 +9,6 @@ use crate::rules::{Color, Position};
 
 use super::{BoardGeometry, Glyphs, Palette, paint, put};
 
-/// What the help says about the board.
-pub(super) const HELP: &str = "Konobi: a diagonal mark joins two stones of one colour that are \
-                               weakly connected; chains run through strong and weak connections.";
-
 /// The marks of a weak connection rising to the right and falling to the right.
 fn marks(glyphs: &Glyphs) -> [&'static str; 2] {
     if glyphs.stone[0].is_ascii() {

@@ -12,8 +12,8 @@ use crate::rules::{Action, Board, Color, Game, Point, Position};
 
 use crate::tui::app::{App, Mode, Tone, dimensions, player_of, removals_text};
 
-use super::help::wrap;
 use super::{BoardStyle, Glyphs, Palette, konobi, quint, squares, stone};
+use crate::guide::wrap;
 
 /// How many points differ between two boards.
 fn differences(a: &Board, b: &Board) -> usize {

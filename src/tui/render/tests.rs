@@ -64,15 +64,6 @@ fn a_won_game_highlights_the_winning_chain() {
 }
 
 #[test]
-fn the_help_overlay_lists_every_key_and_the_record() {
-    let mut app = game(13, true);
-    app.set_record_path("/home/player/.local/share/quentin/games/2026-11-22T03-43-00.txt".into());
-    press(&mut app, "?");
-    let terminal = draw_app(&mut app, 80, 24);
-    insta::assert_snapshot!(terminal.backend());
-}
-
-#[test]
 fn a_too_small_terminal_asks_for_a_larger_window() {
     let mut app = game(13, true);
     let terminal = draw_app(&mut app, 40, 10);
@@ -142,17 +133,6 @@ fn every_window_size_draws_without_panicking() {
             }
         }
     }
-}
-
-#[test]
-fn wrapping_keeps_words_whole_and_cuts_long_ones() {
-    assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
-    assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
-    assert_eq!(
-        wrap("Record: /home/me/games/x.txt", 12),
-        ["Record:", "/home/me/", "games/x.txt"]
-    );
-    assert_eq!(wrap("", 5), [""]);
 }
 
 #[test]
