@@ -169,8 +169,8 @@ fn an_illegal_konobi_record_fails_with_the_reason() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
         stderr.ends_with(
-            ":4:7: action 3 (black b2) is illegal: b2 connects weakly to a1, and a2 would \
-             connect to it without any weak connection\n"
+            ":4:7: action 3 (black b2) is illegal: b2 would join a1 only corner to corner, but \
+             a2 would join a1 side by side\n"
         ),
         "{stderr}"
     );

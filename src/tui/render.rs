@@ -252,6 +252,8 @@ struct Palette {
     current: Style,
     undone: Style,
     dim: Style,
+    /// A hint for newcomers.
+    hint: Style,
 }
 
 /// Board colours from the 256-colour palette, chosen to look the same on dark and light
@@ -294,6 +296,7 @@ impl Palette {
                 current: Style::new().add_modifier(Modifier::REVERSED),
                 undone: Style::new().add_modifier(Modifier::DIM),
                 dim: Style::new().add_modifier(Modifier::DIM),
+                hint: Style::new().add_modifier(Modifier::ITALIC),
             };
         }
         let wood = Style::new().bg(paint::WOOD);
@@ -325,6 +328,7 @@ impl Palette {
             current: Style::new().add_modifier(Modifier::REVERSED),
             undone: Style::new().add_modifier(Modifier::DIM),
             dim: Style::new().add_modifier(Modifier::DIM),
+            hint: Style::new().add_modifier(Modifier::ITALIC),
         }
     }
 }

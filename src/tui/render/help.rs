@@ -249,6 +249,48 @@ mod tests {
     }
 
     #[test]
+    fn arrows_pages_and_ends_scroll_the_help_and_other_keys_close_it() {
+        use crossterm::event::KeyCode;
+
+        use crate::tui::app::tests::key;
+        let mut app = help_of(Game::Quentin);
+        let terminal_at = |app: &mut App| {
+            let screen = draw_app(app, 80, 24).backend().to_string();
+            screen.lines().nth(1).unwrap_or_default().to_string()
+        };
+        let top = terminal_at(&mut app);
+        assert_eq!(app.help_scroll(), 0);
+        for (code, scroll) in [
+            (KeyCode::Down, 1),
+            (KeyCode::Char('j'), 2),
+            (KeyCode::Up, 1),
+            (KeyCode::PageDown, 22),
+            (KeyCode::PageUp, 1),
+            (KeyCode::Home, 0),
+            (KeyCode::Char('k'), 0),
+        ] {
+            let _ = app.handle(&key(code));
+            assert!(app.help_open(), "{code:?}");
+            assert_eq!(app.help_scroll(), scroll, "{code:?}");
+            terminal_at(&mut app);
+        }
+        // End shows the last line at the bottom, and scrolls no further.
+        let _ = app.handle(&key(KeyCode::End));
+        let end = app.help_scroll();
+        assert!(end > 22, "{end}");
+        let bottom = terminal_at(&mut app);
+        assert_ne!(bottom, top);
+        let _ = app.handle(&key(KeyCode::Down));
+        assert_eq!(app.help_scroll(), end);
+        // Reopened, the help starts at the top again.
+        press(&mut app, "??");
+        assert_eq!(app.help_scroll(), 0);
+        assert_eq!(terminal_at(&mut app), top);
+        press(&mut app, "x");
+        assert!(!app.help_open());
+    }
+
+    #[test]
     fn ascii_help_has_ascii_marks_and_borders() {
         let mut app = App::new(
             Setup::new(Game::Quint),

@@ -13,7 +13,7 @@ use ratatui::text::Line;
 use crate::report::capitalised;
 use crate::rules::{Action, Color, Point, Position};
 
-use super::super::app::{App, Mode, Pick, capturable, cells_text, dropping, reachable};
+use super::super::app::{App, Mode, Pick, capturable, cells_text, dropping, reachable, wins_text};
 use super::{Glyphs, Palette, draw_cursor, draw_stone, paint, put};
 
 /// Screen columns from one cell to the next (three inside, one line).
@@ -329,7 +329,13 @@ pub(super) fn cursor_text(app: &App) -> (String, bool) {
     if dropping(position) {
         return match held {
             Some(color) => (format!("{cursor}: a {color} piece"), false),
-            None => (format!("{cursor}: Enter drops a {mover} piece here"), false),
+            None => (
+                format!(
+                    "{cursor}: Enter drops a {mover} piece here{}",
+                    wins_text(position, Action::Place(cursor))
+                ),
+                false,
+            ),
         };
     }
     match app.pick() {

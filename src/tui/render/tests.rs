@@ -154,3 +154,20 @@ fn points_map_to_cells_and_back() {
     assert_eq!(g.point_at(6, 3), None);
     assert_eq!(g.point_at(7, 2), None);
 }
+
+#[test]
+fn a_winning_placement_says_so_before_it_is_played() {
+    let mut app = after(3, false, "b1 a1 b2 a2");
+    press(&mut app, "k");
+    let screen = draw_app(&mut app, 60, 18).backend().to_string();
+    // b3 completes Black's column (and fills a3 white, a tie going to White).
+    assert!(
+        screen.contains("b3: legal, fills 1 point, wins for Black"),
+        "{screen}"
+    );
+    press(&mut app, "j");
+    press(&mut app, "l");
+    let screen = draw_app(&mut app, 60, 18).backend().to_string();
+    assert!(screen.contains("c2: legal"), "{screen}");
+    assert!(!screen.contains("wins for"), "{screen}");
+}
