@@ -1,4 +1,4 @@
-//! Konobi's worked examples and sample game from RULES.md, and its readable reasons.
+//! Konobi's worked examples and sample game from docs/rules.md, and its readable reasons.
 
 use quentin::record::Record;
 use quentin::rules::{
@@ -53,7 +53,7 @@ fn weak_connection_refused_when_a_clean_strong_one_exists() {
         panic!("b1 is refused as an avoidable weak connection");
     };
     assert_eq!((point, weak_to), (pt("b1"), pt("c2")));
-    // RULES.md names c1; d2 connects to c2 cleanly as well, and either is a right reason.
+    // docs/rules.md names c1; d2 connects to c2 cleanly as well, and either is a right reason.
     assert!(
         [pt("c1"), pt("d2")].contains(&instead),
         "{instead} is no clean alternative"

@@ -1,5 +1,5 @@
 //! `quentin replay FILE --json` on Konobi and Brique records, run as the binary: the JSON object
-//! of FORMAT.md, field by field.
+//! of docs/records.md, field by field.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -21,7 +21,7 @@ fn replay(name: &str, text: &str, args: &[&str]) -> Output {
     output
 }
 
-/// The JSON object printed for the record, its `legal` list sorted (FORMAT.md allows any order).
+/// The JSON object printed for the record, its `legal` list sorted (docs/records.md: any order).
 fn replay_json(name: &str, text: &str, args: &[&str]) -> Value {
     let output = replay(name, text, &[&["--json"], args].concat());
     assert!(

@@ -514,7 +514,7 @@ fn a_brique_game_fills_squares_and_records_them() {
         ],
     );
     s.wait_for("Brique 5×5");
-    // RULES.md's example, with White's a1 to give Black the move: d5 c3 e5 d3 a3 d2 b3 a1.
+    // docs/rules.md's example, with White's a1 to give Black the move: d5 c3 e5 d3 a3 d2 b3 a1.
     let moves = ["lkk", "hjj", "llkk", "hjj", "hhh", "lllj", "hhk", "hjj"];
     for (n, keys) in moves.iter().enumerate() {
         s.send(keys);

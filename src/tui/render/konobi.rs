@@ -71,7 +71,7 @@ mod tests {
 
     #[test]
     fn weak_connections_are_drawn_between_their_stones() {
-        // RULES.md: Black b3 is legal and connects weakly to c2.
+        // docs/rules.md: Black b3 is legal and connects weakly to c2.
         let moves = "a3 a4 e3 c4 c2 c3 c1 d1 b3";
         let mut app = played(Game::Konobi, Look::FULL, 5, false, moves);
         press(&mut app, "jj");
@@ -88,7 +88,7 @@ mod tests {
 
     #[test]
     fn the_panel_and_a_refusal_give_konobi_s_reason_and_a_first_time_hint() {
-        // RULES.md: b2 is illegal, a2 connects to a3 cleanly.
+        // docs/rules.md: b2 is illegal, a2 connects to a3 cleanly.
         let reason = "b2 would join a3 only corner to corner, but a2 would join a3 side by \
                       side: play a2, or elsewhere";
         let mut app = played(

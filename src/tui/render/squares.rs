@@ -199,7 +199,7 @@ mod tests {
     use crate::tui::app::tests::{played, press};
     use crate::tui::render::tests::{draw_app, with_marks};
 
-    /// RULES.md's example, one White stone (a1) added to give Black the move: Black c4
+    /// docs/rules.md's example, one White stone (a1) added to give Black the move: Black c4
     /// fills d4 and c3, removing White's c3.
     const BEFORE_C4: &str = "d5 c3 e5 d3 a3 d2 b3 a1";
 

@@ -47,7 +47,7 @@ fn empty_5x5_board() {
 
 #[test]
 fn fill_preview_of_the_rules_worked_example() {
-    // RULES.md: Black e3 fills d5 d4 d3 c3 b3 a3 with black.
+    // docs/rules.md: Black e3 fills d5 d4 d3 c3 b3 a3 with black.
     let mut app = after(5, false, "e5 c5 a4 c4 b4 e4 b2 a2 c2 d2");
     press(&mut app, "ll");
     let terminal = draw_app(&mut app, 60, 18);
