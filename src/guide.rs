@@ -28,6 +28,15 @@ pub struct Mark {
     pub meaning: &'static str,
 }
 
+/// A mark that looks like `unicode` (or `ascii` with `--ascii`) and means `meaning`.
+const fn mark(unicode: &'static str, ascii: &'static str, meaning: &'static str) -> Mark {
+    Mark {
+        unicode,
+        ascii,
+        meaning,
+    }
+}
+
 impl Mark {
     /// The mark as drawn with or without ASCII only.
     #[must_use]
@@ -47,36 +56,28 @@ const PIE: &str = "Pie rule (unless --no-pie): on its first turn White may swap 
 const PASS: &str = "A player with no legal placement passes (the program plays it). There are \
                     no draws: a full board always holds a winning chain.";
 
-const STONES: Mark = Mark {
-    unicode: "●  ○",
-    ascii: "X  O",
-    meaning: "a black stone, a white stone",
-};
-const LAST: Mark = Mark {
-    unicode: "◉  ◎",
-    ascii: "X  O underlined",
-    meaning: "the last stone placed",
-};
-const CURSOR: Mark = Mark {
-    unicode: "[ ]",
-    ascii: "[ ]",
-    meaning: "the cursor; the panel says what playing there would do",
-};
-const ILLEGAL: Mark = Mark {
-    unicode: "×",
-    ascii: "!",
-    meaning: "under the cursor: the side to move may not play there (the panel says why)",
-};
-const EDGES: Mark = Mark {
-    unicode: "▄ ▐  ━ ║",
-    ascii: "=  |",
-    meaning: "edge bars: Black's along the top and bottom, White's along the left and right",
-};
-const CHAIN: Mark = Mark {
-    unicode: "highlighted",
-    ascii: "highlighted",
-    meaning: "the winning chain, once the game is won",
-};
+const STONES: Mark = mark("●  ○", "X  O", "a black stone, a white stone");
+const LAST: Mark = mark("◉  ◎", "X  O underlined", "the last stone placed");
+const CURSOR: Mark = mark(
+    "[ ]",
+    "[ ]",
+    "the cursor; the panel says what playing there would do",
+);
+const ILLEGAL: Mark = mark(
+    "×",
+    "!",
+    "under the cursor: the side to move may not play there (the panel says why)",
+);
+const EDGES: Mark = mark(
+    "▄ ▐  ━ ║",
+    "=  |",
+    "edge bars: Black's along the top and bottom, White's along the left and right",
+);
+const CHAIN: Mark = mark(
+    "highlighted",
+    "highlighted",
+    "the winning chain, once the game is won",
+);
 
 const QUENTIN: Guide = Guide {
     game: Game::Quentin,
@@ -100,11 +101,11 @@ const QUENTIN: Guide = Guide {
         STONES,
         LAST,
         CURSOR,
-        Mark {
-            unicode: "•  ◦",
-            ascii: "x  o",
-            meaning: "the points that playing at the cursor would fill, black or white",
-        },
+        mark(
+            "•  ◦",
+            "x  o",
+            "the points that playing at the cursor would fill, black or white",
+        ),
         ILLEGAL,
         EDGES,
         CHAIN,
@@ -132,11 +133,11 @@ const KONOBI: Guide = Guide {
         STONES,
         LAST,
         CURSOR,
-        Mark {
-            unicode: "╱  ╲",
-            ascii: "/  \\",
-            meaning: "a weak connection between two stones, in their colour",
-        },
+        mark(
+            "╱  ╲",
+            "/  \\",
+            "a weak connection between two stones, in their colour",
+        ),
         ILLEGAL,
         EDGES,
         CHAIN,
@@ -163,32 +164,24 @@ const BRIQUE: Guide = Guide {
     marks: &[
         STONES,
         LAST,
-        Mark {
-            unicode: "░░",
-            ascii: "::",
-            meaning: "a dark square without colours (blank: a light one); with colours the \
+        mark(
+            "░░",
+            "::",
+            "a dark square without colours (blank: a light one); with colours the \
                       squares have their own shades",
-        },
-        Mark {
-            unicode: "highlighted",
-            ascii: "highlighted",
-            meaning: "the cursor's square",
-        },
-        Mark {
-            unicode: "+",
-            ascii: "+",
-            meaning: "an escort of the cursor's square",
-        },
-        Mark {
-            unicode: "•  ◦",
-            ascii: "x  o",
-            meaning: "a square that playing at the cursor would fill",
-        },
-        Mark {
-            unicode: "×",
-            ascii: "*",
-            meaning: "an enemy stone that playing at the cursor would remove",
-        },
+        ),
+        mark("highlighted", "highlighted", "the cursor's square"),
+        mark("+", "+", "an escort of the cursor's square"),
+        mark(
+            "•  ◦",
+            "x  o",
+            "a square that playing at the cursor would fill",
+        ),
+        mark(
+            "×",
+            "*",
+            "an enemy stone that playing at the cursor would remove",
+        ),
         EDGES,
         CHAIN,
     ],
@@ -216,51 +209,23 @@ const QUINT: Guide = Guide {
          the game is drawn.",
     ],
     marks: &[
-        Mark {
-            unicode: "○  ●",
-            ascii: "O  X",
-            meaning: "a white piece, a black piece",
-        },
-        Mark {
-            unicode: "◎  ◉",
-            ascii: "O  X underlined",
-            meaning: "the last piece dropped or moved",
-        },
-        Mark {
-            unicode: "[ ]",
-            ascii: "[ ]",
-            meaning: "the cursor",
-        },
-        Mark {
-            unicode: ">○<",
-            ascii: ">O<",
-            meaning: "the piece selected to step",
-        },
-        Mark {
-            unicode: "·",
-            ascii: ".",
-            meaning: "a cell the selected piece can step to",
-        },
-        Mark {
-            unicode: "×",
-            ascii: "*",
-            meaning: "a piece the step takes (every capturable piece, until spared)",
-        },
-        Mark {
-            unicode: "(●)",
-            ascii: "(X)",
-            meaning: "a capturable piece the step spares",
-        },
-        Mark {
-            unicode: "◌",
-            ascii: "~",
-            meaning: "faint: where the last step came from, and each piece it took",
-        },
-        Mark {
-            unicode: "highlighted",
-            ascii: "highlighted",
-            meaning: "the winning five",
-        },
+        mark("○  ●", "O  X", "a white piece, a black piece"),
+        mark("◎  ◉", "O  X underlined", "the last piece dropped or moved"),
+        mark("[ ]", "[ ]", "the cursor"),
+        mark(">○<", ">O<", "the piece selected to step"),
+        mark("·", ".", "a cell the selected piece can step to"),
+        mark(
+            "×",
+            "*",
+            "a piece the step takes (every capturable piece, until spared)",
+        ),
+        mark("(●)", "(X)", "a capturable piece the step spares"),
+        mark(
+            "◌",
+            "~",
+            "faint: where the last step came from, and each piece it took",
+        ),
+        mark("highlighted", "highlighted", "the winning five"),
     ],
 };
 
