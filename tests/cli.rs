@@ -248,8 +248,14 @@ fn wrong_usage_exits_2() {
         (&["replay", "x.txt", "--at", "many"], "invalid digit"),
         (&["--size", "big"], "not a whole number"),
         (&["--size", "0"], "size 0 is out of range"),
-        (&["--size", "2"], "size 2 is out of range"),
-        (&["--size", "27"], "size 27 is out of range"),
+        (
+            &["--size", "2"],
+            "size 2 is out of range: Quentin is played on sizes 3 to 26",
+        ),
+        (
+            &["--size", "27"],
+            "size 27 is out of range: Quentin is played on sizes 3 to 26",
+        ),
         (&["--size", "1000000000000"], "out of range"),
         (
             &["--game", "quint", "--size", "9"],
@@ -259,7 +265,7 @@ fn wrong_usage_exits_2() {
             &["--game", "quint", "--pieces", "16"],
             "16 pieces is not an option",
         ),
-        (&["--pieces", "16"], "16 pieces is not an option"),
+        (&["--pieces", "16"], "Quentin has no pieces in hand"),
         (&["--pieces", "20"], "Quentin has no pieces in hand"),
         (
             &["play", "--game", "brique", "--pieces", "15"],

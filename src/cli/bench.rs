@@ -8,7 +8,7 @@ use clap::Args;
 use crate::bench::{self, Budget};
 use crate::rules::{Game, Setup};
 
-use super::{GameArg, parse_size, usage_error, write_stdout};
+use super::{GameArg, parse_number, usage_error, write_stdout};
 
 #[derive(Args, Debug)]
 pub(super) struct BenchArgs {
@@ -16,7 +16,7 @@ pub(super) struct BenchArgs {
     #[arg(long, value_enum, default_value = "quentin")]
     game: GameArg,
     /// Board side (default: the game's own).
-    #[arg(long, value_name = "N", value_parser = parse_size)]
+    #[arg(long, value_name = "N", value_parser = parse_number)]
     size: Option<u64>,
     /// Play this many games.
     #[arg(long, value_name = "K", conflicts_with = "seconds")]

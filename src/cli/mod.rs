@@ -2,8 +2,8 @@
 //! module (`replay`, `bench`, `rules`, `completions`, `manual`).
 //!
 //! Every wrong use of the command line exits with status 2 and clap's usage message, including
-//! options that only the game can judge (`--game quint --size 9`): those are turned into clap
-//! errors ([`usage_error`]) that `main` lets clap print.
+//! sizes and numbers of pieces, which only the game can judge (`--game quint --size 9`): those
+//! are turned into clap errors ([`usage_error`]) that `main` lets clap print.
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -20,7 +20,7 @@ use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::record::Record;
-use crate::rules::{Game, MAX_SIZE, MIN_SIZE, Setup};
+use crate::rules::{Game, Setup};
 
 /// The largest record file read; a record of a whole game is a few kilobytes.
 pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
@@ -93,13 +93,13 @@ pub struct PlayArgs {
     pub game: GameArg,
     /// Board side, 3 to 26 (default: the game's own: 13 for Quentin, 11 for Konobi, 15 for
     /// Brique; Quint is 8 only).
-    #[arg(long, value_name = "N", value_parser = parse_size)]
+    #[arg(long, value_name = "N", value_parser = parse_number)]
     pub size: Option<u64>,
     /// Turn the pie rule (White's swap on its first turn) off; Quint has none.
     #[arg(long)]
     pub no_pie: bool,
     /// Quint: pieces per player, 15, 20 or 25 (default 20).
-    #[arg(long, value_name = "N", value_parser = parse_pieces)]
+    #[arg(long, value_name = "N", value_parser = parse_number)]
     pub pieces: Option<u64>,
     /// Where to save the record after every action (default: a new file in the data directory).
     #[arg(long, value_name = "FILE")]
@@ -133,7 +133,8 @@ impl From<GameArg> for Game {
     }
 }
 
-/// Reads a whole number from the command line.
+/// Reads a whole number from the command line (`--size`, `--pieces`): whether the game offers it
+/// is judged with the game, as a [`usage_error`].
 fn parse_number(text: &str) -> Result<u64, String> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("{text:?} is not a whole number"));
@@ -142,41 +143,8 @@ fn parse_number(text: &str) -> Result<u64, String> {
     Ok(text.parse().unwrap_or(u64::MAX))
 }
 
-/// Reads `--size`: a board side that some game is played on.
-fn parse_size(text: &str) -> Result<u64, String> {
-    let size = parse_number(text)?;
-    if (MIN_SIZE as u64..=MAX_SIZE as u64).contains(&size) {
-        Ok(size)
-    } else {
-        Err(format!(
-            "size {size} is out of range: boards are {MIN_SIZE} to {MAX_SIZE}"
-        ))
-    }
-}
-
-/// Reads `--pieces`: a number of pieces in hand that some game offers.
-fn parse_pieces(text: &str) -> Result<u64, String> {
-    let pieces = parse_number(text)?;
-    let options = Game::Quint.piece_options();
-    if Game::ALL
-        .iter()
-        .any(|g| usize::try_from(pieces).is_ok_and(|n| g.piece_options().contains(&n)))
-    {
-        Ok(pieces)
-    } else {
-        Err(format!(
-            "{pieces} pieces is not an option: Quint is played with {} pieces",
-            options
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-    }
-}
-
-/// A wrong use of the command line that only the game could judge (Quint's size, pieces for a
-/// game without them), as the clap error that `main` prints with the usage and exit status 2.
+/// A wrong use of the command line that only the game can judge (a size or a number of pieces
+/// it does not offer), as the clap error that `main` prints with the usage and exit status 2.
 pub fn usage_error(message: impl std::fmt::Display) -> anyhow::Error {
     Cli::command()
         .error(ErrorKind::ArgumentConflict, message)
@@ -313,7 +281,7 @@ mod tests {
         assert!(err.contains("Quentin has no pieces in hand"), "{err}");
         let err = usage(&["--size", "27"]);
         assert!(
-            err.contains("size 27 is out of range: boards are 3 to 26"),
+            err.contains("size 27 is out of range: Quentin is played on sizes 3 to 26"),
             "{err}"
         );
         let setup = setup_of(&["--size", "5"]).unwrap();
