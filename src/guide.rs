@@ -157,7 +157,7 @@ const BRIQUE: Guide = Guide {
          edge may have one escort or none.",
         "Fills. After a placement, every square whose two escorts both hold the mover's stones \
          receives a mover's stone too; an enemy stone there is removed first. A fill never \
-         causes another fill. No placement is ever illegal.",
+         causes another fill. Every empty square may be played.",
         PIE,
         PASS,
     ],
