@@ -250,13 +250,24 @@ impl Guide {
         format!("{} ({})", self.game.title(), self.credit)
     }
 
+    /// The heading and each rule, in ASCII characters only when `ascii` is set.
+    #[must_use]
+    pub fn paragraphs(&self, ascii: bool) -> (String, Vec<String>) {
+        let text = |s: &str| if ascii { to_ascii(s) } else { s.to_string() };
+        (
+            text(&self.heading()),
+            self.rules.iter().map(|r| text(r)).collect(),
+        )
+    }
+
     /// The rules and the marks for a terminal `width` columns wide, as `quentin rules` prints
     /// them: the heading, each rule a paragraph behind a dash, then the marks of the board.
     #[must_use]
     pub fn text(&self, width: usize, ascii: bool) -> String {
         let width = width.max(MARK_WIDTH + 20);
-        let mut out = format!("{}\n\n", self.heading());
-        for rule in self.rules {
+        let (heading, rules) = self.paragraphs(ascii);
+        let mut out = format!("{heading}\n\n");
+        for rule in &rules {
             for (i, line) in wrap(rule, width - 2).into_iter().enumerate() {
                 let bullet = if i == 0 { "- " } else { "  " };
                 out.push_str(&format!("{bullet}{line}\n"));
@@ -275,6 +286,21 @@ impl Guide {
         }
         out
     }
+}
+
+/// `text` with its few non-ASCII characters spelled in ASCII (`2×2` as `2x2`, `ñ` as `n`), for
+/// `--ascii`.
+#[must_use]
+pub fn to_ascii(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '×' => 'x',
+            'ñ' => 'n',
+            '–' | '—' => '-',
+            c if c.is_ascii() => c,
+            _ => '?',
+        })
+        .collect()
 }
 
 /// Breaks `text` into lines of at most `width` characters, at spaces where it can.
@@ -344,6 +370,9 @@ mod tests {
                     assert!(text.starts_with(game.title()));
                     for line in text.lines() {
                         assert!(line.chars().count() <= width, "{width}: {line:?}");
+                    }
+                    if ascii {
+                        assert!(text.is_ascii(), "{text}");
                     }
                 }
             }
