@@ -361,6 +361,19 @@ fn completions_and_the_manual_come_from_the_command_line() {
     for word in [".TH quentin 1", "replay", "\\-\\-pieces", "M. Winther"] {
         assert!(page.contains(word), "{word}: {page}");
     }
+    // With --dir, the main page and one for each subcommand it refers to.
+    let dir = std::env::temp_dir().join(format!("quentin-man-{}", std::process::id()));
+    let out = quentin_with(&["manual", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let main_page = std::fs::read_to_string(dir.join("quentin.1")).unwrap();
+    assert!(main_page.starts_with(".ie") && main_page.contains("M. Winther"));
+    for sub in ["play", "replay", "bench", "rules", "completions", "manual"] {
+        let sub_page = std::fs::read_to_string(dir.join(format!("quentin-{sub}.1"))).unwrap();
+        assert!(
+            sub_page.contains(&format!(".TH quentin-{sub} 1")),
+            "{sub_page}"
+        );
+    }
 }
 
 #[test]

@@ -28,18 +28,18 @@ pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 /// What `--help` says after the options: the keys in short, where records go, examples.
 const AFTER_HELP: &str = "\
 Keys in a game:
-  arrows, h j k l   move the cursor          Enter, Space  play at the cursor
-  s                 swap (pie rule)          u, r          undo, redo
-  n                 new game once won        ?             help: rules, marks, keys
-  q, Esc, Ctrl-C    quit (nothing is lost)   mouse         point, click to play
-In a replay: Left/Right step, Home/End jump, p plays on into a new record.
+  arrows, h j k l  move the cursor         Enter, Space  play at the cursor
+  s                swap (pie rule)         u, r          undo, redo
+  n                new game once won       ?             the rules, marks, keys
+  q, Esc, Ctrl-C   quit (nothing is lost)  mouse         point; click to play
+  In a replay: Left/Right step, Home/End jump, p plays on into a new record.
 
-Records: the game is saved after every action, to --record FILE or else to a new
-time-stamped file in the data directory, games/ under
+Records: the game is saved after every action, to --record FILE or else to a
+new time-stamped file in the folder games/ of the data directory:
   Linux    $XDG_DATA_HOME/quentin or ~/.local/share/quentin
   macOS    ~/Library/Application Support/quentin
   Windows  %APPDATA%\\quentin\\data
-The path is shown in the help (?) and printed on exit.
+  The help (?) shows the path, and the program prints it on exit.
 
 Examples:
   quentin                              Quentin on 13x13
@@ -81,7 +81,8 @@ enum Command {
     Rules(rules::RulesArgs),
     /// Print a shell's completion script, e.g. `quentin completions bash > quentin.bash`.
     Completions(completions::CompletionsArgs),
-    /// Print the manual page (roff), e.g. `quentin manual > quentin.1; man ./quentin.1`.
+    /// Print the manual page (roff), e.g. `quentin manual > quentin.1; man ./quentin.1`; with
+    /// --dir, write every page.
     Manual(manual::ManualArgs),
 }
 
