@@ -12,19 +12,22 @@ use portable_pty::{CommandBuilder, PtySize};
 use pty::{Session, TIMEOUT, first_move_on_5x5, given_back, nz, place, scratch, wait_gone};
 use quentin::record::Record;
 
+/// What the help's frame shows while it is open: its scroll line (the help is longer than 24 rows).
+const HELP_SHOWN: &str = "PgUp PgDn scroll";
+
 #[test]
 fn esc_closes_the_help_and_only_q_quits_from_it() {
     let (mut s, record) = first_move_on_5x5("help-esc", "h.txt");
     s.send("?");
-    s.wait_for("Record: ");
+    s.wait_for(HELP_SHOWN);
     s.send("\x1b");
-    wait_gone(&s, "Record: ");
+    wait_gone(&s, HELP_SHOWN);
     // Still playing: the next key acts.
     s.send("l\r");
     s.wait_for("Action 3");
     assert!(s.child.try_wait().unwrap().is_none(), "Esc quit the game");
     s.send("?");
-    s.wait_for("Record: ");
+    s.wait_for(HELP_SHOWN);
     s.send("q");
     assert!(s.wait_exit());
     let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();

@@ -1,27 +1,64 @@
 //! The command line, parsed with clap: `quentin [play]` here, each other subcommand in its own
-//! module (`replay`, `resume`, `games`, `bench`).
+//! module (`replay`, `resume`, `games`, `bench`, `rules`, `completions`, `manual`).
+//!
+//! Every wrong use of the command line exits with status 2 and clap's usage message, including
+//! sizes and numbers of pieces, which only the game can judge (`--game quint --size 9`): those
+//! are turned into clap errors ([`usage_error`]) that `main` lets clap print.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 mod bench;
+mod completions;
 mod games;
+mod manual;
 mod replay;
 mod resume;
+mod rules;
 
 use anyhow::{Context, Result, anyhow};
-use clap::{Args, Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::library::{self, Unreadable, shown};
 use crate::record::Record;
 use crate::rules::{Game, Setup};
 
-/// Luis Bolaños Mures's connection games in a terminal, hot seat.
+/// What `--help` says after the options: the keys in short, where records go, examples.
+const AFTER_HELP: &str = "\
+Keys in a game:
+  arrows, h j k l  move the cursor         Enter, Space  play at the cursor
+  s                swap (pie rule)         u, r          undo, redo
+  n                new game once won       ?             the rules, marks, keys
+  q, Esc, Ctrl-C   quit (nothing is lost)  mouse         point; click to play
+  In a replay: Left/Right step, Home/End jump, p plays on into a new record.
+
+Records: the game is saved after every action, to --record FILE or else to a
+new time-stamped file in the folder games/ of the data directory:
+  Linux    $XDG_DATA_HOME/quentin or ~/.local/share/quentin
+  macOS    ~/Library/Application Support/quentin
+  Windows  %APPDATA%\\quentin\\data
+  The help (?) shows the path, and the program prints it on exit.
+
+Examples:
+  quentin                              Quentin on 13x13
+  quentin --game konobi --size 9       Konobi on 9x9
+  quentin --game quint --pieces 15     Quint with 15 pieces each
+  quentin --no-pie --record game.txt   no swap, saved to game.txt
+  quentin replay game.txt              step through a record
+  quentin replay game.txt --json       the final position for programs
+  quentin rules brique                 the rules of Brique
+
+Status: 0 success, 1 failure (such as a bad record), 2 wrong command line.";
+
+/// Luis Bolaños Mures's connection games Quentin, Konobi and Brique, and M. Winther's Quint, in
+/// a terminal, hot seat.
 #[derive(Parser, Debug)]
 #[command(
     name = "quentin",
     version,
     about,
+    after_help = AFTER_HELP,
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
@@ -44,6 +81,13 @@ enum Command {
     Games(games::GamesArgs),
     /// Measure the rules engine: uniformly random games from the empty board, pie rule off.
     Bench(bench::BenchArgs),
+    /// Print the rules of a game and the marks on its board (the text of the help overlay).
+    Rules(rules::RulesArgs),
+    /// Print a shell's completion script, e.g. `quentin completions bash > quentin.bash`.
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (roff), e.g. `quentin manual > quentin.1; man ./quentin.1`; with
+    /// --dir, write every page.
+    Manual(manual::ManualArgs),
 }
 
 /// Options of a new game.
@@ -54,13 +98,13 @@ pub struct PlayArgs {
     pub game: GameArg,
     /// Board side, 3 to 26 (default: the game's own: 13 for Quentin, 11 for Konobi, 15 for
     /// Brique; Quint is 8 only).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_number)]
     pub size: Option<u64>,
     /// Turn the pie rule (White's swap on its first turn) off; Quint has none.
     #[arg(long)]
     pub no_pie: bool,
     /// Quint: pieces per player, 15, 20 or 25 (default 20).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_number)]
     pub pieces: Option<u64>,
     /// Where to save the record after every action (default: a new file in the data directory).
     #[arg(long, value_name = "FILE")]
@@ -101,19 +145,37 @@ impl From<GameArg> for Game {
     }
 }
 
+/// Reads a whole number from the command line (`--size`, `--pieces`): whether the game offers it
+/// is judged with the game, as a [`usage_error`].
+fn parse_number(text: &str) -> Result<u64, String> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{text:?} is not a whole number"));
+    }
+    // Too many digits for u64 is simply too large.
+    Ok(text.parse().unwrap_or(u64::MAX))
+}
+
+/// A wrong use of the command line that only the game can judge (a size or a number of pieces
+/// it does not offer), as the clap error that `main` prints with the usage and exit status 2.
+pub fn usage_error(message: impl std::fmt::Display) -> anyhow::Error {
+    Cli::command()
+        .error(ErrorKind::ArgumentConflict, message)
+        .into()
+}
+
 impl PlayArgs {
     /// The setup these options ask for.
     ///
     /// # Errors
-    /// When the size or the number of pieces is not one the game offers.
+    /// A [`usage_error`] when the size or the number of pieces is not one the game offers.
     pub fn setup(&self) -> Result<Setup> {
         let game = Game::from(self.game);
         let mut setup = Setup::new(game);
         if let Some(size) = self.size {
-            setup.size = Setup::check_size(game, size)?;
+            setup.size = Setup::check_size(game, size).map_err(usage_error)?;
         }
         if let Some(pieces) = self.pieces {
-            setup.pieces = Setup::check_pieces(game, pieces)?;
+            setup.pieces = Setup::check_pieces(game, pieces).map_err(usage_error)?;
         }
         setup.pie = game.has_pie() && !self.no_pie;
         Ok(setup)
@@ -158,7 +220,8 @@ impl Cli {
     /// Runs the command.
     ///
     /// # Errors
-    /// Whatever stops it; `main` prints the message and exits with status 1.
+    /// Whatever stops it; `main` prints the message and exits with status 1, or lets clap
+    /// print a [`usage_error`] and exit with status 2.
     pub fn run(self) -> Result<()> {
         match self.command {
             Some(Command::Replay(args)) => replay::replay(&args),
@@ -166,6 +229,9 @@ impl Cli {
             Some(Command::Bench(args)) => bench::bench(&args),
             Some(Command::Resume(args)) => resume::resume(&args),
             Some(Command::Games(args)) => games::games(&args),
+            Some(Command::Rules(args)) => rules::rules(&args),
+            Some(Command::Completions(args)) => completions::completions(&args),
+            Some(Command::Manual(args)) => manual::manual(&args),
             None => play(&self.play),
         }
     }
@@ -209,19 +275,30 @@ mod tests {
         );
         let setup = setup_of(&["play", "--game", "quint", "--no-pie"]).unwrap();
         assert_eq!((setup.size, setup.pie, setup.pieces), (8, false, 20));
-        let err = setup_of(&["--game", "quint", "--pieces", "16"]).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "16 pieces is not an option: Quint is played with 15, 20, 25 pieces"
+        let usage = |args: &[&str]| {
+            let err = setup_of(args).unwrap_err();
+            let clap = err.downcast_ref::<clap::Error>().expect("a usage error");
+            assert_eq!(clap.exit_code(), 2, "{args:?}");
+            clap.to_string()
+        };
+        let err = usage(&["--game", "quint", "--pieces", "16"]);
+        assert!(
+            err.contains("16 pieces is not an option: Quint is played with 15, 20, 25 pieces"),
+            "{err}"
         );
-        let err = setup_of(&["--game", "quint", "--size", "9"]).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "size 9 is out of range: Quint is played on size 8 only"
+        let err = usage(&["--game", "quint", "--size", "9"]);
+        assert!(
+            err.contains("size 9 is out of range: Quint is played on size 8 only"),
+            "{err}"
         );
         assert!(setup_of(&["--game", "quint", "--size", "8"]).is_ok());
-        let err = setup_of(&["--pieces", "20"]).unwrap_err();
-        assert_eq!(err.to_string(), "Quentin has no pieces in hand");
+        let err = usage(&["--pieces", "20"]);
+        assert!(err.contains("Quentin has no pieces in hand"), "{err}");
+        let err = usage(&["--size", "27"]);
+        assert!(
+            err.contains("size 27 is out of range: Quentin is played on sizes 3 to 26"),
+            "{err}"
+        );
         let setup = setup_of(&["--size", "5"]).unwrap();
         assert_eq!(
             (setup.game, setup.pie, setup.pieces),

@@ -13,7 +13,7 @@ use super::{BadRecord, load_record, write_stdout};
 pub(super) struct ReplayArgs {
     /// The record to replay.
     file: PathBuf,
-    /// Print the position as one JSON object (FORMAT.md) instead of opening the interface.
+    /// Print the position as one JSON object (docs/records.md) instead of opening the interface.
     #[arg(long, conflicts_with = "print")]
     json: bool,
     /// Print the board and status for people instead of opening the interface.

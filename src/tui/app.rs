@@ -22,7 +22,7 @@ use crate::rules::{Action, Color, Game, Point, Position, Setup, SetupError};
 use super::render::Geometry;
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};
-pub use text::{dimensions, removals_text};
+pub use text::{KONOBI_HINT, dimensions, refusal_text, removals_text, wins_text};
 
 /// Whether the app plays a game or steps through a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,6 +126,12 @@ pub struct App {
     mode: Mode,
     message: Option<Message>,
     help: bool,
+    /// How many lines the help is scrolled down.
+    help_scroll: usize,
+    /// Konobi's first-time hint, while it shows.
+    hint: Option<&'static str>,
+    /// Whether that hint was shown already: it shows once a session.
+    hint_given: bool,
     look: Look,
     record_path: Option<PathBuf>,
     /// The first entry shown in the action list, when the player scrolled it; `None` follows
@@ -191,6 +197,9 @@ impl App {
             mode,
             message: None,
             help: false,
+            help_scroll: 0,
+            hint: None,
+            hint_given: false,
             look,
             record_path: None,
             list_top: None,
@@ -271,6 +280,20 @@ impl App {
         self.help
     }
 
+    /// A hint for a newcomer shown under the last message, such as why Konobi refuses most
+    /// diagonal moves.
+    #[must_use]
+    pub fn hint(&self) -> Option<&'static str> {
+        self.hint
+    }
+
+    /// How many lines the help overlay is scrolled down (the drawing shows no more than its
+    /// last line at the bottom).
+    #[must_use]
+    pub fn help_scroll(&self) -> usize {
+        self.help_scroll
+    }
+
     /// How to draw.
     #[must_use]
     pub fn look(&self) -> Look {
@@ -301,6 +324,7 @@ impl App {
 
     /// Shows a refusal or a failure (of the app, or outside it, such as saving).
     pub fn warn(&mut self, text: impl Into<String>) {
+        self.hint = None;
         self.message = Some(Message {
             text: text.into(),
             tone: Tone::Refusal,
@@ -309,6 +333,7 @@ impl App {
 
     /// Shows news: what happened, what the keys do now.
     pub fn info(&mut self, text: impl Into<String>) {
+        self.hint = None;
         self.message = Some(Message {
             text: text.into(),
             tone: Tone::Info,

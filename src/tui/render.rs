@@ -24,7 +24,10 @@ mod konobi;
 mod panel;
 mod squares;
 
-use help::{draw_help, wrap};
+use crate::guide::wrap;
+use help::draw_help;
+
+pub use help::HelpGeometry;
 use panel::draw_panel;
 
 pub use quint::CellGeometry;
@@ -50,6 +53,8 @@ pub struct Geometry {
     pub cells: Option<CellGeometry>,
     /// Whether the window was too small to draw the board: keys then must not act unseen.
     pub hidden: bool,
+    /// The help overlay, when it was drawn.
+    pub help: HelpGeometry,
 }
 
 impl Geometry {
@@ -249,6 +254,8 @@ struct Palette {
     current: Style,
     undone: Style,
     dim: Style,
+    /// A hint for newcomers.
+    hint: Style,
 }
 
 /// Board colours from the 256-colour palette, chosen to look the same on dark and light
@@ -291,6 +298,7 @@ impl Palette {
                 current: Style::new().add_modifier(Modifier::REVERSED),
                 undone: Style::new().add_modifier(Modifier::DIM),
                 dim: Style::new().add_modifier(Modifier::DIM),
+                hint: Style::new().add_modifier(Modifier::ITALIC),
             };
         }
         let wood = Style::new().bg(paint::WOOD);
@@ -322,6 +330,7 @@ impl Palette {
             current: Style::new().add_modifier(Modifier::REVERSED),
             undone: Style::new().add_modifier(Modifier::DIM),
             dim: Style::new().add_modifier(Modifier::DIM),
+            hint: Style::new().add_modifier(Modifier::ITALIC),
         }
     }
 }
@@ -372,14 +381,17 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     };
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
-    if app.help_open() {
-        draw_help(app, area, buf, glyphs);
-    }
+    let help = if app.help_open() {
+        draw_help(app, area, buf, glyphs)
+    } else {
+        HelpGeometry::default()
+    };
     Geometry {
         board,
         list_rows,
         cells,
         hidden: false,
+        help,
     }
 }
 

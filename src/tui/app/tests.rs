@@ -113,7 +113,7 @@ fn only_key_presses_count() {
 
 #[test]
 fn an_illegal_point_shows_the_reason_and_changes_nothing() {
-    // RULES.md: White b3 is diagonal to c4 while b4 and c3 are empty.
+    // docs/rules.md: White b3 is diagonal to c4 while b4 and c3 are empty.
     let mut app = after(5, false, "a1 c4 e3");
     press(&mut app, "h");
     assert_eq!(app.cursor(), p("b3"));
