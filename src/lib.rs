@@ -1,12 +1,16 @@
 //! quentin: Luis Bolaños Mures's connection games in a terminal.
 //!
 //! - [`rules`]: the pure rules library (positions, actions, outcomes).
+//! - [`guide`]: the short rules and board marks of each game, for the help and `quentin rules`.
 //! - [`record`]: reading and writing game records, the plain-text move lists.
+//! - [`library`]: the records on disk: listing them, finding the game to resume.
 //! - [`report`]: the JSON and text views of a replayed position.
 //! - [`tui`]: the terminal interface, hot-seat play and interactive replay.
 
 pub mod bench;
 pub mod cli;
+pub mod guide;
+pub mod library;
 pub mod record;
 pub mod report;
 pub mod rng;

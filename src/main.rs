@@ -10,6 +10,10 @@ fn main() -> ExitCode {
     match cli.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
+            if let Some(usage) = err.downcast_ref::<clap::Error>() {
+                // A wrong command line that only the game could judge: usage, exit status 2.
+                usage.exit();
+            }
             if let Some(bad) = err.downcast_ref::<BadRecord>() {
                 eprintln!("{bad}");
             } else {

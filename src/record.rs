@@ -1,4 +1,4 @@
-//! Game records: the plain-text move lists of `../shared/FORMAT.md`, read strictly and written
+//! Game records: the plain-text move lists of `docs/records.md`, read strictly and written
 //! so that reading gives the same game back.
 //!
 //! ```
@@ -116,7 +116,7 @@ fn tokens(line: &str, line_number: usize) -> Vec<Token<'_>> {
     out
 }
 
-/// The header names FORMAT.md knows.
+/// The header names docs/records.md knows.
 const HEADERS: [&str; 6] = ["game", "size", "pie", "pieces", "player1", "player2"];
 
 /// Whether a line starting with `word` is meant as a header: a word that is no action.

@@ -1,5 +1,5 @@
 //! The views of a replayed position that `quentin replay` prints: the JSON object of
-//! FORMAT.md for programs, and a board with coordinates for people.
+//! docs/records.md for programs, and a board with coordinates for people.
 
 use serde_json::{Value, json};
 

@@ -1,4 +1,4 @@
-//! Brique's worked examples from RULES.md: fills, removals and their absence.
+//! Brique's worked examples from docs/rules.md: fills, removals and their absence.
 
 use quentin::rules::{Action, Board, Color, Game, Point, Position, Setup, brique};
 

@@ -245,34 +245,149 @@ fn missing_files_are_refused() {
     assert!(err.contains("cannot open /nonexistent/record.txt"), "{err}");
 }
 
-#[test]
-fn impossible_sizes_on_the_command_line_are_refused() {
-    for size in ["0", "1", "27", "1000000000000"] {
-        let mut cmd = quentin();
-        cmd.args(["--size", size]);
-        let err = assert_refused(&run(cmd));
-        assert!(
-            err.contains(&format!("size {size} is out of range")),
-            "{err}"
-        );
-    }
+/// Runs `quentin ARGS` with no standard input.
+fn quentin_with(args: &[&str]) -> Output {
+    let mut cmd = quentin();
+    cmd.args(args);
+    run(cmd)
 }
 
 #[test]
 fn wrong_usage_exits_2() {
-    for args in [
-        &["replay"][..],
-        &["replay", "x.txt", "--json", "--print"],
-        &["replay", "x.txt", "--at", "many"],
-        &["--size", "big"],
-        &["--game", "chess"],
-        &["frobnicate"],
-    ] {
-        let mut cmd = quentin();
-        cmd.args(args);
-        let out = run(cmd);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-        assert!(out.stdout.is_empty());
+    let cases: &[(&[&str], &str)] = &[
+        (&["replay"], "required"),
+        (
+            &["replay", "x.txt", "--json", "--print"],
+            "cannot be used with",
+        ),
+        (&["replay", "x.txt", "--at", "many"], "invalid digit"),
+        (&["--size", "big"], "not a whole number"),
+        (&["--size", "0"], "size 0 is out of range"),
+        (
+            &["--size", "2"],
+            "size 2 is out of range: Quentin is played on sizes 3 to 26",
+        ),
+        (
+            &["--size", "27"],
+            "size 27 is out of range: Quentin is played on sizes 3 to 26",
+        ),
+        (&["--size", "1000000000000"], "out of range"),
+        (
+            &["--game", "quint", "--size", "9"],
+            "Quint is played on size 8 only",
+        ),
+        (
+            &["--game", "quint", "--pieces", "16"],
+            "16 pieces is not an option",
+        ),
+        (&["--pieces", "16"], "Quentin has no pieces in hand"),
+        (&["--pieces", "20"], "Quentin has no pieces in hand"),
+        (
+            &["play", "--game", "brique", "--pieces", "15"],
+            "Brique has no pieces in hand",
+        ),
+        (&["--game", "chess"], "invalid value"),
+        (&["frobnicate"], "unrecognized subcommand"),
+        (&["bench", "--size", "27"], "out of range"),
+        (
+            &["bench", "--game", "quint", "--size", "9", "--playouts", "1"],
+            "size 8 only",
+        ),
+        (&["bench", "--seconds", "100000"], "not a duration"),
+        (&["rules", "chess"], "invalid value"),
+        (&["completions"], "required"),
+        (&["completions", "cmd.exe"], "invalid value"),
+        (&["manual", "extra"], "unexpected argument"),
+    ];
+    for (args, needle) in cases {
+        let out = quentin_with(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(err.contains("--help"), "{args:?}: the usage hint: {err}");
+    }
+}
+
+#[test]
+fn a_bad_record_exits_1_and_a_good_one_0() {
+    let bad = temp_file("bad.txt", b"size 5\nc3 c3\n");
+    for args in [&["--json"][..], &["--print"]] {
+        let err = assert_refused(&replay(&bad, args));
+        assert!(
+            err.contains("bad.txt:2:4: action 2 (white c3) is illegal"),
+            "{err}"
+        );
+    }
+    let good = temp_file("good.txt", b"size 5\nc3\n");
+    assert_eq!(replay(&good, &["--print"]).status.code(), Some(0));
+}
+
+#[test]
+fn rules_prints_the_text_of_the_help_overlay() {
+    use quentin::guide::guide;
+    use quentin::rules::Game;
+    let words = |text: &str| -> Vec<String> {
+        text.split_whitespace()
+            .filter(|w| *w != "-")
+            .map(str::to_string)
+            .collect()
+    };
+    let mut all = Vec::new();
+    for game in Game::ALL {
+        let out = quentin_with(&["rules", game.name()]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        let guide = guide(game);
+        // The rules, word for word and in order, then the marks.
+        let expected: Vec<String> = std::iter::once(guide.heading())
+            .chain(guide.rules.iter().map(|r| (*r).to_string()))
+            .flat_map(|r| words(&r))
+            .collect();
+        let printed = words(&text);
+        assert_eq!(printed[..expected.len()], expected[..], "{game}");
+        for mark in guide.marks {
+            assert!(text.contains(mark.unicode), "{game}: {}", mark.unicode);
+        }
+        all.push(text);
+    }
+    let out = quentin_with(&["rules"]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), all.join("\n"));
+    let out = quentin_with(&["rules", "quint", "--ascii"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("(X)") && !text.contains("(●)"), "{text}");
+}
+
+#[test]
+fn completions_and_the_manual_come_from_the_command_line() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = quentin_with(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        for word in ["replay", "rules", "pieces", "no-pie"] {
+            assert!(script.contains(word), "{shell}: {word}");
+        }
+    }
+    let out = quentin_with(&["manual"]);
+    assert_eq!(out.status.code(), Some(0));
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(page.starts_with(".ie"), "{page}");
+    for word in [".TH quentin 1", "replay", "\\-\\-pieces", "M. Winther"] {
+        assert!(page.contains(word), "{word}: {page}");
+    }
+    // With --dir, the main page and one for each subcommand it refers to.
+    let dir = std::env::temp_dir().join(format!("quentin-man-{}", std::process::id()));
+    let out = quentin_with(&["manual", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let main_page = std::fs::read_to_string(dir.join("quentin.1")).unwrap();
+    assert!(main_page.starts_with(".ie") && main_page.contains("M. Winther"));
+    for sub in ["play", "replay", "bench", "rules", "completions", "manual"] {
+        let sub_page = std::fs::read_to_string(dir.join(format!("quentin-{sub}.1"))).unwrap();
+        assert!(
+            sub_page.contains(&format!(".TH quentin-{sub} 1")),
+            "{sub_page}"
+        );
     }
 }
 
@@ -291,6 +406,19 @@ fn help_and_version() {
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(text.contains("Usage: quentin"), "{args:?}: {text}");
     }
+    let text = String::from_utf8(quentin_with(&["--help"]).stdout).unwrap();
+    for needle in [
+        "M. Winther's Quint",
+        "Keys in a game:",
+        "undo, redo",
+        "Records: the game is saved after every action",
+        "~/.local/share/quentin",
+        "Examples:",
+        "quentin rules brique",
+        "2 wrong command line",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
     let mut cmd = quentin();
     cmd.arg("--version");
     let out = run(cmd);
@@ -298,4 +426,19 @@ fn help_and_version() {
         String::from_utf8(out.stdout).unwrap(),
         format!("quentin {}\n", env!("CARGO_PKG_VERSION"))
     );
+}
+
+#[test]
+fn file_names_with_control_characters_are_printed_escaped() {
+    let err = assert_refused(&replay(
+        Path::new("/nonexistent/\x1b[31mred\x07.txt"),
+        &["--json"],
+    ));
+    assert!(
+        err.contains(r"/nonexistent/\u{1b}[31mred\u{7}.txt"),
+        "{err}"
+    );
+    let path = temp_file("bad\x1b]0;title\x07.txt", b"size 5\nc3 c3\n");
+    let err = assert_refused(&replay(&path, &["--json"]));
+    assert!(err.contains(r"bad\u{1b}]0;title\u{7}.txt:2:4:"), "{err}");
 }

@@ -1,5 +1,6 @@
 //! `--game konobi|brique` on the command line reaches the game's own setup: a size out of range
-//! is refused naming the game, before any terminal is opened.
+//! is refused naming the game, as a wrong use of the command line (status 2), before any
+//! terminal is opened.
 
 use std::process::Command;
 
@@ -14,7 +15,7 @@ fn play_knows_every_connection_game() {
             .args(["play", "--game", name, "--size", "2"])
             .output()
             .unwrap();
-        assert_eq!(output.status.code(), Some(1), "{name}");
+        assert_eq!(output.status.code(), Some(2), "{name}");
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(
             stderr.contains(&format!(

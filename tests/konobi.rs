@@ -1,4 +1,4 @@
-//! Konobi's worked examples and sample game from RULES.md, and its readable reasons.
+//! Konobi's worked examples and sample game from docs/rules.md, and its readable reasons.
 
 use quentin::record::Record;
 use quentin::rules::{
@@ -36,7 +36,7 @@ fn weak_connection_allowed_when_both_strong_alternatives_are_weak_too() {
     );
     assert_eq!(
         pos.preview(place("b2")).unwrap_err().to_string(),
-        "b2 connects weakly to a3, and a2 would connect to it without any weak connection"
+        "b2 would join a3 only corner to corner, but a2 would join a3 side by side"
     );
 }
 
@@ -53,7 +53,7 @@ fn weak_connection_refused_when_a_clean_strong_one_exists() {
         panic!("b1 is refused as an avoidable weak connection");
     };
     assert_eq!((point, weak_to), (pt("b1"), pt("c2")));
-    // RULES.md names c1; d2 connects to c2 cleanly as well, and either is a right reason.
+    // docs/rules.md names c1; d2 connects to c2 cleanly as well, and either is a right reason.
     assert!(
         [pt("c1"), pt("d2")].contains(&instead),
         "{instead} is no clean alternative"
@@ -82,7 +82,7 @@ fn crosscut_is_refused_naming_its_square() {
     );
     assert_eq!(
         pos.preview(place("c2")).unwrap_err().to_string(),
-        "c2 would make a crosscut in the square c2–d3"
+        "c2 would make a crosscut: c2 and d3 corner to corner across c3 and d2"
     );
 }
 
@@ -112,7 +112,7 @@ fn sample_game_white_b2_at_move_24_is_illegal() {
     // b2 would connect weakly to c1 (b1 empty, c2 black), while b1 connects to c1 cleanly.
     assert_eq!(
         pos.preview(place("b2")).unwrap_err().to_string(),
-        "b2 connects weakly to c1, and b1 would connect to it without any weak connection"
+        "b2 would join c1 only corner to corner, but b1 would join c1 side by side"
     );
     assert_eq!(pos.legal_actions(), vec![place("b1")]);
     // The record says so too, at the right place.

@@ -1,5 +1,5 @@
-//! Perft counts of RULES.md: the number of action sequences of each length from the empty board,
-//! pie rule on, `swap` and forced `pass` counted as actions.
+//! Perft counts (docs/rules.md): the number of action sequences of each length from the empty
+//! board, pie rule on, `swap` and forced `pass` counted as actions.
 
 use quentin::rules::{Game, Position, Setup};
 

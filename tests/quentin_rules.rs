@@ -1,4 +1,4 @@
-//! Quentin's worked examples of RULES.md, forced passes and the pie rule.
+//! Quentin's worked examples of docs/rules.md, forced passes and the pie rule.
 
 use quentin::rules::{
     Action, Board, Color, Game, Illegal, Point, Position, QuentinViolation, Setup,

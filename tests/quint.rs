@@ -1,5 +1,5 @@
 //! Quint end to end: random games checked against a second, deliberately naive implementation
-//! of RULES.md written here from the text alone (full history, no shortcuts), record and JSON
+//! of docs/rules.md written here from the text alone (full history, no shortcuts), record and JSON
 //! round trips, and `quentin replay` on Quint records.
 
 use std::path::PathBuf;
@@ -11,9 +11,9 @@ use quentin::report;
 use quentin::rules::{Action, Color, Game, Position, Setup};
 use serde_json::Value;
 
-/// A plain reading of RULES.md's Quint: cells `[row][col]` hold 0 (empty), 1 (white) or
+/// A plain reading of docs/rules.md's Quint: cells `[row][col]` hold 0 (empty), 1 (white) or
 /// 2 (black); sides are 0 (white) and 1 (black).
-// Written as plainly as the rules read: index loops, and one branch per check of RULES.md even
+// Written as plainly as the rules read: index loops, and one branch per check of docs/rules.md even
 // where two branches give the same result.
 #[allow(clippy::needless_range_loop, clippy::if_same_then_else)]
 mod naive {

@@ -1,13 +1,13 @@
 //! Property tests over random games of Konobi and Brique, sizes 3 to 13: the rules' invariants
 //! hold after every action, every listed action plays, and the winner alone has a chain between
-//! its two edges. Each check is written from RULES.md here, apart from the rules library.
+//! its two edges. Each check is written from docs/rules.md here, apart from the rules library.
 
 use proptest::prelude::*;
 use quentin::rules::{
     Action, Board, Color, DIAGONAL, Game, ORTHOGONAL, Point, Position, Setup, brique, konobi,
 };
 
-/// How stones link into chains, from RULES.md: Konobi's weak connections make any two like
+/// How stones link into chains, from docs/rules.md: Konobi's weak connections make any two like
 /// diagonal stones one chain, so its chains are 8-connected; Brique's are orthogonal.
 fn chain_steps(game: Game) -> Vec<(isize, isize)> {
     match game {

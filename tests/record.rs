@@ -115,7 +115,7 @@ fn each_problem_has_its_message() {
 
 #[test]
 fn the_diagonal_reason_names_both_points() {
-    // RULES.md: White's b3 is diagonal to c4 with b4 and c3 empty.
+    // docs/rules.md: White's b3 is diagonal to c4 with b4 and c3 empty.
     let text = "size 5\npie off\na1 c4 e3\nb3\n";
     assert_eq!(
         error(text),

@@ -1,5 +1,5 @@
 //! `quentin replay FILE --json` on Konobi and Brique records, run as the binary: the JSON object
-//! of FORMAT.md, field by field.
+//! of docs/records.md, field by field.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -21,7 +21,7 @@ fn replay(name: &str, text: &str, args: &[&str]) -> Output {
     output
 }
 
-/// The JSON object printed for the record, its `legal` list sorted (FORMAT.md allows any order).
+/// The JSON object printed for the record, its `legal` list sorted (docs/records.md: any order).
 fn replay_json(name: &str, text: &str, args: &[&str]) -> Value {
     let output = replay(name, text, &[&["--json"], args].concat());
     assert!(
@@ -169,8 +169,8 @@ fn an_illegal_konobi_record_fails_with_the_reason() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
         stderr.ends_with(
-            ":4:7: action 3 (black b2) is illegal: b2 connects weakly to a1, and a2 would \
-             connect to it without any weak connection\n"
+            ":4:7: action 3 (black b2) is illegal: b2 would join a1 only corner to corner, but \
+             a2 would join a1 side by side\n"
         ),
         "{stderr}"
     );

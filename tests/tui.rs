@@ -10,14 +10,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use portable_pty::PtySize;
-use pty::{Session, nz, scratch};
+use pty::{Session, first_move_on_5x5, nz, place, scratch};
 use quentin::record::Record;
 use quentin::rules::{Action, Point};
-
-fn place(name: &str) -> Action {
-    Action::Place(Point::parse(name).unwrap())
-}
-
 #[test]
 fn a_game_played_with_keys_to_a_win_is_recorded_and_the_terminal_restored() {
     let dir = scratch("win");
@@ -63,17 +58,6 @@ fn a_game_played_with_keys_to_a_win_is_recorded_and_the_terminal_restored() {
     s.assert_restored();
     let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
     assert!(record.final_position().is_over());
-}
-
-/// A 5×5 game recorded in `DIR/FILE`, after Black's first stone on c3.
-fn first_move_on_5x5(name: &str, file: &str) -> (Session, PathBuf) {
-    let dir = scratch(name);
-    let record = dir.join(file);
-    let mut s = Session::start(&dir, &["--size", "5", "--record", record.to_str().unwrap()]);
-    s.wait_for("Black to move");
-    s.send("\r");
-    s.wait_for("Action 2");
-    (s, record)
 }
 
 #[test]
@@ -316,7 +300,7 @@ fn a_brique_game_fills_squares_and_records_them() {
         ],
     );
     s.wait_for("Brique 5×5");
-    // RULES.md's example, with White's a1 to give Black the move: d5 c3 e5 d3 a3 d2 b3 a1.
+    // docs/rules.md's example, with White's a1 to give Black the move: d5 c3 e5 d3 a3 d2 b3 a1.
     let moves = ["lkk", "hjj", "llkk", "hjj", "hhh", "lllj", "hhk", "hjj"];
     for (n, keys) in moves.iter().enumerate() {
         s.send(keys);
@@ -377,4 +361,51 @@ fn konobi_and_brique_start_at_their_own_sizes_and_fit_80x24() {
         s.send("q");
         assert!(s.wait_exit());
     }
+}
+
+#[test]
+fn the_help_teaches_the_rules_that_quentin_rules_prints_and_scrolls_to_the_keys() {
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| c.is_whitespace() || "│┌┐└┘─".contains(c))
+            .filter(|w| !w.is_empty() && *w != "-")
+            .map(str::to_string)
+            .collect()
+    };
+    let printed = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
+        .args(["rules", "konobi"])
+        .output()
+        .unwrap();
+    let printed = words(&String::from_utf8(printed.stdout).unwrap());
+    let dir = scratch("help-rules");
+    let record = dir.join("r.txt");
+    let mut s = Session::start(
+        &dir,
+        &["--game", "konobi", "--record", record.to_str().unwrap()],
+    );
+    s.wait_for("Konobi 11×11");
+    s.send("?");
+    let screen = s.wait_for("Help: Konobi");
+    // Every line of rules on the first page of the help, word for word in `quentin rules`.
+    let rules: Vec<&str> = screen
+        .lines()
+        .skip_while(|l| !l.contains("Rules"))
+        .skip(1)
+        .filter(|l| !l.contains("lines 1"))
+        .collect();
+    assert!(rules.len() > 10, "{screen}");
+    for line in rules {
+        let line = words(line);
+        assert!(
+            line.is_empty() || printed.windows(line.len()).any(|w| w == line),
+            "{line:?} is not in `quentin rules konobi`"
+        );
+    }
+    // Scrolled to its end, the help shows the keys and the record; it stays open until `?`.
+    s.send("\x1b[F");
+    let screen = s.wait_for("Record: ");
+    assert!(screen.contains("undo, redo"), "{screen}");
+    s.send("?");
+    s.wait_for("Black to move");
+    s.send("q");
+    assert!(s.wait_exit());
 }

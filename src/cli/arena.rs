@@ -113,8 +113,7 @@ pub(super) fn run(args: &MatchArgs) -> Result<()> {
         no_pie: args.game.no_pie,
         pieces: args.game.pieces,
         record: None,
-        ascii: false,
-        computer: super::ComputerArgs::default(),
+        interface: super::InterfaceArgs::default(),
     }
     .setup()?;
     if args.games == 0 {

@@ -2,14 +2,14 @@
 
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Args;
 
 use crate::bench::{self, Budget};
 use crate::rules::{Game, Setup};
 use crate::search::Policy;
 
-use super::{GameArg, write_stdout};
+use super::{GameArg, parse_number, usage_error, write_stdout};
 
 #[derive(Args, Debug)]
 pub(super) struct BenchArgs {
@@ -17,13 +17,13 @@ pub(super) struct BenchArgs {
     #[arg(long, value_enum, default_value = "quentin")]
     game: GameArg,
     /// Board side (default: the game's own).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_number)]
     size: Option<u64>,
     /// Play this many games.
     #[arg(long, value_name = "K", conflicts_with = "seconds")]
     playouts: Option<u64>,
-    /// Play for this many seconds (default 5).
-    #[arg(long, value_name = "S")]
+    /// Play for this many seconds, 0 to 86400 (default 5).
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
     seconds: Option<f64>,
     /// Seed of the random games: the same seed plays the same games.
     #[arg(long, value_name = "X", default_value_t = 1)]
@@ -37,20 +37,25 @@ pub(super) struct BenchArgs {
     json: bool,
 }
 
+/// Reads `--seconds`: a duration from 0 to a day.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..=86_400.0).contains(&s) => Ok(s),
+        _ => Err(format!("{text:?} is not a duration from 0 to 86400")),
+    }
+}
+
 pub(super) fn bench(args: &BenchArgs) -> Result<()> {
     let game = Game::from(args.game);
     let mut setup = Setup::new(game);
     if let Some(size) = args.size {
-        setup.size = Setup::check_size(game, size)?;
+        setup.size = Setup::check_size(game, size).map_err(usage_error)?;
     }
     setup.pie = false;
     let start = setup.start()?;
     let budget = match (args.playouts, args.seconds) {
         (Some(n), _) => Budget::Playouts(n),
-        (None, Some(s)) if (0.0..=86_400.0).contains(&s) => {
-            Budget::Time(Duration::from_secs_f64(s))
-        }
-        (None, Some(s)) => bail!("--seconds {s} is not a duration from 0 to 86400"),
+        (None, Some(s)) => Budget::Time(Duration::from_secs_f64(s)),
         (None, None) => Budget::Time(Duration::from_secs(5)),
     };
     let policy = match args.policy {

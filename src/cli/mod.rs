@@ -1,32 +1,71 @@
 //! The command line, parsed with clap: `quentin [play]` here, each other subcommand in its own
-//! module (`replay`, `bench`, `gtp`, `analyze`, `match` in `arena`).
+//! module (`replay`, `resume`, `games`, `bench`, `rules`, `completions`, `manual`, `gtp`,
+//! `analyze`, `match` in `arena`).
+//!
+//! Every wrong use of the command line exits with status 2 and clap's usage message, including
+//! sizes and numbers of pieces, which only the game can judge (`--game quint --size 9`): those
+//! are turned into clap errors ([`usage_error`]) that `main` lets clap print.
 
-use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 mod analyze;
 mod arena;
 mod bench;
+mod completions;
+mod games;
 mod gtp;
 mod limits;
+mod manual;
 mod replay;
+mod resume;
+mod rules;
 
-use anyhow::{Context, Result, bail};
-use clap::{Args, Parser, Subcommand};
+use anyhow::{Context, Result, anyhow};
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
+use crate::library::{self, Unreadable, shown};
 use crate::record::Record;
 use crate::rules::{Game, Setup};
 
-/// The largest record file read; a record of a whole game is a few kilobytes.
-pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
+/// What `--help` says after the options: the keys in short, where records go, examples.
+const AFTER_HELP: &str = "\
+Keys in a game:
+  arrows, h j k l  move the cursor         Enter, Space  play at the cursor
+  s                swap (pie rule)         u, r          undo, redo
+  n                new game once won       ?             the rules, marks, keys
+  t                hint from the computer  a             live analysis on/off
+  q, Esc, Ctrl-C   quit (nothing is lost)  mouse         point; click to play
+  In a replay: Left/Right step, Home/End jump, p plays on into a new record.
 
-/// Luis Bolaños Mures's connection games in a terminal, hot seat.
+Records: the game is saved after every action, to --record FILE or else to a
+new time-stamped file in the folder games/ of the data directory:
+  Linux    $XDG_DATA_HOME/quentin or ~/.local/share/quentin
+  macOS    ~/Library/Application Support/quentin
+  Windows  %APPDATA%\\quentin\\data
+  The help (?) shows the path, and the program prints it on exit.
+
+Examples:
+  quentin                              Quentin on 13x13
+  quentin --game konobi --size 9       Konobi on 9x9
+  quentin --game quint --pieces 15     Quint with 15 pieces each
+  quentin --no-pie --record game.txt   no swap, saved to game.txt
+  quentin --computer                   play the computer (it moves second)
+  quentin replay game.txt              step through a record
+  quentin replay game.txt --json       the final position for programs
+  quentin rules brique                 the rules of Brique
+
+Status: 0 success, 1 failure (such as a bad record), 2 wrong command line.";
+
+/// Luis Bolaños Mures's connection games Quentin, Konobi and Brique, and M. Winther's Quint, in
+/// a terminal, hot seat.
 #[derive(Parser, Debug)]
 #[command(
     name = "quentin",
     version,
     about,
+    after_help = AFTER_HELP,
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
@@ -42,8 +81,20 @@ enum Command {
     Play(PlayArgs),
     /// Replay a saved record: in the terminal interface, or printed with --json or --print.
     Replay(replay::ReplayArgs),
+    /// Play on a saved game, adding the new actions to the same record (default: the most
+    /// recently changed unfinished game in the data directory).
+    Resume(resume::ResumeArgs),
+    /// List the saved games of the data directory, newest first.
+    Games(games::GamesArgs),
     /// Measure the rules engine: uniformly random games from the empty board, pie rule off.
     Bench(bench::BenchArgs),
+    /// Print the rules of a game and the marks on its board (the text of the help overlay).
+    Rules(rules::RulesArgs),
+    /// Print a shell's completion script, e.g. `quentin completions bash > quentin.bash`.
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (roff), e.g. `quentin manual > quentin.1; man ./quentin.1`; with
+    /// --dir, write every page.
+    Manual(manual::ManualArgs),
     /// Speak the Go Text Protocol on standard input and output, so that a GTP controller can
     /// play the computer.
     Gtp(gtp::GtpArgs),
@@ -62,17 +113,24 @@ pub struct PlayArgs {
     pub game: GameArg,
     /// Board side, 3 to 26 (default: the game's own: 13 for Quentin, 11 for Konobi, 15 for
     /// Brique; Quint is 8 only).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_number)]
     pub size: Option<u64>,
     /// Turn the pie rule (White's swap on its first turn) off; Quint has none.
     #[arg(long)]
     pub no_pie: bool,
     /// Quint: pieces per player, 15, 20 or 25 (default 20).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_number)]
     pub pieces: Option<u64>,
     /// Where to save the record after every action (default: a new file in the data directory).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    #[command(flatten)]
+    pub interface: InterfaceArgs,
+}
+
+/// Options of the interface, shared by every command that plays (`play`, `resume`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct InterfaceArgs {
     /// Draw with ASCII characters only.
     #[arg(long)]
     pub ascii: bool,
@@ -188,19 +246,37 @@ impl From<GameArg> for Game {
     }
 }
 
+/// Reads a whole number from the command line (`--size`, `--pieces`): whether the game offers it
+/// is judged with the game, as a [`usage_error`].
+fn parse_number(text: &str) -> Result<u64, String> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{text:?} is not a whole number"));
+    }
+    // Too many digits for u64 is simply too large.
+    Ok(text.parse().unwrap_or(u64::MAX))
+}
+
+/// A wrong use of the command line that only the game can judge (a size or a number of pieces
+/// it does not offer), as the clap error that `main` prints with the usage and exit status 2.
+pub fn usage_error(message: impl std::fmt::Display) -> anyhow::Error {
+    Cli::command()
+        .error(ErrorKind::ArgumentConflict, message)
+        .into()
+}
+
 impl PlayArgs {
     /// The setup these options ask for.
     ///
     /// # Errors
-    /// When the size or the number of pieces is not one the game offers.
+    /// A [`usage_error`] when the size or the number of pieces is not one the game offers.
     pub fn setup(&self) -> Result<Setup> {
         let game = Game::from(self.game);
         let mut setup = Setup::new(game);
         if let Some(size) = self.size {
-            setup.size = Setup::check_size(game, size)?;
+            setup.size = Setup::check_size(game, size).map_err(usage_error)?;
         }
         if let Some(pieces) = self.pieces {
-            setup.pieces = Setup::check_pieces(game, pieces)?;
+            setup.pieces = Setup::check_pieces(game, pieces).map_err(usage_error)?;
         }
         setup.pie = game.has_pie() && !self.no_pie;
         Ok(setup)
@@ -222,34 +298,41 @@ impl std::error::Error for BadRecord {}
 /// Reads and replays the record in `path`.
 ///
 /// # Errors
-/// [`BadRecord`] with `FILE:LINE:COLUMN: message` when the record is faulty; an I/O error when
-/// the file cannot be read.
+/// [`BadRecord`] with `FILE:LINE:COLUMN: message` when the record is faulty or too large; an
+/// I/O error when the file cannot be read.
 pub fn load_record(path: &Path) -> Result<Record> {
-    let name = path.display();
-    let file = File::open(path).with_context(|| format!("cannot open {name}"))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_RECORD_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {name}"))?;
-    if bytes.len() as u64 > MAX_RECORD_BYTES {
-        bail!(BadRecord(format!(
-            "{name}: the record is larger than {} MiB, too large to be a game record",
-            MAX_RECORD_BYTES / (1024 * 1024)
-        )));
-    }
-    Record::parse_bytes(&bytes).map_err(|e| BadRecord(format!("{name}:{e}")).into())
+    let name = shown(path);
+    let bytes = library::read_bytes(path).map_err(|e| match e {
+        Unreadable::TooLarge => anyhow::Error::new(BadRecord(e.message(&name))),
+        Unreadable::Io(..) => anyhow!(e.message(&name)),
+    })?;
+    parse_record(path, &bytes)
+}
+
+/// Replays the record read from `path` as `bytes`.
+///
+/// # Errors
+/// [`BadRecord`] with `FILE:LINE:COLUMN: message` when the record is faulty.
+pub fn parse_record(path: &Path, bytes: &[u8]) -> Result<Record> {
+    Record::parse_bytes(bytes).map_err(|e| BadRecord(format!("{}:{e}", shown(path))).into())
 }
 
 impl Cli {
     /// Runs the command.
     ///
     /// # Errors
-    /// Whatever stops it; `main` prints the message and exits with status 1.
+    /// Whatever stops it; `main` prints the message and exits with status 1, or lets clap
+    /// print a [`usage_error`] and exit with status 2.
     pub fn run(self) -> Result<()> {
         match self.command {
             Some(Command::Replay(args)) => replay::replay(&args),
             Some(Command::Play(args)) => play(&args),
             Some(Command::Bench(args)) => bench::bench(&args),
+            Some(Command::Resume(args)) => resume::resume(&args),
+            Some(Command::Games(args)) => games::games(&args),
+            Some(Command::Rules(args)) => rules::rules(&args),
+            Some(Command::Completions(args)) => completions::completions(&args),
+            Some(Command::Manual(args)) => manual::manual(&args),
             Some(Command::Gtp(args)) => gtp::gtp(&args),
             Some(Command::Analyze(args)) => analyze::analyze(&args),
             Some(Command::Match(args)) => arena::run(&args),
@@ -262,9 +345,9 @@ fn play(args: &PlayArgs) -> Result<()> {
     crate::tui::play(
         args.setup()?,
         args.record.clone(),
-        args.ascii,
-        args.computer.versus(),
-        args.computer.threads(),
+        args.interface.ascii,
+        args.interface.computer.versus(),
+        args.interface.computer.threads(),
     )
 }
 
@@ -302,19 +385,30 @@ mod tests {
         );
         let setup = setup_of(&["play", "--game", "quint", "--no-pie"]).unwrap();
         assert_eq!((setup.size, setup.pie, setup.pieces), (8, false, 20));
-        let err = setup_of(&["--game", "quint", "--pieces", "16"]).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "16 pieces is not an option: Quint is played with 15, 20, 25 pieces"
+        let usage = |args: &[&str]| {
+            let err = setup_of(args).unwrap_err();
+            let clap = err.downcast_ref::<clap::Error>().expect("a usage error");
+            assert_eq!(clap.exit_code(), 2, "{args:?}");
+            clap.to_string()
+        };
+        let err = usage(&["--game", "quint", "--pieces", "16"]);
+        assert!(
+            err.contains("16 pieces is not an option: Quint is played with 15, 20, 25 pieces"),
+            "{err}"
         );
-        let err = setup_of(&["--game", "quint", "--size", "9"]).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "size 9 is out of range: Quint is played on size 8 only"
+        let err = usage(&["--game", "quint", "--size", "9"]);
+        assert!(
+            err.contains("size 9 is out of range: Quint is played on size 8 only"),
+            "{err}"
         );
         assert!(setup_of(&["--game", "quint", "--size", "8"]).is_ok());
-        let err = setup_of(&["--pieces", "20"]).unwrap_err();
-        assert_eq!(err.to_string(), "Quentin has no pieces in hand");
+        let err = usage(&["--pieces", "20"]);
+        assert!(err.contains("Quentin has no pieces in hand"), "{err}");
+        let err = usage(&["--size", "27"]);
+        assert!(
+            err.contains("size 27 is out of range: Quentin is played on sizes 3 to 26"),
+            "{err}"
+        );
         let setup = setup_of(&["--size", "5"]).unwrap();
         assert_eq!(
             (setup.game, setup.pie, setup.pieces),
@@ -326,9 +420,10 @@ mod tests {
     fn computer_of(args: &[&str]) -> Result<ComputerArgs, clap::Error> {
         let cli = Cli::try_parse_from(std::iter::once("quentin").chain(args.iter().copied()))?;
         Ok(match cli.command {
-            Some(Command::Play(play)) => play.computer,
+            Some(Command::Play(play)) => play.interface.computer,
             Some(Command::Replay(replay)) => replay.computer().clone(),
-            _ => cli.play.computer,
+            Some(Command::Resume(resume)) => resume.computer().clone(),
+            _ => cli.play.interface.computer,
         })
     }
 
@@ -346,7 +441,9 @@ mod tests {
         let both = computer_of(&["--computer=both", "--threads", "2"]).unwrap();
         assert_eq!((both.versus().computer, both.threads()), ([true, true], 2));
         assert_eq!(computer_of(&[]).unwrap(), ComputerArgs::default());
-        // The same options after `p` in a replay.
+        // The same options on resuming a game, and after `p` in a replay.
+        let resume = computer_of(&["resume", "game.txt", "--computer", "first"]).unwrap();
+        assert_eq!(resume.versus().computer, [true, false]);
         let replay = computer_of(&["replay", "game.txt", "--computer", "--think", "3"]).unwrap();
         assert_eq!(
             (replay.versus().computer, replay.versus().think),

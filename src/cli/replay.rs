@@ -14,7 +14,7 @@ use super::{BadRecord, load_record, write_stdout};
 pub(super) struct ReplayArgs {
     /// The record to replay.
     file: PathBuf,
-    /// Print the position as one JSON object (FORMAT.md) instead of opening the interface.
+    /// Print the position as one JSON object (docs/records.md) instead of opening the interface.
     #[arg(long, conflicts_with = "print")]
     json: bool,
     /// Print the board and status for people instead of opening the interface.
@@ -51,7 +51,7 @@ pub(super) fn action_count(record: &Record, file: &Path, at: Option<u64>) -> Res
             Ok(n) if n <= total => Ok(n),
             _ => bail!(BadRecord(format!(
                 "{}: --at {n} is beyond the end of the record ({total} action{})",
-                file.display(),
+                crate::library::shown(file),
                 if total == 1 { "" } else { "s" }
             ))),
         },
@@ -66,6 +66,7 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
             &record,
             at,
             args.ascii,
+            None,
             args.computer.versus(),
             args.computer.threads(),
         );

@@ -40,19 +40,34 @@ pub enum KonobiViolation {
 impl fmt::Display for KonobiViolation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            KonobiViolation::Crosscut { point, square } => write!(
-                f,
-                "{point} would make a crosscut in the square {square}–{}",
-                Point::new(square.col() + 1, square.row() + 1)
-            ),
+            KonobiViolation::Crosscut { point, square } => {
+                // The square's corners; the placement's partner is its opposite corner, and the
+                // two enemy stones are the other two.
+                let (c, r) = (square.col(), square.row());
+                let corner = |dc: usize, dr: usize| Point::new(c + dc, r + dr);
+                let on_left = point.col() == c;
+                let on_bottom = point.row() == r;
+                let partner = corner(usize::from(on_left), usize::from(on_bottom));
+                let mut across = [
+                    corner(usize::from(!on_left), usize::from(on_bottom)),
+                    corner(usize::from(on_left), usize::from(!on_bottom)),
+                ];
+                across.sort_by_key(|p| (p.col(), p.row()));
+                write!(
+                    f,
+                    "{point} would make a crosscut: {point} and {partner} corner to corner across \
+                     {} and {}",
+                    across[0], across[1]
+                )
+            }
             KonobiViolation::AvoidableWeakConnection {
                 point,
                 weak_to,
                 instead,
             } => write!(
                 f,
-                "{point} connects weakly to {weak_to}, and {instead} would connect to it without \
-                 any weak connection"
+                "{point} would join {weak_to} only corner to corner, but {instead} would join \
+                 {weak_to} side by side"
             ),
         }
     }
@@ -171,7 +186,7 @@ mod tests {
         let v = crosscut(&board, pt("c2"), Color::Black).unwrap();
         assert_eq!(
             v.to_string(),
-            "c2 would make a crosscut in the square b2–c3"
+            "c2 would make a crosscut: c2 and b3 corner to corner across b2 and c3"
         );
     }
 

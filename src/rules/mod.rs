@@ -347,7 +347,7 @@ impl Setup {
     /// let b2 = Action::Place(Point::parse("b2").unwrap());
     /// assert_eq!(
     ///     pos.preview(b2).unwrap_err().to_string(),
-    ///     "b2 connects weakly to a3, and a2 would connect to it without any weak connection"
+    ///     "b2 would join a3 only corner to corner, but a2 would join a3 side by side"
     /// );
     /// ```
     pub fn start_from(&self, board: Board, to_move: Color) -> Result<Position, SetupError> {

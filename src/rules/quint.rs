@@ -394,9 +394,9 @@ impl Quint {
         Ok(())
     }
 
-    /// The end of the game, if `mover`'s action just ended it, in RULES.md's order: the mover's
-    /// quint, the opponent's quint, the opponent without pieces or without a legal action in the
-    /// move phase, the third repetition.
+    /// The end of the game, if `mover`'s action just ended it, in the order of docs/rules.md:
+    /// the mover's quint, the opponent's quint, the opponent without pieces or without a legal
+    /// action in the move phase, the third repetition.
     fn judge(&self, mover: Color) -> Option<Outcome> {
         let opponent = mover.opponent();
         for color in [mover, opponent] {

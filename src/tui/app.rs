@@ -15,7 +15,9 @@ mod line;
 pub(crate) mod quint;
 mod text;
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use crate::record::{self, Players, Record};
 use crate::rules::{Action, Color, Game, Point, Position, Setup, SetupError};
@@ -27,7 +29,7 @@ use computer::Search;
 pub use computer::{Hint, Job, Versus, chance};
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};
-pub use text::{dimensions, removals_text};
+pub use text::{KONOBI_HINT, dimensions, refusal_text, removals_text, wins_text};
 
 /// Whether the app plays a game or steps through a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +80,8 @@ pub enum Effect {
     NewRecord,
     /// Leave the program.
     Quit,
+    /// Give the terminal back and stop, as Ctrl-Z does in a shell (`fg` takes it back).
+    Suspend,
 }
 
 /// How a message is shown.
@@ -116,8 +120,8 @@ pub fn player_of(position: &Position, color: Color) -> u8 {
     player(color, position.swapped() != white_first)
 }
 
-/// The state of the interface.
-#[derive(Debug)]
+/// The state of the interface. A clone shares the computer behind it.
+#[derive(Clone, Debug)]
 pub struct App {
     /// Every position of the line of play: `positions[i]` follows the first `i` actions.
     positions: Vec<Position>,
@@ -129,6 +133,12 @@ pub struct App {
     mode: Mode,
     message: Option<Message>,
     help: bool,
+    /// How many lines the help is scrolled down.
+    help_scroll: usize,
+    /// Konobi's first-time hint, while it shows.
+    hint: Option<&'static str>,
+    /// Whether that hint was shown already: it shows once a session.
+    hint_given: bool,
     look: Look,
     record_path: Option<PathBuf>,
     /// The first entry shown in the action list, when the player scrolled it; `None` follows
@@ -143,13 +153,13 @@ pub struct App {
     /// The `player1`/`player2` texts shown and recorded.
     players: Players,
     /// The handle on the computer player, when there is one.
-    engine: Option<Box<dyn Engine>>,
+    engine: Option<Rc<RefCell<Box<dyn Engine>>>>,
     /// The search under way or just ended.
     search: Option<Search>,
     /// Whether a hint was asked for and not found yet.
     hint_wanted: bool,
-    /// The last hint found.
-    hint: Option<Hint>,
+    /// The last hint found by the computer.
+    suggestion: Option<Hint>,
     /// Whether the live analysis is on.
     analysis: bool,
     /// Whether the replay is of the game just finished here, looked over (`n` then starts a
@@ -188,6 +198,19 @@ impl App {
         app
     }
 
+    /// The game of `record`, ready to play on after its last action.
+    #[must_use]
+    pub fn resume(record: &Record, look: Look) -> App {
+        let mut app = App::replay(record, usize::MAX, look);
+        app.mode = Mode::Play;
+        let n = app.current;
+        app.info(format!(
+            "Resumed after {n} action{}; new actions are added to the same record.",
+            if n == 1 { "" } else { "s" }
+        ));
+        app
+    }
+
     fn from_line(positions: Vec<Position>, actions: Vec<Action>, mode: Mode, look: Look) -> App {
         let size = positions.first().map_or(1, Position::size);
         let current = actions.len();
@@ -199,6 +222,9 @@ impl App {
             mode,
             message: None,
             help: false,
+            help_scroll: 0,
+            hint: None,
+            hint_given: false,
             look,
             record_path: None,
             list_top: None,
@@ -209,7 +235,7 @@ impl App {
             engine: None,
             search: None,
             hint_wanted: false,
-            hint: None,
+            suggestion: None,
             analysis: false,
             reviewing: false,
         }
@@ -287,6 +313,20 @@ impl App {
         self.help
     }
 
+    /// A hint for a newcomer shown under the last message, such as why Konobi refuses most
+    /// diagonal moves.
+    #[must_use]
+    pub fn hint(&self) -> Option<&'static str> {
+        self.hint
+    }
+
+    /// How many lines the help overlay is scrolled down (the drawing shows no more than its
+    /// last line at the bottom).
+    #[must_use]
+    pub fn help_scroll(&self) -> usize {
+        self.help_scroll
+    }
+
     /// How to draw.
     #[must_use]
     pub fn look(&self) -> Look {
@@ -317,13 +357,16 @@ impl App {
 
     /// Shows a refusal or a failure (of the app, or outside it, such as saving).
     pub fn warn(&mut self, text: impl Into<String>) {
+        self.hint = None;
         self.message = Some(Message {
             text: text.into(),
             tone: Tone::Refusal,
         });
     }
 
-    fn info(&mut self, text: impl Into<String>) {
+    /// Shows news: what happened, what the keys do now.
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.hint = None;
         self.message = Some(Message {
             text: text.into(),
             tone: Tone::Info,

@@ -6,25 +6,28 @@
 //!
 //! This module runs the loop: it sets the terminal up, draws, reads events, saves the record
 //! after every change, and puts the terminal back however the program ends (quit, error, panic,
-//! or SIGTERM, SIGHUP and SIGQUIT): raw mode off, the alternate screen left, mouse capture off,
-//! the cursor shown. Only SIGKILL cannot be caught; the record on disk then still holds every
+//! or a signal such as SIGTERM or SIGINT): raw mode off, the alternate screen left, mouse
+//! capture off, the cursor shown. Ctrl-Z (SIGTSTP) gives the terminal back before stopping and `fg` (SIGCONT)
+//! takes it again. Only SIGKILL cannot be caught; the record on disk then still holds every
 //! completed action.
 
 pub mod app;
 pub mod engine;
 pub mod render;
 pub mod save;
+mod session;
 mod thinker;
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result, bail};
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
@@ -33,7 +36,7 @@ use ratatui::backend::CrosstermBackend;
 use crate::record::Record;
 use crate::rules::Setup;
 
-use app::{App, Effect, Look, Versus};
+use app::{App, Effect, Look, Mode, Versus};
 use render::Geometry;
 use save::RecordFile;
 
@@ -58,15 +61,30 @@ pub fn play(
         Some(path) => RecordFile::named(path)?,
         None => RecordFile::in_data_dir(SystemTime::now())?,
     };
-    // Saved before the first frame, so that even a game killed at once leaves its record.
-    file.save(&app.record_text())
-        .with_context(|| format!("cannot write the record {}", file.path().display()))?;
-    app.set_record_path(file.path().to_path_buf());
     run(app, Some(file))
 }
 
-/// Opens `record` in the interface after its first `at` actions; `p` plays on from there into a
-/// new record (the replayed file is never written), with the players of `versus`.
+/// Plays on the game of `record`, read from `file` (open and locked), appending the new actions
+/// to it; the computer plays as `versus` says, on `threads` threads.
+///
+/// # Errors
+/// When there is no terminal, the file cannot be written, or the terminal fails.
+pub fn resume(
+    record: &Record,
+    file: RecordFile,
+    ascii: bool,
+    versus: Versus,
+    threads: usize,
+) -> Result<()> {
+    require_terminal()?;
+    let mut app = App::resume(record, Look::from_env(ascii));
+    app.set_computer(versus, engine(threads));
+    run(app, Some(file))
+}
+
+/// Opens `record` in the interface after its first `at` actions, with `note` in the panel
+/// (else the replay's keys); `p` plays on from there into a new record (the replayed file is
+/// never written), with the players of `versus` (the computer on `threads` threads).
 ///
 /// # Errors
 /// When there is no terminal or the terminal fails.
@@ -74,12 +92,16 @@ pub fn replay(
     record: &Record,
     at: usize,
     ascii: bool,
+    note: Option<String>,
     versus: Versus,
     threads: usize,
 ) -> Result<()> {
     require_terminal()?;
     let mut app = App::replay(record, at, Look::from_env(ascii));
     app.set_computer(versus, engine(threads));
+    if let Some(note) = note {
+        app.info(note);
+    }
     run(app, None)
 }
 
@@ -90,7 +112,10 @@ fn engine(threads: usize) -> Box<dyn engine::Engine> {
 }
 
 /// Refuses to start without a terminal, before anything is drawn or written.
-fn require_terminal() -> Result<()> {
+///
+/// # Errors
+/// When standard input or output is not a terminal.
+pub fn require_terminal() -> Result<()> {
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
         return Ok(());
     }
@@ -105,13 +130,14 @@ fn require_terminal() -> Result<()> {
 fn run(app: App, file: Option<RecordFile>) -> Result<()> {
     let mut session = Session {
         app,
-        file,
+        file: None,
         new_file: false,
         written: Vec::new(),
         failure: None,
+        quit_asked: false,
     };
-    if let Some(file) = &session.file {
-        session.written.push(file.path().to_path_buf());
+    if let Some(file) = file {
+        session.adopt(file)?;
     }
     let result = {
         let guard = TerminalGuard::enter();
@@ -121,21 +147,9 @@ fn run(app: App, file: Option<RecordFile>) -> Result<()> {
         }
         // The guard is dropped here: the terminal is back before anything is printed.
     };
-    let mut stdout = io::stdout().lock();
-    for path in &session.written {
-        let _ = writeln!(stdout, "Record saved in {}", path.display());
-    }
-    if let Some(failure) = session.failure {
-        eprintln!("quentin: {failure}");
-    }
-    result
+    let unsaved = session.report();
+    result.and(unsaved)
 }
-
-/// How long the loop waits for an event before drawing again while a search runs: 20 frames a
-/// second.
-const FRAME_WHILE_THINKING: Duration = Duration::from_millis(50);
-/// How long it waits when nothing moves on the screen but what the keys move.
-const FRAME_WHILE_IDLE: Duration = Duration::from_millis(250);
 
 /// The loop's state: the app and where its record goes.
 struct Session {
@@ -143,10 +157,12 @@ struct Session {
     file: Option<RecordFile>,
     /// Whether a new game is waiting for its own record file.
     new_file: bool,
-    /// Every record file written, to print on exit.
+    /// The record files of the games before this one, to print on exit.
     written: Vec<PathBuf>,
     /// The last save that failed, to repeat on exit.
     failure: Option<String>,
+    /// Whether the player was told, on quitting, that the last actions are not saved.
+    quit_asked: bool,
 }
 
 impl Session {
@@ -162,8 +178,16 @@ impl Session {
         loop {
             // The search first: the computer's move played, or its next search started, before
             // the frame that shows it.
-            let ticked = self.app.tick();
-            self.apply(ticked);
+            if self.app.tick() == Effect::Save {
+                self.save();
+            }
+            if REDRAW.swap(false, Ordering::SeqCst) {
+                // A fresh terminal knows nothing of the old screen, so it draws every cell
+                // (its `clear` would ask the terminal where the cursor is, and wait).
+                execute!(io::stdout(), Clear(ClearType::All)).context("cannot draw")?;
+                terminal =
+                    Terminal::new(CrosstermBackend::new(io::stdout())).context("cannot draw")?;
+            }
             let mut geometry = Geometry::default();
             terminal
                 .draw(|frame| geometry = render::render(&self.app, frame))
@@ -172,72 +196,42 @@ impl Session {
             if panic_after_frame {
                 panic!("QUENTIN_TEST_PANIC is set: a panic after the first frame, as asked");
             }
-            // While the computer thinks the screen is redrawn at least 10 times a second;
-            // a key is answered as soon as it comes either way.
+            // While the computer thinks the screen is redrawn at least 10 times a second; a
+            // key is answered as soon as it comes either way.
             let wait = if self.app.thinking().is_some() {
                 FRAME_WHILE_THINKING
             } else {
-                FRAME_WHILE_IDLE
+                TICK
             };
-            if event::poll(wait).context("cannot read the terminal")? {
-                let event = event::read().context("cannot read the terminal")?;
-                let effect = self.app.handle(&event);
-                if effect == Effect::Quit {
-                    return Ok(());
-                }
-                self.apply(effect);
-            }
-        }
-    }
-
-    /// Does what the app asked for, short of quitting.
-    fn apply(&mut self, effect: Effect) {
-        match effect {
-            Effect::None | Effect::Quit => {}
-            Effect::Save => self.save(),
-            Effect::NewRecord => {
-                self.new_file = true;
-                self.save();
-            }
-        }
-    }
-
-    /// Writes the record, first creating a new file when a new game began; a failure is shown
-    /// and the game goes on (the next action tries again).
-    fn save(&mut self) {
-        if self.new_file {
-            // The next file is named after the last one; until it exists, nothing is written,
-            // so a new game can never overwrite the previous one.
-            let next = match &self.file {
-                Some(file) => file.next(),
-                None => RecordFile::in_data_dir(SystemTime::now()),
+            let Some(event) = next_event(wait)? else {
+                continue;
             };
-            match next {
-                Ok(file) => {
-                    self.app.set_record_path(file.path().to_path_buf());
-                    self.written.push(file.path().to_path_buf());
-                    self.file = Some(file);
-                    self.new_file = false;
-                }
-                Err(e) => return self.fail(PathBuf::from("a new record"), &e),
+            // Kept while a replay shows: playing on goes back to it when nothing can be saved.
+            let replay = (self.app.mode() == Mode::Replay).then(|| self.app.clone());
+            match self.app.handle(&event) {
+                Effect::None => {}
+                Effect::Quit if self.may_quit() => return Ok(()),
+                Effect::Quit => {}
+                Effect::Suspend => suspend(),
+                Effect::Save => self.save(),
+                Effect::NewRecord => self.new_line(replay),
             }
         }
-        let Some(file) = &self.file else {
-            return;
-        };
-        match file.save(&self.app.record_text()) {
-            Ok(()) => self.failure = None,
-            Err(e) => self.fail(file.path().to_path_buf(), &e.into()),
-        }
     }
+}
 
-    fn fail(&mut self, path: PathBuf, error: &anyhow::Error) {
-        let text = format!("cannot save {}: {error:#}", path.display());
-        self.app.warn(format!(
-            "{text}. The game goes on; the next action tries again."
-        ));
-        self.failure = Some(text);
+/// How often the loop looks for a redraw asked by a signal while no key comes.
+const TICK: Duration = Duration::from_millis(200);
+/// How often it draws while a search runs: 20 frames a second.
+const FRAME_WHILE_THINKING: Duration = Duration::from_millis(50);
+
+/// The next terminal event within `wait`, or `None` when none came (the loop then draws again,
+/// for a search's progress or a redraw asked by a signal).
+fn next_event(wait: Duration) -> Result<Option<event::Event>> {
+    if event::poll(wait).context("cannot read the terminal")? {
+        return event::read().context("cannot read the terminal").map(Some);
     }
+    Ok(None)
 }
 
 /// Owns the terminal's game state: raw mode, alternate screen, mouse capture, hidden cursor.
@@ -250,15 +244,20 @@ impl TerminalGuard {
         restore_on_signals()?;
         // Created first so that a failure half-way still restores what was changed.
         let guard = TerminalGuard;
-        enable_raw_mode()?;
-        execute!(
-            io::stdout(),
-            EnterAlternateScreen,
-            EnableMouseCapture,
-            cursor::Hide
-        )?;
+        set_terminal_up()?;
         Ok(guard)
     }
+}
+
+/// Raw mode, the alternate screen, mouse capture, the cursor hidden.
+fn set_terminal_up() -> io::Result<()> {
+    enable_raw_mode()?;
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        cursor::Hide
+    )
 }
 
 impl Drop for TerminalGuard {
@@ -279,31 +278,70 @@ pub fn restore_terminal() {
     );
 }
 
-/// Restores the terminal when the program is told to stop (`kill`, a closed window): the record
-/// is already saved, so it can stop at once.
+/// Restores the terminal when the program is told to stop (`kill`, Ctrl-C sent from outside, a
+/// closed window, a timer or user signal): the record is already saved, so it can stop at once.
+/// SIGTSTP (Ctrl-Z, `kill -TSTP`) gives the terminal back and stops; SIGCONT (`fg`) takes it
+/// again and asks the loop for a whole new frame.
 #[cfg(unix)]
 fn restore_on_signals() -> io::Result<()> {
-    use signal_hook::consts::{SIGHUP, SIGQUIT, SIGTERM};
+    use signal_hook::consts::{
+        SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1, SIGUSR2,
+    };
     static ONCE: Once = Once::new();
     let mut result = Ok(());
     ONCE.call_once(|| {
-        result =
-            signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT]).map(|mut signals| {
-                std::thread::spawn(move || {
-                    if let Some(signal) = signals.forever().next() {
-                        restore_terminal();
-                        std::process::exit(128 + signal);
+        let handled = [
+            SIGTERM, SIGHUP, SIGQUIT, SIGINT, SIGUSR1, SIGUSR2, SIGALRM, SIGTSTP, SIGCONT,
+        ];
+        result = signal_hook::iterator::Signals::new(handled).map(|mut signals| {
+            std::thread::spawn(move || {
+                for signal in signals.forever() {
+                    match signal {
+                        SIGTSTP => {
+                            restore_terminal();
+                            // Stops here until SIGCONT; returns at once when the kernel will
+                            // not stop a program that no shell could continue.
+                            let _ = signal_hook::low_level::emulate_default_handler(SIGTSTP);
+                            take_terminal();
+                        }
+                        SIGCONT => take_terminal(),
+                        _ => {
+                            restore_terminal();
+                            std::process::exit(128 + signal);
+                        }
                     }
-                });
+                }
             });
+        });
     });
     result
+}
+
+/// Set when the terminal was taken back after a stop: the screen must be drawn anew.
+static REDRAW: AtomicBool = AtomicBool::new(false);
+
+/// Takes the terminal for the game again, as [`TerminalGuard::enter`] first did, and asks the
+/// loop to redraw everything.
+#[cfg(unix)]
+fn take_terminal() {
+    let _ = set_terminal_up();
+    REDRAW.store(true, Ordering::SeqCst);
 }
 
 #[cfg(not(unix))]
 fn restore_on_signals() -> io::Result<()> {
     Ok(())
 }
+
+/// Ctrl-Z: stops the program as the shell's job control expects, through the same SIGTSTP
+/// handling as a `kill -TSTP` (the terminal is given back first and taken again on `fg`).
+#[cfg(unix)]
+fn suspend() {
+    let _ = signal_hook::low_level::raise(signal_hook::consts::SIGTSTP);
+}
+
+#[cfg(not(unix))]
+fn suspend() {}
 
 /// Restores the terminal before a panic message is printed, so the message is readable and the
 /// shell usable.
@@ -316,68 +354,4 @@ fn install_panic_hook() {
             previous(info);
         }));
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tui::app::tests::after;
-    use std::fs;
-
-    /// A session whose 3×3 game Black has just won, saved in `DIR/game.txt`; returns it, the
-    /// directory and the saved record.
-    fn won(name: &str) -> (Session, PathBuf, String) {
-        let dir = save::tests::scratch(name);
-        let mut s = Session {
-            app: after(3, false, "b2 a1 b1 c1 b3"),
-            file: Some(RecordFile::named(dir.join("game.txt")).unwrap()),
-            new_file: false,
-            written: Vec::new(),
-            failure: None,
-        };
-        s.save();
-        let won = fs::read_to_string(dir.join("game.txt")).unwrap();
-        assert!(won.ends_with("b3\n"));
-        // n: a new game, which the loop saves into a new file.
-        assert_eq!(
-            s.app.handle(&app::tests::key(event::KeyCode::Char('n'))),
-            Effect::NewRecord
-        );
-        s.new_file = true;
-        (s, dir, won)
-    }
-
-    #[test]
-    fn a_new_game_goes_to_a_new_file_and_leaves_the_won_one() {
-        let (mut s, dir, won) = won("session-new");
-        s.save();
-        assert_eq!(fs::read_to_string(dir.join("game.txt")).unwrap(), won);
-        assert_eq!(
-            fs::read_to_string(dir.join("game-2.txt")).unwrap(),
-            "game quentin\nsize 3\npie off\n"
-        );
-        assert_eq!(s.written, [dir.join("game-2.txt")]);
-        assert_eq!(s.app.record_path(), Some(dir.join("game-2.txt").as_path()));
-    }
-
-    #[test]
-    fn when_no_new_file_can_be_made_the_old_game_is_not_overwritten() {
-        let (mut s, dir, won) = won("session-fail");
-        // The directory moves away: no new file can be made beside the old one.
-        let moved = save::tests::scratch("session-fail-moved");
-        fs::remove_dir(&moved).unwrap();
-        fs::rename(&dir, &moved).unwrap();
-        s.save();
-        assert!(s.new_file, "still waiting for a file");
-        assert!(s.failure.is_some());
-        assert!(s.app.message().unwrap().text.contains("cannot save"));
-        assert!(!dir.exists());
-        assert_eq!(fs::read_to_string(moved.join("game.txt")).unwrap(), won);
-        // Once the directory is back, the next save makes the new file.
-        fs::rename(&moved, &dir).unwrap();
-        s.save();
-        assert!(!s.new_file);
-        assert_eq!(fs::read_to_string(dir.join("game.txt")).unwrap(), won);
-        assert!(dir.join("game-2.txt").exists());
-    }
 }

@@ -26,8 +26,11 @@ mod palette;
 mod panel;
 mod squares;
 
-use help::{draw_help, wrap};
+use crate::guide::wrap;
+use help::draw_help;
 use palette::{Palette, paint};
+
+pub use help::HelpGeometry;
 use panel::draw_panel;
 
 pub use quint::CellGeometry;
@@ -51,6 +54,10 @@ pub struct Geometry {
     pub list_rows: usize,
     /// Quint's board of cells, when one was drawn.
     pub cells: Option<CellGeometry>,
+    /// Whether the window was too small to draw the board: keys then must not act unseen.
+    pub hidden: bool,
+    /// The help overlay, when it was drawn.
+    pub help: HelpGeometry,
 }
 
 impl Geometry {
@@ -252,7 +259,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     let need_h = board_h.max(PANEL_MIN_HEIGHT);
     if area.width < need_w || area.height < need_h {
         too_small(area, buf, (need_w, need_h), n, look);
-        return Geometry::default();
+        return Geometry {
+            hidden: true,
+            ..Geometry::default()
+        };
     }
     // The analysis's win-chance bar goes left of the board when there is room for it.
     let bar_w = if app.analysis_on() && area.width >= need_w + analysis::BAR_WIDTH {
@@ -290,13 +300,17 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     }
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
-    if app.help_open() {
-        draw_help(app, area, buf, glyphs);
-    }
+    let help = if app.help_open() {
+        draw_help(app, area, buf, glyphs)
+    } else {
+        HelpGeometry::default()
+    };
     Geometry {
         board,
         list_rows,
         cells,
+        hidden: false,
+        help,
     }
 }
 

@@ -1,4 +1,4 @@
-//! Brique written the obvious way from RULES.md, for differential tests: after a placement every
+//! Brique written plainly from docs/rules.md, for differential tests: after a placement every
 //! square of the whole board is asked whether its two escorts hold the mover's stones, and those
 //! that do and do not hold one yet are filled, an enemy stone there removed first. Slow and plain
 //! on purpose; chains are orthogonal, as in Quentin.

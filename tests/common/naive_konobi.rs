@@ -1,4 +1,4 @@
-//! Konobi written the obvious way from RULES.md, for differential tests: a placement is tried on
+//! Konobi written plainly from docs/rules.md, for differential tests: a placement is tried on
 //! a copy of the board, every 2×2 square of the whole board is searched for a crosscut, and the
 //! weak-connection rule is read word for word. Chains use strong and weak connections. Slow and
 //! plain on purpose.

@@ -1,4 +1,4 @@
-//! The turn rules of the connection games written the obvious way from RULES.md (Black first,
+//! The turn rules of the connection games written the obvious way from docs/rules.md (Black first,
 //! the pie rule's `swap` on White's first turn, a forced `pass`, the win by a chain between a
 //! colour's edges), over the naive placement rules of Quentin, Konobi and Brique. For
 //! differential tests against the rules library.

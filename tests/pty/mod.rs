@@ -1,6 +1,6 @@
-//! The harness of the end-to-end tests: the real binary in a pseudo-terminal, keys typed into
-//! it, its screen read back with a terminal emulator (vt100). Every wait polls with a generous
-//! timeout; nothing sleeps for a fixed time.
+//! A pseudo-terminal running the real binary, for the end-to-end tests: keys are typed into
+//! it and the screen is read back with a terminal emulator (vt100). Every wait polls with a
+//! generous timeout; nothing sleeps for a fixed time.
 #![allow(dead_code)]
 
 use std::fs;
@@ -12,6 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use quentin::rules::{Action, Point};
 
 /// How long any wait may take before the test fails: generous, for a loaded machine.
 pub const TIMEOUT: Duration = Duration::from_secs(60);
@@ -61,6 +62,16 @@ impl Session {
         cols: u16,
         env: &[(&str, &str)],
     ) -> Session {
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_quentin"));
+        command.args(args);
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        Session::spawn(dir, command, rows, cols)
+    }
+
+    /// Starts `command` in `dir`, in a `rows`×`cols` terminal, its data directory inside `dir`.
+    pub fn spawn(dir: &Path, mut command: CommandBuilder, rows: u16, cols: u16) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -68,15 +79,12 @@ impl Session {
                 ..PtySize::default()
             })
             .unwrap();
-        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_quentin"));
-        command.args(args);
         command.cwd(dir);
         command.env("TERM", "xterm-256color");
-        command.env("XDG_DATA_HOME", dir.join("data"));
-        command.env_remove("NO_COLOR");
-        for (key, value) in env {
-            command.env(key, value);
+        if command.get_env("XDG_DATA_HOME").is_none() {
+            command.env("XDG_DATA_HOME", dir.join("data"));
         }
+        command.env_remove("NO_COLOR");
         let started = Instant::now();
         let child = pty.slave.spawn_command(command).unwrap();
         // Only the child keeps the terminal's other end open, so its exit ends the output.
@@ -207,6 +215,46 @@ impl Session {
             .screen()
             .alternate_screen()
     }
+}
+
+pub fn place(name: &str) -> Action {
+    Action::Place(Point::parse(name).unwrap())
+}
+
+/// A 5×5 game recorded in `DIR/FILE`, after Black's first stone on c3.
+pub fn first_move_on_5x5(name: &str, file: &str) -> (Session, PathBuf) {
+    let dir = scratch(name);
+    let record = dir.join(file);
+    let mut s = Session::start(&dir, &["--size", "5", "--record", record.to_str().unwrap()]);
+    s.wait_for("Black to move");
+    s.send("\r");
+    s.wait_for("Action 2");
+    (s, record)
+}
+
+/// Waits until the screen no longer shows `text`; returns the screen.
+pub fn wait_gone(s: &Session, text: &str) -> String {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        let screen = s.screen();
+        if !screen.contains(text) {
+            return screen;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {text:?} to go; the screen shows:\n{screen}"
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Whether the output after the last switch to the alternate screen gives the terminal back.
+pub fn given_back(raw: &[u8]) -> bool {
+    let raw = String::from_utf8_lossy(raw);
+    raw.rfind("\x1b[?1049h").is_some_and(|at| {
+        let tail = &raw[at..];
+        tail.contains("\x1b[?1049l") && tail.contains("\x1b[?1000l") && tail.contains("\x1b[?25h")
+    })
 }
 
 /// Waits until `ready` gives something; returns it.

@@ -6,6 +6,9 @@
 //! the [`Engine`] handle for searches and reads its reports on every [`App::tick`]; nothing here
 //! waits for it.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use crate::record::Players;
 use crate::report::capitalised;
 use crate::rules::{Action, Color, Position};
@@ -65,7 +68,7 @@ pub enum Job {
 }
 
 /// The search under way (or just ended) for the position after `line`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Search {
     job: Job,
     line: Vec<Action>,
@@ -99,8 +102,9 @@ impl App {
     /// Puts a computer behind the app: who it plays, and the engine that searches.
     pub fn set_computer(&mut self, versus: Versus, engine: Box<dyn Engine>) {
         self.versus = versus;
-        self.engine = Some(engine);
-        if self.mode == Mode::Play {
+        self.engine = Some(Rc::new(RefCell::new(engine)));
+        // A game resumed between people keeps the players its record names.
+        if self.mode == Mode::Play && versus.computer != [false, false] {
             self.players = versus.players();
         }
     }
@@ -160,8 +164,8 @@ impl App {
 
     /// The hint for the shown position, once found.
     #[must_use]
-    pub fn hint(&self) -> Option<&Hint> {
-        self.hint
+    pub fn suggestion(&self) -> Option<&Hint> {
+        self.suggestion
             .as_ref()
             .filter(|h| h.line == self.actions[..self.current])
     }
@@ -194,16 +198,18 @@ impl App {
 
     /// Reads the search under way; once it has ended, acts on its final report.
     fn read_search(&mut self) -> Effect {
-        let (Some(engine), Some(search)) = (self.engine.as_mut(), self.search.as_mut()) else {
+        let (Some(engine), Some(search)) = (self.engine.clone(), self.search.as_mut()) else {
             return Effect::None;
         };
         if search.done || search.line != self.actions[..self.current] {
             return Effect::None;
         }
+        let mut engine = engine.borrow_mut();
         let done = engine.is_done();
         if let Some(report) = engine.report() {
             search.report = Some(report);
         }
+        drop(engine);
         if !done {
             return Effect::None;
         }
@@ -216,9 +222,10 @@ impl App {
     /// one wanted.
     fn schedule(&mut self) {
         let wanted = self.wanted();
-        let Some(engine) = self.engine.as_mut() else {
+        let Some(engine) = self.engine.clone() else {
             return;
         };
+        let mut engine = engine.borrow_mut();
         let line = &self.actions[..self.current];
         if let Some(search) = &self.search
             && (search.line != line || Some(search.job) != wanted)
@@ -262,7 +269,7 @@ impl App {
                     return Effect::None;
                 };
                 self.hint_wanted = false;
-                self.hint = Some(Hint {
+                self.suggestion = Some(Hint {
                     line: self.actions[..self.current].to_vec(),
                     action: best,
                     win: report.win,
@@ -307,10 +314,10 @@ impl App {
 
     /// Asks the search under way, if any, to end.
     pub(super) fn stop_search(&mut self) {
-        if let (Some(search), Some(engine)) = (&mut self.search, self.engine.as_mut())
+        if let (Some(search), Some(engine)) = (&mut self.search, &self.engine)
             && !search.done
         {
-            engine.stop();
+            engine.borrow_mut().stop();
             search.done = true;
         }
     }
@@ -334,7 +341,7 @@ impl App {
         } else if self.position().is_over() {
             self.warn("The game is over: there is nothing to hint.");
         } else if !self.busy() {
-            self.hint = None;
+            self.suggestion = None;
             self.hint_wanted = true;
             self.info(format!("Looking for a hint ({} s)...", self.versus.think));
         }

@@ -31,17 +31,25 @@ impl App {
     fn key(&mut self, key: KeyEvent) -> Effect {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
-            KeyCode::Esc if !self.help && self.quint_cancel() => return Effect::None,
-            KeyCode::Char('q') | KeyCode::Esc => return Effect::Quit,
+            KeyCode::Char('q') => return Effect::Quit,
             KeyCode::Char('c') if ctrl => return Effect::Quit,
+            KeyCode::Char('z') if ctrl => return Effect::Suspend,
             KeyCode::Char('?') => {
                 self.help = !self.help;
+                self.help_scroll = 0;
                 return Effect::None;
             }
+            _ if self.help && self.scroll_help(key.code) => return Effect::None,
+            // Esc closes the help as it closes any dialog; only q and Ctrl-C quit from it.
             _ if self.help => {
                 self.help = false;
                 return Effect::None;
             }
+            // Nothing may act on a board the player cannot see.
+            KeyCode::Esc if self.geometry.hidden => return Effect::Quit,
+            _ if self.geometry.hidden => return Effect::None,
+            KeyCode::Esc if self.quint_cancel() => return Effect::None,
+            KeyCode::Esc => return Effect::Quit,
             KeyCode::PageUp => {
                 self.scroll(false, self.geometry.list_rows.saturating_sub(1).max(1));
                 return Effect::None;
@@ -56,6 +64,24 @@ impl App {
             Mode::Play => self.play_key(key.code),
             Mode::Replay => self.replay_key(key.code),
         }
+    }
+
+    /// Scrolls the help with the arrows, `j`/`k`, PgUp/PgDn, Home/End; false for any other key.
+    fn scroll_help(&mut self, code: KeyCode) -> bool {
+        let help = self.geometry.help;
+        let page = help.rows.saturating_sub(1).max(1);
+        let top = self.help_scroll.min(help.max_scroll);
+        self.help_scroll = match code {
+            KeyCode::Up | KeyCode::Char('k') => top.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => top + 1,
+            KeyCode::PageUp => top.saturating_sub(page),
+            KeyCode::PageDown => top + page,
+            KeyCode::Home | KeyCode::Char('g') => 0,
+            KeyCode::End | KeyCode::Char('G') => help.max_scroll,
+            _ => return false,
+        }
+        .min(help.max_scroll);
+        true
     }
 
     fn play_key(&mut self, code: KeyCode) -> Effect {
@@ -108,6 +134,9 @@ impl App {
     }
 
     fn mouse(&mut self, mouse: MouseEvent) -> Effect {
+        if self.geometry.hidden {
+            return Effect::None;
+        }
         match mouse.kind {
             MouseEventKind::ScrollUp => self.scroll(false, WHEEL_LINES),
             MouseEventKind::ScrollDown => self.scroll(true, WHEEL_LINES),

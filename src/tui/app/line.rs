@@ -1,9 +1,9 @@
 //! The line of play: acting, forced passes, undo and redo, new games and playing on.
 
 use crate::report::capitalised;
-use crate::rules::{Action, Color, Position};
+use crate::rules::{Action, Color, Illegal, KonobiViolation, Position};
 
-use super::text::{dimensions, fills_text, join, removals_text};
+use super::text::{KONOBI_HINT, dimensions, fills_text, join, refusal_text, removals_text};
 use super::{App, Effect, MAX_AUTO_PASSES, Mode, Pick, player, player_of, quint};
 use crate::tui::render::BoardStyle;
 
@@ -26,7 +26,16 @@ impl App {
                     Action::Swap => "swap".to_string(),
                     other => format!("play {other}"),
                 };
-                self.warn(format!("{} cannot {what}: {reason}.", capitalised(mover)));
+                let why = refusal_text(&reason);
+                self.warn(format!("{} cannot {what}: {why}.", capitalised(mover)));
+                if matches!(
+                    reason,
+                    Illegal::Konobi(KonobiViolation::AvoidableWeakConnection { .. })
+                ) && !self.hint_given
+                {
+                    self.hint = Some(KONOBI_HINT);
+                    self.hint_given = true;
+                }
                 return Effect::None;
             }
         };
@@ -112,6 +121,7 @@ impl App {
         self.current += 1;
         self.list_top = None;
         self.pick = Pick::Nothing;
+        self.hint = None;
     }
 
     /// Whether action number `n` (from 1) is a pass. Passes are only ever forced, so the app
@@ -174,6 +184,7 @@ impl App {
         next.players = self.versus.players();
         next.engine = self.engine.take();
         next.analysis = self.analysis;
+        next.hint_given = self.hint_given;
         *self = next;
         self.info(format!(
             "New game of {} on {}.",

@@ -113,7 +113,7 @@ fn only_key_presses_count() {
 
 #[test]
 fn an_illegal_point_shows_the_reason_and_changes_nothing() {
-    // RULES.md: White b3 is diagonal to c4 while b4 and c3 are empty.
+    // docs/rules.md: White b3 is diagonal to c4 while b4 and c3 are empty.
     let mut app = after(5, false, "a1 c4 e3");
     press(&mut app, "h");
     assert_eq!(app.cursor(), p("b3"));
@@ -233,9 +233,40 @@ fn help_opens_closes_and_quitting_works_from_anywhere() {
     assert!(!app.help_open());
     press(&mut app, "?");
     assert_eq!(effect_of(&mut app, "q"), Effect::Quit);
-    assert_eq!(app.handle(&key(KeyCode::Esc)), Effect::Quit);
     let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    press(&mut app, "?");
     assert_eq!(app.handle(&ctrl_c), Effect::Quit);
+    // Esc closes the help, as it closes any dialog; with the help closed it quits.
+    press(&mut app, "?");
+    assert!(app.help_open());
+    assert_eq!(app.handle(&key(KeyCode::Esc)), Effect::None);
+    assert!(!app.help_open());
+    assert_eq!(app.handle(&key(KeyCode::Esc)), Effect::Quit);
+}
+
+#[test]
+fn while_the_board_is_hidden_only_quit_help_and_resize_act() {
+    let mut app = game(5, true);
+    app.set_geometry(Geometry {
+        hidden: true,
+        ..Geometry::default()
+    });
+    for keys in ["\n", " ", "s", "hjkl", "u", "r", "n"] {
+        assert_eq!(effect_of(&mut app, keys), Effect::None, "{keys:?}");
+    }
+    assert!(app.actions().is_empty());
+    assert_eq!(app.cursor(), p("c3"), "the cursor did not move unseen");
+    assert_eq!(
+        app.handle(&mouse(MouseEventKind::Down(MouseButton::Left), 0, 0)),
+        Effect::None
+    );
+    press(&mut app, "?");
+    assert!(app.help_open());
+    press(&mut app, "?");
+    assert_eq!(effect_of(&mut app, "q"), Effect::Quit);
+    // Once the board shows again, keys play.
+    app.set_geometry(Geometry::default());
+    assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
 }
 
 fn mouse(kind: MouseEventKind, column: u16, row: u16) -> Event {

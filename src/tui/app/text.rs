@@ -1,6 +1,7 @@
 //! The words of the app's messages.
 
-use crate::rules::{Action, Color, Point};
+use crate::report::capitalised;
+use crate::rules::{Action, Color, Illegal, KonobiViolation, Point, Position};
 
 use super::Look;
 
@@ -51,3 +52,36 @@ pub fn removals_text(effect: &crate::rules::Effect) -> Option<String> {
     };
     Some(format!("{color} {points}"))
 }
+
+/// Why an action is refused, for a player: the rules' reason, with the way out when there is
+/// one (Konobi's better point).
+#[must_use]
+pub fn refusal_text(reason: &Illegal) -> String {
+    match reason {
+        Illegal::Konobi(KonobiViolation::AvoidableWeakConnection { instead, .. }) => {
+            format!("{reason}: play {instead}, or elsewhere")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// `, wins for Black` when playing `action` in `position` ends the game with a win (for either
+/// side: a Quentin fill can complete the opponent's chain); nothing otherwise.
+#[must_use]
+pub fn wins_text(position: &Position, action: Action) -> String {
+    let mut next = position.clone();
+    if next.play(action).is_err() {
+        return String::new();
+    }
+    match next.outcome().and_then(|o| o.winner()) {
+        Some(winner) => format!(", wins for {}", capitalised(winner)),
+        None => String::new(),
+    }
+}
+
+/// The hint shown the first time Konobi refuses a weak connection that a strong one could
+/// replace: in Konobi most diagonal moves are refused early on, and that is no bug.
+pub const KONOBI_HINT: &str = "Normal in Konobi: a stone may join another only corner to \
+                               corner when no free point beside that other stone could join \
+                               it side by side, so most diagonal moves are refused early on. \
+                               ? shows the rules.";

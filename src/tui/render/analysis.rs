@@ -12,8 +12,8 @@ use crate::rules::{Action, Color, Position};
 use crate::tui::app::{App, Job, Look, Mode, chance};
 use crate::tui::engine::{Proven, Report};
 
-use super::help::wrap;
 use super::{BoardGeometry, Palette, paint, put};
+use crate::guide::wrap;
 
 /// Columns the win-chance bar takes beside the board: the bar and a gap.
 pub(super) const BAR_WIDTH: u16 = 2;
@@ -103,7 +103,7 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
         let text = format!("{} playouts{best}", count(playouts));
         out.extend(wrapped(&text, width, Style::new()));
     }
-    if let Some(hint) = app.hint() {
+    if let Some(hint) = app.suggestion() {
         let text = format!(
             "Hint: {}, {} for {}",
             hint.action,
@@ -206,7 +206,7 @@ pub(super) fn draw_bar(app: &App, area: Rect, buf: &mut Buffer, palette: &Palett
 
 /// The hint marked on the board: its point with a diamond in the highlight colour.
 pub(super) fn draw_hint(app: &App, geometry: &BoardGeometry, buf: &mut Buffer, palette: &Palette) {
-    let Some(hint) = app.hint() else {
+    let Some(hint) = app.suggestion() else {
         return;
     };
     if app.mode() == Mode::Play && app.computer_to_move() {

@@ -9,10 +9,6 @@ use crate::rules::{Color, Position};
 
 use super::{BoardGeometry, Glyphs, Palette, paint, put};
 
-/// What the help says about the board.
-pub(super) const HELP: &str = "Konobi: a diagonal mark joins two stones of one colour that are \
-                               weakly connected; chains run through strong and weak connections.";
-
 /// The marks of a weak connection rising to the right and falling to the right.
 fn marks(glyphs: &Glyphs) -> [&'static str; 2] {
     if glyphs.stone[0].is_ascii() {
@@ -75,7 +71,7 @@ mod tests {
 
     #[test]
     fn weak_connections_are_drawn_between_their_stones() {
-        // RULES.md: Black b3 is legal and connects weakly to c2.
+        // docs/rules.md: Black b3 is legal and connects weakly to c2.
         let moves = "a3 a4 e3 c4 c2 c3 c1 d1 b3";
         let mut app = played(Game::Konobi, Look::FULL, 5, false, moves);
         press(&mut app, "jj");
@@ -91,10 +87,10 @@ mod tests {
     }
 
     #[test]
-    fn the_panel_and_a_refusal_give_konobi_s_reason() {
-        // RULES.md: b2 is illegal, a2 connects to a3 cleanly.
-        let reason = "b2 connects weakly to a3, and a2 would connect to it without any weak \
-                      connection";
+    fn the_panel_and_a_refusal_give_konobi_s_reason_and_a_first_time_hint() {
+        // docs/rules.md: b2 is illegal, a2 connects to a3 cleanly.
+        let reason = "b2 would join a3 only corner to corner, but a2 would join a3 side by \
+                      side: play a2, or elsewhere";
         let mut app = played(
             Game::Konobi,
             Look::FULL,
@@ -105,15 +101,31 @@ mod tests {
         press(&mut app, "hj");
         let screen = format!("{:?}", draw_app(&mut app, 100, 24).backend());
         assert!(
-            screen.contains("b2: illegal: b2 connects weakly to a3"),
+            screen.contains("b2: illegal: b2 would join a3 only corner"),
             "{screen}"
         );
+        assert!(!screen.contains("Normal in Konobi"), "{screen}");
         press(&mut app, "\n");
         assert_eq!(
             app.message().map(|m| m.text.clone()),
             Some(format!("Black cannot play b2: {reason}."))
         );
         assert_eq!(app.current(), 8);
+        // The first such refusal explains that it is normal; the panel shows it at 80×24.
+        assert_eq!(app.hint(), Some(crate::tui::app::KONOBI_HINT));
+        let screen = draw_app(&mut app, 80, 24).backend().to_string();
+        assert!(screen.contains("Normal in Konobi"), "{screen}");
+        // Moving on clears it, and it never comes back.
+        press(&mut app, "k\n");
+        assert_eq!(app.current(), 9);
+        assert_eq!(app.hint(), None);
+        press(&mut app, "u");
+        press(&mut app, "j\n");
+        assert!(
+            app.message()
+                .is_some_and(|m| m.text.contains("cannot play b2"))
+        );
+        assert_eq!(app.hint(), None);
     }
 
     #[test]

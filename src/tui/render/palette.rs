@@ -21,6 +21,8 @@ pub(super) struct Palette {
     pub(super) current: Style,
     pub(super) undone: Style,
     pub(super) dim: Style,
+    /// A hint for newcomers.
+    pub(super) hint: Style,
 }
 
 /// Board colours from the 256-colour palette, chosen to look the same on dark and light
@@ -63,6 +65,7 @@ impl Palette {
                 current: Style::new().add_modifier(Modifier::REVERSED),
                 undone: Style::new().add_modifier(Modifier::DIM),
                 dim: Style::new().add_modifier(Modifier::DIM),
+                hint: Style::new().add_modifier(Modifier::ITALIC),
             };
         }
         let wood = Style::new().bg(paint::WOOD);
@@ -94,6 +97,7 @@ impl Palette {
             current: Style::new().add_modifier(Modifier::REVERSED),
             undone: Style::new().add_modifier(Modifier::DIM),
             dim: Style::new().add_modifier(Modifier::DIM),
+            hint: Style::new().add_modifier(Modifier::ITALIC),
         }
     }
 }

@@ -10,10 +10,12 @@ use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget};
 use crate::report::capitalised;
 use crate::rules::{Action, Board, Color, Game, Point, Position};
 
-use crate::tui::app::{App, Mode, Tone, dimensions, player_of, removals_text};
+use crate::tui::app::{
+    App, Mode, Tone, dimensions, player_of, refusal_text, removals_text, wins_text,
+};
 
-use super::help::wrap;
 use super::{BoardStyle, Glyphs, Palette, analysis, konobi, quint, squares, stone};
+use crate::guide::wrap;
 
 /// How many points differ between two boards.
 fn differences(a: &Board, b: &Board) -> usize {
@@ -187,7 +189,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         } else {
             Style::new()
         };
-        for line in wrap(&text, width).into_iter().take(3) {
+        for line in wrap(&text, width).into_iter().take(4) {
             top.push(Line::styled(line, style));
         }
     }
@@ -201,6 +203,12 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
             top.push(Line::styled(line, style));
         }
     }
+    if let Some(hint) = app.hint() {
+        top.push(Line::default());
+        for line in wrap(hint, width).into_iter().take(5) {
+            top.push(Line::styled(line, palette.hint));
+        }
+    }
     top.push(Line::default());
     top
 }
@@ -208,6 +216,13 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
 /// The bottom of the panel: what the game's board shows, whose edges are whose, and the keys
 /// to remember.
 fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
+    let keys = if app.mode() == Mode::Play && app.position().is_over() {
+        "n new game   u undo   q quit"
+    } else if app.setup().game == Game::Quint {
+        "Esc goes back   ? help   q quit"
+    } else {
+        "? help   q quit"
+    };
     let mut lines = match app.setup().game {
         Game::Konobi => konobi::legend(glyphs, palette),
         Game::Brique => squares::legend(app.look(), glyphs, palette),
@@ -220,7 +235,7 @@ fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
                     Span::raw(" Black"),
                 ]),
                 Line::from("Exactly five in a line wins"),
-                Line::styled("Esc goes back   ? help   q quit", palette.dim),
+                Line::styled(keys, palette.dim),
             ];
         }
         Game::Quentin => Vec::new(),
@@ -236,7 +251,7 @@ fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
             Span::raw(" White joins left and right "),
             Span::styled(glyphs.edge[2], palette.stone[1]),
         ]),
-        Line::styled("? help   q quit", palette.dim),
+        Line::styled(keys, palette.dim),
     ]);
     lines
 }
@@ -257,9 +272,13 @@ fn cursor_text(position: &Position, cursor: Point) -> (String, bool) {
             let removes = removals_text(&effect)
                 .map(|r| format!(", removes {r}"))
                 .unwrap_or_default();
-            (format!("{cursor}: legal{fills}{removes}"), false)
+            let wins = wins_text(position, Action::Place(cursor));
+            (format!("{cursor}: legal{fills}{removes}{wins}"), false)
         }
-        Err(reason) => (format!("{cursor}: illegal: {reason}"), true),
+        Err(reason) => (
+            format!("{cursor}: illegal: {}", refusal_text(&reason)),
+            true,
+        ),
     }
 }
 
@@ -269,14 +288,29 @@ fn action_line<'a>(app: &App, i: usize, palette: &Palette) -> Line<'a> {
     let before = app.position_at(i);
     let after = app.position_at(i + 1);
     let mut spans = vec![Span::raw(format!("{:>3}. ", i + 1))];
-    if let Some(color) = before.to_move() {
+    if action == Action::Swap
+        && let Some(color) = before.to_move()
+    {
+        // The players exchange colours: say which one the swapper now has.
+        let swapper = player_of(before, color);
+        let now = [Color::Black, Color::White]
+            .into_iter()
+            .find(|&c| player_of(after, c) == swapper)
+            .unwrap_or(color);
         spans.push(Span::raw(format!(
-            "P{} {:<5} ",
-            player_of(before, color),
-            capitalised(color)
+            "P{swapper} swap (P{swapper} now {})",
+            capitalised(now)
         )));
+    } else {
+        if let Some(color) = before.to_move() {
+            spans.push(Span::raw(format!(
+                "P{} {:<5} ",
+                player_of(before, color),
+                capitalised(color)
+            )));
+        }
+        spans.push(Span::raw(action.to_string()));
     }
-    spans.push(Span::raw(action.to_string()));
     if matches!(action, Action::Place(_)) && i < app.current() {
         let filled = differences(before.board(), after.board()).saturating_sub(1);
         if filled > 0 {

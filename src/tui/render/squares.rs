@@ -15,12 +15,6 @@ use crate::rules::{Action, Point};
 
 use super::{App, BoardGeometry, BoardStyle, Glyphs, Look, Palette, draw_frame, paint, put};
 
-/// What the help says about the board.
-pub(super) const HELP: &str = "Brique: after a placement, every square whose two escorts hold \
-                               the mover's stones gets one too, an enemy stone there removed. \
-                               Escorts (marked + around the cursor): above and left of a light \
-                               square, below and right of a dark one.";
-
 /// The squares' own colours, from the 256-colour palette.
 mod tint {
     use super::Paint;
@@ -205,7 +199,7 @@ mod tests {
     use crate::tui::app::tests::{played, press};
     use crate::tui::render::tests::{draw_app, with_marks};
 
-    /// RULES.md's example, one White stone (a1) added to give Black the move: Black c4
+    /// docs/rules.md's example, one White stone (a1) added to give Black the move: Black c4
     /// fills d4 and c3, removing White's c3.
     const BEFORE_C4: &str = "d5 c3 e5 d3 a3 d2 b3 a1";
 
@@ -241,16 +235,6 @@ mod tests {
         let moves = "h8 swap g8 j10 e6 k5 c12 h9 d3 g9 i8";
         let mut app = played(Game::Brique, Look::FULL, 15, true, moves);
         press(&mut app, "kh");
-        insta::assert_snapshot!(draw_app(&mut app, 80, 24).backend());
-    }
-
-    #[test]
-    fn the_help_explains_the_squares_and_still_fits_80x24() {
-        let mut app = played(Game::Brique, Look::FULL, 15, true, "");
-        app.set_record_path(
-            "/home/player/.local/share/quentin/games/2026-11-22T03-43-00.txt".into(),
-        );
-        press(&mut app, "?");
         insta::assert_snapshot!(draw_app(&mut app, 80, 24).backend());
     }
 

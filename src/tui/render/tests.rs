@@ -48,7 +48,7 @@ fn empty_5x5_board() {
 
 #[test]
 fn fill_preview_of_the_rules_worked_example() {
-    // RULES.md: Black e3 fills d5 d4 d3 c3 b3 a3 with black.
+    // docs/rules.md: Black e3 fills d5 d4 d3 c3 b3 a3 with black.
     let mut app = after(5, false, "e5 c5 a4 c4 b4 e4 b2 a2 c2 d2");
     press(&mut app, "ll");
     let terminal = draw_app(&mut app, 60, 18);
@@ -65,22 +65,19 @@ fn a_won_game_highlights_the_winning_chain() {
 }
 
 #[test]
-fn the_help_overlay_lists_every_key_and_the_record() {
-    let mut app = game(13, true);
-    app.set_record_path("/home/player/.local/share/quentin/games/2026-11-22T03-43-00.txt".into());
-    press(&mut app, "?");
-    let terminal = draw_app(&mut app, 80, 24);
-    insta::assert_snapshot!(terminal.backend());
-}
-
-#[test]
 fn a_too_small_terminal_asks_for_a_larger_window() {
     let mut app = game(13, true);
     let terminal = draw_app(&mut app, 40, 10);
     insta::assert_snapshot!(terminal.backend());
     // And no board to click on.
     let mut buf = Buffer::empty(Rect::new(0, 0, 40, 10));
-    assert_eq!(draw(&app, buf.area, &mut buf), Geometry::default());
+    assert_eq!(
+        draw(&app, buf.area, &mut buf),
+        Geometry {
+            hidden: true,
+            ..Geometry::default()
+        }
+    );
 }
 
 #[test]
@@ -146,17 +143,6 @@ fn every_window_size_draws_without_panicking() {
 }
 
 #[test]
-fn wrapping_keeps_words_whole_and_cuts_long_ones() {
-    assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
-    assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
-    assert_eq!(
-        wrap("Record: /home/me/games/x.txt", 12),
-        ["Record:", "/home/me/", "games/x.txt"]
-    );
-    assert_eq!(wrap("", 5), [""]);
-}
-
-#[test]
 fn points_map_to_cells_and_back() {
     let g = BoardGeometry {
         x: 7,
@@ -174,4 +160,21 @@ fn points_map_to_cells_and_back() {
     }
     assert_eq!(g.point_at(6, 3), None);
     assert_eq!(g.point_at(7, 2), None);
+}
+
+#[test]
+fn a_winning_placement_says_so_before_it_is_played() {
+    let mut app = after(3, false, "b1 a1 b2 a2");
+    press(&mut app, "k");
+    let screen = draw_app(&mut app, 60, 18).backend().to_string();
+    // b3 completes Black's column (and fills a3 white, a tie going to White).
+    assert!(
+        screen.contains("b3: legal, fills 1 point, wins for Black"),
+        "{screen}"
+    );
+    press(&mut app, "j");
+    press(&mut app, "l");
+    let screen = draw_app(&mut app, 60, 18).backend().to_string();
+    assert!(screen.contains("c2: legal"), "{screen}");
+    assert!(!screen.contains("wins for"), "{screen}");
 }

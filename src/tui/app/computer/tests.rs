@@ -212,7 +212,7 @@ fn a_hint_is_the_best_move_for_the_side_to_move_and_stays_until_the_position_cha
     answer(&script, report("b2", 0.42, 3000, 2000, &[]), true);
     assert_eq!(app.tick(), Effect::None, "a hint plays nothing");
     assert_eq!(app.actions(), [a("c3")]);
-    let hint = app.hint().unwrap();
+    let hint = app.suggestion().unwrap();
     assert_eq!((hint.action, hint.color), (a("b2"), Color::White));
     assert_eq!(
         text(&app),
@@ -222,7 +222,7 @@ fn a_hint_is_the_best_move_for_the_side_to_move_and_stays_until_the_position_cha
     assert_eq!(script.borrow().started.len(), 1, "no search after the hint");
     // Playing elsewhere forgets it.
     press(&mut app, "l\n");
-    assert_eq!(app.hint(), None);
+    assert_eq!(app.suggestion(), None);
 }
 
 #[test]

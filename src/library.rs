@@ -1,0 +1,350 @@
+//! The player's records on disk: where they live, which ones there are, and how a path is
+//! printed. Reading only: writing records belongs to the interface's saving.
+//!
+//! [`games`] lists the records of a directory newest first, each read and replayed (a record
+//! that cannot be read is listed with the reason); [`latest_unfinished`] picks the game to
+//! resume.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, bail};
+use directories::ProjectDirs;
+
+use crate::record::Record;
+use crate::rules::{Game, Outcome};
+
+/// The largest record file read; a record of a whole game is a few kilobytes.
+pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A path as printed for a person: control characters (which a terminal could take for
+/// commands) escaped, everything else as it is.
+#[must_use]
+pub fn shown(path: &Path) -> String {
+    escaped(&path.to_string_lossy())
+}
+
+/// `text` with its control characters escaped, for a terminal.
+#[must_use]
+pub fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if ch.is_control() {
+            out.extend(ch.escape_default());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// A path as a shell takes it back: [`shown`], single-quoted when it holds anything but
+/// letters, digits and `/._-+,:@~=`.
+#[must_use]
+pub fn shell_word(path: &Path) -> String {
+    let text = shown(path);
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || "/._-+,:@~=".contains(c));
+    if plain {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// The directory where new records go: `…/quentin/games` in the user's data directory
+/// (`$XDG_DATA_HOME`, or `~/.local/share` on Linux).
+///
+/// # Errors
+/// When neither `HOME` nor `XDG_DATA_HOME` says where that is: an empty variable counts as
+/// unset, rather than silently meaning another directory.
+pub fn games_dir() -> Result<PathBuf> {
+    let home = std::env::var_os("HOME").is_some_and(|h| !h.is_empty());
+    let xdg = cfg!(all(unix, not(target_os = "macos")))
+        && std::env::var_os("XDG_DATA_HOME").is_some_and(|x| Path::new(&x).is_absolute());
+    if !home && !xdg {
+        bail!(
+            "HOME is not set (or is empty), so there is no data directory for the records: \
+             set HOME, or name a record file with --record FILE"
+        );
+    }
+    let dirs = ProjectDirs::from("", "", "quentin")
+        .context("cannot find a data directory for the records (is HOME set?)")?;
+    Ok(dirs.data_dir().join("games"))
+}
+
+/// The UTC date and time of `time`: year, month, day, hour, minute, second.
+fn utc(time: SystemTime) -> [i64; 6] {
+    let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let rem = i64::try_from(secs % 86_400).unwrap_or(0);
+    let (y, m, d) = civil_from_days(days);
+    [y, m, d, rem / 3600, rem / 60 % 60, rem % 60]
+}
+
+/// `2026-11-22T03-43-00`: the UTC time, with `-` instead of `:` so every file system takes it
+/// in a file name.
+#[must_use]
+pub fn timestamp(time: SystemTime) -> String {
+    let [y, m, d, h, mi, s] = utc(time);
+    format!("{y:04}-{m:02}-{d:02}T{h:02}-{mi:02}-{s:02}")
+}
+
+/// `2026-11-22T03:43:00Z`: the UTC time in RFC 3339.
+#[must_use]
+pub fn rfc3339(time: SystemTime) -> String {
+    let [y, m, d, h, mi, s] = utc(time);
+    format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+}
+
+/// `2026-11-22 03:43`: the UTC time for people, to the minute.
+#[must_use]
+pub fn minute(time: SystemTime) -> String {
+    let [y, m, d, h, mi, _] = utc(time);
+    format!("{y:04}-{m:02}-{d:02} {h:02}:{mi:02}")
+}
+
+/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// What a readable record holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The game played.
+    pub game: Game,
+    /// The board side.
+    pub size: usize,
+    /// How many actions the record holds.
+    pub actions: usize,
+    /// How the game ended, `None` while it is unfinished.
+    pub outcome: Option<Outcome>,
+}
+
+impl Summary {
+    /// What `record` holds.
+    #[must_use]
+    pub fn of(record: &Record) -> Summary {
+        let last = record.final_position();
+        Summary {
+            game: record.setup().game,
+            size: record.setup().size,
+            actions: record.actions().len(),
+            outcome: last.outcome().cloned(),
+        }
+    }
+}
+
+/// One file of the records' directory.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Where it is.
+    pub path: PathBuf,
+    /// When it last changed.
+    pub modified: SystemTime,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// What it holds, or why it cannot be read (the reason, without the file's name).
+    pub summary: Result<Summary, String>,
+}
+
+impl Entry {
+    /// Whether the record can be read and its game goes on.
+    #[must_use]
+    pub fn unfinished(&self) -> bool {
+        self.summary.as_ref().is_ok_and(|s| s.outcome.is_none())
+    }
+}
+
+/// Why a file could not be read (before its text is even looked at).
+#[derive(Debug)]
+pub enum Unreadable {
+    /// The system refused: `verb` (`open`, `read`) failed with the error.
+    Io(&'static str, std::io::Error),
+    /// The file is larger than [`MAX_RECORD_BYTES`].
+    TooLarge,
+}
+
+impl Unreadable {
+    /// The reason, naming the file as `name`.
+    #[must_use]
+    pub fn message(&self, name: &str) -> String {
+        match self {
+            Unreadable::Io(verb, e) => format!("cannot {verb} {name}: {e}"),
+            Unreadable::TooLarge => format!(
+                "{name}: the record is larger than {} MiB, too large to be a game record",
+                MAX_RECORD_BYTES / (1024 * 1024)
+            ),
+        }
+    }
+}
+
+/// Reads and replays the record in `path`.
+///
+/// # Errors
+/// The reason, `LINE:COLUMN: message` for a faulty record, without the file's name.
+pub fn read(path: &Path) -> Result<Record, String> {
+    let bytes = read_bytes(path).map_err(|e| e.message("the file"))?;
+    Record::parse_bytes(&bytes).map_err(|e| e.to_string())
+}
+
+/// The bytes of the file `path`, refused beyond [`MAX_RECORD_BYTES`].
+///
+/// # Errors
+/// When it cannot be opened or read, or is too large.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Unreadable> {
+    use std::io::Read;
+    let file = fs::File::open(path).map_err(|e| Unreadable::Io("open", e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RECORD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Unreadable::Io("read", e))?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        return Err(Unreadable::TooLarge);
+    }
+    Ok(bytes)
+}
+
+/// Whether a file name is one of the records' (`*.txt`, not hidden: temporary files are).
+fn is_record_name(name: &str) -> bool {
+    !name.starts_with('.') && name.ends_with(".txt")
+}
+
+/// The records in `dir`, newest first; a missing directory holds none.
+///
+/// # Errors
+/// When the directory exists but cannot be listed.
+pub fn games(dir: &Path) -> Result<Vec<Entry>> {
+    let list = match fs::read_dir(dir) {
+        Ok(list) => list,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", shown(dir))),
+    };
+    let mut entries = Vec::new();
+    for item in list {
+        let item = item.with_context(|| format!("cannot list {}", shown(dir)))?;
+        let path = item.path();
+        if !item.file_name().to_str().is_some_and(is_record_name) {
+            continue;
+        }
+        // Symbolic links are followed; what is not a regular file is no record.
+        let Ok(meta) = fs::metadata(&path) else {
+            continue;
+        };
+        if !meta.is_file() {
+            continue;
+        }
+        let summary = read(&path).map(|r| Summary::of(&r));
+        entries.push(Entry {
+            path,
+            modified: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+            bytes: meta.len(),
+            summary,
+        });
+    }
+    // Newest first; the name breaks ties, so that the order is the same every time.
+    entries.sort_by(|a, b| b.modified.cmp(&a.modified).then(b.path.cmp(&a.path)));
+    Ok(entries)
+}
+
+/// The most recently changed unfinished game in `dir`, if there is one.
+///
+/// # Errors
+/// When the directory cannot be listed.
+pub fn latest_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
+    Ok(games(dir)?
+        .into_iter()
+        .find(Entry::unfinished)
+        .map(|e| e.path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("quentin-library-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn touch(path: &Path, text: &str, secs: u64) {
+        fs::write(path, text).unwrap();
+        let when = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
+        fs::File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(when)
+            .unwrap();
+    }
+
+    #[test]
+    fn timestamps_are_utc_dates() {
+        assert_eq!(timestamp(UNIX_EPOCH), "1970-01-01T00-00-00");
+        let t = UNIX_EPOCH + Duration::from_secs(1_795_318_980);
+        assert_eq!(timestamp(t), "2026-11-22T03-43-00");
+        assert_eq!(rfc3339(t), "2026-11-22T03:43:00Z");
+        assert_eq!(minute(t), "2026-11-22 03:43");
+        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400);
+        assert_eq!(timestamp(leap), "2000-02-29T00-00-00");
+    }
+
+    #[test]
+    fn paths_are_shown_with_control_characters_escaped() {
+        let path = Path::new("/tmp/a\u{1b}[31mred\u{7}.txt");
+        assert_eq!(shown(path), "/tmp/a\\u{1b}[31mred\\u{7}.txt");
+        assert_eq!(shell_word(Path::new("/tmp/game-2.txt")), "/tmp/game-2.txt");
+        assert_eq!(
+            shell_word(Path::new("/tmp/my game's.txt")),
+            r"'/tmp/my game'\''s.txt'"
+        );
+    }
+
+    #[test]
+    fn games_are_listed_newest_first_unreadable_ones_too() {
+        let dir = scratch("list");
+        touch(
+            &dir.join("old.txt"),
+            "size 3\npie off\nb1 a1 b2 a2 b3\n",
+            1000,
+        );
+        touch(&dir.join("new.txt"), "game konobi\nsize 5\nc3\n", 3000);
+        touch(&dir.join("bad.txt"), "size 5\nc3 c3\n", 2000);
+        touch(&dir.join(".new.txt.123.tmp"), "size 5\n", 4000);
+        touch(&dir.join("notes.md"), "hello", 5000);
+        let list = games(&dir).unwrap();
+        let names: Vec<_> = list
+            .iter()
+            .map(|e| e.path.file_name().unwrap().to_str().unwrap())
+            .collect();
+        assert_eq!(names, ["new.txt", "bad.txt", "old.txt"]);
+        let new = list[0].summary.as_ref().unwrap();
+        assert_eq!((new.game, new.size, new.actions), (Game::Konobi, 5, 1));
+        assert!(new.outcome.is_none());
+        assert!(list[1].summary.as_ref().unwrap_err().contains("2:4:"));
+        assert!(list[2].summary.as_ref().unwrap().outcome.is_some());
+        assert_eq!(latest_unfinished(&dir).unwrap(), Some(dir.join("new.txt")));
+        touch(&dir.join("new.txt"), "game konobi\nsize 5\nc3\n", 500);
+        assert_eq!(latest_unfinished(&dir).unwrap(), Some(dir.join("new.txt")));
+        fs::remove_file(dir.join("new.txt")).unwrap();
+        assert_eq!(latest_unfinished(&dir).unwrap(), None);
+        assert!(games(&dir.join("missing")).unwrap().is_empty());
+    }
+}
