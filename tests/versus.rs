@@ -12,8 +12,7 @@ use std::fs;
 use std::path::Path;
 use std::time::Instant;
 
-use portable_pty::PtySize;
-use pty::{Session, nz, scratch, wait_until};
+use pty::{Session, scratch, wait_until};
 use quentin::record::Record;
 use quentin::rules::{Action, Color, Point};
 
@@ -172,16 +171,9 @@ fn the_cursor_moves_at_once_while_the_computer_thinks() {
     }
     eprintln!("progress labels {labels:?} seen in {:?}", started.elapsed());
     // A resize is answered too: too small, then the board again.
-    let small = PtySize {
-        rows: 10,
-        cols: 40,
-        ..PtySize::default()
-    };
-    s.output.lock().unwrap().screen.set_size(nz(10), nz(40));
-    s.master.resize(small).unwrap();
+    s.resize(10, 40);
     s.wait_for("too small");
-    s.output.lock().unwrap().screen.set_size(nz(24), nz(80));
-    s.master.resize(PtySize::default()).unwrap();
+    s.resize(24, 80);
     s.wait_for("┌─┬─┬─┬─┐");
     s.send("q");
     assert!(s.wait_exit());

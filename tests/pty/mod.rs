@@ -268,3 +268,20 @@ pub fn wait_until<T>(what: &str, mut ready: impl FnMut() -> Option<T>) -> T {
         thread::sleep(Duration::from_millis(1));
     }
 }
+
+impl Session {
+    /// Resizes the terminal to `rows`×`cols`, the emulator reading the screen first.
+    pub fn resize(&self, rows: u16, cols: u16) {
+        self.output
+            .lock()
+            .unwrap()
+            .screen
+            .set_size(nz(rows), nz(cols));
+        let size = PtySize {
+            rows,
+            cols,
+            ..PtySize::default()
+        };
+        self.master.resize(size).unwrap();
+    }
+}
