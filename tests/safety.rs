@@ -409,3 +409,48 @@ fn kills_at_random_moments_of_a_burst_of_moves_lose_nothing_shown() {
     s.send("q");
     assert!(s.wait_exit());
 }
+
+#[test]
+fn two_games_started_together_on_one_record_never_both_run() {
+    let dir = scratch("two");
+    for n in 0..10 {
+        let file = format!("same-{n}.txt");
+        let args = ["--size", "5", "--record", file.as_str()];
+        let mut both = [Session::start(&dir, &args), Session::start(&dir, &args)];
+        // Each one either shows the board or ends with a refusal.
+        let deadline = Instant::now() + TIMEOUT;
+        let running: Vec<bool> = both
+            .iter_mut()
+            .map(|s| loop {
+                if s.screen().contains("Black to move") {
+                    break true;
+                }
+                if s.child.try_wait().unwrap().is_some() {
+                    break false;
+                }
+                assert!(Instant::now() < deadline, "neither board nor refusal");
+                thread::sleep(Duration::from_millis(1));
+            })
+            .collect();
+        assert_eq!(running.iter().filter(|&&r| r).count(), 1, "try {n}");
+        for (s, running) in both.iter_mut().zip(running) {
+            if running {
+                s.send("\r");
+                s.wait_for("Action 2");
+                s.send("q");
+                assert!(s.wait_exit());
+            } else {
+                let raw = s.wait_output(&file);
+                let raw = String::from_utf8_lossy(&raw);
+                assert!(
+                    raw.contains("is in use")
+                        || raw.contains("already exists")
+                        || raw.contains("changed while"),
+                    "{raw}"
+                );
+            }
+        }
+        let record = Record::parse(&fs::read_to_string(dir.join(&file)).unwrap()).unwrap();
+        assert_eq!(record.actions(), [place("c3")]);
+    }
+}
