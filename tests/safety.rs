@@ -68,13 +68,15 @@ fn keys_do_not_act_while_the_window_is_too_small_for_the_board() {
 }
 
 #[test]
-fn sigint_from_outside_gives_the_terminal_back_like_sigterm() {
-    let (mut s, record) = first_move_on_5x5("int", "int.txt");
-    assert!(!s.cooked());
-    s.signal("INT");
-    s.assert_restored();
-    let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
-    assert_eq!(record.actions(), [place("c3")]);
+fn sigint_and_other_signals_from_outside_give_the_terminal_back_like_sigterm() {
+    for signal in ["INT", "USR1", "USR2", "ALRM"] {
+        let (mut s, record) = first_move_on_5x5(&format!("sig-{signal}"), "sig.txt");
+        assert!(!s.cooked());
+        s.signal(signal);
+        s.assert_restored();
+        let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
+        assert_eq!(record.actions(), [place("c3")], "SIG{signal}");
+    }
 }
 
 #[test]
@@ -258,6 +260,14 @@ fn a_game_quit_before_its_first_action_leaves_no_record() {
         let raw = s.output.lock().unwrap().raw.clone();
         assert!(!String::from_utf8_lossy(&raw).contains("Record saved"));
     }
+    // Nor when it is closed or killed by a signal that can be caught.
+    for signal in ["TERM", "HUP"] {
+        let mut s = Session::start(&dir, &["--size", "5", "--record", "new.txt"]);
+        s.wait_for("Black to move");
+        assert!(dir.join("new.txt").exists());
+        s.signal(signal);
+        assert!(!dir.join("new.txt").exists(), "after SIG{signal}");
+    }
 }
 
 #[test]
@@ -421,15 +431,17 @@ fn two_games_started_together_on_one_record_never_both_run() {
         let deadline = Instant::now() + TIMEOUT;
         let running: Vec<bool> = both
             .iter_mut()
-            .map(|s| loop {
-                if s.screen().contains("Black to move") {
-                    break true;
+            .map(|s| {
+                loop {
+                    if s.screen().contains("Black to move") {
+                        break true;
+                    }
+                    if s.child.try_wait().unwrap().is_some() {
+                        break false;
+                    }
+                    assert!(Instant::now() < deadline, "neither board nor refusal");
+                    thread::sleep(Duration::from_millis(1));
                 }
-                if s.child.try_wait().unwrap().is_some() {
-                    break false;
-                }
-                assert!(Instant::now() < deadline, "neither board nor refusal");
-                thread::sleep(Duration::from_millis(1));
             })
             .collect();
         assert_eq!(running.iter().filter(|&&r| r).count(), 1, "try {n}");

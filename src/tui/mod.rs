@@ -264,6 +264,7 @@ fn restore_on_signals() -> io::Result<()> {
                         SIGCONT => take_terminal(),
                         _ => {
                             restore_terminal();
+                            session::discard_unplayed();
                             std::process::exit(128 + signal);
                         }
                     }
