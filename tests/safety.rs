@@ -466,3 +466,34 @@ fn two_games_started_together_on_one_record_never_both_run() {
         assert_eq!(record.actions(), [place("c3")]);
     }
 }
+
+#[test]
+fn quitting_with_actions_not_saved_asks_twice_and_fails() {
+    let dir = scratch("unsaved");
+    let games = dir.join("games");
+    fs::create_dir_all(&games).unwrap();
+    let mut s = Session::start(&dir, &["--size", "5", "--record", "games/g.txt"]);
+    s.wait_for("Black to move");
+    s.send("\r");
+    s.wait_for("Action 2");
+    // The directory goes away: an undo, which rewrites the record beside it, cannot be saved.
+    let moved = dir.join("moved");
+    fs::rename(&games, &moved).unwrap();
+    s.send("u");
+    s.wait_for("cannot save");
+    s.send("q");
+    s.wait_for("NOT SAVED");
+    assert!(
+        s.child.try_wait().unwrap().is_none(),
+        "the first q is refused"
+    );
+    s.send("q");
+    assert!(!s.wait_exit(), "exit status 1");
+    s.assert_restored();
+    let raw = s.wait_output("the record is not complete");
+    let raw = String::from_utf8_lossy(&raw);
+    assert!(!raw.contains("Record saved"), "{raw}");
+    // The file holds the game up to the last action saved.
+    let text = fs::read_to_string(moved.join("g.txt")).unwrap();
+    assert_eq!(Record::parse(&text).unwrap().actions(), [place("c3")]);
+}
