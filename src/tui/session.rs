@@ -40,6 +40,18 @@ pub(super) fn discard_unplayed() {
 }
 
 impl Session {
+    /// A session of `app`, with no record file yet.
+    pub(super) fn new(app: App) -> Session {
+        Session {
+            app,
+            file: None,
+            new_file: false,
+            written: Vec::new(),
+            failure: None,
+            quit_asked: false,
+        }
+    }
+
     /// Makes `file` the game's record: saves what the game holds so far (the headers of a new
     /// game, so that even a game killed at once leaves its record) and tells the app where.
     ///
@@ -200,22 +212,11 @@ mod tests {
     use crate::tui::save;
     use std::fs;
 
-    fn session(app: App) -> Session {
-        Session {
-            app,
-            file: None,
-            new_file: false,
-            written: Vec::new(),
-            failure: None,
-            quit_asked: false,
-        }
-    }
-
     /// A session whose 3×3 game Black has just won, saved in `DIR/game.txt`; returns it, the
     /// directory and the saved record.
     fn won(name: &str) -> (Session, PathBuf, String) {
         let dir = save::tests::scratch(name);
-        let mut s = session(after(3, false, "b2 a1 b1 c1 b3"));
+        let mut s = Session::new(after(3, false, "b2 a1 b1 c1 b3"));
         s.adopt(RecordFile::named(dir.join("game.txt")).unwrap())
             .unwrap();
         let won = fs::read_to_string(dir.join("game.txt")).unwrap();
@@ -267,7 +268,7 @@ mod tests {
     #[test]
     fn quitting_with_unsaved_actions_warns_and_asks_again() {
         let dir = save::tests::scratch("session-unsaved");
-        let mut s = session(after(5, true, ""));
+        let mut s = Session::new(after(5, true, ""));
         s.adopt(RecordFile::named(dir.join("game.txt")).unwrap())
             .unwrap();
         assert_eq!(effect_of(&mut s.app, "\n"), Effect::Save);
@@ -296,7 +297,7 @@ mod tests {
     #[test]
     fn quitting_after_a_failure_that_heals_saves_and_quits_at_once() {
         let dir = save::tests::scratch("session-heal");
-        let mut s = session(after(5, true, ""));
+        let mut s = Session::new(after(5, true, ""));
         s.adopt(RecordFile::named(dir.join("game.txt")).unwrap())
             .unwrap();
         s.failure = Some("cannot save: full".to_string());
