@@ -152,10 +152,28 @@ impl Tree {
     }
 
     /// Expands the root now (with its decisive and anti-decisive checks), if not yet done.
+    /// Quint has no threat scan (a side cannot be asked to move out of turn): its root
+    /// children are expanded at once instead, so that every action after which the opponent
+    /// wins at once is proved lost before the first playout, however slow the playouts.
     pub(crate) fn expand_root(&mut self, root: &Position) {
         if !self.nodes[ROOT as usize].expanded {
             self.expand(ROOT, root, true);
         }
+        if root.in_hand().is_none() || self.nodes[ROOT as usize].proof != Proof::Unknown {
+            return;
+        }
+        let mut child_pos = root.clone();
+        for c in self.children(ROOT) {
+            let n = &self.nodes[c as usize];
+            if n.expanded || n.proof != Proof::Unknown {
+                continue;
+            }
+            child_pos.clone_from(root);
+            if child_pos.play(n.action).is_ok() && !child_pos.is_over() {
+                self.expand(c, &child_pos, false);
+            }
+        }
+        self.update_proof(ROOT);
     }
 
     /// Makes the child reached by `action` the root, keeping its subtree and dropping the rest.
