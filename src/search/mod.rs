@@ -237,6 +237,14 @@ impl Searcher {
             .iter()
             .map(|t| Mutex::new(RootStats::of(t)))
             .collect();
+        let merge = |stats: &[RootStats]| {
+            Report::merge(
+                position,
+                stats,
+                playouts.load(Ordering::Relaxed),
+                clock.elapsed(),
+            )
+        };
         let (finished_tx, finished_rx) = mpsc::channel::<()>();
         std::thread::scope(|scope| {
             for (t, tree) in self.trees.iter_mut().enumerate() {
@@ -269,25 +277,13 @@ impl Searcher {
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
                 }
                 if Instant::now() >= next_progress && running > 0 {
-                    let stats = lock_all(&snapshots);
-                    let report = Report::merge(
-                        position,
-                        &stats,
-                        playouts.load(Ordering::Relaxed),
-                        clock.elapsed(),
-                    );
-                    on_progress(&report);
+                    on_progress(&merge(&lock_all(&snapshots)));
                     next_progress = Instant::now() + PROGRESS_EVERY;
                 }
             }
         });
         let stats: Vec<RootStats> = self.trees.iter().map(RootStats::of).collect();
-        let report = Report::merge(
-            position,
-            &stats,
-            playouts.load(Ordering::Relaxed),
-            clock.elapsed(),
-        );
+        let report = merge(&stats);
         on_progress(&report);
         report
     }
