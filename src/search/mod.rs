@@ -212,7 +212,7 @@ impl Searcher {
             return Report::finished(position, clock.elapsed());
         }
         for tree in &mut self.trees {
-            tree.expand_root(position);
+            tree.expand_root(position, stop);
         }
         let base_seed = self.limits.seed.unwrap_or_else(fresh_seed);
         let seed = base_seed.wrapping_add(self.searches.wrapping_mul(0x9e37_79b9_7f4a_7c15));

@@ -6,6 +6,8 @@
 //! other person, so a node's proof is for the person to move there and the statistics of a node
 //! are for the person who chose the action leading to it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::rng::Rng;
 use crate::rules::{Action, Color, Outcome, Position, Setup};
 
@@ -155,7 +157,7 @@ impl Tree {
     /// Quint has no threat scan (a side cannot be asked to move out of turn): its root
     /// children are expanded at once instead, so that every action after which the opponent
     /// wins at once is proved lost before the first playout, however slow the playouts.
-    pub(crate) fn expand_root(&mut self, root: &Position) {
+    pub(crate) fn expand_root(&mut self, root: &Position, stop: &AtomicBool) {
         if !self.nodes[ROOT as usize].expanded {
             self.expand(ROOT, root, true);
         }
@@ -165,6 +167,9 @@ impl Tree {
         let mut child_pos = root.clone();
         for c in self.children(ROOT) {
             let n = &self.nodes[c as usize];
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
             if n.expanded || n.proof != Proof::Unknown {
                 continue;
             }
@@ -394,7 +399,9 @@ impl Tree {
     /// a child that allows an immediate win is proved lost when it is itself expanded.
     fn expand(&mut self, i: u32, pos: &Position, threats: bool) -> bool {
         let actions = pos.legal_actions();
-        if self.nodes.len() + actions.len() > self.capacity || actions.is_empty() {
+        // The root's children are always kept: without them there is no move to report.
+        let full = i != ROOT && self.nodes.len() + actions.len() > self.capacity;
+        if full || actions.is_empty() {
             return false;
         }
         let first = self.nodes.len() as u32;
