@@ -1,10 +1,11 @@
-//! `quentin bench`: uniformly random games from the empty board on one thread, to measure how
-//! fast the rules engine runs.
+//! `quentin bench`: random games from the empty board on one thread, to measure how fast the
+//! rules engine runs: every legal action equally likely (`uniform`), or the search's playouts.
 
 use std::time::{Duration, Instant};
 
 use crate::rng::Rng;
-use crate::rules::{Color, Position, Setup};
+use crate::rules::{Position, Setup};
+use crate::search::policy::{self, Policy};
 
 /// When to stop playing.
 #[derive(Clone, Copy, Debug)]
@@ -22,6 +23,8 @@ pub struct Report {
     pub setup: Setup,
     /// The seed of the random games.
     pub seed: u64,
+    /// How the playouts chose their actions.
+    pub policy: Policy,
     /// Games played.
     pub playouts: u64,
     /// Actions played in all.
@@ -66,6 +69,7 @@ impl Report {
             "game": self.setup.game.name(),
             "size": self.setup.size,
             "seed": self.seed,
+            "policy": self.policy.name(),
             "playouts": self.playouts,
             "actions": self.actions,
             "seconds": self.seconds,
@@ -82,12 +86,13 @@ impl Report {
     pub fn text(&self) -> String {
         let n = self.setup.size;
         format!(
-            "{} {n}×{n}, seed {}: {} random playouts in {:.2} s\n\
+            "{} {n}×{n}, seed {}: {} {} playouts in {:.2} s\n\
              {:>12.0} playouts/s\n{:>12.0} actions/s\n{:>12.1} actions per game (mean)\n\
              {:>11.1}% won by Black\n",
             self.setup.game.title(),
             self.seed,
             self.playouts,
+            self.policy.name(),
             self.seconds,
             self.playouts_per_s(),
             self.actions_per_s(),
@@ -99,11 +104,12 @@ impl Report {
 
 /// Plays random games of `setup` (its pie rule as given) from `seed` until `budget` is spent.
 #[must_use]
-pub fn run(setup: Setup, start: &Position, seed: u64, budget: Budget) -> Report {
+pub fn run(setup: Setup, start: &Position, seed: u64, budget: Budget, policy: Policy) -> Report {
     let mut rng = Rng::new(seed);
     let mut report = Report {
         setup,
         seed,
+        policy,
         playouts: 0,
         actions: 0,
         black_wins: 0,
@@ -120,12 +126,14 @@ pub fn run(setup: Setup, start: &Position, seed: u64, budget: Budget) -> Report 
             break;
         }
         let mut game = start.clone();
-        report.actions += game.playout(&mut rng) as u64;
+        let done = policy::playout(&mut game, policy, &mut rng);
+        report.actions += done.actions as u64;
         report.playouts += 1;
-        match game.outcome().and_then(|o| o.winner()) {
-            Some(Color::Black) => report.black_wins += 1,
-            Some(Color::White) => report.white_wins += 1,
-            None => {}
+        // A game cut short with an estimate counts for neither side.
+        if done.black == 1.0 {
+            report.black_wins += 1;
+        } else if done.black == 0.0 {
+            report.white_wins += 1;
         }
     }
     report.seconds = clock.elapsed().as_secs_f64();
@@ -149,9 +157,9 @@ mod tests {
     fn the_same_seed_plays_the_same_games() {
         let s = setup(7);
         let start = s.start().unwrap();
-        let a = run(s, &start, 42, Budget::Playouts(50));
-        let b = run(s, &start, 42, Budget::Playouts(50));
-        let c = run(s, &start, 43, Budget::Playouts(50));
+        let a = run(s, &start, 42, Budget::Playouts(50), Policy::Uniform);
+        let b = run(s, &start, 42, Budget::Playouts(50), Policy::Uniform);
+        let c = run(s, &start, 43, Budget::Playouts(50), Policy::Uniform);
         assert_eq!((a.actions, a.black_wins), (b.actions, b.black_wins));
         assert_ne!((a.actions, a.black_wins), (c.actions, c.black_wins));
         assert_eq!(a.playouts, 50);

@@ -15,4 +15,5 @@ pub mod record;
 pub mod report;
 pub mod rng;
 pub mod rules;
+pub mod search;
 pub mod tui;

@@ -7,6 +7,7 @@ use clap::Args;
 
 use crate::bench::{self, Budget};
 use crate::rules::{Game, Setup};
+use crate::search::Policy;
 
 use super::{GameArg, parse_number, usage_error, write_stdout};
 
@@ -27,6 +28,10 @@ pub(super) struct BenchArgs {
     /// Seed of the random games: the same seed plays the same games.
     #[arg(long, value_name = "X", default_value_t = 1)]
     seed: u64,
+    /// How the playouts choose: every legal action equally likely, or as the search plays them
+    /// (Quint: a step, then every capture it may take; cut at a depth with an estimate).
+    #[arg(long, value_enum, default_value = "uniform")]
+    policy: PolicyArg,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -53,11 +58,24 @@ pub(super) fn bench(args: &BenchArgs) -> Result<()> {
         (None, Some(s)) => Budget::Time(Duration::from_secs_f64(s)),
         (None, None) => Budget::Time(Duration::from_secs(5)),
     };
-    let report = bench::run(setup, &start, args.seed, budget);
+    let policy = match args.policy {
+        PolicyArg::Uniform => Policy::Uniform,
+        PolicyArg::Search => Policy::Search,
+    };
+    let report = bench::run(setup, &start, args.seed, budget, policy);
     let out = if args.json {
         format!("{}\n", report.json())
     } else {
         report.text()
     };
     write_stdout(&out)
+}
+
+/// The playout policies as the command line names them.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum PolicyArg {
+    /// Every legal action equally likely.
+    Uniform,
+    /// The search's own playouts.
+    Search,
 }

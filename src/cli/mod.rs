@@ -1,5 +1,6 @@
 //! The command line, parsed with clap: `quentin [play]` here, each other subcommand in its own
-//! module (`replay`, `resume`, `games`, `bench`, `rules`, `completions`, `manual`).
+//! module (`replay`, `resume`, `games`, `bench`, `rules`, `completions`,
+//! `manual`, `gtp`, `analyze`, `match` in `arena`).
 //!
 //! Every wrong use of the command line exits with status 2 and clap's usage message, including
 //! sizes and numbers of pieces, which only the game can judge (`--game quint --size 9`): those
@@ -8,9 +9,13 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod analyze;
+mod arena;
 mod bench;
 mod completions;
 mod games;
+mod gtp;
+mod limits;
 mod manual;
 mod replay;
 mod resume;
@@ -88,11 +93,32 @@ enum Command {
     /// Print the manual page (roff), e.g. `quentin manual > quentin.1; man ./quentin.1`; with
     /// --dir, write every page.
     Manual(manual::ManualArgs),
+    /// Speak the Go Text Protocol on standard input and output, so that a GTP controller can
+    /// play the computer.
+    Gtp(gtp::GtpArgs),
+    /// Search the position of a record and print the best actions, their win chances and
+    /// principal variations.
+    Analyze(analyze::AnalyzeArgs),
+    /// Play the computer against a baseline player or against itself at another budget.
+    Match(arena::MatchArgs),
 }
 
 /// Options of a new game.
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameOptions,
+    /// Where to save the record after every action (default: a new file in the data directory).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    #[command(flatten)]
+    pub interface: InterfaceArgs,
+}
+
+/// Which game, on what board, with which options: shared by every command that starts a game
+/// (`play`, `match`).
+#[derive(Args, Debug, Clone)]
+pub struct GameOptions {
     /// The game to play.
     #[arg(long, value_enum, default_value = "quentin")]
     pub game: GameArg,
@@ -106,11 +132,6 @@ pub struct PlayArgs {
     /// Quint: pieces per player, 15, 20 or 25 (default 20).
     #[arg(long, value_name = "N", value_parser = parse_number)]
     pub pieces: Option<u64>,
-    /// Where to save the record after every action (default: a new file in the data directory).
-    #[arg(long, value_name = "FILE")]
-    pub record: Option<PathBuf>,
-    #[command(flatten)]
-    pub interface: InterfaceArgs,
 }
 
 /// Options of the interface, shared by every command that plays (`play`, `resume`).
@@ -163,7 +184,7 @@ pub fn usage_error(message: impl std::fmt::Display) -> anyhow::Error {
         .into()
 }
 
-impl PlayArgs {
+impl GameOptions {
     /// The setup these options ask for.
     ///
     /// # Errors
@@ -232,13 +253,16 @@ impl Cli {
             Some(Command::Rules(args)) => rules::rules(&args),
             Some(Command::Completions(args)) => completions::completions(&args),
             Some(Command::Manual(args)) => manual::manual(&args),
+            Some(Command::Gtp(args)) => gtp::gtp(&args),
+            Some(Command::Analyze(args)) => analyze::analyze(&args),
+            Some(Command::Match(args)) => arena::run(&args),
             None => play(&self.play),
         }
     }
 }
 
 fn play(args: &PlayArgs) -> Result<()> {
-    crate::tui::play(args.setup()?, args.record.clone(), args.interface.ascii)
+    crate::tui::play(args.game.setup()?, args.record.clone(), args.interface.ascii)
 }
 
 /// Writes to standard output; a closed pipe (`quentin … | head`) is not worth a message.
@@ -261,8 +285,8 @@ mod tests {
     fn setup_of(args: &[&str]) -> Result<Setup> {
         let cli = Cli::try_parse_from(std::iter::once("quentin").chain(args.iter().copied()))?;
         match cli.command {
-            Some(Command::Play(play)) => play.setup(),
-            _ => cli.play.setup(),
+            Some(Command::Play(play)) => play.game.setup(),
+            _ => cli.play.game.setup(),
         }
     }
 

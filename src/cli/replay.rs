@@ -1,10 +1,11 @@
 //! `quentin replay`: a record in the interface, or printed for people or programs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use clap::Args;
 
+use crate::record::Record;
 use crate::report;
 
 use super::{BadRecord, load_record, write_stdout};
@@ -27,20 +28,28 @@ pub(super) struct ReplayArgs {
     ascii: bool,
 }
 
-pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
-    let record = load_record(&args.file)?;
+/// The number of actions `--at` asks for (all of them when absent).
+///
+/// # Errors
+/// [`BadRecord`] when it is beyond the end of the record.
+pub(super) fn action_count(record: &Record, file: &Path, at: Option<u64>) -> Result<usize> {
     let total = record.actions().len();
-    let at = match args.at {
-        None => total,
+    match at {
+        None => Ok(total),
         Some(n) => match usize::try_from(n) {
-            Ok(n) if n <= total => n,
+            Ok(n) if n <= total => Ok(n),
             _ => bail!(BadRecord(format!(
                 "{}: --at {n} is beyond the end of the record ({total} action{})",
-                crate::library::shown(&args.file),
+                crate::library::shown(file),
                 if total == 1 { "" } else { "s" }
             ))),
         },
-    };
+    }
+}
+
+pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
+    let record = load_record(&args.file)?;
+    let at = action_count(&record, &args.file, args.at)?;
     if !args.json && !args.print {
         return crate::tui::replay(&record, at, args.ascii, None);
     }

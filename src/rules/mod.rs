@@ -635,6 +635,26 @@ impl Position {
         dispatch!(&mut self.state, g => g.playout(rng))
     }
 
+    /// Quint's move phase: the one-cell steps (from, to) of the side to move, appended to `out`;
+    /// nothing in the other games, in the drop phase or once the game is over. With
+    /// [`Position::capturable`], a playout picks a step and its captures without listing every
+    /// capture subset as an action.
+    pub fn steps_into(&self, out: &mut Vec<(Point, Point)>) {
+        if let State::Quint(q) = &self.state {
+            q.steps_into(out);
+        }
+    }
+
+    /// Quint: the enemy pieces the side to move may capture with a step to `to` (any subset
+    /// makes a legal step); none in the other games.
+    #[must_use]
+    pub fn capturable(&self, to: Point) -> Captures {
+        match &self.state {
+            State::Quint(q) => q.capturable_from(to),
+            _ => Captures::NONE,
+        }
+    }
+
     /// Plays `action` for the side to move.
     ///
     /// # Errors

@@ -240,6 +240,22 @@ impl Quint {
         actions
     }
 
+    /// The one-cell steps of the side to move as (from, to), appended to `out`: nothing in the
+    /// drop phase or once the game is over. For playouts that choose a step without listing
+    /// every capture subset.
+    pub(crate) fn steps_into(&self, out: &mut Vec<(Point, Point)>) {
+        if self.outcome.is_none() && !self.dropping() {
+            out.extend(steps(&self.board, self.to_move));
+        }
+    }
+
+    /// The enemy pieces the side to move may capture by stepping to `to` (any subset of them,
+    /// possibly none, makes a legal step with a legal from-cell).
+    pub(crate) fn capturable_from(&self, to: Point) -> Captures {
+        // At most three cells next to `to` beyond the cell stepped from: always a valid set.
+        Captures::from_points(capturable(&self.board, to, self.to_move)).unwrap_or_default()
+    }
+
     /// Whether `color` has a legal action on its turn.
     fn can_act(&self, color: Color) -> bool {
         if self.dropping() {

@@ -1,0 +1,145 @@
+//! Playout policies: how a simulation plays a position to its end (or to a cut with an estimate).
+
+use crate::rng::Rng;
+use crate::rules::{Action, Captures, Color, Game, Outcome, Point, Position};
+
+/// How playouts choose their actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Policy {
+    /// Every legal action of a turn equally likely, to the end of the game (Quint lists every
+    /// capture subset as an action: slow).
+    Uniform,
+    /// The search's own: the connection games as `Uniform`; Quint picks a step uniformly and
+    /// then takes every piece the step may capture, and long games are cut at
+    /// [`QUINT_CUT`] actions of the move phase with an estimate from the pieces left.
+    #[default]
+    Search,
+}
+
+impl Policy {
+    /// The name used on the command line and in JSON.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Policy::Uniform => "uniform",
+            Policy::Search => "search",
+        }
+    }
+}
+
+/// Move-phase actions a Quint playout plays before it stops and estimates.
+pub const QUINT_CUT: usize = 80;
+
+/// What a playout did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Playout {
+    /// Actions played.
+    pub actions: usize,
+    /// Black's score: 1 when Black won, 0 when White won, one half for a draw or an unfinished
+    /// game, in between for an estimate of a game cut short.
+    pub black: f32,
+}
+
+/// Plays `pos` out with `policy`.
+pub fn playout(pos: &mut Position, policy: Policy, rng: &mut Rng) -> Playout {
+    match (policy, pos.game()) {
+        (Policy::Search, Game::Quint) => quint_playout(pos, rng),
+        _ => {
+            let actions = pos.playout(rng);
+            Playout {
+                actions,
+                black: black_score(pos),
+            }
+        }
+    }
+}
+
+/// Black's score of a finished (or abandoned) game.
+fn black_score(pos: &Position) -> f32 {
+    match pos.outcome().and_then(Outcome::winner) {
+        Some(Color::Black) => 1.0,
+        Some(Color::White) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// Quint: drops on random empty cells, then random steps taking everything they can, cut after
+/// [`QUINT_CUT`] steps with the balance of pieces as the estimate.
+fn quint_playout(pos: &mut Position, rng: &mut Rng) -> Playout {
+    let mut cells: Vec<Point> = Vec::with_capacity(64);
+    let mut steps: Vec<(Point, Point)> = Vec::with_capacity(64);
+    let mut moves = 0;
+    let mut actions = 0;
+    while !pos.is_over() {
+        let action = if pos.in_hand().is_some_and(|h| h != [0, 0]) {
+            cells.clear();
+            cells.extend(pos.board().points().filter(|&p| pos.board().is_empty_at(p)));
+            if cells.is_empty() {
+                break;
+            }
+            Action::Place(cells[rng.below(cells.len())])
+        } else {
+            if moves >= QUINT_CUT {
+                return Playout {
+                    actions,
+                    black: material_estimate(pos),
+                };
+            }
+            moves += 1;
+            steps.clear();
+            pos.steps_into(&mut steps);
+            if steps.is_empty() {
+                break;
+            }
+            let (from, to) = steps[rng.below(steps.len())];
+            let captures: Captures = pos.capturable(to);
+            Action::Step { from, to, captures }
+        };
+        if pos.play(action).is_err() {
+            // Built from the rules' own steps and captures: always legal. Stop rather than loop.
+            debug_assert!(false, "a playout action was refused");
+            break;
+        }
+        actions += 1;
+    }
+    Playout {
+        actions,
+        black: black_score(pos),
+    }
+}
+
+/// Black's estimated score from the pieces each side has left.
+fn material_estimate(pos: &Position) -> f32 {
+    let [black, white] = pos.board().count();
+    let diff = black as f32 - white as f32;
+    (0.5 + 0.1 * diff).clamp(0.1, 0.9)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Setup;
+
+    #[test]
+    fn quint_playouts_end_or_cut_with_only_legal_actions() {
+        let start = Setup::new(Game::Quint).start().unwrap();
+        let mut rng = Rng::new(3);
+        for _ in 0..50 {
+            let mut pos = start.clone();
+            let done = playout(&mut pos, Policy::Search, &mut rng);
+            assert!((0.0..=1.0).contains(&done.black));
+            assert!(pos.is_over() || pos.in_hand() == Some([0, 0]));
+        }
+    }
+
+    #[test]
+    fn connection_playouts_finish_the_game() {
+        let start = Setup::new(Game::Quentin).start().unwrap();
+        let mut rng = Rng::new(3);
+        let mut pos = start.clone();
+        let done = playout(&mut pos, Policy::Search, &mut rng);
+        assert!(pos.is_over());
+        assert_eq!(done.actions, pos.ply());
+        assert!(done.black == 0.0 || done.black == 1.0);
+    }
+}

@@ -1,0 +1,216 @@
+//! What a search found: the root's statistics of each thread, merged into one [`Report`].
+
+use std::time::Duration;
+
+use crate::rules::{Action, Color, Position};
+
+use super::Proven;
+use super::tree::{Proof, ROOT, Tree};
+
+/// The longest principal variation reported.
+const PV_LENGTH: usize = 12;
+
+/// One root action as the search sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveReport {
+    /// The action.
+    pub action: Action,
+    /// Playouts through it.
+    pub visits: u64,
+    /// The estimated chance that the side to move wins after it, from 0 to 1 (1 or 0 when
+    /// proved).
+    pub win: f64,
+    /// Whether its value is proved, for the side to move at the root.
+    pub proven: Option<Proven>,
+    /// The principal variation: this action, then the expected replies.
+    pub pv: Vec<Action>,
+}
+
+/// The search's answer for the root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The colour to move at the root, `None` for a finished game.
+    pub to_move: Option<Color>,
+    /// The action to play; `None` only for a finished game.
+    pub best: Option<Action>,
+    /// The estimated chance that the side to move wins, from 0 to 1.
+    pub win: f64,
+    /// The position's value when the search proved it.
+    pub proven: Option<Proven>,
+    /// Playouts of this search (not counting those kept from earlier moves).
+    pub playouts: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// Every root action, proved wins first, then the most visited, proved losses last.
+    pub moves: Vec<MoveReport>,
+}
+
+/// One root child of one tree.
+#[derive(Clone, Debug)]
+struct ChildStats {
+    action: Action,
+    visits: u64,
+    wins: f64,
+    proof: Proof,
+    pv: Vec<Action>,
+}
+
+/// A copy of one tree's root statistics, cheap to share between threads.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RootStats {
+    proof: Option<Proven>,
+    children: Vec<ChildStats>,
+}
+
+impl RootStats {
+    /// The root of `tree` now.
+    pub(crate) fn of(tree: &Tree) -> RootStats {
+        let proof = match tree.root_proof() {
+            Proof::Win => Some(Proven::Win),
+            Proof::Loss => Some(Proven::Loss),
+            Proof::Unknown | Proof::Draw => None,
+        };
+        let children = tree
+            .children(ROOT)
+            .map(|c| {
+                let n = tree.node(c);
+                ChildStats {
+                    action: n.action,
+                    visits: u64::from(n.visits),
+                    wins: f64::from(n.wins),
+                    proof: n.proof,
+                    pv: tree.pv(c, PV_LENGTH),
+                }
+            })
+            .collect();
+        RootStats { proof, children }
+    }
+}
+
+/// How much better than even a swap must look to be chosen.
+const SWAP_MARGIN: f64 = 0.025;
+
+/// Swapping hands the opponent the move, and a stone worth about a move (a corner stone) leaves
+/// the playouts' estimate of the swap near even, within their noise: the swap is chosen only
+/// when it looks clearly better than even, else the most visited placement is kept.
+fn prefer_placement_to_a_slim_swap(moves: &mut [MoveReport]) {
+    let Some(swap) = moves
+        .first()
+        .filter(|m| m.action == Action::Swap && m.proven.is_none())
+    else {
+        return;
+    };
+    if swap.win >= 0.5 + SWAP_MARGIN {
+        return;
+    }
+    let alternative = moves
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, m)| m.proven.is_none() && m.visits > 0)
+        .max_by(|(_, a), (_, b)| a.visits.cmp(&b.visits).then(a.win.total_cmp(&b.win)));
+    if let Some((i, _)) = alternative {
+        moves[..=i].rotate_right(1);
+    }
+}
+
+impl Report {
+    /// The report of a finished game: nothing to play.
+    pub(crate) fn finished(position: &Position, elapsed: Duration) -> Report {
+        Report {
+            to_move: position.to_move(),
+            best: None,
+            win: 0.5,
+            proven: None,
+            playouts: 0,
+            elapsed,
+            moves: Vec::new(),
+        }
+    }
+
+    /// The threads' root statistics merged: visits and results added, proofs taken from any
+    /// thread (a proof is exact), the variation from the thread that visited the action most.
+    pub(crate) fn merge(
+        position: &Position,
+        stats: &[RootStats],
+        playouts: u64,
+        elapsed: Duration,
+    ) -> Report {
+        let Some(first) = stats.iter().max_by_key(|s| s.children.len()) else {
+            return Report::finished(position, elapsed);
+        };
+        let mut moves: Vec<(MoveReport, u8)> = first
+            .children
+            .iter()
+            .enumerate()
+            .map(|(j, c)| {
+                let same = stats
+                    .iter()
+                    .filter_map(|s| s.children.get(j).filter(|o| o.action == c.action));
+                let visits: u64 = same.clone().map(|o| o.visits).sum();
+                let wins: f64 = same.clone().map(|o| o.wins).sum();
+                let proof = same
+                    .clone()
+                    .map(|o| o.proof)
+                    .find(|&p| p == Proof::Win || p == Proof::Loss)
+                    .unwrap_or(c.proof);
+                let pv = same
+                    .max_by_key(|o| o.visits)
+                    .map_or_else(|| vec![c.action], |o| o.pv.clone());
+                // A child's proof is for the opponent: their loss is the root's win.
+                let (proven, win, rank) = match proof {
+                    Proof::Loss => (Some(Proven::Win), 1.0, 0),
+                    Proof::Win => (Some(Proven::Loss), 0.0, 2),
+                    Proof::Draw => (None, 0.5, 1),
+                    Proof::Unknown if visits == 0 => (None, 0.5, 1),
+                    Proof::Unknown => (None, wins / visits as f64, 1),
+                };
+                let report = MoveReport {
+                    action: c.action,
+                    visits,
+                    win,
+                    proven,
+                    pv,
+                };
+                (report, rank)
+            })
+            .collect();
+        moves.sort_by(|(a, ra), (b, rb)| {
+            ra.cmp(rb)
+                .then(b.visits.cmp(&a.visits))
+                .then(b.win.total_cmp(&a.win))
+        });
+        let mut moves: Vec<MoveReport> = moves.into_iter().map(|(m, _)| m).collect();
+        prefer_placement_to_a_slim_swap(&mut moves);
+        let proven = stats.iter().find_map(|s| s.proof).or_else(|| {
+            if moves.first().is_some_and(|m| m.proven == Some(Proven::Win)) {
+                Some(Proven::Win)
+            } else if !moves.is_empty() && moves.iter().all(|m| m.proven == Some(Proven::Loss)) {
+                Some(Proven::Loss)
+            } else {
+                None
+            }
+        });
+        let best = moves.first();
+        let win = match proven {
+            Some(Proven::Win) => 1.0,
+            Some(Proven::Loss) => 0.0,
+            None => best.map_or(0.5, |m| m.win),
+        };
+        Report {
+            to_move: position.to_move(),
+            best: best.map(|m| m.action),
+            win,
+            proven,
+            playouts,
+            elapsed,
+            moves,
+        }
+    }
+
+    /// Playouts a second.
+    #[must_use]
+    pub fn playouts_per_s(&self) -> f64 {
+        self.playouts as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}

@@ -1,0 +1,345 @@
+//! Tests of the search on tiny boards, with playout budgets and seeds (never timings).
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+use crate::rules::{Action, Board, Color, Game, Outcome, Point, Setup};
+
+fn limits(playouts: u64) -> Limits {
+    Limits {
+        budget: Budget::Playouts(playouts),
+        threads: 1,
+        seed: Some(7),
+        nodes: 0,
+    }
+}
+
+fn search(pos: &Position, playouts: u64) -> Report {
+    Searcher::new(limits(playouts)).search(pos, &AtomicBool::new(false), |_| {})
+}
+
+fn at(p: &str) -> Action {
+    Action::Place(Point::parse(p).unwrap())
+}
+
+fn from_rows(game: Game, rows: &str, to_move: Color) -> Position {
+    Setup::new(game)
+        .start_from(Board::from_rows(rows).unwrap(), to_move)
+        .unwrap()
+}
+
+/// Whether the person to move at `pos` wins with best play, by exhaustive search over the
+/// rules (pie off: no swap), remembered by board and side to move.
+fn wins(pos: &Position, memo: &mut HashMap<(Board, Option<Color>), bool>) -> bool {
+    let key = (pos.board().clone(), pos.to_move());
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    let mover = pos.to_move().unwrap();
+    let w = pos.legal_actions().into_iter().any(|a| {
+        let mut after = pos.clone();
+        after.play(a).unwrap();
+        match after.outcome() {
+            Some(Outcome::Win { winner, .. }) => *winner == mover,
+            Some(Outcome::Draw) => false,
+            None => !wins(&after, memo),
+        }
+    });
+    memo.insert(key, w);
+    w
+}
+
+/// The positions after each opening action of `setup` (pie off) that are still going.
+fn openings(setup: Setup) -> Vec<Position> {
+    let start = setup.start().unwrap();
+    start
+        .legal_actions()
+        .into_iter()
+        .map(|a| {
+            let mut p = start.clone();
+            p.play(a).unwrap();
+            p
+        })
+        .filter(|p| !p.is_over())
+        .collect()
+}
+
+#[test]
+fn a_search_gives_a_legal_action_in_every_game() {
+    for game in Game::ALL {
+        let setup = Setup {
+            size: if game == Game::Quint { 8 } else { 5 },
+            ..Setup::new(game)
+        };
+        let pos = setup.start().unwrap();
+        let report = search(&pos, 300);
+        assert!(pos.is_legal(report.best.unwrap()), "{game}");
+        assert_eq!(report.playouts, 300);
+        assert_eq!(report.to_move, pos.to_move());
+        assert_eq!(report.moves.len(), pos.legal_actions().len());
+        let visits: u64 = report.moves.iter().map(|m| m.visits).sum();
+        assert!(visits >= 299, "{game}: {visits}");
+    }
+}
+
+#[test]
+fn proofs_agree_with_exhaustive_search_on_3x3() {
+    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+        let setup = Setup {
+            size: 3,
+            pie: false,
+            ..Setup::new(game)
+        };
+        let mut memo = HashMap::new();
+        let mut positions = vec![setup.start().unwrap()];
+        positions.extend(openings(setup));
+        for pos in positions {
+            let truth = wins(&pos, &mut memo);
+            let report = search(&pos, 20_000);
+            let expected = if truth { Proven::Win } else { Proven::Loss };
+            assert_eq!(report.proven, Some(expected), "{game} {:?}", pos.board());
+            if truth {
+                // The move chosen wins too.
+                let mut after = pos.clone();
+                after.play(report.best.unwrap()).unwrap();
+                let won = after.outcome().and_then(Outcome::winner) == pos.to_move();
+                assert!(won || !wins(&after, &mut memo), "{game}: {:?}", report.best);
+            }
+        }
+    }
+}
+
+#[test]
+fn forced_wins_in_quentin_4x4_openings_are_found_and_confirmed() {
+    let setup = Setup {
+        size: 4,
+        pie: false,
+        ..Setup::new(Game::Quentin)
+    };
+    let mut memo = HashMap::new();
+    let mut proved = 0;
+    // Two actions in: a dozen positions, each solved exhaustively.
+    for first in openings(setup).into_iter().step_by(5) {
+        for a in first.legal_actions().into_iter().step_by(4) {
+            let mut pos = first.clone();
+            pos.play(a).unwrap();
+            if pos.is_over() {
+                continue;
+            }
+            let report = search(&pos, 3_000);
+            let truth = wins(&pos, &mut memo);
+            // A proof, when the search finds one, is exact.
+            match report.proven {
+                Some(Proven::Win) => {
+                    assert!(truth);
+                    let mut after = pos.clone();
+                    after.play(report.best.unwrap()).unwrap();
+                    assert!(after.is_over() || !wins(&after, &mut memo));
+                    proved += 1;
+                }
+                Some(Proven::Loss) => assert!(!truth),
+                None => {}
+            }
+        }
+    }
+    eprintln!("{proved} forced wins proved");
+    assert!(proved >= 3, "only {proved} forced wins proved");
+}
+
+#[test]
+fn the_same_seed_gives_the_same_search() {
+    let pos = Setup {
+        size: 7,
+        ..Setup::new(Game::Konobi)
+    }
+    .start()
+    .unwrap();
+    let a = search(&pos, 2_000);
+    let b = search(&pos, 2_000);
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.moves, b.moves);
+}
+
+#[test]
+fn an_immediate_win_is_taken_in_each_game() {
+    // Black to move joins top and bottom at b2 (Brique: a square-board column).
+    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+        let pos = from_rows(game, ".B...|.B...|.....|.B...|.B...", Color::Black);
+        let win = at("b3");
+        assert!(players::wins_at_once(&pos, win), "{game}");
+        let report = search(&pos, 50);
+        assert!(players::wins_at_once(&pos, report.best.unwrap()), "{game}");
+        assert_eq!(report.proven, Some(Proven::Win), "{game}");
+    }
+    // Quint: White drops its fifth in a row.
+    let board =
+        Board::from_rows("........|........|........|WWWW....|BBB.....|B.......|........|........")
+            .unwrap();
+    let pos = Setup::new(Game::Quint)
+        .start_quint_from(&board, [16, 16], Color::White)
+        .unwrap();
+    let report = search(&pos, 50);
+    let best = report.best.unwrap();
+    assert!(players::wins_at_once(&pos, best), "{best}");
+}
+
+#[test]
+fn an_immediate_loss_is_avoided_in_each_game() {
+    let loses = |pos: &Position, a: Action| {
+        let mut after = pos.clone();
+        after.play(a).unwrap();
+        after
+            .legal_actions()
+            .into_iter()
+            .any(|r| players::wins_at_once(&after, r))
+    };
+    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+        let mut tested = 0;
+        // White to move; Black threatens to join its edges (Brique: twice in the first).
+        for rows in [
+            ".B...|.B...|.....|.B...|.B...",
+            "B....|B....|.....|B....|B....",
+        ] {
+            let pos = from_rows(game, rows, Color::White);
+            let legal = pos.legal_actions();
+            assert!(legal.iter().any(|&a| loses(&pos, a)), "{game}: no threat");
+            if legal.iter().all(|&a| loses(&pos, a)) {
+                let report = search(&pos, 50);
+                assert_eq!(report.proven, Some(Proven::Loss), "{game} {rows}");
+                continue;
+            }
+            let report = search(&pos, 400);
+            assert!(
+                !loses(&pos, report.best.unwrap()),
+                "{game}: {:?}",
+                report.best
+            );
+            tested += 1;
+        }
+        assert!(tested > 0, "{game}");
+    }
+    // Quint: Black to drop must block White's four at e5 (a5..d5 white).
+    let board =
+        Board::from_rows("........|........|........|WWWW....|BBB.....|........|........|........")
+            .unwrap();
+    let pos = Setup::new(Game::Quint)
+        .start_quint_from(&board, [17, 16], Color::Black)
+        .unwrap();
+    let report = search(&pos, 400);
+    assert_eq!(report.best, Some(at("e5")));
+}
+
+#[test]
+fn the_first_turn_swaps_a_central_stone_and_keeps_a_corner() {
+    let setup = Setup {
+        size: 9,
+        ..Setup::new(Game::Quentin)
+    };
+    let after = |p: &str| {
+        let mut pos = setup.start().unwrap();
+        pos.play(at(p)).unwrap();
+        pos
+    };
+    assert_eq!(search(&after("e5"), 10_000).best, Some(Action::Swap));
+    assert_ne!(search(&after("a1"), 10_000).best, Some(Action::Swap));
+}
+
+#[test]
+fn the_node_budget_is_kept() {
+    let pos = Setup {
+        size: 7,
+        ..Setup::new(Game::Brique)
+    }
+    .start()
+    .unwrap();
+    let mut searcher = Searcher::new(Limits {
+        nodes: 1_000,
+        ..limits(20_000)
+    });
+    let report = searcher.search(&pos, &AtomicBool::new(false), |_| {});
+    assert_eq!(report.playouts, 20_000);
+    let kept: usize = searcher.trees.iter().map(|t| t.nodes.len()).sum();
+    assert!(kept <= 1_000, "{kept} nodes");
+    assert!(kept > 500, "the budget was used: {kept} nodes");
+    // A budget smaller than the root's actions still gives a move.
+    let mut tiny = Searcher::new(Limits {
+        nodes: 10,
+        ..limits(200)
+    });
+    let report = tiny.search(&pos, &AtomicBool::new(false), |_| {});
+    assert!(pos.is_legal(report.best.unwrap()));
+    assert_eq!(tiny.trees[0].nodes.len(), 1 + pos.legal_actions().len());
+}
+
+#[test]
+fn the_tree_is_kept_after_a_move() {
+    let pos = Setup {
+        size: 5,
+        ..Setup::new(Game::Quentin)
+    }
+    .start()
+    .unwrap();
+    let mut searcher = Searcher::new(limits(2_000));
+    let report = searcher.search(&pos, &AtomicBool::new(false), |_| {});
+    let best = report.best.unwrap();
+    let kept = report.moves[0].visits;
+    searcher.advance(best);
+    let mut next = pos.clone();
+    next.play(best).unwrap();
+    let root_visits = searcher.trees[0].node(tree::ROOT).visits;
+    assert_eq!(u64::from(root_visits), kept);
+    let again = searcher.search(&next, &AtomicBool::new(false), |_| {});
+    let visits: u64 = again.moves.iter().map(|m| m.visits).sum();
+    assert!(visits + 1 >= kept + 2_000, "{visits}");
+}
+
+#[test]
+fn stop_ends_an_unlimited_search() {
+    let pos = Setup::new(Game::Quentin).start().unwrap();
+    let thinker = Thinker::start(
+        pos.clone(),
+        Limits {
+            budget: Budget::Unlimited,
+            threads: 2,
+            ..Limits::default()
+        },
+    );
+    // Wait, without a fixed sleep, for the first progress report.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while thinker.report().is_none() && std::time::Instant::now() < deadline {
+        std::thread::yield_now();
+    }
+    assert!(thinker.report().is_some());
+    assert!(!thinker.is_done());
+    thinker.stop();
+    let report = thinker.finish();
+    assert!(pos.is_legal(report.best.unwrap()));
+    assert!(report.playouts > 0);
+}
+
+#[test]
+fn two_threads_share_a_playout_budget() {
+    let pos = Setup {
+        size: 6,
+        ..Setup::new(Game::Konobi)
+    }
+    .start()
+    .unwrap();
+    let mut searcher = Searcher::new(Limits {
+        threads: 2,
+        ..limits(1_001)
+    });
+    let report = searcher.search(&pos, &AtomicBool::new(false), |_| {});
+    assert_eq!(report.playouts, 1_001);
+    assert!(pos.is_legal(report.best.unwrap()));
+}
+
+#[test]
+fn a_finished_game_has_no_best_action() {
+    let pos = from_rows(Game::Quentin, "B..|B..|B..", Color::White);
+    assert!(pos.is_over());
+    let report = search(&pos, 10);
+    assert_eq!(report.best, None);
+    assert!(report.moves.is_empty());
+}

@@ -1,0 +1,507 @@
+//! The search tree of one thread: nodes in one arena, selection by UCT blended with RAVE
+//! (all-moves-as-first statistics), decisive and anti-decisive moves where a node is expanded,
+//! and the MCTS-Solver, which proves wins and losses and carries them up the tree.
+//!
+//! Values are kept for people, not colours: every action, a swap included, hands the turn to the
+//! other person, so a node's proof is for the person to move there and the statistics of a node
+//! are for the person who chose the action leading to it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::rng::Rng;
+use crate::rules::{Action, Color, Outcome, Position, Setup};
+
+use super::policy::{self, Policy};
+
+/// A proof for the person to move at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Proof {
+    /// Not proved.
+    Unknown,
+    /// The person to move wins with best play.
+    Win,
+    /// The person to move loses whatever they do.
+    Loss,
+    /// The game ended in a draw here (Quint): a fixed value of one half, not a proof.
+    Draw,
+}
+
+/// One node: the action that led to it and the statistics of that action.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    /// The action from the parent.
+    pub(crate) action: Action,
+    /// Index of the first child in the arena; valid when `expanded`.
+    first_child: u32,
+    /// How many children.
+    children: u16,
+    expanded: bool,
+    /// The proof for the person to move here.
+    pub(crate) proof: Proof,
+    /// Visits through this node.
+    pub(crate) visits: u32,
+    /// Sum of the results for the person who chose `action`.
+    pub(crate) wins: f32,
+    /// The board index of the point `action` places on, [`NO_POINT`] for other actions: the
+    /// AMAF update reads it for every child of every node of a descent.
+    amaf_index: u16,
+    /// All-moves-as-first visits and results of `action` in the parent's simulations.
+    amaf_visits: u32,
+    amaf_wins: f32,
+}
+
+impl Node {
+    fn new(action: Action) -> Node {
+        Node {
+            action,
+            first_child: 0,
+            children: 0,
+            expanded: false,
+            proof: Proof::Unknown,
+            amaf_index: match action {
+                Action::Place(p) => p.index() as u16,
+                _ => NO_POINT,
+            },
+            visits: 0,
+            wins: 0.0,
+            amaf_visits: 0,
+            amaf_wins: 0.0,
+        }
+    }
+}
+
+/// The AMAF index of an action that places nothing.
+const NO_POINT: u16 = u16::MAX;
+
+/// How the tree searches: constants chosen by measurement (see docs/engine-strength.md).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Params {
+    /// The UCT exploration constant.
+    pub(crate) exploration: f64,
+    /// RAVE's equivalence parameter: the larger, the longer AMAF statistics weigh.
+    pub(crate) rave_bias: f64,
+    /// Visits a node below the root's children needs before it is expanded.
+    pub(crate) expand_after: u32,
+    /// The playout policy.
+    pub(crate) policy: Policy,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            exploration: 0.1,
+            rave_bias: 1e-3,
+            expand_after: 16,
+            policy: Policy::Search,
+        }
+    }
+}
+
+/// The deepest node whose expansion looks for the opponent's immediate threats.
+const THREAT_DEPTH: usize = 2;
+
+/// The exploration constant of the swap action.
+const SWAP_EXPLORATION: f64 = 0.5;
+
+/// One step of a descent: the node, and the colour of the person to move there.
+#[derive(Clone, Copy)]
+struct Step {
+    node: u32,
+    to_move: Option<Color>,
+}
+
+/// The tree of one search thread.
+pub(crate) struct Tree {
+    pub(crate) nodes: Vec<Node>,
+    /// Most nodes the arena may hold.
+    capacity: usize,
+    params: Params,
+    path: Vec<Step>,
+}
+
+/// The root's index.
+pub(crate) const ROOT: u32 = 0;
+
+impl Tree {
+    /// A tree of a lone root, holding at most `capacity` nodes (at least the root's children).
+    pub(crate) fn new(capacity: usize, params: Params) -> Tree {
+        Tree {
+            nodes: vec![Node::new(Action::Pass)],
+            capacity: capacity.max(2),
+            params,
+            path: Vec::with_capacity(64),
+        }
+    }
+
+    /// The node at `i`.
+    pub(crate) fn node(&self, i: u32) -> &Node {
+        &self.nodes[i as usize]
+    }
+
+    /// The indices of the children of `i` (empty when not expanded).
+    pub(crate) fn children(&self, i: u32) -> std::ops::Range<u32> {
+        let n = &self.nodes[i as usize];
+        if n.expanded {
+            n.first_child..n.first_child + u32::from(n.children)
+        } else {
+            0..0
+        }
+    }
+
+    /// The proof of the root.
+    pub(crate) fn root_proof(&self) -> Proof {
+        self.nodes[ROOT as usize].proof
+    }
+
+    /// Expands the root now (with its decisive and anti-decisive checks), if not yet done.
+    /// Quint has no threat scan (a side cannot be asked to move out of turn): its root
+    /// children are expanded at once instead, so that every action after which the opponent
+    /// wins at once is proved lost before the first playout, however slow the playouts.
+    pub(crate) fn expand_root(&mut self, root: &Position, stop: &AtomicBool) {
+        if !self.nodes[ROOT as usize].expanded {
+            self.expand(ROOT, root, true);
+        }
+        if root.in_hand().is_none() || self.nodes[ROOT as usize].proof != Proof::Unknown {
+            return;
+        }
+        let mut child_pos = root.clone();
+        for c in self.children(ROOT) {
+            let n = &self.nodes[c as usize];
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if n.expanded || n.proof != Proof::Unknown {
+                continue;
+            }
+            child_pos.clone_from(root);
+            if child_pos.play(n.action).is_ok() && !child_pos.is_over() {
+                self.expand(c, &child_pos, false);
+            }
+        }
+        self.update_proof(ROOT);
+    }
+
+    /// Makes the child reached by `action` the root, keeping its subtree and dropping the rest.
+    /// Returns false when the root has no such child.
+    pub(crate) fn reroot(&mut self, action: Action) -> bool {
+        let Some(child) = self
+            .children(ROOT)
+            .find(|&c| self.nodes[c as usize].action == action)
+        else {
+            return false;
+        };
+        let mut kept = vec![self.nodes[child as usize].clone()];
+        let mut queue = vec![(child, 0usize)];
+        while let Some((old, new)) = queue.pop() {
+            let range = self.children(old);
+            if range.is_empty() {
+                continue;
+            }
+            let first = kept.len();
+            kept.extend(range.clone().map(|c| self.nodes[c as usize].clone()));
+            kept[new].first_child = first as u32;
+            queue.extend(range.zip(first..));
+        }
+        self.nodes = kept;
+        true
+    }
+
+    /// The principal variation from child `c`: its action, then the most visited replies.
+    pub(crate) fn pv(&self, c: u32, max: usize) -> Vec<Action> {
+        let mut pv = vec![self.nodes[c as usize].action];
+        let mut node = c;
+        while pv.len() < max {
+            let Some(next) = self
+                .children(node)
+                .max_by_key(|&k| {
+                    (
+                        self.nodes[k as usize].proof == Proof::Loss,
+                        self.nodes[k as usize].visits,
+                    )
+                })
+                .filter(|&k| {
+                    self.nodes[k as usize].visits > 0 || self.nodes[k as usize].proof == Proof::Loss
+                })
+            else {
+                break;
+            };
+            pv.push(self.nodes[next as usize].action);
+            node = next;
+        }
+        pv
+    }
+
+    /// One simulation from `root`: descend, expand, play out, back up.
+    pub(crate) fn iterate(&mut self, root: &Position, rng: &mut Rng) {
+        let mut pos = root.clone();
+        self.path.clear();
+        self.path.push(Step {
+            node: ROOT,
+            to_move: pos.to_move(),
+        });
+        let mut node = ROOT;
+        loop {
+            let n = &self.nodes[node as usize];
+            if n.proof != Proof::Unknown || pos.is_over() {
+                break;
+            }
+            if !n.expanded {
+                let depth = self.path.len() - 1;
+                // Small boards have cheap expansions and deep proofs: expand them sooner; large
+                // ones later, their expansions costing as much as many playouts.
+                let cells = (pos.size() * pos.size()) as u32;
+                let threshold = (cells / 8).clamp(1, self.params.expand_after);
+                let due = depth <= 1 || n.visits >= threshold;
+                if !due
+                    || !self.expand(node, &pos, depth <= THREAT_DEPTH)
+                    || self.nodes[node as usize].proof != Proof::Unknown
+                {
+                    break;
+                }
+            }
+            let Some(child) = self.select(node) else {
+                break;
+            };
+            let before = pos.to_move();
+            if pos.play(self.nodes[child as usize].action).is_err() {
+                // Every child was listed legal from this very position: this cannot happen, but
+                // a tree gone wrong must not take the program down; stop this descent.
+                debug_assert!(false, "a listed action did not play");
+                break;
+            }
+            node = child;
+            self.path.push(Step {
+                node,
+                to_move: pos.to_move().or(before.map(Color::opponent)),
+            });
+        }
+        let leaf = self.path[self.path.len() - 1];
+        let result = match self.nodes[leaf.node as usize].proof {
+            Proof::Win => 1.0,
+            Proof::Loss => 0.0,
+            Proof::Draw => 0.5,
+            Proof::Unknown => {
+                let swapped = pos.swapped();
+                let done = policy::playout(&mut pos, self.params.policy, rng);
+                person_result(leaf.to_move, swapped != pos.swapped(), done.black)
+            }
+        };
+        self.back_up(result, &pos);
+    }
+
+    /// Carries `result` (for the person to move at the leaf) up the path, with the AMAF
+    /// statistics read from the final position and the solver's proofs.
+    fn back_up(&mut self, result: f32, end: &Position) {
+        let board = end.board();
+        // The result for the person to move at the current step.
+        let mut r = result;
+        for k in (0..self.path.len()).rev() {
+            let step = self.path[k];
+            // AMAF: every child placing where the mover's colour stands at the end.
+            if let Some(color) = step.to_move {
+                let range = self.children(step.node);
+                for child in &mut self.nodes[range.start as usize..range.end as usize] {
+                    if child.amaf_index != NO_POINT
+                        && board.color_at(usize::from(child.amaf_index)) == Some(color)
+                    {
+                        child.amaf_visits += 1;
+                        child.amaf_wins += r;
+                    }
+                }
+            }
+            if k + 1 < self.path.len() {
+                self.update_proof(step.node);
+            }
+            let n = &mut self.nodes[step.node as usize];
+            n.visits += 1;
+            // The node's own statistics are for the person who moved into it.
+            n.wins += 1.0 - r;
+            r = 1.0 - r;
+        }
+    }
+
+    /// The solver's rule at `i`: a child lost for its mover-to-be proves a win; children all won
+    /// for the opponent prove a loss.
+    fn update_proof(&mut self, i: u32) {
+        if self.nodes[i as usize].proof != Proof::Unknown {
+            return;
+        }
+        let mut all_lost = true;
+        for c in self.children(i) {
+            match self.nodes[c as usize].proof {
+                Proof::Loss => {
+                    self.nodes[i as usize].proof = Proof::Win;
+                    return;
+                }
+                Proof::Win => {}
+                Proof::Unknown | Proof::Draw => all_lost = false,
+            }
+        }
+        if all_lost && self.nodes[i as usize].expanded {
+            self.nodes[i as usize].proof = Proof::Loss;
+        }
+    }
+
+    /// The child to descend to: UCT on the blend of the node's and the AMAF results, skipping
+    /// children proved won for the opponent.
+    fn select(&self, i: u32) -> Option<u32> {
+        let parent = &self.nodes[i as usize];
+        let log_n = f64::from(parent.visits.max(1)).ln();
+        let mut best = None;
+        let mut best_score = f64::NEG_INFINITY;
+        for c in self.children(i) {
+            let child = &self.nodes[c as usize];
+            let score = match child.proof {
+                Proof::Win => continue,
+                Proof::Loss => f64::INFINITY,
+                Proof::Draw => 0.5,
+                Proof::Unknown => self.score(child, log_n),
+            };
+            if score > best_score {
+                best_score = score;
+                best = Some(c);
+            }
+        }
+        best
+    }
+
+    /// A child's value to the person choosing, UCT on the blend of its own and its AMAF results
+    /// (one division: `beta` folded in); an action without AMAF statistics (a swap, Quint's
+    /// steps) has its own results alone.
+    fn score(&self, child: &Node, log_n: f64) -> f64 {
+        let n = f64::from(child.visits);
+        let an = f64::from(child.amaf_visits);
+        if child.visits == 0 && an == 0.0 {
+            // First play urgency: an action neither tried nor seen in a playout goes first.
+            return 1.0;
+        }
+        let wins = f64::from(child.wins);
+        let b = self.params.rave_bias;
+        // (1 - beta) * q + beta * amaf with beta = an / (an + n + an * n * b).
+        let blended = (wins * (1.0 + an * b) + f64::from(child.amaf_wins)) / (an + n + an * n * b);
+        if child.visits == 0 {
+            return blended;
+        }
+        // A swap has no AMAF statistics to guide it: it explores as plain UCT does, lest a few
+        // early losses bury it.
+        let c = if child.action == Action::Swap {
+            SWAP_EXPLORATION
+        } else {
+            self.params.exploration
+        };
+        blended + c * (log_n / n).sqrt()
+    }
+
+    /// Lists the children of `i` at `pos` and proves what one look ahead proves: a winning action
+    /// (decisive), actions after which the opponent wins at once (anti-decisive). Returns false
+    /// when the node budget has no room.
+    /// The opponent's threats are looked for only when `threats` is set (near the root): deeper,
+    /// a child that allows an immediate win is proved lost when it is itself expanded.
+    fn expand(&mut self, i: u32, pos: &Position, threats: bool) -> bool {
+        let actions = pos.legal_actions();
+        // The root's children are always kept: without them there is no move to report.
+        let full = i != ROOT && self.nodes.len() + actions.len() > self.capacity;
+        if full || actions.is_empty() {
+            return false;
+        }
+        let first = self.nodes.len() as u32;
+        let mover = pos.to_move();
+        let mut proofs = Vec::with_capacity(actions.len());
+        let mut after = pos.clone();
+        for &a in &actions {
+            after.clone_from(pos);
+            proofs.push(match after.play(a) {
+                Ok(()) => terminal_proof(&after, mover, a),
+                Err(_) => Proof::Unknown,
+            });
+        }
+        if threats && !proofs.contains(&Proof::Loss) {
+            refute_threatened(pos, &actions, &mut proofs);
+        }
+        for (&a, proof) in actions.iter().zip(proofs) {
+            let mut node = Node::new(a);
+            node.proof = proof;
+            self.nodes.push(node);
+        }
+        let n = &mut self.nodes[i as usize];
+        n.first_child = first;
+        n.children = actions.len() as u16;
+        n.expanded = true;
+        self.update_proof(i);
+        true
+    }
+}
+
+/// The proof for the person to move after `action` ended the game at `after`, or `Unknown` when
+/// the game goes on. `mover` is the colour that chose it.
+fn terminal_proof(after: &Position, mover: Option<Color>, action: Action) -> Proof {
+    match after.outcome() {
+        None => Proof::Unknown,
+        Some(Outcome::Draw) => Proof::Draw,
+        Some(Outcome::Win { winner, .. }) => {
+            // A swap never ends a game, so the mover still plays the colour it chose with.
+            let mover_won = Some(*winner) == mover && action != Action::Swap;
+            if mover_won { Proof::Loss } else { Proof::Win }
+        }
+    }
+}
+
+/// Anti-decisive moves in the connection games: when the opponent threatens to win at once, marks
+/// every action after which one of those threats still wins as lost (a proof: the opponent
+/// has an immediate win). The threats are the opponent's winning placements were it to move now.
+fn refute_threatened(pos: &Position, actions: &[Action], proofs: &mut [Proof]) {
+    let Some(me) = pos.to_move() else { return };
+    if pos.in_hand().is_some() {
+        return;
+    }
+    let them = me.opponent();
+    let Ok(theirs) = Setup::new(pos.game()).start_from(pos.board().clone(), them) else {
+        return;
+    };
+    let mut trial = theirs.clone();
+    let threats: Vec<Action> = pos
+        .board()
+        .points()
+        .filter(|&p| pos.board().is_empty_at(p))
+        .map(Action::Place)
+        .filter(|&a| {
+            trial.clone_from(&theirs);
+            trial.play(a).is_ok() && trial.outcome().and_then(Outcome::winner) == Some(them)
+        })
+        .collect();
+    if threats.is_empty() {
+        return;
+    }
+    let mut after = pos.clone();
+    for (&a, proof) in actions.iter().zip(proofs.iter_mut()) {
+        if *proof != Proof::Unknown || a == Action::Swap {
+            continue;
+        }
+        after.clone_from(pos);
+        if after.play(a).is_err() || after.to_move() != Some(them) {
+            continue;
+        }
+        let refuted = threats.iter().any(|&t| {
+            trial.clone_from(&after);
+            trial.play(t).is_ok() && trial.outcome().and_then(Outcome::winner) == Some(them)
+        });
+        if refuted {
+            *proof = Proof::Win;
+        }
+    }
+}
+
+/// The result for a person from a playout's score for Black (1 Black won, 0 White won, between
+/// for a draw or an estimate). `color` is the person's colour where the playout began, `flipped`
+/// whether a swap in the playout changed it.
+fn person_result(color: Option<Color>, flipped: bool, black: f32) -> f32 {
+    let color = match color {
+        Some(c) if flipped => c.opponent(),
+        Some(c) => c,
+        None => return 0.5,
+    };
+    match color {
+        Color::Black => black,
+        Color::White => 1.0 - black,
+    }
+}

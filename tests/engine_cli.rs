@@ -1,0 +1,271 @@
+//! The computer's command-line doors other than GTP, from the outside: `analyze` (JSON fields,
+//! text, the exit statuses of `replay`), `match` and `bench --policy`. Playout budgets only.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use quentin::rng::Rng;
+use quentin::rules::{Action, Game, Setup};
+use quentin::search::players::wins_at_once;
+use serde_json::Value;
+
+/// Long enough for a loaded 2-core machine; only there to turn a hang into a failure.
+const HANG: Duration = Duration::from_secs(120);
+
+fn quentin(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quentin"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < HANG, "quentin hung: {args:?}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quentin-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::File::create(&path)
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    path
+}
+
+fn stdout_json(out: &Output) -> Value {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const BUDGET: [&str; 6] = ["--playouts", "2000", "--threads", "1", "--seed", "5"];
+
+fn analyze(file: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["analyze", file.to_str().unwrap()];
+    args.extend_from_slice(&BUDGET);
+    args.extend_from_slice(extra);
+    quentin(&args)
+}
+
+#[test]
+fn analyze_json_has_the_fields_of_the_interface() {
+    let file = temp_file("mid.txt", "game konobi\nsize 7\nd4\nswap\nc3\n");
+    let v = stdout_json(&analyze(&file, &["--json"]));
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        ["to_move", "playouts", "best", "win", "proven", "moves"]
+    );
+    // After the swap White moved again (c3): Black is to move.
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["playouts"], 2000);
+    assert!(v["proven"].is_null());
+    let win = v["win"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&win));
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 10);
+    assert_eq!(moves[0]["action"], v["best"]);
+    let mut last = u64::MAX;
+    for m in moves {
+        let keys: Vec<&str> = m.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["action", "visits", "win", "pv"]);
+        let visits = m["visits"].as_u64().unwrap();
+        assert!(visits <= last, "most visited first");
+        last = visits;
+        let pv = m["pv"].as_array().unwrap();
+        assert_eq!(pv[0], m["action"]);
+        for a in pv {
+            Action::parse(a.as_str().unwrap()).unwrap();
+        }
+    }
+    // The same seed and budget give the same analysis.
+    assert_eq!(v, stdout_json(&analyze(&file, &["--json"])));
+    // --at looks at an earlier position.
+    let v = stdout_json(&analyze(&file, &["--json", "--at", "1"]));
+    assert_eq!(v["to_move"], "white");
+    let swap = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["action"] == "swap");
+    assert!(swap, "the swap is among White's first actions");
+}
+
+#[test]
+fn analyze_proves_a_won_position() {
+    // The position before the last action of a random game: the side to move wins at once.
+    let setup = Setup {
+        size: 4,
+        pie: false,
+        ..Setup::new(Game::Quentin)
+    };
+    let mut pos = setup.start().unwrap();
+    let mut rng = Rng::new(9);
+    let mut actions = Vec::new();
+    while !pos.is_over() {
+        let legal = pos.legal_actions();
+        let a = legal[rng.below(legal.len())];
+        pos.play(a).unwrap();
+        actions.push(a);
+    }
+    let file = temp_file("won.txt", &quentin::record::write(setup, &actions));
+    let at = (actions.len() - 1).to_string();
+    let v = stdout_json(&analyze(&file, &["--json", "--at", &at]));
+    assert_eq!(v["proven"], "win");
+    assert_eq!(v["win"], 1.0);
+    let mut before = setup.start().unwrap();
+    for &a in &actions[..actions.len() - 1] {
+        before.play(a).unwrap();
+    }
+    let best = Action::parse(v["best"].as_str().unwrap()).unwrap();
+    assert!(wins_at_once(&before, best), "{best}");
+}
+
+#[test]
+fn analyze_text_is_for_people() {
+    let file = temp_file("text.txt", "game brique\nsize 5\nc3\n");
+    let out = analyze(&file, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("2000 playouts"), "{text}");
+    assert!(text.contains("Best: "), "{text}");
+    assert!(text.contains("white wins"), "{text}");
+    assert!(text.contains("action") && text.contains("visits"), "{text}");
+}
+
+#[test]
+fn analyze_refuses_what_replay_refuses_and_finished_games() {
+    let bad = temp_file("bad.txt", "game quentin\nsize 5\nc3\nc3\n");
+    let out = analyze(&bad, &["--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with(&format!("{}:4:1:", bad.display())), "{err}");
+    assert_eq!(err.lines().count(), 1);
+
+    let file = temp_file("short.txt", "game quentin\nsize 5\nc3\n");
+    let out = analyze(&file, &["--at", "2"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("--at 2 is beyond the end of the record"),
+        "{err}"
+    );
+
+    let over = temp_file(
+        "over.txt",
+        "game quentin\nsize 3\npie off\na1\nb1\na2\nb2\na3\n",
+    );
+    let out = analyze(&over, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("the game is over"), "{err}");
+
+    let out = quentin(&["analyze", "/nonexistent/record.txt"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = quentin(&["analyze", file.to_str().unwrap(), "--seconds=-1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = quentin(&[
+        "analyze",
+        file.to_str().unwrap(),
+        "--seconds",
+        "1",
+        "--playouts",
+        "5",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "conflicting budgets are a usage error"
+    );
+}
+
+#[test]
+fn a_short_match_reports_its_tally() {
+    let out = quentin(&[
+        "match",
+        "--game",
+        "quentin",
+        "--size",
+        "5",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--playouts",
+        "300",
+        "--threads",
+        "1",
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    let v = stdout_json(&out);
+    assert_eq!(v["games"], 2);
+    assert_eq!(v["opponent"], "random");
+    let (w, l, d) = (
+        v["wins"].as_u64().unwrap(),
+        v["losses"].as_u64().unwrap(),
+        v["draws"].as_u64().unwrap(),
+    );
+    assert_eq!(w + l + d, 2);
+    assert_eq!(v["win_rate"], (w as f64 + d as f64 / 2.0) / 2.0);
+    // Not a terminal: no progress on standard error.
+    assert!(out.stderr.is_empty());
+
+    let out = quentin(&[
+        "match",
+        "--size",
+        "4",
+        "--opponent",
+        "engine",
+        "--opponent-playouts",
+        "20",
+        "--playouts",
+        "200",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("against computer at 20 playouts a move, 2 games"),
+        "{text}"
+    );
+    assert!(text.contains("Elo difference"), "{text}");
+}
+
+#[test]
+fn bench_reports_its_policy() {
+    for policy in ["uniform", "search"] {
+        let out = quentin(&[
+            "bench",
+            "--game",
+            "quint",
+            "--playouts",
+            "20",
+            "--policy",
+            policy,
+            "--json",
+        ]);
+        let v = stdout_json(&out);
+        assert_eq!(v["policy"], policy);
+        assert_eq!(v["playouts"], 20);
+    }
+}
