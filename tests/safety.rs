@@ -71,13 +71,15 @@ fn keys_do_not_act_while_the_window_is_too_small_for_the_board() {
 }
 
 #[test]
-fn sigint_from_outside_gives_the_terminal_back_like_sigterm() {
-    let (mut s, record) = first_move_on_5x5("int", "int.txt");
-    assert!(!s.cooked());
-    s.signal("INT");
-    s.assert_restored();
-    let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
-    assert_eq!(record.actions(), [place("c3")]);
+fn sigint_and_other_signals_from_outside_give_the_terminal_back_like_sigterm() {
+    for signal in ["INT", "USR1", "USR2", "ALRM"] {
+        let (mut s, record) = first_move_on_5x5(&format!("sig-{signal}"), "sig.txt");
+        assert!(!s.cooked());
+        s.signal(signal);
+        s.assert_restored();
+        let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
+        assert_eq!(record.actions(), [place("c3")], "SIG{signal}");
+    }
 }
 
 #[test]
@@ -261,6 +263,14 @@ fn a_game_quit_before_its_first_action_leaves_no_record() {
         let raw = s.output.lock().unwrap().raw.clone();
         assert!(!String::from_utf8_lossy(&raw).contains("Record saved"));
     }
+    // Nor when it is closed or killed by a signal that can be caught.
+    for signal in ["TERM", "HUP"] {
+        let mut s = Session::start(&dir, &["--size", "5", "--record", "new.txt"]);
+        s.wait_for("Black to move");
+        assert!(dir.join("new.txt").exists());
+        s.signal(signal);
+        assert!(!dir.join("new.txt").exists(), "after SIG{signal}");
+    }
 }
 
 #[test]
@@ -411,4 +421,82 @@ fn kills_at_random_moments_of_a_burst_of_moves_lose_nothing_shown() {
     assert_eq!(temporaries(&dir), Vec::<String>::new());
     s.send("q");
     assert!(s.wait_exit());
+}
+
+#[test]
+fn two_games_started_together_on_one_record_never_both_run() {
+    let dir = scratch("two");
+    for n in 0..10 {
+        let file = format!("same-{n}.txt");
+        let args = ["--size", "5", "--record", file.as_str()];
+        let mut both = [Session::start(&dir, &args), Session::start(&dir, &args)];
+        // Each one either shows the board or ends with a refusal.
+        let deadline = Instant::now() + TIMEOUT;
+        let running: Vec<bool> = both
+            .iter_mut()
+            .map(|s| {
+                loop {
+                    if s.screen().contains("Black to move") {
+                        break true;
+                    }
+                    if s.child.try_wait().unwrap().is_some() {
+                        break false;
+                    }
+                    assert!(Instant::now() < deadline, "neither board nor refusal");
+                    thread::sleep(Duration::from_millis(1));
+                }
+            })
+            .collect();
+        assert_eq!(running.iter().filter(|&&r| r).count(), 1, "try {n}");
+        for (s, running) in both.iter_mut().zip(running) {
+            if running {
+                s.send("\r");
+                s.wait_for("Action 2");
+                s.send("q");
+                assert!(s.wait_exit());
+            } else {
+                let raw = s.wait_output(&file);
+                let raw = String::from_utf8_lossy(&raw);
+                assert!(
+                    raw.contains("is in use")
+                        || raw.contains("already exists")
+                        || raw.contains("changed while"),
+                    "{raw}"
+                );
+            }
+        }
+        let record = Record::parse(&fs::read_to_string(dir.join(&file)).unwrap()).unwrap();
+        assert_eq!(record.actions(), [place("c3")]);
+    }
+}
+
+#[test]
+fn quitting_with_actions_not_saved_asks_twice_and_fails() {
+    let dir = scratch("unsaved");
+    let games = dir.join("games");
+    fs::create_dir_all(&games).unwrap();
+    let mut s = Session::start(&dir, &["--size", "5", "--record", "games/g.txt"]);
+    s.wait_for("Black to move");
+    s.send("\r");
+    s.wait_for("Action 2");
+    // The directory goes away: an undo, which rewrites the record beside it, cannot be saved.
+    let moved = dir.join("moved");
+    fs::rename(&games, &moved).unwrap();
+    s.send("u");
+    s.wait_for("cannot save");
+    s.send("q");
+    s.wait_for("NOT SAVED");
+    assert!(
+        s.child.try_wait().unwrap().is_none(),
+        "the first q is refused"
+    );
+    s.send("q");
+    assert!(!s.wait_exit(), "exit status 1");
+    s.assert_restored();
+    let raw = s.wait_output("the record is not complete");
+    let raw = String::from_utf8_lossy(&raw);
+    assert!(!raw.contains("Record saved"), "{raw}");
+    // The file holds the game up to the last action saved.
+    let text = fs::read_to_string(moved.join("g.txt")).unwrap();
+    assert_eq!(Record::parse(&text).unwrap().actions(), [place("c3")]);
 }

@@ -14,7 +14,7 @@ use crate::search::players::Baseline;
 use crate::search::{Budget, Limits, Searcher};
 
 use super::limits::{LimitArgs, seconds_budget};
-use super::{PlayArgs, write_stdout};
+use super::{GameOptions, write_stdout};
 
 #[derive(Args, Debug)]
 pub(super) struct MatchArgs {
@@ -37,23 +37,6 @@ pub(super) struct MatchArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-}
-
-/// The game options of a match (a subset of `play`'s).
-#[derive(Args, Debug)]
-struct GameOptions {
-    /// The game.
-    #[arg(long, value_enum, default_value = "quentin")]
-    game: super::GameArg,
-    /// Board side (default: the game's own).
-    #[arg(long, value_name = "N")]
-    size: Option<u64>,
-    /// Quint: pieces per player, 15, 20 or 25.
-    #[arg(long, value_name = "N")]
-    pieces: Option<u64>,
-    /// Turn the pie rule off (it is on by default where the game has one).
-    #[arg(long)]
-    no_pie: bool,
 }
 
 /// Who the computer plays.
@@ -107,15 +90,7 @@ impl Tally {
 }
 
 pub(super) fn run(args: &MatchArgs) -> Result<()> {
-    let setup = PlayArgs {
-        game: args.game.game,
-        size: args.game.size,
-        no_pie: args.game.no_pie,
-        pieces: args.game.pieces,
-        record: None,
-        interface: super::InterfaceArgs::default(),
-    }
-    .setup()?;
+    let setup = args.game.setup()?;
     if args.games == 0 {
         bail!("--games must be at least 1");
     }

@@ -1,6 +1,6 @@
 //! The command line, parsed with clap: `quentin [play]` here, each other subcommand in its own
-//! module (`replay`, `resume`, `games`, `bench`, `rules`, `completions`, `manual`, `gtp`,
-//! `analyze`, `match` in `arena`).
+//! module (`replay`, `resume`, `games`, `bench`, `rules`, `completions`,
+//! `manual`, `gtp`, `analyze`, `match` in `arena`).
 //!
 //! Every wrong use of the command line exits with status 2 and clap's usage message, including
 //! sizes and numbers of pieces, which only the game can judge (`--game quint --size 9`): those
@@ -108,6 +108,19 @@ enum Command {
 /// Options of a new game.
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameOptions,
+    /// Where to save the record after every action (default: a new file in the data directory).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    #[command(flatten)]
+    pub interface: InterfaceArgs,
+}
+
+/// Which game, on what board, with which options: shared by every command that starts a game
+/// (`play`, `match`).
+#[derive(Args, Debug, Clone)]
+pub struct GameOptions {
     /// The game to play.
     #[arg(long, value_enum, default_value = "quentin")]
     pub game: GameArg,
@@ -121,11 +134,6 @@ pub struct PlayArgs {
     /// Quint: pieces per player, 15, 20 or 25 (default 20).
     #[arg(long, value_name = "N", value_parser = parse_number)]
     pub pieces: Option<u64>,
-    /// Where to save the record after every action (default: a new file in the data directory).
-    #[arg(long, value_name = "FILE")]
-    pub record: Option<PathBuf>,
-    #[command(flatten)]
-    pub interface: InterfaceArgs,
 }
 
 /// Options of the interface, shared by every command that plays (`play`, `resume`).
@@ -264,7 +272,7 @@ pub fn usage_error(message: impl std::fmt::Display) -> anyhow::Error {
         .into()
 }
 
-impl PlayArgs {
+impl GameOptions {
     /// The setup these options ask for.
     ///
     /// # Errors
@@ -343,7 +351,7 @@ impl Cli {
 
 fn play(args: &PlayArgs) -> Result<()> {
     crate::tui::play(
-        args.setup()?,
+        args.game.setup()?,
         args.record.clone(),
         args.interface.ascii,
         args.interface.computer.versus(),
@@ -371,8 +379,8 @@ mod tests {
     fn setup_of(args: &[&str]) -> Result<Setup> {
         let cli = Cli::try_parse_from(std::iter::once("quentin").chain(args.iter().copied()))?;
         match cli.command {
-            Some(Command::Play(play)) => play.setup(),
-            _ => cli.play.setup(),
+            Some(Command::Play(play)) => play.game.setup(),
+            _ => cli.play.game.setup(),
         }
     }
 

@@ -212,7 +212,7 @@ impl Searcher {
             return Report::finished(position, clock.elapsed());
         }
         for tree in &mut self.trees {
-            tree.expand_root(position);
+            tree.expand_root(position, stop);
         }
         let base_seed = self.limits.seed.unwrap_or_else(fresh_seed);
         let seed = base_seed.wrapping_add(self.searches.wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -237,6 +237,14 @@ impl Searcher {
             .iter()
             .map(|t| Mutex::new(RootStats::of(t)))
             .collect();
+        let merge = |stats: &[RootStats]| {
+            Report::merge(
+                position,
+                stats,
+                playouts.load(Ordering::Relaxed),
+                clock.elapsed(),
+            )
+        };
         let (finished_tx, finished_rx) = mpsc::channel::<()>();
         std::thread::scope(|scope| {
             for (t, tree) in self.trees.iter_mut().enumerate() {
@@ -269,25 +277,13 @@ impl Searcher {
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
                 }
                 if Instant::now() >= next_progress && running > 0 {
-                    let stats = lock_all(&snapshots);
-                    let report = Report::merge(
-                        position,
-                        &stats,
-                        playouts.load(Ordering::Relaxed),
-                        clock.elapsed(),
-                    );
-                    on_progress(&report);
+                    on_progress(&merge(&lock_all(&snapshots)));
                     next_progress = Instant::now() + PROGRESS_EVERY;
                 }
             }
         });
         let stats: Vec<RootStats> = self.trees.iter().map(RootStats::of).collect();
-        let report = Report::merge(
-            position,
-            &stats,
-            playouts.load(Ordering::Relaxed),
-            clock.elapsed(),
-        );
+        let report = merge(&stats);
         on_progress(&report);
         report
     }

@@ -262,6 +262,14 @@ fn the_node_budget_is_kept() {
     let kept: usize = searcher.trees.iter().map(|t| t.nodes.len()).sum();
     assert!(kept <= 1_000, "{kept} nodes");
     assert!(kept > 500, "the budget was used: {kept} nodes");
+    // A budget smaller than the root's actions still gives a move.
+    let mut tiny = Searcher::new(Limits {
+        nodes: 10,
+        ..limits(200)
+    });
+    let report = tiny.search(&pos, &AtomicBool::new(false), |_| {});
+    assert!(pos.is_legal(report.best.unwrap()));
+    assert_eq!(tiny.trees[0].nodes.len(), 1 + pos.legal_actions().len());
 }
 
 #[test]

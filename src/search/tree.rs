@@ -6,6 +6,8 @@
 //! other person, so a node's proof is for the person to move there and the statistics of a node
 //! are for the person who chose the action leading to it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::rng::Rng;
 use crate::rules::{Action, Color, Outcome, Position, Setup};
 
@@ -40,6 +42,9 @@ pub(crate) struct Node {
     pub(crate) visits: u32,
     /// Sum of the results for the person who chose `action`.
     pub(crate) wins: f32,
+    /// The board index of the point `action` places on, [`NO_POINT`] for other actions: the
+    /// AMAF update reads it for every child of every node of a descent.
+    amaf_index: u16,
     /// All-moves-as-first visits and results of `action` in the parent's simulations.
     amaf_visits: u32,
     amaf_wins: f32,
@@ -53,6 +58,10 @@ impl Node {
             children: 0,
             expanded: false,
             proof: Proof::Unknown,
+            amaf_index: match action {
+                Action::Place(p) => p.index() as u16,
+                _ => NO_POINT,
+            },
             visits: 0,
             wins: 0.0,
             amaf_visits: 0,
@@ -60,6 +69,9 @@ impl Node {
         }
     }
 }
+
+/// The AMAF index of an action that places nothing.
+const NO_POINT: u16 = u16::MAX;
 
 /// How the tree searches: constants chosen by measurement (see docs/engine-strength.md).
 #[derive(Clone, Copy, Debug)]
@@ -79,11 +91,14 @@ impl Default for Params {
         Params {
             exploration: 0.1,
             rave_bias: 1e-3,
-            expand_after: 10,
+            expand_after: 16,
             policy: Policy::Search,
         }
     }
 }
+
+/// The deepest node whose expansion looks for the opponent's immediate threats.
+const THREAT_DEPTH: usize = 2;
 
 /// The exploration constant of the swap action.
 const SWAP_EXPLORATION: f64 = 0.5;
@@ -139,10 +154,31 @@ impl Tree {
     }
 
     /// Expands the root now (with its decisive and anti-decisive checks), if not yet done.
-    pub(crate) fn expand_root(&mut self, root: &Position) {
+    /// Quint has no threat scan (a side cannot be asked to move out of turn): its root
+    /// children are expanded at once instead, so that every action after which the opponent
+    /// wins at once is proved lost before the first playout, however slow the playouts.
+    pub(crate) fn expand_root(&mut self, root: &Position, stop: &AtomicBool) {
         if !self.nodes[ROOT as usize].expanded {
-            self.expand(ROOT, root);
+            self.expand(ROOT, root, true);
         }
+        if root.in_hand().is_none() || self.nodes[ROOT as usize].proof != Proof::Unknown {
+            return;
+        }
+        let mut child_pos = root.clone();
+        for c in self.children(ROOT) {
+            let n = &self.nodes[c as usize];
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if n.expanded || n.proof != Proof::Unknown {
+                continue;
+            }
+            child_pos.clone_from(root);
+            if child_pos.play(n.action).is_ok() && !child_pos.is_over() {
+                self.expand(c, &child_pos, false);
+            }
+        }
+        self.update_proof(ROOT);
     }
 
     /// Makes the child reached by `action` the root, keeping its subtree and dropping the rest.
@@ -211,14 +247,13 @@ impl Tree {
             }
             if !n.expanded {
                 let depth = self.path.len() - 1;
-                // Small boards have cheap expansions and deep proofs: expand them sooner.
-                let threshold = self
-                    .params
-                    .expand_after
-                    .min((pos.size() * pos.size() / 8) as u32);
+                // Small boards have cheap expansions and deep proofs: expand them sooner; large
+                // ones later, their expansions costing as much as many playouts.
+                let cells = (pos.size() * pos.size()) as u32;
+                let threshold = (cells / 8).clamp(1, self.params.expand_after);
                 let due = depth <= 1 || n.visits >= threshold;
                 if !due
-                    || !self.expand(node, &pos)
+                    || !self.expand(node, &pos, depth <= THREAT_DEPTH)
                     || self.nodes[node as usize].proof != Proof::Unknown
                 {
                     break;
@@ -265,10 +300,9 @@ impl Tree {
             // AMAF: every child placing where the mover's colour stands at the end.
             if let Some(color) = step.to_move {
                 let range = self.children(step.node);
-                for c in range {
-                    let child = &mut self.nodes[c as usize];
-                    if let Action::Place(p) = child.action
-                        && board.get(p) == Some(color)
+                for child in &mut self.nodes[range.start as usize..range.end as usize] {
+                    if child.amaf_index != NO_POINT
+                        && board.color_at(usize::from(child.amaf_index)) == Some(color)
                     {
                         child.amaf_visits += 1;
                         child.amaf_wins += r;
@@ -361,9 +395,13 @@ impl Tree {
     /// Lists the children of `i` at `pos` and proves what one look ahead proves: a winning action
     /// (decisive), actions after which the opponent wins at once (anti-decisive). Returns false
     /// when the node budget has no room.
-    fn expand(&mut self, i: u32, pos: &Position) -> bool {
+    /// The opponent's threats are looked for only when `threats` is set (near the root): deeper,
+    /// a child that allows an immediate win is proved lost when it is itself expanded.
+    fn expand(&mut self, i: u32, pos: &Position, threats: bool) -> bool {
         let actions = pos.legal_actions();
-        if self.nodes.len() + actions.len() > self.capacity || actions.is_empty() {
+        // The root's children are always kept: without them there is no move to report.
+        let full = i != ROOT && self.nodes.len() + actions.len() > self.capacity;
+        if full || actions.is_empty() {
             return false;
         }
         let first = self.nodes.len() as u32;
@@ -377,7 +415,7 @@ impl Tree {
                 Err(_) => Proof::Unknown,
             });
         }
-        if !proofs.contains(&Proof::Loss) {
+        if threats && !proofs.contains(&Proof::Loss) {
             refute_threatened(pos, &actions, &mut proofs);
         }
         for (&a, proof) in actions.iter().zip(proofs) {

@@ -128,14 +128,7 @@ pub fn require_terminal() -> Result<()> {
 /// Runs the interface until the player quits, then restores the terminal and prints where the
 /// records went.
 fn run(app: App, file: Option<RecordFile>) -> Result<()> {
-    let mut session = Session {
-        app,
-        file: None,
-        new_file: false,
-        written: Vec::new(),
-        failure: None,
-        quit_asked: false,
-    };
+    let mut session = Session::new(app);
     if let Some(file) = file {
         session.adopt(file)?;
     }
@@ -307,6 +300,7 @@ fn restore_on_signals() -> io::Result<()> {
                         SIGCONT => take_terminal(),
                         _ => {
                             restore_terminal();
+                            session::discard_unplayed();
                             std::process::exit(128 + signal);
                         }
                     }

@@ -219,6 +219,12 @@ impl RecordFile {
         &self.path
     }
 
+    /// The file written: the path as named, or the regular file a symbolic link leads to.
+    #[must_use]
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
     /// The file's whole content, read from the locked file (at most
     /// [`library::MAX_RECORD_BYTES`]).
     ///

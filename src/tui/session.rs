@@ -2,17 +2,56 @@
 //! refusing to quit or to play on silently when a save failed, and what is printed on exit.
 
 use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
 use std::time::SystemTime;
 
 use anyhow::{Result, anyhow};
 
 use crate::library::{shell_word, shown};
+use crate::rules::{Action, Setup};
 
 use super::Session;
 use super::app::App;
 use super::save::RecordFile;
 
+/// The record file of a game not yet begun (made by this program, no action saved in it yet),
+/// which a signal that ends the program removes: a game left before its first action leaves no
+/// file behind, however it is left.
+static UNPLAYED: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Saves the game of `setup` after `actions` in `file`, and notes whether the file is still
+/// that of a game not begun. The note is held locked during the save, so that a signal can
+/// never remove a file that has just received its first action.
+fn save_watched(file: &mut RecordFile, setup: Setup, actions: &[Action]) -> io::Result<()> {
+    let mut unplayed = UNPLAYED.lock().unwrap_or_else(PoisonError::into_inner);
+    let saved = file.save(setup, actions);
+    *unplayed = file.unplayed().then(|| file.target().to_path_buf());
+    saved
+}
+
+/// Removes the record file of a game not yet begun, if there is one; for the signal handling,
+/// just before the program ends.
+pub(super) fn discard_unplayed() {
+    let unplayed = UNPLAYED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(path) = &*unplayed {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
 impl Session {
+    /// A session of `app`, with no record file yet.
+    pub(super) fn new(app: App) -> Session {
+        Session {
+            app,
+            file: None,
+            new_file: false,
+            written: Vec::new(),
+            failure: None,
+            quit_asked: false,
+        }
+    }
+
     /// Makes `file` the game's record: saves what the game holds so far (the headers of a new
     /// game, so that even a game killed at once leaves its record) and tells the app where.
     ///
@@ -21,7 +60,7 @@ impl Session {
     pub(super) fn adopt(&mut self, mut file: RecordFile) -> Result<()> {
         let (setup, actions) = self.on_board();
         file.set_players(self.app.players());
-        file.save(setup, &actions)
+        save_watched(&mut file, setup, &actions)
             .map_err(|e| anyhow!("cannot write the record {}: {e}", shown(file.path())))?;
         self.app.set_record_path(file.path().to_path_buf());
         if let Some(old) = self.file.replace(file) {
@@ -32,7 +71,7 @@ impl Session {
     }
 
     /// The game's setup and the actions on the board.
-    fn on_board(&self) -> (crate::rules::Setup, Vec<crate::rules::Action>) {
+    fn on_board(&self) -> (Setup, Vec<Action>) {
         (
             self.app.setup(),
             self.app.actions()[..self.app.current()].to_vec(),
@@ -79,7 +118,7 @@ impl Session {
             return;
         };
         file.set_players(self.app.players());
-        match file.save(setup, &actions) {
+        match save_watched(file, setup, &actions) {
             Ok(()) => {
                 self.failure = None;
                 self.quit_asked = false;
@@ -174,24 +213,12 @@ mod tests {
     use crate::tui::app::tests::{after, effect_of};
     use crate::tui::save;
     use std::fs;
-    use std::path::PathBuf;
-
-    fn session(app: App) -> Session {
-        Session {
-            app,
-            file: None,
-            new_file: false,
-            written: Vec::new(),
-            failure: None,
-            quit_asked: false,
-        }
-    }
 
     /// A session whose 3×3 game Black has just won, saved in `DIR/game.txt`; returns it, the
     /// directory and the saved record.
     fn won(name: &str) -> (Session, PathBuf, String) {
         let dir = save::tests::scratch(name);
-        let mut s = session(after(3, false, "b2 a1 b1 c1 b3"));
+        let mut s = Session::new(after(3, false, "b2 a1 b1 c1 b3"));
         s.adopt(RecordFile::named(dir.join("game.txt")).unwrap())
             .unwrap();
         let won = fs::read_to_string(dir.join("game.txt")).unwrap();
@@ -243,7 +270,7 @@ mod tests {
     #[test]
     fn quitting_with_unsaved_actions_warns_and_asks_again() {
         let dir = save::tests::scratch("session-unsaved");
-        let mut s = session(after(5, true, ""));
+        let mut s = Session::new(after(5, true, ""));
         s.adopt(RecordFile::named(dir.join("game.txt")).unwrap())
             .unwrap();
         assert_eq!(effect_of(&mut s.app, "\n"), Effect::Save);
@@ -272,7 +299,7 @@ mod tests {
     #[test]
     fn quitting_after_a_failure_that_heals_saves_and_quits_at_once() {
         let dir = save::tests::scratch("session-heal");
-        let mut s = session(after(5, true, ""));
+        let mut s = Session::new(after(5, true, ""));
         s.adopt(RecordFile::named(dir.join("game.txt")).unwrap())
             .unwrap();
         s.failure = Some("cannot save: full".to_string());
