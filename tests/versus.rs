@@ -249,3 +249,24 @@ fn a_hint_and_the_live_analysis_come_from_the_real_search() {
         "game quentin\nsize 5\npie on\nc3\nd3\n"
     );
 }
+
+#[test]
+fn a_resumed_game_takes_the_computer_too_and_its_record_names_it() {
+    let dir = scratch("versus-resume");
+    let path = dir.join("game.txt");
+    fs::write(&path, "game quentin\nsize 5\npie off\nc3\n").unwrap();
+    let mut s = Session::start(
+        &dir,
+        &["resume", "game.txt", "--computer", "--think", "0.05"],
+    );
+    s.wait_for("Computer played ");
+    s.wait_for("Black to move: Player 1");
+    s.send("q");
+    assert!(s.wait_exit());
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(
+        text.starts_with("game quentin\nsize 5\npie off\nplayer2 computer, 0.05 s a move\nc3\n"),
+        "{text}"
+    );
+    assert_eq!(Record::parse(&text).unwrap().actions().len(), 2, "{text}");
+}
