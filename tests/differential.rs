@@ -11,6 +11,7 @@ use common::reference::{self, RefPosition};
 use common::{CONNECTION_GAMES, seeded_game};
 use quentin::rng::Rng;
 use quentin::rules::{Action, Game, Point, Position, Setup};
+use quentin::search::playout;
 
 /// Random games played per game, size and pie setting. With sizes 3 to 13 and both pie
 /// settings that is 2 × 11 × 2 = 44 games a game: 2,045 positions for Quentin, 2,921 for Konobi
@@ -201,7 +202,7 @@ fn playouts_end_in_a_win_the_reference_confirms() {
                     };
                     let context = format!("{game} {size} pie {pie} seed {seed}");
                     let mut pos = setup.start().unwrap();
-                    let played = pos.playout(&mut Rng::new(seed));
+                    let played = playout::uniform(&mut pos, &mut Rng::new(seed));
                     assert_eq!(played, pos.ply(), "{context}");
                     assert!(pos.is_over(), "{context}: the playout stopped undecided");
                     let board = naive::stones(&pos);

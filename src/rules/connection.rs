@@ -8,8 +8,7 @@ use super::action::Action;
 use super::board::{Board, IndexStack, ORTHOGONAL_STEPS, PointSet};
 use super::chains::Chains;
 use super::color::Color;
-use super::point::{INDICES, Point, STRIDE};
-use crate::rng::Rng;
+use super::point::{Point, STRIDE};
 
 use super::{Change, Illegal, Outcome};
 
@@ -256,86 +255,19 @@ impl<R: PlacementRules> Connection<R> {
         }
     }
 
-    /// Plays uniformly random legal actions until the game ends, and returns how many it
-    /// played. Every legal action of a turn is equally likely (a placement, or `swap` when
-    /// offered); `pass` when no placement is legal. Stops early, undecided, should both sides
-    /// have to pass in a row, which would repeat forever.
-    pub(crate) fn playout(&mut self, rng: &mut Rng) -> usize {
-        let mut playout = Playout::new(&self.board);
-        let mut changes = Vec::with_capacity(64);
-        let mut played = 0;
-        let mut passes = 0;
-        while self.outcome.is_none() && passes < 2 {
-            let swap = usize::from(self.swap_available());
-            let mut untried = playout.empties.len();
-            loop {
-                if untried + swap == 0 {
-                    self.end_turn(None);
-                    passes += 1;
-                    break;
-                }
-                let i = rng.below(untried + swap);
-                if i == untried {
-                    self.swap();
-                    break;
-                }
-                let p = playout.empties[i];
-                if Self::try_place_into(&mut self.board, p, self.to_move, &mut changes).is_ok() {
-                    playout.apply(&changes);
-                    self.end_turn(Some(&changes));
-                    passes = 0;
-                    break;
-                }
-                // Illegal now: set it aside among the tried and draw again from the rest.
-                untried -= 1;
-                playout.empties.swap(i, untried);
-                playout.slot[playout.empties[i].index()] = i as u16;
-                playout.slot[playout.empties[untried].index()] = untried as u16;
-            }
-            played += 1;
+    /// Plays a placement of the side to move on `p` if it is legal, the changes it made (the
+    /// placement first) in `changes`, which is cleared first; refuses it otherwise, the position
+    /// unchanged. The primitive of fast playouts: no action list, no allocation.
+    ///
+    /// # Errors
+    /// The reason the placement is illegal.
+    pub(crate) fn place(&mut self, p: Point, changes: &mut Vec<Change>) -> Result<(), Illegal> {
+        if self.outcome.is_some() {
+            return Err(Illegal::GameOver);
         }
-        played
-    }
-}
-
-/// The empty points of a playout, kept as a list with each point's slot in it, so that a random
-/// empty point is one draw and a change costs O(1).
-struct Playout {
-    empties: Vec<Point>,
-    slot: [u16; INDICES],
-}
-
-impl Playout {
-    fn new(board: &Board) -> Playout {
-        let mut playout = Playout {
-            empties: Vec::with_capacity(board.size() * board.size()),
-            slot: [0; INDICES],
-        };
-        for p in board.points().filter(|&p| board.is_empty_at(p)) {
-            playout.slot[p.index()] = playout.empties.len() as u16;
-            playout.empties.push(p);
-        }
-        playout
-    }
-
-    /// Follows the changes of a turn: filled points leave the list, emptied points join it.
-    fn apply(&mut self, changes: &[Change]) {
-        for change in changes {
-            match (change.before, change.after) {
-                (None, Some(_)) => {
-                    let i = usize::from(self.slot[change.point.index()]);
-                    self.empties.swap_remove(i);
-                    if let Some(&moved) = self.empties.get(i) {
-                        self.slot[moved.index()] = i as u16;
-                    }
-                }
-                (Some(_), None) => {
-                    self.slot[change.point.index()] = self.empties.len() as u16;
-                    self.empties.push(change.point);
-                }
-                _ => {}
-            }
-        }
+        Self::try_place_into(&mut self.board, p, self.to_move, changes)?;
+        self.end_turn(Some(changes));
+        Ok(())
     }
 }
 
