@@ -80,8 +80,8 @@ impl<R: PlacementRules> Connection<R> {
     /// A position with `board` already set up and `to_move` to move; the pie rule is not
     /// offered, and the action count starts at 0.
     pub(crate) fn from_board(board: Board, to_move: Color) -> Self {
-        let mut chains = Chains::build::<R>(&board);
-        let outcome = winner::<R>(&board, &mut chains);
+        let chains = Chains::build::<R>(&board);
+        let outcome = winner::<R>(&board, &chains);
         Connection {
             board,
             to_move,
@@ -242,16 +242,8 @@ impl<R: PlacementRules> Connection<R> {
         self.to_move = self.to_move.opponent();
         self.ply += 1;
         if let Some(changes) = changes {
-            for change in changes.iter().filter(|c| c.before.is_some()) {
-                if !self.chains.recolour(change.point) {
-                    self.chains = Chains::build::<R>(&self.board);
-                    break;
-                }
-            }
-            for change in changes {
-                self.chains.add::<R>(&self.board, change.point);
-            }
-            self.outcome = winner::<R>(&self.board, &mut self.chains);
+            self.chains.update::<R>(&self.board, changes);
+            self.outcome = winner::<R>(&self.board, &self.chains);
         }
     }
 
@@ -321,28 +313,13 @@ fn touches_both_edges(board: &Board, chain: &PointSet, color: Color) -> bool {
     first && second
 }
 
-/// The win, if a chain of either colour joins its two edges, with that chain. The union-find
-/// answers whether; the chain itself is looked for only then (once a game, or when a loose
-/// union-find was wrong, which builds it anew).
-pub(crate) fn winner<R: PlacementRules>(board: &Board, chains: &mut Chains) -> Option<Outcome> {
-    for color in Color::ALL {
-        if !chains.connects(color) {
-            continue;
-        }
-        if let Some(line) = winning_chain::<R>(board, color) {
-            return Some(Outcome::Win {
-                winner: color,
-                line,
-            });
-        }
-        // Only a loose union-find can be wrong; an exact one is built and asked again.
-        debug_assert!(
-            !chains.is_exact(),
-            "an exact union-find joined {color}'s edges"
-        );
-        *chains = Chains::build::<R>(board);
-    }
-    None
+/// The win, if a chain of either colour joins its two edges, with that chain. The chains say
+/// whether; the chain itself is looked for only then, once a game.
+pub(crate) fn winner<R: PlacementRules>(board: &Board, chains: &Chains) -> Option<Outcome> {
+    let winner = Color::ALL.into_iter().find(|&c| chains.connects(c))?;
+    let line = winning_chain::<R>(board, winner);
+    debug_assert!(line.is_some(), "the chains joined {winner}'s edges");
+    line.map(|line| Outcome::Win { winner, line })
 }
 
 /// A chain of `color` joining its two edges, found by searching the board.
