@@ -23,8 +23,8 @@ use super::point::{Point, STRIDE};
 pub(crate) struct Chains {
     /// By [`Color::index`]: the stones (by point index) joined to the colour's first edge.
     reach: [PointSet; 2],
-    /// By [`Color::index`]: whether `reach` holds a stone on the colour's second edge.
-    joined: [bool; 2],
+    /// By [`Color::index`]: a stone of `reach` on the colour's second edge, if any (its index).
+    joined: [Option<u16>; 2],
 }
 
 /// Whether the point of index `i` lies on `color`'s first (`second == false`) or second edge of
@@ -43,7 +43,7 @@ impl Chains {
     pub(crate) fn build<R: PlacementRules>(board: &Board) -> Chains {
         let mut chains = Chains {
             reach: [PointSet::new(); 2],
-            joined: [false; 2],
+            joined: [None; 2],
         };
         for color in Color::ALL {
             chains.rebuild::<R>(board, color);
@@ -54,7 +54,7 @@ impl Chains {
     /// Builds `color`'s set anew from the stones on its first edge.
     fn rebuild<R: PlacementRules>(&mut self, board: &Board, color: Color) {
         self.reach[color.index()] = PointSet::new();
-        self.joined[color.index()] = false;
+        self.joined[color.index()] = None;
         for k in 0..board.size() {
             let p = match color {
                 Color::Black => Point::new(k, 0),
@@ -74,18 +74,19 @@ impl Chains {
         if !reach.insert_index(start) {
             return;
         }
-        let mut joined = on_edge(start, n, color, true);
+        let joined = &mut self.joined[color.index()];
         let mut stack = IndexStack::new();
         stack.push(start);
         while let Some(i) = stack.pop() {
+            if joined.is_none() && on_edge(i, n, color, true) {
+                *joined = Some(i as u16);
+            }
             for j in R::linked(board, i) {
                 if reach.insert_index(j) {
-                    joined |= on_edge(j, n, color, true);
                     stack.push(j);
                 }
             }
         }
-        self.joined[color.index()] |= joined;
     }
 
     /// Follows the `changes` of a turn, already made on `board`.
@@ -118,8 +119,8 @@ impl Chains {
         }
     }
 
-    /// Whether a chain of `color` joins its two edges.
-    pub(crate) fn connects(&self, color: Color) -> bool {
-        self.joined[color.index()]
+    /// A stone (its point) of a chain of `color` that joins its two edges, if there is one.
+    pub(crate) fn joining_stone(&self, color: Color) -> Option<Point> {
+        self.joined[color.index()].map(|i| Point::from_index(usize::from(i)))
     }
 }

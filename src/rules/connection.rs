@@ -8,7 +8,7 @@ use super::action::Action;
 use super::board::{Board, IndexStack, ORTHOGONAL_STEPS, PointSet};
 use super::chains::Chains;
 use super::color::Color;
-use super::point::{Point, STRIDE};
+use super::point::Point;
 
 use super::{Change, Illegal, Outcome};
 
@@ -297,45 +297,15 @@ pub(crate) fn chain<R: PlacementRules>(board: &Board, start: Point) -> PointSet 
     chain
 }
 
-/// Whether the stones of `chain` reach both of `color`'s edges, read from the indices alone.
-fn touches_both_edges(board: &Board, chain: &PointSet, color: Color) -> bool {
-    let last = board.size() - 1;
-    let (mut first, mut second) = (false, false);
-    for i in chain.indices() {
-        // Black's edges are rows, White's columns; indices are padded by one on each side.
-        let line = match color {
-            Color::Black => i / STRIDE - 1,
-            Color::White => i % STRIDE - 1,
-        };
-        first |= line == 0;
-        second |= line == last;
-    }
-    first && second
-}
-
-/// The win, if a chain of either colour joins its two edges, with that chain. The chains say
-/// whether; the chain itself is looked for only then, once a game.
+/// The win, if a chain of either colour joins its two edges, with that chain.
 pub(crate) fn winner<R: PlacementRules>(board: &Board, chains: &Chains) -> Option<Outcome> {
-    let winner = Color::ALL.into_iter().find(|&c| chains.connects(c))?;
-    let line = winning_chain::<R>(board, winner);
-    debug_assert!(line.is_some(), "the chains joined {winner}'s edges");
-    line.map(|line| Outcome::Win { winner, line })
-}
-
-/// A chain of `color` joining its two edges, found by searching the board.
-fn winning_chain<R: PlacementRules>(board: &Board, color: Color) -> Option<PointSet> {
-    let mut seen = PointSet::new();
-    for p in board.points() {
-        if board.get(p) != Some(color) || !board.on_first_edge(p, color) || seen.contains(p) {
-            continue;
-        }
-        let chain = chain::<R>(board, p);
-        if touches_both_edges(board, &chain, color) {
-            return Some(chain);
-        }
-        seen.union_with(&chain);
-    }
-    None
+    Color::ALL.into_iter().find_map(|winner| {
+        let stone = chains.joining_stone(winner)?;
+        Some(Outcome::Win {
+            winner,
+            line: chain::<R>(board, stone),
+        })
+    })
 }
 
 /// The like-coloured neighbours of the stone of index `i` in the directions of `steps`.
