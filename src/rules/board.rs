@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::bits::{Bits, Layout};
 use super::color::Color;
 use super::point::{INDICES, MAX_SIZE, Point, STRIDE};
 
@@ -188,10 +189,17 @@ pub(crate) const DIAGONAL_STEPS: [isize; 4] = [
 /// Inside, a padded grid (a "mailbox"): every point has an index ([`Point::index`]) and the
 /// cells around and beyond the board hold an off-board mark, so that the hot loops of the rules
 /// step to neighbours by adding a constant, with no bounds checks.
+///
+/// Beside it, the same board as bitboards ([`Bits`]): the stones of each colour and the empty
+/// points, for the rules that look at whole regions at once.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     size: u8,
     cells: [u8; INDICES],
+    layout: Layout,
+    /// By [`Color::index`].
+    stones: [Bits; 2],
+    empty: Bits,
 }
 
 /// The four orthogonal directions as (column, row) steps.
@@ -207,13 +215,19 @@ impl Board {
     #[must_use]
     pub fn new(size: usize) -> Board {
         assert!((1..=MAX_SIZE).contains(&size), "board size out of range");
+        let layout = Layout::new(size);
         let mut board = Board {
             size: size as u8,
             cells: [OFF; INDICES],
+            layout,
+            stones: [Bits::new(); 2],
+            empty: Bits::new(),
         };
         for row in 0..size {
             for col in 0..size {
-                board.cells[Point::new(col, row).index()] = EMPTY;
+                let p = Point::new(col, row);
+                board.cells[p.index()] = EMPTY;
+                board.empty.insert(layout.bit(p));
             }
         }
         board
@@ -256,7 +270,31 @@ impl Board {
     /// Puts a stone of `color` on `p`, or empties it with `None`.
     pub fn set(&mut self, p: Point, color: Option<Color>) {
         debug_assert!(self.contains(p));
-        self.cells[p.index()] = color.map_or(EMPTY, stone);
+        let k = self.layout.bit(p);
+        let cell = color.map_or(EMPTY, stone);
+        self.empty.assign(k, cell == EMPTY);
+        let [black, white] = &mut self.stones;
+        black.assign(k, cell == stone(Color::Black));
+        white.assign(k, cell == stone(Color::White));
+        self.cells[p.index()] = cell;
+    }
+
+    /// The layout of this board's bitboards.
+    #[inline]
+    pub(crate) fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The stones of `color`, as a bitboard.
+    #[inline]
+    pub(crate) fn stones(&self, color: Color) -> &Bits {
+        &self.stones[color.index()]
+    }
+
+    /// The empty points, as a bitboard.
+    #[inline]
+    pub(crate) fn empty(&self) -> &Bits {
+        &self.empty
     }
 
     /// Whether `p` is empty.

@@ -6,6 +6,7 @@
 //! [`Outcome`] with the winning chain (or Quint's winning five, or a draw).
 
 mod action;
+mod bits;
 mod board;
 pub mod brique;
 mod chains;
