@@ -55,6 +55,13 @@ impl PointSet {
         new
     }
 
+    /// Adds the point of index `i` when `add` holds, without a branch.
+    #[inline]
+    pub(crate) fn insert_index_if(&mut self, i: usize, add: bool) {
+        let (w, b) = (i / 64, i % 64);
+        self.words[w] |= u64::from(add) << b;
+    }
+
     /// Whether the point of index `i` is in the set.
     pub(crate) fn contains_index(&self, i: usize) -> bool {
         let (w, b) = Self::index_bit(i);
@@ -137,42 +144,6 @@ impl fmt::Debug for PointSet {
         f.debug_set()
             .entries(self.iter().map(|p| p.to_string()))
             .finish()
-    }
-}
-
-/// A stack of point indices for floods: it lives on the machine stack while small and spills to
-/// the heap only for the rare deep flood. Floods run for most placements, and allocating (or
-/// clearing a board-sized array) each time was most of their cost.
-pub(crate) struct IndexStack {
-    inline: [u16; 64],
-    len: usize,
-    spill: Vec<u16>,
-}
-
-impl IndexStack {
-    pub(crate) fn new() -> IndexStack {
-        IndexStack {
-            inline: [0; 64],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
-
-    pub(crate) fn push(&mut self, i: usize) {
-        if self.len < self.inline.len() {
-            self.inline[self.len] = i as u16;
-            self.len += 1;
-        } else {
-            self.spill.push(i as u16);
-        }
-    }
-
-    pub(crate) fn pop(&mut self) -> Option<usize> {
-        if let Some(i) = self.spill.pop() {
-            return Some(usize::from(i));
-        }
-        self.len = self.len.checked_sub(1)?;
-        Some(usize::from(self.inline[self.len]))
     }
 }
 

@@ -1,9 +1,9 @@
 //! Brique: stones go on the squares of a checkered board, and a placement fills every square
 //! whose two escorts it completes, removing an enemy stone there.
 
-use super::board::{Board, OFF, stone};
+use super::board::{Board, OFF, ORTHOGONAL_STEPS, stone};
 use super::color::Color;
-use super::connection::{PlacementRules, orthogonal_links, put};
+use super::connection::{PlacementRules, put};
 use super::point::{Point, STRIDE};
 use super::{Change, Illegal};
 
@@ -68,9 +68,7 @@ impl PlacementRules for Brique {
         Ok(())
     }
 
-    fn linked(board: &Board, i: usize) -> impl Iterator<Item = usize> {
-        orthogonal_links(board, i)
-    }
+    const LINKS: &'static [isize] = &ORTHOGONAL_STEPS;
 }
 
 #[cfg(test)]

@@ -13,9 +13,9 @@
 //! by the thousand in a search.
 
 use super::Change;
-use super::board::{Board, IndexStack, PointSet};
+use super::board::{Board, OFF, PointSet};
 use super::color::Color;
-use super::connection::PlacementRules;
+use super::connection::{PlacementRules, spread};
 use super::point::{Point, STRIDE};
 
 /// The stones of each colour linked to that colour's first edge.
@@ -27,15 +27,17 @@ pub(crate) struct Chains {
     joined: [Option<u16>; 2],
 }
 
-/// Whether the point of index `i` lies on `color`'s first (`second == false`) or second edge of
-/// a board of side `size`. Black's edges are rows, White's columns; indices are padded by one on
-/// each side.
-fn on_edge(i: usize, size: usize, color: Color, second: bool) -> bool {
-    let line = match color {
-        Color::Black => i / STRIDE - 1,
-        Color::White => i % STRIDE - 1,
+/// Whether the point of index `i` lies on `color`'s first (`second == false`) or second edge:
+/// whether its neighbour beyond that edge is off the board. Black's edges are rows, White's
+/// columns.
+#[inline]
+fn on_edge(board: &Board, i: usize, color: Color, second: bool) -> bool {
+    let step = match color {
+        Color::Black => STRIDE,
+        Color::White => 1,
     };
-    line == if second { size - 1 } else { 0 }
+    let beyond = if second { i + step } else { i - step };
+    board.cell(beyond) == OFF
 }
 
 impl Chains {
@@ -69,23 +71,13 @@ impl Chains {
     /// Adds the stone of index `start`, of `color`, and every stone linked to it that is not in
     /// the set yet.
     fn flood<R: PlacementRules>(&mut self, board: &Board, start: usize, color: Color) {
-        let n = board.size();
         let reach = &mut self.reach[color.index()];
-        if !reach.insert_index(start) {
-            return;
-        }
-        let joined = &mut self.joined[color.index()];
-        let mut stack = IndexStack::new();
-        stack.push(start);
-        while let Some(i) = stack.pop() {
-            if joined.is_none() && on_edge(i, n, color, true) {
-                *joined = Some(i as u16);
-            }
-            for j in R::linked(board, i) {
-                if reach.insert_index(j) {
-                    stack.push(j);
-                }
-            }
+        let joined = spread(board, reach, start, R::LINKS, |i| {
+            on_edge(board, i, color, true)
+        });
+        let slot = &mut self.joined[color.index()];
+        if slot.is_none() {
+            *slot = joined.map(|i| i as u16);
         }
     }
 
@@ -111,9 +103,11 @@ impl Chains {
             if reach.contains_index(i) {
                 continue;
             }
-            if on_edge(i, board.size(), color, false)
-                || R::linked(board, i).any(|j| reach.contains_index(j))
-            {
+            // The set holds only stones of `color`: a neighbour in it is a linked stone.
+            let touches = R::LINKS.iter().fold(false, |any, &d| {
+                any | reach.contains_index(i.wrapping_add_signed(d))
+            });
+            if touches || on_edge(board, i, color, false) {
                 self.flood::<R>(board, i, color);
             }
         }

@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::board::{Board, DIAGONAL, DIAGONAL_STEPS, EMPTY, ORTHOGONAL_STEPS, stone};
 use super::color::Color;
-use super::connection::{PlacementRules, like_neighbours, orthogonal_links, put};
+use super::connection::{PlacementRules, put};
 use super::point::{Point, STRIDE};
 use super::{Change, Illegal};
 
@@ -77,9 +77,16 @@ impl PlacementRules for Konobi {
     /// Every like-coloured stone around `p`, diagonal ones included: a diagonal pair is either
     /// weakly connected or strongly connected through the like-coloured stone they share, so
     /// either way it lies in one chain.
-    fn linked(board: &Board, i: usize) -> impl Iterator<Item = usize> {
-        orthogonal_links(board, i).chain(like_neighbours(board, i, &DIAGONAL_STEPS))
-    }
+    const LINKS: &'static [isize] = &[
+        ORTHOGONAL_STEPS[0],
+        ORTHOGONAL_STEPS[1],
+        ORTHOGONAL_STEPS[2],
+        ORTHOGONAL_STEPS[3],
+        DIAGONAL_STEPS[0],
+        DIAGONAL_STEPS[1],
+        DIAGONAL_STEPS[2],
+        DIAGONAL_STEPS[3],
+    ];
 }
 
 /// The two points that `p` and its diagonal neighbour `q` both touch.

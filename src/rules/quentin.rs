@@ -6,7 +6,7 @@ use std::fmt;
 use super::bits::{BIT_WORDS, Bits, Layout};
 use super::board::{Board, DIAGONAL, EMPTY, ORTHOGONAL_STEPS, is_stone};
 use super::color::Color;
-use super::connection::{PlacementRules, orthogonal_links, put};
+use super::connection::{PlacementRules, put};
 use super::point::Point;
 use super::point::STRIDE;
 use super::{Change, Illegal};
@@ -61,9 +61,7 @@ impl PlacementRules for Quentin {
         Ok(())
     }
 
-    fn linked(board: &Board, i: usize) -> impl Iterator<Item = usize> {
-        orthogonal_links(board, i)
-    }
+    const LINKS: &'static [isize] = &ORTHOGONAL_STEPS;
 }
 
 /// How many of the orthogonal neighbours of index `i` hold a stone.
