@@ -55,6 +55,12 @@ impl PointSet {
         new
     }
 
+    /// Removes the point of index `i`.
+    pub(crate) fn remove_index(&mut self, i: usize) {
+        let (w, b) = Self::index_bit(i);
+        self.words[w] &= !b;
+    }
+
     /// Adds the point of index `i` when `add` holds, without a branch.
     #[inline]
     pub(crate) fn insert_index_if(&mut self, i: usize, add: bool) {

@@ -88,7 +88,24 @@ impl Chains {
             if let Some(before) = change.before
                 && change.after != Some(before)
             {
-                cut[before.index()] |= self.reach[before.index()].contains(change.point);
+                let reach = &mut self.reach[before.index()];
+                let i = change.point.index();
+                if !reach.contains_index(i) {
+                    continue;
+                }
+                // A stone linked to at most one stone of the set is at the end of a chain:
+                // taking it out cuts nothing else, since a path through it would enter and
+                // leave by two of its links. (The set may still hold stones this turn changed
+                // too, which only counts more links.)
+                let links = R::LINKS
+                    .iter()
+                    .filter(|&&d| reach.contains_index(i.wrapping_add_signed(d)))
+                    .count();
+                if links <= 1 {
+                    reach.remove_index(i);
+                } else {
+                    cut[before.index()] = true;
+                }
             }
         }
         for color in Color::ALL {

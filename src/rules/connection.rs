@@ -305,11 +305,14 @@ pub(crate) fn spread(
     links: &[isize],
     mark: impl Fn(usize) -> bool,
 ) -> Option<usize> {
+    if !set.insert_index(start) {
+        return None;
+    }
     let cell = board.cell(start);
     // Each stone is pushed once, when it joins the set, and one is popped before any push: the
     // stack never holds more than the stones of the board less one.
     let mut stack = [0u16; STACK];
-    let mut len = usize::from(set.insert_index(start));
+    let mut len = 1;
     stack[0] = start as u16;
     let mut marked = None;
     while len > 0 {
