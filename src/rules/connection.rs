@@ -8,7 +8,7 @@ use super::action::Action;
 use super::board::{Board, PointSet};
 use super::chains::Chains;
 use super::color::Color;
-use super::point::{MAX_SIZE, Point};
+use super::point::Point;
 
 use super::{Change, Illegal, Outcome};
 
@@ -288,12 +288,12 @@ pub(crate) fn chain<R: PlacementRules>(board: &Board, start: Point) -> PointSet 
     chain
 }
 
-/// Room for every stone of the largest board on the stack of [`spread`].
-const STACK: usize = MAX_SIZE * MAX_SIZE;
+/// The stack of [`spread`] on the machine stack; deeper floods spill to the heap.
+const STACK: usize = 64;
 
 /// Adds to `set` the stone of index `start` and every stone of its colour linked to it through
-/// `links` (index steps) that `set` does not hold yet, walking only through stones it adds.
-/// Returns the last stone added for which `mark` holds, if any.
+/// `links` (index steps, at most eight) that `set` does not hold yet, walking only through stones
+/// it adds. Returns the last stone added for which `mark` holds, if any.
 ///
 /// Written without a branch on the board: each neighbour is written onto the stack and kept
 /// only if it is new, so the walk costs the same whatever the shape of the chain (a mispredicted
@@ -305,17 +305,22 @@ pub(crate) fn spread(
     links: &[isize],
     mark: impl Fn(usize) -> bool,
 ) -> Option<usize> {
+    debug_assert!(links.len() <= 8);
     if !set.insert_index(start) {
         return None;
     }
     let cell = board.cell(start);
-    // Each stone is pushed once, when it joins the set, and one is popped before any push: the
-    // stack never holds more than the stones of the board less one.
-    let mut stack = [0u16; STACK];
+    let mut stack = [0u16; STACK + 8];
     let mut len = 1;
     stack[0] = start as u16;
+    let mut spill: Vec<u16> = Vec::new();
     let mut marked = None;
-    while len > 0 {
+    loop {
+        if len == 0 {
+            let Some(i) = spill.pop() else { break };
+            stack[0] = i;
+            len = 1;
+        }
         len -= 1;
         let i = usize::from(stack[len]);
         if mark(i) {
@@ -327,6 +332,11 @@ pub(crate) fn spread(
             set.insert_index_if(j, new);
             stack[len] = j as u16;
             len += usize::from(new);
+        }
+        // Room for the next stone's links, whose writes are not checked.
+        if len > STACK {
+            spill.extend_from_slice(&stack[..len]);
+            len = 0;
         }
     }
     marked

@@ -104,9 +104,15 @@ impl Empties {
             points: Vec::with_capacity(board.size() * board.size()),
             slot: [0; MAX_SIZE * MAX_SIZE],
         };
-        for p in board.points().filter(|&p| board.is_empty_at(p)) {
-            empties.slot[slot_of(p)] = empties.points.len() as u16;
-            empties.points.push(p);
+        let n = board.size();
+        for row in 0..n {
+            for col in 0..n {
+                let p = Point::new(col, row);
+                if board.is_empty_at(p) {
+                    empties.slot[slot_of(p)] = empties.points.len() as u16;
+                    empties.points.push(p);
+                }
+            }
         }
         empties
     }
