@@ -60,7 +60,8 @@ impl PlacementRules for Brique {
         for (square, other) in pairs {
             let square = i.wrapping_add_signed(square);
             let cell = board.cell(square);
-            if cell != OFF && cell != mine && board.cell(i.wrapping_add_signed(other)) == mine {
+            // One branch for the three tests (`&`, not `&&`): their outcome is random.
+            if (cell != OFF) & (cell != mine) & (board.cell(i.wrapping_add_signed(other)) == mine) {
                 // An enemy stone there is removed: the change records it as `before`.
                 put(board, Point::from_index(square), color, changes);
             }
