@@ -262,7 +262,11 @@ impl Cli {
 }
 
 fn play(args: &PlayArgs) -> Result<()> {
-    crate::tui::play(args.game.setup()?, args.record.clone(), args.interface.ascii)
+    crate::tui::play(
+        args.game.setup()?,
+        args.record.clone(),
+        args.interface.ascii,
+    )
 }
 
 /// Writes to standard output; a closed pipe (`quentin … | head`) is not worth a message.
