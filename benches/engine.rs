@@ -17,6 +17,7 @@ use common::seeded_game;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use quentin::rng::Rng;
 use quentin::rules::{Action, Game, Position, Setup};
+use quentin::search::playout;
 
 /// Actions played before the mid-game position.
 const MID_GAME: usize = 60;
@@ -97,7 +98,7 @@ fn engine(c: &mut Criterion) {
         group.bench_function("playout", |b| {
             b.iter_batched_ref(
                 || start.clone(),
-                |pos| pos.playout(&mut rng),
+                |pos| playout::uniform(pos, &mut rng),
                 BatchSize::SmallInput,
             );
         });

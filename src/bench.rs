@@ -169,16 +169,4 @@ mod tests {
             "every Quentin game has a winner"
         );
     }
-
-    #[test]
-    fn playouts_end_in_a_win_with_legal_actions_only() {
-        let s = setup(9);
-        let mut rng = Rng::new(5);
-        for _ in 0..20 {
-            let mut game = s.start().unwrap();
-            let n = game.playout(&mut rng);
-            assert!(game.is_over());
-            assert_eq!(game.ply(), n);
-        }
-    }
 }

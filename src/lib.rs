@@ -2,6 +2,7 @@
 //!
 //! - [`rules`]: the pure rules library (positions, actions, outcomes).
 //! - [`guide`]: the short rules and board marks of each game, for the help and `quentin rules`.
+//! - [`search`]: the computer player and its random playouts.
 //! - [`record`]: reading and writing game records, the plain-text move lists.
 //! - [`library`]: the records on disk: listing them, finding the game to resume.
 //! - [`report`]: the JSON and text views of a replayed position.

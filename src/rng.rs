@@ -1,59 +1,33 @@
-//! A small, fast, seedable random number generator (xoshiro256++ seeded by SplitMix64).
+//! The seedable random number generator of playouts and random games: `fastrand`'s wyrand, a
+//! 64-bit generator of one multiply a number, behind the two calls the program makes.
 //!
-//! Written here rather than taken from a crate so that a seed names the same games on every
-//! version and platform: `quentin bench --seed X` must replay the same playouts.
+//! A seed names the same games within one version of the program: `quentin bench --seed X`
+//! replays the same playouts. A new version may change the generator, and then the games.
 
-/// xoshiro256++ by Blackman and Vigna: 256 bits of state, excellent statistical quality.
+/// A fast generator whose whole sequence is fixed by its seed.
 #[derive(Clone, Debug)]
-pub struct Rng {
-    s: [u64; 4],
-}
+pub struct Rng(fastrand::Rng);
 
 impl Rng {
     /// A generator whose whole sequence is fixed by `seed`.
     #[must_use]
     pub fn new(seed: u64) -> Rng {
-        let mut x = seed;
-        let mut next = || {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
-        Rng {
-            s: [next(), next(), next(), next()],
-        }
+        Rng(fastrand::Rng::with_seed(seed))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        let s = &mut self.s;
-        let result = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        result
+        self.0.u64(..)
     }
 
-    /// A uniform number in `0..n`, without bias (Lemire's multiply-and-reject).
+    /// A uniform number in `0..n`, without bias (Lemire's multiply-and-reject, which divides
+    /// only in the rare case that may need a second draw).
     ///
     /// # Panics
     /// When `n` is 0.
     pub fn below(&mut self, n: usize) -> usize {
         assert!(n > 0, "below(0)");
-        let n = n as u64;
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u128::from(self.next_u64()) * u128::from(n);
-            if (m as u64) >= threshold {
-                return (m >> 64) as usize;
-            }
-        }
+        self.0.usize(..n)
     }
 }
 

@@ -3,6 +3,11 @@
 //! with the plain reference implementations of `tests/common/`: the legal actions (`pass` and
 //! `swap` included), the board after each legal action, the side to move and the winner with its
 //! chain. Random playouts are checked to end in a win that the reference confirms.
+//!
+//! The engine also keeps its board as bitboards of rows of N bits plus a spare bit, whose rows
+//! cross 64-bit word boundaries differently at each size: games at sizes 3, 8, 13, 21 and 26
+//! (one to eleven words) are followed action by action against the reference, up to the largest
+//! board.
 
 mod common;
 
@@ -10,7 +15,8 @@ use common::naive::{self, Points, Stones, on_edge};
 use common::reference::{self, RefPosition};
 use common::{CONNECTION_GAMES, seeded_game};
 use quentin::rng::Rng;
-use quentin::rules::{Action, Game, Point, Position, Setup};
+use quentin::rules::{Action, Color, Game, Point, Position, Setup};
+use quentin::search::playout;
 
 /// Random games played per game, size and pie setting. With sizes 3 to 13 and both pie
 /// settings that is 2 × 11 × 2 = 44 games a game: 2,045 positions for Quentin, 2,921 for Konobi
@@ -23,7 +29,7 @@ const MIN_POSITIONS: usize = 1_800;
 
 /// Checks that `pos` reports `winner`, and that its winning line is a whole chain of the
 /// reference touching both of the winner's edges.
-fn check_outcome(pos: &Position, winner: Option<quentin::rules::Color>, context: &str) {
+fn check_outcome(pos: &Position, winner: Option<Color>, context: &str) {
     let outcome = pos.outcome();
     assert_eq!(
         outcome.and_then(|o| o.winner()),
@@ -186,12 +192,13 @@ fn brique_agrees_with_the_reference() {
     assert!(check_random_games(Game::Brique) >= MIN_POSITIONS);
 }
 
-/// Seeded random playouts, 16 per game, size and pie setting (1,056 in all), end in a win the
-/// reference finds on the final board, after as many actions as they say they played.
+/// Seeded random playouts, 16 per game, size (3 to 13, 21 and 26) and pie setting (1,248 in
+/// all), end in a win the reference finds on the final board, after as many actions as they say
+/// they played.
 #[test]
 fn playouts_end_in_a_win_the_reference_confirms() {
     for game in CONNECTION_GAMES {
-        for size in 3..=13 {
+        for size in (3..=13).chain([21, 26]) {
             for pie in [false, true] {
                 for seed in 0..16 {
                     let setup = Setup {
@@ -201,7 +208,7 @@ fn playouts_end_in_a_win_the_reference_confirms() {
                     };
                     let context = format!("{game} {size} pie {pie} seed {seed}");
                     let mut pos = setup.start().unwrap();
-                    let played = pos.playout(&mut Rng::new(seed));
+                    let played = playout::uniform(&mut pos, &mut Rng::new(seed));
                     assert_eq!(played, pos.ply(), "{context}");
                     assert!(pos.is_over(), "{context}: the playout stopped undecided");
                     let board = naive::stones(&pos);
@@ -210,6 +217,69 @@ fn playouts_end_in_a_win_the_reference_confirms() {
                     check_outcome(&pos, winner, &context);
                 }
             }
+        }
+    }
+}
+
+/// Sizes whose bitboard rows meet 64-bit word boundaries in different ways: one word (3×3, 8×8),
+/// three (13×13), seven (21×21) and eleven (26×26, the largest).
+const WORD_BOUNDARY_SIZES: [usize; 5] = [3, 8, 13, 21, 26];
+
+/// Points tried for legality at each position of the large boards, besides the one played.
+const SAMPLED_POINTS: usize = 12;
+
+/// Seeded random games at the word-boundary sizes, followed action by action: the board after
+/// each action is the reference's board after the same placement, the winner is the reference's,
+/// and at each position a sample of empty points (every one up to 13×13) is legal exactly when
+/// the reference allows it. The largest boards are too large to check every action of every
+/// position as [`check_random_games`] does.
+#[test]
+fn bitboard_sizes_agree_with_the_reference() {
+    for game in CONNECTION_GAMES {
+        for size in WORD_BOUNDARY_SIZES {
+            let setup = Setup {
+                size,
+                pie: true,
+                ..Setup::new(game)
+            };
+            let seed = 0xb17 + size as u64;
+            let (positions, actions) = seeded_game(setup, seed, usize::MAX);
+            let mut board = naive::Stones::default();
+            let mut picks = Rng::new(seed);
+            for (i, (pos, action)) in positions.iter().zip(&actions).enumerate() {
+                let context = format!("{game} {size}×{size} seed {seed} action {i} ({action})");
+                let color = pos.to_move().expect("a game goes on while it has actions");
+                let empties: Vec<Point> = pos
+                    .board()
+                    .points()
+                    .filter(|&p| pos.get(p).is_none())
+                    .collect();
+                let sample: Vec<Point> = if size <= 13 {
+                    empties.clone()
+                } else {
+                    (0..SAMPLED_POINTS.min(empties.len()))
+                        .map(|_| empties[picks.below(empties.len())])
+                        .collect()
+                };
+                for p in sample {
+                    let legal = reference::place(game, size, &board, (p.col(), p.row()), color);
+                    assert_eq!(
+                        pos.is_legal(Action::Place(p)),
+                        legal.is_some(),
+                        "{context}: is {p} legal?"
+                    );
+                }
+                if let Action::Place(p) = action {
+                    board = reference::place(game, size, &board, (p.col(), p.row()), color)
+                        .unwrap_or_else(|| panic!("{context}: the reference refuses it"));
+                }
+                let next = &positions[i + 1];
+                assert_eq!(naive::stones(next), board, "{context}: board after");
+                let winner = reference::winning_chain(game, size, &board).map(|(w, _)| w);
+                check_outcome(next, winner, &context);
+            }
+            let last = positions.last().expect("a game has a start");
+            assert!(last.is_over(), "{game} {size}×{size}: the game ended");
         }
     }
 }

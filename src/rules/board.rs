@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::bits::{Bits, Layout};
 use super::color::Color;
 use super::point::{INDICES, MAX_SIZE, Point, STRIDE};
 
@@ -52,6 +53,19 @@ impl PointSet {
         let new = self.words[w] & b == 0;
         self.words[w] |= b;
         new
+    }
+
+    /// Removes the point of index `i`.
+    pub(crate) fn remove_index(&mut self, i: usize) {
+        let (w, b) = Self::index_bit(i);
+        self.words[w] &= !b;
+    }
+
+    /// Adds the point of index `i` when `add` holds, without a branch.
+    #[inline]
+    pub(crate) fn insert_index_if(&mut self, i: usize, add: bool) {
+        let (w, b) = (i / 64, i % 64);
+        self.words[w] |= u64::from(add) << b;
     }
 
     /// Whether the point of index `i` is in the set.
@@ -139,42 +153,6 @@ impl fmt::Debug for PointSet {
     }
 }
 
-/// A stack of point indices for floods: it lives on the machine stack while small and spills to
-/// the heap only for the rare deep flood. Floods run for most placements, and allocating (or
-/// clearing a board-sized array) each time was most of their cost.
-pub(crate) struct IndexStack {
-    inline: [u16; 64],
-    len: usize,
-    spill: Vec<u16>,
-}
-
-impl IndexStack {
-    pub(crate) fn new() -> IndexStack {
-        IndexStack {
-            inline: [0; 64],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
-
-    pub(crate) fn push(&mut self, i: usize) {
-        if self.len < self.inline.len() {
-            self.inline[self.len] = i as u16;
-            self.len += 1;
-        } else {
-            self.spill.push(i as u16);
-        }
-    }
-
-    pub(crate) fn pop(&mut self) -> Option<usize> {
-        if let Some(i) = self.spill.pop() {
-            return Some(usize::from(i));
-        }
-        self.len = self.len.checked_sub(1)?;
-        Some(usize::from(self.inline[self.len]))
-    }
-}
-
 /// The index steps to the four diagonal neighbours, in the order of [`DIAGONAL`].
 pub(crate) const DIAGONAL_STEPS: [isize; 4] = [
     STRIDE as isize + 1,
@@ -188,10 +166,17 @@ pub(crate) const DIAGONAL_STEPS: [isize; 4] = [
 /// Inside, a padded grid (a "mailbox"): every point has an index ([`Point::index`]) and the
 /// cells around and beyond the board hold an off-board mark, so that the hot loops of the rules
 /// step to neighbours by adding a constant, with no bounds checks.
+///
+/// Beside it, the same board as bitboards ([`Bits`]): the stones of each colour and the empty
+/// points, for the rules that look at whole regions at once.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     size: u8,
     cells: [u8; INDICES],
+    layout: Layout,
+    /// By [`Color::index`].
+    stones: [Bits; 2],
+    empty: Bits,
 }
 
 /// The four orthogonal directions as (column, row) steps.
@@ -207,13 +192,19 @@ impl Board {
     #[must_use]
     pub fn new(size: usize) -> Board {
         assert!((1..=MAX_SIZE).contains(&size), "board size out of range");
+        let layout = Layout::new(size);
         let mut board = Board {
             size: size as u8,
             cells: [OFF; INDICES],
+            layout,
+            stones: [Bits::new(); 2],
+            empty: Bits::new(),
         };
         for row in 0..size {
             for col in 0..size {
-                board.cells[Point::new(col, row).index()] = EMPTY;
+                let p = Point::new(col, row);
+                board.cells[p.index()] = EMPTY;
+                board.empty.insert(layout.bit(p));
             }
         }
         board
@@ -256,7 +247,31 @@ impl Board {
     /// Puts a stone of `color` on `p`, or empties it with `None`.
     pub fn set(&mut self, p: Point, color: Option<Color>) {
         debug_assert!(self.contains(p));
-        self.cells[p.index()] = color.map_or(EMPTY, stone);
+        let k = self.layout.bit(p);
+        let cell = color.map_or(EMPTY, stone);
+        self.empty.assign(k, cell == EMPTY);
+        let [black, white] = &mut self.stones;
+        black.assign(k, cell == stone(Color::Black));
+        white.assign(k, cell == stone(Color::White));
+        self.cells[p.index()] = cell;
+    }
+
+    /// The layout of this board's bitboards.
+    #[inline]
+    pub(crate) fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The stones of `color`, as a bitboard.
+    #[inline]
+    pub(crate) fn stones(&self, color: Color) -> &Bits {
+        &self.stones[color.index()]
+    }
+
+    /// The empty points, as a bitboard.
+    #[inline]
+    pub(crate) fn empty(&self) -> &Bits {
+        &self.empty
     }
 
     /// Whether `p` is empty.

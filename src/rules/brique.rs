@@ -1,10 +1,10 @@
 //! Brique: stones go on the squares of a checkered board, and a placement fills every square
 //! whose two escorts it completes, removing an enemy stone there.
 
-use super::board::Board;
+use super::board::{Board, OFF, ORTHOGONAL_STEPS, stone};
 use super::color::Color;
-use super::connection::{PlacementRules, orthogonal_links, put};
-use super::point::Point;
+use super::connection::{PlacementRules, put};
+use super::point::{Point, STRIDE};
 use super::{Change, Illegal};
 
 /// The rule marker of Brique for [`super::connection::Connection`].
@@ -44,23 +44,32 @@ impl PlacementRules for Brique {
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
         put(board, p, color, changes);
-        // The squares `p` escorts are its own escorts (the relation is symmetric).
-        for square in escorts(board.size(), p) {
-            let escorted = escorts(board.size(), square)
-                .filter(|&e| board.get(e) == Some(color))
-                .count()
-                == 2;
-            if escorted && board.get(square) != Some(color) {
+        // The squares `p` escorts are its own escorts (the relation is symmetric); each has one
+        // other escort. A light square escorts the dark squares above it and to its left, whose
+        // other escorts are to the right of the one and below the other; a dark square, the
+        // light squares below it and to its right, whose other escorts are to the left of the
+        // one and above the other. Read on the padded grid: off-board cells hold no stone.
+        let i = p.index();
+        let (up, right) = (STRIDE as isize, 1);
+        let pairs = if is_light(p) {
+            [(up, up + right), (-right, -right - up)]
+        } else {
+            [(-up, -up - right), (right, right + up)]
+        };
+        let mine = stone(color);
+        for (square, other) in pairs {
+            let square = i.wrapping_add_signed(square);
+            let cell = board.cell(square);
+            // One branch for the three tests (`&`, not `&&`): their outcome is random.
+            if (cell != OFF) & (cell != mine) & (board.cell(i.wrapping_add_signed(other)) == mine) {
                 // An enemy stone there is removed: the change records it as `before`.
-                put(board, square, color, changes);
+                put(board, Point::from_index(square), color, changes);
             }
         }
         Ok(())
     }
 
-    fn linked(board: &Board, i: usize) -> impl Iterator<Item = usize> {
-        orthogonal_links(board, i)
-    }
+    const LINKS: &'static [isize] = &ORTHOGONAL_STEPS;
 }
 
 #[cfg(test)]

@@ -1,118 +1,137 @@
-//! Chains kept up to date as stones arrive: a union-find over the stones plus one node for each
-//! of the four edges, so that "does a chain join this colour's edges?" is two lookups.
+//! Which stones are joined to their colour's first edge, kept up to date as stones arrive, so
+//! that "does a chain join this colour's edges?" is one flag.
 //!
-//! A union-find cannot split a chain when a stone leaves it (Brique replaces enemy stones).
-//! Instead, a point whose stone changes colour gets a fresh node, and the old node stays behind
-//! in its former chain: the union-find then joins at least what is really joined, so "not
-//! connected" stays exact and only "connected" needs checking on the board. A wrong "connected"
-//! is answered by building the union-find anew.
+//! For each colour the set of its stones that a chain links to its first edge (Black: the bottom
+//! row, White: the left column) grows by a small flood from each arriving stone that touches it.
+//! A stone enters the set once, so the floods of a whole game cost one visit per stone. A
+//! colour has won when its set reaches its second edge. A stone that leaves (Brique replaces
+//! enemy stones) can cut its chain, so a colour that loses a stone of its set has the set
+//! built anew; a stone outside the set can cut nothing from it, since every stone of the set
+//! reaches the edge through stones of the set.
+//!
+//! Two small bitsets, where a union-find over every point needed kilobytes: positions are cloned
+//! by the thousand in a search.
 
-use super::board::Board;
+use super::Change;
+use super::board::{Board, OFF, PointSet};
 use super::color::Color;
-use super::connection::PlacementRules;
-use super::point::{INDICES, Point};
+use super::connection::{PlacementRules, spread};
+use super::point::{Point, STRIDE};
 
-/// Node of a colour's first edge (Black: bottom, White: left); the second edge follows it.
-const fn edge_node(color: Color, second: bool) -> usize {
-    2 * color.index() + second as usize
-}
-
-/// The first node of the points: point index `i` starts as node `FIRST_POINT_NODE + i`.
-const FIRST_POINT_NODE: usize = 4;
-/// Nodes in all: the edges, one per point, and as many again for points that change colour.
-const NODES: usize = FIRST_POINT_NODE + 2 * INDICES;
-
-/// A union-find of the stones of a board and the edges they touch.
+/// The stones of each colour linked to that colour's first edge.
 #[derive(Clone)]
 pub(crate) struct Chains {
-    /// The node of each point's stone.
-    node: [u16; INDICES],
-    parent: [u16; NODES],
-    /// The next fresh node for a point whose stone changes colour.
-    next: usize,
-    /// Whether a stone has changed colour since the union-find was built, so that it may join
-    /// more than the board does.
-    loose: bool,
+    /// By [`Color::index`]: the stones (by point index) joined to the colour's first edge.
+    reach: [PointSet; 2],
+    /// By [`Color::index`]: a stone of `reach` on the colour's second edge, if any (its index).
+    joined: [Option<u16>; 2],
+}
+
+/// Whether the point of index `i` lies on `color`'s first (`second == false`) or second edge:
+/// whether its neighbour beyond that edge is off the board. Black's edges are rows, White's
+/// columns.
+#[inline]
+fn on_edge(board: &Board, i: usize, color: Color, second: bool) -> bool {
+    let step = match color {
+        Color::Black => STRIDE,
+        Color::White => 1,
+    };
+    let beyond = if second { i + step } else { i - step };
+    board.cell(beyond) == OFF
 }
 
 impl Chains {
     /// The chains of `board`, stones linked as the game `R` links them.
     pub(crate) fn build<R: PlacementRules>(board: &Board) -> Chains {
         let mut chains = Chains {
-            node: [0; INDICES],
-            parent: [0; NODES],
-            next: FIRST_POINT_NODE + INDICES,
-            loose: false,
+            reach: [PointSet::new(); 2],
+            joined: [None; 2],
         };
-        for (i, slot) in chains.node.iter_mut().enumerate() {
-            *slot = (FIRST_POINT_NODE + i) as u16;
-        }
-        for (i, slot) in chains.parent.iter_mut().enumerate() {
-            *slot = i as u16;
-        }
-        for p in board.points() {
-            if board.get(p).is_some() {
-                chains.add::<R>(board, p);
-            }
+        for color in Color::ALL {
+            chains.rebuild::<R>(board, color);
         }
         chains
     }
 
-    fn find(&mut self, mut x: usize) -> usize {
-        while usize::from(self.parent[x]) != x {
-            let grand = self.parent[usize::from(self.parent[x])];
-            self.parent[x] = grand;
-            x = usize::from(grand);
-        }
-        x
-    }
-
-    fn union(&mut self, a: usize, b: usize) {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra != rb {
-            // Edge nodes stay roots (they have the smallest numbers), so their roots are found at
-            // once.
-            let (child, root) = if ra > rb { (ra, rb) } else { (rb, ra) };
-            self.parent[child] = root as u16;
+    /// Builds `color`'s set anew from the stones on its first edge.
+    fn rebuild<R: PlacementRules>(&mut self, board: &Board, color: Color) {
+        self.reach[color.index()] = PointSet::new();
+        self.joined[color.index()] = None;
+        for k in 0..board.size() {
+            let p = match color {
+                Color::Black => Point::new(k, 0),
+                Color::White => Point::new(0, k),
+            };
+            if board.get(p) == Some(color) {
+                self.flood::<R>(board, p.index(), color);
+            }
         }
     }
 
-    /// Joins the stone now on `p` to its linked stones and to the edges it touches.
-    pub(crate) fn add<R: PlacementRules>(&mut self, board: &Board, p: Point) {
-        let Some(color) = board.get(p) else { return };
-        let own = usize::from(self.node[p.index()]);
-        for j in R::linked(board, p.index()) {
-            self.union(own, usize::from(self.node[j]));
-        }
-        if board.on_first_edge(p, color) {
-            self.union(own, edge_node(color, false));
-        }
-        if board.on_second_edge(p, color) {
-            self.union(own, edge_node(color, true));
+    /// Adds the stone of index `start`, of `color`, and every stone linked to it that is not in
+    /// the set yet.
+    fn flood<R: PlacementRules>(&mut self, board: &Board, start: usize, color: Color) {
+        let reach = &mut self.reach[color.index()];
+        let joined = spread(board, reach, start, R::LINKS, |i| {
+            on_edge(board, i, color, true)
+        });
+        let slot = &mut self.joined[color.index()];
+        if slot.is_none() {
+            *slot = joined.map(|i| i as u16);
         }
     }
 
-    /// Gives the point `p`, whose stone changed colour, a fresh node of its own; its old node
-    /// stays in its former chain. Returns `false` when no fresh node is left, and the caller
-    /// must build the chains anew.
-    pub(crate) fn recolour(&mut self, p: Point) -> bool {
-        if self.next == NODES {
-            return false;
+    /// Follows the `changes` of a turn, already made on `board`.
+    pub(crate) fn update<R: PlacementRules>(&mut self, board: &Board, changes: &[Change]) {
+        let mut cut = [false; 2];
+        for change in changes {
+            if let Some(before) = change.before
+                && change.after != Some(before)
+            {
+                let reach = &mut self.reach[before.index()];
+                let i = change.point.index();
+                if !reach.contains_index(i) {
+                    continue;
+                }
+                // A stone linked to at most one stone of the set is at the end of a chain:
+                // taking it out cuts nothing else, since a path through it would enter and
+                // leave by two of its links. (The set may still hold stones this turn changed
+                // too, which only counts more links.)
+                let links = R::LINKS
+                    .iter()
+                    .filter(|&&d| reach.contains_index(i.wrapping_add_signed(d)))
+                    .count();
+                if links <= 1 {
+                    reach.remove_index(i);
+                } else {
+                    cut[before.index()] = true;
+                }
+            }
         }
-        self.node[p.index()] = self.next as u16;
-        self.next += 1;
-        self.loose = true;
-        true
+        for color in Color::ALL {
+            if cut[color.index()] {
+                self.rebuild::<R>(board, color);
+            }
+        }
+        for change in changes {
+            let Some(color) = change.after else { continue };
+            let i = change.point.index();
+            let reach = &self.reach[color.index()];
+            if reach.contains_index(i) {
+                continue;
+            }
+            // The set holds only stones of `color`: a neighbour in it is a linked stone.
+            let touches = R::LINKS.iter().fold(false, |any, &d| {
+                any | reach.contains_index(i.wrapping_add_signed(d))
+            });
+            if touches || on_edge(board, i, color, false) {
+                self.flood::<R>(board, i, color);
+            }
+        }
     }
 
-    /// Whether the union-find joins `color`'s two edges. Exact while no stone has changed
-    /// colour ([`Chains::is_exact`]); otherwise `false` is exact and `true` may be wrong.
-    pub(crate) fn connects(&mut self, color: Color) -> bool {
-        self.find(edge_node(color, false)) == self.find(edge_node(color, true))
-    }
-
-    /// Whether [`Chains::connects`] answers exactly.
-    pub(crate) fn is_exact(&self) -> bool {
-        !self.loose
+    /// A stone (its point) of a chain of `color` that joins its two edges, if there is one.
+    pub(crate) fn joining_stone(&self, color: Color) -> Option<Point> {
+        self.joined[color.index()].map(|i| Point::from_index(usize::from(i)))
     }
 }

@@ -5,11 +5,10 @@
 use std::marker::PhantomData;
 
 use super::action::Action;
-use super::board::{Board, IndexStack, ORTHOGONAL_STEPS, PointSet};
+use super::board::{Board, PointSet};
 use super::chains::Chains;
 use super::color::Color;
-use super::point::{INDICES, Point, STRIDE};
-use crate::rng::Rng;
+use super::point::Point;
 
 use super::{Change, Illegal, Outcome};
 
@@ -29,9 +28,9 @@ pub(crate) trait PlacementRules: 'static {
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal>;
 
-    /// The stones (by [`Point::index`]) of the same colour as the stone of index `i` that are
-    /// linked to it directly, so that chains are the connected groups of this relation.
-    fn linked(board: &Board, i: usize) -> impl Iterator<Item = usize>;
+    /// The index steps ([`Point::index`]) from a stone to the like-coloured stones linked to it
+    /// directly, so that chains are the connected groups of this relation.
+    const LINKS: &'static [isize];
 }
 
 /// A position of a connection game: board, side to move, pie rule and outcome.
@@ -81,8 +80,8 @@ impl<R: PlacementRules> Connection<R> {
     /// A position with `board` already set up and `to_move` to move; the pie rule is not
     /// offered, and the action count starts at 0.
     pub(crate) fn from_board(board: Board, to_move: Color) -> Self {
-        let mut chains = Chains::build::<R>(&board);
-        let outcome = winner::<R>(&board, &mut chains);
+        let chains = Chains::build::<R>(&board);
+        let outcome = winner::<R>(&board, &chains);
         Connection {
             board,
             to_move,
@@ -243,99 +242,24 @@ impl<R: PlacementRules> Connection<R> {
         self.to_move = self.to_move.opponent();
         self.ply += 1;
         if let Some(changes) = changes {
-            for change in changes.iter().filter(|c| c.before.is_some()) {
-                if !self.chains.recolour(change.point) {
-                    self.chains = Chains::build::<R>(&self.board);
-                    break;
-                }
-            }
-            for change in changes {
-                self.chains.add::<R>(&self.board, change.point);
-            }
-            self.outcome = winner::<R>(&self.board, &mut self.chains);
+            self.chains.update::<R>(&self.board, changes);
+            self.outcome = winner::<R>(&self.board, &self.chains);
         }
     }
 
-    /// Plays uniformly random legal actions until the game ends, and returns how many it
-    /// played. Every legal action of a turn is equally likely (a placement, or `swap` when
-    /// offered); `pass` when no placement is legal. Stops early, undecided, should both sides
-    /// have to pass in a row, which would repeat forever.
-    pub(crate) fn playout(&mut self, rng: &mut Rng) -> usize {
-        let mut playout = Playout::new(&self.board);
-        let mut changes = Vec::with_capacity(64);
-        let mut played = 0;
-        let mut passes = 0;
-        while self.outcome.is_none() && passes < 2 {
-            let swap = usize::from(self.swap_available());
-            let mut untried = playout.empties.len();
-            loop {
-                if untried + swap == 0 {
-                    self.end_turn(None);
-                    passes += 1;
-                    break;
-                }
-                let i = rng.below(untried + swap);
-                if i == untried {
-                    self.swap();
-                    break;
-                }
-                let p = playout.empties[i];
-                if Self::try_place_into(&mut self.board, p, self.to_move, &mut changes).is_ok() {
-                    playout.apply(&changes);
-                    self.end_turn(Some(&changes));
-                    passes = 0;
-                    break;
-                }
-                // Illegal now: set it aside among the tried and draw again from the rest.
-                untried -= 1;
-                playout.empties.swap(i, untried);
-                playout.slot[playout.empties[i].index()] = i as u16;
-                playout.slot[playout.empties[untried].index()] = untried as u16;
-            }
-            played += 1;
+    /// Plays a placement of the side to move on `p` if it is legal, the changes it made (the
+    /// placement first) in `changes`, which is cleared first; refuses it otherwise, the position
+    /// unchanged. The primitive of fast playouts: no action list, no allocation.
+    ///
+    /// # Errors
+    /// The reason the placement is illegal.
+    pub(crate) fn place(&mut self, p: Point, changes: &mut Vec<Change>) -> Result<(), Illegal> {
+        if self.outcome.is_some() {
+            return Err(Illegal::GameOver);
         }
-        played
-    }
-}
-
-/// The empty points of a playout, kept as a list with each point's slot in it, so that a random
-/// empty point is one draw and a change costs O(1).
-struct Playout {
-    empties: Vec<Point>,
-    slot: [u16; INDICES],
-}
-
-impl Playout {
-    fn new(board: &Board) -> Playout {
-        let mut playout = Playout {
-            empties: Vec::with_capacity(board.size() * board.size()),
-            slot: [0; INDICES],
-        };
-        for p in board.points().filter(|&p| board.is_empty_at(p)) {
-            playout.slot[p.index()] = playout.empties.len() as u16;
-            playout.empties.push(p);
-        }
-        playout
-    }
-
-    /// Follows the changes of a turn: filled points leave the list, emptied points join it.
-    fn apply(&mut self, changes: &[Change]) {
-        for change in changes {
-            match (change.before, change.after) {
-                (None, Some(_)) => {
-                    let i = usize::from(self.slot[change.point.index()]);
-                    self.empties.swap_remove(i);
-                    if let Some(&moved) = self.empties.get(i) {
-                        self.slot[moved.index()] = i as u16;
-                    }
-                }
-                (Some(_), None) => {
-                    self.slot[change.point.index()] = self.empties.len() as u16;
-                    self.empties.push(change.point);
-                }
-                _ => {}
-            }
-        }
+        Self::try_place_into(&mut self.board, p, self.to_move, changes)?;
+        self.end_turn(Some(changes));
+        Ok(())
     }
 }
 
@@ -357,93 +281,74 @@ pub(crate) fn undo(board: &mut Board, changes: &[Change]) {
     }
 }
 
-/// The chain of the stone on `start`: every stone reached through `R::linked`.
+/// The chain of the stone on `start`: every stone reached through `R::LINKS`.
 pub(crate) fn chain<R: PlacementRules>(board: &Board, start: Point) -> PointSet {
     let mut chain = PointSet::new();
-    chain.insert(start);
-    let mut stack = IndexStack::new();
-    stack.push(start.index());
-    while let Some(i) = stack.pop() {
-        for j in R::linked(board, i) {
-            if chain.insert_index(j) {
-                stack.push(j);
-            }
-        }
-    }
+    spread(board, &mut chain, start.index(), R::LINKS, |_| false);
     chain
 }
 
-/// Whether the stones of `chain` reach both of `color`'s edges, read from the indices alone.
-fn touches_both_edges(board: &Board, chain: &PointSet, color: Color) -> bool {
-    let last = board.size() - 1;
-    let (mut first, mut second) = (false, false);
-    for i in chain.indices() {
-        // Black's edges are rows, White's columns; indices are padded by one on each side.
-        let line = match color {
-            Color::Black => i / STRIDE - 1,
-            Color::White => i % STRIDE - 1,
-        };
-        first |= line == 0;
-        second |= line == last;
-    }
-    first && second
-}
+/// The stack of [`spread`] on the machine stack; deeper floods spill to the heap.
+const STACK: usize = 64;
 
-/// The win, if a chain of either colour joins its two edges, with that chain. The union-find
-/// answers whether; the chain itself is looked for only then (once a game, or when a loose
-/// union-find was wrong, which builds it anew).
-pub(crate) fn winner<R: PlacementRules>(board: &Board, chains: &mut Chains) -> Option<Outcome> {
-    for color in Color::ALL {
-        if !chains.connects(color) {
-            continue;
-        }
-        if let Some(line) = winning_chain::<R>(board, color) {
-            return Some(Outcome::Win {
-                winner: color,
-                line,
-            });
-        }
-        // Only a loose union-find can be wrong; an exact one is built and asked again.
-        debug_assert!(
-            !chains.is_exact(),
-            "an exact union-find joined {color}'s edges"
-        );
-        *chains = Chains::build::<R>(board);
-    }
-    None
-}
-
-/// A chain of `color` joining its two edges, found by searching the board.
-fn winning_chain<R: PlacementRules>(board: &Board, color: Color) -> Option<PointSet> {
-    let mut seen = PointSet::new();
-    for p in board.points() {
-        if board.get(p) != Some(color) || !board.on_first_edge(p, color) || seen.contains(p) {
-            continue;
-        }
-        let chain = chain::<R>(board, p);
-        if touches_both_edges(board, &chain, color) {
-            return Some(chain);
-        }
-        seen.union_with(&chain);
-    }
-    None
-}
-
-/// The like-coloured neighbours of the stone of index `i` in the directions of `steps`.
-pub(crate) fn like_neighbours(
+/// Adds to `set` the stone of index `start` and every stone of its colour linked to it through
+/// `links` (index steps, at most eight) that `set` does not hold yet, walking only through stones
+/// it adds. Returns the last stone added for which `mark` holds, if any.
+///
+/// Written without a branch on the board: each neighbour is written onto the stack and kept
+/// only if it is new, so the walk costs the same whatever the shape of the chain (a mispredicted
+/// branch per stone was half the time of a random playout).
+pub(crate) fn spread(
     board: &Board,
-    i: usize,
-    steps: &'static [isize],
-) -> impl Iterator<Item = usize> {
-    let cell = board.cell(i);
-    steps
-        .iter()
-        .map(move |&d| i.wrapping_add_signed(d))
-        .filter(move |&n| board.cell(n) == cell)
+    set: &mut PointSet,
+    start: usize,
+    links: &[isize],
+    mark: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    debug_assert!(links.len() <= 8);
+    if !set.insert_index(start) {
+        return None;
+    }
+    let cell = board.cell(start);
+    let mut stack = [0u16; STACK + 8];
+    let mut len = 1;
+    stack[0] = start as u16;
+    let mut spill: Vec<u16> = Vec::new();
+    let mut marked = None;
+    loop {
+        if len == 0 {
+            let Some(i) = spill.pop() else { break };
+            stack[0] = i;
+            len = 1;
+        }
+        len -= 1;
+        let i = usize::from(stack[len]);
+        if mark(i) {
+            marked = Some(i);
+        }
+        for &d in links {
+            let j = i.wrapping_add_signed(d);
+            let new = board.cell(j) == cell && !set.contains_index(j);
+            set.insert_index_if(j, new);
+            stack[len] = j as u16;
+            len += usize::from(new);
+        }
+        // Room for the next stone's links, whose writes are not checked.
+        if len > STACK {
+            spill.extend_from_slice(&stack[..len]);
+            len = 0;
+        }
+    }
+    marked
 }
 
-/// The like-coloured orthogonal neighbours of the stone of index `i`: the chain link of Quentin
-/// and Brique.
-pub(crate) fn orthogonal_links(board: &Board, i: usize) -> impl Iterator<Item = usize> {
-    like_neighbours(board, i, &ORTHOGONAL_STEPS)
+/// The win, if a chain of either colour joins its two edges, with that chain.
+pub(crate) fn winner<R: PlacementRules>(board: &Board, chains: &Chains) -> Option<Outcome> {
+    Color::ALL.into_iter().find_map(|winner| {
+        let stone = chains.joining_stone(winner)?;
+        Some(Outcome::Win {
+            winner,
+            line: chain::<R>(board, stone),
+        })
+    })
 }

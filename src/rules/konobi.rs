@@ -4,10 +4,10 @@
 
 use std::fmt;
 
-use super::board::{Board, DIAGONAL, DIAGONAL_STEPS};
+use super::board::{Board, DIAGONAL, DIAGONAL_STEPS, EMPTY, ORTHOGONAL_STEPS, stone};
 use super::color::Color;
-use super::connection::{PlacementRules, like_neighbours, orthogonal_links, put};
-use super::point::Point;
+use super::connection::{PlacementRules, put};
+use super::point::{Point, STRIDE};
 use super::{Change, Illegal};
 
 /// The rule marker of Konobi for [`super::connection::Connection`].
@@ -92,9 +92,16 @@ impl PlacementRules for Konobi {
     /// Every like-coloured stone around `p`, diagonal ones included: a diagonal pair is either
     /// weakly connected or strongly connected through the like-coloured stone they share, so
     /// either way it lies in one chain.
-    fn linked(board: &Board, i: usize) -> impl Iterator<Item = usize> {
-        orthogonal_links(board, i).chain(like_neighbours(board, i, &DIAGONAL_STEPS))
-    }
+    const LINKS: &'static [isize] = &[
+        ORTHOGONAL_STEPS[0],
+        ORTHOGONAL_STEPS[1],
+        ORTHOGONAL_STEPS[2],
+        ORTHOGONAL_STEPS[3],
+        DIAGONAL_STEPS[0],
+        DIAGONAL_STEPS[1],
+        DIAGONAL_STEPS[2],
+        DIAGONAL_STEPS[3],
+    ];
 }
 
 /// The two points that `p` and its diagonal neighbour `q` both touch.
@@ -132,15 +139,21 @@ pub fn weak_connections(board: &Board) -> Vec<(Point, Point)> {
 
 /// The crosscut a `color` stone on the empty point `p` would complete, if any.
 fn crosscut(board: &Board, p: Point, color: Color) -> Option<KonobiViolation> {
-    DIAGONAL.into_iter().find_map(|d| {
-        let q = board.step(p, d)?;
-        let completes = board.get(q) == Some(color)
-            && shared_points(p, q)
-                .into_iter()
-                .all(|s| board.get(s) == Some(color.opponent()));
+    let i = p.index();
+    let (mine, theirs) = (stone(color), stone(color.opponent()));
+    // Read on the padded grid, where off-board cells hold no stone.
+    DIAGONAL.into_iter().find_map(|(dc, dr)| {
+        let along = i.wrapping_add_signed(dc);
+        let across = i.wrapping_add_signed(dr * STRIDE as isize);
+        let completes = board.cell(across.wrapping_add_signed(dc)) == mine
+            && board.cell(along) == theirs
+            && board.cell(across) == theirs;
         completes.then(|| KonobiViolation::Crosscut {
             point: p,
-            square: Point::new(p.col().min(q.col()), p.row().min(q.row())),
+            square: Point::new(
+                p.col().saturating_add_signed(dc.min(0)),
+                p.row().saturating_add_signed(dr.min(0)),
+            ),
         })
     })
 }
@@ -160,15 +173,32 @@ pub fn has_crosscut(board: &Board) -> bool {
 /// stone `s` it connects to weakly, and an empty point orthogonally next to `s` where a `color`
 /// stone, instead of the one on `p`, would be weakly connected to nothing.
 fn avoidable_weak_connection(board: &Board, p: Point, color: Color) -> Option<KonobiViolation> {
-    weak_partners(board, p, color).find_map(|s| {
-        board
-            .neighbours(s)
-            .find(|&q| board.is_empty_at(q) && weak_partners(board, q, color).next().is_none())
+    let mine = stone(color);
+    weak_partner_indices(board, p.index(), mine).find_map(|s| {
+        ORTHOGONAL_STEPS
+            .iter()
+            .map(|&d| s.wrapping_add_signed(d))
+            .find(|&q| {
+                board.cell(q) == EMPTY && weak_partner_indices(board, q, mine).next().is_none()
+            })
             .map(|instead| KonobiViolation::AvoidableWeakConnection {
                 point: p,
-                weak_to: s,
-                instead,
+                weak_to: Point::from_index(s),
+                instead: Point::from_index(instead),
             })
+    })
+}
+
+/// [`weak_partners`] by index on the padded grid, for the cell value `mine`: the indices of the
+/// diagonal neighbours holding `mine` with neither shared point holding it. What stands on `i`
+/// itself is not read.
+fn weak_partner_indices(board: &Board, i: usize, mine: u8) -> impl Iterator<Item = usize> + '_ {
+    DIAGONAL.into_iter().filter_map(move |(dc, dr)| {
+        let along = i.wrapping_add_signed(dc);
+        let across = i.wrapping_add_signed(dr * STRIDE as isize);
+        let q = across.wrapping_add_signed(dc);
+        (board.cell(q) == mine && board.cell(along) != mine && board.cell(across) != mine)
+            .then_some(q)
     })
 }
 

@@ -6,6 +6,7 @@
 //! [`Outcome`] with the winning chain (or Quint's winning five, or a draw).
 
 mod action;
+mod bits;
 mod board;
 pub mod brique;
 mod chains;
@@ -14,6 +15,9 @@ mod connection;
 pub mod konobi;
 mod point;
 pub mod quentin;
+// `Quint::playout` is unused and to be removed: random playouts belong to the search
+// (`crate::search::playout`), not to the rules.
+#[allow(dead_code)]
 pub mod quint;
 
 use std::fmt;
@@ -605,6 +609,17 @@ impl Position {
         self.outcome().is_some()
     }
 
+    /// Whether the side to move may swap now (White's first turn with the pie rule on).
+    #[must_use]
+    pub fn swap_available(&self) -> bool {
+        match &self.state {
+            State::Quentin(g) => g.swap_available(),
+            State::Konobi(g) => g.swap_available(),
+            State::Brique(g) => g.swap_available(),
+            State::Quint(_) => false,
+        }
+    }
+
     /// Every legal action of the side to move; `[pass]` when it must pass, empty once the game
     /// is over.
     #[must_use]
@@ -628,11 +643,31 @@ impl Position {
         dispatch!(&self.state, g => g.preview(action)).map(|changes| Effect { changes })
     }
 
-    /// Plays uniformly random legal actions until the game ends (every legal action of a turn
-    /// equally likely) and returns how many it played. The same generator state plays the same
-    /// game. For playouts and benchmarks: it is much faster than listing the legal actions.
-    pub fn playout(&mut self, rng: &mut crate::rng::Rng) -> usize {
-        dispatch!(&mut self.state, g => g.playout(rng))
+    /// Places a stone of the side to move on `p` if that is legal, with the same effect as
+    /// `play(Action::Place(p))`, and writes what changed into `changes` (cleared first; the
+    /// placement first, then the fills and removals). An illegal placement changes nothing.
+    ///
+    /// The primitive of random playouts, which the computer player runs by the million: it
+    /// neither lists the legal actions nor allocates, so a playout can draw an empty point,
+    /// try it here, and draw again among the others when it is refused. The rules hold no
+    /// randomness: the caller chooses.
+    ///
+    /// # Errors
+    /// The reason the placement is illegal.
+    pub fn place(&mut self, p: Point, changes: &mut Vec<Change>) -> Result<(), Illegal> {
+        match &mut self.state {
+            State::Quentin(g) => g.place(p, changes),
+            State::Konobi(g) => g.place(p, changes),
+            State::Brique(g) => g.place(p, changes),
+            State::Quint(g) => {
+                let action = Action::Place(p);
+                let effect = g.preview(action)?;
+                g.play(action)?;
+                changes.clear();
+                changes.extend(effect);
+                Ok(())
+            }
+        }
     }
 
     /// Quint's move phase: the one-cell steps (from, to) of the side to move, appended to `out`;

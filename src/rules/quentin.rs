@@ -3,9 +3,10 @@
 
 use std::fmt;
 
-use super::board::{Board, DIAGONAL, EMPTY, IndexStack, OFF, ORTHOGONAL_STEPS, PointSet, is_stone};
+use super::bits::{BIT_WORDS, Bits, Layout};
+use super::board::{Board, DIAGONAL, EMPTY, ORTHOGONAL_STEPS, is_stone};
 use super::color::Color;
-use super::connection::{PlacementRules, orthogonal_links, put};
+use super::connection::{PlacementRules, put};
 use super::point::Point;
 use super::point::STRIDE;
 use super::{Change, Illegal};
@@ -60,9 +61,7 @@ impl PlacementRules for Quentin {
         Ok(())
     }
 
-    fn linked(board: &Board, i: usize) -> impl Iterator<Item = usize> {
-        orthogonal_links(board, i)
-    }
+    const LINKS: &'static [isize] = &ORTHOGONAL_STEPS;
 }
 
 /// How many of the orthogonal neighbours of index `i` hold a stone.
@@ -78,19 +77,57 @@ fn stones_around(board: &Board, i: usize) -> usize {
 /// territory, so only the regions that `p` touches can be one. Distinct regions never touch, so
 /// filling one changes nothing about another.
 fn fill_territories(board: &mut Board, p: Point, tie_color: Color, changes: &mut Vec<Change>) {
-    let mut spoiled = PointSet::new();
+    // Bitboards of as few words as the board needs: 13×13 fits in three, 19×19 in six.
+    match board.layout().words() {
+        0..=3 => fill_territories_in::<3>(board, p, tie_color, changes),
+        4..=6 => fill_territories_in::<6>(board, p, tie_color, changes),
+        _ => fill_territories_in::<BIT_WORDS>(board, p, tie_color, changes),
+    }
+}
+
+/// [`fill_territories`] with bitboards of `W` words.
+fn fill_territories_in<const W: usize>(
+    board: &mut Board,
+    p: Point,
+    tie_color: Color,
+    changes: &mut Vec<Change>,
+) {
+    let layout = board.layout();
     let i = p.index();
+    // Empty points known to lie in a region that is no territory.
+    let mut spoiled = Bits::<W>::new();
+    // The empty points, and those that spoil their region (fewer than two stones around), once
+    // needed.
+    let mut sets: Option<(Bits<W>, Bits<W>)> = None;
     for d in ORTHOGONAL_STEPS {
         let start = i.wrapping_add_signed(d);
-        // Off the board, filled a moment ago, or known to lie in a region that is no territory.
-        if board.cell(start) != EMPTY || spoiled.contains_index(start) {
+        // Off the board, or filled a moment ago.
+        if board.cell(start) != EMPTY {
             continue;
         }
-        let Some(territory) = territory_from(board, start, &mut spoiled) else {
+        let k = layout.bit(Point::from_index(start));
+        if spoiled.contains(k) {
             continue;
+        }
+        // Most regions fail at their first point: settle those on the grid, without bitboards.
+        if stones_around(board, start) < 2 {
+            spoiled.insert(k);
+            continue;
+        }
+        let (empty, lacking) = sets.get_or_insert_with(|| {
+            let empty = board.empty().resize();
+            (empty, lacking_points(board, &empty))
+        });
+        let territory = match region_if_territory(layout, k, empty, &lacking.or(&spoiled)) {
+            Ok(territory) => territory,
+            Err(region) => {
+                spoiled = spoiled.or(&region);
+                continue;
+            }
         };
         let color = fill_color(board, &territory, tie_color);
-        for point in territory.iter() {
+        for k in territory.iter() {
+            let point = layout.point(k);
             board.set(point, Some(color));
             changes.push(Change {
                 point,
@@ -101,61 +138,41 @@ fn fill_territories(board: &mut Board, p: Point, tie_color: Color, changes: &mut
     }
 }
 
-/// The region of the empty point of index `start` if it is a territory: every point touches at
-/// least two stones. Gives up at the first point that does not, or that reaches a point of
-/// `spoiled` (a region already known to be no territory), since one such point spoils the whole
-/// region; the points it visited before giving up are then added to `spoiled`.
-fn territory_from(board: &Board, start: usize, spoiled: &mut PointSet) -> Option<PointSet> {
-    // Most regions fail at their first point: settle those before anything else.
-    if stones_around(board, start) < 2 {
-        spoiled.insert_index(start);
-        return None;
-    }
-    let mut region = PointSet::new();
-    region.insert_index(start);
-    let mut stack = IndexStack::new();
-    stack.push(start);
-    while let Some(q) = stack.pop() {
-        let mut stones = 0;
-        for d in ORTHOGONAL_STEPS {
-            let r = q.wrapping_add_signed(d);
-            match board.cell(r) {
-                EMPTY => {
-                    if spoiled.contains_index(r) {
-                        stones = 0;
-                        break;
-                    }
-                    if region.insert_index(r) {
-                        stack.push(r);
-                    }
-                }
-                OFF => {}
-                _ => stones += 1,
-            }
+/// The points of `empty` with fewer than two stones of `board` among their orthogonal
+/// neighbours: a region holding one is no territory.
+fn lacking_points<const W: usize>(board: &Board, empty: &Bits<W>) -> Bits<W> {
+    let stones = board.stones(Color::Black).or(board.stones(Color::White));
+    empty.and_not(&board.layout().two_neighbours(&stones.resize()))
+}
+
+/// The region of `empty` around the bit `start`, grown a step at a time in every direction at
+/// once, if it is a territory; as soon as it reaches a point of `spoils`, the part grown so far
+/// (which is no territory, nor the rest of its region).
+fn region_if_territory<const W: usize>(
+    layout: Layout,
+    start: usize,
+    empty: &Bits<W>,
+    spoils: &Bits<W>,
+) -> Result<Bits<W>, Bits<W>> {
+    let mut region = Bits::single(start);
+    loop {
+        let grown = layout.grow(&region).and(empty);
+        if grown.meets(spoils) {
+            return Err(grown);
         }
-        if stones < 2 {
-            spoiled.union_with(&region);
-            return None;
+        if grown == region {
+            return Ok(region);
         }
+        region = grown;
     }
-    Some(region)
 }
 
 /// The colour with more distinct stones touching `territory`; `tie_color` on a tie.
-fn fill_color(board: &Board, territory: &PointSet, tie_color: Color) -> Color {
-    let mut touching = PointSet::new();
-    let mut counts = [0usize; 2];
-    for q in territory.indices() {
-        for d in ORTHOGONAL_STEPS {
-            let r = q.wrapping_add_signed(d);
-            if let Some(c) = board.color_at(r)
-                && touching.insert_index(r)
-            {
-                counts[c.index()] += 1;
-            }
-        }
-    }
-    match counts[0].cmp(&counts[1]) {
+fn fill_color<const W: usize>(board: &Board, territory: &Bits<W>, tie_color: Color) -> Color {
+    let around = board.layout().grow(territory);
+    let black = around.and(&board.stones(Color::Black).resize()).len();
+    let white = around.and(&board.stones(Color::White).resize()).len();
+    match black.cmp(&white) {
         std::cmp::Ordering::Greater => Color::Black,
         std::cmp::Ordering::Less => Color::White,
         std::cmp::Ordering::Equal => tie_color,
@@ -175,7 +192,8 @@ fn diagonal_violation(board: &Board, p: Point) -> Option<QuentinViolation> {
         let along = i.wrapping_add_signed(dc);
         let q = across.wrapping_add_signed(dc);
         // The two points both touch are one step along each axis of the diagonal step.
-        if board.cell(q) == cell && board.cell(across) != cell && board.cell(along) != cell {
+        // `&`, not `&&`: one branch for three cheap tests of random outcome.
+        if (board.cell(q) == cell) & (board.cell(across) != cell) & (board.cell(along) != cell) {
             return Some(QuentinViolation::DiagonalWithoutSharedNeighbour {
                 first: p,
                 second: Point::from_index(q),
@@ -198,9 +216,17 @@ pub fn has_diagonal_violation(board: &Board) -> bool {
 /// Whether some empty region of `board` is a territory (every point touching two stones).
 #[must_use]
 pub fn has_territory(board: &Board) -> bool {
-    let mut spoiled = PointSet::new();
-    board
-        .points()
-        .filter(|&p| board.is_empty_at(p))
-        .any(|p| !spoiled.contains(p) && territory_from(board, p.index(), &mut spoiled).is_some())
+    let layout = board.layout();
+    let empty: Bits = *board.empty();
+    let mut spoiled = lacking_points(board, &empty);
+    for k in empty.iter() {
+        if spoiled.contains(k) {
+            continue;
+        }
+        match region_if_territory(layout, k, &empty, &spoiled) {
+            Ok(_) => return true,
+            Err(region) => spoiled = spoiled.or(&region),
+        }
+    }
+    false
 }

@@ -7,9 +7,12 @@
 //!
 //! Inside: UCT blended with RAVE, decisive and anti-decisive moves where a node is expanded, the
 //! MCTS-Solver (proved wins and losses), and root parallelism (each thread its own tree, the
-//! root's statistics merged). Pure: no terminal, no files.
+//! root's statistics merged). Random playouts ([`playout`]) and the policies that choose their
+//! actions ([`policy`]) are the search's too: the rules only say what is legal and what an
+//! action does. Pure: no terminal, no files.
 
 pub mod players;
+pub mod playout;
 pub mod policy;
 mod report;
 mod thinker;

@@ -45,7 +45,7 @@ pub fn playout(pos: &mut Position, policy: Policy, rng: &mut Rng) -> Playout {
     match (policy, pos.game()) {
         (Policy::Search, Game::Quint) => quint_playout(pos, rng),
         _ => {
-            let actions = pos.playout(rng);
+            let actions = super::playout::uniform(pos, rng);
             Playout {
                 actions,
                 black: black_score(pos),

@@ -1,0 +1,178 @@
+//! Random playouts: a game played to its end by random legal actions from a position, the
+//! measure of the computer player's speed (`quentin bench`) and the raw material of its search.
+//!
+//! [`uniform`] makes every legal action of a turn equally likely. In the connection games it
+//! never lists the legal actions: it draws an empty point, asks the rules to place there
+//! ([`Position::place`]), and when the rules refuse, draws again among the points not yet
+//! tried. Each legal placement is then equally likely, since the refused ones are simply set
+//! aside, and `swap` (when offered) is one more outcome of the first draw.
+
+use crate::rng::Rng;
+use crate::rules::{Action, Change, Game, MAX_SIZE, Point, Position};
+
+/// Plays uniformly random legal actions from `pos` until the game ends, and returns how many it
+/// played. Every legal action of a turn is equally likely (a placement, or `swap` when
+/// offered); `pass` when no placement is legal. The same generator state plays the same game.
+/// In the connection games it stops early, undecided, should both sides have to pass in a row,
+/// which would repeat forever; in Quint the third repetition of a position ends the game.
+pub fn uniform(pos: &mut Position, rng: &mut Rng) -> usize {
+    match pos.game() {
+        Game::Quint => uniform_by_list(pos, rng),
+        Game::Quentin | Game::Konobi | Game::Brique => uniform_by_placement(pos, rng),
+    }
+}
+
+/// The uniform playout by listing every legal action each turn and picking one.
+fn uniform_by_list(pos: &mut Position, rng: &mut Rng) -> usize {
+    let mut played = 0;
+    loop {
+        let legal = pos.legal_actions();
+        if legal.is_empty() {
+            return played;
+        }
+        let action = legal[rng.below(legal.len())];
+        if pos.play(action).is_err() {
+            // A listed action always plays; stop rather than loop should that ever fail.
+            return played;
+        }
+        played += 1;
+    }
+}
+
+/// The uniform playout of the connection games, by drawing among the empty points.
+fn uniform_by_placement(pos: &mut Position, rng: &mut Rng) -> usize {
+    let mut empties = Empties::new(pos);
+    let mut changes = Vec::with_capacity(64);
+    let mut played = 0;
+    let mut passes = 0;
+    while !pos.is_over() && passes < 2 {
+        let swap = usize::from(pos.swap_available());
+        let mut untried = empties.points.len();
+        loop {
+            let action = if untried + swap == 0 {
+                Action::Pass
+            } else {
+                let i = rng.below(untried + swap);
+                if i == untried {
+                    Action::Swap
+                } else {
+                    let p = empties.points[i];
+                    if pos.place(p, &mut changes).is_ok() {
+                        empties.apply(&changes);
+                        passes = 0;
+                        break;
+                    }
+                    // Illegal now: set it aside among the tried and draw again from the rest.
+                    untried -= 1;
+                    empties.swap(i, untried);
+                    continue;
+                }
+            };
+            if pos.play(action).is_err() {
+                // `swap` is offered and `pass` forced here; stop rather than loop should the
+                // rules disagree.
+                return played;
+            }
+            passes = if action == Action::Pass {
+                passes + 1
+            } else {
+                0
+            };
+            break;
+        }
+        played += 1;
+    }
+    played
+}
+
+/// The slot of a point in [`Empties::slot`].
+fn slot_of(p: Point) -> usize {
+    p.row() * MAX_SIZE + p.col()
+}
+
+/// The empty points of a playout, kept as a list with each point's slot in it, so that a random
+/// empty point is one draw and a change costs O(1).
+struct Empties {
+    points: Vec<Point>,
+    slot: [u16; MAX_SIZE * MAX_SIZE],
+}
+
+impl Empties {
+    fn new(pos: &Position) -> Empties {
+        let board = pos.board();
+        let mut empties = Empties {
+            points: Vec::with_capacity(board.size() * board.size()),
+            slot: [0; MAX_SIZE * MAX_SIZE],
+        };
+        let n = board.size();
+        for row in 0..n {
+            for col in 0..n {
+                let p = Point::new(col, row);
+                if board.is_empty_at(p) {
+                    empties.slot[slot_of(p)] = empties.points.len() as u16;
+                    empties.points.push(p);
+                }
+            }
+        }
+        empties
+    }
+
+    /// Exchanges the points at `i` and `j` of the list.
+    fn swap(&mut self, i: usize, j: usize) {
+        self.points.swap(i, j);
+        self.slot[slot_of(self.points[i])] = i as u16;
+        self.slot[slot_of(self.points[j])] = j as u16;
+    }
+
+    /// Follows the changes of a turn: filled points leave the list, emptied points join it.
+    fn apply(&mut self, changes: &[Change]) {
+        for change in changes {
+            match (change.before, change.after) {
+                (None, Some(_)) => {
+                    let i = usize::from(self.slot[slot_of(change.point)]);
+                    self.points.swap_remove(i);
+                    if let Some(&moved) = self.points.get(i) {
+                        self.slot[slot_of(moved)] = i as u16;
+                    }
+                }
+                (Some(_), None) => {
+                    self.slot[slot_of(change.point)] = self.points.len() as u16;
+                    self.points.push(change.point);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Setup;
+
+    #[test]
+    fn playouts_end_in_a_win_with_legal_actions_only() {
+        for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+            let setup = Setup {
+                size: 9,
+                ..Setup::new(game)
+            };
+            let mut rng = Rng::new(5);
+            for _ in 0..20 {
+                let mut pos = setup.start().unwrap();
+                let n = uniform(&mut pos, &mut rng);
+                assert!(pos.is_over(), "{game}");
+                assert_eq!(pos.ply(), n, "{game}");
+                assert!(pos.outcome().and_then(|o| o.winner()).is_some(), "{game}");
+            }
+        }
+    }
+
+    #[test]
+    fn quint_playouts_end() {
+        let mut pos = Setup::new(Game::Quint).start().unwrap();
+        let n = uniform(&mut pos, &mut Rng::new(3));
+        assert!(pos.is_over());
+        assert_eq!(pos.ply(), n);
+    }
+}
