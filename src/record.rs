@@ -21,8 +21,16 @@ const QUOTE_LIMIT: usize = 40;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     setup: Setup,
+    players: Players,
     actions: Vec<Action>,
 }
+
+/// Who played: the texts of the `player1` and `player2` headers (the player who made the first
+/// and the second move of the game), each absent when the record does not say.
+pub type Players = [Option<String>; 2];
+
+/// The longest text of a `player1` or `player2` header, in characters.
+pub const PLAYER_LIMIT: usize = 100;
 
 /// Where a record goes wrong and why: shown as `LINE:COLUMN: message`, to be prefixed with the
 /// file name.
@@ -109,11 +117,59 @@ fn tokens(line: &str, line_number: usize) -> Vec<Token<'_>> {
 }
 
 /// The header names docs/records.md knows.
-const HEADERS: [&str; 4] = ["game", "size", "pie", "pieces"];
+const HEADERS: [&str; 6] = ["game", "size", "pie", "pieces", "player1", "player2"];
 
 /// Whether a line starting with `word` is meant as a header: a word that is no action.
 fn looks_like_header(word: &str) -> bool {
-    word.len() >= 2 && word.chars().all(|c| c.is_ascii_alphabetic()) && Action::parse(word).is_err()
+    player_header(word).is_some()
+        || (word.len() >= 2
+            && word.chars().all(|c| c.is_ascii_alphabetic())
+            && Action::parse(word).is_err())
+}
+
+/// The player a `player1` or `player2` header names: 0 for the first, 1 for the second.
+fn player_header(word: &str) -> Option<usize> {
+    match word.to_ascii_lowercase().as_str() {
+        "player1" => Some(0),
+        "player2" => Some(1),
+        _ => None,
+    }
+}
+
+/// Reads the text of a player header: everything after its name to the end of `line` (a `#`
+/// included: the text is free), trimmed; at most [`PLAYER_LIMIT`] characters, no control
+/// characters.
+fn player_text(line: &str, name: &Token<'_>) -> Result<String, RecordError> {
+    let key = name.text.to_ascii_lowercase();
+    let start = line
+        .char_indices()
+        .nth(name.column - 1)
+        .map_or(line.len(), |(byte, _)| byte + name.text.len());
+    let raw = &line[start..];
+    let text = raw.trim();
+    // The column of the text's first character, counted from the start of the line.
+    let first = name.column + name.text.chars().count() + raw.chars().count()
+        - raw.trim_start().chars().count();
+    if text.is_empty() {
+        return Err(name.error(format!("header {key} needs a text: who played")));
+    }
+    if let Some((i, c)) = text.chars().enumerate().find(|(_, c)| c.is_control()) {
+        return Err(RecordError {
+            line: name.line,
+            column: first + i,
+            message: format!(
+                "header {key} holds a control character ({})",
+                c.escape_debug()
+            ),
+        });
+    }
+    let count = text.chars().count();
+    if count > PLAYER_LIMIT {
+        return Err(name.error(format!(
+            "header {key} is {count} characters long; at most {PLAYER_LIMIT} are allowed"
+        )));
+    }
+    Ok(text.to_string())
 }
 
 /// The headers read so far, each with the token that gave it.
@@ -231,7 +287,23 @@ impl Record {
     /// (line and column then count one action per line after the header lines that
     /// [`write()`] puts first).
     pub fn new(setup: Setup, actions: Vec<Action>) -> Result<Record, RecordError> {
-        Record::parse(&Record { setup, actions }.to_text())
+        Record::parse(
+            &Record {
+                setup,
+                players: Players::default(),
+                actions,
+            }
+            .to_text(),
+        )
+    }
+
+    /// This record with its `player1` and `player2` headers set to `players`.
+    ///
+    /// # Errors
+    /// When a text is empty, too long or holds a control character, as [`Record::parse`] would
+    /// say it.
+    pub fn with_players(self, players: Players) -> Result<Record, RecordError> {
+        Record::parse(&write_players(self.setup, &players, &self.actions))
     }
 
     /// Reads a record from raw bytes, which must be UTF-8 text.
@@ -271,6 +343,7 @@ impl Record {
     pub fn parse(text: &str) -> Result<Record, RecordError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut headers = Headers::default();
+        let mut players = Players::default();
         let mut position: Option<Position> = None;
         let mut actions = Vec::new();
         for (index, line) in text.lines().enumerate() {
@@ -287,7 +360,17 @@ impl Record {
                     )));
                 }
                 if position.is_none() {
-                    headers.read(&line_tokens)?;
+                    if let Some(i) = player_header(first.text) {
+                        if players[i].is_some() {
+                            return Err(first.error(format!(
+                                "header {} is given twice",
+                                first.text.to_ascii_lowercase()
+                            )));
+                        }
+                        players[i] = Some(player_text(line, first)?);
+                    } else {
+                        headers.read(&line_tokens)?;
+                    }
                     continue;
                 }
             }
@@ -310,7 +393,7 @@ impl Record {
         }
         let setup = match &position {
             Some(pos) => pos.setup(),
-            None if headers.is_empty() => {
+            None if headers.is_empty() && players.iter().all(Option::is_none) => {
                 return Err(RecordError {
                     line: 1,
                     column: 1,
@@ -319,7 +402,17 @@ impl Record {
             }
             None => headers.setup()?,
         };
-        Ok(Record { setup, actions })
+        Ok(Record {
+            setup,
+            players,
+            actions,
+        })
+    }
+
+    /// Who played, as the `player1` and `player2` headers say.
+    #[must_use]
+    pub fn players(&self) -> &Players {
+        &self.players
     }
 
     /// The game and its options.
@@ -359,7 +452,7 @@ impl Record {
     /// The record as text: the headers, then one action per line.
     #[must_use]
     pub fn to_text(&self) -> String {
-        write(self.setup, &self.actions)
+        write_players(self.setup, &self.players, &self.actions)
     }
 }
 
@@ -367,6 +460,13 @@ impl Record {
 /// and `pie`), then one action per line.
 #[must_use]
 pub fn write(setup: Setup, actions: &[Action]) -> String {
+    write_players(setup, &Players::default(), actions)
+}
+
+/// Writes a record as [`write()`] does, with the `player1` and `player2` headers of `players`
+/// after the others.
+#[must_use]
+pub fn write_players(setup: Setup, players: &Players, actions: &[Action]) -> String {
     let mut out = if setup.game.piece_options().is_empty() {
         format!(
             "game {}\nsize {}\npie {}\n",
@@ -377,6 +477,11 @@ pub fn write(setup: Setup, actions: &[Action]) -> String {
     } else {
         format!("game {}\npieces {}\n", setup.game, setup.pieces)
     };
+    for (i, player) in players.iter().enumerate() {
+        if let Some(text) = player {
+            out.push_str(&format!("player{} {text}\n", i + 1));
+        }
+    }
     for action in actions {
         out.push_str(&action.to_string());
         out.push('\n');

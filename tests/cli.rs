@@ -153,6 +153,21 @@ fn print_shows_the_board_with_coordinates() {
 }
 
 #[test]
+fn print_names_the_players_of_the_record() {
+    let path = temp_file(
+        "players.txt",
+        b"size 5\nplayer1 Ann\nplayer2 computer, 2 s a move\nc3\n",
+    );
+    let out = replay(&path, &["--print"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with("Player 1: Ann\nPlayer 2: computer, 2 s a move\n"),
+        "{text}"
+    );
+}
+
+#[test]
 fn hostile_records_are_refused_in_one_line() {
     let big_comment = {
         let mut v = b"size 5\n".to_vec();

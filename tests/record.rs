@@ -51,7 +51,7 @@ fn each_problem_has_its_message() {
     let cases = [
         (
             "colour blue\n",
-            "1:1: unknown header \"colour\" (known: game, size, pie, pieces)",
+            "1:1: unknown header \"colour\" (known: game, size, pie, pieces, player1, player2)",
         ),
         ("size 5\nsize 6\n", "2:1: header size is given twice"),
         ("size 5 6\n", "1:8: header size takes exactly one value"),
@@ -195,5 +195,71 @@ proptest! {
             Ok(record) => prop_assert_eq!(Record::parse(&record.to_text()).unwrap(), record),
             Err(e) => prop_assert!(e.line >= 1 && e.column >= 1),
         }
+    }
+}
+
+#[test]
+fn player_headers_hold_free_text_and_round_trip() {
+    let text = "game quentin\nsize 5\npie on\nplayer1 Ann # the one with the tea\nPLAYER2   computer, 2 s a move  \nc3\n";
+    let record = Record::parse(text).unwrap();
+    assert_eq!(
+        record.players(),
+        &[
+            Some("Ann # the one with the tea".to_string()),
+            Some("computer, 2 s a move".to_string())
+        ]
+    );
+    let written = record.to_text();
+    assert_eq!(
+        written,
+        "game quentin\nsize 5\npie on\nplayer1 Ann # the one with the tea\nplayer2 computer, 2 s a move\nc3\n"
+    );
+    assert_eq!(Record::parse(&written).unwrap(), record);
+    // Either may be absent; a record of only a player header is a record.
+    let record = Record::parse("player2 computer, 0.5 s a move\n").unwrap();
+    assert_eq!(record.players()[0], None);
+    assert!(record.actions().is_empty());
+    // Set from a program, checked as if read.
+    let record = Record::parse("size 5\nc3\n").unwrap();
+    let named = record
+        .clone()
+        .with_players([None, Some("computer, 2 s a move".into())])
+        .unwrap();
+    assert!(
+        named
+            .to_text()
+            .contains("\nplayer2 computer, 2 s a move\nc3\n")
+    );
+    assert!(record.with_players([Some("a\tb".into()), None]).is_err());
+}
+
+#[test]
+fn player_headers_refuse_what_they_cannot_hold() {
+    let long = "x".repeat(101);
+    assert!(Record::parse(&format!("player1 {}\n", "x".repeat(100))).is_ok());
+    let cases = [
+        (
+            format!("player1 {long}\n"),
+            "1:1: header player1 is 101 characters long; at most 100 are allowed".to_string(),
+        ),
+        (
+            "player2\n".to_string(),
+            "1:1: header player2 needs a text: who played".to_string(),
+        ),
+        (
+            "player1 Ann\x1b[2Jnot\n".to_string(),
+            "1:12: header player1 holds a control character (\\u{1b})".to_string(),
+        ),
+        (
+            "player1 Ann\nplayer1 Bob\n".to_string(),
+            "2:1: header player1 is given twice".to_string(),
+        ),
+        (
+            "c3\nplayer2 Bob\n".to_string(),
+            "2:1: header player2 comes after the first action".to_string(),
+        ),
+    ];
+    for (text, message) in cases {
+        assert_eq!(error(&text), message, "{text:?}");
     }
 }

@@ -35,6 +35,7 @@ Keys in a game:
   arrows, h j k l  move the cursor         Enter, Space  play at the cursor
   s                swap (pie rule)         u, r          undo, redo
   n                new game once won       ?             the rules, marks, keys
+  t                hint from the computer  a             live analysis on/off
   q, Esc, Ctrl-C   quit (nothing is lost)  mouse         point; click to play
   In a replay: Left/Right step, Home/End jump, p plays on into a new record.
 
@@ -50,6 +51,7 @@ Examples:
   quentin --game konobi --size 9       Konobi on 9x9
   quentin --game quint --pieces 15     Quint with 15 pieces each
   quentin --no-pie --record game.txt   no swap, saved to game.txt
+  quentin --computer                   play the computer (it moves second)
   quentin replay game.txt              step through a record
   quentin replay game.txt --json       the final position for programs
   quentin rules brique                 the rules of Brique
@@ -135,11 +137,97 @@ pub struct GameOptions {
 }
 
 /// Options of the interface, shared by every command that plays (`play`, `resume`).
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct InterfaceArgs {
     /// Draw with ASCII characters only.
     #[arg(long)]
     pub ascii: bool,
+    #[command(flatten)]
+    pub computer: ComputerArgs,
+}
+
+/// The computer player's options, shared by every command that opens a game: a new game, a
+/// replay (for `p`, playing on) and a resumed game.
+#[derive(Args, Debug, Clone, PartialEq)]
+pub struct ComputerArgs {
+    /// Play against the computer: it plays the player who moves first, second (the default
+    /// when WHO is left out) or both, to watch.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHO",
+        num_args = 0..=1,
+        default_missing_value = "second"
+    )]
+    pub computer: Option<Seat>,
+    /// Seconds the computer thinks for a move or a hint.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = think_seconds)]
+    pub think: f64,
+    /// Threads the computer searches with (default: the machine's cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+}
+
+/// Which players the computer plays.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// The player who moves first.
+    First,
+    /// The player who moves second.
+    Second,
+    /// Both players: the computer plays itself.
+    Both,
+}
+
+/// The longest think allowed, in seconds: an hour.
+const MAX_THINK: f64 = 3600.0;
+
+/// Reads `--think`: a number of seconds above 0 and at most an hour.
+fn think_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_THINK {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "the computer thinks more than 0 and at most {MAX_THINK} seconds"
+        ))
+    }
+}
+
+impl Default for ComputerArgs {
+    /// No computer player; 2 s a move, the machine's cores, should one be asked for.
+    fn default() -> ComputerArgs {
+        ComputerArgs {
+            computer: None,
+            think: 2.0,
+            threads: None,
+        }
+    }
+}
+
+impl ComputerArgs {
+    /// Who plays what, as these options ask.
+    #[must_use]
+    pub fn versus(&self) -> crate::tui::app::Versus {
+        let computer = match self.computer {
+            None => [false, false],
+            Some(Seat::First) => [true, false],
+            Some(Seat::Second) => [false, true],
+            Some(Seat::Both) => [true, true],
+        };
+        crate::tui::app::Versus {
+            computer,
+            think: self.think,
+        }
+    }
+
+    /// The search's threads: 0 for the machine's cores.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads.map_or(0, usize::from)
+    }
 }
 
 /// The games as the command line names them.
@@ -266,6 +354,8 @@ fn play(args: &PlayArgs) -> Result<()> {
         args.game.setup()?,
         args.record.clone(),
         args.interface.ascii,
+        args.interface.computer.versus(),
+        args.interface.computer.threads(),
     )
 }
 
@@ -332,5 +422,50 @@ mod tests {
             (setup.game, setup.pie, setup.pieces),
             (Game::Quentin, true, 0)
         );
+    }
+
+    /// The computer options asked for by `quentin ARGS`.
+    fn computer_of(args: &[&str]) -> Result<ComputerArgs, clap::Error> {
+        let cli = Cli::try_parse_from(std::iter::once("quentin").chain(args.iter().copied()))?;
+        Ok(match cli.command {
+            Some(Command::Play(play)) => play.interface.computer,
+            Some(Command::Replay(replay)) => replay.computer().clone(),
+            Some(Command::Resume(resume)) => resume.computer().clone(),
+            _ => cli.play.interface.computer,
+        })
+    }
+
+    #[test]
+    fn the_computer_plays_second_unless_told_and_thinks_two_seconds() {
+        let bare = computer_of(&["--computer", "--size", "5"]).unwrap();
+        assert_eq!(bare.versus().computer, [false, true]);
+        assert_eq!(bare.versus().think, 2.0);
+        assert_eq!(bare.threads(), 0);
+        let first = computer_of(&["play", "--computer", "first", "--think", "0.5"]).unwrap();
+        assert_eq!(
+            (first.versus().computer, first.versus().think),
+            ([true, false], 0.5)
+        );
+        let both = computer_of(&["--computer=both", "--threads", "2"]).unwrap();
+        assert_eq!((both.versus().computer, both.threads()), ([true, true], 2));
+        assert_eq!(computer_of(&[]).unwrap(), ComputerArgs::default());
+        // The same options on resuming a game, and after `p` in a replay.
+        let resume = computer_of(&["resume", "game.txt", "--computer", "first"]).unwrap();
+        assert_eq!(resume.versus().computer, [true, false]);
+        let replay = computer_of(&["replay", "game.txt", "--computer", "--think", "3"]).unwrap();
+        assert_eq!(
+            (replay.versus().computer, replay.versus().think),
+            ([false, true], 3.0)
+        );
+        for bad in [
+            &["--computer", "third"][..],
+            &["--think", "0"],
+            &["--think", "-1"],
+            &["--think", "nan"],
+            &["--think", "soon"],
+            &["--threads", "0"],
+        ] {
+            assert!(computer_of(bad).is_err(), "{bad:?}");
+        }
     }
 }

@@ -26,6 +26,17 @@ pub(super) struct ReplayArgs {
     /// Draw the interface with ASCII characters only.
     #[arg(long, conflicts_with_all = ["json", "print"])]
     ascii: bool,
+    /// Who plays after `p` (playing on from the shown position), and the computer's search.
+    #[command(flatten)]
+    computer: super::ComputerArgs,
+}
+
+impl ReplayArgs {
+    /// Who plays after `p`.
+    #[cfg(test)]
+    pub(super) fn computer(&self) -> &super::ComputerArgs {
+        &self.computer
+    }
 }
 
 /// The number of actions `--at` asks for (all of them when absent).
@@ -51,7 +62,14 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
     let record = load_record(&args.file)?;
     let at = action_count(&record, &args.file, args.at)?;
     if !args.json && !args.print {
-        return crate::tui::replay(&record, at, args.ascii, None);
+        return crate::tui::replay(
+            &record,
+            at,
+            args.ascii,
+            None,
+            args.computer.versus(),
+            args.computer.threads(),
+        );
     }
     let position = record.position_at(at);
     let moves = &record.actions()[..at];
@@ -60,7 +78,13 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
         s.push('\n');
         s
     } else {
-        report::text(&position, moves)
+        let mut text = report::text(&position, moves);
+        for (i, player) in record.players().iter().enumerate() {
+            if let Some(player) = player {
+                text.push_str(&format!("Player {}: {player}\n", i + 1));
+            }
+        }
+        text
     };
     write_stdout(&out)
 }

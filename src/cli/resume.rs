@@ -19,6 +19,14 @@ pub(super) struct ResumeArgs {
     interface: InterfaceArgs,
 }
 
+impl ResumeArgs {
+    /// Who plays on.
+    #[cfg(test)]
+    pub(super) fn computer(&self) -> &super::ComputerArgs {
+        &self.interface.computer
+    }
+}
+
 pub(super) fn resume(args: &ResumeArgs) -> Result<()> {
     // Before anything is opened or locked: without a terminal there is nothing to play on.
     crate::tui::require_terminal()?;
@@ -39,14 +47,20 @@ pub(super) fn resume(args: &ResumeArgs) -> Result<()> {
     let mut file = RecordFile::existing(path.clone())?;
     let record = parse_record(&path, &file.read()?)?;
     let ascii = args.interface.ascii;
+    let (versus, threads) = (
+        args.interface.computer.versus(),
+        args.interface.computer.threads(),
+    );
     if record.final_position().is_over() {
         drop(file);
         let n = record.actions().len();
         let note = "This game is over, so it opens as a replay: Left steps back, p plays on \
                     from an earlier position into a new record."
             .to_string();
-        return crate::tui::replay(&record, n, ascii, Some(note));
+        return crate::tui::replay(&record, n, ascii, Some(note), versus, threads);
     }
+    // The players the file names, so that only a change of players rewrites its headers.
+    file.set_players(record.players());
     file.holds(record.setup(), record.actions());
-    crate::tui::resume(&record, file, ascii)
+    crate::tui::resume(&record, file, ascii, versus, threads)
 }

@@ -9,17 +9,24 @@
 //! Quint's moves take several keys (select a piece, its destination, the pieces to take): that
 //! part of the machine is in its `quint` module.
 
+pub(crate) mod computer;
 mod keys;
 mod line;
 pub(crate) mod quint;
 mod text;
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
-use crate::record::{self, Record};
+use crate::record::{self, Players, Record};
 use crate::rules::{Action, Color, Game, Point, Position, Setup, SetupError};
 
+use super::engine::Engine;
 use super::render::Geometry;
+
+use computer::Search;
+pub use computer::{Hint, Job, Versus, chance};
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};
 pub use text::{KONOBI_HINT, dimensions, refusal_text, removals_text, wins_text};
@@ -113,7 +120,7 @@ pub fn player_of(position: &Position, color: Color) -> u8 {
     player(color, position.swapped() != white_first)
 }
 
-/// The state of the interface.
+/// The state of the interface. A clone shares the computer behind it.
 #[derive(Clone, Debug)]
 pub struct App {
     /// Every position of the line of play: `positions[i]` follows the first `i` actions.
@@ -141,6 +148,23 @@ pub struct App {
     geometry: Geometry,
     /// Quint's selection in the move phase.
     pick: Pick,
+    /// Who plays what.
+    versus: Versus,
+    /// The `player1`/`player2` texts shown and recorded.
+    players: Players,
+    /// The handle on the computer player, when there is one.
+    engine: Option<Rc<RefCell<Box<dyn Engine>>>>,
+    /// The search under way or just ended.
+    search: Option<Search>,
+    /// Whether a hint was asked for and not found yet.
+    hint_wanted: bool,
+    /// The last hint found by the computer.
+    suggestion: Option<Hint>,
+    /// Whether the live analysis is on.
+    analysis: bool,
+    /// Whether the replay is of the game just finished here, looked over (`n` then starts a
+    /// new game).
+    reviewing: bool,
 }
 
 /// How many lines a mouse wheel step scrolls the action list.
@@ -168,6 +192,7 @@ impl App {
         let actions = record.actions().to_vec();
         let positions = (0..=actions.len()).map(|n| record.position_at(n)).collect();
         let mut app = App::from_line(positions, actions, Mode::Replay, look);
+        app.players = record.players().clone();
         app.go_to(at);
         app.info("Replay: Left/Right step, Home/End jump, p plays on from the shown position.");
         app
@@ -205,6 +230,14 @@ impl App {
             list_top: None,
             geometry: Geometry::default(),
             pick: Pick::Nothing,
+            versus: Versus::PEOPLE,
+            players: Players::default(),
+            engine: None,
+            search: None,
+            hint_wanted: false,
+            suggestion: None,
+            analysis: false,
+            reviewing: false,
         }
     }
 
@@ -319,7 +352,7 @@ impl App {
     /// The record of the actions on the board.
     #[must_use]
     pub fn record_text(&self) -> String {
-        record::write(self.setup(), &self.actions[..self.current])
+        record::write_players(self.setup(), &self.players, &self.actions[..self.current])
     }
 
     /// Shows a refusal or a failure (of the app, or outside it, such as saving).

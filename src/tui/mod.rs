@@ -12,9 +12,11 @@
 //! completed action.
 
 pub mod app;
+pub mod engine;
 pub mod render;
 pub mod save;
 mod session;
+mod thinker;
 
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
@@ -34,18 +36,27 @@ use ratatui::backend::CrosstermBackend;
 use crate::record::Record;
 use crate::rules::Setup;
 
-use app::{App, Effect, Look, Mode};
+use app::{App, Effect, Look, Mode, Versus};
 use render::Geometry;
 use save::RecordFile;
 
-/// Plays a new hot-seat game of `setup`, saving the record after every action to `record` or,
-/// without it, to a new file in the data directory. Prints the record's path on exit.
+/// Plays a new game of `setup`, between people or against the computer as `versus` says (its
+/// search on `threads` threads, 0 for the machine's cores), saving the record after every
+/// action to `record` or, without it, to a new file in the data directory. Prints the record's
+/// path on exit.
 ///
 /// # Errors
 /// When there is no terminal, the record cannot be created, or the terminal fails.
-pub fn play(setup: Setup, record: Option<PathBuf>, ascii: bool) -> Result<()> {
+pub fn play(
+    setup: Setup,
+    record: Option<PathBuf>,
+    ascii: bool,
+    versus: Versus,
+    threads: usize,
+) -> Result<()> {
     require_terminal()?;
-    let app = App::new(setup, Look::from_env(ascii))?;
+    let mut app = App::new(setup, Look::from_env(ascii))?;
+    app.set_computer(versus, engine(threads));
     let file = match record {
         Some(path) => RecordFile::named(path)?,
         None => RecordFile::in_data_dir(SystemTime::now())?,
@@ -54,28 +65,50 @@ pub fn play(setup: Setup, record: Option<PathBuf>, ascii: bool) -> Result<()> {
 }
 
 /// Plays on the game of `record`, read from `file` (open and locked), appending the new actions
-/// to it.
+/// to it; the computer plays as `versus` says, on `threads` threads.
 ///
 /// # Errors
 /// When there is no terminal, the file cannot be written, or the terminal fails.
-pub fn resume(record: &Record, file: RecordFile, ascii: bool) -> Result<()> {
+pub fn resume(
+    record: &Record,
+    file: RecordFile,
+    ascii: bool,
+    versus: Versus,
+    threads: usize,
+) -> Result<()> {
     require_terminal()?;
-    run(App::resume(record, Look::from_env(ascii)), Some(file))
+    let mut app = App::resume(record, Look::from_env(ascii));
+    app.set_computer(versus, engine(threads));
+    run(app, Some(file))
 }
 
 /// Opens `record` in the interface after its first `at` actions, with `note` in the panel
 /// (else the replay's keys); `p` plays on from there into a new record (the replayed file is
-/// never written).
+/// never written), with the players of `versus` (the computer on `threads` threads).
 ///
 /// # Errors
 /// When there is no terminal or the terminal fails.
-pub fn replay(record: &Record, at: usize, ascii: bool, note: Option<String>) -> Result<()> {
+pub fn replay(
+    record: &Record,
+    at: usize,
+    ascii: bool,
+    note: Option<String>,
+    versus: Versus,
+    threads: usize,
+) -> Result<()> {
     require_terminal()?;
     let mut app = App::replay(record, at, Look::from_env(ascii));
+    app.set_computer(versus, engine(threads));
     if let Some(note) = note {
         app.info(note);
     }
     run(app, None)
+}
+
+/// The program's own search behind the interface's handle, on `threads` threads (0: the
+/// machine's cores).
+fn engine(threads: usize) -> Box<dyn engine::Engine> {
+    Box::new(thinker::Searching::new(threads))
 }
 
 /// Refuses to start without a terminal, before anything is drawn or written.
@@ -136,6 +169,11 @@ impl Session {
         // a panic; no player sets this.
         let panic_after_frame = std::env::var_os("QUENTIN_TEST_PANIC").is_some();
         loop {
+            // The search first: the computer's move played, or its next search started, before
+            // the frame that shows it.
+            if self.app.tick() == Effect::Save {
+                self.save();
+            }
             if REDRAW.swap(false, Ordering::SeqCst) {
                 // A fresh terminal knows nothing of the old screen, so it draws every cell
                 // (its `clear` would ask the terminal where the cursor is, and wait).
@@ -151,7 +189,14 @@ impl Session {
             if panic_after_frame {
                 panic!("QUENTIN_TEST_PANIC is set: a panic after the first frame, as asked");
             }
-            let Some(event) = next_event()? else {
+            // While the computer thinks the screen is redrawn at least 10 times a second; a
+            // key is answered as soon as it comes either way.
+            let wait = if self.app.thinking().is_some() {
+                FRAME_WHILE_THINKING
+            } else {
+                TICK
+            };
+            let Some(event) = next_event(wait)? else {
                 continue;
             };
             // Kept while a replay shows: playing on goes back to it when nothing can be saved.
@@ -170,18 +215,16 @@ impl Session {
 
 /// How often the loop looks for a redraw asked by a signal while no key comes.
 const TICK: Duration = Duration::from_millis(200);
+/// How often it draws while a search runs: 20 frames a second.
+const FRAME_WHILE_THINKING: Duration = Duration::from_millis(50);
 
-/// The next terminal event, or `None` when the screen must be redrawn first (the terminal was
-/// taken back after a stop).
-fn next_event() -> Result<Option<event::Event>> {
-    loop {
-        if event::poll(TICK).context("cannot read the terminal")? {
-            return event::read().context("cannot read the terminal").map(Some);
-        }
-        if REDRAW.load(Ordering::SeqCst) {
-            return Ok(None);
-        }
+/// The next terminal event within `wait`, or `None` when none came (the loop then draws again,
+/// for a search's progress or a redraw asked by a signal).
+fn next_event(wait: Duration) -> Result<Option<event::Event>> {
+    if event::poll(wait).context("cannot read the terminal")? {
+        return event::read().context("cannot read the terminal").map(Some);
     }
+    Ok(None)
 }
 
 /// Owns the terminal's game state: raw mode, alternate screen, mouse capture, hidden cursor.

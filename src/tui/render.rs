@@ -10,7 +10,7 @@ mod quint;
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position as Cell, Rect};
-use ratatui::style::{Color as Paint, Modifier, Style};
+use ratatui::style::Style;
 use ratatui::symbols::border;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
@@ -19,13 +19,16 @@ use crate::rules::{Action, Board, Color, Game, Point};
 
 use super::app::{App, Look, Mode, dimensions};
 
+mod analysis;
 mod help;
 mod konobi;
+mod palette;
 mod panel;
 mod squares;
 
 use crate::guide::wrap;
 use help::draw_help;
+use palette::{Palette, paint};
 
 pub use help::HelpGeometry;
 use panel::draw_panel;
@@ -238,103 +241,6 @@ const ASCII: Glyphs = Glyphs {
     border: ASCII_BORDER,
 };
 
-/// The styles of everything drawn; without colour they keep only what needs no colour.
-struct Palette {
-    wood: Style,
-    line: Style,
-    stone: [Style; 2],
-    last: Style,
-    fill: [Style; 2],
-    cursor: Style,
-    chain: Style,
-    label: Style,
-    label_here: Style,
-    banner: Style,
-    refusal: Style,
-    current: Style,
-    undone: Style,
-    dim: Style,
-    /// A hint for newcomers.
-    hint: Style,
-}
-
-/// Board colours from the 256-colour palette, chosen to look the same on dark and light
-/// terminals: the board has its own wooden background, so black and white stones keep their
-/// contrast whatever the terminal's colours.
-mod paint {
-    use super::Paint;
-    pub const WOOD: Paint = Paint::Indexed(137);
-    pub const LINE: Paint = Paint::Indexed(58);
-    pub const BLACK: Paint = Paint::Indexed(16);
-    pub const WHITE: Paint = Paint::Indexed(231);
-    pub const BLACK_FILL: Paint = Paint::Indexed(238);
-    pub const WHITE_FILL: Paint = Paint::Indexed(255);
-    pub const CURSOR: Paint = Paint::Indexed(160);
-    pub const CURSOR_WOOD: Paint = Paint::Indexed(180);
-    pub const CHAIN: Paint = Paint::Indexed(71);
-    pub const ACCENT: Paint = Paint::Indexed(172);
-}
-
-impl Palette {
-    fn new(look: Look) -> Palette {
-        let bold = Style::new().add_modifier(Modifier::BOLD);
-        if !look.color {
-            return Palette {
-                wood: Style::new(),
-                line: Style::new(),
-                stone: [Style::new(); 2],
-                last: if look.ascii {
-                    bold.add_modifier(Modifier::UNDERLINED)
-                } else {
-                    Style::new()
-                },
-                fill: [Style::new(); 2],
-                cursor: bold,
-                chain: bold.add_modifier(Modifier::REVERSED),
-                label: Style::new(),
-                label_here: bold,
-                banner: bold.add_modifier(Modifier::REVERSED),
-                refusal: bold,
-                current: Style::new().add_modifier(Modifier::REVERSED),
-                undone: Style::new().add_modifier(Modifier::DIM),
-                dim: Style::new().add_modifier(Modifier::DIM),
-                hint: Style::new().add_modifier(Modifier::ITALIC),
-            };
-        }
-        let wood = Style::new().bg(paint::WOOD);
-        Palette {
-            wood,
-            line: wood.fg(paint::LINE),
-            stone: [
-                wood.fg(paint::BLACK).add_modifier(Modifier::BOLD),
-                wood.fg(paint::WHITE).add_modifier(Modifier::BOLD),
-            ],
-            last: if look.ascii {
-                bold.add_modifier(Modifier::UNDERLINED)
-            } else {
-                Style::new()
-            },
-            fill: [wood.fg(paint::BLACK_FILL), wood.fg(paint::WHITE_FILL)],
-            cursor: Style::new()
-                .fg(paint::CURSOR)
-                .bg(paint::CURSOR_WOOD)
-                .add_modifier(Modifier::BOLD),
-            chain: Style::new().bg(paint::CHAIN).add_modifier(Modifier::BOLD),
-            label: Style::new(),
-            label_here: Style::new().fg(paint::ACCENT).add_modifier(Modifier::BOLD),
-            banner: Style::new()
-                .fg(paint::BLACK)
-                .bg(paint::ACCENT)
-                .add_modifier(Modifier::BOLD),
-            refusal: Style::new().fg(paint::CURSOR).add_modifier(Modifier::BOLD),
-            current: Style::new().add_modifier(Modifier::REVERSED),
-            undone: Style::new().add_modifier(Modifier::DIM),
-            dim: Style::new().add_modifier(Modifier::DIM),
-            hint: Style::new().add_modifier(Modifier::ITALIC),
-        }
-    }
-}
-
 /// Draws `app` into `frame` and returns where things went.
 pub fn render(app: &App, frame: &mut Frame) -> Geometry {
     let area = frame.area();
@@ -358,11 +264,21 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
             ..Geometry::default()
         };
     }
+    // The analysis's win-chance bar goes left of the board when there is room for it.
+    let bar_w = if app.analysis_on() && area.width >= need_w + analysis::BAR_WIDTH {
+        analysis::BAR_WIDTH
+    } else {
+        0
+    };
     // Board and panel side by side, centred together in a wide window.
-    let panel_w = (area.width - board_w - 1).min(PANEL_MAX_WIDTH);
-    let left = area.x + (area.width - board_w - 1 - panel_w) / 2;
+    let panel_w = (area.width - bar_w - board_w - 1).min(PANEL_MAX_WIDTH);
+    let left = area.x + (area.width - bar_w - board_w - 1 - panel_w) / 2 + bar_w;
     let top = area.y + (area.height - board_h) / 2;
     let board_area = Rect::new(left, top, board_w, board_h);
+    if bar_w > 0 {
+        let bar = Rect::new(left - bar_w, top + 1, 1, board_h.saturating_sub(2));
+        analysis::draw_bar(app, bar, buf, &palette);
+    }
     let (board, cells) = match style {
         BoardStyle::Points => (
             Some(draw_points(app, board_area, buf, glyphs, &palette)),
@@ -379,6 +295,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
             Some(quint::draw(app, board_area, buf, glyphs, &palette)),
         ),
     };
+    if let Some(board) = &board {
+        analysis::draw_hint(app, board, buf, &palette);
+    }
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
     let help = if app.help_open() {
@@ -623,4 +542,4 @@ fn stone<'a>(color: Color, glyphs: &Glyphs, palette: &Palette) -> Span<'a> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -18,7 +18,7 @@ use std::time::SystemTime;
 use anyhow::{Context, Result, bail};
 
 use crate::library::{self, shell_word, shown, timestamp};
-use crate::record;
+use crate::record::{self, Players};
 use crate::rules::{Action, Setup};
 
 /// How many numbered names (`name-2.txt`, `name-3.txt`, …) are tried for a fresh record file.
@@ -50,6 +50,8 @@ pub struct RecordFile {
     ends_line: bool,
     /// Whether an action was ever saved in it.
     played: bool,
+    /// The `player1`/`player2` headers it holds or is to hold.
+    players: Players,
 }
 
 /// How a record file is opened.
@@ -130,6 +132,7 @@ impl RecordFile {
             saved: None,
             ends_line: true,
             played: false,
+            players: Players::default(),
         })
     }
 
@@ -198,6 +201,7 @@ impl RecordFile {
                         saved: None,
                         ends_line: true,
                         played: false,
+                        players: Players::default(),
                     });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
@@ -254,6 +258,15 @@ impl RecordFile {
         self.played |= !actions.is_empty();
     }
 
+    /// Says who plays: the `player1`/`player2` headers of the record. A change from what the
+    /// file holds makes the next save rewrite the whole record.
+    pub fn set_players(&mut self, players: &Players) {
+        if self.players != *players {
+            self.players = players.clone();
+            self.saved = None;
+        }
+    }
+
     /// Saves the game of `setup` after `actions`: appends what follows the saved actions, or
     /// else rewrites the whole record atomically.
     ///
@@ -268,7 +281,7 @@ impl RecordFile {
             let done = self.saved.as_ref().map_or(0, |(_, saved)| saved.len());
             self.append(&actions[done..])?;
         } else {
-            let text = record::write(setup, actions);
+            let text = record::write_players(setup, &self.players, actions);
             self.file = write_atomically(&self.target, text.as_bytes())?;
             self.ends_line = true;
         }

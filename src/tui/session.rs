@@ -59,6 +59,7 @@ impl Session {
     /// When the file cannot be written.
     pub(super) fn adopt(&mut self, mut file: RecordFile) -> Result<()> {
         let (setup, actions) = self.on_board();
+        file.set_players(self.app.players());
         save_watched(&mut file, setup, &actions)
             .map_err(|e| anyhow!("cannot write the record {}: {e}", shown(file.path())))?;
         self.app.set_record_path(file.path().to_path_buf());
@@ -116,6 +117,7 @@ impl Session {
         let Some(file) = &mut self.file else {
             return;
         };
+        file.set_players(self.app.players());
         match save_watched(file, setup, &actions) {
             Ok(()) => {
                 self.failure = None;

@@ -256,3 +256,32 @@ pub fn given_back(raw: &[u8]) -> bool {
         tail.contains("\x1b[?1049l") && tail.contains("\x1b[?1000l") && tail.contains("\x1b[?25h")
     })
 }
+
+/// Waits until `ready` gives something; returns it.
+pub fn wait_until<T>(what: &str, mut ready: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        if let Some(value) = ready() {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+impl Session {
+    /// Resizes the terminal to `rows`×`cols`, the emulator reading the screen first.
+    pub fn resize(&self, rows: u16, cols: u16) {
+        self.output
+            .lock()
+            .unwrap()
+            .screen
+            .set_size(nz(rows), nz(cols));
+        let size = PtySize {
+            rows,
+            cols,
+            ..PtySize::default()
+        };
+        self.master.resize(size).unwrap();
+    }
+}

@@ -85,21 +85,31 @@ impl App {
     }
 
     fn play_key(&mut self, code: KeyCode) -> Effect {
+        if matches!(code, KeyCode::Enter | KeyCode::Char(' ' | 's' | 'x')) && self.busy() {
+            return Effect::None;
+        }
         if self.setup().game == Game::Quint
             && let Some(effect) = self.quint_key(code)
         {
             return effect;
         }
+        let over = self.position().is_over();
         match code {
+            KeyCode::Left | KeyCode::Char('h') if over => {
+                return self.review(self.current.saturating_sub(1));
+            }
+            KeyCode::Home | KeyCode::Char('g') if over => return self.review(0),
             KeyCode::Left | KeyCode::Char('h') => self.move_cursor(-1, 0),
             KeyCode::Right | KeyCode::Char('l') => self.move_cursor(1, 0),
             KeyCode::Up | KeyCode::Char('k') => self.move_cursor(0, 1),
             KeyCode::Down | KeyCode::Char('j') => self.move_cursor(0, -1),
             KeyCode::Enter | KeyCode::Char(' ') => return self.act(Action::Place(self.cursor)),
             KeyCode::Char('s') => return self.act(Action::Swap),
-            KeyCode::Char('u') => return self.undo(),
-            KeyCode::Char('r') => return self.redo(),
+            KeyCode::Char('u') => return self.take_back(),
+            KeyCode::Char('r') => return self.bring_back(),
             KeyCode::Char('n') => return self.new_game(),
+            KeyCode::Char('t') => return self.ask_hint(),
+            KeyCode::Char('a') => return self.toggle_analysis(),
             _ => {}
         }
         Effect::None
@@ -112,6 +122,9 @@ impl App {
             KeyCode::Home | KeyCode::Char('g') => self.go_to(0),
             KeyCode::End | KeyCode::Char('G') => self.go_to(self.actions.len()),
             KeyCode::Char('p') => return self.play_on(),
+            KeyCode::Char('t') => return self.ask_hint(),
+            KeyCode::Char('a') => return self.toggle_analysis(),
+            KeyCode::Char('n') if self.reviewing => return self.new_game(),
             KeyCode::Enter | KeyCode::Char(' ' | 's' | 'u' | 'r' | 'n') => {
                 self.warn("This is a replay: press p to play on from the shown position.");
             }
@@ -134,7 +147,9 @@ impl App {
                     return Effect::None;
                 };
                 self.cursor = point;
-                if mouse.kind == MouseEventKind::Down(MouseButton::Left) && self.mode == Mode::Play
+                if mouse.kind == MouseEventKind::Down(MouseButton::Left)
+                    && self.mode == Mode::Play
+                    && !self.busy()
                 {
                     if self.setup().game == Game::Quint {
                         return self.quint_click(point);

@@ -170,21 +170,41 @@ impl App {
     }
 
     pub(super) fn new_game(&mut self) -> Effect {
-        if !self.position().is_over() {
+        let finished = self.reviewing && self.positions.last().is_some_and(Position::is_over);
+        if !self.position().is_over() && !finished {
             self.warn("n starts a new game once this one is won.");
             return Effect::None;
         }
+        self.stop_search();
         let setup = self.setup();
         let start = self.positions[0].clone();
-        let hint_given = self.hint_given;
-        *self = App::from_line(vec![start], Vec::new(), Mode::Play, self.look);
-        self.hint_given = hint_given;
+        let mut next = App::from_line(vec![start], Vec::new(), Mode::Play, self.look);
+        // The same players, and the same computer behind them.
+        next.versus = self.versus;
+        next.players = self.versus.players();
+        next.engine = self.engine.take();
+        next.analysis = self.analysis;
+        next.hint_given = self.hint_given;
+        *self = next;
         self.info(format!(
             "New game of {} on {}.",
             setup.game.title(),
             dimensions(setup.size, self.look)
         ));
         Effect::NewRecord
+    }
+
+    /// After a game ends, steps back into it to look it over as in a replay (the analysis
+    /// follows the position shown); its record, already saved, stays whole.
+    pub(super) fn review(&mut self, n: usize) -> Effect {
+        self.mode = Mode::Replay;
+        self.reviewing = true;
+        self.go_to(n);
+        self.info(
+            "Looking the game over: Left/Right step, a analyses, p plays on from the shown \
+             position, n starts a new game.",
+        );
+        Effect::None
     }
 
     pub(super) fn go_to(&mut self, n: usize) {
@@ -202,6 +222,8 @@ impl App {
         self.actions.truncate(self.current);
         self.positions.truncate(self.current + 1);
         self.mode = Mode::Play;
+        self.reviewing = false;
+        self.players = self.versus.players();
         self.record_path = None;
         self.list_top = None;
         let mut text = format!(

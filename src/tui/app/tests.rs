@@ -213,7 +213,7 @@ fn a_win_is_announced_and_n_starts_a_new_game() {
     assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
     assert_eq!(text(&app), "Black played b3. Black wins (Player 1).");
     assert!(app.position().is_over());
-    assert_eq!(effect_of(&mut app, "h\n"), Effect::None);
+    assert_eq!(effect_of(&mut app, "l\n"), Effect::None);
     assert!(text(&app).starts_with("The game is over"));
     assert_eq!(effect_of(&mut app, "n"), Effect::NewRecord);
     assert!(app.actions().is_empty());

@@ -27,6 +27,7 @@ const HELP: [(&str, &[(&str, &str)]); 2] = [
             ("s", "swap colours (pie rule, White's first turn)"),
             ("u, r", "undo, redo (no limit)"),
             ("n", "new game, once the game is won"),
+            ("t, a", "hint from the computer; live analysis on/off"),
             ("PgUp, PgDn, wheel", "scroll the action list"),
             ("?", "open or close this help"),
             ("q, Esc, Ctrl-C", "quit (the record is already saved)"),

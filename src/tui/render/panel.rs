@@ -14,7 +14,7 @@ use crate::tui::app::{
     App, Mode, Tone, dimensions, player_of, refusal_text, removals_text, wins_text,
 };
 
-use super::{BoardStyle, Glyphs, Palette, konobi, quint, squares, stone};
+use super::{BoardStyle, Glyphs, Palette, analysis, konobi, quint, squares, stone};
 use crate::guide::wrap;
 
 /// How many points differ between two boards.
@@ -97,26 +97,49 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         position.to_move(),
     ) {
         (Some(winner), _) => {
-            let text = format!(
-                "{}{} wins! Player {}{}",
-                glyphs.win[0],
-                capitalised(winner),
-                player_of(position, winner),
-                glyphs.win[1]
-            );
+            let versus = app.versus();
+            let who = player_of(position, winner);
+            let text = if versus.against_one_person() && app.mode() == Mode::Play {
+                let said = if versus.plays(who) {
+                    "The computer wins!"
+                } else {
+                    "You win!"
+                };
+                format!(
+                    "{}{said} ({}){}",
+                    glyphs.win[0],
+                    capitalised(winner),
+                    glyphs.win[1]
+                )
+            } else {
+                format!(
+                    "{}{} wins! Player {who}{}",
+                    glyphs.win[0],
+                    capitalised(winner),
+                    glyphs.win[1]
+                )
+            };
             top.push(Line::styled(format!("{text:^width$}"), palette.banner));
         }
-        (None, Some(color)) => top.push(Line::from(vec![
-            stone(color, glyphs, palette),
-            Span::styled(
-                format!(
-                    " {} to move: Player {}",
-                    capitalised(color),
-                    player_of(position, color)
-                ),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
-        ])),
+        (None, Some(color)) => {
+            let mut text = format!(
+                " {} to move: Player {}",
+                capitalised(color),
+                player_of(position, color)
+            );
+            if app.mode() == Mode::Play && app.computer_plays(position, color) {
+                // The player's number when there is room for both.
+                text = if text.len() + " (computer)".len() + 3 <= width {
+                    text + " (computer)"
+                } else {
+                    format!(" {} to move: the computer", capitalised(color))
+                };
+            }
+            top.push(Line::from(vec![
+                stone(color, glyphs, palette),
+                Span::styled(text, Style::new().add_modifier(Modifier::BOLD)),
+            ]));
+        }
         (None, None) => {
             let text = format!("{}Draw by repetition{}", glyphs.win[0], glyphs.win[1]);
             top.push(Line::styled(format!("{text:^width$}"), palette.banner));
@@ -137,10 +160,19 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         Mode::Play => format!("Action {}", app.current() + 1),
     };
     top.push(Line::from(counter));
+    if app.mode() == Mode::Replay {
+        for (i, text) in app.players().iter().enumerate() {
+            if let Some(text) = text {
+                let line = format!("Player {}: {text}", i + 1);
+                top.extend(wrap(&line, width).into_iter().take(2).map(Line::from));
+            }
+        }
+    }
+    top.extend(analysis::lines(app, width, palette));
     if position.game() == Game::Quint {
         top.extend(quint::pieces_lines(position));
     }
-    if app.mode() == Mode::Play && position.is_legal(Action::Swap) {
+    if app.mode() == Mode::Play && position.is_legal(Action::Swap) && !app.computer_to_move() {
         top.push(Line::styled(
             "s swaps colours (pie rule)",
             palette.label_here,

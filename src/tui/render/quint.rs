@@ -291,6 +291,7 @@ pub(super) const HELP: (&str, &[(&str, &str)]) = (
         ("Esc", "go back one stage; with none, quit"),
         ("u, r", "undo, redo (no limit)"),
         ("n", "new game, once the game is over"),
+        ("t, a", "hint from the computer; live analysis on/off"),
         ("PgUp, PgDn, wheel", "scroll the action list"),
         ("?", "open or close this help"),
         ("q, Ctrl-C", "quit (the record is already saved)"),

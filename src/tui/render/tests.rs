@@ -4,9 +4,10 @@ use super::*;
 use crate::tui::app::tests::{after, after_with, game, press};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::style::Color as Paint;
 
 /// Draws `app` on a `width`×`height` test terminal, as the run loop does.
-pub(super) fn draw_app(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+pub(crate) fn draw_app(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     let mut geometry = Geometry::default();
     terminal

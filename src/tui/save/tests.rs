@@ -215,3 +215,32 @@ fn temporary_files_of_dead_programs_are_removed_at_the_next_start() {
     assert_eq!(temporary_owner(&old), Some(dead));
     assert_eq!(temporary_owner("notes.txt"), None);
 }
+
+#[test]
+fn the_player_headers_are_written_and_a_change_of_players_rewrites_the_record() {
+    let dir = scratch("players");
+    let path = dir.join("mine.txt");
+    fs::write(
+        &path,
+        "# my game\nsize 5\nplayer2 computer, 2 s a move\nc3 d4",
+    )
+    .unwrap();
+    let mut file = RecordFile::existing(path.clone()).unwrap();
+    let record = record::Record::parse_bytes(&file.read().unwrap()).unwrap();
+    // The same players: the text is kept and the new actions appended.
+    file.set_players(record.players());
+    file.holds(record.setup(), record.actions());
+    file.set_players(record.players());
+    file.save(setup(5), &actions("c3 d4 b2")).unwrap();
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "# my game\nsize 5\nplayer2 computer, 2 s a move\nc3 d4\nb2\n"
+    );
+    // Other players: the record is written anew with their headers.
+    file.set_players(&[Some("computer, 1 s a move".into()), None]);
+    file.save(setup(5), &actions("c3 d4 b2 e5")).unwrap();
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "game quentin\nsize 5\npie on\nplayer1 computer, 1 s a move\nc3\nd4\nb2\ne5\n"
+    );
+}

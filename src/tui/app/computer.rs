@@ -1,0 +1,426 @@
+//! The computer in the app: who it plays, the search that runs for its move, a hint or the
+//! live analysis, and taking moves back against it.
+//!
+//! The computer is a *player*, not a colour: it plays player 1 (who moved first) or player 2,
+//! and after a swap it keeps playing the same player, now with the other colour. The app asks
+//! the [`Engine`] handle for searches and reads its reports on every [`App::tick`]; nothing here
+//! waits for it.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::record::Players;
+use crate::report::capitalised;
+use crate::rules::{Action, Color, Position};
+use crate::tui::engine::{Budget, Engine, Proven, Report};
+
+use super::text::join;
+use super::{App, Effect, Mode, Pick, player_of};
+
+/// Who plays what: the computer's players and how long it thinks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Versus {
+    /// Whether the computer plays player 1 (who moves first) and player 2.
+    pub computer: [bool; 2],
+    /// Seconds of thought for a move or a hint.
+    pub think: f64,
+}
+
+impl Versus {
+    /// Two people at one keyboard; the computer only gives hints and analyses.
+    pub const PEOPLE: Versus = Versus {
+        computer: [false, false],
+        think: 2.0,
+    };
+
+    /// Whether the computer plays player `n` (1 or 2).
+    #[must_use]
+    pub fn plays(&self, n: u8) -> bool {
+        n.checked_sub(1)
+            .and_then(|i| self.computer.get(usize::from(i)))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Whether exactly one player is a person: then "you" means them.
+    #[must_use]
+    pub fn against_one_person(&self) -> bool {
+        self.computer[0] != self.computer[1]
+    }
+
+    /// The `player1`/`player2` headers of the record: the computer's, with its time.
+    #[must_use]
+    pub fn players(&self) -> Players {
+        self.computer
+            .map(|c| c.then(|| format!("computer, {} s a move", self.think)))
+    }
+}
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// The computer's move.
+    Move,
+    /// A hint for the person to move.
+    Hint,
+    /// The live analysis of the shown position.
+    Analysis,
+}
+
+/// The search under way (or just ended) for the position after `line`.
+#[derive(Clone, Debug)]
+pub(super) struct Search {
+    job: Job,
+    line: Vec<Action>,
+    done: bool,
+    report: Option<Report>,
+}
+
+/// A hint found for the position after `line`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hint {
+    line: Vec<Action>,
+    /// The best action for the side to move.
+    pub action: Action,
+    /// Its win chance for that side.
+    pub win: f64,
+    /// The side it is for.
+    pub color: Color,
+}
+
+/// `61%`, or `a proven win` / `a proven loss`, of a win chance for the side it is given for.
+#[must_use]
+pub fn chance(win: f64, proven: Option<Proven>) -> String {
+    match proven {
+        Some(Proven::Win) => "a proven win".to_string(),
+        Some(Proven::Loss) => "a proven loss".to_string(),
+        None => format!("{:.0}%", (win * 100.0).clamp(0.0, 100.0)),
+    }
+}
+
+impl App {
+    /// Puts a computer behind the app: who it plays, and the engine that searches.
+    pub fn set_computer(&mut self, versus: Versus, engine: Box<dyn Engine>) {
+        self.versus = versus;
+        self.engine = Some(Rc::new(RefCell::new(engine)));
+        // A game resumed between people keeps the players its record names.
+        if self.mode == Mode::Play && versus.computer != [false, false] {
+            self.players = versus.players();
+        }
+    }
+
+    /// Who plays what.
+    #[must_use]
+    pub fn versus(&self) -> Versus {
+        self.versus
+    }
+
+    /// The `player1`/`player2` texts: of the record replayed, or of this game.
+    #[must_use]
+    pub fn players(&self) -> &Players {
+        &self.players
+    }
+
+    /// Whether the computer plays `color` in `position`.
+    #[must_use]
+    pub fn computer_plays(&self, position: &Position, color: Color) -> bool {
+        self.versus.plays(player_of(position, color))
+    }
+
+    /// Whether it is the computer's turn in the game being played.
+    #[must_use]
+    pub fn computer_to_move(&self) -> bool {
+        let position = self.position();
+        self.mode == Mode::Play
+            && !position.is_over()
+            && position
+                .to_move()
+                .is_some_and(|c| self.computer_plays(position, c))
+    }
+
+    /// The search under way (not ended) and what it reports so far.
+    #[must_use]
+    pub fn thinking(&self) -> Option<(Job, Option<&Report>)> {
+        self.search
+            .as_ref()
+            .filter(|s| !s.done && s.line == self.actions[..self.current])
+            .map(|s| (s.job, s.report.as_ref()))
+    }
+
+    /// The latest report on the shown position, of whatever search looked at it.
+    #[must_use]
+    pub fn report(&self) -> Option<&Report> {
+        self.search
+            .as_ref()
+            .filter(|s| s.line == self.actions[..self.current])
+            .and_then(|s| s.report.as_ref())
+    }
+
+    /// Whether the live analysis is on.
+    #[must_use]
+    pub fn analysis_on(&self) -> bool {
+        self.analysis
+    }
+
+    /// The hint for the shown position, once found.
+    #[must_use]
+    pub fn suggestion(&self) -> Option<&Hint> {
+        self.suggestion
+            .as_ref()
+            .filter(|h| h.line == self.actions[..self.current])
+    }
+
+    /// What a search should be doing now, if anything: the computer's move first, then a
+    /// hint asked for, then the analysis.
+    fn wanted(&self) -> Option<Job> {
+        if self.position().is_over() {
+            None
+        } else if self.computer_to_move() {
+            Some(Job::Move)
+        } else if self.hint_wanted {
+            Some(Job::Hint)
+        } else if self.analysis {
+            Some(Job::Analysis)
+        } else {
+            None
+        }
+    }
+
+    /// Brings the search up to date with the app: reads its latest report, plays the
+    /// computer's move or shows the hint once found, and starts or stops searches as the shown
+    /// position and the wishes change (at once: after the computer's move, the next search
+    /// starts in the same call). The run loop calls it many times a second.
+    pub fn tick(&mut self) -> Effect {
+        let effect = self.read_search();
+        self.schedule();
+        effect
+    }
+
+    /// Reads the search under way; once it has ended, acts on its final report.
+    fn read_search(&mut self) -> Effect {
+        let (Some(engine), Some(search)) = (self.engine.clone(), self.search.as_mut()) else {
+            return Effect::None;
+        };
+        if search.done || search.line != self.actions[..self.current] {
+            return Effect::None;
+        }
+        let mut engine = engine.borrow_mut();
+        let done = engine.is_done();
+        if let Some(report) = engine.report() {
+            search.report = Some(report);
+        }
+        drop(engine);
+        if !done {
+            return Effect::None;
+        }
+        search.done = true;
+        let job = search.job;
+        self.finish(job)
+    }
+
+    /// Stops a search that no longer fits the shown position or the wishes, and starts the
+    /// one wanted.
+    fn schedule(&mut self) {
+        let wanted = self.wanted();
+        let Some(engine) = self.engine.clone() else {
+            return;
+        };
+        let mut engine = engine.borrow_mut();
+        let line = &self.actions[..self.current];
+        if let Some(search) = &self.search
+            && (search.line != line || Some(search.job) != wanted)
+        {
+            if !search.done {
+                engine.stop();
+            }
+            self.search = None;
+        }
+        if self.search.is_none()
+            && let Some(job) = wanted
+        {
+            let budget = match job {
+                Job::Move | Job::Hint => Budget::Seconds(self.versus.think),
+                Job::Analysis => Budget::Unlimited,
+            };
+            engine.start(&self.positions[self.current], budget);
+            self.search = Some(Search {
+                job,
+                line: line.to_vec(),
+                done: false,
+                report: None,
+            });
+        }
+    }
+
+    /// Acts on the final report of a search of `job`.
+    fn finish(&mut self, job: Job) -> Effect {
+        let report = self.report().cloned();
+        let Some((best, report)) = report.and_then(|i| i.best.map(|b| (b, i))) else {
+            if job != Job::Analysis {
+                self.warn("The computer found no action to take here.");
+                self.hint_wanted = false;
+            }
+            return Effect::None;
+        };
+        match job {
+            Job::Move => self.computer_plays_move(best, &report),
+            Job::Hint => {
+                let Some(color) = self.position().to_move() else {
+                    return Effect::None;
+                };
+                self.hint_wanted = false;
+                self.suggestion = Some(Hint {
+                    line: self.actions[..self.current].to_vec(),
+                    action: best,
+                    win: report.win,
+                    color,
+                });
+                let for_whom = chance(report.win, report.proven);
+                let color = capitalised(color);
+                self.info(format!(
+                    "Hint for {color}: {best}, {for_whom} for {color}. Playing it is your choice."
+                ));
+                Effect::None
+            }
+            Job::Analysis => Effect::None,
+        }
+    }
+
+    /// Plays the computer's `action` and says so.
+    fn computer_plays_move(&mut self, action: Action, report: &Report) -> Effect {
+        let Some(mover) = self.position().to_move() else {
+            return Effect::None;
+        };
+        let effect = self.act(action);
+        if effect != Effect::Save {
+            // The search proposed an action the rules refuse: say so rather than hang.
+            let why = self.message.as_ref().map_or("", |m| m.text.as_str());
+            let text = format!("The computer's choice {action} was refused: {why}");
+            self.warn(text);
+            self.versus.computer = [false, false];
+            return Effect::None;
+        }
+        let for_it = chance(report.win, report.proven);
+        let said = self.message.as_ref().map_or("", |m| m.text.as_str());
+        let played = format!("{} played {action}", capitalised(mover));
+        let text = match said.strip_prefix(&played) {
+            Some(rest) => format!("Computer played {action}, {for_it} for it{rest}"),
+            None if action == Action::Swap => format!("Computer swapped, {for_it} for it. {said}"),
+            None => format!("Computer played {action}, {for_it} for it. {said}"),
+        };
+        self.info(text);
+        effect
+    }
+
+    /// Asks the search under way, if any, to end.
+    pub(super) fn stop_search(&mut self) {
+        if let (Some(search), Some(engine)) = (&mut self.search, &self.engine)
+            && !search.done
+        {
+            engine.borrow_mut().stop();
+            search.done = true;
+        }
+    }
+
+    /// Refuses what a person may not do while the computer is thinking of its move; says so.
+    pub(super) fn busy(&mut self) -> bool {
+        if !self.computer_to_move() {
+            return false;
+        }
+        let color = self.position().to_move().map_or("", capitalised);
+        self.warn(format!(
+            "The computer ({color}) is thinking: wait for its move, or u takes yours back."
+        ));
+        true
+    }
+
+    /// `t`: looks for the best action for the side to move, for `think` seconds.
+    pub(super) fn ask_hint(&mut self) -> Effect {
+        if self.engine.is_none() {
+            self.warn("No computer player is available here.");
+        } else if self.position().is_over() {
+            self.warn("The game is over: there is nothing to hint.");
+        } else if !self.busy() {
+            self.suggestion = None;
+            self.hint_wanted = true;
+            self.info(format!("Looking for a hint ({} s)...", self.versus.think));
+        }
+        Effect::None
+    }
+
+    /// `a`: turns the live analysis on or off.
+    pub(super) fn toggle_analysis(&mut self) -> Effect {
+        if self.engine.is_none() {
+            self.warn("No computer player is available here.");
+            return Effect::None;
+        }
+        self.analysis = !self.analysis;
+        if self.analysis {
+            self.info("Analysis on: the bar is Black's win chance; a turns it off.");
+        } else {
+            if self.search.as_ref().is_some_and(|s| s.job == Job::Analysis) {
+                self.stop_search();
+            }
+            self.info("Analysis off.");
+        }
+        Effect::None
+    }
+
+    /// Whether a person is to move after the first `k` actions and does not merely pass.
+    fn person_to_move_at(&self, k: usize) -> bool {
+        let position = self.position_at(k);
+        !self.is_pass(k + 1)
+            && position
+                .to_move()
+                .is_some_and(|c| !self.computer_plays(position, c))
+    }
+
+    /// `u`: against the computer, takes back its reply and your move together, back to your
+    /// turn, stopping its search first; between people, the last action.
+    pub(super) fn take_back(&mut self) -> Effect {
+        if self.versus.computer == [false, false] {
+            return self.undo();
+        }
+        if self.versus.computer == [true, true] {
+            self.warn("The computer plays both sides: there is nothing of yours to take back.");
+            return Effect::None;
+        }
+        let Some(target) = (0..self.current).rev().find(|&k| self.person_to_move_at(k)) else {
+            // Its search goes on: there is nothing to go back to.
+            self.warn("Nothing of yours to take back yet.");
+            return Effect::None;
+        };
+        self.stop_search();
+        let undone = join(&self.actions[target..self.current]);
+        self.current = target;
+        self.list_top = None;
+        self.pick = Pick::Nothing;
+        self.info(format!("Taken back: {undone}. r redoes."));
+        Effect::Save
+    }
+
+    /// `r`: against the computer, redoes up to your next turn; between people, one action.
+    pub(super) fn bring_back(&mut self) -> Effect {
+        if self.versus.computer == [false, false] {
+            return self.redo();
+        }
+        let len = self.actions.len();
+        if self.current == len {
+            self.warn("Nothing to redo.");
+            return Effect::None;
+        }
+        self.stop_search();
+        let target = (self.current + 1..=len)
+            .find(|&k| self.person_to_move_at(k))
+            .unwrap_or(len);
+        let redone = join(&self.actions[self.current..target]);
+        self.current = target;
+        self.list_top = None;
+        self.pick = Pick::Nothing;
+        self.info(format!("Redone: {redone}."));
+        Effect::Save
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,0 +1,353 @@
+//! What the computer shows: the thinking panel (a progress bar of the time used, the playouts
+//! so far, the best move and its win chance), the hint marked on the board, and the live
+//! analysis (a win-chance bar beside the board, Black's share, and the top moves).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+
+use crate::report::capitalised;
+use crate::rules::{Action, Color, Position};
+use crate::tui::app::{App, Job, Look, Mode, chance};
+use crate::tui::engine::{Proven, Report};
+
+use super::{BoardGeometry, Palette, paint, put};
+use crate::guide::wrap;
+
+/// Columns the win-chance bar takes beside the board: the bar and a gap.
+pub(super) const BAR_WIDTH: u16 = 2;
+
+/// How many of the best moves the analysis lists.
+const TOP_MOVES: usize = 3;
+
+/// How many actions of a principal variation the analysis shows.
+const PV_SHOWN: usize = 4;
+
+/// Black's share of the win chance in `report`, a report on `position`.
+fn black_share(position: &Position, report: &Report) -> f64 {
+    let win = match report.proven {
+        Some(Proven::Win) => 1.0,
+        Some(Proven::Loss) => 0.0,
+        None => report.win.clamp(0.0, 1.0),
+    };
+    match position.to_move() {
+        Some(Color::White) => 1.0 - win,
+        _ => win,
+    }
+}
+
+/// `12,345` for a count of playouts or visits.
+fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A bar `width` characters long, `done` of it (0 to 1) filled.
+fn progress(done: f64, width: usize, look: Look) -> String {
+    let (full, empty) = if look.ascii {
+        ('#', '-')
+    } else {
+        ('█', '░')
+    };
+    // Rounded to whole characters: the bar is a picture, not a measure.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let filled = ((done.clamp(0.0, 1.0) * width as f64).round() as usize).min(width);
+    std::iter::repeat_n(full, filled)
+        .chain(std::iter::repeat_n(empty, width - filled))
+        .collect()
+}
+
+/// `text` in lines of at most `width` characters, in `style`.
+fn wrapped<'a>(text: &str, width: usize, style: Style) -> Vec<Line<'a>> {
+    wrap(text, width)
+        .into_iter()
+        .map(|line| Line::styled(line, style))
+        .collect()
+}
+
+/// The panel's lines about the computer: its thinking, the hint, the analysis.
+pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a>> {
+    let mut out = Vec::new();
+    let position = app.position();
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    if let Some((job, report)) = app.thinking()
+        && job != Job::Analysis
+    {
+        let color = position.to_move().map_or("", capitalised);
+        let title = match job {
+            Job::Move => "The computer is thinking...".to_string(),
+            _ => format!("Looking for a hint for {color}..."),
+        };
+        out.extend(wrapped(&title, width, bold));
+        let think = app.versus().think;
+        let elapsed = report.map_or(0.0, |i| i.elapsed.as_secs_f64());
+        let label = format!(" {elapsed:.1}/{think} s");
+        let bar = width.saturating_sub(label.chars().count()).max(1);
+        out.push(Line::from(format!(
+            "{}{label}",
+            progress(elapsed / think, bar, app.look())
+        )));
+        let best = match report.and_then(|i| i.best.map(|b| (b, i))) {
+            Some((best, i)) => format!("; best so far {best}, {}", chance(i.win, i.proven)),
+            None => String::new(),
+        };
+        let playouts = report.map_or(0, |i| i.playouts);
+        let text = format!("{} playouts{best}", count(playouts));
+        out.extend(wrapped(&text, width, Style::new()));
+    }
+    if let Some(hint) = app.suggestion() {
+        let text = format!(
+            "Hint: {}, {} for {}",
+            hint.action,
+            chance(hint.win, None),
+            capitalised(hint.color)
+        );
+        out.extend(wrapped(&text, width, palette.label_here));
+    }
+    if app.analysis_on() {
+        out.extend(analysis_lines(app, width, palette));
+    }
+    out
+}
+
+/// The analysis: Black's win chance and playouts, then the best moves with their win chance
+/// (for the side to move), visits and the start of their principal variations.
+fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a>> {
+    let position = app.position();
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    if position.is_over() {
+        return vec![Line::styled("Analysis: the game is over here", palette.dim)];
+    }
+    let Some(report) = app.report() else {
+        return vec![Line::styled("Analysis: starting...", palette.dim)];
+    };
+    let black = black_share(position, report);
+    let text = format!(
+        "Analysis: Black {:.0}%, {} playouts",
+        black * 100.0,
+        count(report.playouts)
+    );
+    let mut out = wrapped(&text, width, bold);
+    let mover = position.to_move().map_or("", capitalised);
+    out.push(Line::styled(
+        format!("Best for {mover}: win, visits, line"),
+        palette.dim,
+    ));
+    for m in report.moves.iter().take(TOP_MOVES) {
+        let pv: Vec<String> = m.pv.iter().take(PV_SHOWN).map(Action::to_string).collect();
+        let text = format!(
+            "{:<5}{:>4} {:>7}  {}",
+            m.action.to_string(),
+            chance(m.win, m.proven),
+            count(m.visits),
+            pv.join(" ")
+        );
+        out.push(Line::from(text.chars().take(width).collect::<String>()));
+    }
+    out
+}
+
+/// The win-chance bar in `area` (its first column): Black's share from the bottom, White's
+/// above it, like the evaluation bar of a chess program.
+pub(super) fn draw_bar(app: &App, area: Rect, buf: &mut Buffer, palette: &Palette) {
+    let position = app.position();
+    let Some(report) = app.report().filter(|_| !position.is_over()) else {
+        let rule = if app.look().ascii { "|" } else { "│" };
+        for y in area.y..area.y + area.height {
+            put(buf, area.x, y, rule, palette.dim);
+        }
+        return;
+    };
+    let black = black_share(position, report);
+    let look = app.look();
+    let eighths = if look.ascii {
+        ["#"; 8]
+    } else {
+        ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+    };
+    let (black_style, white_style) = if look.color {
+        (
+            Style::new().fg(paint::BLACK).bg(paint::WHITE),
+            Style::new().bg(paint::WHITE),
+        )
+    } else {
+        (Style::new(), Style::new())
+    };
+    let height = f64::from(area.height);
+    // Black's share in eighths of a row, from the bottom.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let filled = (black * height * 8.0).round() as u32;
+    for row in 0..area.height {
+        let y = area.y + area.height - 1 - row;
+        let here = filled.saturating_sub(u32::from(row) * 8).min(8);
+        let glyph = match here {
+            0 if look.color => " ",
+            0 => {
+                if look.ascii {
+                    "."
+                } else {
+                    "░"
+                }
+            }
+            n => eighths[(n - 1) as usize],
+        };
+        let style = if here == 0 { white_style } else { black_style };
+        put(buf, area.x, y, glyph, style);
+    }
+}
+
+/// The hint marked on the board: its point with a diamond in the highlight colour.
+pub(super) fn draw_hint(app: &App, geometry: &BoardGeometry, buf: &mut Buffer, palette: &Palette) {
+    let Some(hint) = app.suggestion() else {
+        return;
+    };
+    if app.mode() == Mode::Play && app.computer_to_move() {
+        return;
+    }
+    let glyph = if app.look().ascii { "*" } else { "◆" };
+    for p in hint.action.points() {
+        let (x, y) = geometry.cell(p);
+        put(buf, x, y, glyph, palette.label_here.patch(palette.wood));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use crate::tui::app::computer::tests::{answer, report, versus_with};
+    use crate::tui::app::tests::press;
+    use crate::tui::app::{App, Effect, Look};
+    use crate::tui::engine::fake::Script;
+    use crate::tui::render::tests::draw_app;
+
+    /// A 13×13 game of Quentin after `moves`, the computer playing `computer`.
+    fn thirteen(moves: &str, computer: [bool; 2]) -> (App, Rc<RefCell<Script>>) {
+        thirteen_with(Look::FULL, moves, computer)
+    }
+
+    /// [`thirteen`], drawn with `look`.
+    fn thirteen_with(look: Look, moves: &str, computer: [bool; 2]) -> (App, Rc<RefCell<Script>>) {
+        let (mut app, script) = versus_with(look, 13, true, computer);
+        for token in moves.split_whitespace() {
+            let action = crate::rules::Action::parse(token).unwrap();
+            let p = action.point().unwrap();
+            // Walk the cursor there and play, as a person would.
+            let c = app.cursor();
+            let keys: String = std::iter::repeat_n('l', p.col().saturating_sub(c.col()))
+                .chain(std::iter::repeat_n('h', c.col().saturating_sub(p.col())))
+                .chain(std::iter::repeat_n('k', p.row().saturating_sub(c.row())))
+                .chain(std::iter::repeat_n('j', c.row().saturating_sub(p.row())))
+                .chain(std::iter::once('\n'))
+                .collect();
+            press(&mut app, &keys);
+            assert_eq!(app.actions().last(), Some(&action), "{:?}", app.message());
+        }
+        (app, script)
+    }
+
+    #[test]
+    fn the_thinking_panel_shows_time_playouts_and_the_best_move_so_far() {
+        let (mut app, script) = thirteen("g7", [false, true]);
+        assert_eq!(app.tick(), Effect::None);
+        answer(&script, report("f6", 0.61, 48_210, 1200, &[]), false);
+        assert_eq!(app.tick(), Effect::None);
+        press(&mut app, "l\n");
+        let terminal = draw_app(&mut app, 80, 24);
+        let screen = format!("{}", terminal.backend());
+        assert!(screen.contains("is thinking: wait"), "{screen}");
+        insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn a_hint_is_marked_on_the_board_with_its_win_chance() {
+        let (mut app, script) = thirteen("g7 h8", [false, false]);
+        press(&mut app, "t");
+        assert_eq!(app.tick(), Effect::None);
+        answer(&script, report("f6", 0.54, 9_000, 2000, &[]), true);
+        assert_eq!(app.tick(), Effect::None);
+        let terminal = draw_app(&mut app, 80, 24);
+        insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn the_analysis_bar_is_blacks_share_beside_the_board() {
+        let (mut app, script) = thirteen("g7 h8 g6", [false, false]);
+        press(&mut app, "a");
+        assert_eq!(app.tick(), Effect::None);
+        // White to move, 30% for White: Black's share is 70%.
+        answer(
+            &script,
+            report("f6", 0.3, 123_456, 900, &["f8", "h6"]),
+            false,
+        );
+        assert_eq!(app.tick(), Effect::None);
+        let terminal = draw_app(&mut app, 80, 24);
+        let screen = format!("{}", terminal.backend());
+        assert!(
+            screen.contains("Analysis: Black 70%, 123,456 playouts"),
+            "{screen}"
+        );
+        insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn the_analysis_draws_at_every_window_size_without_panicking() {
+        let (mut app, script) = thirteen("g7 h8 g6", [false, false]);
+        press(&mut app, "a");
+        assert_eq!(app.tick(), Effect::None);
+        answer(&script, report("f6", 0.97, 10, 900, &["f8", "h6"]), false);
+        assert_eq!(app.tick(), Effect::None);
+        for width in (0..110).step_by(3) {
+            for height in 0..36 {
+                let area = ratatui::layout::Rect::new(0, 0, width, height);
+                let mut buf = ratatui::buffer::Buffer::empty(area);
+                let _ = crate::tui::render::draw(&app, area, &mut buf);
+            }
+        }
+    }
+
+    #[test]
+    fn in_ascii_the_computer_draws_only_ascii() {
+        let look = Look {
+            ascii: true,
+            color: false,
+        };
+        // The computer thinking.
+        let (mut thinking, script) = thirteen_with(look, "g7", [false, true]);
+        assert_eq!(thinking.tick(), Effect::None);
+        answer(&script, report("f6", 0.61, 48_210, 1200, &[]), false);
+        assert_eq!(thinking.tick(), Effect::None);
+        // A hint found, then the analysis under way.
+        let (mut analysing, script) = thirteen_with(look, "g7 h8", [false, false]);
+        press(&mut analysing, "t");
+        assert_eq!(analysing.tick(), Effect::None);
+        answer(&script, report("f6", 0.54, 9_000, 2000, &[]), true);
+        assert_eq!(analysing.tick(), Effect::None);
+        press(&mut analysing, "a");
+        assert_eq!(analysing.tick(), Effect::None);
+        answer(
+            &script,
+            report("f6", 0.54, 9_000, 300, &["f8", "h6"]),
+            false,
+        );
+        assert_eq!(analysing.tick(), Effect::None);
+        for mut app in [thinking, analysing] {
+            let terminal = draw_app(&mut app, 80, 24);
+            let screen = format!("{}", terminal.backend());
+            assert!(screen.contains(" playouts"), "{screen}");
+            for cell in terminal.backend().buffer().content() {
+                assert!(cell.symbol().is_ascii(), "{:?}\n{screen}", cell.symbol());
+            }
+        }
+    }
+}
