@@ -70,14 +70,14 @@ fn quint_playout(pos: &mut Position, rng: &mut Rng) -> Playout {
     let mut steps: Vec<(Point, Point)> = Vec::with_capacity(64);
     let mut moves = 0;
     let mut actions = 0;
+    // Drops only fill cells: the empty cells are listed once and taken from as pieces drop.
+    cells.extend(pos.board().points().filter(|&p| pos.board().is_empty_at(p)));
     while !pos.is_over() {
         let action = if pos.in_hand().is_some_and(|h| h != [0, 0]) {
-            cells.clear();
-            cells.extend(pos.board().points().filter(|&p| pos.board().is_empty_at(p)));
             if cells.is_empty() {
                 break;
             }
-            Action::Place(cells[rng.below(cells.len())])
+            Action::Place(cells.swap_remove(rng.below(cells.len())))
         } else {
             if moves >= QUINT_CUT {
                 return Playout {
