@@ -27,8 +27,10 @@ impl Policy {
     }
 }
 
-/// Move-phase actions a Quint playout plays before it stops and estimates.
-pub const QUINT_CUT: usize = 80;
+/// Move-phase actions a Quint playout plays before it stops and estimates. Measured in games
+/// between engines at 0.2 s a move, 15 pieces, 20 games each: a cut at 80 beat no cut 20-0 and
+/// a cut at 250 15-5; a cut at 30 beat 80 14-6 and 12 12-8.
+pub const QUINT_CUT: usize = 30;
 
 /// What a playout did.
 #[derive(Clone, Copy, Debug, PartialEq)]
