@@ -231,6 +231,11 @@ impl Tree {
         pv
     }
 
+    /// Whether node `i` is a child of the root.
+    fn is_root_child(&self, i: u32) -> bool {
+        self.children(ROOT).contains(&i)
+    }
+
     /// One simulation from `root`: descend, expand, play out, back up.
     pub(crate) fn iterate(&mut self, root: &Position, rng: &mut Rng) {
         let mut pos = root.clone();
@@ -399,8 +404,16 @@ impl Tree {
     /// a child that allows an immediate win is proved lost when it is itself expanded.
     fn expand(&mut self, i: u32, pos: &Position, threats: bool) -> bool {
         let actions = pos.legal_actions();
-        // The root's children are always kept: without them there is no move to report.
-        let full = i != ROOT && self.nodes.len() + actions.len() > self.capacity;
+        // The root's children are always kept: without them there is no move to report. The
+        // root's children's own children (which prove the actions that let the opponent win at
+        // once) have room kept for them: deeper nodes stop short of it.
+        let limit = if i == ROOT || self.is_root_child(i) {
+            self.capacity
+        } else {
+            let children = self.children(ROOT).len();
+            self.capacity - (children * children).min(self.capacity / 2)
+        };
+        let full = i != ROOT && self.nodes.len() + actions.len() > limit;
         if full || actions.is_empty() {
             return false;
         }
