@@ -105,6 +105,7 @@ play w b2
 play b a3
 final_score
 genmove b
+play w c3
 quit
 name
 ";
@@ -166,9 +167,10 @@ name
     assert_eq!(&a[25..32], ["=", "=", "=", "=", "=", "=", "="]);
     assert_eq!(a[32], "= B+");
     assert_eq!(a[33], "? the game is over");
-    assert_eq!(a[34], "=");
+    assert_eq!(a[34], "? illegal move: the game is over");
+    assert_eq!(a[35], "=");
     // Nothing is read after quit.
-    assert_eq!(a.len(), 35, "{a:?}");
+    assert_eq!(a.len(), 36, "{a:?}");
 }
 
 #[test]

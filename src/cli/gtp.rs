@@ -227,7 +227,9 @@ impl Engine {
             }
             ("clear_board", []) => self.new_game(self.setup),
             ("play", [color, token]) => {
-                self.check_turn(color)?;
+                let color = parse_color(color)?;
+                self.check_side(color)
+                    .map_err(|e| format!("illegal move: {e}"))?;
                 let action = Action::parse(token).map_err(|e| format!("illegal move: {e}"))?;
                 self.play(action).map(|()| Reply::Text(String::new()))
             }
@@ -297,15 +299,15 @@ impl Engine {
 
     /// Checks that `color` names the side to move.
     fn check_turn(&self, color: &str) -> Result<(), String> {
-        let color = match color.to_ascii_lowercase().as_str() {
-            "b" | "black" => Color::Black,
-            "w" | "white" => Color::White,
-            _ => return Err(format!("{color} is not a colour")),
-        };
+        self.check_side(parse_color(color)?)
+    }
+
+    /// Checks that `color` is the side to move.
+    fn check_side(&self, color: Color) -> Result<(), String> {
         match self.position.to_move() {
             None => Err("the game is over".into()),
             Some(c) if c == color => Ok(()),
-            Some(c) => Err(format!("illegal move: it is {c}'s turn")),
+            Some(c) => Err(format!("it is {c}'s turn")),
         }
     }
 
@@ -323,6 +325,15 @@ impl Engine {
             .searcher
             .search(&self.position, &AtomicBool::new(false), |_| {});
         report.best.ok_or_else(|| "the game is over".into())
+    }
+}
+
+/// The colour a GTP argument names: `b`, `black`, `w` or `white`, in any case.
+fn parse_color(word: &str) -> Result<Color, String> {
+    match word.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Black),
+        "w" | "white" => Ok(Color::White),
+        _ => Err(format!("{word} is not a colour")),
     }
 }
 

@@ -7,7 +7,7 @@ mod lines;
 use std::fmt;
 
 use super::action::{Action, Captures};
-use super::board::{Board, ORTHOGONAL, PointSet};
+use super::board::{Board, EMPTY, ORTHOGONAL, ORTHOGONAL_STEPS, PointSet, stone};
 use super::color::Color;
 use super::point::Point;
 use super::{Change, Illegal, Outcome};
@@ -195,17 +195,28 @@ impl Quint {
     }
 
     fn key(&self) -> Key {
-        let mut pieces = [0u64; 2];
-        for p in self.board.points() {
-            if let Some(c) = self.board.get(p) {
-                pieces[c.index()] |= 1 << (p.row() * SIZE + p.col());
-            }
-        }
         Key {
-            pieces,
+            pieces: self.bitboards(),
             in_hand: self.in_hand,
             to_move: self.to_move,
         }
+    }
+
+    /// Each colour's pieces as 64 bits, bit `row * 8 + col`, Black first: read straight from the
+    /// board's cells, for the repetition key and the quick test for a line of five.
+    fn bitboards(&self) -> [u64; 2] {
+        let mut pieces = [0u64; 2];
+        for row in 0..SIZE {
+            let first = Point::new(0, row).index();
+            for col in 0..SIZE {
+                match self.board.cell(first + col) {
+                    c if c == stone(Color::Black) => pieces[0] |= 1 << (row * SIZE + col),
+                    c if c == stone(Color::White) => pieces[1] |= 1 << (row * SIZE + col),
+                    _ => {}
+                }
+            }
+        }
+        pieces
     }
 
     /// Every legal action: the empty cells in the drop phase; in the move phase every step with
@@ -244,8 +255,24 @@ impl Quint {
     /// drop phase or once the game is over. For playouts that choose a step without listing
     /// every capture subset.
     pub(crate) fn steps_into(&self, out: &mut Vec<(Point, Point)>) {
-        if self.outcome.is_none() && !self.dropping() {
-            out.extend(steps(&self.board, self.to_move));
+        if self.outcome.is_some() || self.dropping() {
+            return;
+        }
+        // Straight from the padded cells: the hot loop of Quint's playouts.
+        let piece = stone(self.to_move);
+        for row in 0..SIZE {
+            let first = Point::new(0, row).index();
+            for i in first..first + SIZE {
+                if self.board.cell(i) != piece {
+                    continue;
+                }
+                for d in ORTHOGONAL_STEPS {
+                    let j = i.wrapping_add_signed(d);
+                    if self.board.cell(j) == EMPTY {
+                        out.push((Point::from_index(i), Point::from_index(j)));
+                    }
+                }
+            }
         }
     }
 
@@ -399,7 +426,11 @@ impl Quint {
     /// action in the move phase, the third repetition.
     fn judge(&self, mover: Color) -> Option<Outcome> {
         let opponent = mover.opponent();
+        let bits = self.bitboards();
         for color in [mover, opponent] {
+            if !lines::has_quint(bits[color.index()]) {
+                continue;
+            }
             let line = quints(&self.board, color);
             if !line.is_empty() {
                 return Some(Outcome::Win {

@@ -27,8 +27,10 @@ impl Policy {
     }
 }
 
-/// Move-phase actions a Quint playout plays before it stops and estimates.
-pub const QUINT_CUT: usize = 80;
+/// Move-phase actions a Quint playout plays before it stops and estimates. Measured in games
+/// between engines at 0.2 s a move, 15 pieces, 20 games each: a cut at 80 beat no cut 20-0 and
+/// a cut at 250 15-5; a cut at 30 beat 80 14-6 and 12 12-8.
+pub const QUINT_CUT: usize = 30;
 
 /// What a playout did.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,14 +72,14 @@ fn quint_playout(pos: &mut Position, rng: &mut Rng) -> Playout {
     let mut steps: Vec<(Point, Point)> = Vec::with_capacity(64);
     let mut moves = 0;
     let mut actions = 0;
+    // Drops only fill cells: the empty cells are listed once and taken from as pieces drop.
+    cells.extend(pos.board().points().filter(|&p| pos.board().is_empty_at(p)));
     while !pos.is_over() {
         let action = if pos.in_hand().is_some_and(|h| h != [0, 0]) {
-            cells.clear();
-            cells.extend(pos.board().points().filter(|&p| pos.board().is_empty_at(p)));
             if cells.is_empty() {
                 break;
             }
-            Action::Place(cells[rng.below(cells.len())])
+            Action::Place(cells.swap_remove(rng.below(cells.len())))
         } else {
             if moves >= QUINT_CUT {
                 return Playout {

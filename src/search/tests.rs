@@ -215,6 +215,18 @@ fn an_immediate_loss_is_avoided_in_each_game() {
                 "{game}: {:?}",
                 report.best
             );
+            // Also once the node budget is spent: room is kept to prove the root's actions.
+            let mut full = Searcher::new(Limits {
+                nodes: 1_200,
+                ..limits(5_000)
+            });
+            let report = full.search(&pos, &AtomicBool::new(false), |_| {});
+            assert!(
+                !loses(&pos, report.best.unwrap()),
+                "{game}: {:?}",
+                report.best
+            );
+            assert!(full.trees[0].nodes.len() <= 1_200);
             tested += 1;
         }
         assert!(tested > 0, "{game}");

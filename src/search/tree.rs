@@ -70,8 +70,9 @@ impl Node {
     }
 }
 
-/// The AMAF index of an action that places nothing.
-const NO_POINT: u16 = u16::MAX;
+/// The AMAF index of an action that places nothing: index 0 is off the board (the padding of
+/// the board's grid), so it never holds a stone.
+const NO_POINT: u16 = 0;
 
 /// How the tree searches: constants chosen by measurement (see docs/engine-strength.md).
 #[derive(Clone, Copy, Debug)]
@@ -231,6 +232,11 @@ impl Tree {
         pv
     }
 
+    /// Whether node `i` is a child of the root.
+    fn is_root_child(&self, i: u32) -> bool {
+        self.children(ROOT).contains(&i)
+    }
+
     /// One simulation from `root`: descend, expand, play out, back up.
     pub(crate) fn iterate(&mut self, root: &Position, rng: &mut Rng) {
         let mut pos = root.clone();
@@ -301,15 +307,17 @@ impl Tree {
             if let Some(color) = step.to_move {
                 let range = self.children(step.node);
                 for child in &mut self.nodes[range.start as usize..range.end as usize] {
-                    if child.amaf_index != NO_POINT
-                        && board.color_at(usize::from(child.amaf_index)) == Some(color)
-                    {
-                        child.amaf_visits += 1;
-                        child.amaf_wins += r;
-                    }
+                    // Without a branch: whether the point holds the colour is a coin flip, which
+                    // a branch would mispredict half the time.
+                    let hit = board.color_at(usize::from(child.amaf_index)) == Some(color);
+                    child.amaf_visits += u32::from(hit);
+                    child.amaf_wins += if hit { r } else { 0.0 };
                 }
             }
-            if k + 1 < self.path.len() {
+            // The solver's rule needs looking at only when the child below is proved.
+            if k + 1 < self.path.len()
+                && self.nodes[self.path[k + 1].node as usize].proof != Proof::Unknown
+            {
                 self.update_proof(step.node);
             }
             let n = &mut self.nodes[step.node as usize];
@@ -399,8 +407,16 @@ impl Tree {
     /// a child that allows an immediate win is proved lost when it is itself expanded.
     fn expand(&mut self, i: u32, pos: &Position, threats: bool) -> bool {
         let actions = pos.legal_actions();
-        // The root's children are always kept: without them there is no move to report.
-        let full = i != ROOT && self.nodes.len() + actions.len() > self.capacity;
+        // The root's children are always kept: without them there is no move to report. The
+        // root's children's own children (which prove the actions that let the opponent win at
+        // once) have room kept for them: deeper nodes stop short of it.
+        let limit = if i == ROOT || self.is_root_child(i) {
+            self.capacity
+        } else {
+            let children = self.children(ROOT).len();
+            self.capacity - (children * children).min(self.capacity / 2)
+        };
+        let full = i != ROOT && self.nodes.len() + actions.len() > limit;
         if full || actions.is_empty() {
             return false;
         }
