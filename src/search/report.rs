@@ -5,7 +5,7 @@ use std::time::Duration;
 use crate::rules::{Action, Color, Position};
 
 use super::Proven;
-use super::tree::{Proof, ROOT, Tree};
+use super::tree::{Proof, ROOT, Tree, swap_margin};
 
 /// The longest principal variation reported.
 const PV_LENGTH: usize = 12;
@@ -87,20 +87,18 @@ impl RootStats {
     }
 }
 
-/// How much better than even a swap must look to be chosen.
-const SWAP_MARGIN: f64 = 0.025;
-
-/// Swapping hands the opponent the move, and a stone worth about a move (a corner stone) leaves
-/// the playouts' estimate of the swap near even, within their noise: the swap is chosen only
-/// when it looks clearly better than even, else the most visited placement is kept.
-fn prefer_placement_to_a_slim_swap(moves: &mut [MoveReport]) {
+/// Random playouts credit any first stone, even a corner one, with a little more than even: the
+/// swap is chosen only when it looks better than even by more than that ([`swap_margin`]), else
+/// the most visited placement is kept. The search itself discounts the swap by the same margin,
+/// so that in the close cases the placements are searched as well as the swap.
+fn prefer_placement_to_a_slim_swap(moves: &mut [MoveReport], margin: f64) {
     let Some(swap) = moves
         .first()
         .filter(|m| m.action == Action::Swap && m.proven.is_none())
     else {
         return;
     };
-    if swap.win >= 0.5 + SWAP_MARGIN {
+    if swap.win >= 0.5 + margin {
         return;
     }
     let alternative = moves
@@ -181,7 +179,7 @@ impl Report {
                 .then(b.win.total_cmp(&a.win))
         });
         let mut moves: Vec<MoveReport> = moves.into_iter().map(|(m, _)| m).collect();
-        prefer_placement_to_a_slim_swap(&mut moves);
+        prefer_placement_to_a_slim_swap(&mut moves, swap_margin(position.size()));
         let proven = stats.iter().find_map(|s| s.proof).or_else(|| {
             if moves.first().is_some_and(|m| m.proven == Some(Proven::Win)) {
                 Some(Proven::Win)

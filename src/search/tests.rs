@@ -244,18 +244,29 @@ fn an_immediate_loss_is_avoided_in_each_game() {
 
 #[test]
 fn the_first_turn_swaps_a_central_stone_and_keeps_a_corner() {
-    let setup = Setup {
-        size: 9,
-        ..Setup::new(Game::Quentin)
-    };
-    let after = |p: &str| {
-        let mut pos = setup.start().unwrap();
-        pos.play(at(p)).unwrap();
-        pos
-    };
-    // The swap's margin over even is a few hundredths: enough playouts to see it past the noise.
-    assert_eq!(search(&after("e5"), 30_000).best, Some(Action::Swap));
-    assert_ne!(search(&after("a1"), 30_000).best, Some(Action::Swap));
+    for (size, centre) in [(9, "e5"), (13, "g7")] {
+        let setup = Setup {
+            size,
+            ..Setup::new(Game::Quentin)
+        };
+        let after = |p: &str| {
+            let mut pos = setup.start().unwrap();
+            pos.play(at(p)).unwrap();
+            pos
+        };
+        // The swap's edge over even is a few hundredths: enough playouts to see it past the
+        // noise.
+        assert_eq!(
+            search(&after(centre), 30_000).best,
+            Some(Action::Swap),
+            "{size}: {centre}"
+        );
+        let corner = search(&after("a1"), 30_000);
+        assert_ne!(corner.best, Some(Action::Swap), "{size}: a1");
+        // Not swapping, it answers with a placement the search looked at, not a stray one.
+        let best = &corner.moves[0];
+        assert!(best.visits >= 1_000, "{size}: {best:?}");
+    }
 }
 
 #[test]
