@@ -55,11 +55,13 @@ Examples:
   quentin replay game.txt              step through a record
   quentin replay game.txt --json       the final position for programs
   quentin rules brique                 the rules of Brique
+  quentin resume                       play on the latest unfinished game
+  quentin games                        list the saved games
 
 Status: 0 success, 1 failure (such as a bad record), 2 wrong command line.";
 
 /// Luis Bolaños Mures's connection games Quentin, Konobi and Brique, and M. Winther's Quint, in
-/// a terminal, hot seat.
+/// a terminal: hot seat, or against the computer.
 #[derive(Parser, Debug)]
 #[command(
     name = "quentin",
