@@ -32,6 +32,9 @@ pub(crate) trait PlacementRules: 'static {
     /// The index steps ([`Point::index`]) from a stone to the like-coloured stones linked to it
     /// directly, so that chains are the connected groups of this relation.
     const LINKS: &'static [isize];
+
+    /// Whether the rules read the board's bitboards ([`Board::keep_bitboards`]).
+    const BITBOARDS: bool;
 }
 
 /// A position of a connection game: board, side to move, pie rule and outcome.
@@ -65,7 +68,8 @@ impl<R> Clone for Connection<R> {
 impl<R: PlacementRules> Connection<R> {
     /// The empty board of side `size`, Black to move.
     pub(crate) fn new(size: usize, pie: bool) -> Self {
-        let board = Board::new(size);
+        let mut board = Board::new(size);
+        board.keep_bitboards(R::BITBOARDS);
         Connection {
             chains: Chains::build::<R>(&board),
             board,
@@ -80,7 +84,8 @@ impl<R: PlacementRules> Connection<R> {
 
     /// A position with `board` already set up and `to_move` to move; the pie rule is not
     /// offered, and the action count starts at 0.
-    pub(crate) fn from_board(board: Board, to_move: Color) -> Self {
+    pub(crate) fn from_board(mut board: Board, to_move: Color) -> Self {
+        board.keep_bitboards(R::BITBOARDS);
         let chains = Chains::build::<R>(&board);
         let outcome = winner::<R>(&board, &chains);
         Connection {
@@ -298,7 +303,7 @@ fn chain_in<R: PlacementRules, const W: usize>(board: &Board, start: Point) -> P
     let Some(color) = board.get(start) else {
         return PointSet::new();
     };
-    let stones: Bits<W> = board.stones(color).resize();
+    let stones: Bits<W> = board.stone_bits(color).resize();
     let mut chain = Bits::<W>::single(layout.bit(start));
     loop {
         // Konobi links the eight stones around a stone, the other games the four beside it.
