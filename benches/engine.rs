@@ -3,9 +3,11 @@
 //! position, the play of a winning move (where the win is detected), and one random playout.
 //! Run with `cargo bench --bench engine`.
 //!
-//! The positions are fixed: a mid-game position is the one after 60 actions of a seeded random
-//! game (every legal action equally likely, pie rule off), and the winning move is the last
-//! action of such a game played to its end.
+//! The positions are fixed: a mid-game position is the one after 60 actions of a random game
+//! (pie rule off), and the winning move is the last action of such a game played to its end.
+//! Their actions are picked by a xorshift sequence written here, not by the program's own
+//! generator, so that the positions stay the same when that generator changes and a version
+//! can be compared with an earlier one on the very same positions.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -13,7 +15,7 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 
-use common::seeded_game;
+use common::random_game;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use quentin::rng::Rng;
 use quentin::rules::{Action, Game, Position, Setup};
@@ -30,18 +32,33 @@ fn setups() -> [Setup; 3] {
     })
 }
 
-/// The position after `MID_GAME` actions of the first seeded random game still going then.
-fn mid_game(setup: Setup) -> Position {
-    (0..)
-        .map(|seed| seeded_game(setup, seed, MID_GAME).0)
-        .find(|positions| positions.len() == MID_GAME + 1 && !positions[MID_GAME].is_over())
-        .and_then(|mut positions| positions.pop())
-        .expect("some seeded game lasts past the mid-game")
+/// A random game of `setup` from `seed`, of at most `max_actions` actions: every position from
+/// the start, and the actions.
+fn fixed_game(setup: Setup, seed: u64, max_actions: usize) -> (Vec<Position>, Vec<Action>) {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let choices: Vec<u32> = (0..max_actions.min(4 * 26 * 26))
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 32) as u32
+        })
+        .collect();
+    random_game(setup, &choices)
 }
 
-/// The position before the last action of a seeded random game, and that winning action.
+/// The position after `MID_GAME` actions of the first fixed random game still going then.
+fn mid_game(setup: Setup) -> Position {
+    (0..)
+        .map(|seed| fixed_game(setup, seed, MID_GAME).0)
+        .find(|positions| positions.len() == MID_GAME + 1 && !positions[MID_GAME].is_over())
+        .and_then(|mut positions| positions.pop())
+        .expect("some fixed game lasts past the mid-game")
+}
+
+/// The position before the last action of a fixed random game, and that winning action.
 fn before_the_win(setup: Setup) -> (Position, Action) {
-    let (mut positions, actions) = seeded_game(setup, 1, usize::MAX);
+    let (mut positions, actions) = fixed_game(setup, 1, usize::MAX);
     let end = positions.pop().expect("a game has an end");
     assert!(end.is_over(), "the game ends in a win");
     let before = positions.pop().expect("a game has a last action");

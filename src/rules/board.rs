@@ -168,8 +168,10 @@ pub(crate) const DIAGONAL_STEPS: [isize; 4] = [
 /// step to neighbours by adding a constant, with no bounds checks.
 ///
 /// Beside it, the same board as bitboards ([`Bits`]): the stones of each colour and the empty
-/// points, for the rules that look at whole regions at once.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// points, for the rules that look at whole regions at once (Quentin). A game that does not
+/// need them turns them off ([`Board::keep_bitboards`]), and saves their upkeep on every
+/// change.
+#[derive(Clone)]
 pub struct Board {
     size: u8,
     cells: [u8; INDICES],
@@ -177,6 +179,24 @@ pub struct Board {
     /// By [`Color::index`].
     stones: [Bits; 2],
     empty: Bits,
+    /// Whether `stones` and `empty` follow the cells; when not, they stay empty.
+    bitboards: bool,
+}
+
+// Boards are equal when their points are: the bitboards only mirror them.
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.size == other.size && self.cells == other.cells
+    }
+}
+
+impl Eq for Board {}
+
+impl std::hash::Hash for Board {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.size.hash(state);
+        self.cells.hash(state);
+    }
 }
 
 /// The four orthogonal directions as (column, row) steps.
@@ -199,6 +219,7 @@ impl Board {
             layout,
             stones: [Bits::new(); 2],
             empty: Bits::new(),
+            bitboards: true,
         };
         for row in 0..size {
             for col in 0..size {
@@ -247,12 +268,14 @@ impl Board {
     /// Puts a stone of `color` on `p`, or empties it with `None`.
     pub fn set(&mut self, p: Point, color: Option<Color>) {
         debug_assert!(self.contains(p));
-        let k = self.layout.bit(p);
         let cell = color.map_or(EMPTY, stone);
-        self.empty.assign(k, cell == EMPTY);
-        let [black, white] = &mut self.stones;
-        black.assign(k, cell == stone(Color::Black));
-        white.assign(k, cell == stone(Color::White));
+        if self.bitboards {
+            let k = self.layout.bit(p);
+            self.empty.assign(k, cell == EMPTY);
+            let [black, white] = &mut self.stones;
+            black.assign(k, cell == stone(Color::Black));
+            white.assign(k, cell == stone(Color::White));
+        }
         self.cells[p.index()] = cell;
     }
 
@@ -262,16 +285,53 @@ impl Board {
         self.layout
     }
 
-    /// The stones of `color`, as a bitboard.
+    /// Whether the board keeps its bitboards up to date (on for a new board). Turning them on
+    /// computes them from the points.
+    pub(crate) fn keep_bitboards(&mut self, keep: bool) {
+        self.bitboards = keep;
+        self.stones = [Bits::new(); 2];
+        self.empty = Bits::new();
+        if keep {
+            for p in self.points() {
+                let k = self.layout.bit(p);
+                match self.get(p) {
+                    Some(c) => self.stones[c.index()].insert(k),
+                    None => self.empty.insert(k),
+                }
+            }
+        }
+    }
+
+    /// The stones of `color`, as a bitboard kept up to date.
     #[inline]
     pub(crate) fn stones(&self, color: Color) -> &Bits {
+        debug_assert!(self.bitboards, "the board keeps no bitboards");
         &self.stones[color.index()]
     }
 
-    /// The empty points, as a bitboard.
+    /// The empty points, as a bitboard kept up to date.
     #[inline]
     pub(crate) fn empty(&self) -> &Bits {
+        debug_assert!(self.bitboards, "the board keeps no bitboards");
         &self.empty
+    }
+
+    /// The stones of `color`, as a bitboard: the one kept up to date, or else read from the
+    /// points.
+    pub(crate) fn stone_bits(&self, color: Color) -> Bits {
+        if self.bitboards {
+            return self.stones[color.index()];
+        }
+        let (n, cell) = (self.size(), stone(color));
+        let mut bits = Bits::new();
+        for row in 0..n {
+            let line = &self.cells[(row + 1) * STRIDE + 1..][..n];
+            let first = self.layout.bit(Point::new(0, row));
+            for (col, &c) in line.iter().enumerate() {
+                bits.assign(first + col, c == cell);
+            }
+        }
+        bits
     }
 
     /// Whether `p` is empty.

@@ -69,6 +69,8 @@ impl PlacementRules for Brique {
         Ok(())
     }
 
+    const BITBOARDS: bool = false;
+
     const LINKS: &'static [isize] = &ORTHOGONAL_STEPS;
 }
 

@@ -69,7 +69,8 @@ impl Chains {
     }
 
     /// Adds the stone of index `start`, of `color`, and every stone linked to it that is not in
-    /// the set yet.
+    /// the set yet; or stops at the first of them on the colour's second edge: the colour has
+    /// then won, the game is over and the set is not asked again.
     fn flood<R: PlacementRules>(&mut self, board: &Board, start: usize, color: Color) {
         let reach = &mut self.reach[color.index()];
         let joined = spread(board, reach, start, R::LINKS, |i| {

@@ -5,6 +5,7 @@
 use std::marker::PhantomData;
 
 use super::action::Action;
+use super::bits::{BIT_WORDS, Bits};
 use super::board::{Board, PointSet};
 use super::chains::Chains;
 use super::color::Color;
@@ -31,6 +32,9 @@ pub(crate) trait PlacementRules: 'static {
     /// The index steps ([`Point::index`]) from a stone to the like-coloured stones linked to it
     /// directly, so that chains are the connected groups of this relation.
     const LINKS: &'static [isize];
+
+    /// Whether the rules read the board's bitboards ([`Board::keep_bitboards`]).
+    const BITBOARDS: bool;
 }
 
 /// A position of a connection game: board, side to move, pie rule and outcome.
@@ -64,7 +68,8 @@ impl<R> Clone for Connection<R> {
 impl<R: PlacementRules> Connection<R> {
     /// The empty board of side `size`, Black to move.
     pub(crate) fn new(size: usize, pie: bool) -> Self {
-        let board = Board::new(size);
+        let mut board = Board::new(size);
+        board.keep_bitboards(R::BITBOARDS);
         Connection {
             chains: Chains::build::<R>(&board),
             board,
@@ -79,7 +84,8 @@ impl<R: PlacementRules> Connection<R> {
 
     /// A position with `board` already set up and `to_move` to move; the pie rule is not
     /// offered, and the action count starts at 0.
-    pub(crate) fn from_board(board: Board, to_move: Color) -> Self {
+    pub(crate) fn from_board(mut board: Board, to_move: Color) -> Self {
+        board.keep_bitboards(R::BITBOARDS);
         let chains = Chains::build::<R>(&board);
         let outcome = winner::<R>(&board, &chains);
         Connection {
@@ -281,11 +287,37 @@ pub(crate) fn undo(board: &mut Board, changes: &[Change]) {
     }
 }
 
-/// The chain of the stone on `start`: every stone reached through `R::LINKS`.
+/// The chain of the stone on `start`: every stone reached through `R::LINKS`. Grown a whole
+/// step at a time on the bitboards, in as few words as the board needs.
 pub(crate) fn chain<R: PlacementRules>(board: &Board, start: Point) -> PointSet {
-    let mut chain = PointSet::new();
-    spread(board, &mut chain, start.index(), R::LINKS, |_| false);
-    chain
+    match board.layout().words() {
+        0..=3 => chain_in::<R, 3>(board, start),
+        4..=6 => chain_in::<R, 6>(board, start),
+        _ => chain_in::<R, BIT_WORDS>(board, start),
+    }
+}
+
+/// [`chain`] with bitboards of `W` words.
+fn chain_in<R: PlacementRules, const W: usize>(board: &Board, start: Point) -> PointSet {
+    let layout = board.layout();
+    let Some(color) = board.get(start) else {
+        return PointSet::new();
+    };
+    let stones: Bits<W> = board.stone_bits(color).resize();
+    let mut chain = Bits::<W>::single(layout.bit(start));
+    loop {
+        // Konobi links the eight stones around a stone, the other games the four beside it.
+        let grown = if R::LINKS.len() == 8 {
+            layout.grow_all(&chain)
+        } else {
+            layout.grow(&chain)
+        }
+        .and(&stones);
+        if grown == chain {
+            return chain.iter().map(|k| layout.point(k)).collect();
+        }
+        chain = grown;
+    }
 }
 
 /// The stack of [`spread`] on the machine stack; deeper floods spill to the heap.
@@ -293,7 +325,8 @@ const STACK: usize = 64;
 
 /// Adds to `set` the stone of index `start` and every stone of its colour linked to it through
 /// `links` (index steps, at most eight) that `set` does not hold yet, walking only through stones
-/// it adds. Returns the last stone added for which `mark` holds, if any.
+/// it adds. Stops at the first stone for which `mark` holds, and returns it: the set then holds
+/// only part of the stones (the chains use this at a win, when the game is over).
 ///
 /// Written without a branch on the board: each neighbour is written onto the stack and kept
 /// only if it is new, so the walk costs the same whatever the shape of the chain (a mispredicted
@@ -314,7 +347,6 @@ pub(crate) fn spread(
     let mut len = 1;
     stack[0] = start as u16;
     let mut spill: Vec<u16> = Vec::new();
-    let mut marked = None;
     loop {
         if len == 0 {
             let Some(i) = spill.pop() else { break };
@@ -324,7 +356,7 @@ pub(crate) fn spread(
         len -= 1;
         let i = usize::from(stack[len]);
         if mark(i) {
-            marked = Some(i);
+            return Some(i);
         }
         for &d in links {
             let j = i.wrapping_add_signed(d);
@@ -339,7 +371,7 @@ pub(crate) fn spread(
             len = 0;
         }
     }
-    marked
+    None
 }
 
 /// The win, if a chain of either colour joins its two edges, with that chain.

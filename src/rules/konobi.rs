@@ -92,6 +92,8 @@ impl PlacementRules for Konobi {
     /// Every like-coloured stone around `p`, diagonal ones included: a diagonal pair is either
     /// weakly connected or strongly connected through the like-coloured stone they share, so
     /// either way it lies in one chain.
+    const BITBOARDS: bool = false;
+
     const LINKS: &'static [isize] = &[
         ORTHOGONAL_STEPS[0],
         ORTHOGONAL_STEPS[1],

@@ -61,6 +61,8 @@ impl PlacementRules for Quentin {
         Ok(())
     }
 
+    const BITBOARDS: bool = true;
+
     const LINKS: &'static [isize] = &ORTHOGONAL_STEPS;
 }
 
