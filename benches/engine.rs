@@ -17,9 +17,9 @@ use std::time::Duration;
 
 use common::random_game;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use quentin::rng::Rng;
 use quentin::rules::{Action, Game, Position, Setup};
 use quentin::search::playout;
+use quentin::search::rng::Rng;
 
 /// Actions played before the mid-game position.
 const MID_GAME: usize = 60;

@@ -3,9 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::rng::Rng;
 use crate::rules::{Position, Setup};
 use crate::search::policy::{self, Policy};
+use crate::search::rng::Rng;
 
 /// When to stop playing.
 #[derive(Clone, Copy, Debug)]

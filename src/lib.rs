@@ -14,7 +14,6 @@ pub mod guide;
 pub mod library;
 pub mod record;
 pub mod report;
-pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod tui;

@@ -14,9 +14,9 @@ mod common;
 use common::naive::{self, Points, Stones, on_edge};
 use common::reference::{self, RefPosition};
 use common::{CONNECTION_GAMES, seeded_game};
-use quentin::rng::Rng;
 use quentin::rules::{Action, Color, Game, Point, Position, Setup};
 use quentin::search::playout;
+use quentin::search::rng::Rng;
 
 /// Random games played per game, size and pie setting. With sizes 3 to 13 and both pie
 /// settings that is 2 × 11 × 2 = 44 games a game: 2,045 positions for Quentin, 2,921 for Konobi

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use quentin::rng::Rng;
 use quentin::rules::{Action, Game, Setup};
 use quentin::search::players::wins_at_once;
+use quentin::search::rng::Rng;
 use serde_json::Value;
 
 /// Long enough for a loaded 2-core machine; only there to turn a hang into a failure.

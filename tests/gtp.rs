@@ -6,8 +6,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use quentin::rng::Rng;
 use quentin::rules::{Action, Game, Setup};
+use quentin::search::rng::Rng;
 
 /// Long enough for a loaded 2-core machine; only there to turn a hang into a failure.
 const HANG: Duration = Duration::from_secs(120);

@@ -8,9 +8,9 @@ use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use crate::rng::Rng;
 use crate::rules::{Position, Setup};
 use crate::search::players::Baseline;
+use crate::search::rng::Rng;
 use crate::search::{Budget, Limits, Searcher};
 
 use super::limits::{LimitArgs, seconds_budget};

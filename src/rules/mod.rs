@@ -15,9 +15,6 @@ mod connection;
 pub mod konobi;
 mod point;
 pub mod quentin;
-// `Quint::playout` is unused and to be removed: random playouts belong to the search
-// (`crate::search::playout`), not to the rules.
-#[allow(dead_code)]
 pub mod quint;
 
 use std::fmt;

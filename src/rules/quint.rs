@@ -379,24 +379,6 @@ impl Quint {
     ///
     /// # Errors
     /// The reason it is illegal; the position is then unchanged.
-    /// Plays uniformly random legal actions until the game ends; returns how many it played.
-    /// The third repetition of a position ends a game, so this ends too.
-    pub(crate) fn playout(&mut self, rng: &mut crate::rng::Rng) -> usize {
-        let mut played = 0;
-        loop {
-            let legal = self.legal_actions();
-            if legal.is_empty() {
-                return played;
-            }
-            let action = legal[rng.below(legal.len())];
-            if self.play(action).is_err() {
-                // A listed action always plays; stop rather than loop should that ever fail.
-                return played;
-            }
-            played += 1;
-        }
-    }
-
     pub(crate) fn play(&mut self, action: Action) -> Result<(), Illegal> {
         let changes = self.preview(action)?;
         for change in &changes {

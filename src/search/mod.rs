@@ -15,6 +15,7 @@ pub mod players;
 pub mod playout;
 pub mod policy;
 mod report;
+pub mod rng;
 mod thinker;
 mod tree;
 
@@ -23,8 +24,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::rng::Rng;
 use crate::rules::{Action, Position};
+use crate::search::rng::Rng;
 
 pub use policy::Policy;
 pub use report::{MoveReport, Report};

@@ -2,8 +2,8 @@
 //! (wins at once when it can, else avoids the actions that let the opponent win at once, else
 //! plays at random).
 
-use crate::rng::Rng;
 use crate::rules::{Action, Outcome, Position};
+use crate::search::rng::Rng;
 
 /// A baseline player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

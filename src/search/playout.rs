@@ -7,8 +7,8 @@
 //! tried. Each legal placement is then equally likely, since the refused ones are simply set
 //! aside, and `swap` (when offered) is one more outcome of the first draw.
 
-use crate::rng::Rng;
 use crate::rules::{Action, Change, Game, MAX_SIZE, Point, Position};
+use crate::search::rng::Rng;
 
 /// Plays uniformly random legal actions from `pos` until the game ends, and returns how many it
 /// played. Every legal action of a turn is equally likely (a placement, or `swap` when

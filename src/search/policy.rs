@@ -1,7 +1,7 @@
 //! Playout policies: how a simulation plays a position to its end (or to a cut with an estimate).
 
-use crate::rng::Rng;
 use crate::rules::{Action, Captures, Color, Game, Outcome, Point, Position};
+use crate::search::rng::Rng;
 
 /// How playouts choose their actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

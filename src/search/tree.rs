@@ -8,8 +8,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::rng::Rng;
 use crate::rules::{Action, Color, Outcome, Position, Setup};
+use crate::search::rng::Rng;
 
 use super::policy::{self, Policy};
 

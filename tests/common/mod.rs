@@ -7,8 +7,8 @@ pub mod naive_brique;
 pub mod naive_konobi;
 pub mod reference;
 
-use quentin::rng::Rng;
 use quentin::rules::{Action, Game, Position, Setup};
+use quentin::search::rng::Rng;
 
 /// The games of Luis Bolaños Mures played by placing stones on points, which the naive
 /// references cover.
