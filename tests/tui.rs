@@ -384,7 +384,9 @@ fn the_help_teaches_the_rules_that_quentin_rules_prints_and_scrolls_to_the_keys(
     );
     s.wait_for("Konobi 11×11");
     s.send("?");
-    let screen = s.wait_for("Help: Konobi");
+    // The help's bottom border is drawn last: once it shows, so does the whole first page.
+    let screen = s.wait_for("PgUp PgDn scroll");
+    assert!(screen.contains("Help: Konobi"), "{screen}");
     // Every line of rules on the first page of the help, word for word in `quentin rules`.
     let rules: Vec<&str> = screen
         .lines()
