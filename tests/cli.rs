@@ -298,6 +298,15 @@ fn wrong_usage_exits_2() {
         (&["completions"], "required"),
         (&["completions", "cmd.exe"], "invalid value"),
         (&["manual", "extra"], "unexpected argument"),
+        (&["analyze", "x.txt", "--threads", "300"], "1..=256"),
+        (&["analyze", "x.txt", "--playouts", "0"], "at least 1"),
+        (&["analyze", "x.txt", "--seconds", "1e9"], "not a duration"),
+        (&["analyze", "x.txt", "--nodes", "5"], "from 1000"),
+        (&["gtp", "--threads", "0"], "1..=256"),
+        (&["match", "--games", "0"], "at least 1"),
+        (&["match", "--opponent-playouts", "0"], "at least 1"),
+        (&["match", "--opponent-seconds", "-"], "not a duration"),
+        (&["--computer", "--threads", "999"], "1..=256"),
     ];
     for (args, needle) in cases {
         let out = quentin_with(args);

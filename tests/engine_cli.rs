@@ -177,8 +177,9 @@ fn analyze_refuses_what_replay_refuses_and_finished_games() {
 
     let out = quentin(&["analyze", "/nonexistent/record.txt"]);
     assert_eq!(out.status.code(), Some(1));
+    // A wrong budget is a wrong command line (status 2), not a failure.
     let out = quentin(&["analyze", file.to_str().unwrap(), "--seconds=-1"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let out = quentin(&[
         "analyze",
         file.to_str().unwrap(),

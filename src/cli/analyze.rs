@@ -32,7 +32,7 @@ pub(super) struct AnalyzeArgs {
 }
 
 pub(super) fn analyze(args: &AnalyzeArgs) -> Result<()> {
-    let limits = args.limits.limits()?;
+    let limits = args.limits.limits();
     let record = load_record(&args.file)?;
     let at = super::replay::action_count(&record, &args.file, args.at)?;
     let position = record.position_at(at);

@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
@@ -13,7 +13,7 @@ use crate::search::players::Baseline;
 use crate::search::rng::Rng;
 use crate::search::{Budget, Limits, Searcher};
 
-use super::limits::{LimitArgs, seconds_budget};
+use super::limits::{LimitArgs, parse_count, parse_seconds};
 use super::{GameOptions, write_stdout};
 
 #[derive(Args, Debug)]
@@ -24,13 +24,18 @@ pub(super) struct MatchArgs {
     #[arg(long, value_enum, default_value = "greedy")]
     opponent: Opponent,
     /// The opponent computer's seconds a move.
-    #[arg(long, value_name = "S", conflicts_with = "opponent_playouts")]
+    #[arg(
+        long,
+        value_name = "S",
+        conflicts_with = "opponent_playouts",
+        value_parser = parse_seconds
+    )]
     opponent_seconds: Option<f64>,
     /// The opponent computer's playouts a move.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_count)]
     opponent_playouts: Option<u64>,
     /// Games to play (colours alternate).
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = parse_count)]
     games: u64,
     #[command(flatten)]
     limits: LimitArgs,
@@ -91,15 +96,11 @@ impl Tally {
 
 pub(super) fn run(args: &MatchArgs) -> Result<()> {
     let setup = args.game.setup()?;
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
-    let limits = args.limits.limits()?;
+    let limits = args.limits.limits();
     let opponent_limits = Limits {
         budget: match (args.opponent_playouts, args.opponent_seconds) {
-            (Some(0), _) => bail!("--opponent-playouts must be at least 1"),
             (Some(n), _) => Budget::Playouts(n),
-            (None, Some(s)) => seconds_budget(s)?,
+            (None, Some(s)) => Budget::Seconds(s),
             (None, None) => Budget::Seconds(1.0),
         },
         seed: limits.seed.map(|s| s ^ 0x5555),

@@ -9,6 +9,7 @@ use crate::bench::{self, Budget};
 use crate::rules::{Game, Setup};
 use crate::search::Policy;
 
+use super::limits::parse_seconds;
 use super::{GameArg, parse_number, usage_error, write_stdout};
 
 #[derive(Args, Debug)]
@@ -35,14 +36,6 @@ pub(super) struct BenchArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-}
-
-/// Reads `--seconds`: a duration from 0 to a day.
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if (0.0..=86_400.0).contains(&s) => Ok(s),
-        _ => Err(format!("{text:?} is not a duration from 0 to 86400")),
-    }
 }
 
 pub(super) fn bench(args: &BenchArgs) -> Result<()> {

@@ -44,7 +44,7 @@ const COMMANDS: [&str; 18] = [
 ];
 
 pub(super) fn gtp(args: &GtpArgs) -> Result<()> {
-    let mut engine = Engine::new(args.limits.limits()?);
+    let mut engine = Engine::new(args.limits.limits());
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut stdout = std::io::stdout().lock();

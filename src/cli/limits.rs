@@ -1,6 +1,6 @@
 //! The search options shared by `gtp`, `analyze` and `match`: budget, threads, seed, nodes.
+//! Each is checked as clap reads it, so a wrong value is a usage error (status 2).
 
-use anyhow::{Result, bail};
 use clap::Args;
 
 use crate::search::{Budget, Limits, MAX_NODES};
@@ -9,55 +9,58 @@ use crate::search::{Budget, Limits, MAX_NODES};
 #[derive(Args, Debug, Clone)]
 pub(super) struct LimitArgs {
     /// Seconds of thinking a move (default 1).
-    #[arg(long, value_name = "S", conflicts_with = "playouts")]
+    #[arg(long, value_name = "S", conflicts_with = "playouts", value_parser = parse_seconds)]
     seconds: Option<f64>,
     /// Playouts a move instead of a time: with --threads 1 and --seed, the same move every run.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_count)]
     playouts: Option<u64>,
-    /// Search threads (default: the machine's cores).
-    #[arg(long, value_name = "T", default_value_t = 0)]
-    threads: usize,
+    /// Search threads, 1 to 256 (default: the machine's cores).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
     /// Seed of the playouts (default: a fresh one each run).
     #[arg(long, value_name = "K")]
     seed: Option<u64>,
     /// The most tree nodes kept, about 40 bytes each (default 2000000).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_nodes)]
     nodes: Option<usize>,
 }
 
-/// Checks a time budget in seconds.
-pub(super) fn seconds_budget(s: f64) -> Result<Budget> {
-    if (0.0..=86_400.0).contains(&s) {
-        Ok(Budget::Seconds(s))
-    } else {
-        bail!("--seconds {s} is not a duration from 0 to 86400")
+/// Reads a number of seconds: a duration from 0 to a day.
+pub(super) fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..=86_400.0).contains(&s) => Ok(s),
+        _ => Err(format!("{text:?} is not a duration from 0 to 86400")),
+    }
+}
+
+/// Reads a count that must be at least one (`--playouts`, `--games`).
+pub(super) fn parse_count(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("{text:?} is not a whole number of at least 1")),
+    }
+}
+
+/// Reads `--nodes`: from a thousand to the most a search may keep.
+fn parse_nodes(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1000..=MAX_NODES).contains(&n) => Ok(n),
+        _ => Err(format!("{text:?} is not a number from 1000 to {MAX_NODES}")),
     }
 }
 
 impl LimitArgs {
     /// The limits these options ask for.
-    pub(super) fn limits(&self) -> Result<Limits> {
-        let budget = match (self.playouts, self.seconds) {
-            (Some(0), _) => bail!("--playouts must be at least 1"),
-            (Some(n), _) => Budget::Playouts(n),
-            (None, Some(s)) => seconds_budget(s)?,
-            (None, None) => Budget::Seconds(1.0),
-        };
-        let nodes = match self.nodes {
-            Some(n) if !(1000..=MAX_NODES).contains(&n) => {
-                bail!("--nodes {n} is outside 1000 to {MAX_NODES}")
-            }
-            Some(n) => n,
-            None => 0,
-        };
-        if self.threads > 256 {
-            bail!("--threads {} is more than 256", self.threads);
-        }
-        Ok(Limits {
-            budget,
-            threads: self.threads,
+    pub(super) fn limits(&self) -> Limits {
+        Limits {
+            budget: match (self.playouts, self.seconds) {
+                (Some(n), _) => Budget::Playouts(n),
+                (None, Some(s)) => Budget::Seconds(s),
+                (None, None) => Budget::Seconds(1.0),
+            },
+            threads: self.threads.map_or(0, usize::from),
             seed: self.seed,
-            nodes,
-        })
+            nodes: self.nodes.unwrap_or(0),
+        }
     }
 }
