@@ -3,10 +3,12 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 use serde_json::{Value, json};
+
+mod common;
 
 /// Long enough for a loaded 2-core machine; only there to turn a hang into a failure.
 const HANG: Duration = Duration::from_secs(20);
@@ -16,22 +18,8 @@ fn quentin() -> Command {
 }
 
 /// Runs the command with no standard input and a guard against hanging.
-fn run(mut cmd: Command) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > HANG {
-            child.kill().unwrap();
-            panic!("quentin hung: {cmd:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.wait_with_output().unwrap()
+fn run(cmd: Command) -> Output {
+    common::run_guarded(cmd, HANG)
 }
 
 fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {

@@ -3,31 +3,23 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 use quentin::rules::{Action, Game, Setup};
 use quentin::search::players::wins_at_once;
 use quentin::search::rng::Rng;
 use serde_json::Value;
 
+mod common;
+
 /// Long enough for a loaded 2-core machine; only there to turn a hang into a failure.
 const HANG: Duration = Duration::from_secs(120);
 
 fn quentin(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quentin"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        assert!(start.elapsed() < HANG, "quentin hung: {args:?}");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.wait_with_output().unwrap()
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quentin"));
+    cmd.args(args);
+    common::run_guarded(cmd, HANG)
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {

@@ -66,3 +66,36 @@ pub fn quentin(size: usize, pie: bool) -> Setup {
         ..Setup::new(Game::Quentin)
     }
 }
+
+/// Runs `cmd` with no standard input, its output captured, and fails the test if it has not
+/// ended after `hang` (long enough for a loaded machine: only there to turn a hang into a
+/// failure). The output is drained while it runs, so a long output never blocks the program.
+pub fn run_guarded(
+    mut cmd: std::process::Command,
+    hang: std::time::Duration,
+) -> std::process::Output {
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    let child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (done, finished) = mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let hung = finished.recv_timeout(hang).is_err();
+        if hung {
+            // The test fails below; end the program so that it does not outlive it.
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status();
+        }
+        hung
+    });
+    let output = child.wait_with_output().unwrap();
+    let _ = done.send(());
+    assert!(!watchdog.join().unwrap(), "quentin hung: {cmd:?}");
+    output
+}
