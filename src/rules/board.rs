@@ -247,6 +247,13 @@ impl Board {
         }
     }
 
+    /// Whether index `i` holds a stone of `color`: one comparison, no branch (the search's
+    /// all-moves-as-first update asks this of every child of every node it passes).
+    #[inline]
+    pub(crate) fn holds(&self, i: usize, color: Color) -> bool {
+        self.cells[i] == stone(color)
+    }
+
     /// The side of the board.
     #[must_use]
     pub fn size(&self) -> usize {

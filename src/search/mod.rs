@@ -46,7 +46,7 @@ pub enum Budget {
     Unlimited,
 }
 
-/// Nodes a search keeps by default, all threads together (about 40 bytes each).
+/// Nodes a search keeps by default, all threads together (about 48 bytes each).
 pub const DEFAULT_NODES: usize = 2_000_000;
 /// The most nodes a search may keep: about 1 GB.
 pub const MAX_NODES: usize = (1 << 30) / std::mem::size_of::<tree::Node>();

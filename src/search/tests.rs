@@ -119,7 +119,8 @@ fn forced_wins_in_quentin_4x4_openings_are_found_and_confirmed() {
     };
     let mut memo = HashMap::new();
     let mut proved = 0;
-    // Two actions in: a dozen positions, each solved exhaustively.
+    // Two actions in: sixteen positions, each solved exhaustively; the search proves every
+    // one of them (all but one are won for the side to move) and plays a winning move.
     for first in openings(setup).into_iter().step_by(5) {
         for a in first.legal_actions().into_iter().step_by(4) {
             let mut pos = first.clone();
@@ -127,24 +128,22 @@ fn forced_wins_in_quentin_4x4_openings_are_found_and_confirmed() {
             if pos.is_over() {
                 continue;
             }
-            let report = search(&pos, 3_000);
+            let report = search(&pos, 20_000);
             let truth = wins(&pos, &mut memo);
-            // A proof, when the search finds one, is exact.
-            match report.proven {
-                Some(Proven::Win) => {
-                    assert!(truth);
-                    let mut after = pos.clone();
-                    after.play(report.best.unwrap()).unwrap();
-                    assert!(after.is_over() || !wins(&after, &mut memo));
-                    proved += 1;
-                }
-                Some(Proven::Loss) => assert!(!truth),
-                None => {}
+            let expected = if truth { Proven::Win } else { Proven::Loss };
+            assert_eq!(report.proven, Some(expected), "{:?}", pos.board());
+            if truth {
+                let mut after = pos.clone();
+                after.play(report.best.unwrap()).unwrap();
+                assert!(after.is_over() || !wins(&after, &mut memo));
+                proved += 1;
             }
         }
     }
-    eprintln!("{proved} forced wins proved");
-    assert!(proved >= 3, "only {proved} forced wins proved");
+    assert!(
+        proved >= 10,
+        "only {proved} forced wins among the positions"
+    );
 }
 
 #[test]

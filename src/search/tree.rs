@@ -48,6 +48,12 @@ pub(crate) struct Node {
     /// All-moves-as-first visits and results of `action` in the parent's simulations.
     amaf_visits: u32,
     amaf_wins: f32,
+    /// The blend of the node's own and its AMAF results ([`Tree::blend`]), kept up to date by
+    /// `back_up`, so that `select` divides nothing.
+    value: f32,
+    /// The UCT exploration constant over the square root of the visits (0 before the first
+    /// visit): `select` adds it times the square root of the log of the parent's visits.
+    explore: f32,
 }
 
 impl Node {
@@ -66,6 +72,8 @@ impl Node {
             wins: 0.0,
             amaf_visits: 0,
             amaf_wins: 0.0,
+            value: 1.0,
+            explore: 0.0,
         }
     }
 }
@@ -133,6 +141,12 @@ pub(crate) struct Tree {
     path: Vec<Step>,
     /// [`swap_margin`] of the board searched.
     swap_margin: f64,
+    /// What an AMAF hit adds to a child's wins, by whether it hit: read from memory so that the
+    /// update stays free of branches (a choice between two numbers in registers becomes a
+    /// branch, mispredicted half the time).
+    gains: [f32; 2],
+    /// The children an AMAF update hit, by their rank among their siblings.
+    hits: Vec<u16>,
 }
 
 /// The root's index.
@@ -147,6 +161,8 @@ impl Tree {
             params,
             path: Vec::with_capacity(64),
             swap_margin: 0.0,
+            gains: [0.0; 2],
+            hits: Vec::new(),
         }
     }
 
@@ -313,23 +329,42 @@ impl Tree {
     }
 
     /// Carries `result` (for the person to move at the leaf) up the path, with the AMAF
-    /// statistics read from the final position and the solver's proofs.
+    /// statistics read from the final position and the solver's proofs, and refreshes the
+    /// values `select` reads.
     fn back_up(&mut self, result: f32, end: &Position) {
         let board = end.board();
+        let exploration = self.params.exploration;
+        let rave_bias = self.params.rave_bias as f32;
         // The result for the person to move at the current step.
         let mut r = result;
         for k in (0..self.path.len()).rev() {
             let step = self.path[k];
             // AMAF: every child placing where the mover's colour stands at the end.
+            let range = self.children(step.node);
             if let Some(color) = step.to_move {
-                let range = self.children(step.node);
-                for child in &mut self.nodes[range.start as usize..range.end as usize] {
-                    // Without a branch: whether the point holds the colour is a coin flip, which
-                    // a branch would mispredict half the time.
-                    let hit = board.color_at(usize::from(child.amaf_index)) == Some(color);
+                self.gains = [0.0, r];
+                let (gains, hits, nodes) = (&self.gains, &mut self.hits, &mut self.nodes);
+                let children = &mut nodes[range.start as usize..range.end as usize];
+                let mut hit_count = 0;
+                for (k, child) in children.iter_mut().enumerate() {
+                    // Without a branch: whether the point holds the colour is a coin flip,
+                    // which a branch would mispredict half the time. The children hit are
+                    // listed the same way, every index written and only the hits counted.
+                    let hit = board.holds(usize::from(child.amaf_index), color);
                     child.amaf_visits += u32::from(hit);
-                    child.amaf_wins += if hit { r } else { 0.0 };
+                    child.amaf_wins += gains[usize::from(hit)];
+                    hits[hit_count] = k as u16;
+                    hit_count += usize::from(hit);
                 }
+                for &k in &hits[..hit_count] {
+                    let child = &mut children[usize::from(k)];
+                    child.value = blend(child, rave_bias);
+                }
+            }
+            // The child below on the path has new results of its own.
+            if let Some(below) = self.path.get(k + 1) {
+                let child = &mut self.nodes[below.node as usize];
+                child.value = blend(child, rave_bias);
             }
             // The solver's rule needs looking at only when the child below is proved.
             if k + 1 < self.path.len()
@@ -341,6 +376,7 @@ impl Tree {
             n.visits += 1;
             // The node's own statistics are for the person who moved into it.
             n.wins += 1.0 - r;
+            n.explore = (exploration / f64::from(n.visits).sqrt()) as f32;
             r = 1.0 - r;
         }
     }
@@ -371,16 +407,28 @@ impl Tree {
     /// children proved won for the opponent.
     fn select(&self, i: u32) -> Option<u32> {
         let parent = &self.nodes[i as usize];
-        let log_n = f64::from(parent.visits.max(1)).ln();
+        let sqrt_log_n = f64::from(parent.visits.max(1)).ln().sqrt() as f32;
+        let mut placements = self.children(i);
+        // The swap, when offered, is the last child (see `expand`): it is scored apart, so
+        // that the loop over the placements asks no question of the action.
+        let swap = placements
+            .clone()
+            .last()
+            .filter(|&c| self.nodes[c as usize].action == Action::Swap);
+        if swap.is_some() {
+            placements.end -= 1;
+        }
         let mut best = None;
-        let mut best_score = f64::NEG_INFINITY;
-        for c in self.children(i) {
+        let mut best_score = f32::NEG_INFINITY;
+        for c in placements.chain(swap) {
             let child = &self.nodes[c as usize];
             let score = match child.proof {
                 Proof::Win => continue,
-                Proof::Loss => f64::INFINITY,
+                Proof::Loss => f32::INFINITY,
                 Proof::Draw => 0.5,
-                Proof::Unknown => self.score(child, log_n),
+                Proof::Unknown if Some(c) == swap => self.swap_score(child, sqrt_log_n),
+                // UCT on the blend, the exploration weight kept by `back_up`.
+                Proof::Unknown => child.value + child.explore * sqrt_log_n,
             };
             if score > best_score {
                 best_score = score;
@@ -390,29 +438,16 @@ impl Tree {
         best
     }
 
-    /// A child's value to the person choosing, UCT on the blend of its own and its AMAF results
-    /// (one division: `beta` folded in); an action without AMAF statistics (a swap, Quint's
-    /// steps) has its own results alone.
-    fn score(&self, child: &Node, log_n: f64) -> f64 {
-        let n = f64::from(child.visits);
-        let an = f64::from(child.amaf_visits);
-        if child.visits == 0 && an == 0.0 {
-            // First play urgency: an action neither tried nor seen in a playout goes first.
+    /// The swap's value: it has no AMAF statistics to guide it, so it explores as plain UCT
+    /// does, lest a few early losses bury it, and it is discounted by [`swap_margin`].
+    fn swap_score(&self, child: &Node, sqrt_log_n: f32) -> f32 {
+        if child.visits == 0 {
             return 1.0;
         }
-        let wins = f64::from(child.wins);
-        let b = self.params.rave_bias;
-        // (1 - beta) * q + beta * amaf with beta = an / (an + n + an * n * b).
-        let blended = (wins * (1.0 + an * b) + f64::from(child.amaf_wins)) / (an + n + an * n * b);
-        if child.visits == 0 {
-            return blended;
-        }
-        // A swap has no AMAF statistics to guide it: it explores as plain UCT does, lest a few
-        // early losses bury it.
-        if child.action == Action::Swap {
-            return blended - self.swap_margin + SWAP_EXPLORATION * (log_n / n).sqrt();
-        }
-        blended + self.params.exploration * (log_n / n).sqrt()
+        let n = f64::from(child.visits);
+        let uct = f64::from(child.wins) / n - self.swap_margin
+            + SWAP_EXPLORATION * f64::from(sqrt_log_n) / n.sqrt();
+        uct as f32
     }
 
     /// Lists the children of `i` at `pos` and proves what one look ahead proves: a winning action
@@ -421,7 +456,12 @@ impl Tree {
     /// The opponent's threats are looked for only when `threats` is set (near the root): deeper,
     /// a child that allows an immediate win is proved lost when it is itself expanded.
     fn expand(&mut self, i: u32, pos: &Position, threats: bool) -> bool {
-        let actions = pos.legal_actions();
+        let mut actions = pos.legal_actions();
+        // The swap goes last, where `select` looks for it.
+        if let Some(k) = actions.iter().position(|&a| a == Action::Swap) {
+            let swap = actions.remove(k);
+            actions.push(swap);
+        }
         // The root's children are always kept: without them there is no move to report. The
         // root's children's own children (which prove the actions that let the opponent win at
         // once) have room kept for them: deeper nodes stop short of it.
@@ -434,6 +474,9 @@ impl Tree {
         let full = i != ROOT && self.nodes.len() + actions.len() > limit;
         if full || actions.is_empty() {
             return false;
+        }
+        if self.hits.len() < actions.len() {
+            self.hits.resize(actions.len(), 0);
         }
         let first = self.nodes.len() as u32;
         let mover = pos.to_move();
@@ -461,6 +504,24 @@ impl Tree {
         self.update_proof(i);
         true
     }
+}
+
+/// A child's value to the person choosing, before exploration: the blend of its own results
+/// and its AMAF results (one division: `beta` folded in); an action without AMAF statistics
+/// (a swap, Quint's steps) has its own results alone. An action neither tried nor seen in a
+/// playout is worth 1 (first play urgency, so it goes first).
+///
+/// Without a branch, as `back_up` runs it for every child of every node of a descent: the
+/// unseen case is folded in by a factor of 0 or 1 from a floating-point comparison, which the
+/// processor makes without branching.
+fn blend(child: &Node, rave_bias: f32) -> f32 {
+    let n = child.visits as f32;
+    let an = child.amaf_visits as f32;
+    // (1 - beta) * q + beta * amaf with beta = an / (an + n + an * n * b).
+    let numerator = child.wins * (1.0 + an * rave_bias) + child.amaf_wins;
+    let denominator = an + n + an * n * rave_bias;
+    let unseen = f32::from(u8::from(denominator == 0.0));
+    (numerator + unseen) / (denominator + unseen)
 }
 
 /// The proof for the person to move after `action` ended the game at `after`, or `Unknown` when
