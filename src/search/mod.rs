@@ -46,10 +46,10 @@ pub enum Budget {
     Unlimited,
 }
 
-/// Nodes a search keeps by default, all threads together (about 48 bytes each).
+/// Nodes a search keeps by default, all threads together (about 52 bytes each).
 pub const DEFAULT_NODES: usize = 2_000_000;
 /// The most nodes a search may keep: about 1 GB.
-pub const MAX_NODES: usize = (1 << 30) / std::mem::size_of::<tree::Node>();
+pub const MAX_NODES: usize = (1 << 30) / tree::NODE_BYTES;
 
 /// What a search may spend.
 #[derive(Clone, Copy, Debug, PartialEq)]

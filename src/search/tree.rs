@@ -42,18 +42,6 @@ pub(crate) struct Node {
     pub(crate) visits: u32,
     /// Sum of the results for the person who chose `action`.
     pub(crate) wins: f32,
-    /// The board index of the point `action` places on, [`NO_POINT`] for other actions: the
-    /// AMAF update reads it for every child of every node of a descent.
-    amaf_index: u16,
-    /// All-moves-as-first visits and results of `action` in the parent's simulations.
-    amaf_visits: u32,
-    amaf_wins: f32,
-    /// The blend of the node's own and its AMAF results ([`Tree::blend`]), kept up to date by
-    /// `back_up`, so that `select` divides nothing.
-    value: f32,
-    /// The UCT exploration constant over the square root of the visits (0 before the first
-    /// visit): `select` adds it times the square root of the log of the parent's visits.
-    explore: f32,
 }
 
 impl Node {
@@ -64,19 +52,68 @@ impl Node {
             children: 0,
             expanded: false,
             proof: Proof::Unknown,
+            visits: 0,
+            wins: 0.0,
+        }
+    }
+}
+
+/// What a descent reads of a node and the AMAF update writes, kept apart from the nodes (in
+/// `Tree::edges`, by the same index): every descent scores every child of every node it
+/// passes, and on its way back updates their AMAF statistics, so these 20 bytes a child are all
+/// it reads of them, and read twice while they are at hand.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    /// The blend of the node's own and its AMAF results ([`blend`]), kept up to date by
+    /// `back_up`, so that `select` divides nothing; infinite for a proof (see [`Edge::prove`]).
+    value: f32,
+    /// The UCT exploration constant over the square root of the visits (0 before the first
+    /// visit and for a proof): `select` adds it times the square root of the log of the
+    /// parent's visits.
+    explore: f32,
+    /// All-moves-as-first visits and results of the node's action in its parent's simulations.
+    amaf_visits: u32,
+    amaf_wins: f32,
+    /// The board index of the point the action places on, [`NO_POINT`] for other actions.
+    amaf_index: u16,
+}
+
+impl Edge {
+    /// The edge of a node reached by `action`, with no results yet: first play urgency, so
+    /// that it goes first.
+    fn new(action: Action) -> Edge {
+        Edge {
+            value: 1.0,
+            explore: 0.0,
+            amaf_visits: 0,
+            amaf_wins: 0.0,
             amaf_index: match action {
                 Action::Place(p) => p.index() as u16,
                 _ => NO_POINT,
             },
-            visits: 0,
-            wins: 0.0,
-            amaf_visits: 0,
-            amaf_wins: 0.0,
-            value: 1.0,
-            explore: 0.0,
         }
     }
+
+    /// Fixes the score of a node proved `proof` (for the person to move there): one whose
+    /// mover-to-be has lost is chosen at once, one they have won never, a draw is one half.
+    fn prove(&mut self, proof: Proof) {
+        self.value = proved_value(proof).unwrap_or(self.value);
+        self.explore = 0.0;
+    }
 }
+
+/// The fixed value of a proof, `None` for no proof.
+fn proved_value(proof: Proof) -> Option<f32> {
+    match proof {
+        Proof::Unknown => None,
+        Proof::Loss => Some(f32::INFINITY),
+        Proof::Win => Some(f32::NEG_INFINITY),
+        Proof::Draw => Some(0.5),
+    }
+}
+
+/// The memory a node takes: its [`Node`] and its [`Edge`].
+pub(crate) const NODE_BYTES: usize = std::mem::size_of::<Node>() + std::mem::size_of::<Edge>();
 
 /// The AMAF index of an action that places nothing: index 0 is off the board (the padding of
 /// the board's grid), so it never holds a stone.
@@ -135,6 +172,8 @@ struct Step {
 /// The tree of one search thread.
 pub(crate) struct Tree {
     pub(crate) nodes: Vec<Node>,
+    /// The edges of the nodes, by the same index.
+    edges: Vec<Edge>,
     /// Most nodes the arena may hold.
     capacity: usize,
     params: Params,
@@ -157,6 +196,7 @@ impl Tree {
     pub(crate) fn new(capacity: usize, params: Params) -> Tree {
         Tree {
             nodes: vec![Node::new(Action::Pass)],
+            edges: vec![Edge::new(Action::Pass)],
             capacity: capacity.max(2),
             params,
             path: Vec::with_capacity(64),
@@ -224,6 +264,7 @@ impl Tree {
             return false;
         };
         let mut kept = vec![self.nodes[child as usize].clone()];
+        let mut kept_edges = vec![self.edges[child as usize]];
         let mut queue = vec![(child, 0usize)];
         while let Some((old, new)) = queue.pop() {
             let range = self.children(old);
@@ -232,10 +273,12 @@ impl Tree {
             }
             let first = kept.len();
             kept.extend(range.clone().map(|c| self.nodes[c as usize].clone()));
+            kept_edges.extend_from_slice(&self.edges[range.start as usize..range.end as usize]);
             kept[new].first_child = first as u32;
             queue.extend(range.zip(first..));
         }
         self.nodes = kept;
+        self.edges = kept_edges;
         true
     }
 
@@ -287,7 +330,9 @@ impl Tree {
             if !n.expanded {
                 let depth = self.path.len() - 1;
                 // Small boards have cheap expansions and deep proofs: expand them sooner; large
-                // ones later, their expansions costing as much as many playouts.
+                // ones later. An expansion plays every action once and every later descent
+                // through the node scores every child, so the cost grows with the board: a
+                // node waits for a playout per four points, up to `expand_after`.
                 let cells = (pos.size() * pos.size()) as u32;
                 let threshold = (cells / 8).clamp(1, self.params.expand_after);
                 let due = depth <= 1 || n.visits >= threshold;
@@ -343,28 +388,30 @@ impl Tree {
             let range = self.children(step.node);
             if let Some(color) = step.to_move {
                 self.gains = [0.0, r];
-                let (gains, hits, nodes) = (&self.gains, &mut self.hits, &mut self.nodes);
-                let children = &mut nodes[range.start as usize..range.end as usize];
+                let (gains, hits) = (&self.gains, &mut self.hits);
+                let (first, last) = (range.start as usize, range.end as usize);
+                let edges = &mut self.edges[first..last];
                 let mut hit_count = 0;
-                for (k, child) in children.iter_mut().enumerate() {
+                for (k, edge) in edges.iter_mut().enumerate() {
                     // Without a branch: whether the point holds the colour is a coin flip,
                     // which a branch would mispredict half the time. The children hit are
                     // listed the same way, every index written and only the hits counted.
-                    let hit = board.holds(usize::from(child.amaf_index), color);
-                    child.amaf_visits += u32::from(hit);
-                    child.amaf_wins += gains[usize::from(hit)];
+                    let hit = board.holds(usize::from(edge.amaf_index), color);
+                    edge.amaf_visits += u32::from(hit);
+                    edge.amaf_wins += gains[usize::from(hit)];
                     hits[hit_count] = k as u16;
                     hit_count += usize::from(hit);
                 }
+                let children = &self.nodes[first..last];
                 for &k in &hits[..hit_count] {
-                    let child = &mut children[usize::from(k)];
-                    child.value = blend(child, rave_bias);
+                    let k = usize::from(k);
+                    refresh(&mut edges[k], &children[k], rave_bias);
                 }
             }
             // The child below on the path has new results of its own.
             if let Some(below) = self.path.get(k + 1) {
-                let child = &mut self.nodes[below.node as usize];
-                child.value = blend(child, rave_bias);
+                let i = below.node as usize;
+                refresh(&mut self.edges[i], &self.nodes[i], rave_bias);
             }
             // The solver's rule needs looking at only when the child below is proved.
             if k + 1 < self.path.len()
@@ -376,9 +423,18 @@ impl Tree {
             n.visits += 1;
             // The node's own statistics are for the person who moved into it.
             n.wins += 1.0 - r;
-            n.explore = (exploration / f64::from(n.visits).sqrt()) as f32;
+            if n.proof == Proof::Unknown {
+                self.edges[step.node as usize].explore =
+                    (exploration / f64::from(n.visits).sqrt()) as f32;
+            }
             r = 1.0 - r;
         }
+    }
+
+    /// Proves node `i`, its score fixed by the proof from then on.
+    fn set_proof(&mut self, i: u32, proof: Proof) {
+        self.nodes[i as usize].proof = proof;
+        self.edges[i as usize].prove(proof);
     }
 
     /// The solver's rule at `i`: a child lost for its mover-to-be proves a win; children all won
@@ -391,7 +447,7 @@ impl Tree {
         for c in self.children(i) {
             match self.nodes[c as usize].proof {
                 Proof::Loss => {
-                    self.nodes[i as usize].proof = Proof::Win;
+                    self.set_proof(i, Proof::Win);
                     return;
                 }
                 Proof::Win => {}
@@ -399,7 +455,7 @@ impl Tree {
             }
         }
         if all_lost && self.nodes[i as usize].expanded {
-            self.nodes[i as usize].proof = Proof::Loss;
+            self.set_proof(i, Proof::Loss);
         }
     }
 
@@ -418,20 +474,23 @@ impl Tree {
         if swap.is_some() {
             placements.end -= 1;
         }
+        // UCT on the blend, the exploration weight kept by `back_up`; a proof's score is fixed
+        // (infinite for a child lost for its mover-to-be, never chosen when won for them).
+        let (first, last) = (placements.start as usize, placements.end as usize);
         let mut best = None;
         let mut best_score = f32::NEG_INFINITY;
-        for c in placements.chain(swap) {
+        for (c, edge) in (placements.start..).zip(&self.edges[first..last]) {
+            let value = edge.value + edge.explore * sqrt_log_n;
+            if value > best_score {
+                best_score = value;
+                best = Some(c);
+            }
+        }
+        if let Some(c) = swap {
             let child = &self.nodes[c as usize];
-            let score = match child.proof {
-                Proof::Win => continue,
-                Proof::Loss => f32::INFINITY,
-                Proof::Draw => 0.5,
-                Proof::Unknown if Some(c) == swap => self.swap_score(child, sqrt_log_n),
-                // UCT on the blend, the exploration weight kept by `back_up`.
-                Proof::Unknown => child.value + child.explore * sqrt_log_n,
-            };
-            if score > best_score {
-                best_score = score;
+            let value =
+                proved_value(child.proof).unwrap_or_else(|| self.swap_score(child, sqrt_log_n));
+            if value > best_score {
                 best = Some(c);
             }
         }
@@ -496,6 +555,9 @@ impl Tree {
             let mut node = Node::new(a);
             node.proof = proof;
             self.nodes.push(node);
+            let mut edge = Edge::new(a);
+            edge.prove(proof);
+            self.edges.push(edge);
         }
         let n = &mut self.nodes[i as usize];
         n.first_child = first;
@@ -503,6 +565,13 @@ impl Tree {
         n.expanded = true;
         self.update_proof(i);
         true
+    }
+}
+
+/// Refreshes a child's value after its results changed; a proof's value stays as it is.
+fn refresh(edge: &mut Edge, child: &Node, rave_bias: f32) {
+    if child.proof == Proof::Unknown {
+        edge.value = blend(child, edge, rave_bias);
     }
 }
 
@@ -514,11 +583,11 @@ impl Tree {
 /// Without a branch, as `back_up` runs it for every child of every node of a descent: the
 /// unseen case is folded in by a factor of 0 or 1 from a floating-point comparison, which the
 /// processor makes without branching.
-fn blend(child: &Node, rave_bias: f32) -> f32 {
+fn blend(child: &Node, edge: &Edge, rave_bias: f32) -> f32 {
     let n = child.visits as f32;
-    let an = child.amaf_visits as f32;
+    let an = edge.amaf_visits as f32;
     // (1 - beta) * q + beta * amaf with beta = an / (an + n + an * n * b).
-    let numerator = child.wins * (1.0 + an * rave_bias) + child.amaf_wins;
+    let numerator = child.wins * (1.0 + an * rave_bias) + edge.amaf_wins;
     let denominator = an + n + an * n * rave_bias;
     let unseen = f32::from(u8::from(denominator == 0.0));
     (numerator + unseen) / (denominator + unseen)
