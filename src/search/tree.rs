@@ -1,17 +1,17 @@
 //! The search tree of one thread: nodes in one arena, selection by UCT blended with RAVE
-//! (all-moves-as-first statistics), decisive and anti-decisive moves where a node is expanded,
+//! (all-moves-as-first statistics), decisive and anti-decisive moves where a node is expanded (`tree/expand.rs`),
 //! and the MCTS-Solver, which proves wins and losses and carries them up the tree.
 //!
 //! Values are kept for people, not colours: every action, a swap included, hands the turn to the
 //! other person, so a node's proof is for the person to move there and the statistics of a node
 //! are for the person who chose the action leading to it.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
-use crate::rules::{Action, Color, Outcome, Position, Setup};
+use crate::rules::{Action, Color, Position};
 use crate::search::rng::Rng;
 
 use super::policy::{self, Policy};
+
+mod expand;
 
 /// A proof for the person to move at a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,34 +226,6 @@ impl Tree {
         self.nodes[ROOT as usize].proof
     }
 
-    /// Expands the root now (with its decisive and anti-decisive checks), if not yet done.
-    /// Quint has no threat scan (a side cannot be asked to move out of turn): its root
-    /// children are expanded at once instead, so that every action after which the opponent
-    /// wins at once is proved lost before the first playout, however slow the playouts.
-    pub(crate) fn expand_root(&mut self, root: &Position, stop: &AtomicBool) {
-        if !self.nodes[ROOT as usize].expanded {
-            self.expand(ROOT, root, true);
-        }
-        if root.in_hand().is_none() || self.nodes[ROOT as usize].proof != Proof::Unknown {
-            return;
-        }
-        let mut child_pos = root.clone();
-        for c in self.children(ROOT) {
-            let n = &self.nodes[c as usize];
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            if n.expanded || n.proof != Proof::Unknown {
-                continue;
-            }
-            child_pos.clone_from(root);
-            if child_pos.play(n.action).is_ok() && !child_pos.is_over() {
-                self.expand(c, &child_pos, false);
-            }
-        }
-        self.update_proof(ROOT);
-    }
-
     /// Makes the child reached by `action` the root, keeping its subtree and dropping the rest.
     /// Returns false when the root has no such child.
     pub(crate) fn reroot(&mut self, action: Action) -> bool {
@@ -305,11 +277,6 @@ impl Tree {
             node = next;
         }
         pv
-    }
-
-    /// Whether node `i` is a child of the root.
-    fn is_root_child(&self, i: u32) -> bool {
-        self.children(ROOT).contains(&i)
     }
 
     /// One simulation from `root`: descend, expand, play out, back up.
@@ -508,64 +475,6 @@ impl Tree {
             + SWAP_EXPLORATION * f64::from(sqrt_log_n) / n.sqrt();
         uct as f32
     }
-
-    /// Lists the children of `i` at `pos` and proves what one look ahead proves: a winning action
-    /// (decisive), actions after which the opponent wins at once (anti-decisive). Returns false
-    /// when the node budget has no room.
-    /// The opponent's threats are looked for only when `threats` is set (near the root): deeper,
-    /// a child that allows an immediate win is proved lost when it is itself expanded.
-    fn expand(&mut self, i: u32, pos: &Position, threats: bool) -> bool {
-        let mut actions = pos.legal_actions();
-        // The swap goes last, where `select` looks for it.
-        if let Some(k) = actions.iter().position(|&a| a == Action::Swap) {
-            let swap = actions.remove(k);
-            actions.push(swap);
-        }
-        // The root's children are always kept: without them there is no move to report. The
-        // root's children's own children (which prove the actions that let the opponent win at
-        // once) have room kept for them: deeper nodes stop short of it.
-        let limit = if i == ROOT || self.is_root_child(i) {
-            self.capacity
-        } else {
-            let children = self.children(ROOT).len();
-            self.capacity - (children * children).min(self.capacity / 2)
-        };
-        let full = i != ROOT && self.nodes.len() + actions.len() > limit;
-        if full || actions.is_empty() {
-            return false;
-        }
-        if self.hits.len() < actions.len() {
-            self.hits.resize(actions.len(), 0);
-        }
-        let first = self.nodes.len() as u32;
-        let mover = pos.to_move();
-        let mut proofs = Vec::with_capacity(actions.len());
-        let mut after = pos.clone();
-        for &a in &actions {
-            after.clone_from(pos);
-            proofs.push(match after.play(a) {
-                Ok(()) => terminal_proof(&after, mover, a),
-                Err(_) => Proof::Unknown,
-            });
-        }
-        if threats && !proofs.contains(&Proof::Loss) {
-            refute_threatened(pos, &actions, &mut proofs);
-        }
-        for (&a, proof) in actions.iter().zip(proofs) {
-            let mut node = Node::new(a);
-            node.proof = proof;
-            self.nodes.push(node);
-            let mut edge = Edge::new(a);
-            edge.prove(proof);
-            self.edges.push(edge);
-        }
-        let n = &mut self.nodes[i as usize];
-        n.first_child = first;
-        n.children = actions.len() as u16;
-        n.expanded = true;
-        self.update_proof(i);
-        true
-    }
 }
 
 /// Refreshes a child's value after its results changed; a proof's value stays as it is.
@@ -591,65 +500,6 @@ fn blend(child: &Node, edge: &Edge, rave_bias: f32) -> f32 {
     let denominator = an + n + an * n * rave_bias;
     let unseen = f32::from(u8::from(denominator == 0.0));
     (numerator + unseen) / (denominator + unseen)
-}
-
-/// The proof for the person to move after `action` ended the game at `after`, or `Unknown` when
-/// the game goes on. `mover` is the colour that chose it.
-fn terminal_proof(after: &Position, mover: Option<Color>, action: Action) -> Proof {
-    match after.outcome() {
-        None => Proof::Unknown,
-        Some(Outcome::Draw) => Proof::Draw,
-        Some(Outcome::Win { winner, .. }) => {
-            // A swap never ends a game, so the mover still plays the colour it chose with.
-            let mover_won = Some(*winner) == mover && action != Action::Swap;
-            if mover_won { Proof::Loss } else { Proof::Win }
-        }
-    }
-}
-
-/// Anti-decisive moves in the connection games: when the opponent threatens to win at once, marks
-/// every action after which one of those threats still wins as lost (a proof: the opponent
-/// has an immediate win). The threats are the opponent's winning placements were it to move now.
-fn refute_threatened(pos: &Position, actions: &[Action], proofs: &mut [Proof]) {
-    let Some(me) = pos.to_move() else { return };
-    if pos.in_hand().is_some() {
-        return;
-    }
-    let them = me.opponent();
-    let Ok(theirs) = Setup::new(pos.game()).start_from(pos.board().clone(), them) else {
-        return;
-    };
-    let mut trial = theirs.clone();
-    let threats: Vec<Action> = pos
-        .board()
-        .points()
-        .filter(|&p| pos.board().is_empty_at(p))
-        .map(Action::Place)
-        .filter(|&a| {
-            trial.clone_from(&theirs);
-            trial.play(a).is_ok() && trial.outcome().and_then(Outcome::winner) == Some(them)
-        })
-        .collect();
-    if threats.is_empty() {
-        return;
-    }
-    let mut after = pos.clone();
-    for (&a, proof) in actions.iter().zip(proofs.iter_mut()) {
-        if *proof != Proof::Unknown || a == Action::Swap {
-            continue;
-        }
-        after.clone_from(pos);
-        if after.play(a).is_err() || after.to_move() != Some(them) {
-            continue;
-        }
-        let refuted = threats.iter().any(|&t| {
-            trial.clone_from(&after);
-            trial.play(t).is_ok() && trial.outcome().and_then(Outcome::winner) == Some(them)
-        });
-        if refuted {
-            *proof = Proof::Win;
-        }
-    }
 }
 
 /// The result for a person from a playout's score for Black (1 Black won, 0 White won, between
