@@ -127,7 +127,8 @@ pub(crate) struct Params {
     pub(crate) exploration: f64,
     /// RAVE's equivalence parameter: the larger, the longer AMAF statistics weigh.
     pub(crate) rave_bias: f64,
-    /// Visits a node below the root's children needs before it is expanded.
+    /// The most visits a node below the root's children waits for before it is expanded
+    /// (fewer on small boards).
     pub(crate) expand_after: u32,
     /// The playout policy.
     pub(crate) policy: Policy,
@@ -138,7 +139,7 @@ impl Default for Params {
         Params {
             exploration: 0.1,
             rave_bias: 1e-3,
-            expand_after: 16,
+            expand_after: 48,
             policy: Policy::Search,
         }
     }
@@ -298,11 +299,12 @@ impl Tree {
             if !n.expanded {
                 let depth = self.path.len() - 1;
                 // Small boards have cheap expansions and deep proofs: expand them sooner; large
-                // ones later. An expansion plays every action once and every later descent
-                // through the node scores every child, so the cost grows with the board: a
-                // node waits for a playout per four points, up to `expand_after`.
+                // ones later. An expansion plays every action once, and every later descent
+                // through the node scores every child and updates their AMAF statistics, so the
+                // cost grows with the board: a node waits for a playout per four points, up to
+                // `expand_after`.
                 let cells = (pos.size() * pos.size()) as u32;
-                let threshold = (cells / 8).clamp(1, self.params.expand_after);
+                let threshold = (cells / 4).clamp(1, self.params.expand_after);
                 let due = depth <= 1 || n.visits >= threshold;
                 if !due
                     || !self.expand(node, &pos, depth <= THREAT_DEPTH)
