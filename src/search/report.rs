@@ -76,8 +76,8 @@ impl RootStats {
                 let n = tree.node(c);
                 ChildStats {
                     action: n.action,
-                    visits: u64::from(n.visits),
-                    wins: f64::from(n.wins),
+                    visits: u64::from(tree.visits(c)),
+                    wins: f64::from(tree.wins(c)),
                     proof: n.proof,
                     pv: tree.pv(c, PV_LENGTH),
                 }

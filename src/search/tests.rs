@@ -310,7 +310,7 @@ fn the_tree_is_kept_after_a_move() {
     searcher.advance(best);
     let mut next = pos.clone();
     next.play(best).unwrap();
-    let root_visits = searcher.trees[0].node(tree::ROOT).visits;
+    let root_visits = searcher.trees[0].visits(tree::ROOT);
     assert_eq!(u64::from(root_visits), kept);
     let again = searcher.search(&next, &AtomicBool::new(false), |_| {});
     let visits: u64 = again.moves.iter().map(|m| m.visits).sum();

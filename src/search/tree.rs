@@ -27,7 +27,8 @@ pub(crate) enum Proof {
     Draw,
 }
 
-/// One node: the action that led to it and the statistics of that action.
+/// One node: the action that led to it, its children and its proof (its statistics are in its
+/// [`Edge`]).
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     /// The action from the parent.
@@ -39,10 +40,6 @@ pub(crate) struct Node {
     expanded: bool,
     /// The proof for the person to move here.
     pub(crate) proof: Proof,
-    /// Visits through this node.
-    pub(crate) visits: u32,
-    /// Sum of the results for the person who chose `action`.
-    pub(crate) wins: f32,
 }
 
 impl Node {
@@ -53,16 +50,14 @@ impl Node {
             children: 0,
             expanded: false,
             proof: Proof::Unknown,
-            visits: 0,
-            wins: 0.0,
         }
     }
 }
 
-/// What a descent reads of a node and the AMAF update writes, kept apart from the nodes (in
-/// `Tree::edges`, by the same index): every descent scores every child of every node it
-/// passes, and on its way back updates their AMAF statistics, so these 20 bytes a child are all
-/// it reads of them, and read twice while they are at hand.
+/// The statistics of a node: what a descent reads of it and the AMAF update writes, kept apart
+/// from the nodes (in `Tree::edges`, by the same index). Every descent scores every child of
+/// every node it passes, and on its way back updates their AMAF statistics and values, so these
+/// 28 bytes a child are all it reads of them, and read twice while they are at hand.
 #[derive(Clone, Copy, Debug)]
 struct Edge {
     /// The blend of the node's own and its AMAF results ([`blend`]), kept up to date by
@@ -75,8 +70,14 @@ struct Edge {
     /// All-moves-as-first visits and results of the node's action in its parent's simulations.
     amaf_visits: u32,
     amaf_wins: f32,
+    /// Visits through the node.
+    visits: u32,
+    /// Sum of the results for the person who chose the node's action.
+    wins: f32,
     /// The board index of the point the action places on, [`NO_POINT`] for other actions.
     amaf_index: u16,
+    /// Whether the node is proved: its value then stays as the proof fixed it.
+    proved: bool,
 }
 
 impl Edge {
@@ -88,18 +89,24 @@ impl Edge {
             explore: 0.0,
             amaf_visits: 0,
             amaf_wins: 0.0,
+            visits: 0,
+            wins: 0.0,
             amaf_index: match action {
                 Action::Place(p) => p.index() as u16,
                 _ => NO_POINT,
             },
+            proved: false,
         }
     }
 
     /// Fixes the score of a node proved `proof` (for the person to move there): one whose
     /// mover-to-be has lost is chosen at once, one they have won never, a draw is one half.
     fn prove(&mut self, proof: Proof) {
-        self.value = proved_value(proof).unwrap_or(self.value);
-        self.explore = 0.0;
+        if let Some(value) = proved_value(proof) {
+            self.value = value;
+            self.explore = 0.0;
+            self.proved = true;
+        }
     }
 }
 
@@ -213,6 +220,16 @@ impl Tree {
         &self.nodes[i as usize]
     }
 
+    /// Visits through node `i`.
+    pub(crate) fn visits(&self, i: u32) -> u32 {
+        self.edges[i as usize].visits
+    }
+
+    /// The sum of the results through node `i`, for the person who chose its action.
+    pub(crate) fn wins(&self, i: u32) -> f32 {
+        self.edges[i as usize].wins
+    }
+
     /// The indices of the children of `i` (empty when not expanded).
     pub(crate) fn children(&self, i: u32) -> std::ops::Range<u32> {
         let n = &self.nodes[i as usize];
@@ -263,15 +280,8 @@ impl Tree {
         while pv.len() < max {
             let Some(next) = self
                 .children(node)
-                .max_by_key(|&k| {
-                    (
-                        self.nodes[k as usize].proof == Proof::Loss,
-                        self.nodes[k as usize].visits,
-                    )
-                })
-                .filter(|&k| {
-                    self.nodes[k as usize].visits > 0 || self.nodes[k as usize].proof == Proof::Loss
-                })
+                .max_by_key(|&k| (self.nodes[k as usize].proof == Proof::Loss, self.visits(k)))
+                .filter(|&k| self.visits(k) > 0 || self.nodes[k as usize].proof == Proof::Loss)
             else {
                 break;
             };
@@ -305,7 +315,7 @@ impl Tree {
                 // `expand_after`.
                 let cells = (pos.size() * pos.size()) as u32;
                 let threshold = (cells / 4).clamp(1, self.params.expand_after);
-                let due = depth <= 1 || n.visits >= threshold;
+                let due = depth <= 1 || self.visits(node) >= threshold;
                 if !due
                     || !self.expand(node, &pos, depth <= THREAT_DEPTH)
                     || self.nodes[node as usize].proof != Proof::Unknown
@@ -372,16 +382,13 @@ impl Tree {
                     hits[hit_count] = k as u16;
                     hit_count += usize::from(hit);
                 }
-                let children = &self.nodes[first..last];
                 for &k in &hits[..hit_count] {
-                    let k = usize::from(k);
-                    refresh(&mut edges[k], &children[k], rave_bias);
+                    refresh(&mut edges[usize::from(k)], rave_bias);
                 }
             }
             // The child below on the path has new results of its own.
             if let Some(below) = self.path.get(k + 1) {
-                let i = below.node as usize;
-                refresh(&mut self.edges[i], &self.nodes[i], rave_bias);
+                refresh(&mut self.edges[below.node as usize], rave_bias);
             }
             // The solver's rule needs looking at only when the child below is proved.
             if k + 1 < self.path.len()
@@ -389,13 +396,12 @@ impl Tree {
             {
                 self.update_proof(step.node);
             }
-            let n = &mut self.nodes[step.node as usize];
-            n.visits += 1;
+            let edge = &mut self.edges[step.node as usize];
+            edge.visits += 1;
             // The node's own statistics are for the person who moved into it.
-            n.wins += 1.0 - r;
-            if n.proof == Proof::Unknown {
-                self.edges[step.node as usize].explore =
-                    (exploration / f64::from(n.visits).sqrt()) as f32;
+            edge.wins += 1.0 - r;
+            if !edge.proved {
+                edge.explore = (exploration / f64::from(edge.visits).sqrt()) as f32;
             }
             r = 1.0 - r;
         }
@@ -432,8 +438,7 @@ impl Tree {
     /// The child to descend to: UCT on the blend of the node's and the AMAF results, skipping
     /// children proved won for the opponent.
     fn select(&self, i: u32) -> Option<u32> {
-        let parent = &self.nodes[i as usize];
-        let sqrt_log_n = f64::from(parent.visits.max(1)).ln().sqrt() as f32;
+        let sqrt_log_n = f64::from(self.visits(i).max(1)).ln().sqrt() as f32;
         let mut placements = self.children(i);
         // The swap, when offered, is the last child (see `expand`): it is scored apart, so
         // that the loop over the placements asks no question of the action.
@@ -452,9 +457,8 @@ impl Tree {
             None => (None, f32::NEG_INFINITY),
         };
         if let Some(c) = swap {
-            let child = &self.nodes[c as usize];
-            let value =
-                proved_value(child.proof).unwrap_or_else(|| self.swap_score(child, sqrt_log_n));
+            let value = proved_value(self.nodes[c as usize].proof)
+                .unwrap_or_else(|| self.swap_score(&self.edges[c as usize], sqrt_log_n));
             if value > best_score {
                 best = Some(c);
                 best_score = value;
@@ -466,12 +470,12 @@ impl Tree {
 
     /// The swap's value: it has no AMAF statistics to guide it, so it explores as plain UCT
     /// does, lest a few early losses bury it, and it is discounted by [`swap_margin`].
-    fn swap_score(&self, child: &Node, sqrt_log_n: f32) -> f32 {
-        if child.visits == 0 {
+    fn swap_score(&self, swap: &Edge, sqrt_log_n: f32) -> f32 {
+        if swap.visits == 0 {
             return 1.0;
         }
-        let n = f64::from(child.visits);
-        let uct = f64::from(child.wins) / n - self.swap_margin
+        let n = f64::from(swap.visits);
+        let uct = f64::from(swap.wins) / n - self.swap_margin
             + SWAP_EXPLORATION * f64::from(sqrt_log_n) / n.sqrt();
         uct as f32
     }
@@ -515,9 +519,9 @@ fn best_edge(edges: &[Edge], sqrt_log_n: f32) -> Option<(usize, f32)> {
 }
 
 /// Refreshes a child's value after its results changed; a proof's value stays as it is.
-fn refresh(edge: &mut Edge, child: &Node, rave_bias: f32) {
-    if child.proof == Proof::Unknown {
-        edge.value = blend(child, edge, rave_bias);
+fn refresh(edge: &mut Edge, rave_bias: f32) {
+    if !edge.proved {
+        edge.value = blend(edge, rave_bias);
     }
 }
 
@@ -529,11 +533,11 @@ fn refresh(edge: &mut Edge, child: &Node, rave_bias: f32) {
 /// Without a branch, as `back_up` runs it for every child of every node of a descent: the
 /// unseen case is folded in by a factor of 0 or 1 from a floating-point comparison, which the
 /// processor makes without branching.
-fn blend(child: &Node, edge: &Edge, rave_bias: f32) -> f32 {
-    let n = child.visits as f32;
+fn blend(edge: &Edge, rave_bias: f32) -> f32 {
+    let n = edge.visits as f32;
     let an = edge.amaf_visits as f32;
     // (1 - beta) * q + beta * amaf with beta = an / (an + n + an * n * b).
-    let numerator = child.wins * (1.0 + an * rave_bias) + edge.amaf_wins;
+    let numerator = edge.wins * (1.0 + an * rave_bias) + edge.amaf_wins;
     let denominator = an + n + an * n * rave_bias;
     let unseen = f32::from(u8::from(denominator == 0.0));
     (numerator + unseen) / (denominator + unseen)
