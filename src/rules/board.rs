@@ -323,24 +323,6 @@ impl Board {
         &self.empty
     }
 
-    /// The stones of `color`, as a bitboard: the one kept up to date, or else read from the
-    /// points.
-    pub(crate) fn stone_bits(&self, color: Color) -> Bits {
-        if self.bitboards {
-            return self.stones[color.index()];
-        }
-        let (n, cell) = (self.size(), stone(color));
-        let mut bits = Bits::new();
-        for row in 0..n {
-            let line = &self.cells[(row + 1) * STRIDE + 1..][..n];
-            let first = self.layout.bit(Point::new(0, row));
-            for (col, &c) in line.iter().enumerate() {
-                bits.assign(first + col, c == cell);
-            }
-        }
-        bits
-    }
-
     /// Whether `p` is empty.
     #[must_use]
     pub fn is_empty_at(&self, p: Point) -> bool {

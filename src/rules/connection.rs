@@ -5,7 +5,6 @@
 use std::marker::PhantomData;
 
 use super::action::Action;
-use super::bits::{BIT_WORDS, Bits};
 use super::board::{Board, PointSet};
 use super::chains::Chains;
 use super::color::Color;
@@ -249,7 +248,10 @@ impl<R: PlacementRules> Connection<R> {
         self.ply += 1;
         if let Some(changes) = changes {
             self.chains.update::<R>(&self.board, changes);
-            self.outcome = winner::<R>(&self.board, &self.chains);
+            // Assigned only at the win: an `Outcome` is over a hundred bytes to write each turn.
+            if let Some(outcome) = winner::<R>(&self.board, &self.chains) {
+                self.outcome = Some(outcome);
+            }
         }
     }
 
@@ -287,37 +289,17 @@ pub(crate) fn undo(board: &mut Board, changes: &[Change]) {
     }
 }
 
-/// The chain of the stone on `start`: every stone reached through `R::LINKS`. Grown a whole
-/// step at a time on the bitboards, in as few words as the board needs.
+/// The chain of the stone on `start`: every stone reached through `R::LINKS`, by one flood
+/// ([`spread`]), a visit per stone. (Grown a step at a time on bitboards instead, Brique's long,
+/// thin chains took one dilation of the whole board per stone: the winning line was an eighth
+/// of a random Brique game.)
+#[cold]
 pub(crate) fn chain<R: PlacementRules>(board: &Board, start: Point) -> PointSet {
-    match board.layout().words() {
-        0..=3 => chain_in::<R, 3>(board, start),
-        4..=6 => chain_in::<R, 6>(board, start),
-        _ => chain_in::<R, BIT_WORDS>(board, start),
+    let mut line = PointSet::new();
+    if board.get(start).is_some() {
+        spread(board, &mut line, start.index(), R::LINKS, |_| false);
     }
-}
-
-/// [`chain`] with bitboards of `W` words.
-fn chain_in<R: PlacementRules, const W: usize>(board: &Board, start: Point) -> PointSet {
-    let layout = board.layout();
-    let Some(color) = board.get(start) else {
-        return PointSet::new();
-    };
-    let stones: Bits<W> = board.stone_bits(color).resize();
-    let mut chain = Bits::<W>::single(layout.bit(start));
-    loop {
-        // Konobi links the eight stones around a stone, the other games the four beside it.
-        let grown = if R::LINKS.len() == 8 {
-            layout.grow_all(&chain)
-        } else {
-            layout.grow(&chain)
-        }
-        .and(&stones);
-        if grown == chain {
-            return chain.iter().map(|k| layout.point(k)).collect();
-        }
-        chain = grown;
-    }
+    line
 }
 
 /// The stack of [`spread`] on the machine stack; deeper floods spill to the heap.
@@ -374,7 +356,9 @@ pub(crate) fn spread(
     None
 }
 
-/// The win, if a chain of either colour joins its two edges, with that chain.
+/// The win, if a chain of either colour joins its two edges, with that chain. Asked after every
+/// placement, so inlined: two flags read, and the line built only at the win.
+#[inline]
 pub(crate) fn winner<R: PlacementRules>(board: &Board, chains: &Chains) -> Option<Outcome> {
     Color::ALL.into_iter().find_map(|winner| {
         let stone = chains.joining_stone(winner)?;
