@@ -237,6 +237,11 @@ impl Board {
         self.cells[i]
     }
 
+    /// A copy of every cell, by index: [`EMPTY`], [`OFF`] or a [`stone`].
+    pub(crate) fn cells(&self) -> [u8; INDICES] {
+        self.cells
+    }
+
     /// The colour of the stone at index `i`, if any.
     #[inline]
     pub(crate) fn color_at(&self, i: usize) -> Option<Color> {
