@@ -409,7 +409,8 @@ pub(crate) fn spread(
         let mut new = [false; 8];
         for (new, &d) in new.iter_mut().zip(links) {
             let j = i.wrapping_add_signed(d);
-            *new = board.cell(j) == cell && !set.contains_index(j);
+            // `&`, not `&&`: no branch on the board.
+            *new = (board.cell(j) == cell) & !set.contains_index(j);
         }
         for (&new, &d) in new.iter().zip(links) {
             let j = i.wrapping_add_signed(d);

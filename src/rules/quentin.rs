@@ -159,10 +159,15 @@ fn fill_territories_in<const W: usize>(
             continue;
         }
         let (empty, stones, lacking) = sets.get_or_insert_with(|| {
-            let placed = Bits::<W>::single(layout.bit(p));
-            let empty = board.empty().resize().and_not(&placed);
-            let mut stones = Color::ALL.map(|c| board.stones(c).resize());
-            stones[color.index()] = stones[color.index()].or(&placed);
+            let k = layout.bit(p);
+            let mut empty: Bits<W> = board.empty().resize();
+            empty.assign(k, false);
+            // Without a branch on the colour, which alternates.
+            let stones = Color::ALL.map(|c| {
+                let mut stones: Bits<W> = board.stones(c).resize();
+                stones.assign(k, c == color);
+                stones
+            });
             let lacking = empty.and_not(&layout.two_neighbours(&stones[0].or(&stones[1])));
             (empty, stones, lacking)
         });
@@ -239,11 +244,9 @@ fn diagonal_violation(board: &Board, p: Point) -> Option<QuentinViolation> {
 /// [`diagonal_violation`] as if `p` held `cell`, whatever stands there.
 fn diagonal_violation_of(board: &Board, p: Point, cell: u8) -> Option<QuentinViolation> {
     let i = p.index();
-    let color = match cell {
-        1 => Color::Black,
-        2 => Color::White,
-        _ => return None,
-    };
+    if !is_stone(cell) {
+        return None;
+    }
     for (dc, dr) in DIAGONAL {
         let across = i.wrapping_add_signed(dr * STRIDE as isize);
         let along = i.wrapping_add_signed(dc);
@@ -254,7 +257,7 @@ fn diagonal_violation_of(board: &Board, p: Point, cell: u8) -> Option<QuentinVio
             return Some(QuentinViolation::DiagonalWithoutSharedNeighbour {
                 first: p,
                 second: Point::from_index(q),
-                color,
+                color: board.color_at(q)?,
             });
         }
     }
