@@ -155,12 +155,7 @@ impl<R: PlacementRules> Connection<R> {
         color: Color,
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
-        if !board.contains(p) {
-            return Err(Illegal::OffBoard(p));
-        }
-        if let Some(owner) = board.get(p) {
-            return Err(Illegal::Occupied(p, owner));
-        }
+        check_empty(board, p)?;
         changes.clear();
         R::place(board, p, color, changes).inspect_err(|_| undo(board, changes))
     }
@@ -173,12 +168,7 @@ impl<R: PlacementRules> Connection<R> {
         color: Color,
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
-        if !board.contains(p) {
-            return Err(Illegal::OffBoard(p));
-        }
-        if let Some(owner) = board.get(p) {
-            return Err(Illegal::Occupied(p, owner));
-        }
+        check_empty(board, p)?;
         changes.clear();
         R::preview(board, p, color, changes)
     }
@@ -295,6 +285,17 @@ impl<R: PlacementRules> Connection<R> {
         Self::try_place_into(&mut self.board, p, self.to_move, changes)?;
         self.end_turn(Some(changes));
         Ok(())
+    }
+}
+
+/// Refuses a placement on `p` when `p` is off the board or occupied.
+fn check_empty(board: &Board, p: Point) -> Result<(), Illegal> {
+    if !board.contains(p) {
+        return Err(Illegal::OffBoard(p));
+    }
+    match board.get(p) {
+        Some(owner) => Err(Illegal::Occupied(p, owner)),
+        None => Ok(()),
     }
 }
 

@@ -53,9 +53,7 @@ impl PlacementRules for Quentin {
         color: Color,
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
-        changes.push(Change::placement(p, color));
-        fill_territories(board, p, color, changes);
-        if changes.len() == 1 {
+        if !placement_changes(board, p, color, changes) {
             return check_placement(board, p, color);
         }
         // A territory filled (seldom): the stones of the turn are judged on the board after it.
@@ -70,9 +68,7 @@ impl PlacementRules for Quentin {
         color: Color,
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
-        changes.push(Change::placement(p, color));
-        fill_territories(board, p, color, changes);
-        if changes.len() == 1 {
+        if !placement_changes(board, p, color, changes) {
             check_placement(board, p, color)?;
             board.set(p, Some(color));
             return Ok(());
@@ -84,6 +80,14 @@ impl PlacementRules for Quentin {
     const BITBOARDS: bool = true;
 
     const LINKS: &'static [isize] = &ORTHOGONAL_STEPS;
+}
+
+/// Pushes onto `changes` the placement of `color` on the empty point `p` and the fills of the
+/// territories it closes, without changing the board; returns whether it fills any.
+fn placement_changes(board: &Board, p: Point, color: Color, changes: &mut Vec<Change>) -> bool {
+    changes.push(Change::placement(p, color));
+    fill_territories(board, p, color, changes);
+    changes.len() > 1
 }
 
 /// Refuses a lone placement of `color` on the empty point `p` that would stand diagonal to a
