@@ -80,26 +80,6 @@ impl Layout {
         }
     }
 
-    /// `a` grown by one step in all eight directions, diagonals included. The result may hold
-    /// spare bits and bits past the last row: mask it with a set of the board.
-    #[inline]
-    pub(crate) fn grow_all<const W: usize>(self, a: &Bits<W>) -> Bits<W> {
-        let (w, s) = (&a.words, self.stride);
-        // Along the rows first, then that across them.
-        let row: [u64; W] = std::array::from_fn(|k| {
-            let prev = if k > 0 { w[k - 1] } else { 0 };
-            let next = if k + 1 < W { w[k + 1] } else { 0 };
-            w[k] | w[k] << 1 | prev >> 63 | w[k] >> 1 | next << 63
-        });
-        Bits {
-            words: std::array::from_fn(|k| {
-                let prev = if k > 0 { row[k - 1] } else { 0 };
-                let next = if k + 1 < W { row[k + 1] } else { 0 };
-                row[k] | row[k] << s | prev >> (64 - s) | row[k] >> s | next << (64 - s)
-            }),
-        }
-    }
-
     /// The points with at least two points of `a` among their four orthogonal neighbours. The
     /// result may hold spare bits and bits past the last row: mask it with a set of the board.
     pub(crate) fn two_neighbours<const W: usize>(self, a: &Bits<W>) -> Bits<W> {
@@ -255,13 +235,6 @@ mod tests {
                 want.push(p);
                 let grown = layout.grow(&set(n, &[p])).and(&set(n, &all(n)));
                 assert_eq!(grown, set(n, &want), "size {n}, point {p:?}");
-            }
-            for &p in &all(n) {
-                let near = |x: usize, y: usize| x.abs_diff(p.0) <= 1 && y.abs_diff(p.1) <= 1;
-                let want: Vec<(usize, usize)> =
-                    all(n).into_iter().filter(|&(x, y)| near(x, y)).collect();
-                let grown = layout.grow_all(&set(n, &[p])).and(&set(n, &all(n)));
-                assert_eq!(grown, set(n, &want), "size {n}, point {p:?}, eight ways");
             }
             // A pseudo-random half of the board, and the count of each point's neighbours in it.
             let half: Vec<(usize, usize)> = all(n)

@@ -237,6 +237,11 @@ impl Board {
         self.cells[i]
     }
 
+    /// A copy of every cell, by index: [`EMPTY`], [`OFF`] or a [`stone`].
+    pub(crate) fn cells(&self) -> [u8; INDICES] {
+        self.cells
+    }
+
     /// The colour of the stone at index `i`, if any.
     #[inline]
     pub(crate) fn color_at(&self, i: usize) -> Option<Color> {
@@ -321,24 +326,6 @@ impl Board {
     pub(crate) fn empty(&self) -> &Bits {
         debug_assert!(self.bitboards, "the board keeps no bitboards");
         &self.empty
-    }
-
-    /// The stones of `color`, as a bitboard: the one kept up to date, or else read from the
-    /// points.
-    pub(crate) fn stone_bits(&self, color: Color) -> Bits {
-        if self.bitboards {
-            return self.stones[color.index()];
-        }
-        let (n, cell) = (self.size(), stone(color));
-        let mut bits = Bits::new();
-        for row in 0..n {
-            let line = &self.cells[(row + 1) * STRIDE + 1..][..n];
-            let first = self.layout.bit(Point::new(0, row));
-            for (col, &c) in line.iter().enumerate() {
-                bits.assign(first + col, c == cell);
-            }
-        }
-        bits
     }
 
     /// Whether `p` is empty.

@@ -33,36 +33,68 @@ pub fn escorts(size: usize, p: Point) -> impl Iterator<Item = Point> {
         .filter_map(move |d| p.offset(d, size))
 }
 
+/// The squares (by index) that a stone of `color` on the empty square `p` fills, each with
+/// whether it does: only squares escorted by the new stone can be completed, and a filled square
+/// escorts only the two squares that filled it, so fills never cascade. What stands on `p`
+/// itself is not read.
+#[inline]
+fn fills(board: &Board, p: Point, color: Color) -> [(usize, bool); 2] {
+    // The squares `p` escorts are its own escorts (the relation is symmetric); each has one
+    // other escort. A light square escorts the dark squares above it and to its left, whose
+    // other escorts are to the right of the one and below the other; a dark square, the light
+    // squares below it and to its right, whose other escorts are to the left of the one and
+    // above the other. Read on the padded grid: off-board cells hold no stone.
+    let i = p.index();
+    let (up, right) = (STRIDE as isize, 1);
+    let pairs = if is_light(p) {
+        [(up, up + right), (-right, -right - up)]
+    } else {
+        [(-up, -up - right), (right, right + up)]
+    };
+    let mine = stone(color);
+    pairs.map(|(square, other)| {
+        let square = i.wrapping_add_signed(square);
+        let cell = board.cell(square);
+        // `&`, not `&&`: one branch for the three tests, whose outcome is random.
+        let fill =
+            (cell != OFF) & (cell != mine) & (board.cell(i.wrapping_add_signed(other)) == mine);
+        (square, fill)
+    })
+}
+
 impl PlacementRules for Brique {
-    /// Places the stone, then fills each square it escorts whose other escort holds the mover's
-    /// colour too. Only squares escorted by the new stone can be completed, and a filled square
-    /// escorts only the two squares that filled it, so fills never cascade.
+    /// The stone, then each square it escorts whose other escort holds the mover's colour too.
+    /// An enemy stone there is removed: the change records it as `before`.
+    fn preview(
+        board: &Board,
+        p: Point,
+        color: Color,
+        changes: &mut Vec<Change>,
+    ) -> Result<(), Illegal> {
+        changes.push(Change::placement(p, color));
+        for (square, fill) in fills(board, p, color) {
+            if fill {
+                changes.push(Change {
+                    point: Point::from_index(square),
+                    before: board.color_at(square),
+                    after: Some(color),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// As told by [`Brique::preview`], each change made as it is found.
     fn place(
         board: &mut Board,
         p: Point,
         color: Color,
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
+        let fills = fills(board, p, color);
         put(board, p, color, changes);
-        // The squares `p` escorts are its own escorts (the relation is symmetric); each has one
-        // other escort. A light square escorts the dark squares above it and to its left, whose
-        // other escorts are to the right of the one and below the other; a dark square, the
-        // light squares below it and to its right, whose other escorts are to the left of the
-        // one and above the other. Read on the padded grid: off-board cells hold no stone.
-        let i = p.index();
-        let (up, right) = (STRIDE as isize, 1);
-        let pairs = if is_light(p) {
-            [(up, up + right), (-right, -right - up)]
-        } else {
-            [(-up, -up - right), (right, right + up)]
-        };
-        let mine = stone(color);
-        for (square, other) in pairs {
-            let square = i.wrapping_add_signed(square);
-            let cell = board.cell(square);
-            // One branch for the three tests (`&`, not `&&`): their outcome is random.
-            if (cell != OFF) & (cell != mine) & (board.cell(i.wrapping_add_signed(other)) == mine) {
-                // An enemy stone there is removed: the change records it as `before`.
+        for (square, fill) in fills {
+            if fill {
                 put(board, Point::from_index(square), color, changes);
             }
         }

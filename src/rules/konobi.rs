@@ -74,17 +74,25 @@ impl fmt::Display for KonobiViolation {
 }
 
 impl PlacementRules for Konobi {
+    /// The placement alone, when it makes neither a crosscut nor an avoidable weak connection.
+    fn preview(
+        board: &Board,
+        p: Point,
+        color: Color,
+        changes: &mut Vec<Change>,
+    ) -> Result<(), Illegal> {
+        check(board, p, color)?;
+        changes.push(Change::placement(p, color));
+        Ok(())
+    }
+
     fn place(
         board: &mut Board,
         p: Point,
         color: Color,
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
-        if let Some(violation) =
-            crosscut(board, p, color).or_else(|| avoidable_weak_connection(board, p, color))
-        {
-            return Err(Illegal::Konobi(violation));
-        }
+        check(board, p, color)?;
         put(board, p, color, changes);
         Ok(())
     }
@@ -104,6 +112,15 @@ impl PlacementRules for Konobi {
         DIAGONAL_STEPS[2],
         DIAGONAL_STEPS[3],
     ];
+}
+
+/// Refuses a stone of `color` on the empty point `p` that would make a crosscut or an avoidable
+/// weak connection.
+fn check(board: &Board, p: Point, color: Color) -> Result<(), Illegal> {
+    match crosscut(board, p, color).or_else(|| avoidable_weak_connection(board, p, color)) {
+        Some(violation) => Err(Illegal::Konobi(violation)),
+        None => Ok(()),
+    }
 }
 
 /// The two points that `p` and its diagonal neighbour `q` both touch.

@@ -386,6 +386,17 @@ pub struct Change {
     pub after: Option<Color>,
 }
 
+impl Change {
+    /// A stone of `color` placed on the empty point `p`.
+    pub(crate) const fn placement(p: Point, color: Color) -> Change {
+        Change {
+            point: p,
+            before: None,
+            after: Some(color),
+        }
+    }
+}
+
 /// What an action would do, as told by [`Position::preview`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Effect {
