@@ -372,18 +372,18 @@ impl Tree {
                 let (first, last) = (range.start as usize, range.end as usize);
                 let edges = &mut self.edges[first..last];
                 let mut hit_count = 0;
-                for (k, edge) in edges.iter_mut().enumerate() {
+                for (rank, edge) in edges.iter_mut().enumerate() {
                     // Without a branch: whether the point holds the colour is a coin flip,
                     // which a branch would mispredict half the time. The children hit are
                     // listed the same way, every index written and only the hits counted.
                     let hit = board.holds(usize::from(edge.amaf_index), color);
                     edge.amaf_visits += u32::from(hit);
                     edge.amaf_wins += gains[usize::from(hit)];
-                    hits[hit_count] = k as u16;
+                    hits[hit_count] = rank as u16;
                     hit_count += usize::from(hit);
                 }
-                for &k in &hits[..hit_count] {
-                    refresh(&mut edges[usize::from(k)], rave_bias);
+                for &rank in &hits[..hit_count] {
+                    refresh(&mut edges[usize::from(rank)], rave_bias);
                 }
             }
             // The child below on the path has new results of its own.
