@@ -14,6 +14,9 @@ pub mod guide;
 pub mod library;
 pub mod record;
 pub mod report;
-pub mod rules;
-pub mod search;
 pub mod tui;
+
+/// The rules crate, `quentin-rules`, under the name the program's rooms use.
+pub use quentin_rules as rules;
+/// The search crate, `quentin-search`, under the name the program's rooms use.
+pub use quentin_search as search;

@@ -1,7 +1,7 @@
 //! Quint's rules, clause by clause.
 
 use super::*;
-use crate::rules::{Game, Position, Setup};
+use crate::{Game, Position, Setup};
 
 /// The position of `rows` (top row first) with `in_hand` (Black first) and `to_move`.
 fn position(rows: &str, in_hand: [usize; 2], to_move: Color) -> Position {

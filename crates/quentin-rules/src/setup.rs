@@ -252,7 +252,7 @@ impl Setup {
     ///
     /// # Example
     /// ```
-    /// use quentin::rules::{Action, Board, Color, Game, Setup};
+    /// use quentin_rules::{Action, Board, Color, Game, Setup};
     /// let board = Board::from_rows(
     ///     "........|........|........|........|........|........|........|B.WB....",
     /// )
@@ -314,7 +314,7 @@ impl Setup {
     ///
     /// # Example
     /// ```
-    /// use quentin::rules::{Action, Board, Color, Game, Point, Setup};
+    /// use quentin_rules::{Action, Board, Color, Game, Point, Setup};
     /// // Konobi, Black to move: b2 would connect weakly to a3 while a2 connects cleanly.
     /// let board = Board::from_rows(".....|W.W..|B.W.B|..B..|..BW.").unwrap();
     /// let pos = Setup::new(Game::Konobi).start_from(board, Color::Black).unwrap();

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::rules::{Action, Color, Outcome, Position, Setup};
+use quentin_rules::{Action, Color, Outcome, Position, Setup};
 
 use super::{Edge, Node, Proof, ROOT, Tree};
 

@@ -11,6 +11,8 @@
 //! actions ([`policy`]) are the search's too: the rules only say what is legal and what an
 //! action does. Pure: no terminal, no files.
 
+#![forbid(unsafe_code)]
+
 pub mod players;
 pub mod playout;
 pub mod policy;
@@ -24,8 +26,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::rules::{Action, Position};
-use crate::search::rng::Rng;
+use crate::rng::Rng;
+use quentin_rules::{Action, Position};
 
 pub use policy::Policy;
 pub use report::{MoveReport, Report};

@@ -5,6 +5,8 @@
 //! a readable [`Illegal`] reason and changes nothing), previews what one would do, and reports the
 //! [`Outcome`] with the winning chain (or Quint's winning five, or a draw).
 
+#![forbid(unsafe_code)]
+
 mod action;
 mod bits;
 mod board;
@@ -190,7 +192,7 @@ macro_rules! dispatch {
 ///
 /// # Example
 /// ```
-/// use quentin::rules::{Action, Game, Point, Setup};
+/// use quentin_rules::{Action, Game, Point, Setup};
 /// let mut pos = Setup::new(Game::Quentin).start().unwrap();
 /// pos.play(Action::Place(Point::parse("g7").unwrap())).unwrap();
 /// assert!(pos.legal_actions().contains(&Action::Swap));

@@ -1,7 +1,7 @@
 //! Playout policies: how a simulation plays a position to its end (or to a cut with an estimate).
 
-use crate::rules::{Action, Captures, Color, Game, Outcome, Point, Position};
-use crate::search::rng::Rng;
+use crate::rng::Rng;
+use quentin_rules::{Action, Captures, Color, Game, Outcome, Point, Position};
 
 /// How playouts choose their actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -120,7 +120,7 @@ fn material_estimate(pos: &Position) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Setup;
+    use quentin_rules::Setup;
 
     #[test]
     fn quint_playouts_end_or_cut_with_only_legal_actions() {

@@ -2,8 +2,8 @@
 //! (wins at once when it can, else avoids the actions that let the opponent win at once, else
 //! plays at random).
 
-use crate::rules::{Action, Outcome, Position};
-use crate::search::rng::Rng;
+use crate::rng::Rng;
+use quentin_rules::{Action, Outcome, Position};
 
 /// A baseline player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +70,7 @@ pub fn wins_at_once(position: &Position, action: Action) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Board, Color, Game, Point, Setup};
+    use quentin_rules::{Board, Color, Game, Point, Setup};
 
     fn at(p: &str) -> Action {
         Action::Place(Point::parse(p).unwrap())

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::rules::{Action, Color, Position};
+use quentin_rules::{Action, Color, Position};
 
 use super::Proven;
 use super::tree::{Proof, ROOT, Tree, swap_margin};

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::rules::{Action, Board, Color, Game, Outcome, Point, Setup};
+use quentin_rules::{Action, Board, Color, Game, Outcome, Point, Setup};
 
 fn limits(playouts: u64) -> Limits {
     Limits {

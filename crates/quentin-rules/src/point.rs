@@ -14,7 +14,7 @@ pub const INDICES: usize = STRIDE * STRIDE;
 
 /// A point of the board by column and row, both counted from 0 (`a1` is `(0, 0)`).
 ///
-/// A point does not know the board's size; [`crate::rules::Board`] checks that it lies on it.
+/// A point does not know the board's size; [`crate::Board`] checks that it lies on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point {
     col: u8,

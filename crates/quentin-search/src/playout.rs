@@ -7,8 +7,8 @@
 //! tried. Each legal placement is then equally likely, since the refused ones are simply set
 //! aside, and `swap` (when offered) is one more outcome of the first draw.
 
-use crate::rules::{Action, Change, Game, MAX_SIZE, Point, Position};
-use crate::search::rng::Rng;
+use crate::rng::Rng;
+use quentin_rules::{Action, Change, Game, MAX_SIZE, Point, Position};
 
 /// Plays uniformly random legal actions from `pos` until the game ends, and returns how many it
 /// played. Every legal action of a turn is equally likely (a placement, or `swap` when
@@ -148,7 +148,7 @@ impl Empties {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Setup;
+    use quentin_rules::Setup;
 
     #[test]
     fn playouts_end_in_a_win_with_legal_actions_only() {

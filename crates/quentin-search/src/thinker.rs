@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use crate::rules::Position;
+use quentin_rules::Position;
 
 use super::{Limits, Report, Searcher};
 
@@ -20,8 +20,8 @@ struct Shared {
 /// which waits for the thread (promptly once stopped or done).
 ///
 /// ```
-/// use quentin::rules::{Game, Setup};
-/// use quentin::search::{Budget, Limits, Thinker};
+/// use quentin_rules::{Game, Setup};
+/// use quentin_search::{Budget, Limits, Thinker};
 /// let position = Setup { size: 5, ..Setup::new(Game::Quentin) }.start().unwrap();
 /// let limits = Limits { budget: Budget::Playouts(200), threads: 1, seed: Some(1), ..Limits::default() };
 /// let thinker = Thinker::start(position.clone(), limits);

@@ -208,7 +208,7 @@ impl Board {
     /// An empty board of side `size`.
     ///
     /// # Panics
-    /// When `size` is 0 or above [`MAX_SIZE`]; sizes come validated from [`crate::rules::Setup`].
+    /// When `size` is 0 or above [`MAX_SIZE`]; sizes come validated from [`crate::Setup`].
     #[must_use]
     pub fn new(size: usize) -> Board {
         assert!((1..=MAX_SIZE).contains(&size), "board size out of range");
@@ -252,10 +252,16 @@ impl Board {
         }
     }
 
-    /// Whether index `i` holds a stone of `color`: one comparison, no branch (the search's
-    /// all-moves-as-first update asks this of every child of every node it passes).
+    /// Whether index `i` (a [`Point::index`]) holds a stone of `color`: one comparison, no
+    /// branch (the search's all-moves-as-first update asks this of every child of every node it
+    /// passes).
+    ///
+    /// # Panics
+    ///
+    /// When `i` is not an index of this board's padded array.
     #[inline]
-    pub(crate) fn holds(&self, i: usize, color: Color) -> bool {
+    #[must_use]
+    pub fn holds(&self, i: usize, color: Color) -> bool {
         self.cells[i] == stone(color)
     }
 

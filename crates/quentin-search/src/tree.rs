@@ -7,8 +7,8 @@
 //! other person, so a node's proof is for the person to move there and the statistics of a node
 //! are for the person who chose the action leading to it.
 
-use crate::rules::{Action, Color, Position};
-use crate::search::rng::Rng;
+use crate::rng::Rng;
+use quentin_rules::{Action, Color, Position};
 
 use super::policy::{self, Policy};
 
