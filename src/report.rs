@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::rules::{Action, Color, Point, Position};
+use crate::rules::{Action, Color, Ending, Point, Position};
 
 /// The JSON object of `quentin replay --json`: game, size, pie, ply, moves, side to move,
 /// winner (`"draw"` for a drawn game), board (top row first), legal actions and, in Quint, the
@@ -95,10 +95,9 @@ pub fn text(position: &Position, moves: &[Action]) -> String {
         out.push_str(&format!("Last action: {last}\n"));
     }
     match (position.outcome(), position.to_move()) {
-        (Some(outcome), _) => match outcome.winner() {
-            Some(winner) if outcome.line().is_empty() => {
-                let loser = winner.opponent();
-                let why = if position.board().count()[loser.index()] == 0 {
+        (Some(outcome), _) => match (outcome.winner(), outcome.ending()) {
+            (Some(winner), ending @ (Ending::NoPieceLeft | Ending::NoLegalAction)) => {
+                let why = if ending == Ending::NoPieceLeft {
                     "has no piece left"
                 } else {
                     "has no legal move"
@@ -106,11 +105,11 @@ pub fn text(position: &Position, moves: &[Action]) -> String {
                 out.push_str(&format!(
                     "{} wins: {} {why}.\n",
                     capitalised(winner),
-                    capitalised(loser)
+                    capitalised(winner.opponent())
                 ));
             }
-            Some(winner) => {
-                let line = if position.in_hand().is_some() {
+            (Some(winner), ending) => {
+                let line = if ending == Ending::Quint {
                     "five in a row".to_string()
                 } else {
                     format!("a chain of {} stones", outcome.line().len())
@@ -120,7 +119,9 @@ pub fn text(position: &Position, moves: &[Action]) -> String {
                     capitalised(winner)
                 ));
             }
-            None => out.push_str("The game is drawn by the third repetition of a position.\n"),
+            (None, _) => {
+                out.push_str("The game is drawn by the third repetition of a position.\n");
+            }
         },
         (None, Some(color)) => {
             let legal = position.legal_actions();

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::record::{self, Players, Record};
-use crate::rules::{Action, Color, Game, Point, Position, Setup, SetupError};
+use crate::rules::{Action, Color, Point, Position, Setup, SetupError};
 
 use super::engine::Engine;
 use super::render::Geometry;
@@ -116,7 +116,7 @@ pub fn player(color: Color, swapped: bool) -> u8 {
 /// White in Quint), 2 for the other; a swap exchanges them.
 #[must_use]
 pub fn player_of(position: &Position, color: Color) -> u8 {
-    let white_first = position.game() == Game::Quint;
+    let white_first = position.game().first_color() == Color::White;
     player(color, position.swapped() != white_first)
 }
 

@@ -10,7 +10,7 @@ use super::chains::Chains;
 use super::color::Color;
 use super::point::{INDICES, Point};
 
-use super::{Change, Illegal, Outcome};
+use super::{Change, Ending, Illegal, Outcome};
 
 /// The part of a connection game that is its own: what a placement does, and how stones link
 /// into chains.
@@ -437,6 +437,7 @@ pub(crate) fn winner<R: PlacementRules>(board: &Board, chains: &Chains) -> Optio
         Some(Outcome::Win {
             winner,
             line: chain::<R>(board, stone),
+            ending: Ending::Connection,
         })
     })
 }

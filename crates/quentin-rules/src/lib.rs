@@ -88,15 +88,32 @@ impl Effect {
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// `winner` has won with the stones of `line` (the winning chain).
+    /// `winner` has won with the stones of `line` (the winning chain), for the reason `ending`.
     Win {
         /// Who won.
         winner: Color,
         /// The winning chain, to highlight.
         line: PointSet,
+        /// Why the game ended.
+        ending: Ending,
     },
-    /// Nobody won: Quint's third repetition of a position.
+    /// Nobody won: Quint's third repetition of a position ([`Ending::ThirdRepetition`]).
     Draw,
+}
+
+/// Why a game ended, as the rules say it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// A chain joins the winner's two edges (Quentin, Konobi, Brique).
+    Connection,
+    /// The winner has five in a row, exactly (Quint).
+    Quint,
+    /// The loser has no piece left on the board in the move phase (Quint).
+    NoPieceLeft,
+    /// The loser, to move, has no legal action (Quint).
+    NoLegalAction,
+    /// The position came for the third time: a draw (Quint).
+    ThirdRepetition,
 }
 
 /// The line of an outcome without one.
@@ -109,6 +126,26 @@ impl Outcome {
         match self {
             Outcome::Win { winner, .. } => Some(*winner),
             Outcome::Draw => None,
+        }
+    }
+
+    /// Why the game ended.
+    ///
+    /// ```
+    /// use quentin_rules::{Action, Ending, Game, Point, Setup};
+    ///
+    /// let setup = Setup { size: 3, pie: false, ..Setup::new(Game::Quentin) };
+    /// let mut position = setup.start().unwrap();
+    /// for point in ["b1", "a2", "b2", "a3", "b3"] {
+    ///     position.play(Action::Place(Point::parse(point).unwrap())).unwrap();
+    /// }
+    /// assert_eq!(position.outcome().unwrap().ending(), Ending::Connection);
+    /// ```
+    #[must_use]
+    pub fn ending(&self) -> Ending {
+        match self {
+            Outcome::Win { ending, .. } => *ending,
+            Outcome::Draw => Ending::ThirdRepetition,
         }
     }
 

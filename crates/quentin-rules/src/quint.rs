@@ -10,7 +10,7 @@ use super::action::{Action, Captures};
 use super::board::{Board, EMPTY, ORTHOGONAL, ORTHOGONAL_STEPS, PointSet, stone};
 use super::color::Color;
 use super::point::Point;
-use super::{Change, Illegal, Outcome};
+use super::{Change, Ending, Illegal, Outcome};
 
 pub use lines::quints;
 
@@ -418,6 +418,7 @@ impl Quint {
                 return Some(Outcome::Win {
                     winner: color,
                     line,
+                    ending: Ending::Quint,
                 });
             }
         }
@@ -426,6 +427,11 @@ impl Quint {
             return Some(Outcome::Win {
                 winner: mover,
                 line: PointSet::new(),
+                ending: if no_pieces {
+                    Ending::NoPieceLeft
+                } else {
+                    Ending::NoLegalAction
+                },
             });
         }
         let now = self.history.last()?;

@@ -34,6 +34,22 @@ impl Game {
         }
     }
 
+    /// The colour that moves first: Black, but White in Quint.
+    ///
+    /// ```
+    /// use quentin_rules::{Color, Game};
+    ///
+    /// assert_eq!(Game::Quentin.first_color(), Color::Black);
+    /// assert_eq!(Game::Quint.first_color(), Color::White);
+    /// ```
+    #[must_use]
+    pub const fn first_color(self) -> Color {
+        match self {
+            Game::Quint => Color::White,
+            Game::Quentin | Game::Konobi | Game::Brique => Color::Black,
+        }
+    }
+
     /// The name for people.
     #[must_use]
     pub const fn title(self) -> &'static str {

@@ -9,7 +9,7 @@
 use crossterm::event::KeyCode;
 
 use crate::report::capitalised;
-use crate::rules::{Action, Captures, Outcome, Point, Position};
+use crate::rules::{Action, Captures, Color, Ending, Point, Position};
 
 use super::{App, Effect};
 
@@ -100,18 +100,19 @@ pub fn cells_text(cells: impl IntoIterator<Item = Point>) -> String {
 /// action that ended it.
 #[must_use]
 pub fn ending(position: &Position) -> Option<String> {
-    match position.outcome()? {
-        Outcome::Draw => Some("Draw: this position has come for the third time.".to_string()),
-        Outcome::Win { winner, line } if line.is_empty() => {
-            let loser = winner.opponent();
-            let why = if position.board().count()[loser.index()] == 0 {
-                "has no piece left"
-            } else {
-                "cannot move"
-            };
-            Some(format!("{} {why}.", capitalised(loser)))
+    let outcome = position.outcome()?;
+    let loser = outcome.winner().map(Color::opponent);
+    match (outcome.ending(), loser) {
+        (Ending::ThirdRepetition, _) => {
+            Some("Draw: this position has come for the third time.".to_string())
         }
-        Outcome::Win { .. } => None,
+        (Ending::NoPieceLeft, Some(loser)) => {
+            Some(format!("{} has no piece left.", capitalised(loser)))
+        }
+        (Ending::NoLegalAction, Some(loser)) => {
+            Some(format!("{} cannot move.", capitalised(loser)))
+        }
+        _ => None,
     }
 }
 
@@ -304,7 +305,7 @@ impl App {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::rules::{Board, Color, Game, Setup};
+    use crate::rules::{Board, Game, Outcome, Setup};
     use crate::tui::app::tests::{effect_of, key, press};
     use crate::tui::app::{Look, Mode, player_of};
     use crossterm::event::{Event, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};

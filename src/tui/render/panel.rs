@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget};
 
 use crate::report::capitalised;
-use crate::rules::{Action, Board, Color, Game, Point, Position};
+use crate::rules::{Action, Board, Color, Ending, Game, Point, Position};
 
 use crate::tui::app::{
     App, Mode, Tone, dimensions, player_of, refusal_text, removals_text, wins_text,
@@ -92,11 +92,9 @@ pub(super) fn draw_panel(
 fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
     let position = app.position();
     let mut top: Vec<Line> = Vec::new();
-    match (
-        position.outcome().and_then(|o| o.winner()),
-        position.to_move(),
-    ) {
-        (Some(winner), _) => {
+    let ending = position.outcome().map(|o| (o.winner(), o.ending()));
+    match (ending, position.to_move()) {
+        (Some((Some(winner), _)), _) => {
             let versus = app.versus();
             let who = player_of(position, winner);
             let text = if versus.against_one_person() && app.mode() == Mode::Play {
@@ -121,6 +119,14 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
             };
             top.push(Line::styled(format!("{text:^width$}"), palette.banner));
         }
+        (Some((None, ending)), _) => {
+            let why = match ending {
+                Ending::ThirdRepetition => "Draw by repetition",
+                _ => "Draw",
+            };
+            let text = format!("{}{why}{}", glyphs.win[0], glyphs.win[1]);
+            top.push(Line::styled(format!("{text:^width$}"), palette.banner));
+        }
         (None, Some(color)) => {
             let mut text = format!(
                 " {} to move: Player {}",
@@ -140,10 +146,8 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
                 Span::styled(text, Style::new().add_modifier(Modifier::BOLD)),
             ]));
         }
-        (None, None) => {
-            let text = format!("{}Draw by repetition{}", glyphs.win[0], glyphs.win[1]);
-            top.push(Line::styled(format!("{text:^width$}"), palette.banner));
-        }
+        // A game not over always has a player to move.
+        (None, None) => {}
     }
     let total = app.actions().len();
     let counter = match app.mode() {

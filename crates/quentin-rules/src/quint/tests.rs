@@ -1,7 +1,7 @@
 //! Quint's rules, clause by clause.
 
 use super::*;
-use crate::{Game, Position, Setup};
+use crate::{Ending, Game, Position, Setup};
 
 /// The position of `rows` (top row first) with `in_hand` (Black first) and `to_move`.
 fn position(rows: &str, in_hand: [usize; 2], to_move: Color) -> Position {
@@ -133,6 +133,7 @@ fn a_drop_of_exactly_five_wins() {
     );
     assert_eq!(winner(&pos), Some(Color::White));
     assert_eq!(line(&pos), ["a1", "b1", "c1", "d1", "e1"]);
+    assert_eq!(pos.outcome().unwrap().ending(), Ending::Quint);
     assert!(pos.legal_actions().is_empty());
     assert_eq!(pos.to_move(), None);
 }
@@ -252,6 +253,7 @@ fn the_stalemated_side_loses() {
     assert_eq!(at(&pos, "a1"), Some(Color::Black));
     assert_eq!(winner(&pos), Some(Color::White));
     assert!(pos.outcome().unwrap().line().is_empty());
+    assert_eq!(pos.outcome().unwrap().ending(), Ending::NoLegalAction);
     assert!(pos.legal_actions().is_empty());
 }
 
@@ -268,6 +270,7 @@ fn the_side_without_pieces_loses() {
     let pos = played(rows, [0, 0], Color::White, &["d1-d2xd3"]);
     assert_eq!(pos.board().count(), [0, 3]);
     assert_eq!(winner(&pos), Some(Color::White));
+    assert_eq!(pos.outcome().unwrap().ending(), Ending::NoPieceLeft);
 }
 
 #[test]
@@ -286,6 +289,7 @@ fn the_third_repetition_draws() {
     }
     act(&mut pos, "g1-h1");
     assert_eq!(pos.outcome(), Some(&Outcome::Draw));
+    assert_eq!(pos.outcome().unwrap().ending(), Ending::ThirdRepetition);
     assert_eq!(winner(&pos), None);
     assert!(pos.outcome().unwrap().line().is_empty());
     assert!(pos.legal_actions().is_empty());
