@@ -5,6 +5,7 @@
 //! - [`search`]: the computer player and its random playouts.
 //! - [`record`]: reading and writing game records, the plain-text move lists.
 //! - [`library`]: the records on disk: listing them, finding the game to resume.
+//! - [`save`]: one game's record file, locked and written atomically, so that no game is lost.
 //! - [`report`]: the JSON and text views of a replayed position.
 //! - [`tui`]: the terminal interface, hot-seat play and interactive replay.
 
@@ -14,6 +15,7 @@ pub mod guide;
 pub mod library;
 pub mod record;
 pub mod report;
+pub mod save;
 pub mod tui;
 
 /// The rules crate, `quentin-rules`, under the name the program's rooms use.

@@ -212,14 +212,14 @@ impl Default for ComputerArgs {
 impl ComputerArgs {
     /// Who plays what, as these options ask.
     #[must_use]
-    pub fn versus(&self) -> crate::tui::app::Versus {
+    pub fn versus(&self) -> crate::tui::Versus {
         let computer = match self.computer {
             None => [false, false],
             Some(Seat::First) => [true, false],
             Some(Seat::Second) => [false, true],
             Some(Seat::Both) => [true, true],
         };
-        crate::tui::app::Versus {
+        crate::tui::Versus {
             computer,
             think: self.think,
         }

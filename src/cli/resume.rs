@@ -6,7 +6,7 @@ use anyhow::{Result, anyhow};
 use clap::Args;
 
 use crate::library::{self, shown};
-use crate::tui::save::RecordFile;
+use crate::save::RecordFile;
 
 use super::{InterfaceArgs, parse_record};
 

@@ -2,7 +2,9 @@
 //!
 //! - [`app`]: the interface as a state machine fed with terminal events.
 //! - [`render`]: drawing the app's state, a pure function into a buffer.
-//! - [`save`]: writing records atomically, so that no game is ever lost.
+//!
+//! The command line enters by [`play`], [`resume`], [`replay`] and [`require_terminal`], and
+//! says who plays with [`Versus`]; the rooms behind them are the interface's own.
 //!
 //! This module runs the loop: it sets the terminal up, draws, reads events, saves the record
 //! after every change, and puts the terminal back however the program ends (quit, error, panic,
@@ -14,7 +16,6 @@
 pub mod app;
 pub mod engine;
 pub mod render;
-pub mod save;
 mod session;
 mod thinker;
 
@@ -36,9 +37,11 @@ use ratatui::backend::CrosstermBackend;
 use crate::record::Record;
 use crate::rules::Setup;
 
-use app::{App, Effect, Look, Mode, Versus};
+use app::{App, Effect, Look, Mode};
+
+use crate::save::RecordFile;
+pub use app::Versus;
 use render::Geometry;
-use save::RecordFile;
 
 /// Plays a new game of `setup`, between people or against the computer as `versus` says (its
 /// search on `threads` threads, 0 for the machine's cores), saving the record after every

@@ -13,7 +13,7 @@ use crate::rules::{Action, Setup};
 
 use super::Session;
 use super::app::App;
-use super::save::RecordFile;
+use crate::save::RecordFile;
 
 /// The record file of a game not yet begun (made by this program, no action saved in it yet),
 /// which a signal that ends the program removes: a game left before its first action leaves no
@@ -209,9 +209,9 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::save;
     use crate::tui::app::Effect;
     use crate::tui::app::tests::{after, effect_of};
-    use crate::tui::save;
     use std::fs;
 
     /// A session whose 3×3 game Black has just won, saved in `DIR/game.txt`; returns it, the
