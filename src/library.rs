@@ -55,25 +55,37 @@ pub fn shell_word(path: &Path) -> String {
     }
 }
 
-/// The directory where new records go: `…/quentin/games` in the user's data directory
-/// (`$XDG_DATA_HOME`, or `~/.local/share` on Linux).
+/// The directory where new records go: `…/quentin/games` in the program's [`data_dir`].
 ///
 /// # Errors
-/// When neither `HOME` nor `XDG_DATA_HOME` says where that is: an empty variable counts as
-/// unset, rather than silently meaning another directory.
+/// As [`data_dir`].
 pub fn games_dir() -> Result<PathBuf> {
-    let home = std::env::var_os("HOME").is_some_and(|h| !h.is_empty());
-    let xdg = cfg!(all(unix, not(target_os = "macos")))
-        && std::env::var_os("XDG_DATA_HOME").is_some_and(|x| Path::new(&x).is_absolute());
-    if !home && !xdg {
-        bail!(
-            "HOME is not set (or is empty), so there is no data directory for the records: \
-             set HOME, or name a record file with --record FILE"
-        );
+    Ok(data_dir()?.join("games"))
+}
+
+/// The program's data directory: `$XDG_DATA_HOME/quentin`, or `~/.local/share/quentin` on
+/// Linux; `~/Library/Application Support/quentin` on macOS; `%APPDATA%\quentin\data` on
+/// Windows, which has a folder of its own for this whatever `HOME` says.
+///
+/// # Errors
+/// On Unix, when neither `HOME` nor `XDG_DATA_HOME` says where that is: an empty variable
+/// counts as unset, rather than silently meaning another directory. Anywhere, when the platform
+/// has no such directory.
+pub fn data_dir() -> Result<PathBuf> {
+    if cfg!(unix) {
+        let home = std::env::var_os("HOME").is_some_and(|h| !h.is_empty());
+        let xdg = cfg!(not(target_os = "macos"))
+            && std::env::var_os("XDG_DATA_HOME").is_some_and(|x| Path::new(&x).is_absolute());
+        if !home && !xdg {
+            bail!(
+                "HOME is not set (or is empty), so there is no data directory for the records: \
+                 set HOME, or name a record file with --record FILE"
+            );
+        }
     }
     let dirs = ProjectDirs::from("", "", "quentin")
-        .context("cannot find a data directory for the records (is HOME set?)")?;
-    Ok(dirs.data_dir().join("games"))
+        .context("cannot find the user's data directory for the records")?;
+    Ok(dirs.data_dir().to_path_buf())
 }
 
 /// The UTC date and time of `time`: year, month, day, hour, minute, second.
