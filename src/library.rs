@@ -288,13 +288,7 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("quentin-library-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use crate::save::tests::scratch;
 
     fn touch(path: &Path, text: &str, secs: u64) {
         fs::write(path, text).unwrap();

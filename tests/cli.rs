@@ -1,14 +1,16 @@
 //! The `quentin` binary from the outside: `replay --json/--print`, exit statuses, and hostile
 //! input that must end in exit 1 with a one-line reason, never a panic or a hang.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
 mod common;
+mod scratch;
+
+use scratch::{ScratchFile, scratch, scratch_file};
 
 /// Long enough for a loaded 2-core machine; only there to turn a hang into a failure.
 const HANG: Duration = Duration::from_secs(20);
@@ -22,15 +24,8 @@ fn run(cmd: Command) -> Output {
     common::run_guarded(cmd, HANG)
 }
 
-fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quentin-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::File::create(&path)
-        .unwrap()
-        .write_all(bytes)
-        .unwrap();
-    path
+fn temp_file(name: &str, bytes: &[u8]) -> ScratchFile {
+    scratch_file(name, bytes)
 }
 
 fn replay(path: &Path, args: &[&str]) -> Output {
@@ -374,7 +369,7 @@ fn completions_and_the_manual_come_from_the_command_line() {
         assert!(page.contains(word), "{word}: {page}");
     }
     // With --dir, the main page and one for each subcommand it refers to.
-    let dir = std::env::temp_dir().join(format!("quentin-man-{}", std::process::id()));
+    let dir = scratch("man");
     let out = quentin_with(&["manual", "--dir", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let main_page = std::fs::read_to_string(dir.join("quentin.1")).unwrap();

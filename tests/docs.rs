@@ -11,6 +11,10 @@ use quentin::rules::Point;
 use quentin::rules::brique::is_light;
 use serde_json::Value;
 
+mod scratch;
+
+use scratch::scratch;
+
 /// The repository's root.
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -62,9 +66,7 @@ fn fenced_blocks(markdown: &str) -> Vec<Block> {
 
 /// Runs `quentin replay game.txt FLAG` on `record`, in a directory of its own.
 fn replay(record: &str, flag: &str, name: &str) -> Output {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("docs-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
+    let dir = scratch(name);
     fs::write(dir.join("game.txt"), record).unwrap();
     Command::new(env!("CARGO_BIN_EXE_quentin"))
         .args(["replay", "game.txt", flag])

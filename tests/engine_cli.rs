@@ -1,8 +1,7 @@
 //! The computer's command-line doors other than GTP, from the outside: `analyze` (JSON fields,
 //! text, the exit statuses of `replay`), `match` and `bench --policy`. Playout budgets only.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::Duration;
 
@@ -12,6 +11,9 @@ use quentin::search::rng::Rng;
 use serde_json::Value;
 
 mod common;
+mod scratch;
+
+use scratch::{ScratchFile, scratch_file};
 
 /// Long enough for a loaded 2-core machine; only there to turn a hang into a failure.
 const HANG: Duration = Duration::from_secs(120);
@@ -22,15 +24,8 @@ fn quentin(args: &[&str]) -> Output {
     common::run_guarded(cmd, HANG)
 }
 
-fn temp_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quentin-engine-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::File::create(&path)
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    path
+fn temp_file(name: &str, text: &str) -> ScratchFile {
+    scratch_file(name, text)
 }
 
 fn stdout_json(out: &Output) -> Value {

@@ -8,10 +8,13 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
+mod scratch;
+
+use scratch::{Scratch, scratch};
+
 /// A data directory for one test, holding `quentin/games`; returns it and the games directory.
-fn data(name: &str) -> (PathBuf, PathBuf) {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("games-{name}"));
-    let _ = fs::remove_dir_all(&dir);
+fn data(name: &str) -> (Scratch, PathBuf) {
+    let dir = scratch(name);
     let games = dir.join("quentin/games");
     fs::create_dir_all(&games).unwrap();
     (dir, games)
@@ -48,7 +51,7 @@ fn stdout(out: &Output) -> String {
 }
 
 /// Three games: a won one, an unfinished Konobi (the newest), and a faulty record.
-fn three(name: &str) -> (PathBuf, PathBuf) {
+fn three(name: &str) -> (Scratch, PathBuf) {
     let (dir, games) = data(name);
     record(
         &games.join("won.txt"),

@@ -2,7 +2,6 @@
 //! of docs/rules.md written here from the text alone (full history, no shortcuts), record and JSON
 //! round trips, and `quentin replay` on Quint records.
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use proptest::prelude::*;
@@ -10,6 +9,10 @@ use quentin::record::Record;
 use quentin::report;
 use quentin::rules::{Action, Color, Game, Position, Setup};
 use serde_json::Value;
+
+mod scratch;
+
+use scratch::{ScratchFile, scratch_file};
 
 /// A plain reading of docs/rules.md's Quint: cells `[row][col]` hold 0 (empty), 1 (white) or
 /// 2 (black); sides are 0 (white) and 1 (black).
@@ -361,11 +364,9 @@ fn many_random_games_end_in_every_way() {
     );
 }
 
-/// A record file in the temporary directory, unique to this test process and `name`.
-fn record_file(name: &str, text: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("quint-{}-{name}.txt", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path
+/// A record file named `quint-NAME.txt` in a temporary directory of its own.
+fn record_file(name: &str, text: &str) -> ScratchFile {
+    scratch_file(&format!("quint-{name}.txt"), text)
 }
 
 fn replay(args: &[&str]) -> (i32, String, String) {
@@ -541,7 +542,6 @@ fn replay_reports_quint_record_errors_with_place_and_reason() {
             format!("{}{expected}", path.display()),
             "{text}"
         );
-        std::fs::remove_file(path).unwrap();
     }
 }
 

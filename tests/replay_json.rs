@@ -1,24 +1,23 @@
 //! `quentin replay FILE --json` on Konobi and Brique records, run as the binary: the JSON object
 //! of docs/records.md, field by field.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
+mod scratch;
+
+use scratch::scratch_file;
+
 /// Writes `text` to a record file of its own and runs `quentin replay` on it with `args`.
 fn replay(name: &str, text: &str, args: &[&str]) -> Output {
-    let path: PathBuf =
-        std::env::temp_dir().join(format!("quentin-replay-{}-{name}.txt", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let path = scratch_file(&format!("{name}.txt"), text);
+    Command::new(env!("CARGO_BIN_EXE_quentin"))
         .arg("replay")
         .arg(&path)
         .args(args)
         .output()
-        .unwrap();
-    std::fs::remove_file(&path).unwrap();
-    output
+        .unwrap()
 }
 
 /// The JSON object printed for the record, its `legal` list sorted (docs/records.md: any order).

@@ -3,13 +3,16 @@
 //! The real binary runs in a pseudo-terminal (see `pty`).
 
 mod pty;
+mod scratch;
 
 use std::fs;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, PtySize};
-use pty::{Session, TIMEOUT, first_move_on_5x5, given_back, nz, place, scratch, wait_gone};
+use pty::{
+    Session, TIMEOUT, first_move_on_5x5, given_back, nz, place, scratch, wait_gone, wait_until,
+};
 use quentin::record::Record;
 
 /// What the help's frame shows while it is open: its scroll line (the help is longer than 24 rows).
@@ -47,14 +50,14 @@ fn keys_do_not_act_while_the_window_is_too_small_for_the_board() {
             })
             .unwrap();
     };
-    resize(&s, 10, 30);
+    resize(&s, 10, 80);
     s.wait_for("quits).");
     // Enter, Space and s would play, the arrows move the cursor, unseen.
     s.send("\r s\x1b[D ");
-    // Another small size: once it is drawn, the keys sent before it have been read, and are
-    // handled before the next resize.
-    resize(&s, 11, 30);
-    s.wait_for("11. Please");
+    // The keys come through the terminal's input and the resize as a signal, and nothing
+    // orders the two: the program's count of the keys it ignored says they have all been read
+    // while the board was hidden, before the window grows.
+    s.wait_for("5 keys ignored.");
     resize(&s, 24, 80);
     s.wait_for("Action 2");
     // The cursor did not move: Enter now plays where it was, refused on the occupied c3.
@@ -140,6 +143,9 @@ fn sigtstp_and_sigcont_from_outside_give_the_terminal_back_and_take_it_again() {
         assert!(Instant::now() < deadline, "the terminal was not given back");
         thread::sleep(Duration::from_millis(1));
     }
+    // The terminal comes back before the program stops, and a SIGCONT sent before the stop
+    // would be lost in it: the kernel's word that the program is stopped orders the two.
+    wait_until("the program to stop", || stopped(&pid).then_some(()));
     s.output.lock().unwrap().raw.clear();
     kill("CONT");
     // Taken again: back on the alternate screen, redrawn, and keys work.
@@ -152,6 +158,15 @@ fn sigtstp_and_sigcont_from_outside_give_the_terminal_back_and_take_it_again() {
     assert!(s.wait_exit());
     let record = Record::parse(&fs::read_to_string(&record).unwrap()).unwrap();
     assert_eq!(record.actions(), [place("c3"), place("d3")]);
+}
+
+/// Whether the process `pid` is stopped (state `T` in `/proc/PID/stat`).
+fn stopped(pid: &str) -> bool {
+    fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        // The state follows the command name, which is in parentheses and may hold spaces.
+        stat.rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('T'))
+    })
 }
 
 /// The records in `dir` (the files whose name ends in `.txt`), sorted.
@@ -260,7 +275,7 @@ fn a_game_quit_before_its_first_action_leaves_no_record() {
         s.assert_restored();
         assert!(txt_files(&games).is_empty(), "{:?}", txt_files(&games));
         assert!(txt_files(&dir).is_empty(), "{:?}", txt_files(&dir));
-        let raw = s.output.lock().unwrap().raw.clone();
+        let raw = s.all_output();
         assert!(!String::from_utf8_lossy(&raw).contains("Record saved"));
     }
     // Nor when it is closed or killed by a signal that can be caught.
@@ -306,7 +321,8 @@ fn a_record_name_with_control_characters_is_printed_escaped() {
     };
     s.send("q");
     assert!(s.wait_exit());
-    let raw = s.wait_output(r"Record saved in \u{1b}[31mred\u{7}.txt");
+    s.wait_output(r"Record saved in \u{1b}[31mred\u{7}.txt");
+    let raw = s.all_output();
     let raw = String::from_utf8_lossy(&raw);
     let after = &raw[raw.rfind("\x1b[?1049l").unwrap()..];
     assert!(!after.contains("\x1b[31m"), "{after:?}");

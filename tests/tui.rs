@@ -5,6 +5,7 @@
 //! polls the screen (or the process) until what it waits for shows, with a generous timeout.
 
 mod pty;
+mod scratch;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -147,14 +148,16 @@ fn without_a_terminal_the_game_refuses_to_start_and_writes_nothing() {
 }
 
 /// `quentin replay FILE` on the record `text`, saved as `DIR/FILE`, once it shows the record's
-/// last position; returns the session and the directory.
+/// last position; returns the session (which owns the directory) and the directory.
 fn replaying(name: &str, file: &str, text: &str) -> (Session, PathBuf) {
     let dir = scratch(name);
     fs::write(dir.join(file), text).unwrap();
-    let s = Session::start(&dir, &["replay", file]);
+    let mut s = Session::start(&dir, &["replay", file]);
     let n = Record::parse(text).unwrap().actions().len();
     s.wait_for(&format!("Showing action {n} of {n}"));
-    (s, dir)
+    let path = dir.to_path_buf();
+    s.dir = Some(dir);
+    (s, path)
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! what they measured, for the report.
 
 mod pty;
+mod scratch;
 
 use std::fs;
 use std::path::Path;
@@ -106,11 +107,13 @@ fn a_whole_game_against_the_computer_ends_with_a_banner_and_a_record_naming_it()
     assert!(r.wait_exit());
 }
 
-/// A 5×5 game in which the computer, player 1, thinks 3 s over its first move.
+/// A 5×5 game in which the computer, player 1, thinks over its first move; the session owns
+/// the game's directory. A minute: longer than any test goes on, however loaded the machine, so
+/// that the think is still going whatever the test does next.
 fn computer_thinking(name: &str) -> (Session, std::path::PathBuf) {
     let dir = scratch(name);
     let path = dir.join("game.txt");
-    let s = Session::start(
+    let mut s = Session::start(
         &dir,
         &[
             "--size",
@@ -118,7 +121,7 @@ fn computer_thinking(name: &str) -> (Session, std::path::PathBuf) {
             "--computer",
             "first",
             "--think",
-            "3",
+            "60",
             "--record",
             path.to_str().unwrap(),
         ],
@@ -126,6 +129,7 @@ fn computer_thinking(name: &str) -> (Session, std::path::PathBuf) {
     s.wait_for("The computer is thinking");
     // Its first report: the search is running.
     s.wait_for(" playouts; best so far ");
+    s.dir = Some(dir);
     (s, path)
 }
 
@@ -158,7 +162,7 @@ fn the_cursor_moves_at_once_while_the_computer_thinks() {
         let screen = s.screen();
         if let Some(label) = screen
             .lines()
-            .find_map(|l| l.split_once("/3 s"))
+            .find_map(|l| l.split_once("/60 s"))
             .map(|(a, _)| a.rsplit(' ').next().unwrap_or_default().to_string())
         {
             labels.insert(label);
@@ -190,7 +194,7 @@ fn q_while_the_computer_thinks_quits_at_once_with_the_record_saved() {
             "5",
             "--computer",
             "--think",
-            "3",
+            "60",
             "--record",
             path.to_str().unwrap(),
         ],
@@ -207,7 +211,7 @@ fn q_while_the_computer_thinks_quits_at_once_with_the_record_saved() {
     s.wait_output("Record saved in");
     assert_eq!(
         fs::read_to_string(&path).unwrap(),
-        "game quentin\nsize 5\npie on\nplayer2 computer, 3 s a move\nc3\n"
+        "game quentin\nsize 5\npie on\nplayer2 computer, 60 s a move\nc3\n"
     );
 }
 

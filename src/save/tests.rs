@@ -3,12 +3,31 @@
 
 use super::*;
 
-/// A new empty directory for one test.
-pub(crate) fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quentin-save-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+/// A new empty directory for one test, removed with what it holds when the test ends, pass or
+/// fail. It reads as the [`Path`] it is.
+pub(crate) struct Scratch(tempfile::TempDir);
+
+/// A new empty directory whose name starts with `quentin-NAME-`.
+pub(crate) fn scratch(name: &str) -> Scratch {
+    Scratch(
+        tempfile::Builder::new()
+            .prefix(&format!("quentin-{name}-"))
+            .tempdir()
+            .expect("a temporary directory"),
+    )
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
 }
 
 fn setup(size: usize) -> Setup {
@@ -141,7 +160,9 @@ fn what_is_not_a_regular_file_is_refused_and_left_alone() {
         .to_string();
     assert!(err.contains("a character device"), "{err}");
     // A directory.
-    let err = RecordFile::named(dir.clone()).unwrap_err().to_string();
+    let err = RecordFile::named(dir.to_path_buf())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("is a directory"), "{err}");
     assert!(!err.contains("not empty"), "{err}");
 }

@@ -135,6 +135,9 @@ pub struct App {
     help: bool,
     /// How many lines the help is scrolled down.
     help_scroll: usize,
+    /// Keys ignored while the window is too small for the board, counted for the player (and
+    /// so that what typed keys did can always be read back from the screen).
+    ignored_keys: usize,
     /// Konobi's first-time hint, while it shows.
     hint: Option<&'static str>,
     /// Whether that hint was shown already: it shows once a session.
@@ -223,6 +226,7 @@ impl App {
             message: None,
             help: false,
             help_scroll: 0,
+            ignored_keys: 0,
             hint: None,
             hint_given: false,
             look,
@@ -327,6 +331,12 @@ impl App {
         self.help_scroll
     }
 
+    /// How many keys were ignored since the window became too small for the board.
+    #[must_use]
+    pub fn ignored_keys(&self) -> usize {
+        self.ignored_keys
+    }
+
     /// How to draw.
     #[must_use]
     pub fn look(&self) -> Look {
@@ -346,6 +356,9 @@ impl App {
 
     /// Remembers the geometry of the screen just drawn, for mouse clicks and scrolling.
     pub fn set_geometry(&mut self, geometry: Geometry) {
+        if !geometry.hidden {
+            self.ignored_keys = 0;
+        }
         self.geometry = geometry;
     }
 

@@ -28,7 +28,8 @@ use std::time::{Duration, SystemTime};
 use anyhow::{Context, Result, bail};
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use crossterm::terminal::{
-    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    BeginSynchronizedUpdate, Clear, ClearType, EndSynchronizedUpdate, EnterAlternateScreen,
+    LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
@@ -185,9 +186,14 @@ impl Session {
                     Terminal::new(CrosstermBackend::new(io::stdout())).context("cannot draw")?;
             }
             let mut geometry = Geometry::default();
+            // One synchronized update a frame: a terminal that knows the mode shows the frame
+            // whole, never half-drawn (and so does the emulator of the end-to-end tests); the
+            // others ignore it.
+            execute!(io::stdout(), BeginSynchronizedUpdate).context("cannot draw")?;
             terminal
                 .draw(|frame| geometry = render::render(&self.app, frame))
                 .context("cannot draw")?;
+            execute!(io::stdout(), EndSynchronizedUpdate).context("cannot draw")?;
             self.app.set_geometry(geometry);
             if panic_after_frame {
                 panic!("QUENTIN_TEST_PANIC is set: a panic after the first frame, as asked");
@@ -268,6 +274,8 @@ pub fn restore_terminal() {
     let _ = disable_raw_mode();
     let _ = execute!(
         io::stdout(),
+        // A frame cut short by a signal must not leave the terminal holding the screen back.
+        EndSynchronizedUpdate,
         DisableMouseCapture,
         LeaveAlternateScreen,
         cursor::Show

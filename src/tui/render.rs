@@ -258,7 +258,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     let need_w = board_w + 1 + PANEL_MIN_WIDTH;
     let need_h = board_h.max(PANEL_MIN_HEIGHT);
     if area.width < need_w || area.height < need_h {
-        too_small(area, buf, (need_w, need_h), n, look);
+        too_small(area, buf, (need_w, need_h), n, app);
         return Geometry {
             hidden: true,
             ..Geometry::default()
@@ -329,14 +329,19 @@ fn paint(buf: &mut Buffer, x: u16, y: u16, style: Style) {
 }
 
 /// The short message shown instead of a board that does not fit.
-fn too_small(area: Rect, buf: &mut Buffer, (w, h): (u16, u16), n: usize, look: Look) {
-    let text = format!(
+fn too_small(area: Rect, buf: &mut Buffer, (w, h): (u16, u16), n: usize, app: &App) {
+    let mut text = format!(
         "The window is too small: the {} board needs {w} columns and {h} rows, this one has {} \
          and {}. Please enlarge it (q quits).",
-        dimensions(n, look),
+        dimensions(n, app.look()),
         area.width,
         area.height
     );
+    match app.ignored_keys() {
+        0 => {}
+        1 => text.push_str(" 1 key ignored."),
+        keys => text.push_str(&format!(" {keys} keys ignored.")),
+    }
     let lines: Vec<Line> = wrap(&text, usize::from(area.width.max(1)))
         .into_iter()
         .map(Line::from)

@@ -216,7 +216,7 @@ mod tests {
 
     /// A session whose 3×3 game Black has just won, saved in `DIR/game.txt`; returns it, the
     /// directory and the saved record.
-    fn won(name: &str) -> (Session, PathBuf, String) {
+    fn won(name: &str) -> (Session, save::tests::Scratch, String) {
         let dir = save::tests::scratch(name);
         let mut s = Session::new(after(3, false, "b2 a1 b1 c1 b3"));
         s.adopt(RecordFile::named(dir.join("game.txt")).unwrap())

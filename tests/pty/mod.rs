@@ -3,7 +3,6 @@
 //! generous timeout; nothing sleeps for a fixed time.
 #![allow(dead_code)]
 
-use std::fs;
 use std::io::{Read, Write};
 use std::num::NonZeroU16;
 use std::path::{Path, PathBuf};
@@ -21,18 +20,14 @@ pub fn nz(n: u16) -> NonZeroU16 {
     NonZeroU16::new(n).unwrap()
 }
 
-/// A fresh scratch directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tui-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+pub use crate::scratch::{Scratch, scratch};
 
 /// What the program wrote: the raw bytes and the screen they draw.
 pub struct Output {
     pub raw: Vec<u8>,
     pub screen: vt100::Parser,
+    /// Whether the output has ended: the program, and whatever it started, closed the terminal.
+    pub ended: bool,
 }
 
 /// The binary running in a pseudo-terminal.
@@ -42,6 +37,59 @@ pub struct Session {
     pub writer: Box<dyn Write + Send>,
     pub output: Arc<Mutex<Output>>,
     pub started: Instant,
+    /// The test's directory, when the session owns it: removed after the program has ended.
+    pub dir: Option<Scratch>,
+}
+
+impl Drop for Session {
+    /// Ends the program if it still runs (a failed test), so that nothing outlives the test
+    /// and its directory can go.
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The program draws each frame as one synchronized update (`CSI ?2026h` … `CSI ?2026l`), as a
+/// terminal that knows the mode shows it: whole. The emulator is fed the same way, so that a
+/// test never reads a screen half-drawn; what comes outside a frame goes through at once.
+#[derive(Default)]
+struct Frames {
+    /// Bytes held back: a frame not yet ended, or what may be the start of its marker.
+    held: Vec<u8>,
+}
+
+const BEGIN_FRAME: &[u8] = b"\x1b[?2026h";
+const END_FRAME: &[u8] = b"\x1b[?2026l";
+
+impl Frames {
+    /// Takes the bytes read; returns those that may be shown now.
+    fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
+        self.held.extend_from_slice(bytes);
+        // Everything up to the last frame's end, or to the start of a frame not yet ended.
+        let mut ready = 0;
+        let mut inside = false;
+        let mut at = 0;
+        while at < self.held.len() {
+            let rest = &self.held[at..];
+            if rest.starts_with(BEGIN_FRAME) {
+                inside = true;
+                at += BEGIN_FRAME.len();
+            } else if rest.starts_with(END_FRAME) {
+                inside = false;
+                at += END_FRAME.len();
+                ready = at;
+            } else if !inside && !BEGIN_FRAME.starts_with(rest) {
+                at += 1;
+                ready = at;
+            } else {
+                at += 1;
+            }
+        }
+        self.held.drain(..ready).collect()
+    }
 }
 
 impl Session {
@@ -92,19 +140,23 @@ impl Session {
         let output = Arc::new(Mutex::new(Output {
             raw: Vec::new(),
             screen: vt100::Parser::new(nz(rows), nz(cols), 0),
+            ended: false,
         }));
         let mut reader = pty.master.try_clone_reader().unwrap();
         let sink = Arc::clone(&output);
         thread::spawn(move || {
             let mut buf = [0u8; 4096];
+            let mut frames = Frames::default();
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
                 let mut out = sink.lock().unwrap();
                 out.raw.extend_from_slice(&buf[..n]);
-                out.screen.process(&buf[..n]);
+                let whole = frames.push(&buf[..n]);
+                out.screen.process(&whole);
             }
+            sink.lock().unwrap().ended = true;
         });
         let writer = pty.master.take_writer().unwrap();
         Session {
@@ -113,6 +165,7 @@ impl Session {
             writer,
             output,
             started,
+            dir: None,
         }
     }
 
@@ -172,6 +225,15 @@ impl Session {
         }
     }
 
+    /// Everything the program wrote, once its output has ended: for checking what it did not
+    /// write.
+    pub fn all_output(&self) -> Vec<u8> {
+        wait_until("the end of the output", || {
+            let out = self.output.lock().unwrap();
+            out.ended.then(|| out.raw.clone())
+        })
+    }
+
     /// Sends the program the signal `name` (`KILL`, `TERM`…) and waits for it to end.
     pub fn signal(&mut self, name: &str) {
         let pid = self.child.process_id().unwrap();
@@ -221,11 +283,12 @@ pub fn place(name: &str) -> Action {
     Action::Place(Point::parse(name).unwrap())
 }
 
-/// A 5×5 game recorded in `DIR/FILE`, after Black's first stone on c3.
+/// A 5×5 game recorded in `DIR/FILE`, after Black's first stone on c3; the session owns DIR.
 pub fn first_move_on_5x5(name: &str, file: &str) -> (Session, PathBuf) {
     let dir = scratch(name);
     let record = dir.join(file);
     let mut s = Session::start(&dir, &["--size", "5", "--record", record.to_str().unwrap()]);
+    s.dir = Some(dir);
     s.wait_for("Black to move");
     s.send("\r");
     s.wait_for("Action 2");

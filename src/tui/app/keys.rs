@@ -47,7 +47,10 @@ impl App {
             }
             // Nothing may act on a board the player cannot see.
             KeyCode::Esc if self.geometry.hidden => return Effect::Quit,
-            _ if self.geometry.hidden => return Effect::None,
+            _ if self.geometry.hidden => {
+                self.ignored_keys += 1;
+                return Effect::None;
+            }
             KeyCode::Esc if self.quint_cancel() => return Effect::None,
             KeyCode::Esc => return Effect::Quit,
             KeyCode::PageUp => {
