@@ -443,6 +443,27 @@ impl Record {
         pos
     }
 
+    /// The position before the first action, then after each action: `actions().len() + 1`
+    /// positions, built in one pass (each action played once, not the line replayed from the
+    /// start for each position).
+    #[must_use]
+    pub fn positions(&self) -> Vec<Position> {
+        let mut pos = self.position_at(0);
+        let mut all = Vec::with_capacity(self.actions.len() + 1);
+        for &action in &self.actions {
+            let next = {
+                let mut next = pos.clone();
+                if let Err(e) = next.play(action) {
+                    unreachable!("a parsed record holds only legal actions: {e}");
+                }
+                next
+            };
+            all.push(std::mem::replace(&mut pos, next));
+        }
+        all.push(pos);
+        all
+    }
+
     /// The position after every action.
     #[must_use]
     pub fn final_position(&self) -> Position {

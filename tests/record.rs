@@ -188,6 +188,24 @@ proptest! {
         prop_assert_eq!(replayed.to_move(), last.to_move());
     }
 
+    /// The positions of a record, built in one pass, are the positions after each action.
+    #[test]
+    fn positions_follow_each_action(
+        size in 3usize..=9,
+        choices in prop::collection::vec(any::<u32>(), 0..80),
+    ) {
+        let setup = quentin(size, true);
+        let (positions, actions) = random_game(setup, &choices);
+        let record = Record::new(setup, actions).unwrap();
+        let all = record.positions();
+        prop_assert_eq!(all.len(), positions.len());
+        for (n, (one_pass, played)) in all.iter().zip(&positions).enumerate() {
+            prop_assert_eq!(one_pass.board(), played.board());
+            prop_assert_eq!(one_pass.to_move(), played.to_move());
+            prop_assert_eq!(one_pass.ply(), n);
+        }
+    }
+
     /// No text makes the reader panic.
     #[test]
     fn any_text_reads_or_fails_cleanly(text in "(size [0-9]{1,3}\n)?([a-e][0-9] |swap |pass |#x\n|[ -~]{0,4} ){0,30}") {

@@ -193,7 +193,7 @@ impl App {
     #[must_use]
     pub fn replay(record: &Record, at: usize, look: Look) -> App {
         let actions = record.actions().to_vec();
-        let positions = (0..=actions.len()).map(|n| record.position_at(n)).collect();
+        let positions = record.positions();
         let mut app = App::from_line(positions, actions, Mode::Replay, look);
         app.players = record.players().clone();
         app.go_to(at);
