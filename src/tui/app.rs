@@ -15,15 +15,13 @@ mod line;
 pub(crate) mod quint;
 mod text;
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use crate::record::{self, Players, Record};
 use crate::rules::{Action, Color, Point, Position, Setup, SetupError};
 
-use super::engine::Engine;
 use super::render::Geometry;
+use super::search_handle::{SearchNews, SearchOrder};
 
 use computer::Search;
 pub use computer::{Hint, Job, Versus, chance};
@@ -120,7 +118,7 @@ pub fn player_of(position: &Position, color: Color) -> u8 {
     player(color, position.swapped() != white_first)
 }
 
-/// The state of the interface. A clone shares the computer behind it.
+/// The state of the interface: events and the search's news in, effects and search orders out.
 #[derive(Clone, Debug)]
 pub struct App {
     /// Every position of the line of play: `positions[i]` follows the first `i` actions.
@@ -155,8 +153,12 @@ pub struct App {
     versus: Versus,
     /// The `player1`/`player2` texts shown and recorded.
     players: Players,
-    /// The handle on the computer player, when there is one.
-    engine: Option<Rc<RefCell<Box<dyn Engine>>>>,
+    /// Whether a computer player stands behind the app (its door runs the search).
+    computer: bool,
+    /// What the app asks of the search, until its door takes the orders.
+    orders: Vec<SearchOrder>,
+    /// What the search said last, not yet read by a tick.
+    news: Option<SearchNews>,
     /// The search under way or just ended.
     search: Option<Search>,
     /// Whether a hint was asked for and not found yet.
@@ -169,6 +171,13 @@ pub struct App {
     /// new game).
     reviewing: bool,
 }
+
+/// The app is plain data: it holds no search, no terminal and nothing shared, so any door can
+/// drive it from any thread (the network server runs one for each session, in async tasks).
+const _: () = {
+    const fn send<T: Send + 'static>() {}
+    send::<App>();
+};
 
 /// How many lines a mouse wheel step scrolls the action list.
 const WHEEL_LINES: usize = 3;
@@ -236,7 +245,9 @@ impl App {
             pick: Pick::Nothing,
             versus: Versus::PEOPLE,
             players: Players::default(),
-            engine: None,
+            computer: false,
+            orders: Vec::new(),
+            news: None,
             search: None,
             hint_wanted: false,
             suggestion: None,

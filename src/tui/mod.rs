@@ -14,10 +14,10 @@
 //! completed action.
 
 pub mod app;
-pub mod engine;
 pub mod render;
+pub mod search_handle;
+mod searching;
 mod session;
-mod thinker;
 
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
@@ -39,6 +39,7 @@ use crate::record::Record;
 use crate::rules::Setup;
 
 use app::{App, Effect, Look, Mode};
+use search_handle::SearchHandle;
 
 use crate::save::RecordFile;
 pub use app::Versus;
@@ -60,12 +61,12 @@ pub fn play(
 ) -> Result<()> {
     require_terminal()?;
     let mut app = App::new(setup, Look::from_env(ascii))?;
-    app.set_computer(versus, engine(threads));
+    app.set_computer(versus);
     let file = match record {
         Some(path) => RecordFile::named(path)?,
         None => RecordFile::in_data_dir(SystemTime::now())?,
     };
-    run(app, Some(file))
+    run(app, Some(file), search(threads))
 }
 
 /// Plays on the game of `record`, read from `file` (open and locked), appending the new actions
@@ -82,8 +83,8 @@ pub fn resume(
 ) -> Result<()> {
     require_terminal()?;
     let mut app = App::resume(record, Look::from_env(ascii));
-    app.set_computer(versus, engine(threads));
-    run(app, Some(file))
+    app.set_computer(versus);
+    run(app, Some(file), search(threads))
 }
 
 /// Opens `record` in the interface after its first `at` actions, with `note` in the panel
@@ -102,17 +103,17 @@ pub fn replay(
 ) -> Result<()> {
     require_terminal()?;
     let mut app = App::replay(record, at, Look::from_env(ascii));
-    app.set_computer(versus, engine(threads));
+    app.set_computer(versus);
     if let Some(note) = note {
         app.info(note);
     }
-    run(app, None)
+    run(app, None, search(threads))
 }
 
-/// The program's own search behind the interface's handle, on `threads` threads (0: the
-/// machine's cores).
-fn engine(threads: usize) -> Box<dyn engine::Engine> {
-    Box::new(thinker::Searching::new(threads))
+/// The program's own search behind the loop's handle, on `threads` threads (0: the machine's
+/// cores).
+fn search(threads: usize) -> Box<dyn SearchHandle> {
+    Box::new(searching::Searching::new(threads))
 }
 
 /// Refuses to start without a terminal, before anything is drawn or written.
@@ -129,9 +130,9 @@ pub fn require_terminal() -> Result<()> {
     )
 }
 
-/// Runs the interface until the player quits, then restores the terminal and prints where the
-/// records went.
-fn run(app: App, file: Option<RecordFile>) -> Result<()> {
+/// Runs the interface, with the search its app asks for behind `search`, until the player quits;
+/// then restores the terminal and prints where the records went.
+fn run(app: App, file: Option<RecordFile>, mut search: Box<dyn SearchHandle>) -> Result<()> {
     let mut session = Session::new(app);
     if let Some(file) = file {
         session.adopt(file)?;
@@ -139,7 +140,7 @@ fn run(app: App, file: Option<RecordFile>) -> Result<()> {
     let result = {
         let guard = TerminalGuard::enter();
         match guard {
-            Ok(_guard) => session.event_loop(),
+            Ok(_guard) => session.event_loop(search.as_mut()),
             Err(e) => Err(e).context("cannot set the terminal up"),
         }
         // The guard is dropped here: the terminal is back before anything is printed.
@@ -163,7 +164,7 @@ struct Session {
 }
 
 impl Session {
-    fn event_loop(&mut self) -> Result<()> {
+    fn event_loop(&mut self, search: &mut dyn SearchHandle) -> Result<()> {
         let mut terminal =
             Terminal::new(CrosstermBackend::new(io::stdout())).context("cannot draw")?;
         // Start listening before the first frame: a window resized while it is drawn would
@@ -175,7 +176,10 @@ impl Session {
         loop {
             // The search first: the computer's move played, or its next search started, before
             // the frame that shows it.
-            if self.app.tick() == Effect::Save {
+            self.app.searched(search.news());
+            let ticked = self.app.tick();
+            search.obey(self.app.take_orders());
+            if ticked == Effect::Save {
                 self.save();
             }
             if REDRAW.swap(false, Ordering::SeqCst) {
@@ -210,7 +214,9 @@ impl Session {
             };
             // Kept while a replay shows: playing on goes back to it when nothing can be saved.
             let replay = (self.app.mode() == Mode::Replay).then(|| self.app.clone());
-            match self.app.handle(&event) {
+            let effect = self.app.handle(&event);
+            search.obey(self.app.take_orders());
+            match effect {
                 Effect::None => {}
                 Effect::Quit if self.may_quit() => return Ok(()),
                 Effect::Quit => {}

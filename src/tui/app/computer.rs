@@ -2,17 +2,15 @@
 //! live analysis, and taking moves back against it.
 //!
 //! The computer is a *player*, not a colour: it plays player 1 (who moved first) or player 2,
-//! and after a swap it keeps playing the same player, now with the other colour. The app asks
-//! the [`Engine`] handle for searches and reads its reports on every [`App::tick`]; nothing here
-//! waits for it.
-
-use std::cell::RefCell;
-use std::rc::Rc;
+//! and after a swap it keeps playing the same player, now with the other colour. The app never
+//! holds the search: it leaves [`SearchOrder`]s for its door ([`App::take_orders`]), which runs
+//! the search and tells the app its news ([`App::searched`]) before every [`App::tick`]; nothing
+//! here waits for it.
 
 use crate::record::Players;
 use crate::report::capitalised;
 use crate::rules::{Action, Color, Position};
-use crate::tui::engine::{Budget, Engine, Proven, Report};
+use crate::tui::search_handle::{Budget, Proven, Report, SearchNews, SearchOrder};
 
 use super::text::join;
 use super::{App, Effect, Mode, Pick, player_of};
@@ -99,10 +97,11 @@ pub fn chance(win: f64, proven: Option<Proven>) -> String {
 }
 
 impl App {
-    /// Puts a computer behind the app: who it plays, and the engine that searches.
-    pub fn set_computer(&mut self, versus: Versus, engine: Box<dyn Engine>) {
+    /// Puts a computer behind the app: who it plays. The app's door runs the search it asks
+    /// for.
+    pub fn set_computer(&mut self, versus: Versus) {
         self.versus = versus;
-        self.engine = Some(Rc::new(RefCell::new(engine)));
+        self.computer = true;
         // A game resumed between people keeps the players its record names.
         if self.mode == Mode::Play && versus.computer != [false, false] {
             self.players = versus.players();
@@ -186,31 +185,40 @@ impl App {
         }
     }
 
-    /// Brings the search up to date with the app: reads its latest report, plays the
-    /// computer's move or shows the hint once found, and starts or stops searches as the shown
-    /// position and the wishes change (at once: after the computer's move, the next search
-    /// starts in the same call). The run loop calls it many times a second.
+    /// What the app asks of the search since the last call, for its door to carry out in
+    /// order.
+    pub fn take_orders(&mut self) -> Vec<SearchOrder> {
+        std::mem::take(&mut self.orders)
+    }
+
+    /// Tells the app the latest news of the search its door runs, for the next [`App::tick`].
+    pub fn searched(&mut self, news: SearchNews) {
+        self.news = Some(news);
+    }
+
+    /// Brings the app up to date with the search: reads the news it was told, plays the
+    /// computer's move or shows the hint once found, and asks for searches to start or stop as
+    /// the shown position and the wishes change (at once: after the computer's move, the next
+    /// search is asked for in the same call). The door calls it many times a second.
     pub fn tick(&mut self) -> Effect {
         let effect = self.read_search();
         self.schedule();
         effect
     }
 
-    /// Reads the search under way; once it has ended, acts on its final report.
+    /// Reads the news of the search under way; once it has ended, acts on its final report.
     fn read_search(&mut self) -> Effect {
-        let (Some(engine), Some(search)) = (self.engine.clone(), self.search.as_mut()) else {
+        let news = self.news.take();
+        let (Some(news), Some(search)) = (news, self.search.as_mut()) else {
             return Effect::None;
         };
         if search.done || search.line != self.actions[..self.current] {
             return Effect::None;
         }
-        let mut engine = engine.borrow_mut();
-        let done = engine.is_done();
-        if let Some(report) = engine.report() {
+        if let Some(report) = news.report {
             search.report = Some(report);
         }
-        drop(engine);
-        if !done {
+        if !news.done {
             return Effect::None;
         }
         search.done = true;
@@ -222,16 +230,15 @@ impl App {
     /// one wanted.
     fn schedule(&mut self) {
         let wanted = self.wanted();
-        let Some(engine) = self.engine.clone() else {
+        if !self.computer {
             return;
-        };
-        let mut engine = engine.borrow_mut();
+        }
         let line = &self.actions[..self.current];
         if let Some(search) = &self.search
             && (search.line != line || Some(search.job) != wanted)
         {
             if !search.done {
-                engine.stop();
+                self.orders.push(SearchOrder::Stop);
             }
             self.search = None;
         }
@@ -242,7 +249,8 @@ impl App {
                 Job::Move | Job::Hint => Budget::Seconds(self.versus.think),
                 Job::Analysis => Budget::Unlimited,
             };
-            engine.start(&self.positions[self.current], budget);
+            let position = Box::new(self.positions[self.current].clone());
+            self.orders.push(SearchOrder::Start(position, budget));
             self.search = Some(Search {
                 job,
                 line: line.to_vec(),
@@ -314,10 +322,10 @@ impl App {
 
     /// Asks the search under way, if any, to end.
     pub(super) fn stop_search(&mut self) {
-        if let (Some(search), Some(engine)) = (&mut self.search, &self.engine)
+        if let Some(search) = &mut self.search
             && !search.done
         {
-            engine.borrow_mut().stop();
+            self.orders.push(SearchOrder::Stop);
             search.done = true;
         }
     }
@@ -336,7 +344,7 @@ impl App {
 
     /// `t`: looks for the best action for the side to move, for `think` seconds.
     pub(super) fn ask_hint(&mut self) -> Effect {
-        if self.engine.is_none() {
+        if !self.computer {
             self.warn("No computer player is available here.");
         } else if self.position().is_over() {
             self.warn("The game is over: there is nothing to hint.");
@@ -350,7 +358,7 @@ impl App {
 
     /// `a`: turns the live analysis on or off.
     pub(super) fn toggle_analysis(&mut self) -> Effect {
-        if self.engine.is_none() {
+        if !self.computer {
             self.warn("No computer player is available here.");
             return Effect::None;
         }

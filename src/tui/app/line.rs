@@ -182,7 +182,9 @@ impl App {
         // The same players, and the same computer behind them.
         next.versus = self.versus;
         next.players = self.versus.players();
-        next.engine = self.engine.take();
+        next.computer = self.computer;
+        // The stop of the old game's search must still reach the search.
+        next.orders = std::mem::take(&mut self.orders);
         next.analysis = self.analysis;
         next.hint_given = self.hint_given;
         *self = next;

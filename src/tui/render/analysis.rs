@@ -10,7 +10,7 @@ use ratatui::text::Line;
 use crate::report::capitalised;
 use crate::rules::{Action, Color, Position};
 use crate::tui::app::{App, Job, Look, Mode, chance};
-use crate::tui::engine::{Proven, Report};
+use crate::tui::search_handle::{Proven, Report};
 
 use super::{BoardGeometry, Palette, paint, put};
 use crate::guide::wrap;
@@ -221,22 +221,20 @@ pub(super) fn draw_hint(app: &App, geometry: &BoardGeometry, buf: &mut Buffer, p
 
 #[cfg(test)]
 mod tests {
-    use std::cell::RefCell;
-    use std::rc::Rc;
+    use std::sync::{Arc, Mutex};
 
-    use crate::tui::app::computer::tests::{answer, report, versus_with};
-    use crate::tui::app::tests::press;
+    use crate::tui::app::computer::tests::{answer, press_with, report, tick, versus_with};
     use crate::tui::app::{App, Effect, Look};
-    use crate::tui::engine::fake::Script;
     use crate::tui::render::tests::draw_app;
+    use crate::tui::search_handle::fake::Script;
 
     /// A 13×13 game of Quentin after `moves`, the computer playing `computer`.
-    fn thirteen(moves: &str, computer: [bool; 2]) -> (App, Rc<RefCell<Script>>) {
+    fn thirteen(moves: &str, computer: [bool; 2]) -> (App, Arc<Mutex<Script>>) {
         thirteen_with(Look::FULL, moves, computer)
     }
 
     /// [`thirteen`], drawn with `look`.
-    fn thirteen_with(look: Look, moves: &str, computer: [bool; 2]) -> (App, Rc<RefCell<Script>>) {
+    fn thirteen_with(look: Look, moves: &str, computer: [bool; 2]) -> (App, Arc<Mutex<Script>>) {
         let (mut app, script) = versus_with(look, 13, true, computer);
         for token in moves.split_whitespace() {
             let action = crate::rules::Action::parse(token).unwrap();
@@ -249,7 +247,7 @@ mod tests {
                 .chain(std::iter::repeat_n('j', c.row().saturating_sub(p.row())))
                 .chain(std::iter::once('\n'))
                 .collect();
-            press(&mut app, &keys);
+            press_with(&mut app, &script, &keys);
             assert_eq!(app.actions().last(), Some(&action), "{:?}", app.message());
         }
         (app, script)
@@ -258,10 +256,10 @@ mod tests {
     #[test]
     fn the_thinking_panel_shows_time_playouts_and_the_best_move_so_far() {
         let (mut app, script) = thirteen("g7", [false, true]);
-        assert_eq!(app.tick(), Effect::None);
+        assert_eq!(tick(&mut app, &script), Effect::None);
         answer(&script, report("f6", 0.61, 48_210, 1200, &[]), false);
-        assert_eq!(app.tick(), Effect::None);
-        press(&mut app, "l\n");
+        assert_eq!(tick(&mut app, &script), Effect::None);
+        press_with(&mut app, &script, "l\n");
         let terminal = draw_app(&mut app, 80, 24);
         let screen = format!("{}", terminal.backend());
         assert!(screen.contains("is thinking: wait"), "{screen}");
@@ -271,10 +269,10 @@ mod tests {
     #[test]
     fn a_hint_is_marked_on_the_board_with_its_win_chance() {
         let (mut app, script) = thirteen("g7 h8", [false, false]);
-        press(&mut app, "t");
-        assert_eq!(app.tick(), Effect::None);
+        press_with(&mut app, &script, "t");
+        assert_eq!(tick(&mut app, &script), Effect::None);
         answer(&script, report("f6", 0.54, 9_000, 2000, &[]), true);
-        assert_eq!(app.tick(), Effect::None);
+        assert_eq!(tick(&mut app, &script), Effect::None);
         let terminal = draw_app(&mut app, 80, 24);
         insta::assert_snapshot!(terminal.backend());
     }
@@ -282,15 +280,15 @@ mod tests {
     #[test]
     fn the_analysis_bar_is_blacks_share_beside_the_board() {
         let (mut app, script) = thirteen("g7 h8 g6", [false, false]);
-        press(&mut app, "a");
-        assert_eq!(app.tick(), Effect::None);
+        press_with(&mut app, &script, "a");
+        assert_eq!(tick(&mut app, &script), Effect::None);
         // White to move, 30% for White: Black's share is 70%.
         answer(
             &script,
             report("f6", 0.3, 123_456, 900, &["f8", "h6"]),
             false,
         );
-        assert_eq!(app.tick(), Effect::None);
+        assert_eq!(tick(&mut app, &script), Effect::None);
         let terminal = draw_app(&mut app, 80, 24);
         let screen = format!("{}", terminal.backend());
         assert!(
@@ -303,10 +301,10 @@ mod tests {
     #[test]
     fn the_analysis_draws_at_every_window_size_without_panicking() {
         let (mut app, script) = thirteen("g7 h8 g6", [false, false]);
-        press(&mut app, "a");
-        assert_eq!(app.tick(), Effect::None);
+        press_with(&mut app, &script, "a");
+        assert_eq!(tick(&mut app, &script), Effect::None);
         answer(&script, report("f6", 0.97, 10, 900, &["f8", "h6"]), false);
-        assert_eq!(app.tick(), Effect::None);
+        assert_eq!(tick(&mut app, &script), Effect::None);
         for width in (0..110).step_by(3) {
             for height in 0..36 {
                 let area = ratatui::layout::Rect::new(0, 0, width, height);
@@ -324,23 +322,23 @@ mod tests {
         };
         // The computer thinking.
         let (mut thinking, script) = thirteen_with(look, "g7", [false, true]);
-        assert_eq!(thinking.tick(), Effect::None);
+        assert_eq!(tick(&mut thinking, &script), Effect::None);
         answer(&script, report("f6", 0.61, 48_210, 1200, &[]), false);
-        assert_eq!(thinking.tick(), Effect::None);
+        assert_eq!(tick(&mut thinking, &script), Effect::None);
         // A hint found, then the analysis under way.
         let (mut analysing, script) = thirteen_with(look, "g7 h8", [false, false]);
-        press(&mut analysing, "t");
-        assert_eq!(analysing.tick(), Effect::None);
+        press_with(&mut analysing, &script, "t");
+        assert_eq!(tick(&mut analysing, &script), Effect::None);
         answer(&script, report("f6", 0.54, 9_000, 2000, &[]), true);
-        assert_eq!(analysing.tick(), Effect::None);
-        press(&mut analysing, "a");
-        assert_eq!(analysing.tick(), Effect::None);
+        assert_eq!(tick(&mut analysing, &script), Effect::None);
+        press_with(&mut analysing, &script, "a");
+        assert_eq!(tick(&mut analysing, &script), Effect::None);
         answer(
             &script,
             report("f6", 0.54, 9_000, 300, &["f8", "h6"]),
             false,
         );
-        assert_eq!(analysing.tick(), Effect::None);
+        assert_eq!(tick(&mut analysing, &script), Effect::None);
         for mut app in [thinking, analysing] {
             let terminal = draw_app(&mut app, 80, 24);
             let screen = format!("{}", terminal.backend());

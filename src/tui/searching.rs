@@ -1,10 +1,10 @@
-//! The program's own search behind the interface's [`Engine`] handle: each search runs on its
-//! own thread (the search's [`Thinker`]); this side only starts, stops and reads it.
+//! The program's own search behind the run loop's [`SearchHandle`]: each search runs on its own
+//! thread (the search's [`Thinker`]); this side only starts, stops and reads it.
 
 use crate::rules::Position;
 use crate::search::{Limits, Thinker};
 
-use super::engine::{Budget, Engine, Report};
+use super::search_handle::{Budget, Report, SearchHandle};
 
 /// The search, one [`Thinker`] at a time.
 pub(super) struct Searching {
@@ -33,7 +33,7 @@ impl Searching {
     }
 }
 
-impl Engine for Searching {
+impl SearchHandle for Searching {
     fn start(&mut self, position: &Position, budget: Budget) {
         // A search under way is dropped, which stops it; its thread ends on its own, so that a
         // key which changes the position never waits for it.
