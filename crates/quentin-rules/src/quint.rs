@@ -2,6 +2,7 @@
 //! with optional custodian captures; exactly five in a row wins, and the third repetition of a
 //! position is a draw.
 
+mod history;
 mod lines;
 
 use std::fmt;
@@ -13,6 +14,8 @@ use super::point::Point;
 use super::{Change, Ending, Illegal, Outcome};
 
 pub use lines::quints;
+
+use history::History;
 
 /// The board side: Quint is played on 8×8 cells only.
 pub const SIZE: usize = 8;
@@ -138,7 +141,7 @@ pub(crate) struct Quint {
     /// The positions since the last drop or capture, the current one last. Earlier positions
     /// cannot come back: a drop lowers the pieces in hand and a capture the pieces in play, and
     /// neither count ever rises again.
-    history: Vec<Key>,
+    history: History,
 }
 
 impl Quint {
@@ -156,7 +159,7 @@ impl Quint {
             to_move,
             ply: 0,
             outcome: None,
-            history: Vec::new(),
+            history: History::default(),
         };
         quint.history.push(quint.key());
         quint.outcome = quint.judge(to_move.opponent());
@@ -434,9 +437,7 @@ impl Quint {
                 },
             });
         }
-        let now = self.history.last()?;
-        let seen = self.history.iter().filter(|k| *k == now).count();
-        (seen >= REPETITIONS).then_some(Outcome::Draw)
+        (self.history.seen() >= REPETITIONS).then_some(Outcome::Draw)
     }
 }
 
