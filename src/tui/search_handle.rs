@@ -6,15 +6,16 @@
 //! [`SearchHandle`] speaks in the search's own [`Budget`] and [`Report`]; the program's search
 //! stands behind it in the run loop, and the state-machine tests put a scripted one there.
 
-use crate::rules::Position;
+use crate::rules::{Action, Position};
 
 pub use crate::search::{Budget, MoveReport, Proven, Report};
 
 /// What the app asks of the search that its door owns and runs.
 #[derive(Clone, Debug)]
 pub enum SearchOrder {
-    /// Search this position within this budget, ending any search under way first.
-    Start(Box<Position>, Budget),
+    /// Search the position after these actions from the start of the game, within this budget,
+    /// ending any search under way first.
+    Start(Box<Position>, Vec<Action>, Budget),
     /// End the search under way; its last report stays readable.
     Stop,
 }
@@ -31,8 +32,10 @@ pub struct SearchNews {
 /// A search running on its own thread, seen from the door that runs it. Every method returns
 /// at once.
 pub trait SearchHandle: Send {
-    /// Starts searching `position` within `budget`, ending any search under way first.
-    fn start(&mut self, position: &Position, budget: Budget);
+    /// Starts searching `position`, reached by `line` from the start of the game, within
+    /// `budget`, ending any search under way first. The line lets a search reuse what an
+    /// earlier one found about the positions before it.
+    fn start(&mut self, position: &Position, line: &[Action], budget: Budget);
     /// Asks the search under way to end; its last report stays readable.
     fn stop(&mut self);
     /// The latest report of the search under way or just ended.
@@ -46,7 +49,9 @@ impl dyn SearchHandle + '_ {
     pub fn obey(&mut self, orders: Vec<SearchOrder>) {
         for order in orders {
             match order {
-                SearchOrder::Start(position, budget) => self.start(&position, budget),
+                SearchOrder::Start(position, line, budget) => {
+                    self.start(&position, &line, budget);
+                }
                 SearchOrder::Stop => self.stop(),
             }
         }
@@ -76,7 +81,7 @@ pub(crate) mod fake {
     use std::sync::{Arc, Mutex};
 
     use super::{Budget, Report, SearchHandle};
-    use crate::rules::Position;
+    use crate::rules::{Action, Position};
 
     /// What the fake was asked and what it will answer; shared with the test.
     #[derive(Debug, Default)]
@@ -98,7 +103,7 @@ pub(crate) mod fake {
     pub(crate) struct Fake(pub Arc<Mutex<Script>>);
 
     impl SearchHandle for Fake {
-        fn start(&mut self, position: &Position, budget: Budget) {
+        fn start(&mut self, position: &Position, _line: &[Action], budget: Budget) {
             let mut s = self.0.lock().unwrap();
             s.started.push((position.ply(), budget));
             s.running = true;

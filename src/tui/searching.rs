@@ -1,8 +1,9 @@
 //! The program's own search behind the run loop's [`SearchHandle`]: each search runs on its own
-//! thread (the search's [`Thinker`]); this side only starts, stops and reads it.
+//! thread (the search's [`Thinker`]); this side only starts, stops and reads it, and keeps the
+//! tree of a search that ended for the next one, as GTP and `quentin match` do.
 
-use crate::rules::Position;
-use crate::search::{Limits, Thinker};
+use crate::rules::{Action, Position};
+use crate::search::{Limits, Searcher, Thinker};
 
 use super::search_handle::{Budget, Report, SearchHandle};
 
@@ -10,8 +11,13 @@ use super::search_handle::{Budget, Report, SearchHandle};
 pub(super) struct Searching {
     threads: usize,
     thinker: Option<Thinker>,
+    /// The line of actions to the position the thinker searches.
+    line: Vec<Action>,
     /// The final report of the last search, once it ended.
     last: Option<Report>,
+    /// The searcher of the last search that ended, and the line to the position it searched:
+    /// its tree serves the next search of a position that follows from that one.
+    kept: Option<(Searcher, Vec<Action>)>,
 }
 
 impl Searching {
@@ -20,23 +26,42 @@ impl Searching {
         Searching {
             threads,
             thinker: None,
+            line: Vec::new(),
             last: None,
+            kept: None,
         }
     }
 
     /// Takes the final report of the search that has ended (its thread is done, so joining
-    /// it does not wait).
+    /// it does not wait), and keeps its searcher.
     fn end(&mut self) {
         if let Some(thinker) = self.thinker.take() {
-            self.last = Some(thinker.finish());
+            let (report, searcher) = thinker.finish_with();
+            self.last = Some(report);
+            self.kept = Some((searcher, std::mem::take(&mut self.line)));
+        }
+    }
+
+    /// A searcher for the position after `line`: the kept one, its tree moved down the actions
+    /// played since, when the line follows from its position; else a new one.
+    fn searcher(&mut self, line: &[Action], limits: Limits) -> Searcher {
+        match self.kept.take() {
+            Some((mut searcher, searched)) if line.starts_with(&searched) => {
+                searcher.set_limits(limits);
+                for &action in &line[searched.len()..] {
+                    searcher.advance(action);
+                }
+                searcher
+            }
+            _ => Searcher::new(limits),
         }
     }
 }
 
 impl SearchHandle for Searching {
-    fn start(&mut self, position: &Position, budget: Budget) {
+    fn start(&mut self, position: &Position, line: &[Action], budget: Budget) {
         // A search under way is dropped, which stops it; its thread ends on its own, so that a
-        // key which changes the position never waits for it.
+        // key which changes the position never waits for it. Its tree goes with it.
         self.thinker = None;
         self.last = None;
         let limits = Limits {
@@ -44,7 +69,9 @@ impl SearchHandle for Searching {
             threads: self.threads,
             ..Limits::default()
         };
-        self.thinker = Some(Thinker::start(position.clone(), limits));
+        let searcher = self.searcher(line, limits);
+        self.line = line.to_vec();
+        self.thinker = Some(Thinker::start_with(searcher, position.clone()));
     }
 
     fn stop(&mut self) {
@@ -65,5 +92,64 @@ impl SearchHandle for Searching {
             self.end();
         }
         self.thinker.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Game, Setup};
+
+    /// Starts a search of `playouts` playouts and waits for its final report.
+    fn searched(
+        search: &mut Searching,
+        position: &Position,
+        line: &[Action],
+        playouts: u64,
+    ) -> Report {
+        search.start(position, line, Budget::Playouts(playouts));
+        while !search.is_done() {
+            std::thread::yield_now();
+        }
+        search.report().unwrap()
+    }
+
+    #[test]
+    fn the_next_move_reuses_the_tree_of_the_last_search() {
+        let start = Setup {
+            size: 5,
+            ..Setup::new(Game::Quentin)
+        }
+        .start()
+        .unwrap();
+        let mut search = Searching::new(1);
+        let first = searched(&mut search, &start, &[], 2_000);
+        let best = first.best.unwrap();
+        let known = first
+            .moves
+            .iter()
+            .find(|m| m.action == best)
+            .unwrap()
+            .visits;
+        let mut next = start.clone();
+        next.play(best).unwrap();
+        let second = searched(&mut search, &next, &[best], 2_000);
+        let visits: u64 = second.moves.iter().map(|m| m.visits).sum();
+        assert!(
+            visits + 1 >= known + 2_000,
+            "{visits} visits, {known} known"
+        );
+        // A line that does not follow from the last search starts afresh.
+        let mut elsewhere = start.clone();
+        let other = first
+            .moves
+            .iter()
+            .find(|m| m.action != best)
+            .unwrap()
+            .action;
+        elsewhere.play(other).unwrap();
+        let fresh = searched(&mut search, &elsewhere, &[other], 500);
+        let visits: u64 = fresh.moves.iter().map(|m| m.visits).sum();
+        assert!(visits <= 500, "{visits}");
     }
 }

@@ -250,7 +250,8 @@ impl App {
                 Job::Analysis => Budget::Unlimited,
             };
             let position = Box::new(self.positions[self.current].clone());
-            self.orders.push(SearchOrder::Start(position, budget));
+            self.orders
+                .push(SearchOrder::Start(position, line.to_vec(), budget));
             self.search = Some(Search {
                 job,
                 line: line.to_vec(),
