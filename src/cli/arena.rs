@@ -58,19 +58,19 @@ enum Opponent {
 /// A player of a match.
 enum Player {
     Baseline(Baseline, Rng),
-    Engine(Box<Searcher>),
+    Computer(Box<Searcher>),
 }
 
 impl Player {
     fn choose(&mut self, position: &Position) -> Option<crate::rules::Action> {
         match self {
             Player::Baseline(b, rng) => b.choose(position, rng),
-            Player::Engine(s) => s.search(position, &AtomicBool::new(false), |_| {}).best,
+            Player::Computer(s) => s.search(position, &AtomicBool::new(false), |_| {}).best,
         }
     }
 
     fn advance(&mut self, action: crate::rules::Action) {
-        if let Player::Engine(s) = self {
+        if let Player::Computer(s) = self {
             s.advance(action);
         }
     }
@@ -110,11 +110,11 @@ pub(super) fn run(args: &MatchArgs) -> Result<()> {
     let mut rng = Rng::new(limits.seed.unwrap_or(1));
     let mut tally = Tally::default();
     for game in 0..args.games {
-        let mut computer = Player::Engine(Box::new(Searcher::new(limits)));
+        let mut computer = Player::Computer(Box::new(Searcher::new(limits)));
         let mut other = match args.opponent {
             Opponent::Random => Player::Baseline(Baseline::Random, Rng::new(rng.next_u64())),
             Opponent::Greedy => Player::Baseline(Baseline::Greedy, Rng::new(rng.next_u64())),
-            Opponent::Engine => Player::Engine(Box::new(Searcher::new(opponent_limits))),
+            Opponent::Engine => Player::Computer(Box::new(Searcher::new(opponent_limits))),
         };
         let computer_first = game % 2 == 0;
         let result = if computer_first {

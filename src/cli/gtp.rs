@@ -44,7 +44,7 @@ const COMMANDS: [&str; 18] = [
 ];
 
 pub(super) fn gtp(args: &GtpArgs) -> Result<()> {
-    let mut engine = Engine::new(args.limits.limits());
+    let mut engine = Gtp::new(args.limits.limits());
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut stdout = std::io::stdout().lock();
@@ -133,19 +133,19 @@ impl Answer {
     }
 }
 
-/// The engine's state: the game and options, the actions played, the computer.
-pub(super) struct Engine {
+/// What a GTP session holds: the game and options, the actions played, the computer.
+pub(super) struct Gtp {
     setup: Setup,
     position: Position,
     actions: Vec<Action>,
     searcher: Searcher,
 }
 
-impl Engine {
+impl Gtp {
     /// A Quentin game of the default size, pie on, searched within `limits`.
-    pub(super) fn new(limits: Limits) -> Engine {
+    pub(super) fn new(limits: Limits) -> Gtp {
         let setup = Setup::new(Game::Quentin);
-        Engine {
+        Gtp {
             setup,
             position: start(setup),
             actions: Vec::new(),
@@ -365,8 +365,8 @@ fn replay(setup: Setup, actions: &[Action]) -> Position {
 mod tests {
     use super::*;
 
-    fn engine() -> Engine {
-        Engine::new(Limits {
+    fn gtp() -> Gtp {
+        Gtp::new(Limits {
             budget: Budget::Playouts(50),
             threads: 1,
             seed: Some(1),
@@ -374,13 +374,13 @@ mod tests {
         })
     }
 
-    fn ask(e: &mut Engine, line: &str) -> String {
+    fn ask(e: &mut Gtp, line: &str) -> String {
         e.handle(line).map(|a| a.text).unwrap_or_default()
     }
 
     #[test]
     fn ids_comments_and_errors() {
-        let mut e = engine();
+        let mut e = gtp();
         assert_eq!(ask(&mut e, "12 protocol_version"), "=12 2\n\n");
         assert_eq!(ask(&mut e, "  # only a comment"), "");
         assert_eq!(ask(&mut e, "name # the name"), "= quentin\n\n");

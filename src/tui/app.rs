@@ -27,7 +27,7 @@ use computer::Search;
 pub use computer::{Hint, Job, Versus, chance};
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};
-pub use text::{KONOBI_HINT, dimensions, refusal_text, removals_text, wins_text};
+pub use text::{KONOBI_TIP, dimensions, refusal_text, removals_text, wins_text};
 
 /// Whether the app plays a game or steps through a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,10 +136,10 @@ pub struct App {
     /// Keys ignored while the window is too small for the board, counted for the player (and
     /// so that what typed keys did can always be read back from the screen).
     ignored_keys: usize,
-    /// Konobi's first-time hint, while it shows.
-    hint: Option<&'static str>,
+    /// Konobi's first-time tip, while it shows (not the computer's hint).
+    tip: Option<&'static str>,
     /// Whether that hint was shown already: it shows once a session.
-    hint_given: bool,
+    tip_given: bool,
     look: Look,
     record_path: Option<PathBuf>,
     /// The first entry shown in the action list, when the player scrolled it; `None` follows
@@ -236,8 +236,8 @@ impl App {
             help: false,
             help_scroll: 0,
             ignored_keys: 0,
-            hint: None,
-            hint_given: false,
+            tip: None,
+            tip_given: false,
             look,
             record_path: None,
             list_top: None,
@@ -328,11 +328,11 @@ impl App {
         self.help
     }
 
-    /// A hint for a newcomer shown under the last message, such as why Konobi refuses most
+    /// A tip for a newcomer shown under the last message, such as why Konobi refuses most
     /// diagonal moves.
     #[must_use]
-    pub fn hint(&self) -> Option<&'static str> {
-        self.hint
+    pub fn tip(&self) -> Option<&'static str> {
+        self.tip
     }
 
     /// How many lines the help overlay is scrolled down (the drawing shows no more than its
@@ -381,7 +381,7 @@ impl App {
 
     /// Shows a refusal or a failure (of the app, or outside it, such as saving).
     pub fn warn(&mut self, text: impl Into<String>) {
-        self.hint = None;
+        self.tip = None;
         self.message = Some(Message {
             text: text.into(),
             tone: Tone::Refusal,
@@ -390,7 +390,7 @@ impl App {
 
     /// Shows news: what happened, what the keys do now.
     pub fn info(&mut self, text: impl Into<String>) {
-        self.hint = None;
+        self.tip = None;
         self.message = Some(Message {
             text: text.into(),
             tone: Tone::Info,

@@ -61,12 +61,12 @@ impl Change {
 
 /// What an action would do, as told by [`Position::preview`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Effect {
+pub struct Preview {
     /// Every changed point, the placement first.
     pub changes: Vec<Change>,
 }
 
-impl Effect {
+impl Preview {
     /// The points filled by the game's rule (the placement itself excluded), with their colour.
     pub fn fills(&self) -> impl Iterator<Item = (Point, Color)> + '_ {
         self.changes
@@ -346,8 +346,8 @@ impl Position {
     ///
     /// # Errors
     /// The reason `action` is illegal.
-    pub fn preview(&self, action: Action) -> Result<Effect, Illegal> {
-        dispatch!(&self.state, g => g.preview(action)).map(|changes| Effect { changes })
+    pub fn preview(&self, action: Action) -> Result<Preview, Illegal> {
+        dispatch!(&self.state, g => g.preview(action)).map(|changes| Preview { changes })
     }
 
     /// Places a stone of the side to move on `p` if that is legal, with the same effect as

@@ -3,7 +3,7 @@
 use crate::report::capitalised;
 use crate::rules::{Action, Color, Illegal, KonobiViolation, Position};
 
-use super::text::{KONOBI_HINT, dimensions, fills_text, join, refusal_text, removals_text};
+use super::text::{KONOBI_TIP, dimensions, fills_text, join, refusal_text, removals_text};
 use super::{App, Effect, MAX_AUTO_PASSES, Mode, Pick, player, player_of, quint};
 use crate::tui::render::BoardStyle;
 
@@ -31,10 +31,10 @@ impl App {
                 if matches!(
                     reason,
                     Illegal::Konobi(KonobiViolation::AvoidableWeakConnection { .. })
-                ) && !self.hint_given
+                ) && !self.tip_given
                 {
-                    self.hint = Some(KONOBI_HINT);
-                    self.hint_given = true;
+                    self.tip = Some(KONOBI_TIP);
+                    self.tip_given = true;
                 }
                 return Effect::None;
             }
@@ -121,7 +121,7 @@ impl App {
         self.current += 1;
         self.list_top = None;
         self.pick = Pick::Nothing;
-        self.hint = None;
+        self.tip = None;
     }
 
     /// Whether action number `n` (from 1) is a pass. Passes are only ever forced, so the app
@@ -186,7 +186,7 @@ impl App {
         // The stop of the old game's search must still reach the search.
         next.orders = std::mem::take(&mut self.orders);
         next.analysis = self.analysis;
-        next.hint_given = self.hint_given;
+        next.tip_given = self.tip_given;
         *self = next;
         self.info(format!(
             "New game of {} on {}.",

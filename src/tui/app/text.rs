@@ -42,7 +42,7 @@ pub(super) fn fills_text(filled: [usize; 2], unit: &str) -> String {
 /// The stones an action would remove, such as `white c3 and d4` (`None` when it removes none).
 /// Only the mover's opponent ever loses stones.
 #[must_use]
-pub fn removals_text(effect: &crate::rules::Effect) -> Option<String> {
+pub fn removals_text(effect: &crate::rules::Preview) -> Option<String> {
     let removed: Vec<(Point, Color)> = effect.removals().collect();
     let &(_, color) = removed.first()?;
     let points: Vec<String> = removed.iter().map(|(p, _)| p.to_string()).collect();
@@ -81,7 +81,7 @@ pub fn wins_text(position: &Position, action: Action) -> String {
 
 /// The hint shown the first time Konobi refuses a weak connection that a strong one could
 /// replace: in Konobi most diagonal moves are refused early on, and that is no bug.
-pub const KONOBI_HINT: &str = "Normal in Konobi: a stone may join another only corner to \
+pub const KONOBI_TIP: &str = "Normal in Konobi: a stone may join another only corner to \
                                corner when no free point beside that other stone could join \
                                it side by side, so most diagonal moves are refused early on. \
                                ? shows the rules.";

@@ -112,20 +112,20 @@ mod tests {
         );
         assert_eq!(app.current(), 8);
         // The first such refusal explains that it is normal; the panel shows it at 80×24.
-        assert_eq!(app.hint(), Some(crate::tui::app::KONOBI_HINT));
+        assert_eq!(app.tip(), Some(crate::tui::app::KONOBI_TIP));
         let screen = draw_app(&mut app, 80, 24).backend().to_string();
         assert!(screen.contains("Normal in Konobi"), "{screen}");
         // Moving on clears it, and it never comes back.
         press(&mut app, "k\n");
         assert_eq!(app.current(), 9);
-        assert_eq!(app.hint(), None);
+        assert_eq!(app.tip(), None);
         press(&mut app, "u");
         press(&mut app, "j\n");
         assert!(
             app.message()
                 .is_some_and(|m| m.text.contains("cannot play b2"))
         );
-        assert_eq!(app.hint(), None);
+        assert_eq!(app.tip(), None);
     }
 
     #[test]

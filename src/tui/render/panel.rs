@@ -207,7 +207,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
             top.push(Line::styled(line, style));
         }
     }
-    if let Some(hint) = app.hint() {
+    if let Some(hint) = app.tip() {
         top.push(Line::default());
         for line in wrap(hint, width).into_iter().take(5) {
             top.push(Line::styled(line, palette.hint));
