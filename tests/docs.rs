@@ -281,3 +281,48 @@ fn every_relative_link_and_path_of_the_docs_exists() {
     }
     assert!(checked >= 10, "only {checked} links and paths found");
 }
+
+/// How the documents write a key of the interface's table.
+fn key_name(key: quentin::tui::commands::Key) -> String {
+    use crossterm::event::KeyCode;
+    use quentin::tui::commands::Key;
+    match key {
+        Key::Code(KeyCode::Char(' ')) => "Space".to_string(),
+        Key::Code(KeyCode::Char(c)) => format!("`{c}`"),
+        Key::Code(KeyCode::Enter) => "Enter".to_string(),
+        Key::Code(KeyCode::Esc) => "Esc".to_string(),
+        Key::Code(KeyCode::Left | KeyCode::Right | KeyCode::Up | KeyCode::Down) => {
+            "arrows".to_string()
+        }
+        Key::Code(KeyCode::Home) => "Home".to_string(),
+        Key::Code(KeyCode::End) => "End".to_string(),
+        Key::Code(KeyCode::PageUp) => "PgUp".to_string(),
+        Key::Code(KeyCode::PageDown) => "PgDn".to_string(),
+        Key::Code(other) => format!("{other:?}"),
+        Key::Ctrl(c) => format!("Ctrl-{}", c.to_ascii_uppercase()),
+    }
+}
+
+/// Every key of the interface's one table of keys (which also dispatches them) is in the
+/// README and in docs/playing.md: a key cannot work unlisted, nor be listed in one and not the
+/// other.
+#[test]
+fn the_documents_list_every_key_of_the_table() {
+    use quentin::tui::commands::{ROWS, Section};
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let playing = fs::read_to_string(root().join("docs/playing.md")).unwrap();
+    let quint_keys = &playing[playing.rfind("| key | does |").expect("Quint's key table")..];
+    for row in ROWS {
+        for &(key, _) in row.binds {
+            let name = key_name(key);
+            let (text, doc) = match row.section {
+                Section::Quint => (quint_keys, "docs/playing.md (Quint)"),
+                _ => (playing.as_str(), "docs/playing.md"),
+            };
+            assert!(text.contains(&name), "{doc} does not list {name}");
+            if row.section != Section::Quint {
+                assert!(readme.contains(&name), "README.md does not list {name}");
+            }
+        }
+    }
+}

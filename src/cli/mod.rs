@@ -29,16 +29,14 @@ use crate::library::{self, Unreadable, shown};
 use crate::record::Record;
 use crate::rules::{Game, Setup};
 
-/// What `--help` says after the options: the keys in short, where records go, examples.
-const AFTER_HELP: &str = "\
-Keys in a game:
-  arrows, h j k l  move the cursor         Enter, Space  play at the cursor
-  s                swap (pie rule)         u, r          undo, redo
-  n                new game once won       ?             the rules, marks, keys
-  t                hint from the computer  a             live analysis on/off
-  q, Esc, Ctrl-C   quit (nothing is lost)  mouse         point; click to play
-  In a replay: Left/Right step, Home/End jump, p plays on into a new record.
+/// What `--help` says after the options: the keys in short (from the interface's table of
+/// keys), where records go, examples.
+fn after_help() -> String {
+    format!("{}\n{AFTER_KEYS}", crate::tui::keys_in_short())
+}
 
+/// What `--help` says after the keys.
+const AFTER_KEYS: &str = "\
 Records: the game is saved after every action, to --record FILE or else to a
 new time-stamped file in the folder games/ of the data directory:
   Linux    $XDG_DATA_HOME/quentin or ~/.local/share/quentin
@@ -67,7 +65,7 @@ Status: 0 success, 1 failure (such as a bad record), 2 wrong command line.";
     name = "quentin",
     version,
     about,
-    after_help = AFTER_HELP,
+    after_help = after_help(),
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {

@@ -3,8 +3,9 @@
 //! - [`app`]: the interface as a state machine fed with terminal events.
 //! - [`render`]: drawing the app's state, a pure function into a buffer.
 //!
-//! The command line enters by [`play`], [`resume`], [`replay`] and [`require_terminal`], and
-//! says who plays with [`Versus`]; the rooms behind them are the interface's own.
+//! The command line enters by [`play`], [`resume`], [`replay`], [`require_terminal`] and
+//! [`keys_in_short`], and says who plays with [`Versus`]; the rooms behind them are the
+//! interface's own.
 //!
 //! This module runs the loop: it sets the terminal up, draws, reads events, saves the record
 //! after every change, and puts the terminal back however the program ends (quit, error, panic,
@@ -14,6 +15,7 @@
 //! completed action.
 
 pub mod app;
+pub mod commands;
 pub mod render;
 pub mod search_handle;
 mod searching;
@@ -114,6 +116,13 @@ pub fn replay(
 /// cores).
 fn search(threads: usize) -> Box<dyn SearchHandle> {
     Box::new(searching::Searching::new(threads))
+}
+
+/// The keys of a game and of a replay in short, for `--help`: from the table that dispatches
+/// them.
+#[must_use]
+pub fn keys_in_short() -> String {
+    commands::in_short()
 }
 
 /// Refuses to start without a terminal, before anything is drawn or written.

@@ -1,10 +1,11 @@
 //! Keys and the mouse: what each event does to the app.
 
 use crossterm::event::{
-    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+    Event, KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
 };
 
 use crate::rules::{Action, Game};
+use crate::tui::commands::{self, Command};
 
 use super::{App, Effect, Mode, WHEEL_LINES};
 
@@ -29,106 +30,119 @@ impl App {
     }
 
     fn key(&mut self, key: KeyEvent) -> Effect {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Char('q') => return Effect::Quit,
-            KeyCode::Char('c') if ctrl => return Effect::Quit,
-            KeyCode::Char('z') if ctrl => return Effect::Suspend,
-            KeyCode::Char('?') => {
+        // What the key asks, from the one table of keys; a key it does not bind still closes
+        // the help and counts as ignored on a hidden board.
+        let command = commands::command(key);
+        match command {
+            Some(Command::Quit) if key.code != KeyCode::Esc => return Effect::Quit,
+            Some(Command::Suspend) => return Effect::Suspend,
+            Some(Command::Help) => {
                 self.help = !self.help;
                 self.help_scroll = 0;
                 return Effect::None;
             }
-            _ if self.help && self.scroll_help(key.code) => return Effect::None,
+            _ if self.help && command.is_some_and(|c| self.scroll_help(c)) => {
+                return Effect::None;
+            }
             // Esc closes the help as it closes any dialog; only q and Ctrl-C quit from it.
             _ if self.help => {
                 self.help = false;
                 return Effect::None;
             }
             // Nothing may act on a board the player cannot see.
-            KeyCode::Esc if self.geometry.hidden => return Effect::Quit,
+            Some(Command::Quit) if self.geometry.hidden => return Effect::Quit,
             _ if self.geometry.hidden => {
                 self.ignored_keys += 1;
                 return Effect::None;
             }
-            KeyCode::Esc if self.quint_cancel() => return Effect::None,
-            KeyCode::Esc => return Effect::Quit,
-            KeyCode::PageUp => {
+            Some(Command::Quit) if self.quint_cancel() => return Effect::None,
+            Some(Command::Quit) => return Effect::Quit,
+            Some(Command::PageUp) => {
                 self.scroll(false, self.geometry.list_rows.saturating_sub(1).max(1));
                 return Effect::None;
             }
-            KeyCode::PageDown => {
+            Some(Command::PageDown) => {
                 self.scroll(true, self.geometry.list_rows.saturating_sub(1).max(1));
                 return Effect::None;
             }
             _ => {}
         }
+        let Some(command) = command else {
+            return Effect::None;
+        };
         match self.mode {
-            Mode::Play => self.play_key(key.code),
-            Mode::Replay => self.replay_key(key.code),
+            Mode::Play => self.play_key(command),
+            Mode::Replay => self.replay_key(command),
         }
     }
 
     /// Scrolls the help with the arrows, `j`/`k`, PgUp/PgDn, Home/End; false for any other key.
-    fn scroll_help(&mut self, code: KeyCode) -> bool {
+    fn scroll_help(&mut self, command: Command) -> bool {
         let help = self.geometry.help;
         let page = help.rows.saturating_sub(1).max(1);
         let top = self.help_scroll.min(help.max_scroll);
-        self.help_scroll = match code {
-            KeyCode::Up | KeyCode::Char('k') => top.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => top + 1,
-            KeyCode::PageUp => top.saturating_sub(page),
-            KeyCode::PageDown => top + page,
-            KeyCode::Home | KeyCode::Char('g') => 0,
-            KeyCode::End | KeyCode::Char('G') => help.max_scroll,
+        self.help_scroll = match command {
+            Command::Up => top.saturating_sub(1),
+            Command::Down => top + 1,
+            Command::PageUp => top.saturating_sub(page),
+            Command::PageDown => top + page,
+            Command::First => 0,
+            Command::Last => help.max_scroll,
             _ => return false,
         }
         .min(help.max_scroll);
         true
     }
 
-    fn play_key(&mut self, code: KeyCode) -> Effect {
-        if matches!(code, KeyCode::Enter | KeyCode::Char(' ' | 's' | 'x')) && self.busy() {
+    fn play_key(&mut self, command: Command) -> Effect {
+        if matches!(
+            command,
+            Command::Play | Command::Select | Command::Swap | Command::Capture
+        ) && self.busy()
+        {
             return Effect::None;
         }
         if self.setup().game == Game::Quint
-            && let Some(effect) = self.quint_key(code)
+            && let Some(effect) = self.quint_key(command)
         {
             return effect;
         }
         let over = self.position().is_over();
-        match code {
-            KeyCode::Left | KeyCode::Char('h') if over => {
-                return self.review(self.current.saturating_sub(1));
-            }
-            KeyCode::Home | KeyCode::Char('g') if over => return self.review(0),
-            KeyCode::Left | KeyCode::Char('h') => self.move_cursor(-1, 0),
-            KeyCode::Right | KeyCode::Char('l') => self.move_cursor(1, 0),
-            KeyCode::Up | KeyCode::Char('k') => self.move_cursor(0, 1),
-            KeyCode::Down | KeyCode::Char('j') => self.move_cursor(0, -1),
-            KeyCode::Enter | KeyCode::Char(' ') => return self.act(Action::Place(self.cursor)),
-            KeyCode::Char('s') => return self.act(Action::Swap),
-            KeyCode::Char('u') => return self.take_back(),
-            KeyCode::Char('r') => return self.bring_back(),
-            KeyCode::Char('n') => return self.new_game(),
-            KeyCode::Char('t') => return self.ask_hint(),
-            KeyCode::Char('a') => return self.toggle_analysis(),
+        match command {
+            Command::Left if over => return self.review(self.current.saturating_sub(1)),
+            Command::First if over => return self.review(0),
+            Command::Left => self.move_cursor(-1, 0),
+            Command::Right => self.move_cursor(1, 0),
+            Command::Up => self.move_cursor(0, 1),
+            Command::Down => self.move_cursor(0, -1),
+            Command::Play | Command::Select => return self.act(Action::Place(self.cursor)),
+            Command::Swap => return self.act(Action::Swap),
+            Command::Undo => return self.take_back(),
+            Command::Redo => return self.bring_back(),
+            Command::NewGame => return self.new_game(),
+            Command::Hint => return self.ask_hint(),
+            Command::Analysis => return self.toggle_analysis(),
             _ => {}
         }
         Effect::None
     }
 
-    fn replay_key(&mut self, code: KeyCode) -> Effect {
-        match code {
-            KeyCode::Left | KeyCode::Char('h') => self.go_to(self.current.saturating_sub(1)),
-            KeyCode::Right | KeyCode::Char('l') => self.go_to(self.current + 1),
-            KeyCode::Home | KeyCode::Char('g') => self.go_to(0),
-            KeyCode::End | KeyCode::Char('G') => self.go_to(self.actions.len()),
-            KeyCode::Char('p') => return self.play_on(),
-            KeyCode::Char('t') => return self.ask_hint(),
-            KeyCode::Char('a') => return self.toggle_analysis(),
-            KeyCode::Char('n') if self.reviewing => return self.new_game(),
-            KeyCode::Enter | KeyCode::Char(' ' | 's' | 'u' | 'r' | 'n') => {
+    fn replay_key(&mut self, command: Command) -> Effect {
+        match command {
+            Command::Left => self.go_to(self.current.saturating_sub(1)),
+            Command::Right => self.go_to(self.current + 1),
+            Command::First => self.go_to(0),
+            Command::Last => self.go_to(self.actions.len()),
+            Command::PlayOn => return self.play_on(),
+            Command::Hint => return self.ask_hint(),
+            Command::Analysis => return self.toggle_analysis(),
+            Command::NewGame if self.reviewing => return self.new_game(),
+            Command::Play
+            | Command::Select
+            | Command::Swap
+            | Command::Undo
+            | Command::Redo
+            | Command::NewGame => {
                 self.warn("This is a replay: press p to play on from the shown position.");
             }
             _ => {}

@@ -6,7 +6,7 @@
 //! goes back one stage (from the capture choice to the destination, from the destination to no
 //! selection) and quits only when nothing is selected.
 
-use crossterm::event::KeyCode;
+use crate::tui::commands::Command;
 
 use crate::report::capitalised;
 use crate::rules::{Action, Captures, Color, Ending, Point, Position};
@@ -141,23 +141,25 @@ impl App {
 
     /// Quint's keys: Enter, Space and `x`. `None` for the keys the other games share, and
     /// once the game is over (the usual refusal then tells how to go on).
-    pub(super) fn quint_key(&mut self, code: KeyCode) -> Option<Effect> {
+    pub(super) fn quint_key(&mut self, command: Command) -> Option<Effect> {
         let position = self.position();
-        if position.is_over() || !matches!(code, KeyCode::Enter | KeyCode::Char(' ' | 'x')) {
+        if position.is_over()
+            || !matches!(command, Command::Play | Command::Select | Command::Capture)
+        {
             return None;
         }
         let cursor = self.cursor;
         if dropping(position) {
-            return match code {
-                KeyCode::Char('x') => {
+            return match command {
+                Command::Capture => {
                     self.warn("x takes or spares a piece after a step; now is the drop phase.");
                     Some(Effect::None)
                 }
                 _ => Some(self.act(Action::Place(cursor))),
             };
         }
-        Some(match (self.pick, code) {
-            (Pick::Captures { capturable, .. }, KeyCode::Char(' ' | 'x'))
+        Some(match (self.pick, command) {
+            (Pick::Captures { capturable, .. }, Command::Select | Command::Capture)
                 if capturable.contains(cursor) =>
             {
                 self.toggle(cursor)
@@ -166,7 +168,7 @@ impl App {
                 Pick::Captures {
                     from, to, taken, ..
                 },
-                KeyCode::Enter,
+                Command::Play,
             ) => self.act(step(from, to, taken)),
             (
                 Pick::Captures {
@@ -180,7 +182,7 @@ impl App {
                 ));
                 Effect::None
             }
-            (_, KeyCode::Char('x')) => {
+            (_, Command::Capture) => {
                 self.warn("x takes or spares a marked piece, once a step can capture.");
                 Effect::None
             }
@@ -308,7 +310,7 @@ pub(crate) mod tests {
     use crate::rules::{Board, Game, Outcome, Setup};
     use crate::tui::app::tests::{effect_of, key, press};
     use crate::tui::app::{Look, Mode, player_of};
-    use crossterm::event::{Event, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    use crossterm::event::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
     /// White to move in the move phase: c4-c5 can take b5, c6 and d5 (a5, c7 and e5 are white).
     pub(crate) const THREE_CAPTURES: &str =

@@ -13,35 +13,9 @@ use crate::guide::{self, MARK_WIDTH, wrap};
 use crate::rules::Game;
 
 use crate::tui::app::App;
+use crate::tui::commands::{self, Section};
 
-use super::{Glyphs, quint};
-
-/// The keys of the help overlay, by section.
-const HELP: [(&str, &[(&str, &str)]); 2] = [
-    (
-        "Keys",
-        &[
-            ("arrows, h j k l", "move the cursor"),
-            ("Enter, Space", "play at the cursor"),
-            ("mouse", "point to move the cursor, click to play"),
-            ("s", "swap colours (pie rule, White's first turn)"),
-            ("u, r", "undo, redo (no limit)"),
-            ("n", "new game, once the game is won"),
-            ("t, a", "hint from the computer; live analysis on/off"),
-            ("PgUp, PgDn, wheel", "scroll the action list"),
-            ("?", "open or close this help"),
-            ("q, Esc, Ctrl-C", "quit (the record is already saved)"),
-        ],
-    ),
-    (
-        "In a replay",
-        &[
-            ("Left, Right, h, l", "step back, step forward"),
-            ("Home, End, g, G", "first, last position"),
-            ("p", "play on from here into a new record"),
-        ],
-    ),
-];
+use super::Glyphs;
 
 /// How to find a game again after quitting.
 const LATER: &str = "Later: `quentin resume` plays on the latest unfinished game, \
@@ -92,17 +66,19 @@ pub(super) fn help_lines<'a>(app: &App, width: usize, glyphs: &Glyphs) -> Vec<Li
             ]));
         }
     }
-    let mut sections = HELP;
-    if game == Game::Quint {
-        sections[0] = quint::HELP;
-    }
+    // The keys, from the one table that also dispatches them.
+    let game_keys = if game == Game::Quint {
+        Section::Quint
+    } else {
+        Section::Game
+    };
     let text_width = width.saturating_sub(KEY_WIDTH).max(1);
-    for (heading_text, keys) in sections {
+    for (heading_text, section) in [("Keys", game_keys), ("In a replay", Section::Replay)] {
         lines.push(Line::default());
         lines.push(heading(heading_text));
-        for (key, what) in keys {
-            for (i, part) in wrap(what, text_width).into_iter().enumerate() {
-                let key = if i == 0 { key } else { "" };
+        for row in commands::rows(section) {
+            for (i, part) in wrap(row.does, text_width).into_iter().enumerate() {
+                let key = if i == 0 { row.keys } else { "" };
                 lines.push(Line::from(vec![
                     Span::styled(format!("{key:<KEY_WIDTH$}"), bold),
                     Span::raw(part),

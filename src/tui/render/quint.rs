@@ -279,25 +279,6 @@ fn draw_pick(
     }
 }
 
-/// The keys of the help overlay's first section in Quint.
-pub(super) const HELP: (&str, &[(&str, &str)]) = (
-    "Keys",
-    &[
-        ("arrows, h j k l", "move the cursor"),
-        ("Enter, Space", "drop; select a piece, then its cell"),
-        ("x, Space", "take or spare the marked piece"),
-        ("Enter", "play the step, taking the marked pieces"),
-        ("mouse", "click as Enter; on a marked piece, as x"),
-        ("Esc", "go back one stage; with none, quit"),
-        ("u, r", "undo, redo (no limit)"),
-        ("n", "new game, once the game is over"),
-        ("t, a", "hint from the computer; live analysis on/off"),
-        ("PgUp, PgDn, wheel", "scroll the action list"),
-        ("?", "open or close this help"),
-        ("q, Ctrl-C", "quit (the record is already saved)"),
-    ],
-);
-
 /// The panel's lines about the pieces: in hand while dropping, and on the board.
 pub(super) fn pieces_lines<'a>(position: &Position) -> Vec<Line<'a>> {
     let on_board = position.board().count();
