@@ -274,3 +274,23 @@ fn a_resumed_game_takes_the_computer_too_and_its_record_names_it() {
     );
     assert_eq!(Record::parse(&text).unwrap().actions().len(), 2, "{text}");
 }
+
+#[test]
+fn a_game_against_the_computer_resumes_against_it_without_being_told() {
+    let dir = scratch("versus-resume-recorded");
+    let path = dir.join("game.txt");
+    let text = "game quentin\nsize 5\npie off\nplayer2 computer, 0.05 s a move\nc3\n";
+    fs::write(&path, text).unwrap();
+    let mut s = Session::start(&dir, &["resume", "game.txt"]);
+    s.wait_for("Computer played ");
+    s.wait_for("Black to move: Player 1");
+    s.send("q");
+    assert!(s.wait_exit());
+    s.wait_output("Play on with `quentin resume game.txt`");
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(
+        text.starts_with("game quentin\nsize 5\npie off\nplayer2 computer, 0.05 s a move\nc3\n"),
+        "{text}"
+    );
+    assert_eq!(Record::parse(&text).unwrap().actions().len(), 2, "{text}");
+}

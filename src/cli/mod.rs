@@ -160,9 +160,10 @@ pub struct ComputerArgs {
         default_missing_value = "second"
     )]
     pub computer: Option<Seat>,
-    /// Seconds the computer thinks for a move or a hint.
-    #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = think_seconds)]
-    pub think: f64,
+    /// Seconds the computer thinks for a move or a hint [default: 2; `resume`: as the record
+    /// says].
+    #[arg(long, value_name = "SECONDS", value_parser = think_seconds, allow_negative_numbers = true)]
+    pub think: Option<f64>,
     /// Threads the computer searches with (default: the machine's cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
@@ -181,6 +182,24 @@ pub enum Seat {
 
 /// The longest think allowed, in seconds: an hour.
 const MAX_THINK: f64 = 3600.0;
+
+/// The computer's think time when nothing says otherwise, in seconds.
+const DEFAULT_THINK: f64 = 2.0;
+
+/// Whether a record's player text names the computer (`computer, 2 s a move`, as the interface
+/// writes it): `Some` with its think time when that reads as one.
+fn computer_think(player: &str) -> Option<Option<f64>> {
+    let rest = player.trim().strip_prefix("computer")?;
+    if !(rest.is_empty() || rest.starts_with(',')) {
+        return None;
+    }
+    let seconds = rest
+        .trim_start_matches(',')
+        .trim()
+        .strip_suffix("s a move")
+        .and_then(|s| think_seconds(s.trim()).ok());
+    Some(seconds)
+}
 
 /// Reads `--think`: a number of seconds above 0 and at most an hour.
 fn think_seconds(text: &str) -> Result<f64, String> {
@@ -201,7 +220,7 @@ impl Default for ComputerArgs {
     fn default() -> ComputerArgs {
         ComputerArgs {
             computer: None,
-            think: 2.0,
+            think: None,
             threads: None,
         }
     }
@@ -219,7 +238,26 @@ impl ComputerArgs {
         };
         crate::tui::Versus {
             computer,
-            think: self.think,
+            think: self.think.unwrap_or(DEFAULT_THINK),
+        }
+    }
+
+    /// Who plays what in a game resumed from a record whose players are `players`: the
+    /// computer comes back where the record names it, with its think time, unless these
+    /// options say otherwise (`--computer` and `--think` override what the record says).
+    #[must_use]
+    pub fn versus_resuming(&self, players: &crate::record::Players) -> crate::tui::Versus {
+        if self.computer.is_some() {
+            return self.versus();
+        }
+        let recorded = players
+            .clone()
+            .map(|p| p.as_deref().and_then(computer_think));
+        let computer = recorded.map(|r| r.is_some());
+        let think = recorded.into_iter().flatten().flatten().next();
+        crate::tui::Versus {
+            computer,
+            think: self.think.or(think).unwrap_or(DEFAULT_THINK),
         }
     }
 
@@ -467,5 +505,37 @@ mod tests {
         ] {
             assert!(computer_of(bad).is_err(), "{bad:?}");
         }
+        // A negative time is refused for what it is, not taken for an option.
+        let err = computer_of(&["--think", "-1"]).unwrap_err().to_string();
+        assert!(
+            err.contains("more than 0 and at most 3600 seconds"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_resumed_game_brings_back_the_computer_its_record_names() {
+        let players =
+            |p1: Option<&str>, p2: Option<&str>| [p1.map(String::from), p2.map(String::from)];
+        let plain = computer_of(&["resume", "game.txt"]).unwrap();
+        let versus = plain.versus_resuming(&players(None, Some("computer, 0.5 s a move")));
+        assert_eq!((versus.computer, versus.think), ([false, true], 0.5));
+        let versus = plain.versus_resuming(&players(Some("computer, 4 s a move"), None));
+        assert_eq!((versus.computer, versus.think), ([true, false], 4.0));
+        // A person's name is a person, whatever it starts with; a time that does not read
+        // leaves the default.
+        let versus = plain.versus_resuming(&players(Some("computer-fan"), Some("computer")));
+        assert_eq!((versus.computer, versus.think), ([false, true], 2.0));
+        assert_eq!(
+            plain.versus_resuming(&players(None, None)).computer,
+            [false, false]
+        );
+        // The options override the record.
+        let faster = computer_of(&["resume", "game.txt", "--think", "0.1"]).unwrap();
+        let versus = faster.versus_resuming(&players(None, Some("computer, 3 s a move")));
+        assert_eq!((versus.computer, versus.think), ([false, true], 0.1));
+        let first = computer_of(&["resume", "game.txt", "--computer", "first"]).unwrap();
+        let versus = first.versus_resuming(&players(None, Some("computer, 3 s a move")));
+        assert_eq!(versus.computer, [true, false]);
     }
 }

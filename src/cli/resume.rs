@@ -47,8 +47,9 @@ pub(super) fn resume(args: &ResumeArgs) -> Result<()> {
     let mut file = RecordFile::existing(path.clone())?;
     let record = parse_record(&path, &file.read()?)?;
     let ascii = args.interface.ascii;
+    // The computer comes back where the record names it, unless the options say otherwise.
     let (versus, threads) = (
-        args.interface.computer.versus(),
+        args.interface.computer.versus_resuming(record.players()),
         args.interface.computer.threads(),
     );
     if record.final_position().is_over() {
