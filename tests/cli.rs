@@ -434,3 +434,30 @@ fn file_names_with_control_characters_are_printed_escaped() {
     let err = assert_refused(&replay(&path, &["--json"]));
     assert!(err.contains(r"bad\u{1b}]0;title\u{7}.txt:2:4:"), "{err}");
 }
+
+#[test]
+fn help_is_a_subcommand_like_the_others_and_a_zero_budget_is_refused() {
+    // `quentin help` takes --help as every subcommand does, and names the subcommand asked for.
+    for args in [&["help", "--help"][..], &["help"], &["help", "analyze"]] {
+        let out = quentin_with(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("Usage: quentin"), "{args:?}: {text}");
+    }
+    let text = String::from_utf8(quentin_with(&["help", "analyze"]).stdout).unwrap();
+    assert!(text.contains("Usage: quentin analyze"), "{text}");
+    let out = quentin_with(&["help", "nothing"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("there is no subcommand \"nothing\""));
+    // No time is no search: refused as a wrong command line, not answered with 0 playouts.
+    let record = temp_file("open.txt", b"size 5\nc3\n");
+    for budget in ["0", "-1"] {
+        let out = quentin_with(&["analyze", record.to_str().unwrap(), "--seconds", budget]);
+        assert_eq!(out.status.code(), Some(2), "--seconds {budget}");
+        assert!(
+            stderr(&out).contains("more than 0 and at most 86400 seconds"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

@@ -28,7 +28,8 @@ pub(super) struct MatchArgs {
         long,
         value_name = "S",
         conflicts_with = "opponent_playouts",
-        value_parser = parse_seconds
+        value_parser = parse_seconds,
+        allow_negative_numbers = true
     )]
     opponent_seconds: Option<f64>,
     /// The opponent computer's playouts a move.
@@ -224,7 +225,18 @@ fn elo_interval(tally: &Tally) -> (f64, f64, f64) {
     let z: f64 = 1.96;
     let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
     let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    (elo(p), elo(centre - half), elo(centre + half))
+    // Wilson's bound of a clean sweep is exactly 1 (or 0): rounding must not turn it into a
+    // large finite Elo for one sweep and an infinite one for another.
+    let bound = |q: f64| {
+        if q >= 1.0 - 1e-9 {
+            1.0
+        } else if q <= 1e-9 {
+            0.0
+        } else {
+            q
+        }
+    };
+    (elo(p), elo(bound(centre - half)), elo(bound(centre + half)))
 }
 
 /// The Elo difference of a score from 0 to 1.
@@ -276,5 +288,21 @@ mod tests {
         };
         let (e, lo, _) = elo_interval(&sweep);
         assert!(e.is_infinite() && lo.is_finite() && lo > 0.0);
+        // Every sweep the same way: a finite lower bound, an infinite upper one.
+        for games in 1..=40 {
+            for (wins, losses) in [(games, 0), (0, games)] {
+                let (e, lo, hi) = elo_interval(&Tally {
+                    wins,
+                    losses,
+                    draws: 0,
+                });
+                let (inner, outer) = if wins > 0 { (lo, hi) } else { (hi, lo) };
+                assert!(e.is_infinite() && inner.is_finite(), "{wins}-{losses}");
+                assert!(
+                    outer.is_infinite() && outer.signum() == e.signum(),
+                    "{wins}-{losses}"
+                );
+            }
+        }
     }
 }

@@ -24,7 +24,7 @@ pub(super) struct BenchArgs {
     #[arg(long, value_name = "K", conflicts_with = "seconds")]
     playouts: Option<u64>,
     /// Play for this many seconds, 0 to 86400 (default 5).
-    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    #[arg(long, value_name = "S", value_parser = parse_seconds, allow_negative_numbers = true)]
     seconds: Option<f64>,
     /// Seed of the random games: the same seed plays the same games.
     #[arg(long, value_name = "X", default_value_t = 1)]

@@ -9,7 +9,7 @@ use crate::search::{Budget, Limits, MAX_NODES};
 #[derive(Args, Debug, Clone)]
 pub(super) struct LimitArgs {
     /// Seconds of thinking a move (default 1).
-    #[arg(long, value_name = "S", conflicts_with = "playouts", value_parser = parse_seconds)]
+    #[arg(long, value_name = "S", conflicts_with = "playouts", value_parser = parse_seconds, allow_negative_numbers = true)]
     seconds: Option<f64>,
     /// Playouts a move instead of a time: with --threads 1 and --seed, the same move every run.
     #[arg(long, value_name = "N", value_parser = parse_count)]
@@ -28,8 +28,11 @@ pub(super) struct LimitArgs {
 /// Reads a number of seconds: a duration from 0 to a day.
 pub(super) fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(s) if (0.0..=86_400.0).contains(&s) => Ok(s),
-        _ => Err(format!("{text:?} is not a duration from 0 to 86400")),
+        // No time is no search: a budget of 0 s would print 0 playouts as if it were an answer.
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "{text:?} is not a duration of more than 0 and at most 86400 seconds"
+        )),
     }
 }
 

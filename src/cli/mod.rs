@@ -66,7 +66,9 @@ Status: 0 success, 1 failure (such as a bad record), 2 wrong command line.";
     version,
     about,
     after_help = after_help(),
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    // Our own `help`, which takes --help like every other subcommand.
+    disable_help_subcommand = true
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -103,6 +105,35 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Play the computer against a baseline player or against itself at another budget.
     Match(arena::MatchArgs),
+    /// Print this help, or the help of a subcommand (`quentin help replay`).
+    Help(HelpArgs),
+}
+
+/// `quentin help [COMMAND]`.
+#[derive(Args, Debug)]
+struct HelpArgs {
+    /// The subcommand whose help to print (default: the program's).
+    command: Option<String>,
+}
+
+/// Prints the program's help, or that of the subcommand `name`.
+fn help(args: &HelpArgs) -> Result<()> {
+    use clap::CommandFactory;
+    let mut cli = Cli::command();
+    let mut command = match &args.command {
+        None => cli,
+        Some(name) => match cli.find_subcommand_mut(name) {
+            Some(sub) => sub.clone().bin_name(format!("quentin {name}")),
+            None => {
+                let err = cli.error(
+                    clap::error::ErrorKind::InvalidSubcommand,
+                    format!("there is no subcommand {name:?}: `quentin --help` lists them"),
+                );
+                return Err(err.into());
+            }
+        },
+    };
+    write_stdout(&command.render_long_help().to_string())
 }
 
 /// Options of a new game.
@@ -382,6 +413,7 @@ impl Cli {
             Some(Command::Gtp(args)) => gtp::gtp(&args),
             Some(Command::Analyze(args)) => analyze::analyze(&args),
             Some(Command::Match(args)) => arena::run(&args),
+            Some(Command::Help(args)) => help(&args),
             None => play(&self.play),
         }
     }
