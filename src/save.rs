@@ -117,11 +117,26 @@ impl RecordFile {
             bail!("{name} changed while it was being opened; try again");
         }
         if how == Open::New && meta.len() > 0 {
-            bail!(
-                "{name} already exists and is not empty; the game in it is kept. To play on \
-                 from it, run `quentin resume {}`; or name another file",
-                shell_word(&path)
-            );
+            // What the file holds says what the player can do with it.
+            let mut text = String::new();
+            let read = (&file).read_to_string(&mut text).is_ok();
+            let record = read.then(|| record::Record::parse(&text).ok()).flatten();
+            let word = shell_word(&path);
+            match record {
+                Some(game) if game.final_position().is_over() => bail!(
+                    "{name} already holds a finished game, which is kept. To look it over, run \
+                     `quentin replay {word}` (p there plays on from an earlier position into a \
+                     new record); or name another file for a new game"
+                ),
+                Some(_) => bail!(
+                    "{name} already exists and is not empty; the game in it is kept. To play on \
+                     from it, run `quentin resume {word}`; or name another file"
+                ),
+                None => bail!(
+                    "{name} already exists and is not a record this program can play on; it is \
+                     kept (`quentin replay {word}` says what is wrong with it). Name another file"
+                ),
+            }
         }
         Ok(RecordFile {
             path,

@@ -36,6 +36,8 @@ fn quentin(data: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_quentin"))
         .args(args)
         .env("XDG_DATA_HOME", data)
+        // A terminal that could draw, whatever the tests' own: the refusals tested are others.
+        .env("TERM", "xterm-256color")
         .stdin(Stdio::null())
         .output()
         .unwrap()

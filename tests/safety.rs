@@ -93,6 +93,7 @@ fn ctrl_z_in_a_shell_gives_the_terminal_back_and_fg_takes_it_again() {
     let mut bash = CommandBuilder::new("bash");
     bash.args(["--norc", "--noprofile", "-i"]);
     bash.env("PS1", "shell$ ");
+    bash.env("TERM", pty::TERM);
     let mut s = Session::spawn(&dir, bash, 24, 80);
     s.wait_for("shell$");
     s.send(&format!(
@@ -295,6 +296,7 @@ fn playing_on_from_a_replay_with_nowhere_to_save_is_refused_in_the_panel() {
     let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_quentin"));
     command.args(["replay", "old.txt"]);
     command.env("HOME", "");
+    command.env("TERM", pty::TERM);
     command.env("XDG_DATA_HOME", "");
     let mut s = Session::spawn(&dir, command, 24, 80);
     s.wait_for("Showing action 1 of 1");

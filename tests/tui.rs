@@ -136,6 +136,7 @@ fn without_a_terminal_the_game_refuses_to_start_and_writes_nothing() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
         .args(["--size", "5"])
         .env("XDG_DATA_HOME", dir.join("data"))
+        .env("TERM", pty::TERM)
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
@@ -144,6 +145,19 @@ fn without_a_terminal_the_game_refuses_to_start_and_writes_nothing() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("needs a terminal"), "{err}");
     assert!(!err.contains('\x1b'), "{err:?}");
+    assert!(!dir.join("data").exists());
+}
+
+#[test]
+fn a_dumb_terminal_is_refused_with_a_reason_and_nothing_drawn() {
+    let dir = scratch("dumb");
+    let mut s = Session::start_with(&dir, &["--size", "5"], 24, 80, &[("TERM", "dumb")]);
+    assert!(!s.wait_exit());
+    let raw = s.all_output();
+    let raw = String::from_utf8_lossy(&raw);
+    assert!(raw.contains("TERM=dumb"), "{raw}");
+    assert!(raw.contains("quentin replay FILE --print"), "{raw}");
+    assert!(!raw.contains('\x1b'), "nothing drawn: {raw:?}");
     assert!(!dir.join("data").exists());
 }
 

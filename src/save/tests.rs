@@ -118,6 +118,18 @@ fn a_named_file_holding_something_is_never_overwritten() {
     assert!(err.contains("already exists"), "{err}");
     assert!(err.contains("quentin resume"), "{err}");
     assert_eq!(fs::read_to_string(&path).unwrap(), "size 5\nc3\n");
+    // A finished game cannot be played on: the refusal says what can be done with it.
+    let won = "size 3\npie off\nb1 a1 b2 a2 b3\n";
+    fs::write(&path, won).unwrap();
+    let err = RecordFile::named(path.clone()).unwrap_err().to_string();
+    assert!(err.contains("finished game"), "{err}");
+    assert!(err.contains("quentin replay"), "{err}");
+    assert!(!err.contains("quentin resume"), "{err}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), won);
+    // Nor can what is not a record.
+    fs::write(&path, "hello\n").unwrap();
+    let err = RecordFile::named(path.clone()).unwrap_err().to_string();
+    assert!(err.contains("not a record"), "{err}");
     // An empty file, as `mktemp` makes, is fine, and is kept when no action was played.
     fs::write(&path, "").unwrap();
     let file = RecordFile::named(path.clone()).unwrap();

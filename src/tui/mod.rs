@@ -128,8 +128,16 @@ pub fn keys_in_short() -> String {
 /// Refuses to start without a terminal, before anything is drawn or written.
 ///
 /// # Errors
-/// When standard input or output is not a terminal.
+/// When standard input or output is not a terminal, or the terminal says it is too dumb to
+/// draw (`TERM=dumb`).
 pub fn require_terminal() -> Result<()> {
+    if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
+        bail!(
+            "this terminal (TERM=dumb) cannot draw the board: it moves no cursor and shows no \
+             colour. Run the game in a full terminal; `quentin replay FILE --print` prints a \
+             record's position as plain text"
+        );
+    }
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
         return Ok(());
     }

@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 use quentin::rules::{Action, Point};
 
+/// The terminal the emulator stands for, whatever the tests' own environment says.
+pub const TERM: &str = "xterm-256color";
+
 /// How long any wait may take before the test fails: generous, for a loaded machine.
 pub const TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -112,13 +115,15 @@ impl Session {
     ) -> Session {
         let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_quentin"));
         command.args(args);
+        command.env("TERM", TERM);
         for (key, value) in env {
             command.env(key, value);
         }
         Session::spawn(dir, command, rows, cols)
     }
 
-    /// Starts `command` in `dir`, in a `rows`×`cols` terminal, its data directory inside `dir`.
+    /// Starts `command` in `dir`, in a `rows`×`cols` terminal, its data directory inside `dir`;
+    /// the command says which terminal it is in (`TERM`).
     pub fn spawn(dir: &Path, mut command: CommandBuilder, rows: u16, cols: u16) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
@@ -128,7 +133,6 @@ impl Session {
             })
             .unwrap();
         command.cwd(dir);
-        command.env("TERM", "xterm-256color");
         if command.get_env("XDG_DATA_HOME").is_none() {
             command.env("XDG_DATA_HOME", dir.join("data"));
         }
