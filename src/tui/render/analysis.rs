@@ -10,7 +10,7 @@ use ratatui::text::Line;
 use crate::report::capitalised;
 use crate::rules::{Action, Color, Position};
 use crate::tui::app::{App, Job, Look, Mode, chance};
-use crate::tui::search_handle::{Proven, Report};
+use crate::tui::search_handle::{MoveReport, Proven, Report};
 
 use super::{BoardGeometry, Palette, paint, put};
 use crate::guide::wrap;
@@ -141,10 +141,17 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
         format!("Best for {mover}: win, visits, line"),
         palette.dim,
     ));
-    for m in report.moves.iter().take(TOP_MOVES) {
+    // Columns as wide as their widest entry (a Quint step, "a proven win"), never run together.
+    let shown: Vec<_> = report.moves.iter().take(TOP_MOVES).collect();
+    let widest = |f: &dyn Fn(&&MoveReport) -> usize, least: usize| {
+        shown.iter().map(f).max().unwrap_or(0).max(least)
+    };
+    let action_w = widest(&|m| m.action.to_string().chars().count(), 4);
+    let chance_w = widest(&|m| chance(m.win, m.proven).chars().count(), 4);
+    for m in shown {
         let pv: Vec<String> = m.pv.iter().take(PV_SHOWN).map(Action::to_string).collect();
         let text = format!(
-            "{:<5}{:>4} {:>7}  {}",
+            "{:<action_w$} {:>chance_w$} {:>7}  {}",
             m.action.to_string(),
             chance(m.win, m.proven),
             count(m.visits),
@@ -296,6 +303,27 @@ mod tests {
             "{screen}"
         );
         insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn quint_rows_keep_their_columns_apart() {
+        use crate::rules::Color;
+        use crate::tui::app::Versus;
+        use crate::tui::app::quint::tests::{THREE_CAPTURES, quint_app};
+        use crate::tui::search_handle::Proven;
+        let mut app = quint_app(THREE_CAPTURES, Color::White, Look::FULL);
+        app.set_computer(Versus::PEOPLE);
+        let script = Arc::new(Mutex::new(Script::default()));
+        press_with(&mut app, &script, "a");
+        assert_eq!(tick(&mut app, &script), Effect::None);
+        let mut found = report("c4-c5xb5", 0.9, 5_000, 300, &["a5-a6"]);
+        found.moves[0].proven = Some(Proven::Win);
+        answer(&script, found, false);
+        assert_eq!(tick(&mut app, &script), Effect::None);
+        let terminal = draw_app(&mut app, 100, 30);
+        let screen = format!("{}", terminal.backend());
+        assert!(screen.contains("c4-c5xb5 a proven win"), "{screen}");
+        assert!(screen.contains("a5-a6             85%   1,000"), "{screen}");
     }
 
     #[test]
