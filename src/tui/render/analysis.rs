@@ -166,14 +166,23 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
 /// above it, like the evaluation bar of a chess program.
 pub(super) fn draw_bar(app: &App, area: Rect, buf: &mut Buffer, palette: &Palette) {
     let position = app.position();
-    let Some(report) = app.report().filter(|_| !position.is_over()) else {
+    // Over, the game has its result to show: all Black's, all White's, or half each for a draw.
+    let share = match position.outcome() {
+        Some(outcome) => Some(match outcome.winner() {
+            Some(Color::Black) => 1.0,
+            Some(Color::White) => 0.0,
+            None => 0.5,
+        }),
+        None => app.report().map(|report| black_share(position, report)),
+    };
+    let Some(black) = share else {
+        // The search has not reported yet.
         let rule = if app.look().ascii { "|" } else { "│" };
         for y in area.y..area.y + area.height {
             put(buf, area.x, y, rule, palette.dim);
         }
         return;
     };
-    let black = black_share(position, report);
     let look = app.look();
     let eighths = if look.ascii {
         ["#"; 8]
@@ -303,6 +312,42 @@ mod tests {
             "{screen}"
         );
         insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn after_a_win_the_bar_shows_the_result_not_an_empty_rule() {
+        use crate::tui::app::Versus;
+        // Black joins top and bottom on 5×5: b1 b2 b3 b4 b5, White elsewhere.
+        let mut app = crate::tui::app::tests::after(5, false, "c1 a1 c2 a2 c3 a3 c4 a4 c5");
+        assert!(app.position().is_over());
+        app.set_computer(Versus::PEOPLE);
+        let script = Arc::new(Mutex::new(Script::default()));
+        press_with(&mut app, &script, "a");
+        assert_eq!(tick(&mut app, &script), Effect::None);
+        let terminal = draw_app(&mut app, 80, 24);
+        let buffer = terminal.backend().buffer();
+        // The bar's column, two left of the board's row labels: all Black's share.
+        let column: Vec<String> = (0..24)
+            .map(|y| {
+                (0..80)
+                    .map(|x| buffer[(x, y)].symbol().to_string())
+                    .collect::<String>()
+            })
+            .collect();
+        let bars = column.iter().filter(|row| row.contains('█')).count();
+        assert!(bars >= 5, "{column:#?}");
+        // Nothing in the bar's column but the bar: no bare rule left where it was.
+        let x = column
+            .iter()
+            .find_map(|row| row.chars().position(|c| c == '█'))
+            .unwrap();
+        for row in &column {
+            let c = row.chars().nth(x).unwrap();
+            assert!(
+                c == '█' || c == ' ',
+                "{c:?} in the bar's column: {column:#?}"
+            );
+        }
     }
 
     #[test]
