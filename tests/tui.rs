@@ -326,7 +326,7 @@ fn a_brique_game_fills_squares_and_records_them() {
     }
     s.send("llkkk");
     // The panel tells what c4 would do; the board marks c4's escorts c3 and d4.
-    let screen = s.wait_for("c4: legal, fills 2 squares, removes white c3");
+    let screen = s.wait_for("c4: legal, fills 2 squares with black, removes");
     assert!(screen.contains(" 4 ▐      •+  ▌ 4"), "{screen}");
     assert!(screen.contains(" 3 ▐● ● ●×●   ▌ 3"), "{screen}");
     s.send("\r");

@@ -268,10 +268,23 @@ fn cursor_text(position: &Position, cursor: Point) -> (String, bool) {
     match position.preview(Action::Place(cursor)) {
         Ok(effect) => {
             let unit = BoardStyle::of(position.game()).unit();
-            let fills = match effect.fills().count() {
-                0 => String::new(),
-                1 => format!(", fills 1 {unit}"),
-                n => format!(", fills {n} {unit}s"),
+            // Which colour fills them, so that the preview says whose they become.
+            let mut filled = [0usize; 2];
+            for (_, color) in effect.fills() {
+                filled[color.index()] += 1;
+            }
+            let units = |n: usize| {
+                if n == 1 {
+                    unit.to_string()
+                } else {
+                    format!("{unit}s")
+                }
+            };
+            let fills = match filled {
+                [0, 0] => String::new(),
+                [b, 0] => format!(", fills {b} {} with black", units(b)),
+                [0, w] => format!(", fills {w} {} with white", units(w)),
+                [b, w] => format!(", fills {b} {} with black and {w} with white", units(b)),
             };
             let removes = removals_text(&effect)
                 .map(|r| format!(", removes {r}"))

@@ -169,9 +169,10 @@ fn a_winning_placement_says_so_before_it_is_played() {
     let screen = draw_app(&mut app, 60, 18).backend().to_string();
     // b3 completes Black's column (and fills a3 white, a tie going to White).
     assert!(
-        screen.contains("b3: legal, fills 1 point, wins for Black"),
+        screen.contains("b3: legal, fills 1 point with white,"),
         "{screen}"
     );
+    assert!(screen.contains("│ wins for Black"), "{screen}");
     press(&mut app, "j");
     press(&mut app, "l");
     let screen = draw_app(&mut app, 60, 18).backend().to_string();
