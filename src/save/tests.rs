@@ -3,32 +3,11 @@
 
 use super::*;
 
-/// A new empty directory for one test, removed with what it holds when the test ends, pass or
-/// fail. It reads as the [`Path`] it is.
-pub(crate) struct Scratch(tempfile::TempDir);
+/// The tests' temporary directories, the same as the integration tests' (`tests/scratch/`).
+#[path = "../../tests/scratch/mod.rs"]
+mod scratch_dirs;
 
-/// A new empty directory whose name starts with `quentin-NAME-`.
-pub(crate) fn scratch(name: &str) -> Scratch {
-    Scratch(
-        tempfile::Builder::new()
-            .prefix(&format!("quentin-{name}-"))
-            .tempdir()
-            .expect("a temporary directory"),
-    )
-}
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        self.0.path()
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        self.0.path()
-    }
-}
+pub(crate) use scratch_dirs::{Scratch, scratch};
 
 fn setup(size: usize) -> Setup {
     Setup {

@@ -94,28 +94,37 @@ use Command as C;
 use Key::{Code, Ctrl};
 use KeyCode::{Char, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Right, Up};
 
+/// The cursor keys.
+const ARROWS: &[(Key, Command)] = &[
+    (Code(Left), C::Left),
+    (Code(Char('h')), C::Left),
+    (Code(Right), C::Right),
+    (Code(Char('l')), C::Right),
+    (Code(Up), C::Up),
+    (Code(Char('k')), C::Up),
+    (Code(Down), C::Down),
+    (Code(Char('j')), C::Down),
+];
+const PLAY: &[(Key, Command)] = &[(Code(Enter), C::Play), (Code(Char(' ')), C::Select)];
+const UNDO_REDO: &[(Key, Command)] = &[(Code(Char('u')), C::Undo), (Code(Char('r')), C::Redo)];
+const HINT_ANALYSIS: &[(Key, Command)] =
+    &[(Code(Char('t')), C::Hint), (Code(Char('a')), C::Analysis)];
+const PAGES: &[(Key, Command)] = &[(Code(PageUp), C::PageUp), (Code(PageDown), C::PageDown)];
+const HELP: &[(Key, Command)] = &[(Code(Char('?')), C::Help)];
+
 /// The table. A key's command is that of the first row that binds it.
 pub const ROWS: &[Row] = &[
     Row {
         section: Section::Game,
         keys: "arrows, h j k l",
         does: "move the cursor",
-        binds: &[
-            (Code(Left), C::Left),
-            (Code(Char('h')), C::Left),
-            (Code(Right), C::Right),
-            (Code(Char('l')), C::Right),
-            (Code(Up), C::Up),
-            (Code(Char('k')), C::Up),
-            (Code(Down), C::Down),
-            (Code(Char('j')), C::Down),
-        ],
+        binds: ARROWS,
     },
     Row {
         section: Section::Game,
         keys: "Enter, Space",
         does: "play at the cursor",
-        binds: &[(Code(Enter), C::Play), (Code(Char(' ')), C::Select)],
+        binds: PLAY,
     },
     Row {
         section: Section::Game,
@@ -133,7 +142,7 @@ pub const ROWS: &[Row] = &[
         section: Section::Game,
         keys: "u, r",
         does: "undo, redo (no limit)",
-        binds: &[(Code(Char('u')), C::Undo), (Code(Char('r')), C::Redo)],
+        binds: UNDO_REDO,
     },
     Row {
         section: Section::Game,
@@ -145,19 +154,19 @@ pub const ROWS: &[Row] = &[
         section: Section::Game,
         keys: "t, a",
         does: "hint from the computer; live analysis on/off",
-        binds: &[(Code(Char('t')), C::Hint), (Code(Char('a')), C::Analysis)],
+        binds: HINT_ANALYSIS,
     },
     Row {
         section: Section::Game,
         keys: "PgUp, PgDn, wheel",
         does: "scroll the action list",
-        binds: &[(Code(PageUp), C::PageUp), (Code(PageDown), C::PageDown)],
+        binds: PAGES,
     },
     Row {
         section: Section::Game,
         keys: "?",
         does: "open or close this help",
-        binds: &[(Code(Char('?')), C::Help)],
+        binds: HELP,
     },
     Row {
         section: Section::Game,
@@ -201,22 +210,13 @@ pub const ROWS: &[Row] = &[
         section: Section::Quint,
         keys: "arrows, h j k l",
         does: "move the cursor",
-        binds: &[
-            (Code(Left), C::Left),
-            (Code(Char('h')), C::Left),
-            (Code(Right), C::Right),
-            (Code(Char('l')), C::Right),
-            (Code(Up), C::Up),
-            (Code(Char('k')), C::Up),
-            (Code(Down), C::Down),
-            (Code(Char('j')), C::Down),
-        ],
+        binds: ARROWS,
     },
     Row {
         section: Section::Quint,
         keys: "Enter, Space",
         does: "drop; select a piece, then its cell",
-        binds: &[(Code(Enter), C::Play), (Code(Char(' ')), C::Select)],
+        binds: PLAY,
     },
     Row {
         section: Section::Quint,
@@ -246,7 +246,7 @@ pub const ROWS: &[Row] = &[
         section: Section::Quint,
         keys: "u, r",
         does: "undo, redo (no limit)",
-        binds: &[(Code(Char('u')), C::Undo), (Code(Char('r')), C::Redo)],
+        binds: UNDO_REDO,
     },
     Row {
         section: Section::Quint,
@@ -258,19 +258,19 @@ pub const ROWS: &[Row] = &[
         section: Section::Quint,
         keys: "t, a",
         does: "hint from the computer; live analysis on/off",
-        binds: &[(Code(Char('t')), C::Hint), (Code(Char('a')), C::Analysis)],
+        binds: HINT_ANALYSIS,
     },
     Row {
         section: Section::Quint,
         keys: "PgUp, PgDn, wheel",
         does: "scroll the action list",
-        binds: &[(Code(PageUp), C::PageUp), (Code(PageDown), C::PageDown)],
+        binds: PAGES,
     },
     Row {
         section: Section::Quint,
         keys: "?",
         does: "open or close this help",
-        binds: &[(Code(Char('?')), C::Help)],
+        binds: HELP,
     },
     Row {
         section: Section::Quint,

@@ -1,5 +1,6 @@
-//! Temporary directories and files of the tests, made with `tempfile` and removed when the test
-//! ends, whether it passes or fails: a test run leaves nothing behind in the temporary directory.
+//! Temporary directories and files of the tests (the integration tests, and the unit tests
+//! through `src/save/tests.rs`), made with `tempfile` and removed when the test ends, whether
+//! it passes or fails: a test run leaves nothing behind in the temporary directory.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
