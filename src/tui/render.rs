@@ -296,6 +296,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
         ),
     };
     if let Some(board) = &board {
+        analysis::draw_candidates(app, board, buf, &palette);
         analysis::draw_hint(app, board, buf, &palette);
     }
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);

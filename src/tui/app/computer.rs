@@ -365,7 +365,10 @@ impl App {
         }
         self.analysis = !self.analysis;
         if self.analysis {
-            self.info("Analysis on: the bar is Black's win chance; a turns it off.");
+            self.info(
+                "Analysis on: the bar is Black's win chance, 1 2 3 on the board the best moves; \
+                 a turns it off.",
+            );
         } else {
             if self.search.as_ref().is_some_and(|s| s.job == Job::Analysis) {
                 self.stop_search();

@@ -220,6 +220,30 @@ pub(super) fn draw_bar(app: &App, area: Rect, buf: &mut Buffer, palette: &Palett
     }
 }
 
+/// The live analysis's best moves numbered on the board, 1 the most searched, as the panel
+/// lists them: placements only (a swap or a pass has no point).
+pub(super) fn draw_candidates(
+    app: &App,
+    geometry: &BoardGeometry,
+    buf: &mut Buffer,
+    palette: &Palette,
+) {
+    let position = app.position();
+    if !app.analysis_on() || position.is_over() {
+        return;
+    }
+    let Some(report) = app.report() else {
+        return;
+    };
+    for (rank, m) in report.moves.iter().take(TOP_MOVES).enumerate() {
+        if let Action::Place(p) = m.action {
+            let (x, y) = geometry.cell(p);
+            let digit = (rank + 1).to_string();
+            put(buf, x, y, &digit, palette.label_here.patch(palette.wood));
+        }
+    }
+}
+
 /// The hint marked on the board: its point with a diamond in the highlight colour.
 pub(super) fn draw_hint(app: &App, geometry: &BoardGeometry, buf: &mut Buffer, palette: &Palette) {
     let Some(hint) = app.suggestion() else {
