@@ -299,6 +299,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
         analysis::draw_candidates(app, board, buf, &palette);
         analysis::draw_hint(app, board, buf, &palette);
     }
+    if let Some(cells) = &cells {
+        analysis::draw_quint_hint(app, cells, buf, &palette);
+    }
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
     let help = if app.help_open() {

@@ -12,6 +12,7 @@ use crate::rules::{Action, Color, Position};
 use crate::tui::app::{App, Job, Look, Mode, chance};
 use crate::tui::search_handle::{MoveReport, Proven, Report};
 
+use super::quint::CellGeometry;
 use super::{BoardGeometry, Palette, paint, put};
 use crate::guide::wrap;
 
@@ -259,6 +260,37 @@ pub(super) fn draw_hint(app: &App, geometry: &BoardGeometry, buf: &mut Buffer, p
     }
 }
 
+/// Quint's hint marked on its cells: a drop's cell, or a step's piece and the cell it goes to,
+/// with the hint's diamond (beside the piece, which keeps its colour).
+pub(super) fn draw_quint_hint(
+    app: &App,
+    cells: &CellGeometry,
+    buf: &mut Buffer,
+    palette: &Palette,
+) {
+    let Some(hint) = app.suggestion() else {
+        return;
+    };
+    if app.mode() == Mode::Play && app.computer_to_move() {
+        return;
+    }
+    let glyph = if app.look().ascii { "*" } else { "◆" };
+    let style = palette.label_here.patch(palette.wood);
+    match hint.action {
+        Action::Place(to) => {
+            let (x, y) = cells.cell(to);
+            put(buf, x, y, glyph, style);
+        }
+        Action::Step { from, to, .. } => {
+            let (x, y) = cells.cell(from);
+            put(buf, x + 1, y, glyph, style);
+            let (x, y) = cells.cell(to);
+            put(buf, x, y, glyph, style);
+        }
+        Action::Swap | Action::Pass => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::{Arc, Mutex};
@@ -372,6 +404,29 @@ mod tests {
                 "{c:?} in the bar's column: {column:#?}"
             );
         }
+    }
+
+    #[test]
+    fn quints_hint_marks_the_piece_and_the_cell_it_goes_to() {
+        use crate::rules::Color;
+        use crate::tui::app::Versus;
+        use crate::tui::app::quint::tests::{THREE_CAPTURES, quint_app};
+        let mut app = quint_app(THREE_CAPTURES, Color::White, Look::FULL);
+        app.set_computer(Versus::PEOPLE);
+        let script = Arc::new(Mutex::new(Script::default()));
+        let before = format!("{}", draw_app(&mut app, 80, 24).backend());
+        assert!(!before.contains('◆'), "{before}");
+        press_with(&mut app, &script, "t");
+        assert_eq!(tick(&mut app, &script), Effect::None);
+        answer(&script, report("c4-c5xb5", 0.7, 5_000, 2000, &[]), true);
+        assert_eq!(tick(&mut app, &script), Effect::None);
+        let screen = format!("{}", draw_app(&mut app, 80, 24).backend());
+        assert!(screen.contains("Hint for White: c4-c5xb5"), "{screen}");
+        // Beside the piece on c4, and on the empty c5.
+        let board: Vec<&str> = screen.lines().collect();
+        let marked = board.iter().filter(|row| row.contains('◆')).count();
+        assert_eq!(marked, 2, "{screen}");
+        assert!(board.iter().any(|row| row.contains("○◆")), "{screen}");
     }
 
     #[test]
