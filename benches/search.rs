@@ -28,6 +28,7 @@ fn search(c: &mut Criterion) {
             threads: 1,
             seed: Some(1),
             nodes: 0,
+            ..Limits::default()
         };
         group.bench_function(format!("{game}_{PLAYOUTS}_playouts"), |b| {
             b.iter(|| {

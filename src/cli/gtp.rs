@@ -371,6 +371,7 @@ mod tests {
             threads: 1,
             seed: Some(1),
             nodes: 0,
+            level: crate::search::Level::FULL,
         })
     }
 

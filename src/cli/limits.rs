@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use crate::search::{Budget, Limits, MAX_NODES};
+use crate::search::{Budget, Level, Limits, MAX_NODES};
 
 /// How much the computer may think.
 #[derive(Args, Debug, Clone)]
@@ -64,6 +64,7 @@ impl LimitArgs {
             threads: self.threads.map_or(0, usize::from),
             seed: self.seed,
             nodes: self.nodes.unwrap_or(0),
+            level: Level::FULL,
         }
     }
 }

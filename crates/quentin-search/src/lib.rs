@@ -5,6 +5,9 @@
 //! an interface that must never block. [`players`] holds the baseline players `random` and
 //! `greedy` that `quentin match` measures the search against.
 //!
+//! [`Level`] makes it weaker on purpose, for people to play against: fewer playouts and a
+//! choice that accepts some loss.
+//!
 //! Inside: UCT blended with RAVE, decisive and anti-decisive moves where a node is expanded, the
 //! MCTS-Solver (proved wins and losses), and root parallelism (each thread its own tree, the
 //! root's statistics merged). Random playouts ([`playout`]) and the policies that choose their
@@ -13,6 +16,7 @@
 
 #![forbid(unsafe_code)]
 
+mod level;
 pub mod players;
 pub mod playout;
 pub mod policy;
@@ -29,12 +33,13 @@ use std::time::{Duration, Instant};
 use crate::rng::Rng;
 use quentin_rules::{Action, Position};
 
+pub use level::Level;
 pub use policy::Policy;
-pub use report::{MoveReport, Report};
+pub use report::{MIN_VISITS, MoveReport, Report};
 pub use thinker::Thinker;
 
 use report::RootStats;
-use tree::{Params, Proof, Tree};
+use tree::{Params, Proof, ROOT, Tree};
 
 /// How much to search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,6 +70,9 @@ pub struct Limits {
     /// The most tree nodes kept, all threads together (0 for [`DEFAULT_NODES`], at most
     /// [`MAX_NODES`]): a long think never grows without limit.
     pub nodes: usize,
+    /// How strongly to play: below [`Level::FULL`], the level's playouts (within the budget)
+    /// on one thread, and its choice.
+    pub level: Level,
 }
 
 impl Default for Limits {
@@ -74,14 +82,19 @@ impl Default for Limits {
             threads: 0,
             seed: None,
             nodes: DEFAULT_NODES,
+            level: Level::FULL,
         }
     }
 }
 
 impl Limits {
-    /// The threads to run: `threads`, or the machine's cores for 0.
+    /// The threads to run: `threads`, or the machine's cores for 0; one below full strength,
+    /// so that a level plays alike on every machine.
     #[must_use]
     pub fn thread_count(&self) -> usize {
+        if !self.level.is_full() {
+            return 1;
+        }
         match self.threads {
             0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
             n => n.min(256),
@@ -115,6 +128,9 @@ impl Proven {
         }
     }
 }
+
+/// What a search's seed is mixed with for the draw of a level's choice.
+const LEVEL_SEED: u64 = 0x6c65_7665_6c5f_6472;
 
 /// How often a running search reports its progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(80);
@@ -227,13 +243,25 @@ impl Searcher {
             Budget::Seconds(s) => Some(clock + Duration::from_secs_f64(s.clamp(0.0, 1e7))),
             _ => None,
         };
+        // A level below full strength searches until the root has seen its playouts, those kept
+        // from earlier moves included.
+        let level_cap = self.limits.level.playouts(position.size()).map(|n| {
+            let known: u64 = self.trees.iter().map(|t| u64::from(t.visits(ROOT))).sum();
+            n.saturating_sub(known)
+        });
         let budgets: Vec<Option<u64>> = (0..threads as u64)
-            .map(|t| match self.limits.budget {
-                Budget::Playouts(n) => {
-                    let t_count = threads as u64;
-                    Some(n / t_count + u64::from(t < n % t_count))
+            .map(|t| {
+                let share = match self.limits.budget {
+                    Budget::Playouts(n) => {
+                        let t_count = threads as u64;
+                        Some(n / t_count + u64::from(t < n % t_count))
+                    }
+                    _ => None,
+                };
+                match (share, level_cap) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
                 }
-                _ => None,
             })
             .collect();
         let done = AtomicBool::new(false);
@@ -289,7 +317,12 @@ impl Searcher {
             }
         });
         let stats: Vec<RootStats> = self.trees.iter().map(RootStats::of).collect();
-        let report = merge(&stats);
+        let mut report = merge(&stats);
+        level::apply(
+            self.limits.level,
+            &mut report,
+            &mut Rng::new(seed ^ LEVEL_SEED),
+        );
         on_progress(&report);
         report
     }

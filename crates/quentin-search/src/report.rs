@@ -5,10 +5,15 @@ use std::time::Duration;
 use quentin_rules::{Action, Color, Position};
 
 use super::Proven;
-use super::tree::{Proof, ROOT, Tree, swap_margin};
+use super::tree::{Proof, ROOT, Tree, centrality, swap_margin};
 
 /// The longest principal variation reported.
 const PV_LENGTH: usize = 12;
+
+/// The fewest playouts through an action for its win chance to mean something: below, the
+/// chance of an action not proved is not given ([`MoveReport::chance`]). After 50 playouts a
+/// share has a standard error of at most 7 points; after one it is 0 or 100 %.
+pub const MIN_VISITS: u64 = 50;
 
 /// One root action as the search sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,8 +27,20 @@ pub struct MoveReport {
     pub win: f64,
     /// Whether its value is proved, for the side to move at the root.
     pub proven: Option<Proven>,
+    /// When proved: the actions until the game ends by the proof, this one included (the winner
+    /// hurrying, the loser holding out); 1 for an action that wins at once.
+    pub ends_in: Option<u32>,
     /// The principal variation: this action, then the expected replies.
     pub pv: Vec<Action>,
+}
+
+impl MoveReport {
+    /// The win chance when it means something: proved, or estimated from at least
+    /// [`MIN_VISITS`] playouts; `None` before.
+    #[must_use]
+    pub fn chance(&self) -> Option<f64> {
+        (self.proven.is_some() || self.visits >= MIN_VISITS).then_some(self.win)
+    }
 }
 
 /// The search's answer for the root.
@@ -31,9 +48,10 @@ pub struct MoveReport {
 pub struct Report {
     /// The colour to move at the root, `None` for a finished game.
     pub to_move: Option<Color>,
-    /// The action to play; `None` only for a finished game.
+    /// The action to play; `None` only for a finished game. Below full strength, the level's
+    /// choice (see [`crate::Level`]).
     pub best: Option<Action>,
-    /// The estimated chance that the side to move wins, from 0 to 1.
+    /// The estimated chance that the side to move wins by playing `best`, from 0 to 1.
     pub win: f64,
     /// The position's value when the search proved it.
     pub proven: Option<Proven>,
@@ -41,7 +59,8 @@ pub struct Report {
     pub playouts: u64,
     /// Time spent.
     pub elapsed: Duration,
-    /// Every root action, proved wins first, then the most visited, proved losses last.
+    /// Every root action: proved wins first, the quickest first; then the most visited (ties
+    /// from the centre out); proved losses last, the one that holds out longest first.
     pub moves: Vec<MoveReport>,
 }
 
@@ -52,6 +71,8 @@ struct ChildStats {
     visits: u64,
     wins: f64,
     proof: Proof,
+    /// The length of its proof, when proved.
+    length: u16,
     pv: Vec<Action>,
 }
 
@@ -79,6 +100,7 @@ impl RootStats {
                     visits: u64::from(tree.visits(c)),
                     wins: f64::from(tree.wins(c)),
                     proof: n.proof,
+                    length: tree.proof_length(c),
                     pv: tree.pv(c, PV_LENGTH),
                 }
             })
@@ -112,6 +134,41 @@ fn prefer_placement_to_a_slim_swap(moves: &mut [MoveReport], margin: f64) {
     }
 }
 
+/// A root action with what orders it in the report.
+struct Ranked {
+    /// 0 for a proved win, 1 for an action not proved (or a draw), 2 for a proved loss.
+    rank: u8,
+    /// The playouts' share of wins through it, proved or not.
+    share: f64,
+    /// Its distance from the centre ([`centrality`]).
+    centrality: usize,
+    report: MoveReport,
+}
+
+impl Ranked {
+    /// Proved wins first, the quickest first; then the most visited, the better first, ties from
+    /// the centre out (never by their place in the list); proved losses last, the one that
+    /// holds out longest first, else the one the playouts found hardest to beat.
+    fn order(a: &Ranked, b: &Ranked) -> std::cmp::Ordering {
+        let (ma, mb) = (&a.report, &b.report);
+        let by_visits = || {
+            mb.visits
+                .cmp(&ma.visits)
+                .then(mb.win.total_cmp(&ma.win))
+                .then(a.centrality.cmp(&b.centrality))
+        };
+        a.rank.cmp(&b.rank).then_with(|| match a.rank {
+            0 => ma.ends_in.cmp(&mb.ends_in).then_with(by_visits),
+            2 => mb
+                .ends_in
+                .cmp(&ma.ends_in)
+                .then(b.share.total_cmp(&a.share))
+                .then_with(by_visits),
+            _ => by_visits(),
+        })
+    }
+}
+
 impl Report {
     /// The report of a finished game: nothing to play.
     pub(crate) fn finished(position: &Position, elapsed: Duration) -> Report {
@@ -137,7 +194,8 @@ impl Report {
         let Some(first) = stats.iter().max_by_key(|s| s.children.len()) else {
             return Report::finished(position, elapsed);
         };
-        let mut moves: Vec<(MoveReport, u8)> = first
+        let size = position.size();
+        let mut moves: Vec<Ranked> = first
             .children
             .iter()
             .enumerate()
@@ -147,38 +205,49 @@ impl Report {
                     .filter_map(|s| s.children.get(j).filter(|o| o.action == c.action));
                 let visits: u64 = same.clone().map(|o| o.visits).sum();
                 let wins: f64 = same.clone().map(|o| o.wins).sum();
-                let proof = same
+                // A proof is exact, from whichever thread found it; of several, the shortest
+                // bound on the game's end.
+                let proved = same
                     .clone()
-                    .map(|o| o.proof)
-                    .find(|&p| p == Proof::Win || p == Proof::Loss)
-                    .unwrap_or(c.proof);
+                    .filter(|o| o.proof == Proof::Win || o.proof == Proof::Loss)
+                    .min_by_key(|o| o.length);
+                let proof = proved.map_or(c.proof, |o| o.proof);
+                let ends_in = proved.map(|o| u32::from(o.length) + 1);
                 let pv = same
                     .max_by_key(|o| o.visits)
                     .map_or_else(|| vec![c.action], |o| o.pv.clone());
+                // The playouts' verdict, kept when a proof overrides it: among proved losses
+                // as long as each other, the one the playouts found hardest to beat.
+                let share = if visits == 0 {
+                    0.5
+                } else {
+                    wins / visits as f64
+                };
                 // A child's proof is for the opponent: their loss is the root's win.
                 let (proven, win, rank) = match proof {
                     Proof::Loss => (Some(Proven::Win), 1.0, 0),
                     Proof::Win => (Some(Proven::Loss), 0.0, 2),
                     Proof::Draw => (None, 0.5, 1),
-                    Proof::Unknown if visits == 0 => (None, 0.5, 1),
-                    Proof::Unknown => (None, wins / visits as f64, 1),
+                    Proof::Unknown => (None, share, 1),
                 };
                 let report = MoveReport {
                     action: c.action,
                     visits,
                     win,
                     proven,
+                    ends_in,
                     pv,
                 };
-                (report, rank)
+                Ranked {
+                    rank,
+                    share,
+                    centrality: centrality(c.action, size),
+                    report,
+                }
             })
             .collect();
-        moves.sort_by(|(a, ra), (b, rb)| {
-            ra.cmp(rb)
-                .then(b.visits.cmp(&a.visits))
-                .then(b.win.total_cmp(&a.win))
-        });
-        let mut moves: Vec<MoveReport> = moves.into_iter().map(|(m, _)| m).collect();
+        moves.sort_by(Ranked::order);
+        let mut moves: Vec<MoveReport> = moves.into_iter().map(|m| m.report).collect();
         prefer_placement_to_a_slim_swap(&mut moves, swap_margin(position.size()));
         let proven = stats.iter().find_map(|s| s.proof).or_else(|| {
             if moves.first().is_some_and(|m| m.proven == Some(Proven::Win)) {

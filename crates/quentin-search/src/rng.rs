@@ -20,6 +20,11 @@ impl Rng {
         self.0.u64(..)
     }
 
+    /// A uniform number in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        self.0.f64()
+    }
+
     /// A uniform number in `0..n`, without bias (Lemire's multiply-and-reject, which divides
     /// only in the rare case that may need a second draw).
     ///

@@ -12,6 +12,7 @@ fn limits(playouts: u64) -> Limits {
         threads: 1,
         seed: Some(7),
         nodes: 0,
+        level: Level::FULL,
     }
 }
 
@@ -365,4 +366,133 @@ fn a_finished_game_has_no_best_action() {
     let report = search(&pos, 10);
     assert_eq!(report.best, None);
     assert!(report.moves.is_empty());
+}
+
+#[test]
+fn with_no_playout_or_one_the_choice_is_central_and_has_no_win_chance() {
+    for (game, size, centre) in [
+        (Game::Quentin, 9, &["e5"][..]),
+        (Game::Brique, 13, &["g7"]),
+        (Game::Quint, 8, &["d4", "d5", "e4", "e5"]),
+    ] {
+        let pos = Setup {
+            size,
+            pie: false,
+            ..Setup::new(game)
+        }
+        .start()
+        .unwrap();
+        let centre: Vec<Action> = centre.iter().map(|p| at(p)).collect();
+        // Stopped before it began, no playout at all.
+        let stopped = Searcher::new(limits(1_000)).search(&pos, &AtomicBool::new(true), |_| {});
+        assert_eq!(stopped.playouts, 0, "{game}");
+        for report in [stopped, search(&pos, 1)] {
+            let best = report.best.unwrap();
+            assert!(centre.contains(&best), "{game}: {best}");
+            assert_eq!(report.moves[0].chance(), None, "{game}: {report:?}");
+        }
+        // Past the minimum, a number.
+        let report = search(&pos, 5_000);
+        assert!(report.moves[0].visits >= MIN_VISITS, "{game}");
+        assert!(report.moves[0].chance().is_some(), "{game}");
+    }
+}
+
+/// Whether the person to move at `pos` wins with best play, and in how many actions the game
+/// then ends, the winner hurrying and the loser holding out; by exhaustive search (pie off).
+fn ending(pos: &Position, memo: &mut HashMap<(Board, Option<Color>), (bool, u32)>) -> (bool, u32) {
+    let key = (pos.board().clone(), pos.to_move());
+    if let Some(&e) = memo.get(&key) {
+        return e;
+    }
+    let mover = pos.to_move().unwrap();
+    let outcomes: Vec<(bool, u32)> = pos
+        .legal_actions()
+        .into_iter()
+        .map(|a| after_ending(pos, a, mover, memo))
+        .collect();
+    let win = outcomes.iter().filter(|o| o.0).map(|o| o.1).min();
+    let e = match win {
+        Some(length) => (true, length),
+        None => (false, outcomes.iter().map(|o| o.1).max().unwrap()),
+    };
+    memo.insert(key, e);
+    e
+}
+
+/// Whether `mover` wins after playing `a` at `pos`, and in how many actions the game ends,
+/// `a` included.
+fn after_ending(
+    pos: &Position,
+    a: Action,
+    mover: Color,
+    memo: &mut HashMap<(Board, Option<Color>), (bool, u32)>,
+) -> (bool, u32) {
+    let mut after = pos.clone();
+    after.play(a).unwrap();
+    match after.outcome() {
+        Some(outcome) => (outcome.winner() == Some(mover), 1),
+        None => {
+            let (they_win, length) = ending(&after, memo);
+            (!they_win, length + 1)
+        }
+    }
+}
+
+#[test]
+fn a_lost_side_plays_the_move_that_holds_out_longest() {
+    let setup = Setup {
+        size: 4,
+        pie: false,
+        ..Setup::new(Game::Quentin)
+    };
+    let mut memo = HashMap::new();
+    let (mut lost, mut exact) = (0, 0);
+    let mut rng = rng::Rng::new(3);
+    for _ in 0..40 {
+        // A few random actions in, then solved exhaustively.
+        let mut pos = setup.start().unwrap();
+        for _ in 0..4 {
+            let legal = pos.legal_actions();
+            pos.play(legal[rng.below(legal.len())]).unwrap();
+            if pos.is_over() {
+                break;
+            }
+        }
+        if pos.is_over() {
+            continue;
+        }
+        let mover = pos.to_move().unwrap();
+        let report = search(&pos, 20_000);
+        // Every proof's length bounds the game's end under best play from above.
+        for m in report.moves.iter().filter(|m| m.proven.is_some()) {
+            let (_, truth) = after_ending(&pos, m.action, mover, &mut memo);
+            assert!(m.ends_in.unwrap() >= truth, "{m:?}: {truth}");
+        }
+        let (wins, _) = ending(&pos, &mut memo);
+        if wins {
+            continue;
+        }
+        assert_eq!(report.proven, Some(Proven::Loss), "{:?}", pos.board());
+        let longest = pos
+            .legal_actions()
+            .into_iter()
+            .map(|a| after_ending(&pos, a, mover, &mut memo).1)
+            .max()
+            .unwrap();
+        // The move played is the longest loss the proofs know (their lengths are bounds, a
+        // win's by the quickest win the tree has proved, not always the quickest there is) ...
+        let best = &report.moves[0];
+        assert_eq!(report.best, Some(best.action));
+        let known = report.moves.iter().filter_map(|m| m.ends_in).max();
+        assert_eq!(best.ends_in, known, "{report:?}");
+        // ... and never a move that loses at once while another holds out.
+        let (_, held) = after_ending(&pos, best.action, mover, &mut memo);
+        assert!(held > 2 || longest <= 2, "{best:?} in {:?}", pos.board());
+        exact += usize::from(held == longest);
+        lost += 1;
+    }
+    assert!(lost >= 3, "only {lost} lost positions");
+    // Mostly the longest there is, too.
+    assert!(2 * exact >= lost, "{exact} of {lost}");
 }

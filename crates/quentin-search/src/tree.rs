@@ -13,6 +13,7 @@ use quentin_rules::{Action, Color, Position};
 use super::policy::{self, Policy};
 
 mod expand;
+pub(crate) use expand::centrality;
 mod select;
 
 /// A proof for the person to move at a node.
@@ -41,6 +42,11 @@ pub(crate) struct Node {
     expanded: bool,
     /// The proof for the person to move here.
     pub(crate) proof: Proof,
+    /// When proved: the actions from here to the end of the game by the proof, the winner
+    /// taking the quickest win the tree knows and the loser holding out longest (0 where the
+    /// game is over). A win's length is the shortest the tree has proved, not the shortest
+    /// there is.
+    pub(crate) length: u16,
 }
 
 impl Node {
@@ -51,6 +57,7 @@ impl Node {
             children: 0,
             expanded: false,
             proof: Proof::Unknown,
+            length: 0,
         }
     }
 }
@@ -408,32 +415,45 @@ impl Tree {
         }
     }
 
-    /// Proves node `i`, its score fixed by the proof from then on.
-    fn set_proof(&mut self, i: u32, proof: Proof) {
-        self.nodes[i as usize].proof = proof;
+    /// Proves node `i`, the game ending `length` actions later by the proof; its score is fixed
+    /// by the proof from then on.
+    fn set_proof(&mut self, i: u32, proof: Proof, length: u16) {
+        let node = &mut self.nodes[i as usize];
+        node.proof = proof;
+        node.length = length;
         self.edges[i as usize].prove(proof);
     }
 
-    /// The solver's rule at `i`: a child lost for its mover-to-be proves a win; children all won
-    /// for the opponent prove a loss.
+    /// The solver's rule at `i`: a child lost for its mover-to-be proves a win, by the quickest
+    /// such child; children all won for the opponent prove a loss, by the one that holds out
+    /// longest.
     fn update_proof(&mut self, i: u32) {
         if self.nodes[i as usize].proof != Proof::Unknown {
             return;
         }
         let mut all_lost = true;
+        let mut quickest_win: Option<u16> = None;
+        let mut longest_loss = 0;
         for c in self.children(i) {
-            match self.nodes[c as usize].proof {
+            let child = &self.nodes[c as usize];
+            match child.proof {
                 Proof::Loss => {
-                    self.set_proof(i, Proof::Win);
-                    return;
+                    quickest_win = Some(quickest_win.map_or(child.length, |q| q.min(child.length)));
                 }
-                Proof::Win => {}
+                Proof::Win => longest_loss = longest_loss.max(child.length),
                 Proof::Unknown | Proof::Draw => all_lost = false,
             }
         }
-        if all_lost && self.nodes[i as usize].expanded {
-            self.set_proof(i, Proof::Loss);
+        if let Some(length) = quickest_win {
+            self.set_proof(i, Proof::Win, length.saturating_add(1));
+        } else if all_lost && self.nodes[i as usize].expanded {
+            self.set_proof(i, Proof::Loss, longest_loss.saturating_add(1));
         }
+    }
+
+    /// The length of node `i`'s proof (see [`Node::length`]); 0 when not proved.
+    pub(crate) fn proof_length(&self, i: u32) -> u16 {
+        self.nodes[i as usize].length
     }
 }
 

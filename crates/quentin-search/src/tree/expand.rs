@@ -48,6 +48,12 @@ impl Tree {
     /// a child that allows an immediate win is proved lost when it is itself expanded.
     pub(super) fn expand(&mut self, i: u32, pos: &Position, threats: bool) -> bool {
         let mut actions = pos.legal_actions();
+        // The root's children go from the centre out: their first playouts follow that order
+        // (every child is worth the same before it is tried), so that a search cut short has
+        // looked at the likeliest moves, not at the first ones of the list.
+        if i == ROOT {
+            actions.sort_by_key(|&a| centrality(a, pos.size()));
+        }
         // The swap goes last, where `select` looks for it.
         if let Some(k) = actions.iter().position(|&a| a == Action::Swap) {
             let swap = actions.remove(k);
@@ -80,12 +86,16 @@ impl Tree {
                 Err(_) => Proof::Unknown,
             });
         }
+        // A child where the game is over ends it in no action; one where the opponent wins at
+        // once, in one.
+        let mut lengths = vec![0; actions.len()];
         if threats && !proofs.contains(&Proof::Loss) {
-            refute_threatened(pos, &actions, &mut proofs);
+            refute_threatened(pos, &actions, &mut proofs, &mut lengths);
         }
-        for (&a, proof) in actions.iter().zip(proofs) {
+        for ((&a, proof), length) in actions.iter().zip(proofs).zip(lengths) {
             let mut node = Node::new(a);
             node.proof = proof;
+            node.length = length;
             self.nodes.push(node);
             let mut edge = Edge::new(a);
             edge.prove(proof);
@@ -98,6 +108,20 @@ impl Tree {
         self.update_proof(i);
         true
     }
+}
+
+/// How far from the centre of a board of side `size` an action plays (the square of twice the
+/// distance, so that it stays whole): where a placement or a drop goes, or a step arrives; a
+/// swap or a pass comes after every point. The search's prior where it knows nothing else: in
+/// connection games the central points reach both edges soonest, in Quint they have the most
+/// lines of five through them.
+pub(crate) fn centrality(action: Action, size: usize) -> usize {
+    let point = match action {
+        Action::Place(p) | Action::Step { to: p, .. } => p,
+        Action::Swap | Action::Pass => return usize::MAX,
+    };
+    let off = |x: usize| (2 * x).abs_diff(size.saturating_sub(1));
+    off(point.col()).pow(2) + off(point.row()).pow(2)
 }
 
 /// The proof for the person to move after `action` ended the game at `after`, or `Unknown` when
@@ -116,8 +140,13 @@ fn terminal_proof(after: &Position, mover: Option<Color>, action: Action) -> Pro
 
 /// Anti-decisive moves in the connection games: when the opponent threatens to win at once, marks
 /// every action after which one of those threats still wins as lost (a proof: the opponent
-/// has an immediate win). The threats are the opponent's winning placements were it to move now.
-fn refute_threatened(pos: &Position, actions: &[Action], proofs: &mut [Proof]) {
+/// has an immediate win, so the game ends one action later). The threats are the opponent's winning placements were it to move now.
+fn refute_threatened(
+    pos: &Position,
+    actions: &[Action],
+    proofs: &mut [Proof],
+    lengths: &mut [u16],
+) {
     let Some(me) = pos.to_move() else { return };
     if pos.in_hand().is_some() {
         return;
@@ -141,7 +170,7 @@ fn refute_threatened(pos: &Position, actions: &[Action], proofs: &mut [Proof]) {
         return;
     }
     let mut after = pos.clone();
-    for (&a, proof) in actions.iter().zip(proofs.iter_mut()) {
+    for ((&a, proof), length) in actions.iter().zip(proofs.iter_mut()).zip(lengths) {
         if *proof != Proof::Unknown || a == Action::Swap {
             continue;
         }
@@ -155,6 +184,7 @@ fn refute_threatened(pos: &Position, actions: &[Action], proofs: &mut [Proof]) {
         });
         if refuted {
             *proof = Proof::Win;
+            *length = 1;
         }
     }
 }

@@ -79,6 +79,7 @@ pub(crate) fn report(best: &str, win: f64, playouts: u64, millis: u64, others: &
             visits: playouts / (2 + i as u64 * 3),
             win: win - 0.05 * i as f64,
             proven: None,
+            ends_in: None,
             pv: vec![a(m), a("a1"), a("b2")],
         })
         .collect();

@@ -1,0 +1,202 @@
+//! The levels: legal choices, weaker below, the same choice for the same seed.
+
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+use crate::{Budget, Limits, Searcher};
+use quentin_rules::{Game, Position, Setup};
+
+/// Limits of a search at `level`, seeded; full strength gets `playouts`.
+fn at_level(level: Level, playouts: u64, seed: u64) -> Limits {
+    Limits {
+        budget: Budget::Playouts(playouts),
+        threads: 1,
+        seed: Some(seed),
+        nodes: 0,
+        level,
+    }
+}
+
+fn levels() -> impl Iterator<Item = Level> {
+    (1..=10).filter_map(Level::new)
+}
+
+/// Positions of seeded random games of `game` on a board of side `size`, every `step` actions
+/// from the start, while the game goes on.
+fn positions(game: Game, size: usize, seed: u64, step: usize) -> Vec<Position> {
+    let mut pos = Setup {
+        size,
+        ..Setup::new(game)
+    }
+    .start()
+    .unwrap();
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while !pos.is_over() {
+        if pos.ply().is_multiple_of(step) {
+            out.push(pos.clone());
+        }
+        let legal = pos.legal_actions();
+        pos.play(legal[rng.below(legal.len())]).unwrap();
+    }
+    out
+}
+
+#[test]
+fn levels_are_one_to_ten() {
+    assert_eq!(Level::new(0), None);
+    assert_eq!(Level::new(11), None);
+    assert_eq!(levels().count(), 10);
+    assert_eq!(Level::DEFAULT.get(), 5);
+    assert!(Level::FULL.is_full() && !Level::new(9).unwrap().is_full());
+    assert_eq!(Level::new(4).unwrap().to_string(), "level 4");
+    // Fewer playouts below, none fixed at full strength.
+    let playouts: Vec<Option<u64>> = levels().map(|l| l.playouts(9)).collect();
+    assert!(
+        playouts[..9].windows(2).all(|w| w[0] < w[1]),
+        "{playouts:?}"
+    );
+    assert_eq!(playouts[9], None);
+}
+
+#[test]
+fn every_level_plays_only_legal_actions() {
+    for (game, size) in [
+        (Game::Quentin, 5),
+        (Game::Konobi, 5),
+        (Game::Brique, 5),
+        (Game::Quint, 8),
+    ] {
+        for level in levels() {
+            // The level plays both sides of a whole game (Quint: its first 40 actions).
+            let mut searcher = Searcher::new(at_level(level, 500, u64::from(level.get())));
+            let mut pos = Setup {
+                size,
+                pieces: if game == Game::Quint { 15 } else { 0 },
+                ..Setup::new(game)
+            }
+            .start()
+            .unwrap();
+            while !pos.is_over() && pos.ply() < 40 {
+                let report = searcher.search(&pos, &AtomicBool::new(false), |_| {});
+                let action = report.best.unwrap();
+                assert!(pos.is_legal(action), "{game} {level}: {action}");
+                assert!(report.moves.iter().any(|m| m.action == action));
+                pos.play(action).unwrap();
+                searcher.advance(action);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_level_below_full_searches_its_own_playouts_on_one_thread() {
+    let pos = Setup {
+        size: 7,
+        ..Setup::new(Game::Brique)
+    }
+    .start()
+    .unwrap();
+    let level = Level::new(3).unwrap();
+    let limits = Limits {
+        budget: Budget::Seconds(3_600.0),
+        threads: 2,
+        ..at_level(level, 0, 1)
+    };
+    assert_eq!(limits.thread_count(), 1);
+    let report = Searcher::new(limits).search(&pos, &AtomicBool::new(false), |_| {});
+    assert_eq!(Some(report.playouts), level.playouts(7));
+    // A playout budget below the level's is kept.
+    let report =
+        Searcher::new(at_level(level, 10, 1)).search(&pos, &AtomicBool::new(false), |_| {});
+    assert_eq!(report.playouts, 10);
+}
+
+#[test]
+fn the_same_seed_chooses_the_same_and_another_may_not() {
+    let positions = positions(Game::Konobi, 7, 11, 6);
+    let choices = |seed: u64| -> Vec<Option<Action>> {
+        positions
+            .iter()
+            .map(|pos| {
+                let mut searcher = Searcher::new(at_level(Level::new(2).unwrap(), 0, seed));
+                searcher.search(pos, &AtomicBool::new(false), |_| {}).best
+            })
+            .collect()
+    };
+    let first = choices(1);
+    assert_eq!(first, choices(1));
+    assert_ne!(first, choices(2));
+}
+
+/// Positions of a game the full search plays against itself (`playouts` a move), every
+/// second action.
+fn self_play(game: Game, size: usize, playouts: u64, seed: u64) -> Vec<Position> {
+    let mut pos = Setup {
+        size,
+        ..Setup::new(game)
+    }
+    .start()
+    .unwrap();
+    let mut searcher = Searcher::new(at_level(Level::FULL, playouts, seed));
+    let mut out = Vec::new();
+    while !pos.is_over() {
+        if pos.ply() % 2 == 1 {
+            out.push(pos.clone());
+        }
+        let action = searcher
+            .search(&pos, &AtomicBool::new(false), |_| {})
+            .best
+            .unwrap();
+        pos.play(action).unwrap();
+        searcher.advance(action);
+    }
+    out
+}
+
+#[test]
+fn a_lower_level_gives_more_away() {
+    // The positions of games in three games; each judged by a long search at full strength,
+    // whose win chance of the action a level chose, against its best one's, is what the level
+    // gave away.
+    let mut set = self_play(Game::Quentin, 7, 2_000, 1);
+    set.extend(self_play(Game::Brique, 7, 2_000, 2));
+    set.extend(self_play(Game::Konobi, 7, 2_000, 3));
+    let judged: Vec<(Position, Report)> = set
+        .into_iter()
+        .map(|pos| {
+            let mut judge = Searcher::new(at_level(Level::FULL, 20_000, 5));
+            let report = judge.search(&pos, &AtomicBool::new(false), |_| {});
+            (pos, report)
+        })
+        .filter(|(_, r)| r.proven.is_none())
+        .collect();
+    assert!(judged.len() >= 12, "{} positions", judged.len());
+    let given_away = |level: Level| -> (f64, usize) {
+        let mut loss = 0.0;
+        let mut differ = 0;
+        for (k, (pos, judge)) in judged.iter().enumerate() {
+            let mut searcher = Searcher::new(at_level(level, 3_000, k as u64));
+            let chosen = searcher.search(pos, &AtomicBool::new(false), |_| {}).best;
+            let value = judge
+                .moves
+                .iter()
+                .find(|m| Some(m.action) == chosen)
+                .unwrap();
+            loss += judge.win - value.win;
+            differ += usize::from(chosen != judge.best);
+        }
+        (loss / judged.len() as f64, differ)
+    };
+    let by_level: Vec<(f64, usize)> = [1, 4, 7, 10]
+        .into_iter()
+        .map(|n| given_away(Level::new(n).unwrap()))
+        .collect();
+    for pair in by_level.windows(2) {
+        assert!(pair[0].0 > pair[1].0, "the loss: {by_level:?}");
+        assert!(
+            pair[0].1 >= pair[1].1,
+            "the moves unlike the judge's: {by_level:?}"
+        );
+    }
+}
