@@ -240,6 +240,53 @@ fn a_short_match_reports_its_tally() {
 }
 
 #[test]
+fn a_match_between_levels_names_them_and_repeats_with_its_seed() {
+    let args = [
+        "match",
+        "--size",
+        "5",
+        "--level",
+        "2",
+        "--opponent",
+        "engine",
+        "--opponent-level",
+        "1",
+        "--games",
+        "6",
+        "--threads",
+        "1",
+        "--seed",
+        "4",
+        "--json",
+    ];
+    let v = stdout_json(&quentin(&args));
+    assert_eq!(v["level"], 2);
+    assert_eq!(v["opponent_level"], 1);
+    assert_eq!(v["computer"], "level 2 (at most 1 s a move)");
+    assert_eq!(v["opponent"], "computer at level 1 (at most 1 s a move)");
+    assert_eq!(v["games"], 6);
+    // A level's playouts do not depend on the machine: the same seed, the same games.
+    assert_eq!(stdout_json(&quentin(&args)), v);
+    // The opponent's options are a computer's.
+    for option in [
+        &["--opponent-level", "3"][..],
+        &["--opponent-playouts", "10"],
+        &["--level", "11"],
+        &["--level", "0"],
+    ] {
+        let mut args = vec!["match", "--size", "5", "--games", "1"];
+        args.extend_from_slice(option);
+        let out = quentin(&args);
+        assert_eq!(out.status.code(), Some(2), "{option:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("add --opponent engine") || err.contains("is not a level"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn bench_reports_its_policy() {
     for policy in ["uniform", "search"] {
         let out = quentin(&[

@@ -106,6 +106,8 @@ play b a3
 final_score
 genmove b
 play w c3
+level 3
+level 11
 quit
 name
 ";
@@ -132,6 +134,7 @@ name
             "final_score",
             "showboard",
             "time_settings",
+            "level",
             "quit",
         ]
         .join("\n")
@@ -169,8 +172,10 @@ name
     assert_eq!(a[33], "? the game is over");
     assert_eq!(a[34], "? illegal move: the game is over");
     assert_eq!(a[35], "=");
+    assert!(a[36].starts_with("? \"11\" is not a level"), "{}", a[36]);
+    assert_eq!(a[37], "=");
     // Nothing is read after quit.
-    assert_eq!(a.len(), 36, "{a:?}");
+    assert_eq!(a.len(), 38, "{a:?}");
 }
 
 #[test]

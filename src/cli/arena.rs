@@ -11,18 +11,25 @@ use serde_json::json;
 use crate::rules::{Position, Setup};
 use crate::search::players::Baseline;
 use crate::search::rng::Rng;
-use crate::search::{Budget, Limits, Searcher};
+use crate::search::{Budget, Level, Limits, Searcher};
 
-use super::limits::{LimitArgs, parse_count, parse_seconds};
-use super::{GameOptions, write_stdout};
+use super::limits::{LimitArgs, parse_count, parse_level, parse_seconds};
+use super::{GameOptions, usage_error, write_stdout};
 
 #[derive(Args, Debug)]
 pub(super) struct MatchArgs {
     #[command(flatten)]
     game: GameOptions,
-    /// The opponent: a baseline player, or the computer at the --opponent-* budget.
+    /// The computer's level, 1 to 10 (default 10, full strength); below 10 its playouts are
+    /// the level's, within the budget.
+    #[arg(long, value_name = "N", value_parser = parse_level)]
+    level: Option<Level>,
+    /// The opponent: a baseline player, or the computer at the --opponent-* budget and level.
     #[arg(long, value_enum, default_value = "greedy")]
     opponent: Opponent,
+    /// The opponent computer's level, 1 to 10 (default 10).
+    #[arg(long, value_name = "N", value_parser = parse_level)]
+    opponent_level: Option<Level>,
     /// The opponent computer's seconds a move.
     #[arg(
         long,
@@ -52,7 +59,8 @@ enum Opponent {
     Random,
     /// Wins at once if it can, else avoids letting the opponent win at once, else random.
     Greedy,
-    /// The computer at the --opponent-seconds or --opponent-playouts budget.
+    /// The computer at the --opponent-seconds or --opponent-playouts budget and
+    /// --opponent-level.
     Engine,
 }
 
@@ -97,25 +105,50 @@ impl Tally {
 
 pub(super) fn run(args: &MatchArgs) -> Result<()> {
     let setup = args.game.setup()?;
-    let limits = args.limits.limits();
+    let computer_only = [
+        ("--opponent-level", args.opponent_level.is_some()),
+        ("--opponent-seconds", args.opponent_seconds.is_some()),
+        ("--opponent-playouts", args.opponent_playouts.is_some()),
+    ];
+    if let Some((option, _)) = computer_only.iter().find(|(_, given)| *given)
+        && args.opponent != Opponent::Engine
+    {
+        return Err(usage_error(format!(
+            "{option} is for a computer opponent: add --opponent engine"
+        )));
+    }
+    let limits = Limits {
+        level: args.level.unwrap_or(Level::FULL),
+        ..args.limits.limits()
+    };
     let opponent_limits = Limits {
         budget: match (args.opponent_playouts, args.opponent_seconds) {
             (Some(n), _) => Budget::Playouts(n),
             (None, Some(s)) => Budget::Seconds(s),
             (None, None) => Budget::Seconds(1.0),
         },
-        seed: limits.seed.map(|s| s ^ 0x5555),
+        level: args.opponent_level.unwrap_or(Level::FULL),
         ..limits
     };
     let progress = std::io::stderr().is_terminal();
     let mut rng = Rng::new(limits.seed.unwrap_or(1));
     let mut tally = Tally::default();
     for game in 0..args.games {
-        let mut computer = Player::Computer(Box::new(Searcher::new(limits)));
+        // Each game its own seeds, drawn from the match's: with playout budgets, one seed for
+        // every game would play the same two games over and over.
+        let (seed, opponent_seed) = (rng.next_u64(), rng.next_u64());
+        let reseeded = |l: Limits, s: u64| Limits {
+            seed: l.seed.map(|_| s),
+            ..l
+        };
+        let mut computer = Player::Computer(Box::new(Searcher::new(reseeded(limits, seed))));
         let mut other = match args.opponent {
-            Opponent::Random => Player::Baseline(Baseline::Random, Rng::new(rng.next_u64())),
-            Opponent::Greedy => Player::Baseline(Baseline::Greedy, Rng::new(rng.next_u64())),
-            Opponent::Engine => Player::Computer(Box::new(Searcher::new(opponent_limits))),
+            Opponent::Random => Player::Baseline(Baseline::Random, Rng::new(opponent_seed)),
+            Opponent::Greedy => Player::Baseline(Baseline::Greedy, Rng::new(opponent_seed)),
+            Opponent::Engine => Player::Computer(Box::new(Searcher::new(reseeded(
+                opponent_limits,
+                opponent_seed,
+            )))),
         };
         let computer_first = game % 2 == 0;
         let result = if computer_first {
@@ -145,7 +178,7 @@ pub(super) fn run(args: &MatchArgs) -> Result<()> {
     let opponent = match args.opponent {
         Opponent::Random => "random".to_string(),
         Opponent::Greedy => "greedy".to_string(),
-        Opponent::Engine => format!("computer at {}", budget_name(opponent_limits.budget)),
+        Opponent::Engine => format!("computer at {}", player_name(&opponent_limits)),
     };
     let (elo, low, high) = elo_interval(&tally);
     let out = if args.json {
@@ -154,8 +187,11 @@ pub(super) fn run(args: &MatchArgs) -> Result<()> {
             "game": setup.game.name(),
             "size": setup.size,
             "pie": setup.pie,
-            "computer": budget_name(limits.budget),
+            "computer": player_name(&limits),
+            "level": limits.level.get(),
             "opponent": opponent,
+            "opponent_level": (args.opponent == Opponent::Engine)
+                .then(|| opponent_limits.level.get()),
             "games": tally.games(),
             "wins": tally.wins,
             "losses": tally.losses,
@@ -173,7 +209,7 @@ pub(super) fn run(args: &MatchArgs) -> Result<()> {
              {} won, {} lost, {} drawn: {:.1}%\n\
              Elo difference {} (95% interval {} to {})\n",
             setup.game.title(),
-            budget_name(limits.budget),
+            player_name(&limits),
             tally.games(),
             tally.wins,
             tally.losses,
@@ -257,6 +293,16 @@ fn elo_text(x: f64) -> String {
         "+inf".into()
     } else {
         "-inf".into()
+    }
+}
+
+/// How a computer of `limits` plays: its budget, and its level below full strength (its
+/// playouts, the budget then only a cap).
+fn player_name(limits: &Limits) -> String {
+    if limits.level.is_full() {
+        budget_name(limits.budget)
+    } else {
+        format!("{} (at most {})", limits.level, budget_name(limits.budget))
     }
 }
 

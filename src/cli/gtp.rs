@@ -8,21 +8,25 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use crate::rules::{Action, Color, Game, Position, Setup};
-use crate::search::{Budget, Limits, Searcher};
+use crate::search::{Budget, Level, Limits, Searcher};
 
-use super::limits::LimitArgs;
+use super::limits::{LimitArgs, parse_level};
 
 #[derive(Args, Debug)]
 pub(super) struct GtpArgs {
     #[command(flatten)]
     limits: LimitArgs,
+    /// The computer's level, 1 to 10 (default 10, full strength); the command `level N`
+    /// changes it.
+    #[arg(long, value_name = "N", value_parser = parse_level)]
+    level: Option<Level>,
 }
 
 /// The longest command line read; the rest of a longer line is skipped and refused.
 const MAX_LINE: usize = 64 * 1024;
 
 /// Every command, in the order `list_commands` gives them.
-const COMMANDS: [&str; 18] = [
+const COMMANDS: [&str; 19] = [
     "protocol_version",
     "name",
     "version",
@@ -40,11 +44,15 @@ const COMMANDS: [&str; 18] = [
     "final_score",
     "showboard",
     "time_settings",
+    "level",
     "quit",
 ];
 
 pub(super) fn gtp(args: &GtpArgs) -> Result<()> {
-    let mut engine = Gtp::new(args.limits.limits());
+    let mut engine = Gtp::new(Limits {
+        level: args.level.unwrap_or(Level::FULL),
+        ..args.limits.limits()
+    });
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut stdout = std::io::stdout().lock();
@@ -283,6 +291,14 @@ impl Gtp {
                 self.searcher.set_limits(limits);
                 text(String::new())
             }
+            ("level", [n]) => {
+                let level = parse_level(n)?;
+                self.searcher.set_limits(Limits {
+                    level,
+                    ..self.searcher.limits()
+                });
+                text(String::new())
+            }
             ("quit", []) => Ok(Reply::Quit),
             (name, _) if COMMANDS.contains(&name) => Err(format!("wrong arguments for {name}")),
             _ => Err("unknown command".into()),
@@ -371,7 +387,7 @@ mod tests {
             threads: 1,
             seed: Some(1),
             nodes: 0,
-            level: crate::search::Level::FULL,
+            level: Level::FULL,
         })
     }
 

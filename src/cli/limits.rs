@@ -44,6 +44,17 @@ pub(super) fn parse_count(text: &str) -> Result<u64, String> {
     }
 }
 
+/// Reads a level of play (`--level`): a whole number from 1 to 10.
+pub(crate) fn parse_level(text: &str) -> Result<Level, String> {
+    text.parse::<u8>().ok().and_then(Level::new).ok_or_else(|| {
+        format!(
+            "{text:?} is not a level: the levels are {} (the weakest) to {} (full strength)",
+            Level::MIN.get(),
+            Level::FULL.get()
+        )
+    })
+}
+
 /// Reads `--nodes`: from a thousand to the most a search may keep.
 fn parse_nodes(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
