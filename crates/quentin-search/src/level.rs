@@ -4,9 +4,9 @@
 //! report's best action. Below it the computer is weaker on purpose, and plays as a weaker
 //! player would, not at random:
 //!
-//! - **Fewer playouts**: a fixed number for each point of the board, doubling from one level to
-//!   the next, on one thread, so that a level plays alike on every machine and whatever else
-//!   the machine is doing (the think time still caps it, on boards too large for it).
+//! - **Fewer playouts**: a fixed number, doubling from one level to the next, on one thread, so
+//!   that a level plays alike on every machine and whatever else the machine is doing (the
+//!   think time still caps it, on boards too large for it).
 //! - **A choice that accepts some loss**: among the actions whose win chance is within the
 //!   level's margin of the best one's, one drawn at random, each with a chance in proportion to
 //!   its playouts (plus one, so that an action not yet tried keeps a chance) raised to the power
@@ -32,8 +32,8 @@ pub struct Level(u8);
 /// How a level below full strength plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Style {
-    /// Playouts a move for each point of the board.
-    per_point: f64,
+    /// Playouts a move.
+    playouts: u64,
     /// The temperature of the draw by playouts.
     temperature: f64,
     /// The most win chance an action may give away against the best one to be drawn.
@@ -43,49 +43,49 @@ struct Style {
 /// Levels 1 to 9, chosen by matches (docs/engine-strength.md has the ladder they give).
 const STYLES: [Style; 9] = [
     Style {
-        per_point: 0.5,
+        playouts: 100,
+        temperature: 4.0,
+        margin: 1.0,
+    },
+    Style {
+        playouts: 200,
         temperature: 2.0,
-        margin: 0.5,
+        margin: 0.8,
     },
     Style {
-        per_point: 1.0,
-        temperature: 1.5,
-        margin: 0.4,
-    },
-    Style {
-        per_point: 2.0,
+        playouts: 400,
         temperature: 1.2,
+        margin: 0.6,
+    },
+    Style {
+        playouts: 800,
+        temperature: 0.8,
+        margin: 0.45,
+    },
+    Style {
+        playouts: 1600,
+        temperature: 0.6,
         margin: 0.3,
     },
     Style {
-        per_point: 4.0,
-        temperature: 1.0,
-        margin: 0.25,
-    },
-    Style {
-        per_point: 8.0,
-        temperature: 0.8,
+        playouts: 3200,
+        temperature: 0.4,
         margin: 0.2,
     },
     Style {
-        per_point: 16.0,
-        temperature: 0.6,
-        margin: 0.15,
-    },
-    Style {
-        per_point: 32.0,
-        temperature: 0.5,
-        margin: 0.1,
-    },
-    Style {
-        per_point: 64.0,
-        temperature: 0.4,
-        margin: 0.07,
-    },
-    Style {
-        per_point: 128.0,
+        playouts: 6400,
         temperature: 0.3,
-        margin: 0.04,
+        margin: 0.12,
+    },
+    Style {
+        playouts: 12800,
+        temperature: 0.2,
+        margin: 0.06,
+    },
+    Style {
+        playouts: 25600,
+        temperature: 0.1,
+        margin: 0.03,
     },
 ];
 
@@ -124,12 +124,10 @@ impl Level {
         STYLES.get(usize::from(self.0).checked_sub(1)?).copied()
     }
 
-    /// The playouts of a move on a board of side `size`, `None` at full strength (as many as
-    /// the budget allows). At least one.
+    /// The playouts of a move, `None` at full strength (as many as the budget allows).
     #[must_use]
-    pub fn playouts(self, size: usize) -> Option<u64> {
-        let style = self.style()?;
-        Some(((style.per_point * (size * size) as f64).round() as u64).max(1))
+    pub fn playouts(self) -> Option<u64> {
+        self.style().map(|style| style.playouts)
     }
 
     /// The action this level plays after the search that gave `report`, drawn with `rng`;

@@ -275,6 +275,17 @@ impl Report {
         }
     }
 
+    /// The win chance of playing `best` when it means something: proved, or estimated from at
+    /// least [`MIN_VISITS`] playouts through `best`; `None` before.
+    #[must_use]
+    pub fn chance(&self) -> Option<f64> {
+        if self.proven.is_some() {
+            return Some(self.win);
+        }
+        let best = self.moves.iter().find(|m| Some(m.action) == self.best)?;
+        best.chance().map(|_| self.win)
+    }
+
     /// Playouts a second.
     #[must_use]
     pub fn playouts_per_s(&self) -> f64 {

@@ -51,7 +51,7 @@ fn levels_are_one_to_ten() {
     assert!(Level::FULL.is_full() && !Level::new(9).unwrap().is_full());
     assert_eq!(Level::new(4).unwrap().to_string(), "level 4");
     // Fewer playouts below, none fixed at full strength.
-    let playouts: Vec<Option<u64>> = levels().map(|l| l.playouts(9)).collect();
+    let playouts: Vec<Option<u64>> = levels().map(|l| l.playouts()).collect();
     assert!(
         playouts[..9].windows(2).all(|w| w[0] < w[1]),
         "{playouts:?}"
@@ -105,7 +105,7 @@ fn a_level_below_full_searches_its_own_playouts_on_one_thread() {
     };
     assert_eq!(limits.thread_count(), 1);
     let report = Searcher::new(limits).search(&pos, &AtomicBool::new(false), |_| {});
-    assert_eq!(Some(report.playouts), level.playouts(7));
+    assert_eq!(Some(report.playouts), level.playouts());
     // A playout budget below the level's is kept.
     let report =
         Searcher::new(at_level(level, 10, 1)).search(&pos, &AtomicBool::new(false), |_| {});
