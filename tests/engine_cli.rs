@@ -122,6 +122,41 @@ fn analyze_proves_a_won_position() {
 }
 
 #[test]
+fn analyze_gives_no_number_without_playouts_and_no_first_listed_move() {
+    let file = temp_file("empty.txt", "game quentin\nsize 9\n");
+    let out = quentin(&[
+        "analyze",
+        file.to_str().unwrap(),
+        "--playouts",
+        "1",
+        "--threads",
+        "1",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let v = stdout_json(&out);
+    // One playout: the centre, and no win chance (it would read 0 or 100 %).
+    assert_eq!(v["best"], "e5");
+    assert!(v["win"].is_null(), "{v}");
+    assert!(v["moves"][0]["win"].is_null(), "{v}");
+    let out = quentin(&[
+        "analyze",
+        file.to_str().unwrap(),
+        "--playouts",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Best: e5, too few playouts for a win chance"),
+        "{text}"
+    );
+    assert!(!text.contains('%'), "{text}");
+}
+
+#[test]
 fn analyze_text_is_for_people() {
     let file = temp_file("text.txt", "game brique\nsize 5\nc3\n");
     let out = analyze(&file, &[]);

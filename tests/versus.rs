@@ -43,6 +43,8 @@ fn a_whole_game_against_the_computer_ends_with_a_banner_and_a_record_naming_it()
             "5",
             "--no-pie",
             "--computer",
+            "--level",
+            "3",
             "--think",
             "0.05",
             "--threads",
@@ -86,7 +88,9 @@ fn a_whole_game_against_the_computer_ends_with_a_banner_and_a_record_naming_it()
     eprintln!("{screen}");
     let text = fs::read_to_string(&path).unwrap();
     assert!(
-        text.starts_with("game quentin\nsize 5\npie off\nplayer2 computer, 0.05 s a move\n"),
+        text.starts_with(
+            "game quentin\nsize 5\npie off\nplayer2 computer, level 3, 0.05 s a move\n"
+        ),
         "{text}"
     );
     let game = Record::parse(&text).unwrap();
@@ -102,14 +106,15 @@ fn a_whole_game_against_the_computer_ends_with_a_banner_and_a_record_naming_it()
     s.assert_restored();
     // The replay shows who played.
     let mut r = Session::start(&dir, &["replay", "game.txt"]);
-    r.wait_for("Player 2: computer, 0.05 s a move");
+    r.wait_for("Player 2: computer, level 3, 0.05 s a move");
     r.send("q");
     assert!(r.wait_exit());
 }
 
 /// A 5×5 game in which the computer, player 1, thinks over its first move; the session owns
-/// the game's directory. A minute: longer than any test goes on, however loaded the machine, so
-/// that the think is still going whatever the test does next.
+/// the game's directory. A minute, at full strength (a lower level stops at its playouts):
+/// longer than any test goes on, however loaded the machine, so that the think is still going
+/// whatever the test does next.
 fn computer_thinking(name: &str) -> (Session, std::path::PathBuf) {
     let dir = scratch(name);
     let path = dir.join("game.txt");
@@ -120,13 +125,15 @@ fn computer_thinking(name: &str) -> (Session, std::path::PathBuf) {
             "5",
             "--computer",
             "first",
+            "--level",
+            "10",
             "--think",
             "60",
             "--record",
             path.to_str().unwrap(),
         ],
     );
-    s.wait_for("The computer is thinking");
+    s.wait_for("The computer (level 10) is thinking");
     // Its first report: the search is running.
     s.wait_for(" playouts; best so far ");
     s.dir = Some(dir);
@@ -193,6 +200,8 @@ fn q_while_the_computer_thinks_quits_at_once_with_the_record_saved() {
             "--size",
             "5",
             "--computer",
+            "--level",
+            "10",
             "--think",
             "60",
             "--record",
@@ -201,7 +210,7 @@ fn q_while_the_computer_thinks_quits_at_once_with_the_record_saved() {
     );
     s.wait_for("Black to move: Player 1");
     s.send("\r");
-    s.wait_for("The computer is thinking");
+    s.wait_for("The computer (level 10) is thinking");
     s.wait_for(" playouts; best so far ");
     let sent = Instant::now();
     s.send("q");
@@ -211,7 +220,7 @@ fn q_while_the_computer_thinks_quits_at_once_with_the_record_saved() {
     s.wait_output("Record saved in");
     assert_eq!(
         fs::read_to_string(&path).unwrap(),
-        "game quentin\nsize 5\npie on\nplayer2 computer, 60 s a move\nc3\n"
+        "game quentin\nsize 5\npie on\nplayer2 computer, level 10, 60 s a move\nc3\n"
     );
 }
 
@@ -269,7 +278,9 @@ fn a_resumed_game_takes_the_computer_too_and_its_record_names_it() {
     assert!(s.wait_exit());
     let text = fs::read_to_string(&path).unwrap();
     assert!(
-        text.starts_with("game quentin\nsize 5\npie off\nplayer2 computer, 0.05 s a move\nc3\n"),
+        text.starts_with(
+            "game quentin\nsize 5\npie off\nplayer2 computer, level 5, 0.05 s a move\nc3\n"
+        ),
         "{text}"
     );
     assert_eq!(Record::parse(&text).unwrap().actions().len(), 2, "{text}");
@@ -279,18 +290,47 @@ fn a_resumed_game_takes_the_computer_too_and_its_record_names_it() {
 fn a_game_against_the_computer_resumes_against_it_without_being_told() {
     let dir = scratch("versus-resume-recorded");
     let path = dir.join("game.txt");
-    let text = "game quentin\nsize 5\npie off\nplayer2 computer, 0.05 s a move\nc3\n";
-    fs::write(&path, text).unwrap();
+    let header = "game quentin\nsize 5\npie off\nplayer2 computer, level 2, 0.05 s a move\n";
+    fs::write(&path, format!("{header}c3\n")).unwrap();
     let mut s = Session::start(&dir, &["resume", "game.txt"]);
     s.wait_for("Computer played ");
+    s.wait_for("Black to move: Player 1");
+    // Your move, the point nearest the cursor (at c3): the computer answers it too.
+    let position = record(&path).unwrap().final_position();
+    let cursor = Point::new(2, 2);
+    let target = position
+        .legal_actions()
+        .into_iter()
+        .filter_map(Action::point)
+        .min_by_key(|p| p.col().abs_diff(cursor.col()) + p.row().abs_diff(cursor.row()))
+        .unwrap();
+    s.send(&walk(cursor, target));
+    s.send("\r");
+    wait_until("the computer's answer", || {
+        (record(&path)?.actions().len() == 4).then_some(())
+    });
     s.wait_for("Black to move: Player 1");
     s.send("q");
     assert!(s.wait_exit());
     s.wait_output("Play on with `quentin resume game.txt`");
     let text = fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with(&format!("{header}c3\n")), "{text}");
+    assert_eq!(Record::parse(&text).unwrap().actions().len(), 4, "{text}");
+    // A record from before the levels comes back at full strength; the options override.
+    fs::write(
+        &path,
+        "game quentin\nsize 5\npie off\nplayer2 computer, 0.05 s a move\nc3\n",
+    )
+    .unwrap();
+    let mut s = Session::start(&dir, &["resume", "game.txt", "--level", "7"]);
+    s.wait_for("Computer played ");
+    s.send("q");
+    assert!(s.wait_exit());
+    let text = fs::read_to_string(&path).unwrap();
     assert!(
-        text.starts_with("game quentin\nsize 5\npie off\nplayer2 computer, 0.05 s a move\nc3\n"),
+        text.starts_with(
+            "game quentin\nsize 5\npie off\nplayer2 computer, level 7, 0.05 s a move\nc3\n"
+        ),
         "{text}"
     );
-    assert_eq!(Record::parse(&text).unwrap().actions().len(), 2, "{text}");
 }

@@ -65,7 +65,7 @@ pub(super) fn json_of(report: &Report) -> Value {
             json!({
                 "action": m.action.to_string(),
                 "visits": m.visits,
-                "win": round(m.win),
+                "win": m.chance().map(round),
                 "pv": m.pv.iter().map(ToString::to_string).collect::<Vec<_>>(),
             })
         })
@@ -74,7 +74,7 @@ pub(super) fn json_of(report: &Report) -> Value {
         "to_move": report.to_move.map(|c| c.name()),
         "playouts": report.playouts,
         "best": report.best.map(|a| a.to_string()),
-        "win": round(report.win),
+        "win": report.chance().map(round),
         "proven": report.proven.map(Proven::name),
         "moves": moves,
     })
@@ -99,7 +99,10 @@ fn text_of(record: &Record, position: &Position, at: usize, report: &Report) -> 
         let verdict = match report.proven {
             Some(Proven::Win) => format!("{mover} wins by force (proven)"),
             Some(Proven::Loss) => format!("{mover} loses whatever it does (proven)"),
-            None => format!("{mover} wins {:.0}% of the time", 100.0 * report.win),
+            None => match report.chance() {
+                Some(win) => format!("{mover} wins {:.0}% of the time", 100.0 * win),
+                None => "too few playouts for a win chance".to_string(),
+            },
         };
         out.push_str(&format!("Best: {best}, {verdict}\n\n"));
     }
@@ -111,7 +114,9 @@ fn text_of(record: &Record, position: &Position, at: usize, report: &Report) -> 
         let win = match m.proven {
             Some(Proven::Win) => "won".to_string(),
             Some(Proven::Loss) => "lost".to_string(),
-            None => format!("{:.1}%", 100.0 * m.win),
+            None => m
+                .chance()
+                .map_or("…".to_string(), |win| format!("{:.1}%", 100.0 * win)),
         };
         let line: Vec<String> = m.pv.iter().map(ToString::to_string).collect();
         out.push_str(&format!(

@@ -2,7 +2,14 @@
 //! `replay` for `p`): who it plays, how long it thinks, on how many threads; and how a resumed
 //! game brings back the computer its record names.
 
+use anyhow::Result;
 use clap::Args;
+
+use crate::search::Level;
+use crate::tui::Versus;
+
+use super::limits::parse_level;
+use super::usage_error;
 
 /// The computer player's options, shared by every command that opens a game: a new game, a
 /// replay (for `p`, playing on) and a resumed game.
@@ -22,7 +29,11 @@ pub struct ComputerArgs {
     /// says].
     #[arg(long, value_name = "SECONDS", value_parser = think_seconds, allow_negative_numbers = true)]
     pub think: Option<f64>,
-    /// Threads the computer searches with (default: the machine's cores).
+    /// How strongly the computer plays, 1 (the weakest) to 10 (full strength) [default: 5;
+    /// `resume`: as the record says].
+    #[arg(long, value_name = "N", value_parser = parse_level)]
+    pub level: Option<Level>,
+    /// Threads the computer searches with (default: the machine's cores; one below level 10).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
 }
@@ -44,19 +55,29 @@ const MAX_THINK: f64 = 3600.0;
 /// The computer's think time when nothing says otherwise, in seconds.
 const DEFAULT_THINK: f64 = 2.0;
 
-/// Whether a record's player text names the computer (`computer, 2 s a move`, as the interface
-/// writes it): `Some` with its think time when that reads as one.
-fn computer_think(player: &str) -> Option<Option<f64>> {
+/// The computer as a record's player text names it (`computer, level 4, 2 s a move`, as the
+/// interface writes it): its level and think time, each when it reads as one.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Recorded {
+    level: Option<Level>,
+    think: Option<f64>,
+}
+
+/// Whether a record's player text names the computer: `Some` with what it says of it.
+fn recorded_computer(player: &str) -> Option<Recorded> {
     let rest = player.trim().strip_prefix("computer")?;
     if !(rest.is_empty() || rest.starts_with(',')) {
         return None;
     }
-    let seconds = rest
-        .trim_start_matches(',')
-        .trim()
-        .strip_suffix("s a move")
-        .and_then(|s| think_seconds(s.trim()).ok());
-    Some(seconds)
+    let mut recorded = Recorded::default();
+    for part in rest.split(',').map(str::trim) {
+        if let Some(n) = part.strip_prefix("level ") {
+            recorded.level = recorded.level.or(parse_level(n.trim()).ok());
+        } else if let Some(s) = part.strip_suffix("s a move") {
+            recorded.think = recorded.think.or(think_seconds(s.trim()).ok());
+        }
+    }
+    Some(recorded)
 }
 
 /// Reads `--think`: a number of seconds above 0 and at most an hour.
@@ -74,11 +95,12 @@ fn think_seconds(text: &str) -> Result<f64, String> {
 }
 
 impl Default for ComputerArgs {
-    /// No computer player; 2 s a move, the machine's cores, should one be asked for.
+    /// No computer player; level 5, 2 s a move, the machine's cores, should one be asked for.
     fn default() -> ComputerArgs {
         ComputerArgs {
             computer: None,
             think: None,
+            level: None,
             threads: None,
         }
     }
@@ -86,37 +108,57 @@ impl Default for ComputerArgs {
 
 impl ComputerArgs {
     /// Who plays what, as these options ask.
-    #[must_use]
-    pub fn versus(&self) -> crate::tui::Versus {
+    ///
+    /// # Errors
+    /// A [`usage_error`] for a level without a computer to play at it.
+    pub fn versus(&self) -> Result<Versus> {
         let computer = match self.computer {
             None => [false, false],
             Some(Seat::First) => [true, false],
             Some(Seat::Second) => [false, true],
             Some(Seat::Both) => [true, true],
         };
-        crate::tui::Versus {
+        self.checked(Versus {
             computer,
             think: self.think.unwrap_or(DEFAULT_THINK),
-        }
+            level: self.level.unwrap_or(Level::DEFAULT),
+        })
     }
 
     /// Who plays what in a game resumed from a record whose players are `players`: the
-    /// computer comes back where the record names it, with its think time, unless these
-    /// options say otherwise (`--computer` and `--think` override what the record says).
-    #[must_use]
-    pub fn versus_resuming(&self, players: &crate::record::Players) -> crate::tui::Versus {
+    /// computer comes back where the record names it, with its level and think time, unless
+    /// these options say otherwise (`--computer`, `--level` and `--think` override what the
+    /// record says). A record that names the computer without a level was written before there
+    /// were levels, by the computer at full strength: it comes back at full strength.
+    ///
+    /// # Errors
+    /// A [`usage_error`] for a level without a computer to play at it.
+    pub fn versus_resuming(&self, players: &crate::record::Players) -> Result<Versus> {
         if self.computer.is_some() {
             return self.versus();
         }
         let recorded = players
             .clone()
-            .map(|p| p.as_deref().and_then(computer_think));
+            .map(|p| p.as_deref().and_then(recorded_computer));
         let computer = recorded.map(|r| r.is_some());
-        let think = recorded.into_iter().flatten().flatten().next();
-        crate::tui::Versus {
+        let said = recorded.into_iter().flatten();
+        let think = said.clone().find_map(|r| r.think);
+        let level = said.clone().next().map(|r| r.level.unwrap_or(Level::FULL));
+        self.checked(Versus {
             computer,
             think: self.think.or(think).unwrap_or(DEFAULT_THINK),
+            level: self.level.or(level).unwrap_or(Level::DEFAULT),
+        })
+    }
+
+    /// `versus`, unless `--level` was given with no computer to play at it.
+    fn checked(&self, versus: Versus) -> Result<Versus> {
+        if self.level.is_some() && versus.computer == [false, false] {
+            return Err(usage_error(
+                "--level is the computer's: add --computer (and which player it plays)",
+            ));
         }
+        Ok(versus)
     }
 
     /// The search's threads: 0 for the machine's cores.
@@ -143,28 +185,35 @@ mod tests {
         })
     }
 
+    /// Who plays what as `quentin ARGS` asks.
+    fn versus_of(args: &[&str]) -> Versus {
+        computer_of(args).unwrap().versus().unwrap()
+    }
+
     #[test]
-    fn the_computer_plays_second_unless_told_and_thinks_two_seconds() {
-        let bare = computer_of(&["--computer", "--size", "5"]).unwrap();
-        assert_eq!(bare.versus().computer, [false, true]);
-        assert_eq!(bare.versus().think, 2.0);
-        assert_eq!(bare.threads(), 0);
-        let first = computer_of(&["play", "--computer", "first", "--think", "0.5"]).unwrap();
+    fn the_computer_plays_second_at_level_5_unless_told_and_thinks_two_seconds() {
+        let bare = versus_of(&["--computer", "--size", "5"]);
         assert_eq!(
-            (first.versus().computer, first.versus().think),
-            ([true, false], 0.5)
+            (bare.computer, bare.think, bare.level),
+            ([false, true], 2.0, Level::DEFAULT)
         );
+        assert_eq!(Level::DEFAULT.get(), 5);
+        assert_eq!(computer_of(&["--computer"]).unwrap().threads(), 0);
+        let first = versus_of(&["play", "--computer", "first", "--think", "0.5"]);
+        assert_eq!((first.computer, first.think), ([true, false], 0.5));
         let both = computer_of(&["--computer=both", "--threads", "2"]).unwrap();
-        assert_eq!((both.versus().computer, both.threads()), ([true, true], 2));
-        assert_eq!(computer_of(&[]).unwrap(), ComputerArgs::default());
-        // The same options on resuming a game, and after `p` in a replay.
-        let resume = computer_of(&["resume", "game.txt", "--computer", "first"]).unwrap();
-        assert_eq!(resume.versus().computer, [true, false]);
-        let replay = computer_of(&["replay", "game.txt", "--computer", "--think", "3"]).unwrap();
         assert_eq!(
-            (replay.versus().computer, replay.versus().think),
-            ([false, true], 3.0)
+            (both.versus().unwrap().computer, both.threads()),
+            ([true, true], 2)
         );
+        assert_eq!(computer_of(&[]).unwrap(), ComputerArgs::default());
+        let strong = versus_of(&["--computer", "--level", "10"]);
+        assert_eq!(strong.level, Level::FULL);
+        // The same options on resuming a game, and after `p` in a replay.
+        let resume = versus_of(&["resume", "game.txt", "--computer", "first", "--level", "2"]);
+        assert_eq!((resume.computer, resume.level.get()), ([true, false], 2));
+        let replay = versus_of(&["replay", "game.txt", "--computer", "--think", "3"]);
+        assert_eq!((replay.computer, replay.think), ([false, true], 3.0));
         for bad in [
             &["--computer", "third"][..],
             &["--think", "0"],
@@ -172,6 +221,9 @@ mod tests {
             &["--think", "nan"],
             &["--think", "soon"],
             &["--threads", "0"],
+            &["--computer", "--level", "0"],
+            &["--computer", "--level", "11"],
+            &["--computer", "--level", "strong"],
         ] {
             assert!(computer_of(bad).is_err(), "{bad:?}");
         }
@@ -181,31 +233,75 @@ mod tests {
             err.contains("more than 0 and at most 3600 seconds"),
             "{err}"
         );
+        let err = computer_of(&["--level", "11"]).unwrap_err().to_string();
+        assert!(
+            err.contains("1 (the weakest) to 10 (full strength)"),
+            "{err}"
+        );
+        // A level with no computer to play at it is a mistake, said as one.
+        let err = computer_of(&["--level", "3"])
+            .unwrap()
+            .versus()
+            .unwrap_err();
+        let clap = err.downcast_ref::<clap::Error>().expect("a usage error");
+        assert_eq!(clap.exit_code(), 2);
+        assert!(clap.to_string().contains("add --computer"), "{clap}");
     }
 
     #[test]
     fn a_resumed_game_brings_back_the_computer_its_record_names() {
         let players =
             |p1: Option<&str>, p2: Option<&str>| [p1.map(String::from), p2.map(String::from)];
-        let plain = computer_of(&["resume", "game.txt"]).unwrap();
-        let versus = plain.versus_resuming(&players(None, Some("computer, 0.5 s a move")));
-        assert_eq!((versus.computer, versus.think), ([false, true], 0.5));
-        let versus = plain.versus_resuming(&players(Some("computer, 4 s a move"), None));
-        assert_eq!((versus.computer, versus.think), ([true, false], 4.0));
-        // A person's name is a person, whatever it starts with; a time that does not read
-        // leaves the default.
-        let versus = plain.versus_resuming(&players(Some("computer-fan"), Some("computer")));
-        assert_eq!((versus.computer, versus.think), ([false, true], 2.0));
+        let resuming = |args: &[&str], p1, p2| {
+            let mut all = vec!["resume", "game.txt"];
+            all.extend_from_slice(args);
+            computer_of(&all)
+                .unwrap()
+                .versus_resuming(&players(p1, p2))
+                .unwrap()
+        };
+        let versus = resuming(&[], None, Some("computer, level 4, 0.5 s a move"));
         assert_eq!(
-            plain.versus_resuming(&players(None, None)).computer,
-            [false, false]
+            (versus.computer, versus.think, versus.level.get()),
+            ([false, true], 0.5, 4)
         );
+        assert_eq!(
+            versus.players()[1].as_deref(),
+            Some("computer, level 4, 0.5 s a move")
+        );
+        // Written before there were levels: the computer played at full strength.
+        let versus = resuming(&[], Some("computer, 4 s a move"), None);
+        assert_eq!(
+            (versus.computer, versus.think, versus.level),
+            ([true, false], 4.0, Level::FULL)
+        );
+        // A person's name is a person, whatever it starts with; a time or level that does not
+        // read leaves the default.
+        let versus = resuming(&[], Some("computer-fan"), Some("computer, level 12"));
+        assert_eq!(
+            (versus.computer, versus.think, versus.level),
+            ([false, true], 2.0, Level::FULL)
+        );
+        assert_eq!(resuming(&[], None, None).computer, [false, false]);
         // The options override the record.
-        let faster = computer_of(&["resume", "game.txt", "--think", "0.1"]).unwrap();
-        let versus = faster.versus_resuming(&players(None, Some("computer, 3 s a move")));
-        assert_eq!((versus.computer, versus.think), ([false, true], 0.1));
-        let first = computer_of(&["resume", "game.txt", "--computer", "first"]).unwrap();
-        let versus = first.versus_resuming(&players(None, Some("computer, 3 s a move")));
-        assert_eq!(versus.computer, [true, false]);
+        let said = Some("computer, level 3, 3 s a move");
+        let versus = resuming(&["--think", "0.1"], None, said);
+        assert_eq!(
+            (versus.computer, versus.think, versus.level.get()),
+            ([false, true], 0.1, 3)
+        );
+        let versus = resuming(&["--level", "9"], None, said);
+        assert_eq!((versus.think, versus.level.get()), (3.0, 9));
+        let versus = resuming(&["--computer", "first"], None, said);
+        assert_eq!(
+            (versus.computer, versus.level),
+            ([true, false], Level::DEFAULT)
+        );
+        // A level for a game between people is a mistake.
+        let err = computer_of(&["resume", "game.txt", "--level", "2"])
+            .unwrap()
+            .versus_resuming(&players(None, None))
+            .unwrap_err();
+        assert!(err.to_string().contains("add --computer"), "{err}");
     }
 }

@@ -306,7 +306,7 @@ fn play(args: &PlayArgs) -> Result<()> {
         args.game.setup()?,
         args.record.clone(),
         args.interface.ascii,
-        args.interface.computer.versus(),
+        args.interface.computer.versus()?,
         args.interface.computer.threads(),
     )
 }

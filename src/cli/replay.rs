@@ -67,7 +67,7 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
             at,
             args.ascii,
             None,
-            args.computer.versus(),
+            args.computer.versus()?,
             args.computer.threads(),
         );
     }

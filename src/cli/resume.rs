@@ -49,7 +49,7 @@ pub(super) fn resume(args: &ResumeArgs) -> Result<()> {
     let ascii = args.interface.ascii;
     // The computer comes back where the record names it, unless the options say otherwise.
     let (versus, threads) = (
-        args.interface.computer.versus_resuming(record.players()),
+        args.interface.computer.versus_resuming(record.players())?,
         args.interface.computer.threads(),
     );
     if record.final_position().is_over() {

@@ -8,14 +8,14 @@
 
 use crate::rules::{Action, Position};
 
-pub use crate::search::{Budget, MoveReport, Proven, Report};
+pub use crate::search::{Budget, Level, MoveReport, Proven, Report};
 
 /// What the app asks of the search that its door owns and runs.
 #[derive(Clone, Debug)]
 pub enum SearchOrder {
     /// Search the position after these actions from the start of the game, within this budget,
-    /// ending any search under way first.
-    Start(Box<Position>, Vec<Action>, Budget),
+    /// at this level, ending any search under way first.
+    Start(Box<Position>, Vec<Action>, Budget, Level),
     /// End the search under way; its last report stays readable.
     Stop,
 }
@@ -33,9 +33,9 @@ pub struct SearchNews {
 /// at once.
 pub trait SearchHandle: Send {
     /// Starts searching `position`, reached by `line` from the start of the game, within
-    /// `budget`, ending any search under way first. The line lets a search reuse what an
-    /// earlier one found about the positions before it.
-    fn start(&mut self, position: &Position, line: &[Action], budget: Budget);
+    /// `budget` and at `level`, ending any search under way first. The line lets a search
+    /// reuse what an earlier one found about the positions before it.
+    fn start(&mut self, position: &Position, line: &[Action], budget: Budget, level: Level);
     /// Asks the search under way to end; its last report stays readable.
     fn stop(&mut self);
     /// The latest report of the search under way or just ended.
@@ -49,8 +49,8 @@ impl dyn SearchHandle + '_ {
     pub fn obey(&mut self, orders: Vec<SearchOrder>) {
         for order in orders {
             match order {
-                SearchOrder::Start(position, line, budget) => {
-                    self.start(&position, &line, budget);
+                SearchOrder::Start(position, line, budget, level) => {
+                    self.start(&position, &line, budget, level);
                 }
                 SearchOrder::Stop => self.stop(),
             }
@@ -80,7 +80,7 @@ impl std::fmt::Debug for dyn SearchHandle {
 pub(crate) mod fake {
     use std::sync::{Arc, Mutex};
 
-    use super::{Budget, Report, SearchHandle};
+    use super::{Budget, Level, Report, SearchHandle};
     use crate::rules::{Action, Position};
 
     /// What the fake was asked and what it will answer; shared with the test.
@@ -88,6 +88,8 @@ pub(crate) mod fake {
     pub(crate) struct Script {
         /// Every search started: the number of actions played before its position, its budget.
         pub started: Vec<(usize, Budget)>,
+        /// The level of each search started.
+        pub levels: Vec<Level>,
         /// How many stop requests came.
         pub stops: usize,
         /// Whether a search is under way.
@@ -103,9 +105,10 @@ pub(crate) mod fake {
     pub(crate) struct Fake(pub Arc<Mutex<Script>>);
 
     impl SearchHandle for Fake {
-        fn start(&mut self, position: &Position, _line: &[Action], budget: Budget) {
+        fn start(&mut self, position: &Position, _line: &[Action], budget: Budget, level: Level) {
             let mut s = self.0.lock().unwrap();
             s.started.push((position.ply(), budget));
+            s.levels.push(level);
             s.running = true;
             s.report = None;
             s.done = false;

@@ -5,7 +5,7 @@
 use crate::rules::{Action, Position};
 use crate::search::{Limits, Searcher, Thinker};
 
-use super::search_handle::{Budget, Report, SearchHandle};
+use super::search_handle::{Budget, Level, Report, SearchHandle};
 
 /// The search, one [`Thinker`] at a time.
 pub(super) struct Searching {
@@ -59,7 +59,7 @@ impl Searching {
 }
 
 impl SearchHandle for Searching {
-    fn start(&mut self, position: &Position, line: &[Action], budget: Budget) {
+    fn start(&mut self, position: &Position, line: &[Action], budget: Budget, level: Level) {
         // A search under way is dropped, which stops it; its thread ends on its own, so that a
         // key which changes the position never waits for it. Its tree goes with it.
         self.thinker = None;
@@ -67,6 +67,7 @@ impl SearchHandle for Searching {
         let limits = Limits {
             budget,
             threads: self.threads,
+            level,
             ..Limits::default()
         };
         let searcher = self.searcher(line, limits);
@@ -107,7 +108,7 @@ mod tests {
         line: &[Action],
         playouts: u64,
     ) -> Report {
-        search.start(position, line, Budget::Playouts(playouts));
+        search.start(position, line, Budget::Playouts(playouts), Level::FULL);
         while !search.is_done() {
             std::thread::yield_now();
         }

@@ -10,18 +10,21 @@
 use crate::record::Players;
 use crate::report::capitalised;
 use crate::rules::{Action, Color, Position};
+use crate::search::Level;
 use crate::tui::search_handle::{Budget, Proven, Report, SearchNews, SearchOrder};
 
 use super::text::join;
 use super::{App, Effect, Mode, Pick, player_of};
 
-/// Who plays what: the computer's players and how long it thinks.
+/// Who plays what: the computer's players, how strongly it plays and how long it thinks.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Versus {
     /// Whether the computer plays player 1 (who moves first) and player 2.
     pub computer: [bool; 2],
     /// Seconds of thought for a move or a hint.
     pub think: f64,
+    /// The level of its moves; hints and the analysis are always at full strength.
+    pub level: Level,
 }
 
 impl Versus {
@@ -29,6 +32,7 @@ impl Versus {
     pub const PEOPLE: Versus = Versus {
         computer: [false, false],
         think: 2.0,
+        level: Level::DEFAULT,
     };
 
     /// Whether the computer plays player `n` (1 or 2).
@@ -46,11 +50,12 @@ impl Versus {
         self.computer[0] != self.computer[1]
     }
 
-    /// The `player1`/`player2` headers of the record: the computer's, with its time.
+    /// The `player1`/`player2` headers of the record: the computer's, with its level and time
+    /// (`computer, level 4, 2 s a move`).
     #[must_use]
     pub fn players(&self) -> Players {
         self.computer
-            .map(|c| c.then(|| format!("computer, {} s a move", self.think)))
+            .map(|c| c.then(|| format!("computer, {}, {} s a move", self.level, self.think)))
     }
 }
 
@@ -80,19 +85,30 @@ pub struct Hint {
     line: Vec<Action>,
     /// The best action for the side to move.
     pub action: Action,
-    /// Its win chance for that side.
-    pub win: f64,
+    /// Its win chance for that side, when the search played enough playouts to give one.
+    pub win: Option<f64>,
     /// The side it is for.
     pub color: Color,
 }
 
-/// `61%`, or `a proven win` / `a proven loss`, of a win chance for the side it is given for.
+/// `61%`, or `a proven win` / `a proven loss`, of a win chance for the side it is given for;
+/// `…` when the search has not played enough playouts to give one.
 #[must_use]
-pub fn chance(win: f64, proven: Option<Proven>) -> String {
-    match proven {
-        Some(Proven::Win) => "a proven win".to_string(),
-        Some(Proven::Loss) => "a proven loss".to_string(),
-        None => format!("{:.0}%", (win * 100.0).clamp(0.0, 100.0)),
+pub fn chance(win: Option<f64>, proven: Option<Proven>) -> String {
+    match (proven, win) {
+        (Some(Proven::Win), _) => "a proven win".to_string(),
+        (Some(Proven::Loss), _) => "a proven loss".to_string(),
+        (None, Some(win)) => format!("{:.0}%", (win * 100.0).clamp(0.0, 100.0)),
+        (None, None) => "…".to_string(),
+    }
+}
+
+/// `, 61% for it`: what the report's best action is worth, for `whom`; nothing when the search
+/// played too few playouts to say.
+fn worth(report: &Report, whom: &str) -> String {
+    match (report.chance(), report.proven) {
+        (None, None) => String::new(),
+        (win, proven) => format!(", {} {whom}", chance(win, proven)),
     }
 }
 
@@ -245,13 +261,14 @@ impl App {
         if self.search.is_none()
             && let Some(job) = wanted
         {
-            let budget = match job {
-                Job::Move | Job::Hint => Budget::Seconds(self.versus.think),
-                Job::Analysis => Budget::Unlimited,
+            let (budget, level) = match job {
+                Job::Move => (Budget::Seconds(self.versus.think), self.versus.level),
+                Job::Hint => (Budget::Seconds(self.versus.think), Level::FULL),
+                Job::Analysis => (Budget::Unlimited, Level::FULL),
             };
             let position = Box::new(self.positions[self.current].clone());
             self.orders
-                .push(SearchOrder::Start(position, line.to_vec(), budget));
+                .push(SearchOrder::Start(position, line.to_vec(), budget, level));
             self.search = Some(Search {
                 job,
                 line: line.to_vec(),
@@ -281,13 +298,13 @@ impl App {
                 self.suggestion = Some(Hint {
                     line: self.actions[..self.current].to_vec(),
                     action: best,
-                    win: report.win,
+                    win: report.chance(),
                     color,
                 });
-                let for_whom = chance(report.win, report.proven);
                 let color = capitalised(color);
+                let for_whom = worth(&report, &format!("for {color}"));
                 self.info(format!(
-                    "Hint for {color}: {best}, {for_whom} for {color}. Playing it is your choice."
+                    "Hint for {color}: {best}{for_whom}. Playing it is your choice."
                 ));
                 Effect::None
             }
@@ -309,13 +326,13 @@ impl App {
             self.versus.computer = [false, false];
             return Effect::None;
         }
-        let for_it = chance(report.win, report.proven);
+        let for_it = worth(report, "for it");
         let said = self.message.as_ref().map_or("", |m| m.text.as_str());
         let played = format!("{} played {action}", capitalised(mover));
         let text = match said.strip_prefix(&played) {
-            Some(rest) => format!("Computer played {action}, {for_it} for it{rest}"),
-            None if action == Action::Swap => format!("Computer swapped, {for_it} for it. {said}"),
-            None => format!("Computer played {action}, {for_it} for it. {said}"),
+            Some(rest) => format!("Computer played {action}{for_it}{rest}"),
+            None if action == Action::Swap => format!("Computer swapped{for_it}. {said}"),
+            None => format!("Computer played {action}{for_it}. {said}"),
         };
         self.info(text);
         effect

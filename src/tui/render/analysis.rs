@@ -25,17 +25,18 @@ const TOP_MOVES: usize = 3;
 /// How many actions of a principal variation the analysis shows.
 const PV_SHOWN: usize = 4;
 
-/// Black's share of the win chance in `report`, a report on `position`.
-fn black_share(position: &Position, report: &Report) -> f64 {
+/// Black's share of the win chance in `report`, a report on `position`; `None` before the
+/// search has played enough playouts to give one.
+fn black_share(position: &Position, report: &Report) -> Option<f64> {
     let win = match report.proven {
         Some(Proven::Win) => 1.0,
         Some(Proven::Loss) => 0.0,
-        None => report.win.clamp(0.0, 1.0),
+        None => report.chance()?.clamp(0.0, 1.0),
     };
-    match position.to_move() {
+    Some(match position.to_move() {
         Some(Color::White) => 1.0 - win,
         _ => win,
-    }
+    })
 }
 
 /// `12,345` for a count of playouts or visits.
@@ -84,7 +85,7 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
     {
         let color = position.to_move().map_or("", capitalised);
         let title = match job {
-            Job::Move => "The computer is thinking...".to_string(),
+            Job::Move => format!("The computer ({}) is thinking...", app.versus().level),
             _ => format!("Looking for a hint for {color}..."),
         };
         out.extend(wrapped(&title, width, bold));
@@ -97,7 +98,10 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
             progress(elapsed / think, bar, app.look())
         )));
         let best = match report.and_then(|i| i.best.map(|b| (b, i))) {
-            Some((best, i)) => format!("; best so far {best}, {}", chance(i.win, i.proven)),
+            Some((best, i)) if i.chance().is_none() && i.proven.is_none() => {
+                format!("; best so far {best}")
+            }
+            Some((best, i)) => format!("; best so far {best}, {}", chance(i.chance(), i.proven)),
             None => String::new(),
         };
         let playouts = report.map_or(0, |i| i.playouts);
@@ -105,12 +109,15 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
         out.extend(wrapped(&text, width, Style::new()));
     }
     if let Some(hint) = app.suggestion() {
-        let text = format!(
-            "Hint: {}, {} for {}",
-            hint.action,
-            chance(hint.win, None),
-            capitalised(hint.color)
-        );
+        let color = capitalised(hint.color);
+        let text = match hint.win {
+            Some(win) => format!(
+                "Hint: {}, {} for {color}",
+                hint.action,
+                chance(Some(win), None)
+            ),
+            None => format!("Hint for {color}: {}", hint.action),
+        };
         out.extend(wrapped(&text, width, palette.label_here));
     }
     if app.analysis_on() {
@@ -130,10 +137,10 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
     let Some(report) = app.report() else {
         return vec![Line::styled("Analysis: starting...", palette.dim)];
     };
-    let black = black_share(position, report);
+    let black = black_share(position, report).map(|b| b * 100.0);
     let text = format!(
-        "Analysis: Black {:.0}%, {} playouts",
-        black * 100.0,
+        "Analysis: Black {}, {} playouts",
+        black.map_or("…".to_string(), |b| format!("{b:.0}%")),
         count(report.playouts)
     );
     let mut out = wrapped(&text, width, bold);
@@ -148,13 +155,13 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
         shown.iter().map(f).max().unwrap_or(0).max(least)
     };
     let action_w = widest(&|m| m.action.to_string().chars().count(), 4);
-    let chance_w = widest(&|m| chance(m.win, m.proven).chars().count(), 4);
+    let chance_w = widest(&|m| chance(m.chance(), m.proven).chars().count(), 4);
     for m in shown {
         let pv: Vec<String> = m.pv.iter().take(PV_SHOWN).map(Action::to_string).collect();
         let text = format!(
             "{:<action_w$} {:>chance_w$} {:>7}  {}",
             m.action.to_string(),
-            chance(m.win, m.proven),
+            chance(m.chance(), m.proven),
             count(m.visits),
             pv.join(" ")
         );
@@ -174,10 +181,12 @@ pub(super) fn draw_bar(app: &App, area: Rect, buf: &mut Buffer, palette: &Palett
             Some(Color::White) => 0.0,
             None => 0.5,
         }),
-        None => app.report().map(|report| black_share(position, report)),
+        None => app
+            .report()
+            .and_then(|report| black_share(position, report)),
     };
     let Some(black) = share else {
-        // The search has not reported yet.
+        // The search has not reported yet, or not played enough playouts to give a chance.
         let rule = if app.look().ascii { "|" } else { "│" };
         for y in area.y..area.y + area.height {
             put(buf, area.x, y, rule, palette.dim);

@@ -134,8 +134,12 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
                 player_of(position, color)
             );
             if app.mode() == Mode::Play && app.computer_plays(position, color) {
-                // The player's number when there is room for both.
-                text = if text.len() + " (computer)".len() + 3 <= width {
+                // The player's number and the level when there is room for them.
+                let level = app.versus().level;
+                let with_level = format!(" (computer, {level})");
+                text = if text.len() + with_level.len() + 3 <= width {
+                    text + &with_level
+                } else if text.len() + " (computer)".len() + 3 <= width {
                     text + " (computer)"
                 } else {
                     format!(" {} to move: the computer", capitalised(color))

@@ -33,6 +33,7 @@ pub(crate) fn versus_with(
     app.set_computer(Versus {
         computer,
         think: 2.0,
+        level: Level::new(4).unwrap(),
     });
     (app, Arc::new(Mutex::new(Script::default())))
 }
@@ -119,6 +120,7 @@ fn after_your_move_the_computer_thinks_on_its_own_budget_then_plays() {
     assert_eq!(keys(&mut app, &script, "\n"), Effect::Save);
     assert_eq!(tick(&mut app, &script), Effect::None);
     assert_eq!(script.lock().unwrap().started, [(1, Budget::Seconds(2.0))]);
+    assert_eq!(script.lock().unwrap().levels, [Level::new(4).unwrap()]);
     assert_eq!(app.thinking(), Some((Job::Move, None)));
     assert!(app.computer_to_move());
     // Progress comes in.
@@ -140,7 +142,7 @@ fn after_your_move_the_computer_thinks_on_its_own_budget_then_plays() {
     assert_eq!(script.lock().unwrap().started.len(), 1, "your turn again");
     assert_eq!(
         app.record_text(),
-        "game quentin\nsize 5\npie off\nplayer2 computer, 2 s a move\nc3\nd4\n"
+        "game quentin\nsize 5\npie off\nplayer2 computer, level 4, 2 s a move\nc3\nd4\n"
     );
 }
 
@@ -242,6 +244,8 @@ fn a_hint_is_the_best_move_for_the_side_to_move_and_stays_until_the_position_cha
     assert!(text(&app).starts_with("Looking for a hint"));
     assert_eq!(tick(&mut app, &script), Effect::None);
     assert_eq!(script.lock().unwrap().started, [(1, Budget::Seconds(2.0))]);
+    // Whatever the computer's level, a hint is its best.
+    assert_eq!(script.lock().unwrap().levels, [Level::FULL]);
     assert_eq!(app.thinking().map(|t| t.0), Some(Job::Hint));
     answer(&script, report("b2", 0.42, 3000, 2000, &[]), true);
     assert_eq!(
@@ -277,6 +281,7 @@ fn analysis_follows_the_shown_position_until_turned_off() {
     assert!(app.analysis_on());
     assert_eq!(tick(&mut app, &script), Effect::None);
     assert_eq!(script.lock().unwrap().started, [(3, Budget::Unlimited)]);
+    assert_eq!(script.lock().unwrap().levels, [Level::FULL]);
     answer(&script, report("e5", 0.3, 800, 300, &["a1", "e1"]), false);
     assert_eq!(tick(&mut app, &script), Effect::None);
     assert_eq!(app.report().unwrap().moves.len(), 3);
@@ -328,7 +333,7 @@ fn the_computer_may_swap_and_stays_the_same_player_with_the_other_colour() {
     assert_eq!(script.lock().unwrap().started[1], (3, Budget::Seconds(2.0)));
     assert!(
         app.record_text()
-            .starts_with("game quentin\nsize 5\npie on\nplayer2 computer, 2 s a move\n")
+            .starts_with("game quentin\nsize 5\npie on\nplayer2 computer, level 4, 2 s a move\n")
     );
 }
 
@@ -348,7 +353,7 @@ fn against_you_the_end_says_who_won_and_n_keeps_the_same_players() {
     assert_eq!(app.versus().computer, [false, true]);
     assert_eq!(
         app.record_text(),
-        "game quentin\nsize 3\npie off\nplayer2 computer, 2 s a move\n"
+        "game quentin\nsize 3\npie off\nplayer2 computer, level 4, 2 s a move\n"
     );
     press_with(&mut app, &script, "\n");
     assert_eq!(tick(&mut app, &script), Effect::None);
@@ -438,4 +443,32 @@ fn the_app_moves_to_another_thread_and_is_driven_there() {
     assert_eq!(app.position().to_move(), Some(Color::Black));
     press_with(&mut app, &script, "l\n");
     assert_eq!(app.actions(), [a("c3"), a("d4"), a("d3")]);
+}
+
+#[test]
+fn after_too_few_playouts_no_win_chance_is_given() {
+    // One playout through the move it plays: it won, which says nothing yet.
+    let (mut app, script) = versus(5, false, [false, true]);
+    press_with(&mut app, &script, "\n");
+    assert_eq!(tick(&mut app, &script), Effect::None);
+    answer(&script, report("d4", 1.0, 3, 10, &[]), true);
+    assert_eq!(tick(&mut app, &script), Effect::Save);
+    assert!(
+        text(&app).starts_with("Computer played d4") && !text(&app).contains('%'),
+        "{}",
+        text(&app)
+    );
+    // A hint likewise.
+    press_with(&mut app, &script, "t");
+    assert_eq!(tick(&mut app, &script), Effect::None);
+    answer(&script, report("b2", 0.0, 20, 10, &[]), true);
+    assert_eq!(tick(&mut app, &script), Effect::None);
+    assert_eq!(app.suggestion().unwrap().win, None);
+    assert!(
+        text(&app).starts_with("Hint for Black: b2. Playing it"),
+        "{}",
+        text(&app)
+    );
+    assert_eq!(chance(None, None), "…");
+    assert_eq!(chance(Some(0.614), None), "61%");
 }
