@@ -16,6 +16,7 @@ pub mod library;
 pub mod record;
 pub mod report;
 pub mod save;
+pub mod server;
 pub mod tui;
 
 /// The rules crate, `quentin-rules`, under the name the program's rooms use.

@@ -1,0 +1,327 @@
+//! What the hub shows: a game as its players and watchers see it, the open challenges, a
+//! player's games, the games being played, recent results, the leaderboard, and records.
+
+use crate::record::{self, Players};
+use crate::rules::{Action, Color, Game, Position, Setup};
+
+use super::super::spec::TimeControl;
+use super::{Hub, Inner, Live, color_of};
+
+/// A game as its players and watchers see it.
+#[derive(Clone, Debug)]
+pub struct GameView {
+    /// Its number.
+    pub id: i64,
+    /// Its setup.
+    pub setup: Setup,
+    /// Player 1 (who moved first) and player 2.
+    pub players: [i64; 2],
+    /// Their names.
+    pub names: [String; 2],
+    /// Their ratings at this game, rounded.
+    pub ratings: [i64; 2],
+    /// The actions played.
+    pub actions: Vec<Action>,
+    /// The position they reach.
+    pub position: Position,
+    /// The time control.
+    pub clock: TimeControl,
+    /// Milliseconds left to each player now.
+    pub left: [i64; 2],
+    /// The seat to move (0: player 1); `None` once over.
+    pub to_move: Option<usize>,
+    /// `black`, `white` or `draw`, and why, once over.
+    pub result: Option<(String, String)>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The seat that asks to take the last action back.
+    pub takeback: Option<usize>,
+}
+
+impl GameView {
+    /// The seat of `player`, if they play in it.
+    #[must_use]
+    pub fn seat(&self, player: i64) -> Option<usize> {
+        self.players.iter().position(|p| *p == player)
+    }
+
+    /// The colour of seat `seat` now.
+    #[must_use]
+    pub fn color(&self, seat: usize) -> Color {
+        color_of(&self.position, seat)
+    }
+
+    /// The result in the bot protocol's words: `B+ connection`, `W+ time`, `0 repetition`.
+    #[must_use]
+    pub fn result_words(&self) -> Option<String> {
+        self.result.as_ref().map(|(winner, why)| {
+            let score = match winner.as_str() {
+                "black" => "B+",
+                "white" => "W+",
+                _ => "0",
+            };
+            format!("{score} {why}")
+        })
+    }
+
+    /// The result for people: `White (bob) wins on time`.
+    #[must_use]
+    pub fn result_text(&self) -> Option<String> {
+        let (winner, why) = self.result.as_ref()?;
+        let color = match winner.as_str() {
+            "black" => Color::Black,
+            "white" => Color::White,
+            _ => return Some("A draw: the position came a third time".to_string()),
+        };
+        let seat = usize::from(self.color(1) == color);
+        let how = match why.as_str() {
+            "time" => "on time",
+            "resignation" => "by resignation",
+            "connection" => "by connection",
+            "quint" => "with a quint",
+            "no-piece-left" => "(the other has no piece left)",
+            "no-legal-action" => "(the other cannot move)",
+            _ => "",
+        };
+        Some(format!(
+            "{} ({}) wins {how}",
+            crate::report::capitalised(color),
+            self.names[seat]
+        ))
+    }
+
+    /// The record, as `quentin replay` reads it: the players' names as its headers, comments
+    /// on the terms and the result.
+    #[must_use]
+    pub fn record(&self) -> String {
+        let players: Players = [Some(self.names[0].clone()), Some(self.names[1].clone())];
+        let mut out = format!(
+            "# quentin serve, game {}: {} vs {}, {}, {}\n",
+            self.id,
+            self.names[0],
+            self.names[1],
+            self.clock,
+            if self.rated { "rated" } else { "casual" }
+        );
+        if let Some(result) = self.result_text() {
+            out.push_str(&format!("# {result}\n"));
+        }
+        out.push_str(&record::write_players(self.setup, &players, &self.actions));
+        out
+    }
+}
+
+/// An open challenge as the lobby lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeView {
+    /// Its number.
+    pub id: i64,
+    /// Who made it.
+    pub by: i64,
+    /// Their name.
+    pub by_name: String,
+    /// The game.
+    pub setup: Setup,
+    /// `me`, `you` or `random`, from the challenger's side.
+    pub first: String,
+    /// The time control.
+    pub clock: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The only player who may accept it.
+    pub to: Option<String>,
+}
+
+impl ChallengeView {
+    /// One line of the bot protocol's `challenges`: `ID GAME SIZE BY pie on pieces 0 first
+    /// random clock 10+5 rated [to NAME]`.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let clock = match self.clock {
+            TimeControl::Live { .. } => format!("clock {}", self.clock.stored()),
+            TimeControl::Days(d) => format!("days {d}"),
+        };
+        let mut line = format!(
+            "{} {} {} {} pie {} pieces {} first {} {clock} {}",
+            self.id,
+            self.setup.game,
+            self.setup.size,
+            self.by_name,
+            if self.setup.pie { "on" } else { "off" },
+            self.setup.pieces,
+            self.first,
+            if self.rated { "rated" } else { "casual" }
+        );
+        if let Some(to) = &self.to {
+            line.push_str(&format!(" to {to}"));
+        }
+        line
+    }
+}
+
+/// A line of the leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// The player's name.
+    pub name: String,
+    /// The game.
+    pub game: Game,
+    /// The rating, rounded.
+    pub rating: i64,
+    /// Its deviation, rounded.
+    pub deviation: i64,
+    /// Rated games played.
+    pub games: i64,
+}
+
+impl Inner {
+    fn name_of(&self, id: i64) -> String {
+        self.players
+            .get(&id)
+            .map_or_else(|| format!("#{id}"), |p| p.name.clone())
+    }
+
+    fn view(&self, game: &Live, now: i64) -> GameView {
+        let row = &game.row;
+        let rating = |id: i64| {
+            self.players
+                .get(&id)
+                .and_then(|p| p.ratings.get(&row.setup.game))
+                .map_or(1500, |r| r.rating.round() as i64)
+        };
+        GameView {
+            id: row.id,
+            setup: row.setup,
+            players: row.players,
+            names: row.players.map(|p| self.name_of(p)),
+            ratings: row.players.map(rating),
+            actions: row.actions.clone(),
+            position: game.position.clone(),
+            clock: row.clock,
+            left: game.left_at(now).map(|l| l.max(0)),
+            to_move: game.to_move(),
+            result: row.result.clone(),
+            rated: row.rated,
+            takeback: game.takeback,
+        }
+    }
+}
+
+impl Hub {
+    /// Game `id` as it stands at `now`.
+    #[must_use]
+    pub fn game(&self, id: i64, now: i64) -> Option<GameView> {
+        let inner = self.lock();
+        inner.games.get(&id).map(|g| inner.view(g, now))
+    }
+
+    /// The record of game `id`.
+    #[must_use]
+    pub fn record(&self, id: i64, now: i64) -> Option<String> {
+        self.game(id, now).map(|g| g.record())
+    }
+
+    /// The open challenges, oldest first.
+    #[must_use]
+    pub fn challenges(&self) -> Vec<ChallengeView> {
+        let inner = self.lock();
+        inner
+            .challenges
+            .values()
+            .map(|c| ChallengeView {
+                id: c.id,
+                by: c.by,
+                by_name: inner.name_of(c.by),
+                setup: c.setup,
+                first: c.first.clone(),
+                clock: c.clock,
+                rated: c.rated,
+                to: c.to.map(|t| inner.name_of(t)),
+            })
+            .collect()
+    }
+
+    /// `player`'s games: the unfinished ones first, then the last finished ones, newest first;
+    /// at most `most`.
+    #[must_use]
+    pub fn games_of(&self, player: i64, now: i64, most: usize) -> Vec<GameView> {
+        let inner = self.lock();
+        let mine = || {
+            inner
+                .games
+                .values()
+                .rev()
+                .filter(|g| g.row.players.contains(&player))
+        };
+        mine()
+            .filter(|g| g.row.result.is_none())
+            .chain(mine().filter(|g| g.row.result.is_some()))
+            .take(most)
+            .map(|g| inner.view(g, now))
+            .collect()
+    }
+
+    /// The games under way, newest first; at most `most`.
+    #[must_use]
+    pub fn live_games(&self, now: i64, most: usize) -> Vec<GameView> {
+        let inner = self.lock();
+        inner
+            .games
+            .values()
+            .rev()
+            .filter(|g| g.row.result.is_none())
+            .take(most)
+            .map(|g| inner.view(g, now))
+            .collect()
+    }
+
+    /// The games that ended last, newest first; at most `most`.
+    #[must_use]
+    pub fn recent_results(&self, now: i64, most: usize) -> Vec<GameView> {
+        let inner = self.lock();
+        let mut done: Vec<&Live> = inner
+            .games
+            .values()
+            .filter(|g| g.row.result.is_some())
+            .collect();
+        done.sort_by_key(|g| std::cmp::Reverse(g.row.ended));
+        done.into_iter()
+            .take(most)
+            .map(|g| inner.view(g, now))
+            .collect()
+    }
+
+    /// The names of the players online, sorted.
+    #[must_use]
+    pub fn online(&self) -> Vec<String> {
+        let inner = self.lock();
+        let mut names: Vec<String> = inner.online.keys().map(|id| inner.name_of(*id)).collect();
+        names.sort_by_key(|n| n.to_lowercase());
+        names
+    }
+
+    /// The best rated players at each game, best first; at most `most` a game.
+    #[must_use]
+    pub fn leaderboard(&self, most: usize) -> Vec<Standing> {
+        let inner = self.lock();
+        let mut out = Vec::new();
+        for game in Game::ALL {
+            let mut rows: Vec<Standing> = inner
+                .players
+                .values()
+                .filter_map(|p| {
+                    p.ratings.get(&game).map(|r| Standing {
+                        name: p.name.clone(),
+                        game,
+                        rating: r.rating.round() as i64,
+                        deviation: r.deviation.round() as i64,
+                        games: r.games,
+                    })
+                })
+                .collect();
+            rows.sort_by(|a, b| b.rating.cmp(&a.rating).then_with(|| a.name.cmp(&b.name)));
+            out.extend(rows.into_iter().take(most));
+        }
+        out
+    }
+}
