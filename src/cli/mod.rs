@@ -22,6 +22,7 @@ mod manual;
 mod replay;
 mod resume;
 mod rules;
+mod serve;
 
 use anyhow::{Context, Result, anyhow};
 use clap::error::ErrorKind;
@@ -109,6 +110,9 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Play the computer against a baseline player or against itself at another budget.
     Match(arena::MatchArgs),
+    /// Run the game server that any SSH client reaches: `ssh -p 2222 HOST` to play, watch
+    /// and challenge, `ssh -p 2222 HOST bot` for programs.
+    Serve(serve::ServeArgs),
     /// Print this help, or the help of a subcommand (`quentin help replay`).
     Help(HelpArgs),
 }
@@ -295,6 +299,7 @@ impl Cli {
             Some(Command::Gtp(args)) => gtp::gtp(&args),
             Some(Command::Analyze(args)) => analyze::analyze(&args),
             Some(Command::Match(args)) => arena::run(&args),
+            Some(Command::Serve(args)) => serve::serve(&args),
             Some(Command::Help(args)) => help(&args),
             None => play(&self.play),
         }

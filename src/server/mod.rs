@@ -4,7 +4,42 @@
 //! - [`spec`]: what a challenge asks for.
 //! - [`store`]: the SQLite file every move is committed to before anyone hears of it.
 //! - [`hub`]: players, challenges and games, behind one lock; the rules decide every move.
+//! - [`ssh`]: keys, channels and what runs on them; [`channel`]: a channel's two ends.
+//! - [`bot`]: the line protocol for programs; [`interactive`] and [`lobby`]: people's screens.
+//! - [`clock`]: the server's time, which a test server moves on by command.
 
+pub mod bot;
+pub mod channel;
+pub mod clock;
 pub mod hub;
+pub mod interactive;
+pub mod lobby;
+mod run;
 pub mod spec;
+pub mod ssh;
 pub mod store;
+
+use std::sync::atomic::AtomicUsize;
+
+pub use run::{ServeOptions, serve};
+
+/// The limits of a running server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Connections in all.
+    pub max_sessions: usize,
+    /// Sessions a player (a key) may have at once.
+    pub sessions_per_key: usize,
+}
+
+/// What every connection shares.
+pub struct Context {
+    /// Players, challenges, games.
+    pub hub: hub::Hub,
+    /// The time.
+    pub clock: clock::Clock,
+    /// The limits.
+    pub limits: Limits,
+    /// Connections open now.
+    pub connections: AtomicUsize,
+}

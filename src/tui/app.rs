@@ -12,6 +12,7 @@
 pub(crate) mod computer;
 mod keys;
 mod line;
+pub(crate) mod online;
 pub(crate) mod quint;
 mod text;
 
@@ -25,6 +26,7 @@ use super::search_handle::{SearchNews, SearchOrder};
 
 use computer::Search;
 pub use computer::{Hint, Job, Versus, chance};
+pub use online::{Online, Request};
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};
 pub use text::{KONOBI_TIP, dimensions, refusal_text, removals_text, wins_text};
@@ -170,6 +172,12 @@ pub struct App {
     /// Whether the replay is of the game just finished here, looked over (`n` then starts a
     /// new game).
     reviewing: bool,
+    /// The game over the network, when this is one.
+    online: Option<Online>,
+    /// What the player asked of the server, until its door takes it.
+    requests: Vec<Request>,
+    /// Whether `R` was just pressed once: a second press resigns.
+    resign_asked: bool,
 }
 
 /// The app is plain data: it holds no search, no terminal and nothing shared, so any door can
@@ -253,6 +261,9 @@ impl App {
             suggestion: None,
             analysis: false,
             reviewing: false,
+            online: None,
+            requests: Vec::new(),
+            resign_asked: false,
         }
     }
 

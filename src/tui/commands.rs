@@ -52,6 +52,8 @@ pub enum Command {
     Quit,
     /// Give the terminal back to the shell (Ctrl-Z).
     Suspend,
+    /// Resign an online game (pressed twice).
+    Resign,
 }
 
 /// A key as the table names it.
@@ -155,6 +157,12 @@ pub const ROWS: &[Row] = &[
         keys: "t, a",
         does: "hint from the computer; live analysis on/off",
         binds: HINT_ANALYSIS,
+    },
+    Row {
+        section: Section::Game,
+        keys: "R",
+        does: "resign a game on a server (press twice)",
+        binds: &[(Code(Char('R')), C::Resign)],
     },
     Row {
         section: Section::Game,

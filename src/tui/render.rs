@@ -22,12 +22,14 @@ use super::app::{App, Look, Mode, dimensions};
 mod analysis;
 mod help;
 mod konobi;
+mod online;
 mod palette;
 mod panel;
 mod squares;
 
 use crate::guide::wrap;
 use help::draw_help;
+pub use online::clock_text;
 use palette::{Palette, paint};
 
 pub use help::HelpGeometry;

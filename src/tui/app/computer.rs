@@ -350,6 +350,9 @@ impl App {
 
     /// Refuses what a person may not do while the computer is thinking of its move; says so.
     pub(super) fn busy(&mut self) -> bool {
+        if self.online.is_some() {
+            return self.online_busy();
+        }
         if !self.computer_to_move() {
             return false;
         }

@@ -95,6 +95,9 @@ impl App {
     }
 
     fn play_key(&mut self, command: Command) -> Effect {
+        if let Some(effect) = self.online_key(command) {
+            return effect;
+        }
         if matches!(
             command,
             Command::Play | Command::Select | Command::Swap | Command::Capture

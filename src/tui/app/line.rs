@@ -11,6 +11,9 @@ impl App {
     /// Plays `action` for the side to move, then any forced passes; refuses an illegal action
     /// with the rules' reason and changes nothing.
     pub(super) fn act(&mut self, action: Action) -> Effect {
+        if self.online.is_some() {
+            return self.online_act(action);
+        }
         let position = self.position();
         if position.is_over() {
             self.warn("The game is over: n starts a new game, u takes back the last action.");

@@ -168,6 +168,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         Mode::Play => format!("Action {}", app.current() + 1),
     };
     top.push(Line::from(counter));
+    top.extend(super::online::lines(app, width, glyphs, palette));
     if app.mode() == Mode::Replay {
         for (i, text) in app.players().iter().enumerate() {
             if let Some(text) = text {

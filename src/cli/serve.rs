@@ -1,0 +1,55 @@
+//! `quentin serve`: the game server that any SSH client reaches (docs/server.md).
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::server::{ServeOptions, serve as run};
+
+/// `quentin serve [--listen ADDR:PORT] [--data DIR] [--max-sessions N] ...`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Where to listen; 0.0.0.0:2222 opens it to other machines, port 0 picks a free one.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:2222")]
+    listen: String,
+    /// The server's data: its host key and its store [default: the data directory's
+    /// server/].
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// Connections at once, in all.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_sessions: usize,
+    /// Sessions one key (one player) may have at once.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    sessions_per_key: usize,
+    /// Open challenges one player may have at once.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    challenges_per_player: usize,
+    /// Seconds a connection may stay silent before it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
+    idle_timeout: u64,
+    /// For tests: a clock that the bot command `clock advance SECONDS` moves on.
+    #[arg(long, hide = true)]
+    test_clock: bool,
+}
+
+/// Runs the server until SIGINT or SIGTERM.
+///
+/// # Errors
+/// A data directory, store or address that cannot be used.
+pub fn serve(args: &ServeArgs) -> Result<()> {
+    let data = match &args.data {
+        Some(dir) => dir.clone(),
+        None => crate::library::data_dir()?.join("server"),
+    };
+    run(&ServeOptions {
+        listen: args.listen.clone(),
+        data,
+        max_sessions: args.max_sessions,
+        sessions_per_key: args.sessions_per_key,
+        challenges_per_player: args.challenges_per_player,
+        idle_timeout: args.idle_timeout,
+        test_clock: args.test_clock,
+    })
+}

@@ -1,0 +1,301 @@
+//! `ssh HOST bot`: the line protocol for programs, in GTP's style. Each command is one line;
+//! each answer is `= RESULT` or `? REASON`, then an empty line. docs/server.md has the commands
+//! and a transcript.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, watch};
+
+use crate::rules::Action;
+
+use super::Context;
+use super::channel::Out;
+use super::hub::GameView;
+use super::interactive::Input;
+use super::spec::{Spec, shown};
+
+/// The longest command line read; a longer one is refused whole.
+const MAX_LINE: usize = 4096;
+
+/// Who the session is: the key's fingerprint and, once registered, the player.
+pub struct Who {
+    /// The SSH key's SHA-256 fingerprint.
+    pub key: String,
+    /// The player's number and name.
+    pub player: Option<(i64, String)>,
+}
+
+/// The session's input: the bytes that came and not yet read, and whether more may come.
+struct Reader {
+    input: mpsc::Receiver<Input>,
+    open: bool,
+    pending: Vec<u8>,
+    /// Ends (its sender dropped) when the channel closes or the connection goes.
+    alive: watch::Receiver<()>,
+}
+
+impl Reader {
+    /// Waits for more input; false when none will come.
+    async fn more(&mut self) -> bool {
+        while self.open {
+            match self.input.recv().await {
+                Some(Input::Bytes(bytes)) => {
+                    self.pending.extend_from_slice(&bytes);
+                    return true;
+                }
+                Some(Input::Resize(..)) => {}
+                None => self.open = false,
+            }
+        }
+        false
+    }
+}
+
+/// Runs the protocol until `quit`, the end of the input (after the commands that came before
+/// it are answered) or a closed channel.
+pub async fn run(
+    ctx: Arc<Context>,
+    mut who: Who,
+    input: mpsc::Receiver<Input>,
+    alive: watch::Receiver<()>,
+    out: Out,
+) {
+    let mut reader = Reader {
+        input,
+        open: true,
+        pending: Vec::new(),
+        alive,
+    };
+    let mut skipping = false;
+    loop {
+        let pending = &mut reader.pending;
+        // One whole line from what came, or more input.
+        let Some(end) = pending.iter().position(|b| *b == b'\n') else {
+            if pending.len() > MAX_LINE {
+                pending.clear();
+                skipping = true;
+            }
+            if !reader.more().await {
+                break;
+            }
+            continue;
+        };
+        let line: Vec<u8> = pending.drain(..=end).collect();
+        if std::mem::take(&mut skipping) {
+            if out.send(b"? line too long\n\n").await.is_err() {
+                break;
+            }
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        let answer = match words[0] {
+            "quit" => {
+                let _ = out.send(b"=\n\n").await;
+                break;
+            }
+            "wait" => wait(&ctx, &who, &words, &mut reader).await,
+            _ => command(&ctx, &mut who, &words),
+        };
+        let Some(answer) = answer else { break };
+        let text = match answer {
+            Ok(text) if text.is_empty() => "=\n\n".to_string(),
+            Ok(text) => format!("= {text}\n\n"),
+            Err(why) => format!("? {why}\n\n"),
+        };
+        if out.send(text.as_bytes()).await.is_err() {
+            break;
+        }
+    }
+    if let Some((id, _)) = who.player {
+        ctx.hub.leave(id);
+    }
+}
+
+type Answer = Result<String, String>;
+
+fn id_of(words: &[&str]) -> Result<i64, String> {
+    words
+        .get(1)
+        .ok_or_else(|| format!("{} needs a game number", words[0]))?
+        .parse()
+        .map_err(|_| "bad game number".to_string())
+}
+
+fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer> {
+    let now = ctx.clock.now();
+    let hub = &ctx.hub;
+    let answer = match (words[0], &who.player) {
+        ("register", None) => match words.get(1) {
+            Some(name) if words.len() == 2 => match hub.register(&who.key, name, now) {
+                Ok((id, name)) => {
+                    if let Err(refusal) = hub.enter(id, ctx.limits.sessions_per_key) {
+                        return Some(Err(refusal.0));
+                    }
+                    who.player = Some((id, name));
+                    Ok(String::new())
+                }
+                Err(refusal) => Err(refusal.0),
+            },
+            _ => Err("register NAME".to_string()),
+        },
+        ("register", Some((_, name))) => Err(format!("already registered as {name}")),
+        ("whoami", Some((_, name))) => Ok(name.clone()),
+        ("clock", _) => advance(ctx, words),
+        (_, None) => Err("register first: register NAME".to_string()),
+        ("challenge", Some((id, _))) => Spec::parse(&words[1..])
+            .and_then(|spec| hub.challenge(*id, &spec).map_err(|r| r.0))
+            .map(|n| n.to_string()),
+        ("withdraw", Some((me, _))) => id_of(words).and_then(|id| {
+            hub.withdraw(*me, id)
+                .map(|()| String::new())
+                .map_err(|r| r.0)
+        }),
+        ("challenges", Some(_)) => Ok(hub
+            .challenges()
+            .iter()
+            .map(super::hub::ChallengeView::line)
+            .collect::<Vec<_>>()
+            .join("\n")),
+        ("accept", Some((me, _))) => id_of(words).and_then(|id| {
+            hub.accept(*me, id, now)
+                .map(|(id, color)| format!("{id} {color}"))
+                .map_err(|r| r.0)
+        }),
+        ("play", Some((me, _))) => id_of(words).and_then(|id| {
+            let token = words.get(2).ok_or("play ID ACTION")?;
+            let action = Action::parse(token)
+                .map_err(|e| format!("illegal move: {} is not an action ({e})", shown(token)))?;
+            hub.play(*me, id, action, now)
+                .map(|()| String::new())
+                .map_err(|r| r.0)
+        }),
+        ("resign", Some((me, _))) => id_of(words).and_then(|id| {
+            hub.resign(*me, id, now)
+                .map(|()| String::new())
+                .map_err(|r| r.0)
+        }),
+        ("record", Some(_)) => id_of(words).and_then(|id| {
+            hub.record(id, now)
+                .map(|r| r.trim_end().to_string())
+                .ok_or_else(|| "no such game".to_string())
+        }),
+        ("games", Some((me, _))) => {
+            let games = hub.games_of(*me, now, 100);
+            Ok(if words.get(1) == Some(&"--json") {
+                games_json(&games, *me)
+            } else {
+                games
+                    .iter()
+                    .map(|g| game_line(g, *me))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+        }
+        (word, Some(_)) => Err(format!("unknown command {}", shown(word))),
+    };
+    Some(answer)
+}
+
+/// `clock advance SECONDS`, on a test server only.
+fn advance(ctx: &Context, words: &[&str]) -> Answer {
+    let seconds: f64 = match words {
+        [_, "advance", s] => s.parse().map_err(|_| "clock advance SECONDS")?,
+        _ => return Err("clock advance SECONDS".to_string()),
+    };
+    if !ctx.clock.advance((seconds * 1000.0) as i64) {
+        return Err("unknown command clock".to_string());
+    }
+    ctx.hub.tick(ctx.clock.now());
+    Ok(String::new())
+}
+
+/// `wait ID`: until it is this player's turn (`= turn LAST`) or the game is over (`= over
+/// RESULT`). `None` when the session ended while waiting.
+async fn wait(ctx: &Context, who: &Who, words: &[&str], reader: &mut Reader) -> Option<Answer> {
+    let Some((me, _)) = who.player else {
+        return Some(Err("register first: register NAME".to_string()));
+    };
+    let id = match id_of(words) {
+        Ok(id) => id,
+        Err(e) => return Some(Err(e)),
+    };
+    let Some(mut news) = ctx.hub.watch_game(id) else {
+        return Some(Err("no such game".to_string()));
+    };
+    loop {
+        news.borrow_and_update();
+        let Some(game) = ctx.hub.game(id, ctx.clock.now()) else {
+            return Some(Err("no such game".to_string()));
+        };
+        let Some(seat) = game.seat(me) else {
+            return Some(Err("not your game".to_string()));
+        };
+        if let Some(result) = game.result_words() {
+            return Some(Ok(format!("over {result}")));
+        }
+        if game.to_move == Some(seat) {
+            let last = game
+                .actions
+                .last()
+                .map_or("-".to_string(), Action::to_string);
+            return Some(Ok(format!("turn {last}")));
+        }
+        // Input that comes meanwhile waits in the channel's queue for after the answer.
+        tokio::select! {
+            changed = news.changed() => if changed.is_err() { return None },
+            gone = reader.alive.changed() => if gone.is_err() { return None },
+        }
+    }
+}
+
+fn state(game: &GameView, seat: usize) -> String {
+    match (game.result_words(), game.to_move) {
+        (Some(result), _) => format!("over {result}"),
+        (None, Some(s)) if s == seat => "turn".to_string(),
+        _ => "waiting".to_string(),
+    }
+}
+
+/// `ID GAME SIZE OPPONENT COLOUR STATE LEFT`: `12 quentin 5 bob black turn 598s`.
+fn game_line(game: &GameView, me: i64) -> String {
+    let seat = game.seat(me).unwrap_or(0);
+    let mut line = format!(
+        "{} {} {} {} {} {}",
+        game.id,
+        game.setup.game,
+        game.setup.size,
+        game.names[1 - seat],
+        game.color(seat),
+        state(game, seat)
+    );
+    let _ = write!(line, " {}s", game.left[seat] / 1000);
+    line
+}
+
+fn games_json(games: &[GameView], me: i64) -> String {
+    let list: Vec<serde_json::Value> = games
+        .iter()
+        .map(|g| {
+            let seat = g.seat(me).unwrap_or(0);
+            serde_json::json!({
+                "id": g.id,
+                "game": g.setup.game.name(),
+                "size": g.setup.size,
+                "opponent": g.names[1 - seat],
+                "colour": g.color(seat).name(),
+                "state": state(g, seat),
+                "actions": g.actions.len(),
+                "clock": g.clock.to_string(),
+                "rated": g.rated,
+                "my_time_ms": g.left[seat],
+                "their_time_ms": g.left[1 - seat],
+            })
+        })
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}

@@ -1,0 +1,458 @@
+//! A player's terminal over SSH: pick a name at the first login, then the lobby, the games and
+//! the games watched. The game screen is the local game's app and renderer; this session only
+//! feeds it the events parsed from the channel's bytes and draws it into the channel.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
+use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+use crossterm::{cursor, event as ev, queue, terminal};
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::{TerminalOptions, Viewport};
+use tokio::sync::mpsc;
+
+use crate::tui::app::{App, Effect, Look, Online, Request};
+use crate::tui::render;
+
+use super::Context;
+use super::bot::Who;
+use super::channel::{Keys, Out};
+use super::hub::GameView;
+use super::lobby::{Ask, Board, Lobby};
+
+/// The client's terminal, as its pty request said.
+#[derive(Clone, Debug)]
+pub struct Terminal {
+    /// `TERM`.
+    pub name: String,
+    /// Columns.
+    pub width: u16,
+    /// Rows.
+    pub height: u16,
+}
+
+/// What comes from the channel.
+#[derive(Debug)]
+pub enum Input {
+    /// Bytes typed (or pasted).
+    Bytes(Vec<u8>),
+    /// The window's new size.
+    Resize(u16, u16),
+}
+
+/// The largest screen drawn: a larger window gets its top-left part (a 10000×10000 window
+/// would otherwise cost gigabytes).
+const MAX_WIDTH: u16 = 400;
+const MAX_HEIGHT: u16 = 150;
+
+/// How often clocks are redrawn.
+const CLOCK_TICK: Duration = Duration::from_millis(500);
+
+/// The bytes of a frame, shared by the ratatui backend that writes them and the session that
+/// sends them.
+#[derive(Clone, Default)]
+struct Sink(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.bytes().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Sink {
+    fn bytes(&self) -> std::sync::MutexGuard<'_, Vec<u8>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The screen: a ratatui terminal drawing into bytes for the channel.
+struct Screen {
+    terminal: ratatui::Terminal<CrosstermBackend<Sink>>,
+    sink: Sink,
+    out: Out,
+    keys: Keys,
+    color: bool,
+    size: (u16, u16),
+}
+
+fn capped(width: u16, height: u16) -> Rect {
+    Rect::new(0, 0, width.min(MAX_WIDTH), height.min(MAX_HEIGHT))
+}
+
+/// Why a screen stopped.
+enum Next {
+    Lobby,
+    Game(i64),
+    Quit,
+}
+
+impl Screen {
+    fn new(term: &Terminal, no_color: bool, out: Out) -> Option<Screen> {
+        let sink = Sink::default();
+        let terminal = ratatui::Terminal::with_options(
+            CrosstermBackend::new(sink.clone()),
+            TerminalOptions {
+                viewport: Viewport::Fixed(capped(term.width, term.height)),
+            },
+        )
+        .ok()?;
+        Some(Screen {
+            terminal,
+            sink,
+            out,
+            keys: Keys::default(),
+            color: !no_color && term.name != "dumb",
+            size: (term.width, term.height),
+        })
+    }
+
+    async fn send_commands(&mut self, enter: bool) -> bool {
+        let mut bytes = Vec::new();
+        let _ = if enter {
+            queue!(
+                bytes,
+                terminal::EnterAlternateScreen,
+                ev::EnableMouseCapture,
+                cursor::Hide,
+                terminal::Clear(terminal::ClearType::All)
+            )
+        } else {
+            queue!(
+                bytes,
+                ev::DisableMouseCapture,
+                cursor::Show,
+                terminal::LeaveAlternateScreen
+            )
+        };
+        self.out.send(&bytes).await.is_ok()
+    }
+
+    fn resize(&mut self, width: u16, height: u16) {
+        self.size = (width, height);
+        let _ = self.terminal.resize(capped(width, height));
+        // The next frame draws every cell.
+        let _ = self.terminal.clear();
+    }
+
+    /// Draws one frame with `draw`, whole (a synchronized update), into the channel.
+    async fn draw(&mut self, draw: impl FnOnce(Rect, &mut ratatui::buffer::Buffer)) -> bool {
+        let mut sink = self.sink.clone();
+        let _ = queue!(sink, BeginSynchronizedUpdate);
+        let drawn = self.terminal.draw(|frame| {
+            let area = frame.area();
+            draw(area, frame.buffer_mut());
+        });
+        let _ = queue!(sink, EndSynchronizedUpdate);
+        let bytes = std::mem::take(&mut *self.sink.bytes());
+        drawn.is_ok() && self.out.send(&bytes).await.is_ok()
+    }
+
+    /// The events in what came, or `None` when the client has gone.
+    async fn events(&mut self, input: Option<Input>) -> Option<Vec<Event>> {
+        let mut events = Vec::new();
+        match input? {
+            Input::Bytes(bytes) => self.keys.feed(&bytes, &mut events),
+            Input::Resize(w, h) => {
+                self.resize(w, h);
+                events.push(Event::Resize(w, h));
+            }
+        }
+        Some(events)
+    }
+}
+
+fn quit_key(event: &Event) -> bool {
+    matches!(event, Event::Key(k) if k.kind == KeyEventKind::Press
+        && (k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL)))
+}
+
+/// Runs a player's terminal session until they leave or the connection goes.
+pub async fn run(
+    ctx: Arc<Context>,
+    who: Who,
+    term: Terminal,
+    no_color: bool,
+    mut input: mpsc::Receiver<Input>,
+    out: Out,
+) {
+    let Some(mut screen) = Screen::new(&term, no_color, out) else {
+        return;
+    };
+    if !screen.send_commands(true).await {
+        return;
+    }
+    let me = match who.player {
+        Some(me) => Some(me),
+        None => pick_name(&ctx, &who.key, &mut screen, &mut input).await,
+    };
+    if let Some(me) = me {
+        match ctx.hub.enter(me.0, ctx.limits.sessions_per_key) {
+            Ok(()) => {
+                let mut next = Next::Lobby;
+                let mut lobby = Lobby::new(me.clone());
+                loop {
+                    next = match next {
+                        Next::Lobby => {
+                            lobby_screen(&ctx, &mut lobby, &mut screen, &mut input).await
+                        }
+                        Next::Game(id) => game_screen(&ctx, &me, id, &mut screen, &mut input).await,
+                        Next::Quit => break,
+                    };
+                }
+                ctx.hub.leave(me.0);
+            }
+            Err(refusal) => {
+                let text = format!("{refusal}. Press any key.");
+                notice(&mut screen, &mut input, &text).await;
+            }
+        }
+    }
+    screen.send_commands(false).await;
+}
+
+/// Shows `text` until a key comes (or the client goes).
+async fn notice(screen: &mut Screen, input: &mut mpsc::Receiver<Input>, text: &str) {
+    loop {
+        let shown = screen
+            .draw(|area, buf| {
+                Paragraph::new(text.to_string())
+                    .wrap(Wrap { trim: false })
+                    .render(area, buf);
+            })
+            .await;
+        if !shown {
+            return;
+        }
+        match screen.events(input.recv().await).await {
+            Some(events) if events.iter().any(|e| matches!(e, Event::Key(_))) => return,
+            Some(_) => {}
+            None => return,
+        }
+    }
+}
+
+/// The first login with a new key: the player picks a name.
+async fn pick_name(
+    ctx: &Context,
+    key: &str,
+    screen: &mut Screen,
+    input: &mut mpsc::Receiver<Input>,
+) -> Option<(i64, String)> {
+    let mut name = String::new();
+    let mut said = String::new();
+    loop {
+        let text = vec![
+            Line::from("Welcome to quentin. This key is new here: pick a name."),
+            Line::from("2 to 20 letters, digits, - and _; Enter to take it, Esc to leave."),
+            Line::default(),
+            Line::from(format!("Name: {name}_")),
+            Line::default(),
+            Line::from(said.clone()),
+        ];
+        if !screen
+            .draw(|area, buf| {
+                Paragraph::new(text)
+                    .wrap(Wrap { trim: false })
+                    .render(area, buf)
+            })
+            .await
+        {
+            return None;
+        }
+        for event in screen.events(input.recv().await).await? {
+            let Event::Key(k) = event else { continue };
+            if k.kind != KeyEventKind::Press {
+                continue;
+            }
+            match k.code {
+                _ if quit_key(&event) => return None,
+                KeyCode::Esc => return None,
+                KeyCode::Enter => match ctx.hub.register(key, &name, ctx.clock.now()) {
+                    Ok(me) => return Some(me),
+                    Err(refusal) => said = format!("{refusal}: try another."),
+                },
+                KeyCode::Backspace => {
+                    name.pop();
+                }
+                KeyCode::Char(c)
+                    if name.len() < 20 && (c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+                {
+                    name.push(c);
+                }
+                KeyCode::Char(_) => said = "Letters, digits, - and _ only.".to_string(),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn board(ctx: &Context, me: i64) -> Board {
+    let now = ctx.clock.now();
+    let hub = &ctx.hub;
+    Board {
+        online: hub.online(),
+        challenges: hub.challenges(),
+        mine: hub.games_of(me, now, 10),
+        live: hub.live_games(now, 10),
+        recent: hub.recent_results(now, 5),
+        leaders: hub.leaderboard(5),
+    }
+}
+
+async fn lobby_screen(
+    ctx: &Context,
+    lobby: &mut Lobby,
+    screen: &mut Screen,
+    input: &mut mpsc::Receiver<Input>,
+) -> Next {
+    let mut news = ctx.hub.watch_lobby();
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        news.borrow_and_update();
+        lobby.board = board(ctx, lobby.me.0);
+        let color = screen.color;
+        if !screen.draw(|area, buf| lobby.draw(area, buf, color)).await {
+            return Next::Quit;
+        }
+        let events = tokio::select! {
+            got = input.recv() => match screen.events(got).await {
+                Some(events) => events,
+                None => return Next::Quit,
+            },
+            _ = news.changed() => continue,
+            _ = tick.tick() => continue,
+        };
+        let now = ctx.clock.now();
+        for event in events {
+            match lobby.handle(&event) {
+                Ask::Nothing => {}
+                Ask::Quit => return Next::Quit,
+                Ask::Open(id) => return Next::Game(id),
+                Ask::Accept(id) => match ctx.hub.accept(lobby.me.0, id, now) {
+                    Ok((id, _)) => return Next::Game(id),
+                    Err(refusal) => lobby.say(refusal.0, true),
+                },
+                Ask::Withdraw(id) => match ctx.hub.withdraw(lobby.me.0, id) {
+                    Ok(()) => lobby.say(format!("Challenge #{id} withdrawn."), false),
+                    Err(refusal) => lobby.say(refusal.0, true),
+                },
+                Ask::Challenge(spec) => match ctx.hub.challenge(lobby.me.0, &spec) {
+                    Ok(id) => lobby.say(
+                        format!(
+                            "Challenge #{id} made: {}. Its game opens when accepted.",
+                            spec.summary()
+                        ),
+                        false,
+                    ),
+                    Err(refusal) => lobby.say(refusal.0, true),
+                },
+            }
+        }
+    }
+}
+
+fn online_of(view: &GameView, me: i64) -> Online {
+    Online {
+        seat: view.seat(me),
+        names: view.names.clone(),
+        ratings: view.ratings,
+        clock: view.clock.to_string(),
+        left: view.left,
+        running: view.to_move,
+        rated: view.rated,
+        result: view.result_text(),
+        takeback: view.takeback,
+    }
+}
+
+/// A game, played or watched, until the player goes back to the lobby.
+async fn game_screen(
+    ctx: &Context,
+    me: &(i64, String),
+    id: i64,
+    screen: &mut Screen,
+    input: &mut mpsc::Receiver<Input>,
+) -> Next {
+    let (Some(mut news), Some(view)) = (ctx.hub.watch_game(id), ctx.hub.game(id, ctx.clock.now()))
+    else {
+        return Next::Lobby;
+    };
+    let look = Look {
+        ascii: false,
+        color: screen.color,
+    };
+    let mut positions = vec![view.setup.start().unwrap_or_else(|_| view.position.clone())];
+    for action in &view.actions {
+        let mut next = positions[positions.len() - 1].clone();
+        if next.play(*action).is_err() {
+            break;
+        }
+        positions.push(next);
+    }
+    let mut app = App::online(
+        positions,
+        view.actions.clone(),
+        online_of(&view, me.0),
+        look,
+    );
+    let mut tick = tokio::time::interval(CLOCK_TICK);
+    loop {
+        news.borrow_and_update();
+        if let Some(view) = ctx.hub.game(id, ctx.clock.now()) {
+            app.sync_online(&view.actions, online_of(&view, me.0));
+        }
+        app.forced_pass();
+        if serve_requests(ctx, me.0, id, &mut app) {
+            continue;
+        }
+        let mut geometry = render::Geometry::default();
+        if !screen
+            .draw(|area, buf| geometry = render::draw(&app, area, buf))
+            .await
+        {
+            return Next::Quit;
+        }
+        app.set_geometry(geometry);
+        let events = tokio::select! {
+            got = input.recv() => match screen.events(got).await {
+                Some(events) => events,
+                None => return Next::Quit,
+            },
+            _ = news.changed() => continue,
+            _ = tick.tick() => continue,
+        };
+        for event in events {
+            if let Effect::Quit = app.handle(&event) {
+                return Next::Lobby;
+            }
+        }
+    }
+}
+
+/// Sends the app's requests to the hub; a refusal is said on the screen. Whether any was made.
+fn serve_requests(ctx: &Context, me: i64, id: i64, app: &mut App) -> bool {
+    let requests = app.take_requests();
+    for request in &requests {
+        let now = ctx.clock.now();
+        let done = match request {
+            Request::Play(action) => ctx.hub.play(me, id, *action, now),
+            Request::Resign => ctx.hub.resign(me, id, now),
+            Request::Takeback => ctx.hub.takeback(me, id, now).map(|_| ()),
+        };
+        if let Err(refusal) = done {
+            app.warn(format!("The server refused: {refusal}."));
+        }
+    }
+    !requests.is_empty()
+}

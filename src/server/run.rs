@@ -1,0 +1,167 @@
+//! Starting and stopping the server: the data directory and its host key, the store, the SSH
+//! listener, the clock's ticks, and a clean stop on SIGINT or SIGTERM.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, bail};
+use russh::keys::ssh_key::LineEnding;
+use russh::keys::ssh_key::private::{Ed25519Keypair, KeypairData};
+use russh::keys::{HashAlg, PrivateKey};
+use russh::server::Server as _;
+use russh::{MethodKind, MethodSet};
+
+use super::clock::Clock;
+use super::hub::{Hub, HubLimits};
+use super::ssh::Connection;
+use super::store::Store;
+use super::{Context, Limits};
+
+/// What `quentin serve` was asked.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Where to listen: `127.0.0.1:2222`; port 0 picks a free one (printed).
+    pub listen: String,
+    /// The data directory: the host key and the store.
+    pub data: PathBuf,
+    /// Connections in all.
+    pub max_sessions: usize,
+    /// Sessions a key may have at once.
+    pub sessions_per_key: usize,
+    /// Open challenges a player may have.
+    pub challenges_per_player: usize,
+    /// Seconds without a byte from a client before its connection is closed.
+    pub idle_timeout: u64,
+    /// A clock that `clock advance` moves on (for tests).
+    pub test_clock: bool,
+}
+
+/// The host key of `dir`, made on the first start (readable by its owner only).
+fn host_key(dir: &Path) -> Result<PrivateKey> {
+    let path = dir.join("host_ed25519");
+    if path.exists() {
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read the host key {}", path.display()))?;
+        return PrivateKey::from_openssh(text.trim())
+            .with_context(|| format!("{} is not an OpenSSH private key", path.display()));
+    }
+    let mut seed = [0u8; 32];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut seed))
+        .context("cannot read random bytes for the host key")?;
+    let key = PrivateKey::new(
+        KeypairData::Ed25519(Ed25519Keypair::from_seed(&seed)),
+        "quentin serve host key",
+    )?;
+    let text = key.to_openssh(LineEnding::LF)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options
+        .open(&path)
+        .with_context(|| format!("cannot write the host key {}", path.display()))?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    Ok(key)
+}
+
+struct Server {
+    ctx: Arc<Context>,
+}
+
+impl russh::server::Server for Server {
+    type Handler = Connection;
+
+    fn new_client(&mut self, _peer: Option<std::net::SocketAddr>) -> Connection {
+        Connection::new(self.ctx.clone())
+    }
+}
+
+/// Runs `quentin serve` until SIGINT or SIGTERM.
+///
+/// # Errors
+/// A data directory, store or address that cannot be used.
+pub fn serve(options: &ServeOptions) -> Result<()> {
+    if options.max_sessions == 0 || options.sessions_per_key == 0 {
+        bail!("--max-sessions and --sessions-per-key must be at least 1");
+    }
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder
+        .create(&options.data)
+        .with_context(|| format!("cannot make the data directory {}", options.data.display()))?;
+    let key = host_key(&options.data)?;
+    let fingerprint = key.public_key().fingerprint(HashAlg::Sha256);
+    let clock = Clock::new(options.test_clock);
+    let store = Store::open(&options.data.join("server.db"))?;
+    let hub = Hub::open(
+        store,
+        HubLimits {
+            challenges_per_player: options.challenges_per_player,
+        },
+        clock.now(),
+    )?;
+    let ctx = Arc::new(Context {
+        hub,
+        clock,
+        limits: Limits {
+            max_sessions: options.max_sessions,
+            sessions_per_key: options.sessions_per_key,
+        },
+        connections: AtomicUsize::new(0),
+    });
+    let config = Arc::new(russh::server::Config {
+        methods: MethodSet::from(&[MethodKind::PublicKey][..]),
+        keys: vec![key],
+        inactivity_timeout: Some(Duration::from_secs(options.idle_timeout.max(1))),
+        keepalive_interval: Some(Duration::from_secs(30)),
+        keepalive_max: 3,
+        auth_rejection_time: Duration::from_millis(300),
+        auth_rejection_time_initial: Some(Duration::ZERO),
+        max_auth_attempts: 6,
+        nodelay: true,
+        ..Default::default()
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&options.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", options.listen))?;
+        let address = listener.local_addr()?;
+        println!("quentin serve: listening on {address}");
+        println!("host key fingerprint: {fingerprint}");
+        println!("data: {}", options.data.display());
+        std::io::stdout().flush()?;
+        let ticker = ctx.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(1));
+            loop {
+                tick.tick().await;
+                ticker.hub.tick(ticker.clock.now());
+            }
+        });
+        let mut server = Server { ctx: ctx.clone() };
+        let running = server.run_on_socket(config, &listener);
+        let handle = running.handle();
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            result = running => result.context("the server stopped")?,
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+        handle.shutdown("the quentin server is shutting down; your games are saved".to_string());
+        // Everything is committed as it happens; the last heartbeat says when the server went.
+        ctx.hub.tick(ctx.clock.now());
+        println!("quentin serve: stopped");
+        Ok(())
+    })
+}
