@@ -82,7 +82,8 @@ pub async fn run(
             continue;
         };
         let line: Vec<u8> = pending.drain(..=end).collect();
-        if std::mem::take(&mut skipping) {
+        // However it came (in one piece or in many), a line too long is refused whole.
+        if std::mem::take(&mut skipping) || line.len() > MAX_LINE {
             if out.send(b"? line too long\n\n").await.is_err() {
                 break;
             }

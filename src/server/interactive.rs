@@ -318,9 +318,29 @@ async fn lobby_screen(
 ) -> Next {
     let mut news = ctx.hub.watch_lobby();
     let mut tick = tokio::time::interval(Duration::from_secs(1));
+    // The player's open challenges: when one is accepted, its game opens at once.
+    let mut waiting: Vec<i64> = Vec::new();
     loop {
         news.borrow_and_update();
         lobby.board = board(ctx, lobby.me.0);
+        let open: Vec<i64> = lobby
+            .board
+            .challenges
+            .iter()
+            .filter(|c| c.by == lobby.me.0)
+            .map(|c| c.id)
+            .collect();
+        if let Some(id) = waiting.iter().find(|id| {
+            !open.contains(id)
+                && lobby
+                    .board
+                    .mine
+                    .iter()
+                    .any(|g| g.id == **id && g.result.is_none())
+        }) {
+            return Next::Game(*id);
+        }
+        waiting = open;
         let color = screen.color;
         if !screen.draw(|area, buf| lobby.draw(area, buf, color)).await {
             return Next::Quit;

@@ -277,10 +277,13 @@ impl Lobby {
     fn form_key(form: &mut Form, key: KeyEvent) -> Option<Ask> {
         match key.code {
             KeyCode::Esc | KeyCode::Enter => return None,
-            KeyCode::Up => form.field = form.field.saturating_sub(1),
+            KeyCode::Up | KeyCode::BackTab => form.field = form.field.saturating_sub(1),
+            KeyCode::Char('k') if form.field < 6 => form.field = form.field.saturating_sub(1),
             KeyCode::Down | KeyCode::Tab => form.field = (form.field + 1).min(FIELDS.len() - 1),
+            KeyCode::Char('j') if form.field < 6 => form.field += 1,
             KeyCode::Left => form.change(-1),
-            KeyCode::Right | KeyCode::Char(' ') if form.field < 6 => form.change(1),
+            KeyCode::Char('h') if form.field < 6 => form.change(-1),
+            KeyCode::Right | KeyCode::Char(' ' | 'l') if form.field < 6 => form.change(1),
             KeyCode::Backspace if form.field == 6 => {
                 form.opponent.pop();
             }
@@ -331,7 +334,7 @@ impl Lobby {
         if let Some(form) = &self.form {
             lines.push(Line::styled("New challenge", bold));
             lines.push(Line::from(
-                "Up/Down: a field   Left/Right: change it   Enter: make it   Esc: cancel",
+                "Up/Down (j/k, Tab): a field   Left/Right (h/l): change it   Enter: make it   Esc: cancel",
             ));
             lines.push(Line::default());
             for (i, name) in FIELDS.iter().enumerate() {

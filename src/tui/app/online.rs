@@ -111,7 +111,12 @@ impl App {
             online.result.is_some() && self.online.as_ref().is_some_and(|o| o.result.is_none());
         let seat = online.seat;
         if let Some(result) = online.result.clone().filter(|_| ended) {
-            self.info(format!("{result}."));
+            // After the move that ended it, when one did.
+            let played = match (old_len != self.actions.len(), self.message()) {
+                (true, Some(message)) => format!("{} ", message.text),
+                _ => String::new(),
+            };
+            self.info(format!("{played}{result}."));
         } else if asked && online.takeback != seat && seat.is_some() {
             self.info("Your opponent asks to take the last action back: u agrees.");
         }

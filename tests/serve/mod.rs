@@ -1,0 +1,265 @@
+//! A real `quentin serve` on 127.0.0.1 (a free port), reached with the real OpenSSH client, for
+//! the server's end-to-end tests. Every wait has a generous limit and reads what the server
+//! answers; nothing sleeps for a fixed time. Nothing outlives a test: the server and the ssh
+//! clients are killed when their handles drop, and the scratch directory goes.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+#[allow(unused_imports)]
+pub use crate::scratch::{Scratch, scratch};
+
+/// How long any answer may take before the test fails: generous, for a loaded machine.
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The OpenSSH client, which `bash .ci/run` installs (package openssh-client).
+pub fn ssh_program() -> &'static str {
+    let found = Command::new("ssh")
+        .arg("-V")
+        .stderr(Stdio::null())
+        .status()
+        .is_ok();
+    assert!(
+        found,
+        "the server's tests need the OpenSSH client: apt-get install openssh-client \
+         (bash .ci/run installs it)"
+    );
+    "ssh"
+}
+
+/// A running `quentin serve`.
+pub struct Server {
+    child: Child,
+    pub port: u16,
+    pub data: PathBuf,
+    /// Its standard error, read on its own thread.
+    pub stderr: mpsc::Receiver<String>,
+}
+
+impl Server {
+    /// Starts a test server (its clock moved by `clock advance`) with its data in `dir/data`.
+    pub fn start(dir: &Path, extra: &[&str]) -> Server {
+        let data = dir.join("data");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_quentin"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--test-clock", "--data"])
+            .arg(&data)
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (lines, stderr) = (lines(child.stdout.take()), lines(child.stderr.take()));
+        let port = loop {
+            let line = lines
+                .recv_timeout(TIMEOUT)
+                .expect("quentin serve printed no address");
+            if let Some(address) = line.strip_prefix("quentin serve: listening on ") {
+                break address.rsplit(':').next().unwrap().parse().unwrap();
+            }
+        };
+        // The rest of its output is not needed; reading it on keeps the pipe from filling.
+        std::thread::spawn(move || for _ in lines {});
+        Server {
+            child,
+            port,
+            data,
+            stderr,
+        }
+    }
+
+    /// Kills it with SIGKILL and waits for it.
+    pub fn kill9(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Stops it with SIGTERM and waits; its exit status.
+    pub fn stop(&mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        self.child.wait().unwrap()
+    }
+
+    /// `ssh -p PORT -i KEY 127.0.0.1 ARGS`, with no configuration of the machine's or the
+    /// user's: no known hosts kept, no agent, no other key.
+    pub fn ssh(&self, key: &Path, args: &[&str]) -> Command {
+        let mut command = Command::new(ssh_program());
+        command.args(self.ssh_args(key)).args(args);
+        command
+    }
+
+    /// The options of [`Server::ssh`], for a command built elsewhere.
+    pub fn ssh_args(&self, key: &Path) -> Vec<String> {
+        let mut args: Vec<String> = [
+            "-F",
+            "/dev/null",
+            "-o",
+            "StrictHostKeyChecking=no",
+            "-o",
+            "UserKnownHostsFile=/dev/null",
+            "-o",
+            "LogLevel=ERROR",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "IdentitiesOnly=yes",
+            "-o",
+            "IdentityAgent=none",
+            "-o",
+            "ConnectTimeout=30",
+            "-p",
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        args.push(self.port.to_string());
+        args.push("-i".to_string());
+        args.push(key.display().to_string());
+        args.push("player@127.0.0.1".to_string());
+        args
+    }
+
+    /// Opens a bot session with `key`.
+    pub fn bot(&self, key: &Path) -> Bot {
+        let mut child = self
+            .ssh(key, &["bot"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let lines = lines(child.stdout.take());
+        Bot {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// `ssh ... record ID`: the record text.
+    pub fn record(&self, key: &Path, id: &str) -> String {
+        let out = self.ssh(key, &["record", id]).output().unwrap();
+        assert!(out.status.success(), "record {id}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill9();
+    }
+}
+
+/// The lines of a pipe, read on a thread of their own.
+fn lines(pipe: Option<impl std::io::Read + Send + 'static>) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    if let Some(pipe) = pipe {
+        std::thread::spawn(move || {
+            for line in BufReader::new(pipe).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    rx
+}
+
+/// A new SSH key in `dir`, named `name`.
+pub fn key(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    let status = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .status()
+        .expect("ssh-keygen, of the OpenSSH client");
+    assert!(status.success());
+    path
+}
+
+/// A bot session: commands in, answers out.
+pub struct Bot {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Bot {
+    /// Sends `line` and returns the answer: its lines up to the empty one, joined.
+    pub fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.answer()
+    }
+
+    /// Sends `line` and returns the answer; `None` when the session ended first (the server
+    /// went away).
+    pub fn try_ask(&mut self, line: &str) -> Option<String> {
+        let stdin = self.stdin.as_mut()?;
+        writeln!(stdin, "{line}").ok()?;
+        stdin.flush().ok()?;
+        let mut answer = Vec::new();
+        loop {
+            let line = self.lines.recv_timeout(TIMEOUT).ok()?;
+            if line.is_empty() && !answer.is_empty() {
+                return Some(answer.join("\n"));
+            }
+            if !line.is_empty() {
+                answer.push(line);
+            }
+        }
+    }
+
+    /// Sends `line` without reading the answer.
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("the bot's input is open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next answer.
+    pub fn answer(&mut self) -> String {
+        let mut answer = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(TIMEOUT)
+                .unwrap_or_else(|e| panic!("no answer ({e}) after {answer:?}"));
+            if line.is_empty() && !answer.is_empty() {
+                return answer.join("\n");
+            }
+            if !line.is_empty() {
+                answer.push(line);
+            }
+        }
+    }
+
+    /// Asks and checks the answer begins with `=`; the rest after `= `.
+    pub fn ok(&mut self, line: &str) -> String {
+        let answer = self.ask(line);
+        assert!(answer.starts_with('='), "{line}: {answer}");
+        answer.trim_start_matches('=').trim_start().to_string()
+    }
+
+    /// Closes its input and waits for the session to end.
+    pub fn finish(mut self) -> std::process::ExitStatus {
+        self.stdin = None;
+        self.child.wait().unwrap()
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}

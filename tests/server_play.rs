@@ -1,0 +1,111 @@
+//! People play over the network, end to end: the real OpenSSH client in pseudo-terminals, a real
+//! `quentin serve`. Two players log in with their keys and pick names, one challenges, the
+//! other accepts, they play a Quentin 5×5 game to a win with the game's keys while a third
+//! watches it live; the record fetched with `ssh ... record ID` replays with `quentin replay`.
+
+mod pty;
+mod scratch;
+mod serve;
+
+use portable_pty::CommandBuilder;
+use pty::Session;
+use serve::{Server, key, scratch};
+
+/// An interactive `ssh` to the server in an 80×24 pseudo-terminal.
+fn login(server: &Server, dir: &std::path::Path, key: &std::path::Path) -> Session {
+    let mut command = CommandBuilder::new(serve::ssh_program());
+    command.args(server.ssh_args(key));
+    command.env("TERM", pty::TERM);
+    Session::spawn(dir, command, 24, 80)
+}
+
+/// Logs in with a new key and picks `name`; the lobby is then shown.
+fn newcomer(server: &Server, dir: &std::path::Path, name: &str) -> Session {
+    let mut session = login(server, dir, &key(dir, name));
+    session.wait_for("pick a name");
+    session.send(&format!("{name}\r"));
+    session.wait_for("Open challenges");
+    session
+}
+
+#[test]
+fn two_players_play_a_game_over_ssh_while_a_third_watches() {
+    let dir = scratch("server-play");
+    let server = Server::start(&dir, &[]);
+    let mut alice = newcomer(&server, &dir, "alice");
+    let mut bob = newcomer(&server, &dir, "bob");
+    let mut carol = newcomer(&server, &dir, "carol");
+    bob.wait_for("alice, bob");
+
+    // Alice challenges: Quentin (the form's first game), 5×5, she moves first.
+    alice.send("c");
+    alice.wait_for("New challenge");
+    alice.send("jhhhhhhhhjjl\r");
+    alice.wait_for("Challenge #1 made: quentin 5x5 pie on, 10+5, rated");
+
+    // Bob sees it (the first line he can select) and accepts: the game opens for both.
+    bob.wait_for("#1 quentin 5x5 pie on, 10+5, rated by alice");
+    bob.send("\r");
+    bob.wait_for("bob (you) 1500");
+    alice.wait_for("alice (you) 1500");
+
+    // Carol watches it from the games being played.
+    carol.wait_for("#1 quentin alice vs bob");
+    carol.send("\r");
+    carol.wait_for("watching");
+
+    // Black (alice) c1 c2 c3 c4 c5, White (bob) a5 a4 e5 e4; each cursor starts at c3.
+    let black = ["jj", "k", "k", "k", "k"];
+    let white = ["hhkk", "j", "llllk", "j"];
+    let names = ["c1", "a5", "c2", "a4", "c3", "e5", "c4", "e4", "c5"];
+    for (n, name) in names.iter().enumerate() {
+        let (mover, keys) = if n % 2 == 0 {
+            (&mut alice, black[n / 2])
+        } else {
+            (&mut bob, white[n / 2])
+        };
+        mover.send(&format!("{keys}\r"));
+        let colour = if n % 2 == 0 { "Black" } else { "White" };
+        let played = format!("{colour} played {name}.");
+        for screen in [&alice, &bob, &carol] {
+            screen.wait_for(&played);
+        }
+    }
+    for screen in [&alice, &bob, &carol] {
+        screen.wait_for("Black wins!");
+    }
+    // Watchers cannot act: a key on Carol's board is refused.
+    carol.send("\r");
+    carol.wait_for("The game is over");
+
+    // Back to the lobby; the result is listed, and the record replays.
+    alice.send("q");
+    alice.wait_for("#1 quentin: Black (alice) wins by connection");
+    let record = dir.join("game-1.txt");
+    std::fs::write(&record, server.record(&dir.join("alice"), "1")).unwrap();
+    let replay = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
+        .args(["replay", "--print"])
+        .arg(&record)
+        .output()
+        .unwrap();
+    assert!(replay.status.success(), "{replay:?}");
+    let text = String::from_utf8(replay.stdout).unwrap();
+    assert!(
+        text.contains("Black wins with a chain of 5 stones"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Player 1: alice") && text.contains("Player 2: bob"),
+        "{text}"
+    );
+    // q leaves a game for the lobby, and the lobby for the shell.
+    for session in [&mut bob, &mut carol] {
+        session.send("q");
+        session.wait_for("Recent results");
+    }
+    for mut session in [alice, bob, carol] {
+        session.send("q");
+        assert!(session.wait_exit(), "ssh ends when the player leaves");
+        session.assert_restored();
+    }
+}
