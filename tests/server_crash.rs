@@ -114,7 +114,7 @@ fn kill_9_during_a_burst_of_moves_loses_nothing_acknowledged() {
         "{games}"
     );
     let position = record.final_position();
-    let mover = if position.ply() % 2 == 0 {
+    let mover = if position.ply().is_multiple_of(2) {
         &mut a
     } else {
         &mut b
