@@ -1,0 +1,308 @@
+//! Hostile clients against a real `quentin serve`, through the real OpenSSH client: logins
+//! without a key, a shell, sftp, forwarding, a megabyte of random bytes into a lobby and a game,
+//! impossible window sizes, clients that vanish, and more sessions than allowed. Each gets a
+//! clear refusal, and the players beside them never notice.
+
+mod pty;
+mod scratch;
+mod serve;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::Stdio;
+
+use portable_pty::{CommandBuilder, PtySize};
+use pty::Session;
+use quentin::rules::{Game, Setup};
+use serve::{Bot, Server, key, scratch};
+
+/// An interactive `ssh` (no escape character: random bytes must reach the server) in an 80×24
+/// pseudo-terminal.
+fn login(server: &Server, dir: &Path, key: &Path) -> Session {
+    let mut command = CommandBuilder::new(serve::ssh_program());
+    command.args(["-e", "none"]);
+    command.args(server.ssh_args(key));
+    command.env("TERM", pty::TERM);
+    Session::spawn(dir, command, 24, 80)
+}
+
+/// Two registered bots with a game of Brique 15×15 between them, the first to move.
+fn pair(server: &Server, dir: &Path, names: [&str; 2]) -> ([Bot; 2], String) {
+    let keys = names.map(|n| key(dir, n));
+    let mut bots = [server.bot(&keys[0]), server.bot(&keys[1])];
+    bots[0].ok(&format!("register {}", names[0]));
+    bots[1].ok(&format!("register {}", names[1]));
+    let id = bots[0].ok("challenge brique size 15 pie off first me casual");
+    bots[1].ok(&format!("accept {id}"));
+    (bots, id)
+}
+
+/// Plays `moves` moves of the pair's game (the first legal action each time), each answered
+/// `=`: the pair's game goes on whatever happens beside it.
+fn play_moves(bots: &mut [Bot; 2], id: &str, moves: usize, done: usize) -> usize {
+    let setup = Setup {
+        size: 15,
+        pie: false,
+        ..Setup::new(Game::Brique)
+    };
+    let mut position = setup.start().unwrap();
+    let record_so_far = done;
+    let mut played = 0;
+    for n in 0..record_so_far + moves {
+        let turn = n % 2;
+        let action = position.legal_actions()[position.legal_actions().len() / 2];
+        if n >= record_so_far {
+            assert!(bots[turn].ok(&format!("wait {id}")).starts_with("turn"));
+            assert_eq!(bots[turn].ask(&format!("play {id} {action}")), "=");
+            played += 1;
+        }
+        position.play(action).unwrap();
+    }
+    played
+}
+
+#[test]
+fn logins_without_a_key_a_shell_sftp_and_forwarding_are_refused() {
+    let dir = scratch("server-refusals");
+    let server = Server::start(&dir, &[]);
+    let ka = key(&dir, "alice");
+    // A password: refused, with a banner that says how to make a key.
+    // (Its own options first: ssh keeps the first value it reads of each, and the banner
+    // shows at the INFO level.)
+    let out = std::process::Command::new(serve::ssh_program())
+        .args(["-o", "LogLevel=INFO", "-o", "PubkeyAuthentication=no"])
+        .args([
+            "-o",
+            "PreferredAuthentications=password,keyboard-interactive",
+        ])
+        .args(server.ssh_args(&ka))
+        .arg("true")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(said.contains("ssh-keygen -t ed25519"), "{said}");
+    assert!(said.contains("Permission denied (publickey)"), "{said}");
+    // A shell command, sftp: refused; nothing runs.
+    for args in [&["sh", "-c", "echo pwned"][..], &["-s", "sftp"], &["ls"]] {
+        let out = server.ssh(&ka, args).stdin(Stdio::null()).output().unwrap();
+        assert!(!out.status.success(), "{args:?}: {out:?}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("pwned"));
+    }
+    // A stdio forward to a port (a direct-tcpip channel), and a remote forward: refused.
+    let target = format!("127.0.0.1:{}", server.port);
+    let out = server
+        .ssh(&ka, &["-W", &target])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    let out = server
+        .ssh(
+            &ka,
+            &[
+                "-o",
+                "ExitOnForwardFailure=yes",
+                "-N",
+                "-R",
+                "0:127.0.0.1:9",
+            ],
+        )
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    // Agent and X11 forwarding asked for: the session works, without them.
+    let mut bot = server.bot(&ka);
+    bot.ok("register alice");
+    let out = server
+        .ssh(&ka, &["-A", "-X", "record", "1"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no game 1"),
+        "{out:?}"
+    );
+    // A name with an escape sequence never reaches anyone's screen.
+    let answer = bot.ask("challenge quentin to \x1b[2Jmallory");
+    assert_eq!(answer, "? no player named \\u{1b}[2Jmallory");
+    bot.finish();
+}
+
+/// A megabyte of random bytes, without those that would end the session (q, Ctrl-C, a lone Esc
+/// at the end of a write): escape sequences, control characters, UTF-8 and not.
+fn noise(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed;
+    let mut out = Vec::with_capacity(len);
+    while out.len() < len {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        for byte in x.to_le_bytes() {
+            if !matches!(byte, b'q' | 0x03 | 0x1b) {
+                out.push(byte);
+            } else if byte == 0x1b {
+                out.extend_from_slice(b"\x1b[");
+            }
+        }
+    }
+    out.truncate(len);
+    if out.last() == Some(&0x1b) {
+        out.pop();
+    }
+    out
+}
+
+#[test]
+fn a_megabyte_of_random_bytes_into_a_lobby_and_a_game_disturbs_nobody() {
+    let dir = scratch("server-noise");
+    let server = Server::start(&dir, &[]);
+    let (mut players, id) = pair(&server, &dir, ["alice", "bob"]);
+    // Mallory has a game too, with carol; her terminal opens it.
+    let (mut mallory_game, mid) = pair(&server, &dir, ["mallory", "carol"]);
+    let mut mallory = login(&server, &dir, &dir.join("mallory"));
+    mallory.wait_for("Your games");
+    mallory.send("\r");
+    mallory.wait_for("mallory (you)");
+    let noise = noise(0x5eed, 1 << 20);
+    let writer = {
+        let mut writer = std::mem::replace(&mut mallory.writer, Box::new(std::io::sink()));
+        std::thread::spawn(move || {
+            for chunk in noise.chunks(4096) {
+                if writer.write_all(chunk).is_err() {
+                    return false;
+                }
+            }
+            writer.flush().is_ok()
+        })
+    };
+    // Meanwhile the others play on, move after move, each answered.
+    let mut done = 0;
+    while !writer.is_finished() || done < 20 {
+        done += play_moves(&mut players, &id, 2, done);
+        assert!(done < 200, "the noise takes too long to send");
+    }
+    assert!(writer.join().unwrap(), "the whole megabyte went in");
+    // Mallory's opponent is untouched by what she typed unless it was a legal move of hers.
+    let view = mallory_game[1].ok("games");
+    assert!(
+        view.starts_with(&format!("{mid} brique 15 mallory")),
+        "{view}"
+    );
+    // The server still answers everyone, Mallory too.
+    assert_eq!(players[0].ask("whoami"), "= alice");
+    let mut again = server.bot(&dir.join("mallory"));
+    assert_eq!(again.ask("whoami"), "= mallory");
+    again.finish();
+    drop(mallory);
+    let _ = &mut mallory_game;
+}
+
+#[test]
+fn windows_from_nothing_to_ten_thousand_columns_and_vanishing_clients() {
+    let dir = scratch("server-windows");
+    let server = Server::start(&dir, &[]);
+    let (mut players, id) = pair(&server, &dir, ["alice", "bob"]);
+    let mut alice = login(&server, &dir, &dir.join("alice"));
+    alice.wait_for("Your games");
+    alice.send("\r");
+    alice.wait_for("alice (you)");
+    for (rows, cols) in [
+        (0, 0),
+        (1, 1),
+        (5, 20),
+        (10000, 10000),
+        (24, 10000),
+        (10000, 80),
+    ] {
+        alice
+            .master
+            .resize(PtySize {
+                rows,
+                cols,
+                ..PtySize::default()
+            })
+            .unwrap();
+        // Each size is drawn (or said too small) before the next: the server answers a bot.
+        assert_eq!(players[1].ask("whoami"), "= bob");
+    }
+    alice.resize(24, 80);
+    alice.wait_for("alice (you)");
+    // A move played now still reaches her screen.
+    play_moves(&mut players, &id, 1, 0);
+    alice.wait_for("Black played");
+
+    // Clients that vanish: mid-handshake, mid-frame (a terminal killed while drawing), mid-move.
+    let mut raw = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    raw.write_all(b"SSH-2.0-vanishing\r\n\x00\x00\x01").unwrap();
+    let mut banner = [0u8; 4];
+    raw.read_exact(&mut banner).unwrap();
+    drop(raw);
+    alice.send("jjjj");
+    let pid = alice.child.process_id().unwrap().to_string();
+    std::process::Command::new("kill")
+        .args(["-KILL", &pid])
+        .status()
+        .unwrap();
+    let _ = alice.wait_exit();
+    players[1].send(&format!("wait {id}"));
+    drop(players);
+    let mut bob = server.bot(&dir.join("bob"));
+    let games = bob.ok("games");
+    assert!(
+        games.starts_with(&format!("{id} brique 15 alice white turn")),
+        "{games}"
+    );
+    bob.finish();
+}
+
+#[test]
+fn more_sessions_than_allowed_are_told_so() {
+    let dir = scratch("server-limits");
+    let per_key = Server::start(&dir, &["--sessions-per-key", "1"]);
+    let ka = key(&dir, "alice");
+    let mut first = per_key.bot(&ka);
+    first.ok("register alice");
+    let mut second = per_key.bot(&ka);
+    assert_eq!(
+        second.answer(),
+        "? too many sessions: at most 1 for one key"
+    );
+    second.finish();
+    first.finish();
+    // A new session once the first has ended.
+    let mut third = per_key.bot(&ka);
+    // It may come before the server has counted the first one out: ask until it is in.
+    let mut answer = third.ask("whoami");
+    let mut tries = 0;
+    while answer != "= alice" {
+        assert!(
+            answer.starts_with("? too many sessions") && tries < 100,
+            "{answer}"
+        );
+        third.finish();
+        third = per_key.bot(&ka);
+        answer = third.ask("whoami");
+        tries += 1;
+    }
+    third.finish();
+
+    let dir2 = dir.join("second");
+    std::fs::create_dir(&dir2).unwrap();
+    let full = Server::start(&dir2, &["--max-sessions", "2"]);
+    let kb = key(&dir, "bob");
+    let kc = key(&dir, "carol");
+    let mut a = full.bot(&ka);
+    a.ok("register alice");
+    let mut b = full.bot(&kb);
+    b.ok("register bob");
+    let mut c = full.bot(&kc);
+    assert_eq!(c.answer(), "? the server is full: try again later");
+    assert_eq!(a.ask("whoami"), "= alice");
+    for bot in [a, b, c] {
+        bot.finish();
+    }
+}
