@@ -1,0 +1,328 @@
+//! The server under load: N bot sessions over real SSH connections on 127.0.0.1 (the russh
+//! client, one process), playing N/2 live games of Quentin 13×13 against a real `quentin serve`
+//! process. It prints the move round trip (from `play` sent to the opponent's `wait`
+//! returning) at the median and the 99th percentile, the sessions held at once, the server's
+//! peak memory and its CPU time per move.
+//!
+//! `cargo bench --bench server_load -- [--sessions N] [--moves M] [--think MS] [--seconds S]`:
+//! 200 sessions, 30 moves a game, each bot thinking 0.5 to 1.5 s before a move (`--think 1000`,
+//! a blitz pace; `--think 0` plays as fast as the server answers, to measure its throughput),
+//! at most 300 s; the sessions are capped at 1000.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use quentin::rules::{Action, Game, Setup};
+use russh::client::{self, Handle};
+use russh::keys::ssh_key::private::{Ed25519Keypair, KeypairData};
+use russh::keys::{PrivateKey, PrivateKeyWithHashAlg};
+use russh::{ChannelMsg, ChannelReadHalf, ChannelWriteHalf};
+use tokio::sync::{Barrier, oneshot};
+
+struct Client;
+
+impl client::Handler for Client {
+    type Error = russh::Error;
+
+    async fn check_server_key(
+        &mut self,
+        _key: &russh::keys::PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+}
+
+/// A bot session: the channel's two halves and what came and was not read yet.
+struct Bot {
+    _handle: Handle<Client>,
+    read: ChannelReadHalf,
+    write: ChannelWriteHalf<client::Msg>,
+    pending: Vec<u8>,
+}
+
+impl Bot {
+    async fn connect(port: u16, seed: u64) -> Bot {
+        let mut bytes = [0u8; 32];
+        bytes[..8].copy_from_slice(&seed.to_le_bytes());
+        bytes[8] = 0x51;
+        let key = PrivateKey::new(
+            KeypairData::Ed25519(Ed25519Keypair::from_seed(&bytes)),
+            "load",
+        )
+        .unwrap();
+        let config = Arc::new(client::Config {
+            nodelay: true,
+            ..Default::default()
+        });
+        let mut handle = client::connect(config, ("127.0.0.1", port), Client)
+            .await
+            .expect("a connection");
+        let auth = handle
+            .authenticate_publickey("load", PrivateKeyWithHashAlg::new(Arc::new(key), None))
+            .await
+            .unwrap();
+        assert!(auth.success(), "the key is accepted");
+        let channel = handle.channel_open_session().await.unwrap();
+        channel.exec(true, "bot").await.unwrap();
+        let (read, write) = channel.split();
+        Bot {
+            _handle: handle,
+            read,
+            write,
+            pending: Vec::new(),
+        }
+    }
+
+    async fn ask(&mut self, line: &str) -> String {
+        self.write
+            .data(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+        loop {
+            if let Some(end) = self.pending.windows(2).position(|w| w == b"\n\n") {
+                let answer: Vec<u8> = self.pending.drain(..end + 2).collect();
+                return String::from_utf8_lossy(&answer).trim().to_string();
+            }
+            match self.read.wait().await {
+                Some(ChannelMsg::Data { data }) => self.pending.extend_from_slice(&data),
+                Some(_) => {}
+                None => panic!("the server closed the session"),
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Options {
+    sessions: usize,
+    moves: usize,
+    seconds: u64,
+    /// Milliseconds each bot thinks before its move: 0 plays as fast as the server answers.
+    think: u64,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        sessions: 200,
+        moves: 30,
+        seconds: 300,
+        think: 1000,
+    };
+    let args: Vec<String> = std::env::args().collect();
+    for pair in args.windows(2) {
+        let value = || pair[1].parse::<usize>().expect("a number");
+        match pair[0].as_str() {
+            "--sessions" => o.sessions = value().clamp(2, 1000),
+            "--moves" => o.moves = value().clamp(1, 150),
+            "--seconds" => o.seconds = value() as u64,
+            "--think" => o.think = value() as u64,
+            _ => {}
+        }
+    }
+    o.sessions -= o.sessions % 2;
+    o
+}
+
+/// The server's CPU time (user and system) so far, from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the whole line: 11 and 12 after the name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// A line of /proc/PID/status, in kB.
+fn status_kb(pid: u32, field: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+fn main() {
+    let o = options();
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_quentin"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--sessions-per-key",
+            "1",
+        ])
+        .args(["--max-sessions", &(o.sessions + 10).to_string(), "--data"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let port: u16 = loop {
+        let line = lines.next().expect("an address").unwrap();
+        if let Some(a) = line.strip_prefix("quentin serve: listening on ") {
+            break a.rsplit(':').next().unwrap().parse().unwrap();
+        }
+    };
+    let pid = server.id();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let round_trips = Arc::new(Mutex::new(Vec::new()));
+    let held = Arc::new(AtomicUsize::new(0));
+    let games = o.sessions / 2;
+    let ready = Arc::new(Barrier::new(o.sessions + 1));
+    let (cpu_before, moves, elapsed) = runtime.block_on(async {
+        let mut tasks = Vec::new();
+        for g in 0..games {
+            let (tx, rx) = oneshot::channel::<String>();
+            let sent = Arc::new(Mutex::new(None::<Instant>));
+            let mut rx = Some(rx);
+            let mut tx = Some(tx);
+            for side in 0..2 {
+                let (ready, held, rts, sent) = (
+                    ready.clone(),
+                    held.clone(),
+                    round_trips.clone(),
+                    sent.clone(),
+                );
+                let (tx, rx) = if side == 0 {
+                    (tx.take(), None)
+                } else {
+                    (None, rx.take())
+                };
+                tasks.push(tokio::spawn(async move {
+                    let mut bot = Bot::connect(port, (g * 2 + side) as u64).await;
+                    held.fetch_add(1, Ordering::SeqCst);
+                    assert_eq!(
+                        bot.ask(&format!("register load{g}x{side}")).await.as_str(),
+                        "="
+                    );
+                    let id = if let Some(tx) = tx {
+                        let id = bot
+                            .ask("challenge quentin size 13 pie off first me clock 60+0 casual")
+                            .await;
+                        let id = id.trim_start_matches("= ").to_string();
+                        tx.send(id.clone()).unwrap();
+                        id
+                    } else {
+                        let id = rx.unwrap().await.unwrap();
+                        assert!(bot.ask(&format!("accept {id}")).await.starts_with('='));
+                        id
+                    };
+                    ready.wait().await;
+                    let mut position = Setup {
+                        size: 13,
+                        pie: false,
+                        ..Setup::new(Game::Quentin)
+                    }
+                    .start()
+                    .unwrap();
+                    let mut rng = 0x2545_f491_4f6c_dd1d_u64 ^ (g as u64) << 1 ^ side as u64;
+                    let mut played = 0;
+                    while position.ply() < o.moves {
+                        let answer = bot.ask(&format!("wait {id}")).await;
+                        let Some(last) = answer.strip_prefix("= turn ") else {
+                            break;
+                        };
+                        if last != "-" {
+                            if let Some(t) = sent.lock().unwrap().take() {
+                                rts.lock().unwrap().push(t.elapsed());
+                            }
+                            position.play(Action::parse(last).unwrap()).unwrap();
+                        }
+                        if position.ply() >= o.moves || position.is_over() {
+                            break;
+                        }
+                        let legal = position.legal_actions();
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        let action = legal[(rng % legal.len() as u64) as usize];
+                        // A think time drawn around the asked one, so that moves do not come
+                        // in lockstep.
+                        if o.think > 0 {
+                            let ms = o.think / 2 + rng % o.think.max(1);
+                            tokio::time::sleep(Duration::from_millis(ms)).await;
+                        }
+                        *sent.lock().unwrap() = Some(Instant::now());
+                        assert_eq!(bot.ask(&format!("play {id} {action}")).await, "=");
+                        position.play(action).unwrap();
+                        played += 1;
+                    }
+                    played
+                }));
+            }
+        }
+        ready.wait().await;
+        let cpu_before = cpu_seconds(pid);
+        let start = Instant::now();
+        let all = futures_all(tasks, Duration::from_secs(o.seconds)).await;
+        (cpu_before, all, start.elapsed())
+    });
+    let cpu = cpu_seconds(pid) - cpu_before;
+    let peak_kb = status_kb(pid, "VmHWM:");
+    let mut rts = round_trips.lock().unwrap().clone();
+    rts.sort();
+    let _ = server.kill();
+    let _ = server.wait();
+    println!(
+        "server load: {} sessions in {games} live games of Quentin 13x13 over SSH on 127.0.0.1, thinking {} ms a move",
+        o.sessions, o.think
+    );
+    println!("  sessions held at once   {}", held.load(Ordering::SeqCst));
+    println!(
+        "  moves played            {moves} in {:.1} s ({:.0} a second)",
+        elapsed.as_secs_f64(),
+        moves as f64 / elapsed.as_secs_f64()
+    );
+    println!(
+        "  round trip p50          {:.1} ms",
+        percentile(&rts, 0.5).as_secs_f64() * 1000.0
+    );
+    println!(
+        "  round trip p99          {:.1} ms",
+        percentile(&rts, 0.99).as_secs_f64() * 1000.0
+    );
+    println!(
+        "  server peak memory      {:.1} MB",
+        peak_kb as f64 / 1024.0
+    );
+    println!(
+        "  server CPU per move     {:.2} ms",
+        cpu * 1000.0 / moves.max(1) as f64
+    );
+}
+
+/// Waits for every task, within `limit`; the moves they played.
+async fn futures_all(tasks: Vec<tokio::task::JoinHandle<usize>>, limit: Duration) -> usize {
+    let deadline = tokio::time::Instant::now() + limit;
+    let mut moves = 0;
+    for task in tasks {
+        match tokio::time::timeout_at(deadline, task).await {
+            Ok(Ok(n)) => moves += n,
+            Ok(Err(e)) => panic!("a bot failed: {e}"),
+            Err(_) => {
+                eprintln!("the time limit came first");
+                break;
+            }
+        }
+    }
+    moves
+}
