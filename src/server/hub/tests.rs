@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::Point;
+use crate::rules::{Action, Point};
 
 fn hub() -> (tempfile::TempDir, Hub) {
     let dir = tempfile::tempdir().unwrap();
