@@ -5,6 +5,7 @@
 mod scratch;
 mod serve;
 
+use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
 use quentin::record::Record;
@@ -125,5 +126,58 @@ fn kill_9_during_a_burst_of_moves_loses_nothing_acknowledged() {
     let again = Record::parse(&server.record(&kb, &id)).unwrap();
     assert_eq!(again.actions().len(), kept.len() + 1);
     a.finish();
+    b.finish();
+}
+
+#[test]
+fn sigterm_stops_the_server_cleanly_telling_the_sessions() {
+    let dir = scratch("server-stop");
+    let mut server = Server::start(&dir, &[]);
+    let (ka, kb) = (key(&dir, "alice"), key(&dir, "bob"));
+    let mut a = server.bot(&ka);
+    let mut b = server.bot(&kb);
+    a.ok("register alice");
+    b.ok("register bob");
+    let id = a.ok("challenge quentin size 5 first me");
+    b.ok(&format!("accept {id}"));
+    a.ok(&format!("play {id} c3"));
+    // A session at the INFO level, which prints what the server says when it disconnects.
+    let mut watcher = std::process::Command::new(serve::ssh_program())
+        .args(["-o", "LogLevel=INFO"])
+        .args(server.ssh_args(&ka))
+        .arg("bot")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // It is in once it has answered.
+    let mut stdin = watcher.stdin.take().unwrap();
+    writeln!(stdin, "whoami").unwrap();
+    let mut stdout = std::io::BufReader::new(watcher.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "= alice");
+    b.ok(&format!("wait {id}"));
+    assert!(server.stop().success(), "SIGTERM: a clean stop, status 0");
+    let out = {
+        drop(stdin);
+        watcher.wait_with_output().unwrap()
+    };
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("the quentin server is shutting down"),
+        "{said}"
+    );
+    assert!(a.try_ask("whoami").is_none(), "the sessions are closed");
+    drop((a, b));
+    let store = Store::open(&server.data.join("server.db")).unwrap();
+    assert_eq!(store.integrity().unwrap(), "ok");
+    drop(store);
+    let server = Server::start(&dir, &[]);
+    let record = Record::parse(&server.record(&kb, &id)).unwrap();
+    assert_eq!(record.actions().len(), 1);
+    let mut b = server.bot(&kb);
+    assert_eq!(b.ask(&format!("wait {id}")), "= turn c3");
     b.finish();
 }
