@@ -121,7 +121,7 @@ impl From<QuintViolation> for Illegal {
 }
 
 /// A position as the repetition rule compares them: board, pieces in hand, side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Key {
     /// One bit per cell for each colour, Black first.
     pieces: [u64; 2],

@@ -1,5 +1,6 @@
 //! The positions of a Quint game that can still come back, for the repetition rule.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -9,22 +10,31 @@ use super::Key;
 const STRETCH: usize = 64;
 
 /// The positions since the last drop or capture, each with the number of times it has come in
-/// that stretch of the game. The newest few are the position's own; older ones are frozen in
-/// stretches shared by every position that follows them, so that a clone copies at most a
-/// stretch, not the whole list: a replay can keep every position of a long game, and a search
-/// can copy positions freely. Looking back reads memory in order, as a list in one piece would.
+/// that stretch of the game.
+///
+/// The newest few are the position's own, in a list; older ones are frozen in layers shared by
+/// every position that follows them (a clone copies at most a stretch and a few pointers), each
+/// layer a map from a position to how many times it had come at its last time in that layer.
+/// Layers are merged as a binary counter carries: two layers of the same size become one of
+/// twice the size, so that a history of n positions has at most log2(n / 64) + 1 layers, and
+/// each position is copied into a larger layer at most that many times. Looking a position up
+/// reads the list, then each layer from the newest: logarithmic in the length of the game, where
+/// reading the whole list back made a long game's replay quadratic.
 #[derive(Clone, Default)]
 pub(super) struct History {
-    /// The newest positions, oldest first.
+    /// The newest positions, oldest first, with their counts.
     recent: Vec<(Key, usize)>,
-    /// The stretches before them, newest first.
-    frozen: Option<Arc<Stretch>>,
+    /// The frozen layers, oldest (and largest) first.
+    layers: Vec<Arc<Layer>>,
+    /// How many times the newest position has come.
+    newest: usize,
 }
 
-/// A full stretch of positions, oldest first, and the stretches before it.
-struct Stretch {
-    entries: Box<[(Key, usize)]>,
-    older: Option<Arc<Stretch>>,
+/// Positions frozen together: each with its count at its last time among them.
+struct Layer {
+    counts: HashMap<Key, usize>,
+    /// How many positions went into it.
+    size: usize,
 }
 
 impl History {
@@ -33,62 +43,58 @@ impl History {
         *self = History::default();
     }
 
-    /// Adds `key` as the newest position. How many times it has come is one more than at its
-    /// last time, found by looking back no further than that.
+    /// How many times `key` had come at its last time, if it came.
+    fn last(&self, key: &Key) -> Option<usize> {
+        if let Some(&(_, seen)) = self.recent.iter().rev().find(|(k, _)| k == key) {
+            return Some(seen);
+        }
+        self.layers
+            .iter()
+            .rev()
+            .find_map(|layer| layer.counts.get(key).copied())
+    }
+
+    /// Adds `key` as the newest position: it has come once more than at its last time.
     pub(super) fn push(&mut self, key: Key) {
-        let last = |entries: &[(Key, usize)]| {
-            entries
-                .iter()
-                .rev()
-                .find(|(k, _)| *k == key)
-                .map(|&(_, seen)| seen)
+        let seen = self.last(&key).unwrap_or(0) + 1;
+        self.recent.push((key, seen));
+        self.newest = seen;
+        if self.recent.len() < STRETCH {
+            return;
+        }
+        // Later entries overwrite earlier ones: each key keeps its last count.
+        let counts: HashMap<Key, usize> = self.recent.drain(..).collect();
+        let mut layer = Layer {
+            counts,
+            size: STRETCH,
         };
-        let mut before = last(&self.recent);
-        let mut stretch = self.frozen.as_deref();
-        while before.is_none()
-            && let Some(s) = stretch
-        {
-            before = last(&s.entries);
-            stretch = s.older.as_deref();
+        while let Some(older) = self.layers.last().filter(|l| l.size == layer.size) {
+            let mut merged = older.counts.clone();
+            merged.extend(layer.counts);
+            layer = Layer {
+                counts: merged,
+                size: older.size * 2,
+            };
+            self.layers.pop();
         }
-        self.recent.push((key, before.unwrap_or(0) + 1));
-        if self.recent.len() == STRETCH {
-            let entries = std::mem::take(&mut self.recent).into_boxed_slice();
-            let older = self.frozen.take();
-            self.frozen = Some(Arc::new(Stretch { entries, older }));
-        }
+        self.layers.push(Arc::new(layer));
     }
 
     /// How many times the newest position has come (0 when there is none).
     pub(super) fn seen(&self) -> usize {
-        let newest = self.recent.last().or_else(|| {
-            self.frozen
-                .as_deref()
-                .and_then(|stretch| stretch.entries.last())
-        });
-        newest.map_or(0, |&(_, seen)| seen)
+        self.newest
     }
 
     /// How many positions it holds.
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
-        let frozen = std::iter::successors(self.frozen.as_deref(), |s| s.older.as_deref());
-        self.recent.len() + frozen.map(|s| s.entries.len()).sum::<usize>()
+        self.recent.len() + self.layers.iter().map(|l| l.size).sum::<usize>()
     }
-}
 
-impl Drop for History {
-    /// Lets go of the stretches one at a time, rather than each through the next one's drop,
-    /// nested as deep as the list is long.
-    fn drop(&mut self) {
-        let mut next = self.frozen.take();
-        while let Some(stretch) = next {
-            next = match Arc::try_unwrap(stretch) {
-                Ok(mut alone) => alone.older.take(),
-                // Still shared with another position, which keeps the rest.
-                Err(_) => None,
-            };
-        }
+    /// How many frozen layers it has.
+    #[cfg(test)]
+    pub(super) fn layers(&self) -> usize {
+        self.layers.len()
     }
 }
 
@@ -97,5 +103,56 @@ impl fmt::Debug for History {
         f.debug_struct("History")
             .field("newest_seen", &self.seen())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Color;
+
+    fn key(n: u64) -> Key {
+        Key {
+            pieces: [n, n.rotate_left(17)],
+            in_hand: [0, 0],
+            to_move: if n % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            },
+        }
+    }
+
+    /// Over a long walk among a few hundred positions, every count is the number of times the
+    /// position has come so far, as a plain count says, and clones share what they can.
+    #[test]
+    fn counts_are_the_times_each_position_came_across_every_layer() {
+        let mut history = History::default();
+        let mut times: HashMap<u64, usize> = HashMap::new();
+        let mut x: u64 = 0x1234_5678;
+        let mut kept = Vec::new();
+        for step in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let n = x % 700;
+            history.push(key(n));
+            let count = times.entry(n).or_insert(0);
+            *count += 1;
+            assert_eq!(history.seen(), *count, "step {step}");
+            if step % 997 == 0 {
+                kept.push((history.clone(), *count));
+            }
+        }
+        assert_eq!(history.len(), 20_000);
+        // 20,000 positions: 312 full stretches, whose binary digits are the layers.
+        assert_eq!(history.layers(), (20_000 / STRETCH).count_ones() as usize);
+        // The clones kept along the way still say what they said.
+        for (clone, count) in kept {
+            assert_eq!(clone.seen(), count);
+        }
+        history.clear();
+        history.push(key(3));
+        assert_eq!(history.seen(), 1);
     }
 }
