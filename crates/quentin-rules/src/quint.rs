@@ -161,8 +161,9 @@ impl Quint {
             outcome: None,
             history: History::default(),
         };
-        quint.history.push(quint.key());
-        quint.outcome = quint.judge(to_move.opponent());
+        let key = quint.key();
+        quint.history.push(key);
+        quint.outcome = quint.judge(to_move.opponent(), key.pieces);
         quint
     }
 
@@ -401,17 +402,18 @@ impl Quint {
         }
         self.to_move = mover.opponent();
         self.ply += 1;
-        self.history.push(self.key());
-        self.outcome = self.judge(mover);
+        let key = self.key();
+        self.history.push(key);
+        self.outcome = self.judge(mover, key.pieces);
         Ok(())
     }
 
     /// The end of the game, if `mover`'s action just ended it, in the order of docs/rules.md:
     /// the mover's quint, the opponent's quint, the opponent without pieces or without a legal
-    /// action in the move phase, the third repetition.
-    fn judge(&self, mover: Color) -> Option<Outcome> {
+    /// action in the move phase, the third repetition. `bits` are the position's
+    /// [`Quint::bitboards`].
+    fn judge(&self, mover: Color, bits: [u64; 2]) -> Option<Outcome> {
         let opponent = mover.opponent();
-        let bits = self.bitboards();
         for color in [mover, opponent] {
             if !lines::has_quint(bits[color.index()]) {
                 continue;
@@ -425,7 +427,7 @@ impl Quint {
                 });
             }
         }
-        let no_pieces = !self.dropping() && self.board.count()[opponent.index()] == 0;
+        let no_pieces = !self.dropping() && bits[opponent.index()] == 0;
         if no_pieces || !self.can_act(opponent) {
             return Some(Outcome::Win {
                 winner: mover,
