@@ -207,9 +207,7 @@ pub fn review(
     let total = actions.len();
     let mut searcher = Searcher::new(limits);
     let mut position = start.clone();
-    // The report of each position before an action, then the position the line ends in.
     let mut reports: Vec<Report> = Vec::with_capacity(total);
-    let mut movers: Vec<(u8, Color)> = Vec::with_capacity(total);
     for (done, &action) in actions.iter().enumerate() {
         on_progress(Progress { done, total });
         if stop.load(Ordering::Relaxed) {
@@ -219,18 +217,40 @@ pub fn review(
         if let Err(e) = position.preview(action) {
             return Err(Unreviewed::Illegal(done + 1, e));
         }
-        let report = searcher.search(&position, stop, |_| {});
+        reports.push(searcher.search(&position, stop, |_| {}));
         if stop.load(Ordering::Relaxed) {
             return Err(Unreviewed::Stopped);
         }
-        movers.push(mover(&position));
-        reports.push(report);
         if let Err(e) = position.play(action) {
             return Err(Unreviewed::Illegal(done + 1, e));
         }
         searcher.advance(action);
     }
     on_progress(Progress { done: total, total });
+    weigh(start, actions, &reports)
+}
+
+/// The review of the line `actions` played from `start`, given the search's report on the
+/// position before each action (`reports[i]` before `actions[i]`): for a door that runs the
+/// searches itself, one by one. Only the actions with a report are weighed.
+///
+/// # Errors
+/// [`Unreviewed::Illegal`] for a line that is not one.
+pub fn weigh(
+    start: &Position,
+    actions: &[Action],
+    reports: &[Report],
+) -> Result<Review, Unreviewed> {
+    let n = actions.len().min(reports.len());
+    let (actions, reports) = (&actions[..n], &reports[..n]);
+    let mut position = start.clone();
+    let mut movers: Vec<(u8, Color)> = Vec::with_capacity(actions.len());
+    for (i, &action) in actions.iter().enumerate() {
+        movers.push(mover(&position));
+        if let Err(e) = position.play(action) {
+            return Err(Unreviewed::Illegal(i + 1, e));
+        }
+    }
     let end = result(&position);
     let reviewed: Vec<ActionReview> = actions
         .iter()

@@ -242,3 +242,29 @@ fn an_illegal_line_and_a_stop_are_told() {
     let err = review(&start, &[c3], limits(10, 1), &AtomicBool::new(true), |_| {});
     assert_eq!(err, Err(Unreviewed::Stopped));
 }
+
+#[test]
+fn weighing_the_reports_of_part_of_a_line_weighs_that_part() {
+    let setup = Setup {
+        size: 5,
+        pie: false,
+        ..Setup::new(Game::Quentin)
+    };
+    let (start, line) = thrown_away_win(setup, 3);
+    let whole = reviewed(&start, &line, 400, 1);
+    // The searches one by one, as a door that runs them itself does.
+    let mut searcher = Searcher::new(limits(400, 1));
+    let mut position = start.clone();
+    let mut reports = Vec::new();
+    for &a in &line {
+        reports.push(searcher.search(&position, &AtomicBool::new(false), |_| {}));
+        position.play(a).unwrap();
+        searcher.advance(a);
+    }
+    assert_eq!(weigh(&start, &line, &reports).unwrap(), whole);
+    let part = weigh(&start, &line, &reports[..3]).unwrap();
+    assert_eq!(part.actions.len(), 3);
+    assert_eq!(part.actions[..2], whole.actions[..2]);
+    // The third action's chance after needs the fourth position's report.
+    assert_eq!(part.actions[2].win_after, None);
+}
