@@ -66,10 +66,15 @@ fn fenced_blocks(markdown: &str) -> Vec<Block> {
 
 /// Runs `quentin replay game.txt FLAG` on `record`, in a directory of its own.
 fn replay(record: &str, flag: &str, name: &str) -> Output {
+    run_on(record, &["replay", "game.txt", flag], name)
+}
+
+/// Runs `quentin ARGS` with `record` in `game.txt`, in a directory of its own.
+fn run_on(record: &str, args: &[&str], name: &str) -> Output {
     let dir = scratch(name);
     fs::write(dir.join("game.txt"), record).unwrap();
     Command::new(env!("CARGO_BIN_EXE_quentin"))
-        .args(["replay", "game.txt", flag])
+        .args(args)
         .current_dir(&dir)
         .stdin(Stdio::null())
         .output()
@@ -138,6 +143,22 @@ fn every_example_of_the_docs_is_what_the_program_prints() {
                         "{at}: {}",
                         String::from_utf8_lossy(&out.stderr)
                     );
+                    assert_eq!(String::from_utf8(out.stdout).unwrap(), shown.text, "{at}");
+                }
+                // The budget the pages name: the same review on every run.
+                "review" => {
+                    let args = [
+                        "review",
+                        "game.txt",
+                        "--playouts",
+                        "2000",
+                        "--threads",
+                        "1",
+                        "--seed",
+                        "1",
+                    ];
+                    let out = run_on(&block.text, &args, &id);
+                    assert_eq!(out.status.code(), Some(0), "{at}");
                     assert_eq!(String::from_utf8(out.stdout).unwrap(), shown.text, "{at}");
                 }
                 "refusal" => {

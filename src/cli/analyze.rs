@@ -38,9 +38,11 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> Result<()> {
     let position = record.position_at(at);
     if position.is_over() {
         bail!(BadRecord(format!(
-            "{}: the game is over after {at} action{}: nothing to analyse",
+            "{}: the game is over after {at} action{}: nothing to analyse; `quentin review {}` \
+             weighs each of its actions",
             args.file.display(),
-            if at == 1 { "" } else { "s" }
+            if at == 1 { "" } else { "s" },
+            args.file.display(),
         )));
     }
     let report = Searcher::new(limits).search(&position, &AtomicBool::new(false), |_| {});
@@ -81,7 +83,7 @@ pub(super) fn json_of(report: &Report) -> Value {
 }
 
 /// A chance to three decimals, as people and JSON read it.
-fn round(x: f64) -> f64 {
+pub(super) fn round(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 

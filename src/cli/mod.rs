@@ -1,6 +1,6 @@
 //! The command line, parsed with clap: `quentin [play]` here, each other subcommand in its own
 //! module (`replay`, `resume`, `games`, `bench`, `rules`, `completions`,
-//! `manual`, `gtp`, `analyze`, `match` in `arena`); the computer player's options of the commands
+//! `manual`, `gtp`, `analyze`, `review`, `match` in `arena`); the computer player's options of the commands
 //! that open a game in `computer`, the search's of the others in `limits`.
 //!
 //! Every wrong use of the command line exits with status 2 and clap's usage message, including
@@ -21,6 +21,7 @@ mod limits;
 mod manual;
 mod replay;
 mod resume;
+mod review;
 mod rules;
 mod serve;
 
@@ -108,6 +109,9 @@ enum Command {
     /// Search the position of a record and print the best actions, their win chances and
     /// principal variations.
     Analyze(analyze::AnalyzeArgs),
+    /// Search every position of a record and mark the actions that lost much of their mover's
+    /// win chance (inaccuracy, mistake, blunder), with the better action; a summary per player.
+    Review(review::ReviewArgs),
     /// Play the computer against a baseline player or against itself at another budget.
     Match(arena::MatchArgs),
     /// Run the game server that any SSH client reaches: `ssh -p 2222 HOST` to play, watch
@@ -298,6 +302,7 @@ impl Cli {
             Some(Command::Manual(args)) => manual::manual(&args),
             Some(Command::Gtp(args)) => gtp::gtp(&args),
             Some(Command::Analyze(args)) => analyze::analyze(&args),
+            Some(Command::Review(args)) => review::review(&args),
             Some(Command::Match(args)) => arena::run(&args),
             Some(Command::Serve(args)) => serve::serve(&args),
             Some(Command::Help(args)) => help(&args),

@@ -14,6 +14,7 @@ mod keys;
 mod line;
 pub(crate) mod online;
 pub(crate) mod quint;
+mod review;
 mod text;
 
 use std::path::{Path, PathBuf};
@@ -27,6 +28,7 @@ use super::search_handle::{SearchNews, SearchOrder};
 use computer::Search;
 pub use computer::{Hint, Job, Versus, chance};
 pub use online::{Online, Request};
+pub use review::REVIEW_PLAYOUTS;
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};
 pub use text::{KONOBI_TIP, dimensions, refusal_text, removals_text, wins_text};
@@ -178,6 +180,8 @@ pub struct App {
     requests: Vec<Request>,
     /// Whether `R` was just pressed once: a second press resigns.
     resign_asked: bool,
+    /// The review of the game, under way or done.
+    game_review: Option<review::GameReview>,
 }
 
 /// The app is plain data: it holds no search, no terminal and nothing shared, so any door can
@@ -264,6 +268,7 @@ impl App {
             online: None,
             requests: Vec::new(),
             resign_asked: false,
+            game_review: None,
         }
     }
 

@@ -42,6 +42,12 @@ pub enum Command {
     Hint,
     /// The live analysis on or off.
     Analysis,
+    /// Review the game in the background, after it is over or in a replay.
+    Review,
+    /// Show the position before the next marked action of the review.
+    NextMark,
+    /// Show the position before the previous marked action of the review.
+    PreviousMark,
     /// Scroll the action list (or the help) a page up.
     PageUp,
     /// Scroll the action list (or the help) a page down.
@@ -111,6 +117,11 @@ const PLAY: &[(Key, Command)] = &[(Code(Enter), C::Play), (Code(Char(' ')), C::S
 const UNDO_REDO: &[(Key, Command)] = &[(Code(Char('u')), C::Undo), (Code(Char('r')), C::Redo)];
 const HINT_ANALYSIS: &[(Key, Command)] =
     &[(Code(Char('t')), C::Hint), (Code(Char('a')), C::Analysis)];
+const REVIEW: &[(Key, Command)] = &[
+    (Code(Char('v')), C::Review),
+    (Code(Char('m')), C::NextMark),
+    (Code(Char('M')), C::PreviousMark),
+];
 const PAGES: &[(Key, Command)] = &[(Code(PageUp), C::PageUp), (Code(PageDown), C::PageDown)];
 const HELP: &[(Key, Command)] = &[(Code(Char('?')), C::Help)];
 
@@ -157,6 +168,12 @@ pub const ROWS: &[Row] = &[
         keys: "t, a",
         does: "hint from the computer; live analysis on/off",
         binds: HINT_ANALYSIS,
+    },
+    Row {
+        section: Section::Game,
+        keys: "v, m, M",
+        does: "after the game: review it; next, previous marked action",
+        binds: REVIEW,
     },
     Row {
         section: Section::Game,
@@ -215,6 +232,12 @@ pub const ROWS: &[Row] = &[
         binds: &[(Code(Char('p')), C::PlayOn)],
     },
     Row {
+        section: Section::Replay,
+        keys: "v, m, M",
+        does: "review the game; next, previous marked action",
+        binds: REVIEW,
+    },
+    Row {
         section: Section::Quint,
         keys: "arrows, h j k l",
         does: "move the cursor",
@@ -267,6 +290,12 @@ pub const ROWS: &[Row] = &[
         keys: "t, a",
         does: "hint from the computer; live analysis on/off",
         binds: HINT_ANALYSIS,
+    },
+    Row {
+        section: Section::Quint,
+        keys: "v, m, M",
+        does: "after the game: review it; next, previous marked action",
+        binds: REVIEW,
     },
     Row {
         section: Section::Quint,

@@ -219,9 +219,10 @@ impl Session {
             if panic_after_frame {
                 panic!("QUENTIN_TEST_PANIC is set: a panic after the first frame, as asked");
             }
-            // While the computer thinks the screen is redrawn at least 10 times a second; a
-            // key is answered as soon as it comes either way.
-            let wait = if self.app.thinking().is_some() {
+            // While the computer thinks or reviews the game, the screen is redrawn at least 10
+            // times a second (and the review's next search started as soon as one ends); a key
+            // is answered as soon as it comes either way.
+            let wait = if self.app.thinking().is_some() || self.app.review_progress().is_some() {
                 FRAME_WHILE_THINKING
             } else {
                 TICK

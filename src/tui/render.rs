@@ -25,6 +25,7 @@ mod konobi;
 mod online;
 mod palette;
 mod panel;
+mod review;
 mod squares;
 
 use crate::guide::wrap;
@@ -275,8 +276,29 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     // Board and panel side by side, centred together in a wide window.
     let panel_w = (area.width - bar_w - board_w - 1).min(PANEL_MAX_WIDTH);
     let left = area.x + (area.width - bar_w - board_w - 1 - panel_w) / 2 + bar_w;
-    let top = area.y + (area.height - board_h) / 2;
+    // The review's graph goes under the board when there is room for it.
+    let chart_h = if app.game_review().is_some() {
+        (area.height - board_h).min(review::CHART_MAX_HEIGHT)
+    } else {
+        0
+    };
+    let chart_h = if chart_h >= review::CHART_MIN_HEIGHT {
+        chart_h
+    } else {
+        0
+    };
+    let top = area.y + (area.height - board_h - chart_h) / 2;
     let board_area = Rect::new(left, top, board_w, board_h);
+    if chart_h > 0 {
+        // Under the board, right-aligned with it, and wider than a small board when there is
+        // room on its left.
+        let right = left + board_w;
+        let chart_left = right
+            .saturating_sub(review::CHART_WIDTH.max(board_w + bar_w))
+            .max(area.x);
+        let chart = Rect::new(chart_left, top + board_h, right - chart_left, chart_h);
+        review::draw_chart(app, chart, buf, &palette);
+    }
     if bar_w > 0 {
         let bar = Rect::new(left - bar_w, top + 1, 1, board_h.saturating_sub(2));
         analysis::draw_bar(app, bar, buf, &palette);

@@ -5,6 +5,8 @@
 //! an interface that must never block. [`players`] holds the baseline players `random` and
 //! `greedy` that `quentin match` measures the search against.
 //!
+//! [`review`] weighs every action of a game against the best one the search finds.
+//!
 //! [`Level`] makes it weaker on purpose, for people to play against: fewer playouts and a
 //! choice that accepts some loss.
 //!
@@ -21,6 +23,7 @@ pub mod players;
 pub mod playout;
 pub mod policy;
 mod report;
+pub mod review;
 pub mod rng;
 mod thinker;
 mod tree;

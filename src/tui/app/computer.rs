@@ -13,6 +13,7 @@ use crate::rules::{Action, Color, Position};
 use crate::search::Level;
 use crate::tui::search_handle::{Budget, Proven, Report, SearchNews, SearchOrder};
 
+use super::review::GameReview;
 use super::text::join;
 use super::{App, Effect, Mode, Pick, player_of};
 
@@ -68,6 +69,8 @@ pub enum Job {
     Hint,
     /// The live analysis of the shown position.
     Analysis,
+    /// One position of the review of the game, whichever position is shown.
+    Review,
 }
 
 /// The search under way (or just ended) for the position after `line`.
@@ -158,7 +161,7 @@ impl App {
     pub fn thinking(&self) -> Option<(Job, Option<&Report>)> {
         self.search
             .as_ref()
-            .filter(|s| !s.done && s.line == self.actions[..self.current])
+            .filter(|s| !s.done && s.job != Job::Review && s.line == self.actions[..self.current])
             .map(|s| (s.job, s.report.as_ref()))
     }
 
@@ -167,7 +170,7 @@ impl App {
     pub fn report(&self) -> Option<&Report> {
         self.search
             .as_ref()
-            .filter(|s| s.line == self.actions[..self.current])
+            .filter(|s| s.job != Job::Review && s.line == self.actions[..self.current])
             .and_then(|s| s.report.as_ref())
     }
 
@@ -228,7 +231,15 @@ impl App {
         let (Some(news), Some(search)) = (news, self.search.as_mut()) else {
             return Effect::None;
         };
-        if search.done || search.line != self.actions[..self.current] {
+        let searched = match search.job {
+            Job::Review => self
+                .game_review
+                .as_ref()
+                .and_then(|r| r.next_line())
+                .is_some_and(|line| line == search.line),
+            _ => search.line == self.actions[..self.current],
+        };
+        if search.done || !searched {
             return Effect::None;
         }
         if let Some(report) = news.report {
@@ -238,6 +249,11 @@ impl App {
             return Effect::None;
         }
         search.done = true;
+        if search.job == Job::Review {
+            let report = search.report.take();
+            self.reviewed(report);
+            return Effect::None;
+        }
         let job = search.job;
         self.finish(job)
     }
@@ -245,11 +261,16 @@ impl App {
     /// Stops a search that no longer fits the shown position or the wishes, and starts the
     /// one wanted.
     fn schedule(&mut self) {
-        let wanted = self.wanted();
         if !self.computer {
             return;
         }
-        let line = &self.actions[..self.current];
+        // The review, while under way, goes before what the shown position wants (it runs only
+        // where the computer has no move to make: after a game, in a replay).
+        let reviewing = self.game_review.as_ref().and_then(|r| r.next_line());
+        let (wanted, line) = match reviewing {
+            Some(line) => (Some(Job::Review), line),
+            None => (self.wanted(), &self.actions[..self.current]),
+        };
         if let Some(search) = &self.search
             && (search.line != line || Some(search.job) != wanted)
         {
@@ -265,8 +286,9 @@ impl App {
                 Job::Move => (Budget::Seconds(self.versus.think), self.versus.level),
                 Job::Hint => (Budget::Seconds(self.versus.think), Level::FULL),
                 Job::Analysis => (Budget::Unlimited, Level::FULL),
+                Job::Review => (GameReview::BUDGET, Level::FULL),
             };
-            let position = Box::new(self.positions[self.current].clone());
+            let position = Box::new(self.positions[line.len()].clone());
             self.orders
                 .push(SearchOrder::Start(position, line.to_vec(), budget, level));
             self.search = Some(Search {
@@ -308,7 +330,7 @@ impl App {
                 ));
                 Effect::None
             }
-            Job::Analysis => Effect::None,
+            Job::Analysis | Job::Review => Effect::None,
         }
     }
 

@@ -125,6 +125,10 @@ impl App {
             Command::NewGame => return self.new_game(),
             Command::Hint => return self.ask_hint(),
             Command::Analysis => return self.toggle_analysis(),
+            Command::Review => return self.start_review(),
+            Command::NextMark | Command::PreviousMark => {
+                self.warn("m and M jump between the marked actions of a review: v starts one.");
+            }
             _ => {}
         }
         Effect::None
@@ -139,6 +143,9 @@ impl App {
             Command::PlayOn => return self.play_on(),
             Command::Hint => return self.ask_hint(),
             Command::Analysis => return self.toggle_analysis(),
+            Command::Review => return self.start_review(),
+            Command::NextMark => return self.jump_to_mark(false),
+            Command::PreviousMark => return self.jump_to_mark(true),
             Command::NewGame if self.reviewing => return self.new_game(),
             Command::Play
             | Command::Select

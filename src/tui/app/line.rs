@@ -228,6 +228,7 @@ impl App {
         self.positions.truncate(self.current + 1);
         self.mode = Mode::Play;
         self.reviewing = false;
+        self.game_review = None;
         self.players = self.versus.players();
         self.record_path = None;
         self.list_top = None;

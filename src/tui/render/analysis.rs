@@ -53,7 +53,7 @@ fn count(n: u64) -> String {
 }
 
 /// A bar `width` characters long, `done` of it (0 to 1) filled.
-fn progress(done: f64, width: usize, look: Look) -> String {
+pub(super) fn progress(done: f64, width: usize, look: Look) -> String {
     let (full, empty) = if look.ascii {
         ('#', '-')
     } else {
@@ -254,22 +254,31 @@ pub(super) fn draw_candidates(
     }
 }
 
-/// The hint marked on the board: its point with a diamond in the highlight colour.
+/// The action to mark on the board: the hint for the shown position, else the best action
+/// of the review there; none while the computer thinks of its move.
+fn marked_action(app: &App) -> Option<Action> {
+    if app.mode() == Mode::Play && app.computer_to_move() {
+        return None;
+    }
+    app.suggestion()
+        .map(|h| h.action)
+        .or_else(|| app.reviewed_here().and_then(|r| r.best))
+}
+
+/// The hint (or the review's best action) marked on the board: its point with a diamond in
+/// the highlight colour.
 pub(super) fn draw_hint(app: &App, geometry: &BoardGeometry, buf: &mut Buffer, palette: &Palette) {
-    let Some(hint) = app.suggestion() else {
+    let Some(action) = marked_action(app) else {
         return;
     };
-    if app.mode() == Mode::Play && app.computer_to_move() {
-        return;
-    }
     let glyph = if app.look().ascii { "*" } else { "◆" };
-    for p in hint.action.points() {
+    for p in action.points() {
         let (x, y) = geometry.cell(p);
         put(buf, x, y, glyph, palette.label_here.patch(palette.wood));
     }
 }
 
-/// Quint's hint marked on its cells: a drop's cell, or a step's piece and the cell it goes to,
+/// Quint's hint (or the review's best action) marked on its cells: a drop's cell, or a step's piece and the cell it goes to,
 /// with the hint's diamond (beside the piece, which keeps its colour).
 pub(super) fn draw_quint_hint(
     app: &App,
@@ -277,15 +286,12 @@ pub(super) fn draw_quint_hint(
     buf: &mut Buffer,
     palette: &Palette,
 ) {
-    let Some(hint) = app.suggestion() else {
+    let Some(action) = marked_action(app) else {
         return;
     };
-    if app.mode() == Mode::Play && app.computer_to_move() {
-        return;
-    }
     let glyph = if app.look().ascii { "*" } else { "◆" };
     let style = palette.label_here.patch(palette.wood);
-    match hint.action {
+    match action {
         Action::Place(to) => {
             let (x, y) = cells.cell(to);
             put(buf, x, y, glyph, style);

@@ -178,6 +178,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         }
     }
     top.extend(analysis::lines(app, width, palette));
+    top.extend(super::review::lines(app, width, palette));
     if position.game() == Game::Quint {
         top.extend(quint::pieces_lines(position));
     }
@@ -338,6 +339,12 @@ fn action_line<'a>(app: &App, i: usize, palette: &Palette) -> Line<'a> {
         if filled > 0 {
             spans.push(Span::raw(format!(" +{filled}")));
         }
+    }
+    if let Some(mark) = app.mark_of(i) {
+        spans.push(Span::styled(
+            format!(" {}", super::review::sign(mark)),
+            palette.refusal,
+        ));
     }
     let line = Line::from(spans);
     if i + 1 == app.current() {

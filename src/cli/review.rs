@@ -1,0 +1,183 @@
+//! `quentin review`: every position of a record searched and each action weighed against the
+//! best one ([`crate::search::review`]), printed for people or as JSON.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+use anyhow::{Result, anyhow};
+use clap::Args;
+use serde_json::{Map, Value, json};
+
+use crate::record::{Record, quote};
+use crate::report::capitalised;
+use crate::search::review::{self, ActionReview, PlayerSummary, Progress, Review, Unreviewed};
+
+use super::analyze::round;
+use super::limits::LimitArgs;
+use super::{load_record, write_stdout};
+
+#[derive(Args, Debug)]
+pub(super) struct ReviewArgs {
+    /// The record to review.
+    file: PathBuf,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(super) fn review(args: &ReviewArgs) -> Result<()> {
+    let record = load_record(&args.file)?;
+    let start = record.position_at(0);
+    let terminal = std::io::stderr().is_terminal();
+    let shown = |p: Progress| {
+        if terminal && p.total > 0 {
+            let mut err = std::io::stderr().lock();
+            // Progress only: a terminal that cannot take it loses nothing of the review.
+            let _ = write!(err, "\rreviewing: position {} of {} ", p.done, p.total);
+            let _ = err.flush();
+        }
+    };
+    let result = review::review(
+        &start,
+        record.actions(),
+        args.limits.limits(),
+        &AtomicBool::new(false),
+        shown,
+    );
+    if terminal && !record.actions().is_empty() {
+        eprint!("\r\x1b[K");
+    }
+    let review = match result {
+        Ok(review) => review,
+        // A parsed record holds legal actions and nothing stops this review: neither can be.
+        Err(Unreviewed::Stopped) => return Err(anyhow!("the review was stopped")),
+        Err(Unreviewed::Illegal(n, why)) => return Err(anyhow!("action {n} is illegal: {why}")),
+    };
+    let out = if args.json {
+        let mut s = serde_json::to_string_pretty(&json_of(&record, &review))?;
+        s.push('\n');
+        s
+    } else {
+        text_of(&record, &review)
+    };
+    write_stdout(&out)
+}
+
+/// The JSON object of docs/engine.md.
+fn json_of(record: &Record, review: &Review) -> Value {
+    let actions: Vec<Value> = review
+        .actions
+        .iter()
+        .map(|a| {
+            json!({
+                "index": a.index,
+                "player": a.player,
+                "colour": a.colour.name(),
+                "action": a.action.to_string(),
+                "win_before": a.win_before.map(round),
+                "win_after": a.win_after.map(round),
+                "best": a.best.map(|b| b.to_string()),
+                "best_win": a.best_win.map(round),
+                "mark": a.mark.map(review::Mark::name),
+            })
+        })
+        .collect();
+    let mut summary = Map::new();
+    for (i, s) in review.summary.iter().enumerate() {
+        summary.insert(
+            format!("player{}", i + 1),
+            json!({
+                "name": record.players()[i],
+                "actions": s.actions,
+                "inaccuracies": s.inaccuracies,
+                "mistakes": s.mistakes,
+                "blunders": s.blunders,
+                "average_loss": s.average_loss.map(round),
+            }),
+        );
+    }
+    json!({ "actions": actions, "summary": summary })
+}
+
+/// A chance for people: a whole percentage, or `?` when the search could not tell.
+fn percent(chance: Option<f64>) -> String {
+    chance.map_or("?".to_string(), |c| format!("{:.0}%", 100.0 * c))
+}
+
+/// `1 blunder`, `2 mistakes`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// One marked action: its number, who played it, the loss and the better action.
+fn marked_line(a: &ActionReview) -> String {
+    let mark = a.mark.map_or("", review::Mark::name);
+    let better = match a.best {
+        Some(best) => format!("; better {best} ({})", percent(a.best_win)),
+        None => String::new(),
+    };
+    format!(
+        "{:>4}. {:<5} {:<6} {:<10} {} → {}{better}\n",
+        a.index,
+        capitalised(a.colour),
+        a.action.to_string(),
+        mark,
+        percent(a.win_before),
+        percent(a.win_after),
+    )
+}
+
+/// A player's line of the summary.
+fn summary_line(record: &Record, player: usize, s: &PlayerSummary) -> String {
+    let name = record.players()[player - 1]
+        .as_deref()
+        .map_or(String::new(), |n| format!(" {}", quote(n)));
+    let loss = s
+        .average_loss
+        .map_or("?".to_string(), |l| format!("{:.1}%", 100.0 * l));
+    format!(
+        "Player {player}{name}: {}, {}, {}, {}; average loss {loss} a move\n",
+        counted(s.actions, "action", "actions"),
+        counted(s.inaccuracies, "inaccuracy", "inaccuracies"),
+        counted(s.mistakes, "mistake", "mistakes"),
+        counted(s.blunders, "blunder", "blunders"),
+    )
+}
+
+/// The review for people: the game, the marked actions with the better one, the summary.
+fn text_of(record: &Record, review: &Review) -> String {
+    let setup = record.setup();
+    let end = record.final_position();
+    let result = match end.outcome() {
+        Some(o) => match o.winner() {
+            Some(w) => format!("{} won", capitalised(w)),
+            None => "drawn".to_string(),
+        },
+        None => "unfinished".to_string(),
+    };
+    let n = review.actions.len();
+    let mut out = format!(
+        "{} {}×{}, {}, {result}\n\n",
+        setup.game.title(),
+        setup.size,
+        setup.size,
+        counted(n, "action", "actions"),
+    );
+    let marked: Vec<&ActionReview> = review.actions.iter().filter(|a| a.mark.is_some()).collect();
+    if marked.is_empty() {
+        out.push_str("No action lost 10% of its mover's win chance or more.\n");
+    } else {
+        out.push_str("Marked actions (the mover's win chance before → after):\n");
+        for a in marked {
+            out.push_str(&marked_line(a));
+        }
+    }
+    out.push('\n');
+    for (i, s) in review.summary.iter().enumerate() {
+        out.push_str(&summary_line(record, i + 1, s));
+    }
+    out
+}
