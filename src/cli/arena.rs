@@ -1,6 +1,8 @@
 //! `quentin match`: the computer against a baseline player or against itself at another budget,
 //! colours alternating, with the win rate and an Elo difference.
 
+mod score;
+
 use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
 
@@ -15,6 +17,7 @@ use crate::search::{Budget, Level, Limits, Searcher};
 
 use super::limits::{LimitArgs, parse_count, parse_level, parse_seconds};
 use super::{GameOptions, usage_error, write_stdout};
+use score::{Tally, elo_interval, elo_text};
 
 #[derive(Args, Debug)]
 pub(super) struct MatchArgs {
@@ -82,24 +85,6 @@ impl Player {
         if let Player::Computer(s) = self {
             s.advance(action);
         }
-    }
-}
-
-/// What a match found, for the computer.
-#[derive(Debug, Default)]
-struct Tally {
-    wins: u64,
-    losses: u64,
-    draws: u64,
-}
-
-impl Tally {
-    fn games(&self) -> u64 {
-        self.wins + self.losses + self.draws
-    }
-
-    fn score(&self) -> f64 {
-        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
 }
 
@@ -253,49 +238,6 @@ fn play_game(setup: Setup, first: &mut Player, second: &mut Player) -> Option<bo
     }
 }
 
-/// The Elo difference of the computer's score and its 95% interval (Wilson's, so that a clean
-/// sweep still has a finite lower bound).
-fn elo_interval(tally: &Tally) -> (f64, f64, f64) {
-    let n = tally.games().max(1) as f64;
-    let p = tally.score();
-    let z: f64 = 1.96;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    // Wilson's bound of a clean sweep is exactly 1 (or 0): rounding must not turn it into a
-    // large finite Elo for one sweep and an infinite one for another.
-    let bound = |q: f64| {
-        if q >= 1.0 - 1e-9 {
-            1.0
-        } else if q <= 1e-9 {
-            0.0
-        } else {
-            q
-        }
-    };
-    (elo(p), elo(bound(centre - half)), elo(bound(centre + half)))
-}
-
-/// The Elo difference of a score from 0 to 1.
-fn elo(p: f64) -> f64 {
-    if p <= 0.0 {
-        f64::NEG_INFINITY
-    } else if p >= 1.0 {
-        f64::INFINITY
-    } else {
-        -400.0 * (1.0 / p - 1.0).log10()
-    }
-}
-
-fn elo_text(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:+.0}")
-    } else if x > 0.0 {
-        "+inf".into()
-    } else {
-        "-inf".into()
-    }
-}
-
 /// How a computer of `limits` plays: its budget, and its level below full strength (its
 /// playouts, the budget then only a cap).
 fn player_name(limits: &Limits) -> String {
@@ -311,44 +253,5 @@ fn budget_name(budget: Budget) -> String {
         Budget::Seconds(s) => format!("{s} s a move"),
         Budget::Playouts(n) => format!("{n} playouts a move"),
         Budget::Unlimited => "no limit".into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn elo_of_even_and_sweeping_scores() {
-        let even = Tally {
-            wins: 5,
-            losses: 5,
-            draws: 0,
-        };
-        let (e, lo, hi) = elo_interval(&even);
-        assert!(e.abs() < 1e-9 && lo < 0.0 && hi > 0.0);
-        let sweep = Tally {
-            wins: 10,
-            losses: 0,
-            draws: 0,
-        };
-        let (e, lo, _) = elo_interval(&sweep);
-        assert!(e.is_infinite() && lo.is_finite() && lo > 0.0);
-        // Every sweep the same way: a finite lower bound, an infinite upper one.
-        for games in 1..=40 {
-            for (wins, losses) in [(games, 0), (0, games)] {
-                let (e, lo, hi) = elo_interval(&Tally {
-                    wins,
-                    losses,
-                    draws: 0,
-                });
-                let (inner, outer) = if wins > 0 { (lo, hi) } else { (hi, lo) };
-                assert!(e.is_infinite() && inner.is_finite(), "{wins}-{losses}");
-                assert!(
-                    outer.is_infinite() && outer.signum() == e.signum(),
-                    "{wins}-{losses}"
-                );
-            }
-        }
     }
 }
