@@ -122,10 +122,12 @@ fn elo(p: f64) -> f64 {
     } else if p >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / p - 1.0).log10()
+        // Adding zero turns the -0 of an even score into 0 (printed "+0", not "-0").
+        -400.0 * (1.0 / p - 1.0).log10() + 0.0
     }
 }
 
+/// An Elo figure as the text shows it: signed and whole, or +inf and -inf.
 pub(super) fn elo_text(x: f64) -> String {
     if x.is_finite() {
         format!("{x:+.0}")
@@ -149,6 +151,7 @@ mod tests {
         };
         let (e, lo, hi) = elo_interval(&even);
         assert!(e.abs() < 1e-9 && lo < 0.0 && hi > 0.0);
+        assert_eq!(elo_text(e), "+0");
         let sweep = Tally {
             wins: 10,
             ..Tally::default()
