@@ -11,7 +11,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
 use crate::rules::{Action, Color, Setup};
@@ -19,6 +19,12 @@ use crate::search::Level;
 
 /// The longest line of an answer; a longer one is a broken answer.
 const MAX_LINE: usize = 64 * 1024;
+
+/// The most lines of an answer; an engine that goes on past them is broken.
+const MAX_LINES: usize = 1000;
+
+/// The lines read ahead of the referee; beyond them the engine waits to write.
+const READ_AHEAD: usize = 64;
 
 /// How often a wait for an answer looks whether the match was interrupted.
 const POLL: Duration = Duration::from_millis(50);
@@ -129,7 +135,7 @@ impl Engine {
             .map_err(|e| Failure::Stop(format!("cannot start {program}: {e}")))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
-        let (sender, output) = mpsc::channel();
+        let (sender, output) = mpsc::sync_channel(READ_AHEAD);
         let engine = Engine {
             child,
             stdin,
@@ -215,6 +221,11 @@ impl Engine {
                 Some(success) if blank => {
                     let text = lines.join("\n");
                     return Ok(if success { Ok(text) } else { Err(text) });
+                }
+                Some(_) if lines.len() >= MAX_LINES => {
+                    return Err(Failure::Forfeit(format!(
+                        "answered `{command}` with more than {MAX_LINES} lines"
+                    )));
                 }
                 Some(_) => lines.push(line),
             }
@@ -305,7 +316,7 @@ fn kill_group(_child: &Child) {}
 
 /// Reads the engine's output line by line (without the line's end) until it ends or the
 /// referee stops listening.
-fn read_lines(stdout: impl Read, sender: &Sender<Output>) {
+fn read_lines(stdout: impl Read, sender: &SyncSender<Output>) {
     let mut input = BufReader::new(stdout);
     loop {
         let mut line = Vec::new();
@@ -394,7 +405,7 @@ mod tests {
 
     #[test]
     fn output_is_read_in_lines_and_a_runaway_line_stops_it() {
-        let (sender, receiver) = mpsc::channel();
+        let (sender, receiver) = mpsc::sync_channel(8);
         read_lines(&b"= c4\r\n\nlast"[..], &sender);
         let got: Vec<String> = receiver
             .try_iter()
@@ -405,7 +416,7 @@ mod tests {
             })
             .collect();
         assert_eq!(got, ["= c4", "", "last", "<end>"]);
-        let (sender, receiver) = mpsc::channel();
+        let (sender, receiver) = mpsc::sync_channel(8);
         read_lines(&vec![b'x'; MAX_LINE * 2][..], &sender);
         assert!(matches!(receiver.try_iter().next(), Some(Output::TooLong)));
     }
