@@ -1,7 +1,7 @@
 //! `quentin match --opponent gtp` from the outside: a match against our own `quentin gtp` (its
 //! conversation logged, the swap both ways, only commands that d5e668d's build knew), and fake
-//! engines written as tiny shell scripts that play an illegal action, send garbage, exit, resign,
-//! hang or refuse the setup. Each loses its game with the reason named, and no process of the
+//! engines written as tiny shell scripts that play an illegal action, send garbage or answers to
+//! nothing, exit, resign, hang or refuse the setup. Each loses its game with the reason named, and no process of the
 //! engine's is left running, also when the match is interrupted.
 #![cfg(unix)]
 
@@ -53,7 +53,7 @@ while read -r id cmd rest; do
   case "$cmd" in
     genmove)
       case "$1" in
-        illegal) printf '=%s a1\n\n' "$id" ;;
+        illegal|chatter) printf '=%s a1\n\n' "$id" ;;
         garbage) printf 'hello there\n\n' ;;
         exit) exit 3 ;;
         resign) printf '=%s resign\n\n' "$id" ;;
@@ -62,6 +62,9 @@ while read -r id cmd rest; do
     boardsize)
       if [ "$1" = refuse ]; then printf '?%s unacceptable size\n\n' "$id"
       else printf '=%s\n\n' "$id"; fi ;;
+    play)
+      printf '=%s\n\n' "$id"
+      if [ "$1" = chatter ]; then printf '=999 c3\n\n'; fi ;;
     quit) printf '=%s\n\n' "$id"; exit 0 ;;
     *) printf '=%s\n\n' "$id" ;;
   esac
@@ -272,6 +275,15 @@ fn garbage_for_an_answer_loses_the_game() {
     let dir = with_fake();
     let v = fake_match(&dir, "garbage", "2", "1");
     every_game_forfeited(&v, 2, &["genmove", "\"hello there\"", "not a GTP answer"]);
+    nothing_left(&dir);
+}
+
+#[test]
+fn an_answer_to_no_command_loses_the_game() {
+    let dir = with_fake();
+    // After each `play` the engine says more: the next answer read has another command's id.
+    let v = fake_match(&dir, "chatter", "2", "1");
+    every_game_forfeited(&v, 2, &["genmove", "\"=999 c3\"", "not a GTP answer"]);
     nothing_left(&dir);
 }
 
