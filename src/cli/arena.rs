@@ -1,20 +1,27 @@
-//! `quentin match`: the computer against a baseline player or against itself at another budget,
-//! colours alternating, with the win rate and an Elo difference.
+//! `quentin match`: the computer against a baseline player, against itself at another budget
+//! or against any GTP engine (`gtp_engine`), colours alternating, with the win rate and an Elo
+//! difference. The referee is the rules library: every action of either side is checked.
+
+mod gtp_engine;
+mod score;
 
 use std::io::IsTerminal;
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use crate::rules::{Position, Setup};
+use crate::rules::{Action, Color, Position, Setup};
 use crate::search::players::Baseline;
 use crate::search::rng::Rng;
 use crate::search::{Budget, Level, Limits, Searcher};
 
 use super::limits::{LimitArgs, parse_count, parse_level, parse_seconds};
 use super::{GameOptions, usage_error, write_stdout};
+use gtp_engine::{Engine, Failure, Terms};
+use score::{End, Interrupted, Tally, elo_interval, elo_text};
 
 #[derive(Args, Debug)]
 pub(super) struct MatchArgs {
@@ -24,13 +31,19 @@ pub(super) struct MatchArgs {
     /// the level's, within the budget.
     #[arg(long, value_name = "N", value_parser = parse_level)]
     level: Option<Level>,
-    /// The opponent: a baseline player, or the computer at the --opponent-* budget and level.
+    /// The opponent: a baseline player, the computer at the --opponent-* budget and level, or
+    /// the GTP engine of --opponent-command.
     #[arg(long, value_enum, default_value = "greedy")]
     opponent: Opponent,
-    /// The opponent computer's level, 1 to 10 (default 10).
+    /// The GTP engine's command line, split into words as a shell would (quotes, backslashes)
+    /// and started without a shell, e.g. "./old/quentin gtp --threads 1".
+    #[arg(long, value_name = "CMD")]
+    opponent_command: Option<String>,
+    /// The opponent computer's level, 1 to 10 (default 10); told to a GTP engine by the command
+    /// `level N`, which only builds newer than d5e668d know.
     #[arg(long, value_name = "N", value_parser = parse_level)]
     opponent_level: Option<Level>,
-    /// The opponent computer's seconds a move.
+    /// The opponent's seconds a move (default 1); told to a GTP engine by `time_settings 0 S 1`.
     #[arg(
         long,
         value_name = "S",
@@ -62,61 +75,115 @@ enum Opponent {
     /// The computer at the --opponent-seconds or --opponent-playouts budget and
     /// --opponent-level.
     Engine,
+    /// Any program speaking the Go Text Protocol (--opponent-command): another build of this
+    /// one, or another program, at --opponent-seconds a move.
+    Gtp,
 }
 
 /// A player of a match.
 enum Player {
     Baseline(Baseline, Rng),
     Computer(Box<Searcher>),
+    Gtp(Engine),
 }
 
 impl Player {
-    fn choose(&mut self, position: &Position) -> Option<crate::rules::Action> {
-        match self {
+    /// The action this player chooses in `position`, a game not over, checked by the referee
+    /// only after. A GTP engine that resigns or answers something else than an action
+    /// forfeits.
+    fn choose(
+        &mut self,
+        position: &Position,
+        colour: Color,
+        stop: &AtomicBool,
+    ) -> Result<Action, Failure> {
+        let chosen = match self {
             Player::Baseline(b, rng) => b.choose(position, rng),
-            Player::Computer(s) => s.search(position, &AtomicBool::new(false), |_| {}).best,
+            Player::Computer(s) => s.search(position, stop, |_| {}).best,
+            Player::Gtp(engine) => {
+                let answer = engine.genmove(colour, stop)?;
+                if answer.eq_ignore_ascii_case("resign") {
+                    return Err(Failure::Forfeit("resigned".into()));
+                }
+                let action = Action::parse(&answer).map_err(|e| {
+                    Failure::Forfeit(format!("answered genmove with {answer:?}: {e}"))
+                })?;
+                Some(action)
+            }
+        };
+        if stop.load(Ordering::Relaxed) {
+            return Err(Failure::Interrupted);
+        }
+        chosen.ok_or_else(|| Failure::Forfeit("found no action in a game not over".into()))
+    }
+
+    /// Tells this player that `colour` played `action` (its own action if `own`).
+    fn played(
+        &mut self,
+        colour: Color,
+        action: Action,
+        own: bool,
+        stop: &AtomicBool,
+    ) -> Result<(), Failure> {
+        match self {
+            Player::Baseline(..) => Ok(()),
+            Player::Computer(s) => {
+                s.advance(action);
+                Ok(())
+            }
+            // The engine played its own action when it chose it.
+            Player::Gtp(_) if own => Ok(()),
+            Player::Gtp(engine) => engine.play(colour, action, stop),
         }
     }
 
-    fn advance(&mut self, action: crate::rules::Action) {
-        if let Player::Computer(s) = self {
-            s.advance(action);
+    /// Ends this player's game: a GTP engine is told to quit, then ended.
+    fn finish(self, stop: &AtomicBool) {
+        if let Player::Gtp(engine) = self {
+            engine.quit(stop);
         }
-    }
-}
-
-/// What a match found, for the computer.
-#[derive(Debug, Default)]
-struct Tally {
-    wins: u64,
-    losses: u64,
-    draws: u64,
-}
-
-impl Tally {
-    fn games(&self) -> u64 {
-        self.wins + self.losses + self.draws
-    }
-
-    fn score(&self) -> f64 {
-        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
 }
 
 pub(super) fn run(args: &MatchArgs) -> Result<()> {
     let setup = args.game.setup()?;
-    let computer_only = [
-        ("--opponent-level", args.opponent_level.is_some()),
-        ("--opponent-seconds", args.opponent_seconds.is_some()),
-        ("--opponent-playouts", args.opponent_playouts.is_some()),
+    let gtp = args.opponent == Opponent::Gtp;
+    let computer = matches!(args.opponent, Opponent::Engine | Opponent::Gtp);
+    let misplaced = [
+        (
+            "--opponent-level",
+            args.opponent_level.is_some() && !computer,
+        ),
+        (
+            "--opponent-seconds",
+            args.opponent_seconds.is_some() && !computer,
+        ),
+        (
+            "--opponent-playouts",
+            args.opponent_playouts.is_some() && args.opponent != Opponent::Engine,
+        ),
     ];
-    if let Some((option, _)) = computer_only.iter().find(|(_, given)| *given)
-        && args.opponent != Opponent::Engine
-    {
-        return Err(usage_error(format!(
-            "{option} is for a computer opponent: add --opponent engine"
-        )));
+    if let Some((option, _)) = misplaced.iter().find(|(_, wrong)| *wrong) {
+        return Err(usage_error(if gtp {
+            format!("{option} is for --opponent engine: a GTP engine is given seconds a move")
+        } else {
+            format!("{option} is for a computer opponent: add --opponent engine (or gtp)")
+        }));
     }
+    let terms = match (&args.opponent_command, gtp) {
+        (Some(command), true) => Some(gtp_terms(command, args)?),
+        (None, true) => {
+            return Err(usage_error(
+                "--opponent gtp needs --opponent-command, the engine's command line",
+            ));
+        }
+        (Some(_), false) => {
+            return Err(usage_error(
+                "--opponent-command is for a GTP engine: add --opponent gtp",
+            ));
+        }
+        (None, false) => None,
+    };
     let limits = Limits {
         level: args.level.unwrap_or(Level::FULL),
         ..args.limits.limits()
@@ -130,6 +197,8 @@ pub(super) fn run(args: &MatchArgs) -> Result<()> {
         level: args.opponent_level.unwrap_or(Level::FULL),
         ..limits
     };
+    let start = setup.start()?;
+    let stop = interruption()?;
     let progress = std::io::stderr().is_terminal();
     let mut rng = Rng::new(limits.seed.unwrap_or(1));
     let mut tally = Tally::default();
@@ -142,25 +211,47 @@ pub(super) fn run(args: &MatchArgs) -> Result<()> {
             ..l
         };
         let mut computer = Player::Computer(Box::new(Searcher::new(reseeded(limits, seed))));
-        let mut other = match args.opponent {
-            Opponent::Random => Player::Baseline(Baseline::Random, Rng::new(opponent_seed)),
-            Opponent::Greedy => Player::Baseline(Baseline::Greedy, Rng::new(opponent_seed)),
-            Opponent::Engine => Player::Computer(Box::new(Searcher::new(reseeded(
-                opponent_limits,
-                opponent_seed,
+        let other = match (args.opponent, &terms) {
+            (Opponent::Random, _) => {
+                Ok(Player::Baseline(Baseline::Random, Rng::new(opponent_seed)))
+            }
+            (Opponent::Greedy, _) => {
+                Ok(Player::Baseline(Baseline::Greedy, Rng::new(opponent_seed)))
+            }
+            (Opponent::Gtp, Some(terms)) => Engine::start(terms, setup, &stop).map(Player::Gtp),
+            // (A GTP opponent always has its terms.)
+            (Opponent::Engine | Opponent::Gtp, _) => Ok(Player::Computer(Box::new(Searcher::new(
+                reseeded(opponent_limits, opponent_seed),
             )))),
         };
-        let computer_first = game % 2 == 0;
-        let result = if computer_first {
-            play_game(setup, &mut computer, &mut other)
-        } else {
-            play_game(setup, &mut other, &mut computer).map(|first| !first)
+        let computer_first = game.is_multiple_of(2);
+        let end = match other {
+            Ok(mut other) => {
+                let end = if computer_first {
+                    play_game(&start, &mut computer, &mut other, &stop)
+                } else {
+                    play_game(&start, &mut other, &mut computer, &stop)
+                };
+                // A game played to its end says goodbye; after a forfeit or an interruption
+                // the engine is only ended.
+                if matches!(end, Ok(End::Won { .. } | End::Drawn)) {
+                    other.finish(&stop);
+                }
+                end
+            }
+            Err(Failure::Stop(why)) => return Err(anyhow!(why)),
+            // The engine broke down while the game was set up: the first to fail is the
+            // opponent, whoever was to move first.
+            Err(Failure::Forfeit(reason)) => Ok(End::Forfeit {
+                first: !computer_first,
+                reason,
+            }),
+            Err(Failure::Interrupted) => Err(Interrupted),
         };
-        match result {
-            Some(true) => tally.wins += 1,
-            Some(false) => tally.losses += 1,
-            None => tally.draws += 1,
-        }
+        let Ok(end) = end else {
+            return interrupted(args, setup, &limits, &opponent_limits, &tally);
+        };
+        tally.count(game + 1, end, computer_first);
         if progress {
             eprint!(
                 "\rgame {}/{}: {} won, {} lost, {} drawn ",
@@ -175,23 +266,104 @@ pub(super) fn run(args: &MatchArgs) -> Result<()> {
     if progress {
         eprintln!();
     }
-    let opponent = match args.opponent {
-        Opponent::Random => "random".to_string(),
-        Opponent::Greedy => "greedy".to_string(),
-        Opponent::Engine => format!("computer at {}", player_name(&opponent_limits)),
+    write_stdout(&results(args, setup, &limits, &opponent_limits, &tally)?)
+}
+
+/// The terms of a GTP opponent: its command split into words.
+fn gtp_terms(command: &str, args: &MatchArgs) -> Result<Terms> {
+    let words = shell_words::split(command)
+        .map_err(|e| usage_error(format!("cannot read --opponent-command: {e}")))?;
+    if words.is_empty() {
+        return Err(usage_error("--opponent-command is empty"));
+    }
+    Ok(Terms {
+        words,
+        seconds: args.opponent_seconds.unwrap_or(1.0),
+        level: args.opponent_level,
+    })
+}
+
+/// A flag raised by the first SIGINT, SIGTERM or SIGHUP: the match stops after the action
+/// being chosen (a search ends at once) and ends its GTP engine. A second signal ends the
+/// program at once; a GTP engine then sees its input end.
+fn interruption() -> Result<Arc<AtomicBool>> {
+    let flag = Arc::new(AtomicBool::new(false));
+    #[cfg(unix)]
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(&flag))?;
+        signal_hook::flag::register(signal, Arc::clone(&flag))?;
+    }
+    Ok(flag)
+}
+
+/// The exit status of an interrupted match.
+const INTERRUPTED: i32 = 130;
+
+/// Ends an interrupted match: the games finished so far are reported, and the program exits
+/// with status 130 (every engine is already ended).
+fn interrupted(
+    args: &MatchArgs,
+    setup: Setup,
+    limits: &Limits,
+    opponent_limits: &Limits,
+    tally: &Tally,
+) -> Result<()> {
+    eprintln!(
+        "\nquentin: match interrupted after {} of {} games",
+        tally.games(),
+        args.games
+    );
+    write_stdout(&results(args, setup, limits, opponent_limits, tally)?)?;
+    std::process::exit(INTERRUPTED)
+}
+
+/// The report of a match: text, or one JSON object.
+fn results(
+    args: &MatchArgs,
+    setup: Setup,
+    limits: &Limits,
+    opponent_limits: &Limits,
+    tally: &Tally,
+) -> Result<String> {
+    let opponent = match (args.opponent, &args.opponent_command) {
+        (Opponent::Random, _) => "random".to_string(),
+        (Opponent::Greedy, _) => "greedy".to_string(),
+        (Opponent::Gtp, Some(command)) => format!(
+            "GTP engine `{command}` at {}",
+            player_name(&Limits {
+                level: args.opponent_level.unwrap_or(Level::FULL),
+                ..*opponent_limits
+            })
+        ),
+        (Opponent::Engine | Opponent::Gtp, _) => {
+            format!("computer at {}", player_name(opponent_limits))
+        }
     };
-    let (elo, low, high) = elo_interval(&tally);
-    let out = if args.json {
+    let (elo, low, high) = elo_interval(tally);
+    Ok(if args.json {
         let finite = |x: f64| x.is_finite().then_some((x * 10.0).round() / 10.0);
+        let forfeits: Vec<_> = tally
+            .forfeits
+            .iter()
+            .map(|f| json!({"game": f.game, "loser": f.loser.name(), "reason": f.reason}))
+            .collect();
         let value = json!({
             "game": setup.game.name(),
             "size": setup.size,
             "pie": setup.pie,
-            "computer": player_name(&limits),
+            "computer": player_name(limits),
             "level": limits.level.get(),
             "opponent": opponent,
-            "opponent_level": (args.opponent == Opponent::Engine)
-                .then(|| opponent_limits.level.get()),
+            "opponent_command": args.opponent_command,
+            "opponent_level": match args.opponent {
+                Opponent::Engine => Some(opponent_limits.level.get()),
+                Opponent::Gtp => args.opponent_level.map(Level::get),
+                Opponent::Random | Opponent::Greedy => None,
+            },
             "games": tally.games(),
             "wins": tally.wins,
             "losses": tally.losses,
@@ -200,16 +372,17 @@ pub(super) fn run(args: &MatchArgs) -> Result<()> {
             "elo": finite(elo),
             "elo_low": finite(low),
             "elo_high": finite(high),
+            "forfeits": forfeits,
         });
         format!("{}\n", serde_json::to_string_pretty(&value)?)
     } else {
         let n = setup.size;
-        format!(
+        let mut text = format!(
             "{} {n}×{n}: computer at {} against {opponent}, {} games\n\
              {} won, {} lost, {} drawn: {:.1}%\n\
              Elo difference {} (95% interval {} to {})\n",
             setup.game.title(),
-            player_name(&limits),
+            player_name(limits),
             tally.games(),
             tally.wins,
             tally.losses,
@@ -218,81 +391,73 @@ pub(super) fn run(args: &MatchArgs) -> Result<()> {
             elo_text(elo),
             elo_text(low),
             elo_text(high),
-        )
-    };
-    write_stdout(&out)
+        );
+        for f in &tally.forfeits {
+            text.push_str(&format!(
+                "Game {}: the {} lost by forfeit: {}\n",
+                f.game,
+                f.loser.name(),
+                f.reason
+            ));
+        }
+        text
+    })
 }
 
-/// Plays one game between `first` (who moves first) and `second`; returns whether the first
-/// person won, `None` for a draw.
-fn play_game(setup: Setup, first: &mut Player, second: &mut Player) -> Option<bool> {
-    let mut position = setup.start().ok()?;
-    let first_color = position.to_move()?;
+/// Plays one game from `start` between `first` (who moves first) and `second`, the referee
+/// checking every action.
+fn play_game(
+    start: &Position,
+    first: &mut Player,
+    second: &mut Player,
+    stop: &AtomicBool,
+) -> Result<End, Interrupted> {
+    let mut position = start.clone();
+    let first_color = position.to_move();
     loop {
-        if let Some(outcome) = position.outcome() {
-            let winner = outcome.winner()?;
+        let Some(colour) = position.to_move() else {
+            let winner = position.outcome().and_then(|o| o.winner());
             // The pie rule gives the first person the other colour.
             let first_now = if position.swapped() {
-                first_color.opponent()
+                first_color.map(Color::opponent)
             } else {
                 first_color
             };
-            return Some(winner == first_now);
-        }
+            return Ok(match winner {
+                Some(w) => End::Won {
+                    first: Some(w) == first_now,
+                },
+                None => End::Drawn,
+            });
+        };
         // The people alternate with every action, a swap included.
-        let mover_is_first = position.ply() % 2 == 0;
+        let mover_is_first = position.ply().is_multiple_of(2);
         let (mover, waiter) = if mover_is_first {
             (&mut *first, &mut *second)
         } else {
             (&mut *second, &mut *first)
         };
-        let action = mover.choose(&position)?;
-        position.play(action).ok()?;
-        mover.advance(action);
-        waiter.advance(action);
-    }
-}
-
-/// The Elo difference of the computer's score and its 95% interval (Wilson's, so that a clean
-/// sweep still has a finite lower bound).
-fn elo_interval(tally: &Tally) -> (f64, f64, f64) {
-    let n = tally.games().max(1) as f64;
-    let p = tally.score();
-    let z: f64 = 1.96;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    // Wilson's bound of a clean sweep is exactly 1 (or 0): rounding must not turn it into a
-    // large finite Elo for one sweep and an infinite one for another.
-    let bound = |q: f64| {
-        if q >= 1.0 - 1e-9 {
-            1.0
-        } else if q <= 1e-9 {
-            0.0
-        } else {
-            q
+        let forfeit = |first: bool, failure: Failure| match failure {
+            Failure::Interrupted => Err(Interrupted),
+            Failure::Stop(reason) | Failure::Forfeit(reason) => Ok(End::Forfeit { first, reason }),
+        };
+        let action = match mover.choose(&position, colour, stop) {
+            Ok(action) => action,
+            Err(failure) => return forfeit(mover_is_first, failure),
+        };
+        if let Err(illegal) = position.play(action) {
+            let reason = format!("illegal action {action}: {illegal}");
+            return Ok(End::Forfeit {
+                first: mover_is_first,
+                reason,
+            });
         }
-    };
-    (elo(p), elo(bound(centre - half)), elo(bound(centre + half)))
-}
-
-/// The Elo difference of a score from 0 to 1.
-fn elo(p: f64) -> f64 {
-    if p <= 0.0 {
-        f64::NEG_INFINITY
-    } else if p >= 1.0 {
-        f64::INFINITY
-    } else {
-        -400.0 * (1.0 / p - 1.0).log10()
-    }
-}
-
-fn elo_text(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:+.0}")
-    } else if x > 0.0 {
-        "+inf".into()
-    } else {
-        "-inf".into()
+        if let Err(failure) = mover.played(colour, action, true, stop) {
+            return forfeit(mover_is_first, failure);
+        }
+        if let Err(failure) = waiter.played(colour, action, false, stop) {
+            return forfeit(!mover_is_first, failure);
+        }
     }
 }
 
@@ -311,44 +476,5 @@ fn budget_name(budget: Budget) -> String {
         Budget::Seconds(s) => format!("{s} s a move"),
         Budget::Playouts(n) => format!("{n} playouts a move"),
         Budget::Unlimited => "no limit".into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn elo_of_even_and_sweeping_scores() {
-        let even = Tally {
-            wins: 5,
-            losses: 5,
-            draws: 0,
-        };
-        let (e, lo, hi) = elo_interval(&even);
-        assert!(e.abs() < 1e-9 && lo < 0.0 && hi > 0.0);
-        let sweep = Tally {
-            wins: 10,
-            losses: 0,
-            draws: 0,
-        };
-        let (e, lo, _) = elo_interval(&sweep);
-        assert!(e.is_infinite() && lo.is_finite() && lo > 0.0);
-        // Every sweep the same way: a finite lower bound, an infinite upper one.
-        for games in 1..=40 {
-            for (wins, losses) in [(games, 0), (0, games)] {
-                let (e, lo, hi) = elo_interval(&Tally {
-                    wins,
-                    losses,
-                    draws: 0,
-                });
-                let (inner, outer) = if wins > 0 { (lo, hi) } else { (hi, lo) };
-                assert!(e.is_infinite() && inner.is_finite(), "{wins}-{losses}");
-                assert!(
-                    outer.is_infinite() && outer.signum() == e.signum(),
-                    "{wins}-{losses}"
-                );
-            }
-        }
     }
 }
