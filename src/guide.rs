@@ -73,8 +73,16 @@ const PIE: &str = "Pie rule (unless --no-pie): on its first turn White may swap 
 const PASS: &str = "A player with no legal placement passes (the program plays it). There are \
                     no draws: a full board always holds a winning chain.";
 
-const STONES: Mark = mark("●  ○", "X  O", "a black stone, a white stone");
-const LAST: Mark = mark("◉  ◎", "X  O underlined", "the last stone placed");
+const STONES: Mark = mark(
+    "●  ○",
+    "X  O",
+    "a black stone, a white one (with colours, a light disc)",
+);
+const LAST: Mark = mark(
+    "◉  ◎",
+    "X  O underlined",
+    "the last stone placed (with colours, a ringed disc)",
+);
 const CURSOR: Mark = mark(
     "[ ]",
     "[ ]",

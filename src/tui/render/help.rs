@@ -287,7 +287,8 @@ mod tests {
             )
             .unwrap();
             press(&mut app, "?");
-            let lines = help_lines(&app, 76, &Glyphs::of(app.look()));
+            let glyphs = Glyphs::of(app.look(), super::super::BoardStyle::Squares);
+            let lines = help_lines(&app, 76, &glyphs);
             let text: Vec<String> = lines.iter().map(ToString::to_string).collect();
             let edges = text.iter().find(|l| l.contains("edge bars")).unwrap();
             assert!(edges.starts_with(drawn), "{edges}");
