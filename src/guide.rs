@@ -20,8 +20,10 @@ pub struct Guide {
 /// A mark on the board and what it means.
 #[derive(Debug)]
 pub struct Mark {
-    /// How it looks with Unicode glyphs.
+    /// How it looks with Unicode glyphs (and colours).
     pub unicode: &'static str,
+    /// How it looks with Unicode glyphs without colours (`NO_COLOR`), when that differs.
+    pub plain: Option<&'static str>,
     /// How it looks with `--ascii`.
     pub ascii: &'static str,
     /// What it means.
@@ -32,16 +34,31 @@ pub struct Mark {
 const fn mark(unicode: &'static str, ascii: &'static str, meaning: &'static str) -> Mark {
     Mark {
         unicode,
+        plain: None,
         ascii,
         meaning,
     }
 }
 
 impl Mark {
-    /// The mark as drawn with or without ASCII only.
+    /// The mark as drawn with ASCII only or Unicode, with colours or without.
     #[must_use]
-    pub fn glyph(&self, ascii: bool) -> &'static str {
-        if ascii { self.ascii } else { self.unicode }
+    pub fn glyph(&self, ascii: bool, colour: bool) -> &'static str {
+        match (ascii, colour, self.plain) {
+            (true, _, _) => self.ascii,
+            (false, false, Some(plain)) => plain,
+            _ => self.unicode,
+        }
+    }
+
+    /// Every way the mark is drawn with Unicode or, when `ascii`, with ASCII only: for
+    /// `quentin rules`, which draws no board.
+    #[must_use]
+    pub fn glyphs(&self, ascii: bool) -> String {
+        match (ascii, self.plain) {
+            (false, Some(plain)) => format!("{}  {plain}", self.unicode),
+            _ => self.glyph(ascii, true).to_string(),
+        }
     }
 }
 
@@ -56,8 +73,16 @@ const PIE: &str = "Pie rule (unless --no-pie): on its first turn White may swap 
 const PASS: &str = "A player with no legal placement passes (the program plays it). There are \
                     no draws: a full board always holds a winning chain.";
 
-const STONES: Mark = mark("●  ○", "X  O", "a black stone, a white stone");
-const LAST: Mark = mark("◉  ◎", "X  O underlined", "the last stone placed");
+const STONES: Mark = mark(
+    "●  ○",
+    "X  O",
+    "a black stone, a white one (with colours, a light disc)",
+);
+const LAST: Mark = mark(
+    "◉  ◎",
+    "X  O underlined",
+    "the last stone placed (with colours, a ringed disc)",
+);
 const CURSOR: Mark = mark(
     "[ ]",
     "[ ]",
@@ -68,11 +93,12 @@ const ILLEGAL: Mark = mark(
     "!",
     "under the cursor: the side to move may not play there (the panel says why)",
 );
-const EDGES: Mark = mark(
-    "▄ ▐  ━ ║",
-    "=  |",
-    "edge bars: Black's along the top and bottom, White's along the left and right",
-);
+const EDGES: Mark = Mark {
+    unicode: "▄ ▐",
+    plain: Some("━ ║"),
+    ascii: "=  |",
+    meaning: "edge bars: Black's along the top and bottom, White's along the left and right",
+};
 const CHAIN: Mark = mark(
     "highlighted",
     "highlighted",
@@ -170,7 +196,11 @@ const BRIQUE: Guide = Guide {
             "a dark square without colours (blank: a light one); with colours the \
                       squares have their own shades",
         ),
-        mark("highlighted", "highlighted", "the cursor's square"),
+        mark(
+            "red",
+            "red",
+            "the cursor's square (reversed without colours)",
+        ),
         mark("+", "+", "an escort of the cursor's square"),
         mark(
             "•  ◦",
@@ -275,7 +305,8 @@ impl Guide {
         }
         out.push_str("\nOn the board\n");
         for mark in self.marks {
-            let glyph = mark.glyph(ascii);
+            let glyph = mark.glyphs(ascii);
+            let glyph = glyph.as_str();
             for (i, line) in wrap(mark.meaning, width - MARK_WIDTH - 2)
                 .into_iter()
                 .enumerate()

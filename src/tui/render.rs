@@ -207,10 +207,20 @@ const UNICODE: Glyphs = Glyphs {
 const BARS: [&str; 4] = ["▄", "▀", "▐", "▌"];
 
 impl Glyphs {
-    fn of(look: Look) -> Glyphs {
+    /// The glyphs of a board of `style` drawn with `look`.
+    fn of(look: Look, style: BoardStyle) -> Glyphs {
         match (look.ascii, look.color) {
             (true, _) => ASCII,
             (false, false) => UNICODE,
+            // On the wooden board of points a white ring is thin and hard to see: both stones
+            // are solid discs there, told apart by their colours (a white disc, bold, on the
+            // wood). Without colours the ring is what tells them apart, and stays.
+            (false, true) if style == BoardStyle::Points => Glyphs {
+                stone: [UNICODE.stone[0]; 2],
+                last: [UNICODE.last[0]; 2],
+                edge: BARS,
+                ..UNICODE
+            },
             (false, true) => Glyphs {
                 edge: BARS,
                 ..UNICODE
@@ -254,8 +264,8 @@ pub fn render(app: &App, frame: &mut Frame) -> Geometry {
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     let look = app.look();
     let palette = Palette::new(look);
-    let glyphs = &Glyphs::of(look);
     let style = BoardStyle::of(app.setup().game);
+    let glyphs = &Glyphs::of(look, style);
     let n = app.setup().size;
     let (board_w, board_h) = style.size(n);
     let need_w = board_w + 1 + PANEL_MIN_WIDTH;

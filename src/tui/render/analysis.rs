@@ -52,6 +52,16 @@ fn count(n: u64) -> String {
     out
 }
 
+/// A count rounded to at most three figures: `9,999`, `216k`, `1.2M`, `34M`.
+fn short_count(n: u64) -> String {
+    match n {
+        0..10_000 => count(n),
+        10_000..1_000_000 => format!("{}k", n / 1000),
+        1_000_000..10_000_000 => format!("{}.{}M", n / 1_000_000, n / 100_000 % 10),
+        _ => format!("{}M", count(n / 1_000_000)),
+    }
+}
+
 /// A bar `width` characters long, `done` of it (0 to 1) filled.
 pub(super) fn progress(done: f64, width: usize, look: Look) -> String {
     let (full, empty) = if look.ascii {
@@ -137,13 +147,19 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
     let Some(report) = app.report() else {
         return vec![Line::styled("Analysis: starting...", palette.dim)];
     };
-    let black = black_share(position, report).map(|b| b * 100.0);
-    let text = format!(
-        "Analysis: Black {}, {} playouts",
-        black.map_or("…".to_string(), |b| format!("{b:.0}%")),
-        count(report.playouts)
-    );
-    let mut out = wrapped(&text, width, bold);
+    let black = black_share(position, report).map_or("…".to_string(), |b| {
+        let percent = b * 100.0;
+        format!("{percent:.0}%")
+    });
+    // The playouts in full where they fit on one line, else rounded (216k), so that a narrow
+    // panel does not break the line before its last word.
+    let forms = [count(report.playouts), short_count(report.playouts)]
+        .map(|n| format!("Analysis: Black {black}, {n} playouts"));
+    let text = forms
+        .iter()
+        .find(|text| text.chars().count() <= width)
+        .unwrap_or(&forms[1]);
+    let mut out = wrapped(text, width, bold);
     let mover = position.to_move().map_or("", capitalised);
     out.push(Line::styled(
         format!("Best for {mover}: win, visits, line"),
@@ -382,6 +398,46 @@ mod tests {
             screen.contains("Analysis: Black 70%, 123,456 playouts"),
             "{screen}"
         );
+        insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn counts_shorten_to_three_figures() {
+        use super::short_count;
+        assert_eq!(short_count(9_999), "9,999");
+        assert_eq!(short_count(216_415), "216k");
+        assert_eq!(short_count(1_234_567), "1.2M");
+        assert_eq!(short_count(34_500_000), "34M");
+        assert_eq!(short_count(1_234_000_000), "1,234M");
+    }
+
+    #[test]
+    fn brique_fits_80x24_with_the_analysis_on() {
+        use crate::rules::Game;
+        use crate::tui::app::Versus;
+        use crate::tui::app::tests::played;
+        // 15×15 squares leave the panel 35 columns: "216,415 playouts" would not fit on the
+        // analysis line and "playouts" would wrap alone.
+        let moves = "h8 i8 g7 h6 i10 f9 j7";
+        let mut app = played(Game::Brique, Look::FULL, 15, true, moves);
+        app.set_computer(Versus::PEOPLE);
+        let script = Arc::new(Mutex::new(Script::default()));
+        press_with(&mut app, &script, "a");
+        assert_eq!(tick(&mut app, &script), Effect::None);
+        answer(
+            &script,
+            report("h7", 0.49, 216_415, 900, &["g6", "h11"]),
+            false,
+        );
+        assert_eq!(tick(&mut app, &script), Effect::None);
+        let terminal = draw_app(&mut app, 80, 24);
+        let screen = format!("{}", terminal.backend());
+        let lines: Vec<&str> = screen.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.contains("Analysis: Black 51%, 216k playouts"))
+            .unwrap_or_else(|| panic!("{screen}"));
+        assert!(lines[at + 1].contains("Best for White"), "{screen}");
         insta::assert_snapshot!(terminal.backend());
     }
 

@@ -56,7 +56,7 @@ pub(super) fn help_lines<'a>(app: &App, width: usize, glyphs: &Glyphs) -> Vec<Li
     lines.push(Line::default());
     lines.push(heading("On the board"));
     for mark in guide.marks {
-        let glyph = mark.glyph(ascii);
+        let glyph = mark.glyph(ascii, app.look().color);
         let parts = wrap(mark.meaning, width.saturating_sub(MARK_WIDTH));
         for (i, part) in parts.into_iter().enumerate() {
             let glyph = if i == 0 { glyph } else { "" };
@@ -272,6 +272,28 @@ mod tests {
         assert_eq!(terminal_at(&mut app), top);
         press(&mut app, "x");
         assert!(!app.help_open());
+    }
+
+    #[test]
+    fn the_help_shows_the_edge_marks_the_board_is_drawn_with() {
+        for (color, drawn, not_drawn) in [(true, "▄ ▐", "━ ║"), (false, "━ ║", "▄ ▐")]
+        {
+            let mut app = App::new(
+                Setup::new(Game::Brique),
+                Look {
+                    ascii: false,
+                    color,
+                },
+            )
+            .unwrap();
+            press(&mut app, "?");
+            let glyphs = Glyphs::of(app.look(), super::super::BoardStyle::Squares);
+            let lines = help_lines(&app, 76, &glyphs);
+            let text: Vec<String> = lines.iter().map(ToString::to_string).collect();
+            let edges = text.iter().find(|l| l.contains("edge bars")).unwrap();
+            assert!(edges.starts_with(drawn), "{edges}");
+            assert!(!text.iter().any(|l| l.contains(not_drawn)), "{text:#?}");
+        }
     }
 
     #[test]

@@ -59,13 +59,15 @@ pub(super) fn draw_panel(
     let inner = block.inner(area);
     block.render(area, buf);
     let top = panel_status(app, usize::from(inner.width), glyphs, palette);
-    let footer = legend(app, glyphs, palette);
     let height = usize::from(inner.height);
-    let footer = if top.len() + 2 + footer.len() <= height {
-        footer
+    // The legend keeps a blank line above it, apart from the list of actions; it goes when
+    // there is no room for it and at least one action.
+    let mut footer = legend(app, glyphs, palette);
+    if top.len() + 3 + footer.len() <= height {
+        footer.insert(0, Line::default());
     } else {
-        Vec::new()
-    };
+        footer.clear();
+    }
     let rows = height.saturating_sub(top.len() + footer.len() + 1);
     let mut lines = top;
     lines.push(Line::styled(
@@ -235,7 +237,10 @@ fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
     };
     let mut lines = match app.setup().game {
         Game::Konobi => konobi::legend(glyphs, palette),
-        Game::Brique => squares::legend(app.look(), glyphs, palette),
+        Game::Brique => {
+            let playing = app.mode() == Mode::Play && !app.position().is_over();
+            squares::legend(app.look(), playing, glyphs, palette)
+        }
         Game::Quint => {
             return vec![
                 Line::from(vec![

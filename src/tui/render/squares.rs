@@ -165,8 +165,14 @@ pub(super) fn draw_squares(
     geometry
 }
 
-/// The panel's lines about the squares and the marks on them.
-pub(super) fn legend<'a>(look: Look, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
+/// The panel's lines about the squares and the marks on them: the cursor's marks only while
+/// `playing`, when the board shows a cursor.
+pub(super) fn legend<'a>(
+    look: Look,
+    playing: bool,
+    glyphs: &Glyphs,
+    palette: &Palette,
+) -> Vec<Line<'a>> {
     let squares = Squares::new(look, glyphs, palette);
     let chip = |k: usize| Span::styled(squares.texture[k].repeat(2), squares.ground[k]);
     let kinds = if look.color {
@@ -179,17 +185,20 @@ pub(super) fn legend<'a>(look: Look, glyphs: &Glyphs, palette: &Palette) -> Vec<
     } else {
         vec![chip(1), Span::raw(" dark square, blank: light")]
     };
-    vec![
-        Line::from(kinds),
-        Line::from(vec![
-            Span::styled(format!(" {}", squares.escort), squares.mark[0]),
-            Span::raw(" escort of the cursor's square"),
-        ]),
-        Line::from(vec![
-            Span::styled(format!(" {}", squares.removal), squares.mark[0]),
-            Span::raw(" a stone the move there removes"),
-        ]),
-    ]
+    let mut lines = vec![Line::from(kinds)];
+    if playing {
+        lines.extend([
+            Line::from(vec![
+                Span::styled(format!(" {}", squares.escort), squares.mark[0]),
+                Span::raw(" escort of the cursor's square"),
+            ]),
+            Line::from(vec![
+                Span::styled(format!(" {}", squares.removal), squares.mark[0]),
+                Span::raw(" a stone the move there removes"),
+            ]),
+        ]);
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -236,6 +245,24 @@ mod tests {
         let mut app = played(Game::Brique, Look::FULL, 15, true, moves);
         press(&mut app, "kh");
         insta::assert_snapshot!(draw_app(&mut app, 80, 24).backend());
+    }
+
+    #[test]
+    fn the_legend_explains_the_cursors_marks_only_while_there_is_a_cursor() {
+        let mut app = played(Game::Brique, Look::FULL, 3, false, "a1 c1 a2 c2");
+        let screen = draw_app(&mut app, 70, 20).backend().to_string();
+        assert!(screen.contains("escort of the cursor's square"), "{screen}");
+        assert!(
+            screen.contains("a stone the move there removes"),
+            "{screen}"
+        );
+        let mut app = played(Game::Brique, Look::FULL, 3, false, "a1 c1 a2 c2 a3");
+        assert!(app.position().is_over());
+        let screen = draw_app(&mut app, 70, 20).backend().to_string();
+        assert!(screen.contains("Black wins!"), "{screen}");
+        assert!(!screen.contains("escort"), "{screen}");
+        assert!(!screen.contains("removes"), "{screen}");
+        assert!(screen.contains("dark square"), "{screen}");
     }
 
     #[test]

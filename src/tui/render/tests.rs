@@ -85,7 +85,64 @@ fn thirteen_fits_80x24_with_a_game_in_progress() {
     let mut app = after(13, true, "g7 swap f6 h7 f7 g8 e6 h6 f5 g9 e5 h9 f4");
     press(&mut app, "hk");
     let terminal = draw_app(&mut app, 80, 24);
-    insta::assert_snapshot!(terminal.backend());
+    // `#` marks the white stones: with colours both are discs, white ones light.
+    let white = Palette::new(Look::FULL).stone[1];
+    insta::assert_snapshot!(with_marks(&terminal, |s| s.fg == white.fg));
+}
+
+#[test]
+fn white_stones_are_light_discs_with_colours_and_rings_without() {
+    use crate::tui::app::tests::played;
+    let looks = [
+        Look::FULL,
+        Look {
+            ascii: false,
+            color: false,
+        },
+        Look {
+            ascii: true,
+            color: true,
+        },
+        Look {
+            ascii: true,
+            color: false,
+        },
+    ];
+    // White's h6 is the last stone placed, Black's g6 the one before.
+    let moves = "g7 h8 g6 h6";
+    for game in [Game::Quentin, Game::Konobi] {
+        for look in looks {
+            let app = played(game, look, 13, false, moves);
+            let area = Rect::new(0, 0, 80, 24);
+            let mut buf = Buffer::empty(area);
+            let board = draw(&app, area, &mut buf).board.unwrap();
+            let drawn = |p: &str| {
+                let cell = &buf[board.cell(Point::parse(p).unwrap())];
+                (cell.symbol().to_string(), cell.fg)
+            };
+            let (black, white) = (drawn("g7"), drawn("h8"));
+            let (black_last, white_last) = (drawn("g6"), drawn("h6"));
+            let expected = match (look.ascii, look.color) {
+                (true, _) => ["X", "O"],
+                (false, true) => ["●", "●"],
+                (false, false) => ["●", "○"],
+            };
+            assert_eq!([&*black.0, &*white.0], expected, "{game} {look:?}");
+            if look.color {
+                assert_eq!(white.1, Paint::Indexed(231), "{game} {look:?}");
+                assert_eq!(black.1, Paint::Indexed(16), "{game} {look:?}");
+            } else {
+                assert_eq!(white.1, Paint::Reset, "{game} {look:?}");
+            }
+            // Told apart in every look, the last stones as well.
+            assert_ne!(black, white, "{game} {look:?}");
+            assert_ne!(black_last, white_last, "{game} {look:?}");
+        }
+    }
+    // Quint's pieces and Brique's stones keep their own glyphs: a white Quint piece is a ring.
+    let mut app = played(Game::Quint, Look::FULL, 8, false, "d4 e5");
+    let screen = draw_app(&mut app, 80, 24).backend().to_string();
+    assert!(screen.contains('○'), "{screen}");
 }
 
 #[test]
