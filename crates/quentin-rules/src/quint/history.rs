@@ -115,7 +115,7 @@ mod tests {
         Key {
             pieces: [n, n.rotate_left(17)],
             in_hand: [0, 0],
-            to_move: if n % 2 == 0 {
+            to_move: if n.is_multiple_of(2) {
                 Color::Black
             } else {
                 Color::White
