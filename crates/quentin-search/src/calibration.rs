@@ -41,12 +41,14 @@ impl Calibration {
     /// with 15 pieces for Quint (docs/calibration.md); other sizes use the same numbers.
     #[must_use]
     pub fn of(setup: Setup) -> Calibration {
-        match setup.game {
-            Game::Quentin => Calibration::IDENTITY,
-            Game::Konobi => Calibration::IDENTITY,
-            Game::Brique => Calibration::IDENTITY,
-            Game::Quint => Calibration::IDENTITY,
-        }
+        // Fitted on all the self-play positions of docs/calibration.md.
+        let (slope, offset) = match setup.game {
+            Game::Quentin => (2.710, -0.243),
+            Game::Konobi => (1.554, -0.081),
+            Game::Brique => (2.257, -0.184),
+            Game::Quint => (2.634, -0.095),
+        };
+        Calibration { slope, offset }
     }
 
     /// The calibrated chance of a raw win share, within [`BOUND`] and `1 - BOUND`.
