@@ -6,6 +6,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use quentin::rules::{Action, Game, Setup};
+use quentin::search::Calibration;
 use quentin::search::players::wins_at_once;
 use quentin::search::rng::Rng;
 use serde_json::Value;
@@ -54,7 +55,9 @@ fn analyze_json_has_the_fields_of_the_interface() {
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,
-        ["to_move", "playouts", "best", "win", "proven", "moves"]
+        [
+            "to_move", "playouts", "best", "win", "raw_win", "proven", "moves"
+        ]
     );
     // After the swap White moved again (c3): Black is to move.
     assert_eq!(v["to_move"], "black");
@@ -62,13 +65,24 @@ fn analyze_json_has_the_fields_of_the_interface() {
     assert!(v["proven"].is_null());
     let win = v["win"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&win));
+    // `win` is the search's raw figure calibrated for Konobi (both rounded to three decimals).
+    let raw = v["raw_win"].as_f64().unwrap();
+    let calibration = Calibration::of(Setup {
+        size: 7,
+        ..Setup::new(Game::Konobi)
+    });
+    assert!((calibration.chance(raw) - win).abs() < 0.01, "{v}");
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 10);
     assert_eq!(moves[0]["action"], v["best"]);
     let mut last = u64::MAX;
     for m in moves {
         let keys: Vec<&str> = m.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(keys, ["action", "visits", "win", "pv"]);
+        assert_eq!(keys, ["action", "visits", "win", "raw_win", "pv"]);
+        // The mapping is increasing: the calibrated chances rank as the raw ones.
+        if let (Some(w), Some(r)) = (m["win"].as_f64(), m["raw_win"].as_f64()) {
+            assert!((calibration.chance(r) - w).abs() < 0.01, "{m}");
+        }
         let visits = m["visits"].as_u64().unwrap();
         assert!(visits <= last, "most visited first");
         last = visits;
@@ -113,6 +127,7 @@ fn analyze_proves_a_won_position() {
     let v = stdout_json(&analyze(&file, &["--json", "--at", &at]));
     assert_eq!(v["proven"], "win");
     assert_eq!(v["win"], 1.0);
+    assert_eq!(v["raw_win"], 1.0);
     let mut before = setup.start().unwrap();
     for &a in &actions[..actions.len() - 1] {
         before.play(a).unwrap();
@@ -140,6 +155,8 @@ fn analyze_gives_no_number_without_playouts_and_no_first_listed_move() {
     assert_eq!(v["best"], "e5");
     assert!(v["win"].is_null(), "{v}");
     assert!(v["moves"][0]["win"].is_null(), "{v}");
+    assert!(v["raw_win"].is_null(), "{v}");
+    assert!(v["moves"][0]["raw_win"].is_null(), "{v}");
     let out = quentin(&[
         "analyze",
         file.to_str().unwrap(),

@@ -68,6 +68,7 @@ pub(super) fn json_of(report: &Report) -> Value {
                 "action": m.action.to_string(),
                 "visits": m.visits,
                 "win": m.chance().map(round),
+                "raw_win": m.raw_chance().map(round),
                 "pv": m.pv.iter().map(ToString::to_string).collect::<Vec<_>>(),
             })
         })
@@ -77,6 +78,7 @@ pub(super) fn json_of(report: &Report) -> Value {
         "playouts": report.playouts,
         "best": report.best.map(|a| a.to_string()),
         "win": report.chance().map(round),
+        "raw_win": report.raw_chance().map(round),
         "proven": report.proven.map(Proven::name),
         "moves": moves,
     })

@@ -18,6 +18,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod calibration;
 mod level;
 pub mod players;
 pub mod playout;
@@ -36,6 +37,7 @@ use std::time::{Duration, Instant};
 use crate::rng::Rng;
 use quentin_rules::{Action, Position};
 
+pub use calibration::Calibration;
 pub use level::Level;
 pub use policy::Policy;
 pub use report::{MIN_VISITS, MoveReport, Report};

@@ -6,6 +6,7 @@ use quentin_rules::{Action, Color, Position};
 
 use super::Proven;
 use super::tree::{Proof, ROOT, Tree, centrality, swap_margin};
+use crate::Calibration;
 
 /// The longest principal variation reported.
 const PV_LENGTH: usize = 12;
@@ -22,11 +23,13 @@ pub struct MoveReport {
     pub action: Action,
     /// Playouts through it.
     pub visits: u64,
-    /// The estimated chance that the side to move wins after it, from 0 to 1 (1 or 0 when
-    /// proved).
+    /// The playouts' raw share of wins for the side to move after it, from 0 to 1 (1 or 0
+    /// when proved): what the search decides on. People are shown [`MoveReport::chance`].
     pub win: f64,
     /// Whether its value is proved, for the side to move at the root.
     pub proven: Option<Proven>,
+    /// The mapping from `win` to the chance shown, the game's.
+    pub calibration: Calibration,
     /// When proved: the actions until the game ends by the proof, this one included (the winner
     /// hurrying, the loser holding out); 1 for an action that wins at once.
     pub ends_in: Option<u32>,
@@ -35,10 +38,21 @@ pub struct MoveReport {
 }
 
 impl MoveReport {
-    /// The win chance when it means something: proved, or estimated from at least
-    /// [`MIN_VISITS`] playouts; `None` before.
+    /// The win chance to show people when it means something: 1 or 0 when proved, else the
+    /// calibrated estimate ([`Calibration`]) from at least [`MIN_VISITS`] playouts; `None`
+    /// before.
     #[must_use]
     pub fn chance(&self) -> Option<f64> {
+        match self.proven {
+            Some(_) => Some(self.win),
+            None => self.raw_chance().map(|raw| self.calibration.chance(raw)),
+        }
+    }
+
+    /// The playouts' raw share ([`MoveReport::win`]) when [`MoveReport::chance`] gives a
+    /// chance; `None` when it does not.
+    #[must_use]
+    pub fn raw_chance(&self) -> Option<f64> {
         (self.proven.is_some() || self.visits >= MIN_VISITS).then_some(self.win)
     }
 }
@@ -51,10 +65,13 @@ pub struct Report {
     /// The action to play; `None` only for a finished game. Below full strength, the level's
     /// choice (see [`crate::Level`]).
     pub best: Option<Action>,
-    /// The estimated chance that the side to move wins by playing `best`, from 0 to 1.
+    /// The playouts' raw share of wins for the side to move playing `best`, from 0 to 1 (1 or
+    /// 0 when proved): what the search decides on. People are shown [`Report::chance`].
     pub win: f64,
     /// The position's value when the search proved it.
     pub proven: Option<Proven>,
+    /// The mapping from `win` to the chance shown, the game's ([`Calibration::of`]).
+    pub calibration: Calibration,
     /// Playouts of this search (not counting those kept from earlier moves).
     pub playouts: u64,
     /// Time spent.
@@ -177,6 +194,7 @@ impl Report {
             best: None,
             win: 0.5,
             proven: None,
+            calibration: Calibration::of(position.setup()),
             playouts: 0,
             elapsed,
             moves: Vec::new(),
@@ -195,6 +213,7 @@ impl Report {
             return Report::finished(position, elapsed);
         };
         let size = position.size();
+        let calibration = Calibration::of(position.setup());
         let mut moves: Vec<Ranked> = first
             .children
             .iter()
@@ -235,6 +254,7 @@ impl Report {
                     visits,
                     win,
                     proven,
+                    calibration,
                     ends_in,
                     pv,
                 };
@@ -269,21 +289,33 @@ impl Report {
             best: best.map(|m| m.action),
             win,
             proven,
+            calibration,
             playouts,
             elapsed,
             moves,
         }
     }
 
-    /// The win chance of playing `best` when it means something: proved, or estimated from at
-    /// least [`MIN_VISITS`] playouts through `best`; `None` before.
+    /// The win chance of playing `best` to show people when it means something: 1 or 0 when
+    /// proved, else the calibrated estimate ([`Calibration`]) from at least [`MIN_VISITS`]
+    /// playouts through `best`; `None` before.
     #[must_use]
     pub fn chance(&self) -> Option<f64> {
+        match self.proven {
+            Some(_) => Some(self.win),
+            None => self.raw_chance().map(|raw| self.calibration.chance(raw)),
+        }
+    }
+
+    /// The playouts' raw share ([`Report::win`]) when [`Report::chance`] gives a chance;
+    /// `None` when it does not.
+    #[must_use]
+    pub fn raw_chance(&self) -> Option<f64> {
         if self.proven.is_some() {
             return Some(self.win);
         }
         let best = self.moves.iter().find(|m| Some(m.action) == self.best)?;
-        best.chance().map(|_| self.win)
+        best.raw_chance().map(|_| self.win)
     }
 
     /// Playouts a second.

@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::*;
 use crate::record::Record;
 use crate::rules::{Game, Setup};
+use crate::search::Calibration;
 use crate::tui::app::Look;
 use crate::tui::app::tests::effect_of;
 use crate::tui::search_handle::fake::{Fake, Script};
@@ -80,6 +81,7 @@ pub(crate) fn report(best: &str, win: f64, playouts: u64, millis: u64, others: &
             visits: playouts / (2 + i as u64 * 3),
             win: win - 0.05 * i as f64,
             proven: None,
+            calibration: Calibration::IDENTITY,
             ends_in: None,
             pv: vec![a(m), a("a1"), a("b2")],
         })
@@ -89,6 +91,7 @@ pub(crate) fn report(best: &str, win: f64, playouts: u64, millis: u64, others: &
         best: Some(a(best)),
         win,
         proven: None,
+        calibration: Calibration::IDENTITY,
         playouts,
         elapsed: Duration::from_millis(millis),
         moves,
