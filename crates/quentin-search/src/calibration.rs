@@ -41,12 +41,14 @@ impl Calibration {
     /// with 15 pieces for Quint (docs/calibration.md); other sizes use the same numbers.
     #[must_use]
     pub fn of(setup: Setup) -> Calibration {
-        // Fitted on all the self-play positions of docs/calibration.md.
+        // Fitted on all the self-play positions of docs/calibration.md. Quint keeps its raw
+        // figures: its fit, judged on held-out games, made them worse on one half (0.238 to
+        // 0.277) by more than it made them better on the other (0.191 to 0.183).
         let (slope, offset) = match setup.game {
             Game::Quentin => (2.710, -0.243),
             Game::Konobi => (1.554, -0.081),
             Game::Brique => (2.257, -0.184),
-            Game::Quint => (2.634, -0.095),
+            Game::Quint => (1.0, 0.0),
         };
         Calibration { slope, offset }
     }
