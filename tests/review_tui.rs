@@ -32,16 +32,7 @@ fn a_review_started_after_a_game_draws_the_graph() {
         100,
     );
     s.wait_for("Black to move");
-    // b2, then White a1, Black b1, White c1, Black b3: Black joins top and bottom.
-    s.send("\r");
-    s.wait_for("White to move");
-    s.send("hj\r");
-    s.wait_for("Action 3");
-    s.send("l ");
-    s.wait_for("Action 4");
-    s.send("l\r");
-    s.wait_for("Action 5");
-    s.send("hkk\r");
+    s.win_3x3_as_black();
     s.wait_for("Black wins! Player 1");
     s.send("v");
     let screen = s.wait_for("Review done");

@@ -37,16 +37,7 @@ fn a_game_played_with_keys_to_a_win_is_recorded_and_the_terminal_restored() {
     );
     assert!(s.alternate_screen());
     assert!(!s.cooked(), "the game runs in raw mode");
-    // b2, then White a1, Black b1, White c1, Black b3: Black joins top and bottom.
-    s.send("\r");
-    s.wait_for("White to move");
-    s.send("hj\r");
-    s.wait_for("Action 3");
-    s.send("l ");
-    s.wait_for("Action 4");
-    s.send("l\r");
-    s.wait_for("Action 5");
-    s.send("hkk\r");
+    s.win_3x3_as_black();
     let screen = s.wait_for("Black wins! Player 1");
     assert!(screen.contains("5 actions played"), "{screen}");
     assert_eq!(

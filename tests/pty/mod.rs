@@ -238,6 +238,21 @@ impl Session {
         })
     }
 
+    /// Plays a 3×3 game of Quentin without the pie rule from its first position, cursor in the
+    /// centre, with the game's keys: b2, then White a1, Black b1, White c1, Black b3, so that
+    /// Black joins top and bottom; the caller waits for the win.
+    pub fn win_3x3_as_black(&mut self) {
+        self.send("\r");
+        self.wait_for("White to move");
+        self.send("hj\r");
+        self.wait_for("Action 3");
+        self.send("l ");
+        self.wait_for("Action 4");
+        self.send("l\r");
+        self.wait_for("Action 5");
+        self.send("hkk\r");
+    }
+
     /// Sends the program the signal `name` (`KILL`, `TERM`…) and waits for it to end.
     pub fn signal(&mut self, name: &str) {
         let pid = self.child.process_id().unwrap();
