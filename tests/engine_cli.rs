@@ -9,10 +9,11 @@ use quentin::rules::{Action, Game, Setup};
 use quentin::search::Calibration;
 use quentin::search::players::wins_at_once;
 use quentin::search::rng::Rng;
-use serde_json::Value;
 
 mod common;
 mod scratch;
+
+use common::stdout_json;
 
 use scratch::{ScratchFile, scratch_file};
 
@@ -27,16 +28,6 @@ fn quentin(args: &[&str]) -> Output {
 
 fn temp_file(name: &str, text: &str) -> ScratchFile {
     scratch_file(name, text)
-}
-
-fn stdout_json(out: &Output) -> Value {
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 const BUDGET: [&str; 6] = ["--playouts", "2000", "--threads", "1", "--seed", "5"];

@@ -14,6 +14,8 @@ use serde_json::Value;
 mod common;
 mod scratch;
 
+use common::stdout_json;
+
 use scratch::{Scratch, scratch};
 
 /// Long enough for a loaded 2-core machine; only there to turn a hang into a failure.
@@ -99,17 +101,7 @@ fn fake_match(dir: &Path, mode: &str, games: &str, seconds: &str) -> Value {
         ),
         HANG,
     );
-    json_of(&out)
-}
-
-fn json_of(out: &Output) -> Value {
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    stdout_json(&out)
 }
 
 /// The process ids a fake engine noted in `file` of `dir`.
@@ -202,7 +194,7 @@ fn a_match_against_our_own_gtp_engine_swaps_both_ways_in_the_old_commands() {
         ),
         HANG,
     );
-    let v = json_of(&out);
+    let v = stdout_json(&out);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,

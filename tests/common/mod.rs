@@ -7,6 +7,8 @@ pub mod naive_brique;
 pub mod naive_konobi;
 pub mod reference;
 
+use std::process::Output;
+
 use quentin::rules::{Action, Game, Position, Setup};
 use quentin::search::rng::Rng;
 
@@ -98,4 +100,15 @@ pub fn run_guarded(
     let _ = done.send(());
     assert!(!watchdog.join().unwrap(), "quentin hung: {cmd:?}");
     output
+}
+
+/// The JSON a command printed, once it has succeeded (its error output shown when it has not).
+pub fn stdout_json(out: &Output) -> serde_json::Value {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
 }
