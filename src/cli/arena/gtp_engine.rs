@@ -193,7 +193,11 @@ impl Engine {
         self.next_id += 1;
         let id = self.next_id;
         let sent = match self.stdin.as_mut() {
-            Some(stdin) => writeln!(stdin, "{id} {command}").and_then(|()| stdin.flush()),
+            // One write for the whole line: a pipe takes it at once, so an engine (or a logger
+            // before it) killed mid-match never holds half a command.
+            Some(stdin) => stdin
+                .write_all(format!("{id} {command}\n").as_bytes())
+                .and_then(|()| stdin.flush()),
             None => Err(std::io::ErrorKind::BrokenPipe.into()),
         };
         if let Err(e) = sent {
