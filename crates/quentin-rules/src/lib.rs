@@ -334,6 +334,15 @@ impl Position {
         dispatch!(&self.state, g => g.legal_actions())
     }
 
+    /// [`Position::legal_actions`] appended to `out`, in the same order: a caller that keeps
+    /// `out` (cleared) from turn to turn lists Quint's actions without allocating.
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        match &self.state {
+            State::Quint(q) => q.legal_actions_into(out),
+            _ => out.extend(self.legal_actions()),
+        }
+    }
+
     /// Whether `action` is legal now.
     #[must_use]
     pub fn is_legal(&self, action: Action) -> bool {
@@ -366,14 +375,7 @@ impl Position {
             State::Quentin(g) => g.place(p, changes),
             State::Konobi(g) => g.place(p, changes),
             State::Brique(g) => g.place(p, changes),
-            State::Quint(g) => {
-                let action = Action::Place(p);
-                let effect = g.preview(action)?;
-                g.play(action)?;
-                changes.clear();
-                changes.extend(effect);
-                Ok(())
-            }
+            State::Quint(g) => g.place(p, changes),
         }
     }
 
@@ -394,6 +396,16 @@ impl Position {
         match &self.state {
             State::Quint(q) => q.capturable_from(to),
             _ => Captures::NONE,
+        }
+    }
+
+    /// How many stones or pieces of each colour stand on the board, Black first: as
+    /// [`Board::count`], in Quint by two popcounts.
+    #[must_use]
+    pub fn on_board(&self) -> [usize; 2] {
+        match &self.state {
+            State::Quint(q) => q.on_board(),
+            _ => self.board().count(),
         }
     }
 

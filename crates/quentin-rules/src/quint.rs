@@ -2,12 +2,17 @@
 //! with optional custodian captures; exactly five in a row wins, and the third repetition of a
 //! position is a draw.
 
+mod bitboard;
+#[cfg(test)]
+mod differential;
 mod history;
 mod lines;
+#[cfg(test)]
+mod reference;
 mod violation;
 
 use super::action::{Action, Captures};
-use super::board::{Board, EMPTY, ORTHOGONAL, ORTHOGONAL_STEPS, PointSet, stone};
+use super::board::{Board, ORTHOGONAL, PointSet};
 use super::color::Color;
 use super::point::Point;
 use super::{Change, Ending, Illegal, Outcome};
@@ -15,6 +20,7 @@ use super::{Change, Ending, Illegal, Outcome};
 pub use lines::quints;
 pub use violation::QuintViolation;
 
+use bitboard::back;
 use history::History;
 
 /// The board side: Quint is played on 8×8 cells only.
@@ -40,6 +46,9 @@ struct Key {
 #[derive(Clone, Debug)]
 pub(crate) struct Quint {
     board: Board,
+    /// Each colour's pieces, Black first, as [`bitboard`]s kept with the board: the counts,
+    /// steps, captures and lines are read from them, the board is kept for its readers.
+    bits: [u64; 2],
     in_hand: [usize; 2],
     to_move: Color,
     ply: usize,
@@ -58,18 +67,26 @@ impl Quint {
 
     /// The position with `board`, `in_hand` (Black first) and `to_move`, judged as if
     /// `to_move`'s opponent had just acted. The caller checks that it is a Quint position.
-    pub(crate) fn from_position(board: Board, in_hand: [usize; 2], to_move: Color) -> Quint {
+    pub(crate) fn from_position(mut board: Board, in_hand: [usize; 2], to_move: Color) -> Quint {
+        // Quint keeps its own 64-bit boards; the board's general ones would only cost upkeep.
+        board.keep_bitboards(false);
+        let mut bits = [0u64; 2];
+        for p in board.points() {
+            if let Some(c) = board.get(p) {
+                bits[c.index()] |= bitboard::bit(p);
+            }
+        }
         let mut quint = Quint {
             board,
+            bits,
             in_hand,
             to_move,
             ply: 0,
             outcome: None,
             history: History::default(),
         };
-        let key = quint.key();
-        quint.history.push(key);
-        quint.outcome = quint.judge(to_move.opponent(), key.pieces);
+        quint.history.push(quint.key());
+        quint.outcome = quint.judge(to_move.opponent());
         quint
     }
 
@@ -99,66 +116,83 @@ impl Quint {
         self.in_hand
     }
 
+    /// The pieces each side has on the board, Black first: two popcounts.
+    pub(crate) fn on_board(&self) -> [usize; 2] {
+        self.bits.map(|b| b.count_ones() as usize)
+    }
+
     /// Whether pieces are still being dropped: until both sides have dropped all of theirs.
     fn dropping(&self) -> bool {
         self.in_hand != [0, 0]
     }
 
+    /// The empty cells.
+    fn empty(&self) -> u64 {
+        !(self.bits[0] | self.bits[1])
+    }
+
     fn key(&self) -> Key {
         Key {
-            pieces: self.bitboards(),
+            pieces: self.bits,
             in_hand: self.in_hand,
             to_move: self.to_move,
         }
     }
 
-    /// Each colour's pieces as 64 bits, bit `row * 8 + col`, Black first: read straight from the
-    /// board's cells, for the repetition key and the quick test for a line of five.
-    fn bitboards(&self) -> [u64; 2] {
-        let mut pieces = [0u64; 2];
-        for row in 0..SIZE {
-            let first = Point::new(0, row).index();
-            for col in 0..SIZE {
-                match self.board.cell(first + col) {
-                    c if c == stone(Color::Black) => pieces[0] |= 1 << (row * SIZE + col),
-                    c if c == stone(Color::White) => pieces[1] |= 1 << (row * SIZE + col),
-                    _ => {}
-                }
-            }
-        }
-        pieces
-    }
-
     /// Every legal action: the empty cells in the drop phase; in the move phase every step with
     /// every subset of the pieces it may capture. Empty once the game is over.
     pub(crate) fn legal_actions(&self) -> Vec<Action> {
+        let mut actions = Vec::new();
+        self.legal_actions_into(&mut actions);
+        actions
+    }
+
+    /// [`Quint::legal_actions`] appended to `out`, in the same order, without allocating when
+    /// `out` has room: cells from `a1` row by row, each step's capture subsets by their bits.
+    pub(crate) fn legal_actions_into(&self, out: &mut Vec<Action>) {
         if self.outcome.is_some() {
-            return Vec::new();
+            return;
         }
         if self.dropping() {
-            return self
-                .board
-                .points()
-                .filter(|&p| self.board.is_empty_at(p))
-                .map(Action::Place)
-                .collect();
+            out.extend(bitboard::cells(self.empty()).map(Action::Place));
+            return;
         }
-        let mut actions = Vec::new();
-        for (from, to) in steps(&self.board, self.to_move) {
-            let capturable = capturable(&self.board, to, self.to_move);
-            for subset in 0..1u32 << capturable.len() {
-                let chosen = capturable
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| subset & (1 << i) != 0)
-                    .map(|(_, &p)| p);
+        self.each_step(|from, to| {
+            let (capturable, n) = self.capturable(to, self.to_move);
+            for subset in 0..1u32 << n {
+                let chosen = (0..n)
+                    .filter(|i| subset & (1 << i) != 0)
+                    .map(|i| capturable[i]);
                 // At most three distinct cells next to `to`: always a valid set.
                 if let Ok(captures) = Captures::from_points(chosen) {
-                    actions.push(Action::Step { from, to, captures });
+                    out.push(Action::Step { from, to, captures });
+                }
+            }
+        });
+    }
+
+    /// Calls `f(from, to)` for every one-cell step of the side to move: pieces from `a1` row by
+    /// row, each one's steps in the order of [`ORTHOGONAL`].
+    fn each_step(&self, mut f: impl FnMut(Point, Point)) {
+        let own = self.bits[self.to_move.index()];
+        let empty = self.empty();
+        // For each direction, the pieces whose neighbour that way is empty.
+        let free = [0, 1, 2, 3].map(|d| bitboard::shift(bitboard::shift(own, d) & empty, back(d)));
+        if free.iter().all(|&f| f == 0) {
+            return;
+        }
+        for from in bitboard::cells(own & (free[0] | free[1] | free[2] | free[3])) {
+            let b = bitboard::bit(from);
+            for (d, &(dc, dr)) in ORTHOGONAL.iter().enumerate() {
+                if free[d] & b != 0 {
+                    let to = Point::new(
+                        from.col().wrapping_add_signed(dc),
+                        from.row().wrapping_add_signed(dr),
+                    );
+                    f(from, to);
                 }
             }
         }
-        actions
     }
 
     /// The one-cell steps of the side to move as (from, to), appended to `out`: nothing in the
@@ -168,67 +202,73 @@ impl Quint {
         if self.outcome.is_some() || self.dropping() {
             return;
         }
-        // Straight from the padded cells: the hot loop of Quint's playouts.
-        let piece = stone(self.to_move);
-        for row in 0..SIZE {
-            let first = Point::new(0, row).index();
-            for i in first..first + SIZE {
-                if self.board.cell(i) != piece {
-                    continue;
-                }
-                for d in ORTHOGONAL_STEPS {
-                    let j = i.wrapping_add_signed(d);
-                    if self.board.cell(j) == EMPTY {
-                        out.push((Point::from_index(i), Point::from_index(j)));
-                    }
-                }
-            }
-        }
+        self.each_step(|from, to| out.push((from, to)));
     }
 
     /// The enemy pieces the side to move may capture by stepping to `to` (any subset of them,
     /// possibly none, makes a legal step with a legal from-cell).
     pub(crate) fn capturable_from(&self, to: Point) -> Captures {
+        let (cells, n) = self.capturable(to, self.to_move);
         // At most three cells next to `to` beyond the cell stepped from: always a valid set.
-        Captures::from_points(capturable(&self.board, to, self.to_move)).unwrap_or_default()
+        Captures::from_points(cells.into_iter().take(n)).unwrap_or_default()
+    }
+
+    /// The enemy pieces a `color` piece arriving on `to` may capture, in the order of
+    /// [`ORTHOGONAL`], and how many: orthogonally next to `to`, with a `color` piece directly
+    /// beyond. The cell the piece left never counts: it is next to `to` and held no enemy, and
+    /// it is not two cells from `to`.
+    fn capturable(&self, to: Point, color: Color) -> ([Point; 4], usize) {
+        let own = self.bits[color.index()];
+        let enemy = self.bits[color.opponent().index()];
+        let at = bitboard::bit(to);
+        let mut found = [to; 4];
+        let mut n = 0;
+        for (d, &(dc, dr)) in ORTHOGONAL.iter().enumerate() {
+            let next = bitboard::shift(at, d);
+            if next & enemy != 0 && bitboard::shift(next, d) & own != 0 {
+                found[n] = Point::new(
+                    to.col().wrapping_add_signed(dc),
+                    to.row().wrapping_add_signed(dr),
+                );
+                n += 1;
+            }
+        }
+        (found, n)
     }
 
     /// Whether `color` has a legal action on its turn.
     fn can_act(&self, color: Color) -> bool {
+        let empty = self.empty();
         if self.dropping() {
-            self.in_hand[color.index()] > 0
-                && self.board.points().any(|p| self.board.is_empty_at(p))
+            self.in_hand[color.index()] > 0 && empty != 0
         } else {
-            steps(&self.board, color).next().is_some()
+            bitboard::next_to(self.bits[color.index()]) & empty != 0
         }
     }
 
-    /// What `action` would change, the piece placed first, without playing it.
-    pub(crate) fn preview(&self, action: Action) -> Result<Vec<Change>, Illegal> {
+    /// Why `action` is illegal for the side to move, if it is; the reasons in the order the
+    /// rules give them.
+    fn check(&self, action: Action) -> Result<(), Illegal> {
         if self.outcome.is_some() {
             return Err(Illegal::GameOver);
         }
         let color = self.to_move;
         let enemy = color.opponent();
         let on_board = |p: Point| {
-            if self.board.contains(p) {
+            if p.col() < SIZE && p.row() < SIZE {
                 Ok(())
             } else {
                 Err(Illegal::OffBoard(p))
             }
         };
         let empty = |p: Point| {
-            if self.board.is_empty_at(p) {
+            if self.empty() & bitboard::bit(p) != 0 {
                 Ok(())
             } else {
                 Err(QuintViolation::NotEmpty(p))
             }
         };
-        let placed = |p: Point| Change {
-            point: p,
-            before: None,
-            after: Some(color),
-        };
+        let holds = |p: Point, c: Color| self.bits[c.index()] & bitboard::bit(p) != 0;
         match action {
             Action::Place(p) => {
                 if !self.dropping() {
@@ -236,7 +276,7 @@ impl Quint {
                 }
                 on_board(p)?;
                 empty(p)?;
-                Ok(vec![placed(p)])
+                Ok(())
             }
             Action::Step { from, to, captures } => {
                 if self.dropping() {
@@ -247,42 +287,76 @@ impl Quint {
                     .into());
                 }
                 action.points().try_for_each(on_board)?;
-                if self.board.get(from) != Some(color) {
+                if !holds(from, color) {
                     return Err(QuintViolation::NotOwnPiece { from, color }.into());
                 }
                 if direction(from, to).is_none() {
                     return Err(QuintViolation::NotOneStep { from, to }.into());
                 }
                 empty(to)?;
-                let mut changes = vec![
-                    placed(to),
-                    Change {
-                        point: from,
-                        before: Some(color),
-                        after: None,
-                    },
-                ];
                 for capture in captures.iter() {
                     let Some(d) = direction(to, capture) else {
                         return Err(QuintViolation::NotNextTo { capture, to }.into());
                     };
-                    if self.board.get(capture) != Some(enemy) {
+                    if !holds(capture, enemy) {
                         return Err(QuintViolation::NoEnemy { capture, enemy }.into());
                     }
-                    if self.board.step(capture, d).and_then(|b| self.board.get(b)) != Some(color) {
+                    if !capture.offset(d, SIZE).is_some_and(|b| holds(b, color)) {
                         return Err(QuintViolation::NothingBeyond { capture, color }.into());
                     }
-                    changes.push(Change {
-                        point: capture,
-                        before: Some(enemy),
-                        after: None,
-                    });
                 }
-                Ok(changes)
+                Ok(())
             }
             Action::Swap => Err(Illegal::SwapNotOffered),
             Action::Pass => Err(QuintViolation::NoPass.into()),
         }
+    }
+
+    /// What `action` would change, the piece placed first, without playing it.
+    pub(crate) fn preview(&self, action: Action) -> Result<Vec<Change>, Illegal> {
+        let mut changes = Vec::new();
+        self.check(action)?;
+        self.changes_into(action, &mut changes);
+        Ok(changes)
+    }
+
+    /// What the legal `action` changes, appended to `changes`: the piece placed first, then the
+    /// cell a step leaves, then the captured pieces.
+    fn changes_into(&self, action: Action, changes: &mut Vec<Change>) {
+        let color = self.to_move;
+        let placed = |p: Point| Change {
+            point: p,
+            before: None,
+            after: Some(color),
+        };
+        match action {
+            Action::Place(p) => changes.push(placed(p)),
+            Action::Step { from, to, captures } => {
+                changes.push(placed(to));
+                changes.push(Change {
+                    point: from,
+                    before: Some(color),
+                    after: None,
+                });
+                changes.extend(captures.iter().map(|capture| Change {
+                    point: capture,
+                    before: Some(color.opponent()),
+                    after: None,
+                }));
+            }
+            Action::Swap | Action::Pass => {}
+        }
+    }
+
+    /// Drops a piece of the side to move on `p` if that is legal, writing what changed into
+    /// `changes` (cleared first), as `play(Action::Place(p))` does.
+    pub(crate) fn place(&mut self, p: Point, changes: &mut Vec<Change>) -> Result<(), Illegal> {
+        let action = Action::Place(p);
+        self.check(action)?;
+        changes.clear();
+        self.changes_into(action, changes);
+        self.apply(action);
+        Ok(())
     }
 
     /// Plays `action` for the side to move.
@@ -290,17 +364,32 @@ impl Quint {
     /// # Errors
     /// The reason it is illegal; the position is then unchanged.
     pub(crate) fn play(&mut self, action: Action) -> Result<(), Illegal> {
-        let changes = self.preview(action)?;
-        for change in &changes {
-            self.board.set(change.point, change.after);
-        }
+        self.check(action)?;
+        self.apply(action);
+        Ok(())
+    }
+
+    /// Plays the legal `action`.
+    fn apply(&mut self, action: Action) {
         let mover = self.to_move;
+        let (own, enemy) = (mover.index(), mover.opponent().index());
         let irreversible = match action {
-            Action::Place(_) => {
-                self.in_hand[mover.index()] -= 1;
+            Action::Place(p) => {
+                self.board.set(p, Some(mover));
+                self.bits[own] |= bitboard::bit(p);
+                self.in_hand[own] -= 1;
                 true
             }
-            Action::Step { captures, .. } => !captures.is_empty(),
+            Action::Step { from, to, captures } => {
+                self.board.set(to, Some(mover));
+                self.board.set(from, None);
+                self.bits[own] ^= bitboard::bit(from) | bitboard::bit(to);
+                for capture in captures.iter() {
+                    self.board.set(capture, None);
+                    self.bits[enemy] &= !bitboard::bit(capture);
+                }
+                !captures.is_empty()
+            }
             Action::Swap | Action::Pass => false,
         };
         if irreversible {
@@ -308,32 +397,26 @@ impl Quint {
         }
         self.to_move = mover.opponent();
         self.ply += 1;
-        let key = self.key();
-        self.history.push(key);
-        self.outcome = self.judge(mover, key.pieces);
-        Ok(())
+        self.history.push(self.key());
+        self.outcome = self.judge(mover);
     }
 
     /// The end of the game, if `mover`'s action just ended it, in the order of docs/rules.md:
     /// the mover's quint, the opponent's quint, the opponent without pieces or without a legal
-    /// action in the move phase, the third repetition. `bits` are the position's
-    /// [`Quint::bitboards`].
-    fn judge(&self, mover: Color, bits: [u64; 2]) -> Option<Outcome> {
+    /// action in the move phase, the third repetition.
+    fn judge(&self, mover: Color) -> Option<Outcome> {
         let opponent = mover.opponent();
         for color in [mover, opponent] {
-            if !lines::has_quint(bits[color.index()]) {
-                continue;
-            }
-            let line = quints(&self.board, color);
-            if !line.is_empty() {
+            let fives = bitboard::five_cells(self.bits[color.index()]);
+            if fives != 0 {
                 return Some(Outcome::Win {
                     winner: color,
-                    line,
+                    line: bitboard::cells(fives).collect(),
                     ending: Ending::Quint,
                 });
             }
         }
-        let no_pieces = !self.dropping() && bits[opponent.index()] == 0;
+        let no_pieces = !self.dropping() && self.bits[opponent.index()] == 0;
         if no_pieces || !self.can_act(opponent) {
             return Some(Outcome::Win {
                 winner: mover,
@@ -393,34 +476,6 @@ fn direction(from: Point, to: Point) -> Option<(isize, isize)> {
         to.row() as isize - from.row() as isize,
     );
     ORTHOGONAL.contains(&d).then_some(d)
-}
-
-/// Every one-cell orthogonal step of a `color` piece to an empty cell, as (from, to).
-fn steps(board: &Board, color: Color) -> impl Iterator<Item = (Point, Point)> + '_ {
-    board
-        .points()
-        .filter(move |&p| board.get(p) == Some(color))
-        .flat_map(move |from| {
-            board
-                .neighbours(from)
-                .filter(|&to| board.is_empty_at(to))
-                .map(move |to| (from, to))
-        })
-}
-
-/// The enemy pieces a `color` piece arriving on `to` may capture: orthogonally next to `to`,
-/// with a `color` piece directly beyond. The cell the piece left never counts: it is next to `to`
-/// and held no enemy, and it is not two cells from `to`.
-fn capturable(board: &Board, to: Point, color: Color) -> Vec<Point> {
-    ORTHOGONAL
-        .into_iter()
-        .filter_map(|d| {
-            let enemy = board.step(to, d)?;
-            let beyond = board.step(enemy, d)?;
-            (board.get(enemy) == Some(color.opponent()) && board.get(beyond) == Some(color))
-                .then_some(enemy)
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -40,8 +40,11 @@ struct Layer {
 
 impl History {
     /// Forgets every position: after a drop or a capture none of them can come back.
+    /// The list keeps its room: the drops of a playout clear it on every turn.
     pub(super) fn clear(&mut self) {
-        *self = History::default();
+        self.recent.clear();
+        self.layers.clear();
+        self.newest = 0;
     }
 
     /// How many times `key` had come at its last time, if it came.

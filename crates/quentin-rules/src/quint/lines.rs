@@ -40,19 +40,6 @@ pub fn quints(board: &Board, color: Color) -> PointSet {
     found
 }
 
-/// Whether the pieces `bits` of an 8×8 board (bit `row * 8 + col`) hold a line of exactly five
-/// along a row or a column: the quick test before [`quints`] finds the line itself.
-pub(super) fn has_quint(bits: u64) -> bool {
-    const N: usize = 8;
-    (0..N).any(|i| {
-        let row = ((bits >> (i * N)) & 0xff) as u32;
-        let column = (0..N).fold(0u32, |acc, r| {
-            acc | (((bits >> (r * N + i)) & 1) as u32) << r
-        });
-        exact_runs(row, N).next().is_some() || exact_runs(column, N).next().is_some()
-    })
-}
-
 /// Where the runs of exactly [`QUINT`] set bits of `line` (of `n` bits) start.
 fn exact_runs(line: u32, n: usize) -> impl Iterator<Item = usize> {
     let five = (1u32 << QUINT) - 1;
