@@ -25,8 +25,11 @@ pub fn uniform(pos: &mut Position, rng: &mut Rng) -> usize {
 /// The uniform playout by listing every legal action each turn and picking one.
 fn uniform_by_list(pos: &mut Position, rng: &mut Rng) -> usize {
     let mut played = 0;
+    // One list for the whole playout: Quint fills it without allocating once it has grown.
+    let mut legal = Vec::with_capacity(64);
     loop {
-        let legal = pos.legal_actions();
+        legal.clear();
+        pos.legal_actions_into(&mut legal);
         if legal.is_empty() {
             return played;
         }

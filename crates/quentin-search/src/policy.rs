@@ -112,7 +112,7 @@ fn quint_playout(pos: &mut Position, rng: &mut Rng) -> Playout {
 
 /// Black's estimated score from the pieces each side has left.
 fn material_estimate(pos: &Position) -> f32 {
-    let [black, white] = pos.board().count();
+    let [black, white] = pos.on_board();
     let diff = black as f32 - white as f32;
     (0.5 + 0.1 * diff).clamp(0.1, 0.9)
 }
