@@ -61,6 +61,11 @@ impl History {
     /// Adds `key` as the newest position: it has come once more than at its last time.
     pub(super) fn push(&mut self, key: Key) {
         let seen = self.last(&key).unwrap_or(0) + 1;
+        if self.recent.len() == self.recent.capacity() {
+            // Room for the whole stretch at once: a playout's clone starts with no spare room,
+            // and growing by doubling would allocate again and again.
+            self.recent.reserve_exact(STRETCH - self.recent.len());
+        }
         self.recent.push((key, seen));
         self.newest = seen;
         if self.recent.len() < STRETCH {
