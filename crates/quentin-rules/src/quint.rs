@@ -9,6 +9,7 @@ mod history;
 mod lines;
 #[cfg(test)]
 mod reference;
+pub mod threats;
 mod violation;
 
 use super::action::{Action, Captures};
