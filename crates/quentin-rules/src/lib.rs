@@ -389,6 +389,17 @@ impl Position {
         }
     }
 
+    /// Quint's move phase: the step that [`Position::steps_into`] would list at index `pick(n)`,
+    /// `n` being how many it would list (`pick` must return an index below `n`), found without
+    /// listing them; `None`, without calling `pick`, when it would list none. A playout picks a
+    /// random step with `pos.pick_step(|n| rng.below(n))`.
+    pub fn pick_step(&self, pick: impl FnOnce(usize) -> usize) -> Option<(Point, Point)> {
+        match &self.state {
+            State::Quint(q) => q.pick_step(pick),
+            _ => None,
+        }
+    }
+
     /// Quint: the enemy pieces the side to move may capture with a step to `to` (any subset
     /// makes a legal step); none in the other games.
     #[must_use]

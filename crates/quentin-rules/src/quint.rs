@@ -87,7 +87,7 @@ impl Quint {
             history: History::default(),
         };
         quint.history.push(quint.key());
-        quint.outcome = quint.judge(to_move.opponent());
+        quint.outcome = quint.judge(to_move.opponent(), true);
         quint
     }
 
@@ -175,25 +175,49 @@ impl Quint {
     /// Calls `f(from, to)` for every one-cell step of the side to move: pieces from `a1` row by
     /// row, each one's steps in the order of [`ORTHOGONAL`].
     fn each_step(&self, mut f: impl FnMut(Point, Point)) {
-        let own = self.bits[self.to_move.index()];
-        let empty = self.empty();
-        // For each direction, the pieces whose neighbour that way is empty.
-        let free = [0, 1, 2, 3].map(|d| bitboard::shift(bitboard::shift(own, d) & empty, back(d)));
-        if free.iter().all(|&f| f == 0) {
-            return;
-        }
-        for from in bitboard::cells(own & (free[0] | free[1] | free[2] | free[3])) {
+        let free = self.free();
+        for from in bitboard::cells(free[0] | free[1] | free[2] | free[3]) {
             let b = bitboard::bit(from);
-            for (d, &(dc, dr)) in ORTHOGONAL.iter().enumerate() {
-                if free[d] & b != 0 {
-                    let to = Point::new(
-                        from.col().wrapping_add_signed(dc),
-                        from.row().wrapping_add_signed(dr),
-                    );
-                    f(from, to);
+            for (d, &free) in free.iter().enumerate() {
+                if free & b != 0 {
+                    f(from, neighbour(from, d));
                 }
             }
         }
+    }
+
+    /// For each direction of [`ORTHOGONAL`], the pieces of the side to move whose neighbour
+    /// that way is empty.
+    fn free(&self) -> [u64; 4] {
+        let own = self.bits[self.to_move.index()];
+        let empty = self.empty();
+        [0, 1, 2, 3].map(|d| bitboard::shift(bitboard::shift(own, d) & empty, back(d)))
+    }
+
+    /// The step [`Quint::steps_into`] would list at index `pick(n)`, `n` being how many it would
+    /// list, without listing them; `None` when it would list none (`pick` is then not called).
+    pub(crate) fn pick_step(&self, pick: impl FnOnce(usize) -> usize) -> Option<(Point, Point)> {
+        if self.outcome.is_some() || self.dropping() {
+            return None;
+        }
+        let free = self.free();
+        let n: u32 = free.iter().map(|f| f.count_ones()).sum();
+        if n == 0 {
+            return None;
+        }
+        let mut k = pick(n as usize);
+        for from in bitboard::cells(free[0] | free[1] | free[2] | free[3]) {
+            let b = bitboard::bit(from);
+            for (d, &free) in free.iter().enumerate() {
+                if free & b != 0 {
+                    if k == 0 {
+                        return Some((from, neighbour(from, d)));
+                    }
+                    k -= 1;
+                }
+            }
+        }
+        None
     }
 
     /// The one-cell steps of the side to move as (from, to), appended to `out`: nothing in the
@@ -224,13 +248,10 @@ impl Quint {
         let at = bitboard::bit(to);
         let mut found = [to; 4];
         let mut n = 0;
-        for (d, &(dc, dr)) in ORTHOGONAL.iter().enumerate() {
+        for d in 0..ORTHOGONAL.len() {
             let next = bitboard::shift(at, d);
             if next & enemy != 0 && bitboard::shift(next, d) & own != 0 {
-                found[n] = Point::new(
-                    to.col().wrapping_add_signed(dc),
-                    to.row().wrapping_add_signed(dr),
-                );
+                found[n] = neighbour(to, d);
                 n += 1;
             }
         }
@@ -393,23 +414,30 @@ impl Quint {
             }
             Action::Swap | Action::Pass => false,
         };
+        // Only a capture changes the opponent's pieces.
+        let captured = irreversible && !matches!(action, Action::Place(_));
         if irreversible {
             self.history.clear();
         }
         self.to_move = mover.opponent();
         self.ply += 1;
         self.history.push(self.key());
-        self.outcome = self.judge(mover);
+        self.outcome = self.judge(mover, captured);
     }
 
     /// The end of the game, if `mover`'s action just ended it, in the order of docs/rules.md:
     /// the mover's quint, the opponent's quint, the opponent without pieces or without a legal
-    /// action in the move phase, the third repetition.
-    fn judge(&self, mover: Color) -> Option<Outcome> {
+    /// action in the move phase, the third repetition. `opponent_changed`: whether the action
+    /// changed the opponent's pieces (or there was no action).
+    fn judge(&self, mover: Color, opponent_changed: bool) -> Option<Outcome> {
         let opponent = mover.opponent();
-        for color in [mover, opponent] {
-            let fives = bitboard::five_cells(self.bits[color.index()]);
-            if fives != 0 {
+        // The opponent's pieces held no five before (the game would be over): only a capture,
+        // cutting a six, can make one.
+        let judged = if opponent_changed { 2 } else { 1 };
+        for color in [mover, opponent].into_iter().take(judged) {
+            let bits = self.bits[color.index()];
+            if bitboard::five_starts(bits) != [0, 0] {
+                let fives = bitboard::five_cells(bits);
                 return Some(Outcome::Win {
                     winner: color,
                     line: bitboard::cells(fives).collect(),
@@ -468,6 +496,15 @@ pub(crate) fn check_position(
             "{to_move} to move with {black} black and {white} white pieces in hand"
         ))
     }
+}
+
+/// The cell next to `p` in direction `d` of [`ORTHOGONAL`], which must be on the board.
+fn neighbour(p: Point, d: usize) -> Point {
+    let (dc, dr) = ORTHOGONAL[d];
+    Point::new(
+        p.col().wrapping_add_signed(dc),
+        p.row().wrapping_add_signed(dr),
+    )
 }
 
 /// The direction of the one orthogonal step from `from` to `to`, if it is one.

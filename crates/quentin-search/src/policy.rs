@@ -68,18 +68,29 @@ fn black_score(pos: &Position) -> f32 {
 /// Quint: drops on random empty cells, then random steps taking everything they can, cut after
 /// [`QUINT_CUT`] steps with the balance of pieces as the estimate.
 fn quint_playout(pos: &mut Position, rng: &mut Rng) -> Playout {
-    let mut cells: Vec<Point> = Vec::with_capacity(64);
-    let mut steps: Vec<(Point, Point)> = Vec::with_capacity(64);
+    // No allocation: the empty cells in an array, the steps picked without listing them.
+    let mut cells = [Point::new(0, 0); 64];
+    let mut empty = 0;
     let mut moves = 0;
     let mut actions = 0;
     // Drops only fill cells: the empty cells are listed once and taken from as pieces drop.
-    cells.extend(pos.board().points().filter(|&p| pos.board().is_empty_at(p)));
+    for p in pos.board().points().filter(|&p| pos.board().is_empty_at(p)) {
+        if let Some(cell) = cells.get_mut(empty) {
+            *cell = p;
+            empty += 1;
+        }
+    }
     while !pos.is_over() {
         let action = if pos.in_hand().is_some_and(|h| h != [0, 0]) {
-            if cells.is_empty() {
+            if empty == 0 {
                 break;
             }
-            Action::Place(cells.swap_remove(rng.below(cells.len())))
+            // As Vec::swap_remove: the last cell takes the place of the one dropped on.
+            let i = rng.below(empty);
+            let cell = cells[i];
+            empty -= 1;
+            cells[i] = cells[empty];
+            Action::Place(cell)
         } else {
             if moves >= QUINT_CUT {
                 return Playout {
@@ -88,12 +99,9 @@ fn quint_playout(pos: &mut Position, rng: &mut Rng) -> Playout {
                 };
             }
             moves += 1;
-            steps.clear();
-            pos.steps_into(&mut steps);
-            if steps.is_empty() {
+            let Some((from, to)) = pos.pick_step(|n| rng.below(n)) else {
                 break;
-            }
-            let (from, to) = steps[rng.below(steps.len())];
+            };
             let captures: Captures = pos.capturable(to);
             Action::Step { from, to, captures }
         };

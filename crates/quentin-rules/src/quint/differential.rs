@@ -43,6 +43,19 @@ fn assert_same(fast: &Quint, slow: &Reference, at: &str) {
     fast.steps_into(&mut steps);
     slow.steps_into(&mut slow_steps);
     assert_eq!(steps, slow_steps, "{at}: steps");
+    // Each step picked by its index, as listed; none picked when none is listed.
+    let picked: Vec<(Point, Point)> = (0..steps.len())
+        .filter_map(|k| {
+            fast.pick_step(|n| {
+                assert_eq!(n, steps.len(), "{at}: steps to pick from");
+                k
+            })
+        })
+        .collect();
+    assert_eq!(picked, steps, "{at}: picked steps");
+    if steps.is_empty() {
+        assert_eq!(fast.pick_step(|_| panic!("{at}: nothing to pick")), None);
+    }
     for &(_, to) in &steps {
         assert_eq!(
             fast.capturable_from(to),

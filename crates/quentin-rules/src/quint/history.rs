@@ -21,7 +21,7 @@ const STRETCH: usize = 64;
 /// each position is copied into a larger layer at most that many times. Looking a position up
 /// reads the list, then each layer from the newest: logarithmic in the length of the game, where
 /// reading the whole list back made a long game's replay quadratic.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(super) struct History {
     /// The newest positions, oldest first, with their counts.
     recent: Vec<(Key, usize)>,
@@ -62,8 +62,8 @@ impl History {
     pub(super) fn push(&mut self, key: Key) {
         let seen = self.last(&key).unwrap_or(0) + 1;
         if self.recent.len() == self.recent.capacity() {
-            // Room for the whole stretch at once: a playout's clone starts with no spare room,
-            // and growing by doubling would allocate again and again.
+            // Room for the whole stretch at once, where growing by doubling would allocate
+            // again and again.
             self.recent.reserve_exact(STRETCH - self.recent.len());
         }
         self.recent.push((key, seen));
@@ -104,6 +104,20 @@ impl History {
     #[cfg(test)]
     pub(super) fn layers(&self) -> usize {
         self.layers.len()
+    }
+}
+
+// A clone keeps room for the whole stretch: a playout plays on a clone, and should not
+// allocate as its positions come.
+impl Clone for History {
+    fn clone(&self) -> History {
+        let mut recent = Vec::with_capacity(STRETCH);
+        recent.extend_from_slice(&self.recent);
+        History {
+            recent,
+            layers: self.layers.clone(),
+            newest: self.newest,
+        }
     }
 }
 
