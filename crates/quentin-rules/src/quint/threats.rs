@@ -190,19 +190,58 @@ fn double_threats(own: u64, empty: u64) -> u64 {
 
 /// The empty cells where an `own` drop leaves `at_least` winning cells or more.
 fn makers(own: u64, empty: u64, at_least: u32) -> u64 {
-    // Only a cell near own pieces can make a new winning cell, one within four of an own piece
-    // along a row or column (a quick superset); any cell can, when `own` wins already.
-    let mut near = own;
-    for _ in 0..4 {
-        near |= bitboard::next_to(near);
-    }
-    if completing(own, empty) != 0 {
-        near = empty;
-    }
-    cells(near & empty)
+    // A new winning cell comes only from five cells holding three own pieces and two empty
+    // cells, one of them the drop's; any drop leaves one when `own` has one already.
+    let near = if completing(own, empty) != 0 {
+        empty
+    } else {
+        two_short(own, empty)
+    };
+    cells(near)
         .map(bit)
         .filter(|&c| completing(own | c, empty & !c).count_ones() >= at_least)
         .fold(0, |all, c| all | c)
+}
+
+/// The empty cells of the five cells in a row or column that hold three `own` pieces and two
+/// empty cells, with no `own` piece just before or just after them: the drops that can make a
+/// winning cell.
+fn two_short(own: u64, empty: u64) -> u64 {
+    let mut found = 0;
+    for d in [1, 0] {
+        let mut own_at = [own; 6];
+        let mut empty_at = [empty; 5];
+        for k in 1..6 {
+            own_at[k] = shift(own_at[k - 1], back(d));
+            if k < 5 {
+                empty_at[k] = shift(empty_at[k - 1], back(d));
+            }
+        }
+        let clear = !shift(own, d) & !own_at[5];
+        // Each pair of the five cells empty, the other three own.
+        for i in 0..5 {
+            for j in i + 1..5 {
+                let mut starts = empty_at[i] & empty_at[j] & clear;
+                for (k, &o) in own_at.iter().enumerate().take(5) {
+                    if k != i && k != j {
+                        starts &= o;
+                    }
+                }
+                if starts == 0 {
+                    continue;
+                }
+                let (mut a, mut b) = (starts, starts);
+                for _ in 0..i {
+                    a = shift(a, d);
+                }
+                for _ in 0..j {
+                    b = shift(b, d);
+                }
+                found |= a | b;
+            }
+        }
+    }
+    found
 }
 
 /// The mover's drops after which the opponent has no win by force within its next two actions:
