@@ -179,7 +179,10 @@ pub struct Board {
     /// By [`Color::index`].
     stones: [Bits; 2],
     empty: Bits,
-    /// Whether `stones` and `empty` follow the cells; when not, they stay empty.
+    /// By index: how many of the cell's orthogonal neighbours hold a stone (off-board cells
+    /// count too, and are never read).
+    around: [u8; INDICES],
+    /// Whether `stones`, `empty` and `around` follow the cells; when not, they stay empty.
     bitboards: bool,
 }
 
@@ -219,6 +222,7 @@ impl Board {
             layout,
             stones: [Bits::new(); 2],
             empty: Bits::new(),
+            around: [0; INDICES],
             bitboards: true,
         };
         for row in 0..size {
@@ -288,13 +292,27 @@ impl Board {
         debug_assert!(self.contains(p));
         let cell = color.map_or(EMPTY, stone);
         if self.bitboards {
-            let k = self.layout.bit(p);
-            self.empty.assign(k, cell == EMPTY);
-            let [black, white] = &mut self.stones;
-            black.assign(k, cell == stone(Color::Black));
-            white.assign(k, cell == stone(Color::White));
+            self.follow(p, cell);
         }
         self.cells[p.index()] = cell;
+    }
+
+    /// Brings the bitboards and the counts of stones around to `p` holding `cell`, with no
+    /// branch on the board: the cell itself is written after.
+    #[inline]
+    fn follow(&mut self, p: Point, cell: u8) {
+        let i = p.index();
+        let k = self.layout.bit(p);
+        self.empty.assign(k, cell == EMPTY);
+        let [black, white] = &mut self.stones;
+        black.assign(k, cell == stone(Color::Black));
+        white.assign(k, cell == stone(Color::White));
+        // +1, -1 or 0 stones around each neighbour, in wrapping arithmetic.
+        let delta = u8::from(is_stone(cell)).wrapping_sub(u8::from(is_stone(self.cells[i])));
+        for d in ORTHOGONAL_STEPS {
+            let j = i.wrapping_add_signed(d);
+            self.around[j] = self.around[j].wrapping_add(delta);
+        }
     }
 
     /// The layout of this board's bitboards.
@@ -309,9 +327,14 @@ impl Board {
         self.bitboards = keep;
         self.stones = [Bits::new(); 2];
         self.empty = Bits::new();
+        self.around = [0; INDICES];
         if keep {
             for p in self.points() {
+                let i = p.index();
                 let k = self.layout.bit(p);
+                for d in ORTHOGONAL_STEPS {
+                    self.around[i] += u8::from(is_stone(self.cells[i.wrapping_add_signed(d)]));
+                }
                 match self.get(p) {
                     Some(c) => self.stones[c.index()].insert(k),
                     None => self.empty.insert(k),
@@ -332,6 +355,24 @@ impl Board {
     pub(crate) fn empty(&self) -> &Bits {
         debug_assert!(self.bitboards, "the board keeps no bitboards");
         &self.empty
+    }
+
+    /// The cell of index `i` and how many stones stand around it, for any `i`: past the padded
+    /// grid (two steps beyond the board's edge, or below index 0 in wrapping arithmetic), the
+    /// last cell of the grid, which is off the board. No branch: a clamp.
+    #[inline]
+    pub(crate) fn cell_and_around_clamped(&self, i: usize) -> (u8, u8) {
+        debug_assert!(self.bitboards, "the board keeps no bitboards");
+        let i = i.min(INDICES - 1);
+        (self.cells[i], self.around[i])
+    }
+
+    /// How many of the orthogonal neighbours of index `i` hold a stone, kept up to date with
+    /// the bitboards.
+    #[inline]
+    pub(crate) fn stones_around(&self, i: usize) -> u8 {
+        debug_assert!(self.bitboards, "the board keeps no bitboards");
+        self.around[i]
     }
 
     /// Whether `p` is empty.

@@ -12,6 +12,9 @@ use super::point::{INDICES, Point};
 
 use super::{Change, Ending, Illegal, Outcome};
 
+#[cfg(test)]
+mod reference;
+
 /// The part of a connection game that is its own: what a placement does, and how stones link
 /// into chains.
 pub(crate) trait PlacementRules: 'static {
