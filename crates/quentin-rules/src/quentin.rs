@@ -177,8 +177,10 @@ fn lonely_diagonals(board: &Board, i: usize, cell: u8) -> u32 {
 /// to a like-coloured stone with no like-coloured neighbour shared.
 fn check_changes(board: &Board, changes: &[Change]) -> Result<(), Illegal> {
     for change in changes {
-        if let Some(violation) = diagonal_violation(board, change.point) {
-            return Err(Illegal::Quentin(violation));
+        let Some(color) = change.after else { continue };
+        let lonely = lonely_diagonals(board, change.point.index(), stone(color));
+        if lonely != 0 {
+            return Err(Illegal::Quentin(violation(change.point, lonely, color)));
         }
     }
     Ok(())
@@ -190,13 +192,55 @@ fn check_changes(board: &Board, changes: &[Change]) -> Result<(), Illegal> {
 /// `p` touches can be one. Distinct regions never touch, so filling one changes nothing about
 /// another.
 fn fill_territories(board: &Board, p: Point, color: Color, starts: u32, changes: &mut Vec<Change>) {
+    // A start whose other neighbours are all stones (or off the board) is a territory of one
+    // point, the commonest: settled on the grid.
+    let i = p.index();
+    let empty = |j: usize| board.cell_and_around_clamped(j).0 == EMPTY;
+    let (mut diagonal, mut far) = (0, 0);
+    for n in 0..4 {
+        diagonal |= u32::from(empty(i.wrapping_add_signed(DIAGONAL_STEPS[n]))) << n;
+        far |= u32::from(empty(i.wrapping_add_signed(2 * ORTHOGONAL_STEPS[n]))) << n;
+    }
+    let open = far | diagonal | (diagonal << 1 | diagonal >> 3) & 0b1111;
+    let singles = starts & !open;
+    if starts == singles {
+        let mut starts = starts;
+        while starts != 0 {
+            let n = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            fill_single(board, p, n, color, changes);
+        }
+        return;
+    }
     // Bitboards of as few words as the board needs: 13×13 fits in three, 19×19 in six.
     match board.layout().words() {
-        0..=2 => fill_territories_in::<2>(board, p, color, starts, changes),
-        3 => fill_territories_in::<3>(board, p, color, starts, changes),
-        4..=6 => fill_territories_in::<6>(board, p, color, starts, changes),
-        _ => fill_territories_in::<BIT_WORDS>(board, p, color, starts, changes),
+        0..=2 => fill_territories_in::<2>(board, p, color, starts, singles, changes),
+        3 => fill_territories_in::<3>(board, p, color, starts, singles, changes),
+        4..=6 => fill_territories_in::<6>(board, p, color, starts, singles, changes),
+        _ => fill_territories_in::<BIT_WORDS>(board, p, color, starts, singles, changes),
     }
+}
+
+/// Pushes onto `changes` the fill of the `n`th orthogonal neighbour of `p`, a territory of one
+/// point once a stone of `color` stands on `p`.
+fn fill_single(board: &Board, p: Point, n: usize, color: Color, changes: &mut Vec<Change>) {
+    let j = p.index().wrapping_add_signed(ORTHOGONAL_STEPS[n]);
+    // The stones around it, the one on `p` (empty on the board) counted by hand.
+    let mut count = [0u32; 2];
+    for d in ORTHOGONAL_STEPS {
+        let cell = board.cell(j.wrapping_add_signed(d));
+        for c in Color::ALL {
+            count[c.index()] += u32::from(cell == stone(c));
+        }
+    }
+    count[color.index()] += 1;
+    let [black, white] = count;
+    let fill = match black.cmp(&white) {
+        std::cmp::Ordering::Greater => Color::Black,
+        std::cmp::Ordering::Less => Color::White,
+        std::cmp::Ordering::Equal => color.opponent(),
+    };
+    changes.push(Change::placement(Point::from_index(j), fill));
 }
 
 /// [`fill_territories`] with bitboards of `W` words.
@@ -205,6 +249,7 @@ fn fill_territories_in<const W: usize>(
     p: Point,
     color: Color,
     starts: u32,
+    singles: u32,
     changes: &mut Vec<Change>,
 ) {
     let layout = board.layout();
@@ -225,7 +270,9 @@ fn fill_territories_in<const W: usize>(
         let n = starts.trailing_zeros() as usize;
         starts &= starts - 1;
         let start = k.wrapping_add_signed(steps[n]);
-        if !spoils.contains(start) {
+        if singles & 1 << n != 0 {
+            fill_single(board, p, n, color, changes);
+        } else if !spoils.contains(start) {
             match region_if_territory(layout, start, &empty, &spoils) {
                 Ok(territory) => {
                     // Its stones as they stand after the placement.
