@@ -55,25 +55,6 @@ impl PointSet {
         new
     }
 
-    /// Removes the point of index `i`.
-    pub(crate) fn remove_index(&mut self, i: usize) {
-        let (w, b) = Self::index_bit(i);
-        self.words[w] &= !b;
-    }
-
-    /// Adds the point of index `i` when `add` holds, without a branch.
-    #[inline]
-    pub(crate) fn insert_index_if(&mut self, i: usize, add: bool) {
-        let (w, b) = (i / 64, i % 64);
-        self.words[w] |= u64::from(add) << b;
-    }
-
-    /// Whether the point of index `i` is in the set.
-    pub(crate) fn contains_index(&self, i: usize) -> bool {
-        let (w, b) = Self::index_bit(i);
-        self.words[w] & b != 0
-    }
-
     /// Adds `p`; returns whether it was new.
     pub fn insert(&mut self, p: Point) -> bool {
         let (w, b) = Self::bit(p);

@@ -5,7 +5,9 @@
 
 use super::super::bits::{BIT_WORDS, Bits};
 use super::super::board::{Board, DIAGONAL, EMPTY, ORTHOGONAL_STEPS, is_stone, stone};
+use super::super::brique::Brique;
 use super::super::color::Color;
+use super::super::konobi::Konobi;
 use super::super::point::{MAX_SIZE, MIN_SIZE, Point, STRIDE};
 use super::super::quentin::{Quentin, QuentinViolation, fill_color, region_if_territory};
 use super::super::{Change, Illegal};
@@ -221,3 +223,41 @@ fn quentin_agrees_with_the_old_placement_code_at_every_size() {
     }
     assert!(compared > 100_000, "only {compared} placements compared");
 }
+
+/// Konobi's placement code is the engine's own (unchanged by issue 20): the test follows the
+/// edge-reach sets, whose winner after every placement is checked against a plain search.
+#[test]
+fn konobi_chains_agree_with_a_plain_search_at_every_size() {
+    let mut compared = 0;
+    for n in MIN_SIZE..=MAX_SIZE {
+        compared += compare::<Konobi>(Konobi::preview_cleared, n, games(n));
+    }
+    assert!(compared > 100_000, "only {compared} placements compared");
+}
+
+/// Brique's placement code is the engine's own (unchanged by issue 20), as for Konobi; Brique's
+/// fills remove stones, which cuts the edge-reach sets.
+#[test]
+fn brique_chains_agree_with_a_plain_search_at_every_size() {
+    let mut compared = 0;
+    for n in MIN_SIZE..=MAX_SIZE {
+        compared += compare::<Brique>(Brique::preview_cleared, n, games(n));
+    }
+    assert!(compared > 100_000, "only {compared} placements compared");
+}
+
+/// A game's own preview, `changes` cleared first, in the shape of [`Preview`].
+trait Cleared: PlacementRules {
+    fn preview_cleared(
+        board: &Board,
+        p: Point,
+        color: Color,
+        changes: &mut Vec<Change>,
+    ) -> Result<(), Illegal> {
+        changes.clear();
+        Self::preview(board, p, color, changes)
+    }
+}
+
+impl Cleared for Konobi {}
+impl Cleared for Brique {}
