@@ -18,6 +18,20 @@ pub(crate) const fn stone(color: Color) -> u8 {
     color as u8 + 1
 }
 
+/// The diagonals (bit `n` for the `n`th of [`DIAGONAL_STEPS`]) with a neighbour of
+/// `orthogonal` (bit `n` for the `n`th of [`ORTHOGONAL_STEPS`]) on one side or the other: the
+/// `n`th diagonal lies between the `n`th orthogonal neighbour and the next.
+#[inline]
+pub(crate) const fn beside_either(orthogonal: u32) -> u32 {
+    (orthogonal | orthogonal >> 1 | orthogonal << 3) & 0b1111
+}
+
+/// The diagonals with a neighbour of `orthogonal` on both sides (see [`beside_either`]).
+#[inline]
+pub(crate) const fn beside_both(orthogonal: u32) -> u32 {
+    orthogonal & (orthogonal >> 1 | orthogonal << 3) & 0b1111
+}
+
 /// Whether a cell value is a stone.
 pub(crate) const fn is_stone(cell: u8) -> bool {
     cell.wrapping_sub(1) < 2
@@ -220,6 +234,22 @@ impl Board {
     #[inline]
     pub(crate) fn cell(&self, i: usize) -> u8 {
         self.cells[i]
+    }
+
+    /// Which of the four orthogonal neighbours (bit `n` for the `n`th of [`ORTHOGONAL_STEPS`])
+    /// and of the four diagonal neighbours (bit `n` for the `n`th of [`DIAGONAL_STEPS`]) of index
+    /// `i` hold `cell`: eight loads and compares, no branch. The `n`th diagonal shares with `i`
+    /// the `n`th orthogonal neighbour and the next.
+    #[inline]
+    pub(crate) fn neighbour_masks(&self, i: usize, cell: u8) -> (u32, u32) {
+        let (mut orthogonal, mut diagonal) = (0, 0);
+        for n in 0..4 {
+            let o = i.wrapping_add_signed(ORTHOGONAL_STEPS[n]);
+            let d = i.wrapping_add_signed(DIAGONAL_STEPS[n]);
+            orthogonal |= u32::from(self.cells[o] == cell) << n;
+            diagonal |= u32::from(self.cells[d] == cell) << n;
+        }
+        (orthogonal, diagonal)
     }
 
     /// A copy of every cell, by index: [`EMPTY`], [`OFF`] or a [`stone`].

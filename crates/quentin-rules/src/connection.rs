@@ -5,7 +5,7 @@
 use std::marker::PhantomData;
 
 use super::action::Action;
-use super::board::{Board, OFF, PointSet, is_stone};
+use super::board::{Board, EMPTY, OFF, PointSet, is_stone};
 use super::chains::Chains;
 use super::color::Color;
 use super::point::{INDICES, Point};
@@ -291,8 +291,19 @@ impl<R: PlacementRules> Connection<R> {
     }
 }
 
-/// Refuses a placement on `p` when `p` is off the board or occupied.
+/// Refuses a placement on `p` when `p` is off the board or occupied: one cell read, since the
+/// cells off the board are marked so.
+#[inline]
 fn check_empty(board: &Board, p: Point) -> Result<(), Illegal> {
+    if board.cell(p.index()) == EMPTY {
+        return Ok(());
+    }
+    refuse_occupied(board, p)
+}
+
+/// Why a placement on `p`, not empty, is refused.
+#[cold]
+fn refuse_occupied(board: &Board, p: Point) -> Result<(), Illegal> {
     if !board.contains(p) {
         return Err(Illegal::OffBoard(p));
     }

@@ -4,7 +4,9 @@
 use std::fmt;
 
 use super::bits::{BIT_WORDS, Bits, Layout};
-use super::board::{Board, DIAGONAL, DIAGONAL_STEPS, EMPTY, ORTHOGONAL_STEPS, is_stone, stone};
+use super::board::{
+    Board, DIAGONAL, DIAGONAL_STEPS, EMPTY, ORTHOGONAL_STEPS, beside_either, is_stone, stone,
+};
 use super::color::Color;
 use super::connection::{PlacementRules, apply};
 use super::point::Point;
@@ -161,16 +163,8 @@ fn violation(p: Point, lonely: u32, color: Color) -> QuentinViolation {
 /// orthogonal mask.
 #[inline]
 fn lonely_diagonals(board: &Board, i: usize, cell: u8) -> u32 {
-    let mut orthogonal = 0;
-    let mut diagonal = 0;
-    for n in 0..4 {
-        let o = i.wrapping_add_signed(ORTHOGONAL_STEPS[n]);
-        let d = i.wrapping_add_signed(DIAGONAL_STEPS[n]);
-        orthogonal |= u32::from(board.cell(o) == cell) << n;
-        diagonal |= u32::from(board.cell(d) == cell) << n;
-    }
-    let shared = orthogonal | orthogonal >> 1 | (orthogonal << 3 & 0b1000);
-    diagonal & !shared
+    let (orthogonal, diagonal) = board.neighbour_masks(i, cell);
+    diagonal & !beside_either(orthogonal)
 }
 
 /// Refuses the turn whose `changes` are made on `board` when one of its stones stands diagonal
