@@ -42,6 +42,14 @@ impl Layout {
         }
     }
 
+    /// The bit steps to the four orthogonal neighbours, in the order of
+    /// [`super::board::ORTHOGONAL`].
+    #[inline]
+    pub(crate) const fn orthogonal_bit_steps(self) -> [isize; 4] {
+        let s = self.stride as isize;
+        [s, 1, -s, -1]
+    }
+
     /// How many words the board's sets use.
     pub(crate) const fn words(self) -> usize {
         self.words
@@ -123,23 +131,33 @@ impl<const W: usize> Bits<W> {
         }
     }
 
+    /// The word of bit `k`, clamped to the set's words: a bit of the board is never past them,
+    /// and the clamp (a conditional move) spares the bounds check and its branch.
+    #[inline]
+    const fn word(k: usize) -> usize {
+        let w = k / 64;
+        if w < W { w } else { W - 1 }
+    }
+
     /// Adds bit `k`.
     #[inline]
     pub(crate) fn insert(&mut self, k: usize) {
-        self.words[k / 64] |= 1 << (k % 64);
+        debug_assert!(k / 64 < W, "bit {k} past the set");
+        self.words[Self::word(k)] |= 1 << (k % 64);
     }
 
     /// Sets bit `k` to `on`.
     #[inline]
     pub(crate) fn assign(&mut self, k: usize, on: bool) {
-        let (w, b) = (k / 64, k % 64);
+        debug_assert!(k / 64 < W, "bit {k} past the set");
+        let (w, b) = (Self::word(k), k % 64);
         self.words[w] = self.words[w] & !(1 << b) | u64::from(on) << b;
     }
 
     /// Whether bit `k` is set.
     #[inline]
     pub(crate) fn contains(&self, k: usize) -> bool {
-        self.words[k / 64] & (1 << (k % 64)) != 0
+        self.words[Self::word(k)] & (1 << (k % 64)) != 0
     }
 
     /// How many bits are set.

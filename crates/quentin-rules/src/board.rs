@@ -18,6 +18,20 @@ pub(crate) const fn stone(color: Color) -> u8 {
     color as u8 + 1
 }
 
+/// The diagonals (bit `n` for the `n`th of [`DIAGONAL_STEPS`]) with a neighbour of
+/// `orthogonal` (bit `n` for the `n`th of [`ORTHOGONAL_STEPS`]) on one side or the other: the
+/// `n`th diagonal lies between the `n`th orthogonal neighbour and the next.
+#[inline]
+pub(crate) const fn beside_either(orthogonal: u32) -> u32 {
+    (orthogonal | orthogonal >> 1 | orthogonal << 3) & 0b1111
+}
+
+/// The diagonals with a neighbour of `orthogonal` on both sides (see [`beside_either`]).
+#[inline]
+pub(crate) const fn beside_both(orthogonal: u32) -> u32 {
+    orthogonal & (orthogonal >> 1 | orthogonal << 3) & 0b1111
+}
+
 /// Whether a cell value is a stone.
 pub(crate) const fn is_stone(cell: u8) -> bool {
     cell.wrapping_sub(1) < 2
@@ -53,25 +67,6 @@ impl PointSet {
         let new = self.words[w] & b == 0;
         self.words[w] |= b;
         new
-    }
-
-    /// Removes the point of index `i`.
-    pub(crate) fn remove_index(&mut self, i: usize) {
-        let (w, b) = Self::index_bit(i);
-        self.words[w] &= !b;
-    }
-
-    /// Adds the point of index `i` when `add` holds, without a branch.
-    #[inline]
-    pub(crate) fn insert_index_if(&mut self, i: usize, add: bool) {
-        let (w, b) = (i / 64, i % 64);
-        self.words[w] |= u64::from(add) << b;
-    }
-
-    /// Whether the point of index `i` is in the set.
-    pub(crate) fn contains_index(&self, i: usize) -> bool {
-        let (w, b) = Self::index_bit(i);
-        self.words[w] & b != 0
     }
 
     /// Adds `p`; returns whether it was new.
@@ -179,7 +174,10 @@ pub struct Board {
     /// By [`Color::index`].
     stones: [Bits; 2],
     empty: Bits,
-    /// Whether `stones` and `empty` follow the cells; when not, they stay empty.
+    /// By index: how many of the cell's orthogonal neighbours hold a stone (off-board cells
+    /// count too, and are never read).
+    around: [u8; INDICES],
+    /// Whether `stones`, `empty` and `around` follow the cells; when not, they stay empty.
     bitboards: bool,
 }
 
@@ -219,6 +217,7 @@ impl Board {
             layout,
             stones: [Bits::new(); 2],
             empty: Bits::new(),
+            around: [0; INDICES],
             bitboards: true,
         };
         for row in 0..size {
@@ -235,6 +234,22 @@ impl Board {
     #[inline]
     pub(crate) fn cell(&self, i: usize) -> u8 {
         self.cells[i]
+    }
+
+    /// Which of the four orthogonal neighbours (bit `n` for the `n`th of [`ORTHOGONAL_STEPS`])
+    /// and of the four diagonal neighbours (bit `n` for the `n`th of [`DIAGONAL_STEPS`]) of index
+    /// `i` hold `cell`: eight loads and compares, no branch. The `n`th diagonal shares with `i`
+    /// the `n`th orthogonal neighbour and the next.
+    #[inline]
+    pub(crate) fn neighbour_masks(&self, i: usize, cell: u8) -> (u32, u32) {
+        let (mut orthogonal, mut diagonal) = (0, 0);
+        for n in 0..4 {
+            let o = i.wrapping_add_signed(ORTHOGONAL_STEPS[n]);
+            let d = i.wrapping_add_signed(DIAGONAL_STEPS[n]);
+            orthogonal |= u32::from(self.cells[o] == cell) << n;
+            diagonal |= u32::from(self.cells[d] == cell) << n;
+        }
+        (orthogonal, diagonal)
     }
 
     /// A copy of every cell, by index: [`EMPTY`], [`OFF`] or a [`stone`].
@@ -288,13 +303,27 @@ impl Board {
         debug_assert!(self.contains(p));
         let cell = color.map_or(EMPTY, stone);
         if self.bitboards {
-            let k = self.layout.bit(p);
-            self.empty.assign(k, cell == EMPTY);
-            let [black, white] = &mut self.stones;
-            black.assign(k, cell == stone(Color::Black));
-            white.assign(k, cell == stone(Color::White));
+            self.follow(p, cell);
         }
         self.cells[p.index()] = cell;
+    }
+
+    /// Brings the bitboards and the counts of stones around to `p` holding `cell`, with no
+    /// branch on the board: the cell itself is written after.
+    #[inline]
+    fn follow(&mut self, p: Point, cell: u8) {
+        let i = p.index();
+        let k = self.layout.bit(p);
+        self.empty.assign(k, cell == EMPTY);
+        let [black, white] = &mut self.stones;
+        black.assign(k, cell == stone(Color::Black));
+        white.assign(k, cell == stone(Color::White));
+        // +1, -1 or 0 stones around each neighbour, in wrapping arithmetic.
+        let delta = u8::from(is_stone(cell)).wrapping_sub(u8::from(is_stone(self.cells[i])));
+        for d in ORTHOGONAL_STEPS {
+            let j = i.wrapping_add_signed(d);
+            self.around[j] = self.around[j].wrapping_add(delta);
+        }
     }
 
     /// The layout of this board's bitboards.
@@ -309,9 +338,14 @@ impl Board {
         self.bitboards = keep;
         self.stones = [Bits::new(); 2];
         self.empty = Bits::new();
+        self.around = [0; INDICES];
         if keep {
             for p in self.points() {
+                let i = p.index();
                 let k = self.layout.bit(p);
+                for d in ORTHOGONAL_STEPS {
+                    self.around[i] += u8::from(is_stone(self.cells[i.wrapping_add_signed(d)]));
+                }
                 match self.get(p) {
                     Some(c) => self.stones[c.index()].insert(k),
                     None => self.empty.insert(k),
@@ -332,6 +366,24 @@ impl Board {
     pub(crate) fn empty(&self) -> &Bits {
         debug_assert!(self.bitboards, "the board keeps no bitboards");
         &self.empty
+    }
+
+    /// The cell of index `i` and how many stones stand around it, for any `i`: past the padded
+    /// grid (two steps beyond the board's edge, or below index 0 in wrapping arithmetic), the
+    /// last cell of the grid, which is off the board. No branch: a clamp.
+    #[inline]
+    pub(crate) fn cell_and_around_clamped(&self, i: usize) -> (u8, u8) {
+        debug_assert!(self.bitboards, "the board keeps no bitboards");
+        let i = i.min(INDICES - 1);
+        (self.cells[i], self.around[i])
+    }
+
+    /// How many of the orthogonal neighbours of index `i` hold a stone, kept up to date with
+    /// the bitboards.
+    #[inline]
+    pub(crate) fn stones_around(&self, i: usize) -> u8 {
+        debug_assert!(self.bitboards, "the board keeps no bitboards");
+        self.around[i]
     }
 
     /// Whether `p` is empty.

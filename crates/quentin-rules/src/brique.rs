@@ -92,7 +92,9 @@ impl PlacementRules for Brique {
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
         let fills = fills(board, p, color);
-        put(board, p, color, changes);
+        // `p` is empty: the placement needs no look at what stood there.
+        changes.push(Change::placement(p, color));
+        board.set(p, Some(color));
         for (square, fill) in fills {
             if fill {
                 put(board, Point::from_index(square), color, changes);

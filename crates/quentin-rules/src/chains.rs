@@ -13,16 +13,23 @@
 //! by the thousand in a search.
 
 use super::Change;
-use super::board::{Board, OFF, PointSet};
+use super::board::{Board, OFF};
 use super::color::Color;
 use super::connection::{PlacementRules, spread};
-use super::point::{Point, STRIDE};
+use super::point::{INDICES, Point, STRIDE};
+
+/// The bit of `color` in [`Chains::reach`].
+#[inline]
+const fn bit(color: Color) -> u8 {
+    1 << color as u8
+}
 
 /// The stones of each colour linked to that colour's first edge.
 #[derive(Clone)]
 pub(crate) struct Chains {
-    /// By [`Color::index`]: the stones (by point index) joined to the colour's first edge.
-    reach: [PointSet; 2],
+    /// By point index: bit [`bit`] of a colour is set when the stone there is joined to the
+    /// colour's first edge.
+    reach: [u8; INDICES],
     /// By [`Color::index`]: a stone of `reach` on the colour's second edge, if any (its index).
     joined: [Option<u16>; 2],
 }
@@ -44,7 +51,7 @@ impl Chains {
     /// The chains of `board`, stones linked as the game `R` links them.
     pub(crate) fn build<R: PlacementRules>(board: &Board) -> Chains {
         let mut chains = Chains {
-            reach: [PointSet::new(); 2],
+            reach: [0; INDICES],
             joined: [None; 2],
         };
         for color in Color::ALL {
@@ -55,7 +62,10 @@ impl Chains {
 
     /// Builds `color`'s set anew from the stones on its first edge.
     fn rebuild<R: PlacementRules>(&mut self, board: &Board, color: Color) {
-        self.reach[color.index()] = PointSet::new();
+        let b = bit(color);
+        for r in &mut self.reach {
+            *r &= !b;
+        }
         self.joined[color.index()] = None;
         for k in 0..board.size() {
             let p = match color {
@@ -72,8 +82,7 @@ impl Chains {
     /// the set yet; or stops at the first of them on the colour's second edge: the colour has
     /// then won, the game is over and the set is not asked again.
     fn flood<R: PlacementRules>(&mut self, board: &Board, start: usize, color: Color) {
-        let reach = &mut self.reach[color.index()];
-        let joined = spread(board, reach, start, R::LINKS, |i| {
+        let joined = spread::<R>(board, &mut self.reach, bit(color), start, |i| {
             on_edge(board, i, color, true)
         });
         let slot = &mut self.joined[color.index()];
@@ -89,9 +98,9 @@ impl Chains {
             if let Some(before) = change.before
                 && change.after != Some(before)
             {
-                let reach = &mut self.reach[before.index()];
+                let (reach, b) = (&mut self.reach, bit(before));
                 let i = change.point.index();
-                if !reach.contains_index(i) {
+                if reach[i] & b == 0 {
                     continue;
                 }
                 // A stone linked to at most one stone of the set is at the end of a chain:
@@ -100,10 +109,10 @@ impl Chains {
                 // too, which only counts more links.)
                 let links = R::LINKS
                     .iter()
-                    .filter(|&&d| reach.contains_index(i.wrapping_add_signed(d)))
+                    .filter(|&&d| reach[i.wrapping_add_signed(d)] & b != 0)
                     .count();
                 if links <= 1 {
-                    reach.remove_index(i);
+                    reach[i] &= !b;
                 } else {
                     cut[before.index()] = true;
                 }
@@ -117,15 +126,13 @@ impl Chains {
         for change in changes {
             let Some(color) = change.after else { continue };
             let i = change.point.index();
-            let reach = &self.reach[color.index()];
-            if reach.contains_index(i) {
-                continue;
-            }
+            let b = bit(color);
             // The set holds only stones of `color`: a neighbour in it is a linked stone.
-            let touches = R::LINKS.iter().fold(false, |any, &d| {
-                any | reach.contains_index(i.wrapping_add_signed(d))
-            });
-            if touches || on_edge(board, i, color, false) {
+            let touches = R::LINKS
+                .iter()
+                .fold(0, |any, &d| any | self.reach[i.wrapping_add_signed(d)]);
+            // `&`, not `&&`: one branch.
+            if ((touches & b != 0) | on_edge(board, i, color, false)) & (self.reach[i] & b == 0) {
                 self.flood::<R>(board, i, color);
             }
         }

@@ -5,12 +5,15 @@
 use std::marker::PhantomData;
 
 use super::action::Action;
-use super::board::{Board, OFF, PointSet, is_stone};
+use super::board::{Board, EMPTY, OFF, PointSet, is_stone};
 use super::chains::Chains;
 use super::color::Color;
 use super::point::{INDICES, Point};
 
 use super::{Change, Ending, Illegal, Outcome};
+
+#[cfg(test)]
+mod reference;
 
 /// The part of a connection game that is its own: what a placement does, and how stones link
 /// into chains.
@@ -288,8 +291,19 @@ impl<R: PlacementRules> Connection<R> {
     }
 }
 
-/// Refuses a placement on `p` when `p` is off the board or occupied.
+/// Refuses a placement on `p` when `p` is off the board or occupied: one cell read, since the
+/// cells off the board are marked so.
+#[inline]
 fn check_empty(board: &Board, p: Point) -> Result<(), Illegal> {
+    if board.cell(p.index()) == EMPTY {
+        return Ok(());
+    }
+    refuse_occupied(board, p)
+}
+
+/// Why a placement on `p`, not empty, is refused.
+#[cold]
+fn refuse_occupied(board: &Board, p: Point) -> Result<(), Illegal> {
     if !board.contains(p) {
         return Err(Illegal::OffBoard(p));
     }
@@ -368,25 +382,27 @@ pub(crate) fn chain<R: PlacementRules>(board: &Board, start: Point) -> PointSet 
 /// The stack of [`spread`] on the machine stack; deeper floods spill to the heap.
 const STACK: usize = 64;
 
-/// Adds to `set` the stone of index `start` and every stone of its colour linked to it through
-/// `links` (index steps, at most eight) that `set` does not hold yet, walking only through stones
-/// it adds. Stops at the first stone for which `mark` holds, and returns it: the set then holds
-/// only part of the stones (the chains use this at a win, when the game is over).
+/// Adds to `reach` (bit `bit` of each index's byte) the stone of index `start` and every stone of
+/// its colour linked to it through `R::LINKS` that `reach` does not hold yet, walking only
+/// through stones it adds. Stops at the first stone for which `mark` holds, and returns it: the
+/// set then holds only part of the stones (the chains use this at a win, when the game is over).
 ///
 /// Written without a branch on the board: each neighbour is written onto the stack and kept
 /// only if it is new, so the walk costs the same whatever the shape of the chain (a mispredicted
-/// branch per stone was half the time of a random playout).
-pub(crate) fn spread(
+/// branch per stone was half the time of a random playout). A byte per point, not a bit: a
+/// link is one load and one store, with no shift.
+pub(crate) fn spread<R: PlacementRules>(
     board: &Board,
-    set: &mut PointSet,
+    reach: &mut [u8; INDICES],
+    bit: u8,
     start: usize,
-    links: &[isize],
     mark: impl Fn(usize) -> bool,
 ) -> Option<usize> {
-    debug_assert!(links.len() <= 8);
-    if !set.insert_index(start) {
+    const { assert!(R::LINKS.len() <= 8) };
+    if reach[start] & bit != 0 {
         return None;
     }
+    reach[start] |= bit;
     let cell = board.cell(start);
     let mut stack = [0u16; STACK + 8];
     let mut len = 1;
@@ -404,18 +420,16 @@ pub(crate) fn spread(
             return Some(i);
         }
         // Every link is read before any is written: the links of one stone are distinct
-        // points, so the answers are the same, and the reads need not wait for the writes
-        // (neighbours share a word of the set: written then read again, each link waited for
-        // the one before, and the winning line took twice as long).
+        // points, so the answers are the same, and the reads need not wait for the writes.
         let mut new = [false; 8];
-        for (new, &d) in new.iter_mut().zip(links) {
+        for (new, &d) in new.iter_mut().zip(R::LINKS) {
             let j = i.wrapping_add_signed(d);
             // `&`, not `&&`: no branch on the board.
-            *new = (board.cell(j) == cell) & !set.contains_index(j);
+            *new = (board.cell(j) == cell) & (reach[j] & bit == 0);
         }
-        for (&new, &d) in new.iter().zip(links) {
+        for (&new, &d) in new.iter().zip(R::LINKS) {
             let j = i.wrapping_add_signed(d);
-            set.insert_index_if(j, new);
+            reach[j] |= bit & 0u8.wrapping_sub(u8::from(new));
             stack[len] = j as u16;
             len += usize::from(new);
         }

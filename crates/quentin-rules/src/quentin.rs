@@ -4,7 +4,9 @@
 use std::fmt;
 
 use super::bits::{BIT_WORDS, Bits, Layout};
-use super::board::{Board, DIAGONAL, EMPTY, ORTHOGONAL_STEPS, is_stone, stone};
+use super::board::{
+    Board, DIAGONAL, DIAGONAL_STEPS, EMPTY, ORTHOGONAL_STEPS, beside_either, is_stone, stone,
+};
 use super::color::Color;
 use super::connection::{PlacementRules, apply};
 use super::point::Point;
@@ -84,52 +86,155 @@ impl PlacementRules for Quentin {
 
 /// Pushes onto `changes` the placement of `color` on the empty point `p` and the fills of the
 /// territories it closes, without changing the board; returns whether it fills any.
+#[inline]
 fn placement_changes(board: &Board, p: Point, color: Color, changes: &mut Vec<Change>) -> bool {
     changes.push(Change::placement(p, color));
-    fill_territories(board, p, color, changes);
+    let starts = territory_starts(board, p);
+    if starts == 0 {
+        return false;
+    }
+    fill_territories(board, p, color, starts, changes);
     changes.len() > 1
+}
+
+/// The orthogonal neighbours of the empty point `p` (bit `n` for the `n`th of
+/// [`ORTHOGONAL_STEPS`]) whose regions could be territories once a stone stands on `p`, as far
+/// as the points around them tell: each is empty, has a stone around already (the one on `p`
+/// makes two), and none of its other neighbours is an empty point with fewer than two stones
+/// around (those are not next to `p`, so the stone there changes nothing for them). Read from
+/// the counts the board keeps, with no branch: most placements close nothing, and are settled
+/// here, before any bitboard is read.
+#[inline]
+fn territory_starts(board: &Board, p: Point) -> u32 {
+    let i = p.index();
+    // An empty point with fewer than two stones around: its region is no territory.
+    let spoils = |j: usize| {
+        let (cell, around) = board.cell_and_around_clamped(j);
+        (cell == EMPTY) & (around < 2)
+    };
+    let (mut starts, mut diagonal, mut far) = (0, 0, 0);
+    for n in 0..4 {
+        let d = ORTHOGONAL_STEPS[n];
+        let j = i.wrapping_add_signed(d);
+        let start = (board.cell(j) == EMPTY) & (board.stones_around(j) >= 1);
+        starts |= u32::from(start) << n;
+        diagonal |= u32::from(spoils(i.wrapping_add_signed(DIAGONAL_STEPS[n]))) << n;
+        far |= u32::from(spoils(i.wrapping_add_signed(2 * d))) << n;
+    }
+    // The other neighbours of the `n`th start: the point beyond it, and the diagonals `n`
+    // (between it and the next start) and `n - 1` (between the one before and it).
+    let spoiled = far | diagonal | (diagonal << 1 | diagonal >> 3) & 0b1111;
+    starts & !spoiled
 }
 
 /// Refuses a lone placement of `color` on the empty point `p` that would stand diagonal to a
 /// like-coloured stone with no like-coloured neighbour shared.
+#[inline]
 fn check_placement(board: &Board, p: Point, color: Color) -> Result<(), Illegal> {
-    match diagonal_violation_of(board, p, stone(color)) {
-        Some(violation) => Err(Illegal::Quentin(violation)),
-        None => Ok(()),
+    let lonely = lonely_diagonals(board, p.index(), stone(color));
+    if lonely == 0 {
+        return Ok(());
     }
+    Err(Illegal::Quentin(violation(p, lonely, color)))
+}
+
+/// The violation of a stone of `color` on `p` whose lonely diagonals ([`lonely_diagonals`])
+/// are `lonely`, not empty: the first of them in the order of [`DIAGONAL`].
+#[cold]
+fn violation(p: Point, lonely: u32, color: Color) -> QuentinViolation {
+    let (dc, dr) = DIAGONAL[lonely.trailing_zeros() as usize];
+    QuentinViolation::DiagonalWithoutSharedNeighbour {
+        first: p,
+        second: Point::new(
+            p.col().wrapping_add_signed(dc),
+            p.row().wrapping_add_signed(dr),
+        ),
+        color,
+    }
+}
+
+/// The diagonal neighbours of index `i` (bit `n` for the `n`th of [`DIAGONAL`]) holding `cell`
+/// with neither of the two points they share with `i` holding it: what a stone `cell` on `i`
+/// would stand diagonal to, alone. What stands on `i` is not read.
+///
+/// The eight neighbours are read as two masks of four, with no branch: the diagonal `(dc, dr)`
+/// shares with `i` the orthogonal neighbours `(0, dr)` and `(dc, 0)`, the `n`th and the next of
+/// [`ORTHOGONAL`](super::board::ORTHOGONAL) in turn, so the shared pairs are a rotation of the
+/// orthogonal mask.
+#[inline]
+fn lonely_diagonals(board: &Board, i: usize, cell: u8) -> u32 {
+    let (orthogonal, diagonal) = board.neighbour_masks(i, cell);
+    diagonal & !beside_either(orthogonal)
 }
 
 /// Refuses the turn whose `changes` are made on `board` when one of its stones stands diagonal
 /// to a like-coloured stone with no like-coloured neighbour shared.
 fn check_changes(board: &Board, changes: &[Change]) -> Result<(), Illegal> {
     for change in changes {
-        if let Some(violation) = diagonal_violation(board, change.point) {
-            return Err(Illegal::Quentin(violation));
+        let Some(color) = change.after else { continue };
+        let lonely = lonely_diagonals(board, change.point.index(), stone(color));
+        if lonely != 0 {
+            return Err(Illegal::Quentin(violation(change.point, lonely, color)));
         }
     }
     Ok(())
 }
 
-/// How many of the orthogonal neighbours of index `i` hold a stone.
-#[inline]
-fn stones_around(board: &Board, i: usize) -> usize {
-    ORTHOGONAL_STEPS
-        .iter()
-        .filter(|&&d| is_stone(board.cell(i.wrapping_add_signed(d))))
-        .count()
-}
-
 /// Pushes onto `changes` the fills of every territory that a stone of `color` on the empty
-/// point `p` would close, without changing the board. Before the placement there was no
-/// territory, so only the regions that `p` touches can be one. Distinct regions never touch,
-/// so filling one changes nothing about another.
-fn fill_territories(board: &Board, p: Point, color: Color, changes: &mut Vec<Change>) {
+/// point `p` would close, without changing the board, for the neighbours `starts` of
+/// [`territory_starts`]. Before the placement there was no territory, so only the regions that
+/// `p` touches can be one. Distinct regions never touch, so filling one changes nothing about
+/// another.
+fn fill_territories(board: &Board, p: Point, color: Color, starts: u32, changes: &mut Vec<Change>) {
+    // A start whose other neighbours are all stones (or off the board) is a territory of one
+    // point, the commonest: settled on the grid.
+    let i = p.index();
+    let empty = |j: usize| board.cell_and_around_clamped(j).0 == EMPTY;
+    let (mut diagonal, mut far) = (0, 0);
+    for n in 0..4 {
+        diagonal |= u32::from(empty(i.wrapping_add_signed(DIAGONAL_STEPS[n]))) << n;
+        far |= u32::from(empty(i.wrapping_add_signed(2 * ORTHOGONAL_STEPS[n]))) << n;
+    }
+    let open = far | diagonal | (diagonal << 1 | diagonal >> 3) & 0b1111;
+    let singles = starts & !open;
+    if starts == singles {
+        let mut starts = starts;
+        while starts != 0 {
+            let n = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            fill_single(board, p, n, color, changes);
+        }
+        return;
+    }
     // Bitboards of as few words as the board needs: 13×13 fits in three, 19×19 in six.
     match board.layout().words() {
-        0..=3 => fill_territories_in::<3>(board, p, color, changes),
-        4..=6 => fill_territories_in::<6>(board, p, color, changes),
-        _ => fill_territories_in::<BIT_WORDS>(board, p, color, changes),
+        0..=2 => fill_territories_in::<2>(board, p, color, starts, singles, changes),
+        3 => fill_territories_in::<3>(board, p, color, starts, singles, changes),
+        4..=6 => fill_territories_in::<6>(board, p, color, starts, singles, changes),
+        _ => fill_territories_in::<BIT_WORDS>(board, p, color, starts, singles, changes),
     }
+}
+
+/// Pushes onto `changes` the fill of the `n`th orthogonal neighbour of `p`, a territory of one
+/// point once a stone of `color` stands on `p`.
+fn fill_single(board: &Board, p: Point, n: usize, color: Color, changes: &mut Vec<Change>) {
+    let j = p.index().wrapping_add_signed(ORTHOGONAL_STEPS[n]);
+    // The stones around it, the one on `p` (empty on the board) counted by hand.
+    let mut count = [0u32; 2];
+    for d in ORTHOGONAL_STEPS {
+        let cell = board.cell(j.wrapping_add_signed(d));
+        for c in Color::ALL {
+            count[c.index()] += u32::from(cell == stone(c));
+        }
+    }
+    count[color.index()] += 1;
+    let [black, white] = count;
+    let fill = match black.cmp(&white) {
+        std::cmp::Ordering::Greater => Color::Black,
+        std::cmp::Ordering::Less => Color::White,
+        std::cmp::Ordering::Equal => color.opponent(),
+    };
+    changes.push(Change::placement(Point::from_index(j), fill));
 }
 
 /// [`fill_territories`] with bitboards of `W` words.
@@ -137,58 +242,51 @@ fn fill_territories_in<const W: usize>(
     board: &Board,
     p: Point,
     color: Color,
+    starts: u32,
+    singles: u32,
     changes: &mut Vec<Change>,
 ) {
     let layout = board.layout();
-    let i = p.index();
-    // Empty points known to lie in a region that is no territory, or in one already filled.
-    let mut done = Bits::<W>::new();
-    // The board after the placement, once needed: the empty points, the stones by colour and
-    // the empty points that spoil their region (fewer than two stones around).
-    let mut sets: Option<(Bits<W>, [Bits<W>; 2], Bits<W>)> = None;
-    for d in ORTHOGONAL_STEPS {
-        let start = i.wrapping_add_signed(d);
-        // Off the board, or a stone.
-        if board.cell(start) != EMPTY {
-            continue;
-        }
-        let k = layout.bit(Point::from_index(start));
-        if done.contains(k) {
-            continue;
-        }
-        // Most regions fail at their first point: settle those on the grid, without bitboards
-        // (the stone on `p`, one of its neighbours, counts too).
-        if stones_around(board, start) + 1 < 2 {
-            done.insert(k);
-            continue;
-        }
-        let (empty, stones, lacking) = sets.get_or_insert_with(|| {
-            let k = layout.bit(p);
-            let mut empty: Bits<W> = board.empty().resize();
-            empty.assign(k, false);
-            // Without a branch on the colour, which alternates.
-            let stones = Color::ALL.map(|c| {
-                let mut stones: Bits<W> = board.stones(c).resize();
-                stones.assign(k, c == color);
-                stones
-            });
-            let lacking = empty.and_not(&layout.two_neighbours(&stones[0].or(&stones[1])));
-            (empty, stones, lacking)
-        });
-        let territory = match region_if_territory(layout, k, empty, &lacking.or(&done)) {
-            Ok(territory) => territory,
-            Err(region) => {
-                done = done.or(&region);
-                continue;
+    let k = layout.bit(p);
+    let steps = layout.orthogonal_bit_steps();
+    // The board after the placement: the empty points, and those that spoil their region
+    // (fewer than two stones around).
+    let mut empty: Bits<W> = board.empty().resize();
+    empty.assign(k, false);
+    let mut occupied: Bits<W> = board
+        .stones(Color::Black)
+        .or(board.stones(Color::White))
+        .resize();
+    occupied.insert(k);
+    let mut spoils = empty.and_not(&layout.two_neighbours(&occupied));
+    let mut starts = starts;
+    while starts != 0 {
+        let n = starts.trailing_zeros() as usize;
+        starts &= starts - 1;
+        let start = k.wrapping_add_signed(steps[n]);
+        if singles & 1 << n != 0 {
+            fill_single(board, p, n, color, changes);
+        } else if !spoils.contains(start) {
+            match region_if_territory(layout, start, &empty, &spoils) {
+                Ok(territory) => {
+                    // Its stones as they stand after the placement.
+                    let stones = Color::ALL.map(|c| {
+                        let mut stones: Bits<W> = board.stones(c).resize();
+                        stones.assign(k, c == color);
+                        stones
+                    });
+                    let fill = fill_color(layout, &territory, &stones, color.opponent());
+                    changes.extend(
+                        territory
+                            .iter()
+                            .map(|k| Change::placement(layout.point(k), fill)),
+                    );
+                    // Filled: no other start lies in it.
+                    spoils = spoils.or(&territory);
+                }
+                Err(region) => spoils = spoils.or(&region),
             }
-        };
-        done = done.or(&territory);
-        let fill = fill_color(layout, &territory, stones, color.opponent());
-        changes.extend(
-            territory
-                .iter()
-                .map(|k| Change::placement(layout.point(k), fill)),
-        );
+        }
     }
 }
 
@@ -202,7 +300,7 @@ fn lacking_points<const W: usize>(board: &Board, empty: &Bits<W>) -> Bits<W> {
 /// The region of `empty` around the bit `start`, grown a step at a time in every direction at
 /// once, if it is a territory; as soon as it reaches a point of `spoils`, the part grown so far
 /// (which is no territory, nor the rest of its region).
-fn region_if_territory<const W: usize>(
+pub(super) fn region_if_territory<const W: usize>(
     layout: Layout,
     start: usize,
     empty: &Bits<W>,
@@ -223,7 +321,7 @@ fn region_if_territory<const W: usize>(
 
 /// The colour with more distinct stones (of `stones`, by colour) touching `territory`;
 /// `tie_color` on a tie.
-fn fill_color<const W: usize>(
+pub(super) fn fill_color<const W: usize>(
     layout: Layout,
     territory: &Bits<W>,
     stones: &[Bits<W>; 2],
