@@ -14,6 +14,7 @@ pub mod brique;
 mod chains;
 mod color;
 mod connection;
+mod decisive;
 pub mod konobi;
 mod point;
 pub mod quentin;
