@@ -26,6 +26,7 @@ use std::fmt;
 pub use action::{Action, Captures, MAX_CAPTURES, ParseActionError};
 pub use board::{Board, DIAGONAL, ORTHOGONAL, PointSet};
 pub use color::Color;
+pub use decisive::Threats;
 pub use konobi::KonobiViolation;
 pub use point::{MAX_SIZE, MIN_SIZE, ParsePointError, Point};
 pub use quentin::QuentinViolation;
