@@ -11,7 +11,9 @@ impl Tree {
     /// Expands the root now (with its decisive and anti-decisive checks), if not yet done.
     /// Quint has no threat scan (a side cannot be asked to move out of turn): its root
     /// children are expanded at once instead, so that every action after which the opponent
-    /// wins at once is proved lost before the first playout, however slow the playouts.
+    /// wins at once is proved lost before the first playout, however slow the playouts; in the
+    /// drop phase, so is every drop after which the opponent has a threat that wins in three
+    /// drops ([`crate::quint_tactics::winning_threat`]).
     pub(crate) fn expand_root(&mut self, root: &Position, stop: &AtomicBool) {
         if !self.nodes[ROOT as usize].expanded {
             self.expand(ROOT, root);
@@ -31,6 +33,13 @@ impl Tree {
             child_pos.clone_from(root);
             if child_pos.play(n.action).is_ok() && !child_pos.is_over() {
                 self.expand(c, &child_pos);
+                // A drop that leaves the opponent a threat winning in three drops (an open
+                // three, a broken four) is lost as surely.
+                if self.nodes[c as usize].proof == Proof::Unknown
+                    && crate::quint_tactics::winning_threat(&child_pos).is_some()
+                {
+                    self.set_proof(c, Proof::Win, 3);
+                }
             }
         }
         self.update_proof(ROOT);
