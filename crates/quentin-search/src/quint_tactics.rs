@@ -166,4 +166,27 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn the_search_makes_its_own_open_three_a_proved_win() {
+        use crate::{Budget, Level, Limits, Searcher};
+        use std::sync::atomic::AtomicBool;
+        // Black answers White's open three with d6: White to drop wins at e3 or e7.
+        let mut pos = open_three();
+        pos.play(Action::Place(at("d6"))).unwrap();
+        let limits = Limits {
+            budget: Budget::Playouts(200),
+            threads: 1,
+            seed: Some(1),
+            nodes: 0,
+            level: Level::FULL,
+        };
+        let report = Searcher::new(limits).search(&pos, &AtomicBool::new(false), |_| {});
+        let best = report.best.unwrap();
+        assert!(
+            [Action::Place(at("e3")), Action::Place(at("e7"))].contains(&best),
+            "{best}"
+        );
+        assert_eq!(report.proven, Some(crate::Proven::Win));
+    }
 }

@@ -13,12 +13,23 @@ impl Tree {
     /// children are expanded at once instead, so that every action after which the opponent
     /// wins at once is proved lost before the first playout, however slow the playouts; in the
     /// drop phase, so is every drop after which the opponent has a threat that wins in three
-    /// drops ([`crate::quint_tactics::winning_threat`]).
+    /// drops ([`crate::quint_tactics::winning_threat`]); and a drop of the mover's that makes
+    /// such a threat proves the root won.
     pub(crate) fn expand_root(&mut self, root: &Position, stop: &AtomicBool) {
         if !self.nodes[ROOT as usize].expanded {
             self.expand(ROOT, root);
         }
         if root.in_hand().is_none() || self.nodes[ROOT as usize].proof != Proof::Unknown {
+            return;
+        }
+        // The mover's own threat that wins in three drops proves the root.
+        if let Some(q) = crate::quint_tactics::winning_threat(root)
+            && let Some(c) = self
+                .children(ROOT)
+                .find(|&c| self.nodes[c as usize].action == Action::Place(q))
+        {
+            self.set_proof(c, Proof::Loss, 2);
+            self.update_proof(ROOT);
             return;
         }
         let mut child_pos = root.clone();
