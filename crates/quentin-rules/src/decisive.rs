@@ -1,15 +1,16 @@
 //! Decisive points of the connection games: the empty points where a placement wins at once,
-//! for the computer player's tactics (a playout plays such a win, or blocks the opponent's only
-//! one; the search proves them where it expands a node).
+//! for the computer player's tactics (the search proves with them where it expands a node; a
+//! playout may play such a win, or block the opponent's only one).
 //!
 //! Found from the chains, not by trying every empty point: a placement wins when the stones it
 //! adds join a chain touching the colour's first edge (or the edge itself) to one touching the
-//! second. The chains touching each edge are flooded once, the points linked to them marked, and
-//! only the points marked from both edges (the few candidates) are tried by a real placement,
-//! which settles legality and the game's own consequences. Brique's fills are squares next to
-//! the placement, so its candidates are the points next to both marks as well. Quentin's
-//! territory fills can reach far: [`Position::winning_points`] also tries every placement that
-//! fills a territory, [`Position::connecting_points`] (for playouts) does not.
+//! second. The chains touching each edge are flooded, the points linked to them marked, and
+//! only the points marked from both edges (the few candidates) are checked, by the game's
+//! preview of the placement, which settles legality and tells the stones it adds. Brique's
+//! fills are squares next to the placement, so its candidates are the points next to both marks
+//! as well. Quentin's territory fills can reach far: a placement that fills one is played out on
+//! a copy, and [`Position::winning_points`] also tries every placement that fills a territory
+//! away from the candidates, which [`Position::connecting_points`] and [`Threats`] do not.
 
 use super::board::{Board, EMPTY, PointSet};
 use super::color::Color;
@@ -168,8 +169,8 @@ enum Fills {
 
 /// The winning points of a connection game kept up to date through a game (a playout): for
 /// each colour, the chains touching each of its edges and the points linked to them, grown by
-/// each placement's new stones (every stone joins each set once) and built anew only for a
-/// colour that lost a stone (Brique's fills replace enemy stones). The winning points of a
+/// each placement's new stones (every stone joins each set once) and built anew only when it
+/// loses one of its stones (Brique's fills replace enemy stones). The winning points of a
 /// colour are then found among the few points marked from both its edges.
 ///
 /// It follows one position: [`Threats::update`] after every placement, with the changes the
