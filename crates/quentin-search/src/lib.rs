@@ -23,6 +23,7 @@ mod level;
 pub mod players;
 pub mod playout;
 pub mod policy;
+mod quint_tactics;
 mod report;
 pub mod review;
 pub mod rng;

@@ -160,9 +160,6 @@ impl Default for Params {
     }
 }
 
-/// The deepest node whose expansion looks for the opponent's immediate threats.
-const THREAT_DEPTH: usize = 2;
-
 /// The exploration constant of the swap action.
 const SWAP_EXPLORATION: f64 = 0.5;
 
@@ -325,7 +322,7 @@ impl Tree {
                 let threshold = (cells / 4).clamp(1, self.params.expand_after);
                 let due = depth <= 1 || self.visits(node) >= threshold;
                 if !due
-                    || !self.expand(node, &pos, depth <= THREAT_DEPTH)
+                    || !self.expand(node, &pos)
                     || self.nodes[node as usize].proof != Proof::Unknown
                 {
                     break;

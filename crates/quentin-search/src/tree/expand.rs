@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use quentin_rules::{Action, Color, Outcome, Position, Setup};
+use quentin_rules::{Action, Color, Outcome, Position};
 
 use super::{Edge, Node, Proof, ROOT, Tree};
 
@@ -11,12 +11,25 @@ impl Tree {
     /// Expands the root now (with its decisive and anti-decisive checks), if not yet done.
     /// Quint has no threat scan (a side cannot be asked to move out of turn): its root
     /// children are expanded at once instead, so that every action after which the opponent
-    /// wins at once is proved lost before the first playout, however slow the playouts.
+    /// wins at once is proved lost before the first playout, however slow the playouts; in the
+    /// drop phase, so is every drop after which the opponent has a threat that wins in three
+    /// drops ([`crate::quint_tactics::winning_threat`]); and a drop of the mover's that makes
+    /// such a threat proves the root won.
     pub(crate) fn expand_root(&mut self, root: &Position, stop: &AtomicBool) {
         if !self.nodes[ROOT as usize].expanded {
-            self.expand(ROOT, root, true);
+            self.expand(ROOT, root);
         }
         if root.in_hand().is_none() || self.nodes[ROOT as usize].proof != Proof::Unknown {
+            return;
+        }
+        // The mover's own threat that wins in three drops proves the root.
+        if let Some(q) = crate::quint_tactics::winning_threat(root)
+            && let Some(c) = self
+                .children(ROOT)
+                .find(|&c| self.nodes[c as usize].action == Action::Place(q))
+        {
+            self.set_proof(c, Proof::Loss, 2);
+            self.update_proof(ROOT);
             return;
         }
         let mut child_pos = root.clone();
@@ -30,7 +43,14 @@ impl Tree {
             }
             child_pos.clone_from(root);
             if child_pos.play(n.action).is_ok() && !child_pos.is_over() {
-                self.expand(c, &child_pos, false);
+                self.expand(c, &child_pos);
+                // A drop that leaves the opponent a threat winning in three drops (an open
+                // three, a broken four) is lost as surely.
+                if self.nodes[c as usize].proof == Proof::Unknown
+                    && crate::quint_tactics::winning_threat(&child_pos).is_some()
+                {
+                    self.set_proof(c, Proof::Win, 3);
+                }
             }
         }
         self.update_proof(ROOT);
@@ -44,9 +64,10 @@ impl Tree {
     /// Lists the children of `i` at `pos` and proves what one look ahead proves: a winning action
     /// (decisive), actions after which the opponent wins at once (anti-decisive). Returns false
     /// when the node budget has no room.
-    /// The opponent's threats are looked for only when `threats` is set (near the root): deeper,
-    /// a child that allows an immediate win is proved lost when it is itself expanded.
-    pub(super) fn expand(&mut self, i: u32, pos: &Position, threats: bool) -> bool {
+    /// The opponent's threats are looked for at every node (they cost a flood of the chains and
+    /// a placement or two an action, next to the placement of every action the expansion makes
+    /// anyway).
+    pub(super) fn expand(&mut self, i: u32, pos: &Position) -> bool {
         let mut actions = pos.legal_actions();
         // The root's children go from the centre out: their first playouts follow that order
         // (every child is worth the same before it is tried), so that a search cut short has
@@ -89,7 +110,7 @@ impl Tree {
         // A child where the game is over ends it in no action; one where the opponent wins at
         // once, in one.
         let mut lengths = vec![0; actions.len()];
-        if threats && !proofs.contains(&Proof::Loss) {
+        if !proofs.contains(&Proof::Loss) {
             refute_threatened(pos, &actions, &mut proofs, &mut lengths);
         }
         for ((&a, proof), length) in actions.iter().zip(proofs).zip(lengths) {
@@ -140,7 +161,9 @@ fn terminal_proof(after: &Position, mover: Option<Color>, action: Action) -> Pro
 
 /// Anti-decisive moves in the connection games: when the opponent threatens to win at once, marks
 /// every action after which one of those threats still wins as lost (a proof: the opponent
-/// has an immediate win, so the game ends one action later). The threats are the opponent's winning placements were it to move now.
+/// has an immediate win, so the game ends one action later). The threats are the opponent's
+/// winning placements were it to move now ([`Position::winning_points`]), each tried again
+/// after each action.
 fn refute_threatened(
     pos: &Position,
     actions: &[Action],
@@ -152,24 +175,16 @@ fn refute_threatened(
         return;
     }
     let them = me.opponent();
-    let Ok(theirs) = Setup::new(pos.game()).start_from(pos.board().clone(), them) else {
-        return;
-    };
-    let mut trial = theirs.clone();
     let threats: Vec<Action> = pos
-        .board()
-        .points()
-        .filter(|&p| pos.board().is_empty_at(p))
+        .winning_points(them)
+        .into_iter()
         .map(Action::Place)
-        .filter(|&a| {
-            trial.clone_from(&theirs);
-            trial.play(a).is_ok() && trial.outcome().and_then(Outcome::winner) == Some(them)
-        })
         .collect();
     if threats.is_empty() {
         return;
     }
     let mut after = pos.clone();
+    let mut trial = pos.clone();
     for ((&a, proof), length) in actions.iter().zip(proofs.iter_mut()).zip(lengths) {
         if *proof != Proof::Unknown || a == Action::Swap {
             continue;
@@ -188,3 +203,6 @@ fn refute_threatened(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

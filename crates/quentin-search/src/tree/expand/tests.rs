@@ -1,0 +1,76 @@
+//! The expansion's tactics deep in the tree: an immediate win taken, the opponent's single
+//! winning point blocked, at any depth.
+
+use super::super::{Params, Proof, ROOT, Tree};
+use quentin_rules::{Action, Board, Color, Game, Point, Position, Setup};
+
+fn at(p: &str) -> Action {
+    Action::Place(Point::parse(p).unwrap())
+}
+
+/// A tree of `root` with the path of `actions` expanded node by node from the root, and the
+/// node and position at its end (expanded too).
+fn descend(root: &Position, actions: &[Action]) -> (Tree, u32, Position) {
+    let mut tree = Tree::new(100_000, Params::default());
+    let mut pos = root.clone();
+    let mut node = ROOT;
+    assert!(tree.expand(node, &pos));
+    for &a in actions {
+        node = tree
+            .children(node)
+            .find(|&c| tree.node(c).action == a)
+            .unwrap();
+        pos.play(a).unwrap();
+        assert!(tree.expand(node, &pos));
+    }
+    (tree, node, pos)
+}
+
+/// Black's c5, c4, c3 and (after three actions) c1: c2 joins Black's edges, and only c2
+/// (White's b2 and d2 keep away Konobi's diagonal links and Brique's fill of c2 from d2; in
+/// Quentin they would make c2 a territory); White is far from any win.
+fn threatened(game: Game) -> (Position, [Action; 3]) {
+    let rows = match game {
+        Game::Quentin => "W.B..|..B..|..B..|.....|.....",
+        _ => "W.B..|..B..|..B..|.W.W.|.....",
+    };
+    let board = Board::from_rows(rows).unwrap();
+    let root = Setup::new(game).start_from(board, Color::Black).unwrap();
+    (root, [at("c1"), at("e4"), at("e5")])
+}
+
+#[test]
+fn the_single_winning_point_is_the_only_unproved_reply_at_depth_three() {
+    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+        let (root, path) = threatened(game);
+        let (tree, node, pos) = descend(&root, &path);
+        assert_eq!(pos.to_move(), Some(Color::White), "{game}");
+        let c2 = vec![Point::parse("c2").unwrap()];
+        assert_eq!(pos.winning_points(Color::Black), c2, "{game}");
+        assert!(pos.winning_points(Color::White).is_empty(), "{game}");
+        let children: Vec<u32> = tree.children(node).collect();
+        assert!(children.len() > 5, "{game} {}", children.len());
+        for c in children {
+            let child = tree.node(c);
+            if child.action == at("c2") {
+                assert_eq!(child.proof, Proof::Unknown, "{game}");
+            } else {
+                // Black, to move there, wins at once.
+                assert_eq!(child.proof, Proof::Win, "{game} {:?}", child.action);
+                assert_eq!(child.length, 1, "{game}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_immediate_win_proves_the_node_at_depth_three() {
+    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+        let (root, [a, b, _]) = threatened(game);
+        // Black to move at depth four: c2 wins at once.
+        let (tree, node, pos) = descend(&root, &[a, b, at("e5"), at("e2")]);
+        assert_eq!(pos.to_move(), Some(Color::Black), "{game}");
+        assert_eq!(tree.node(node).proof, Proof::Win, "{game}");
+        assert_eq!(tree.node(node).length, 1, "{game}");
+    }
+}
