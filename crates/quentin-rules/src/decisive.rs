@@ -12,7 +12,7 @@
 //! a copy, and [`Position::winning_points`] also tries every placement that fills a territory
 //! away from the candidates, which [`Position::connecting_points`] and [`Threats`] do not.
 
-use super::board::{Board, EMPTY, PointSet};
+use super::board::{Board, EMPTY};
 use super::color::Color;
 use super::connection::{PlacementRules, spread};
 use super::point::{INDICES, Point, STRIDE};
@@ -351,10 +351,10 @@ fn wins_on_copy<R: PlacementRules>(
     if R::place(trial, Point::from_index(i), color, changes).is_err() {
         return false;
     }
-    let mut chain = PointSet::new();
-    spread(trial, &mut chain, i, R::LINKS, |_| false);
+    let mut chain = [0u8; INDICES];
+    spread::<R>(trial, &mut chain, 1, i, |_| false);
     let size = board.size();
-    let touches = |second| edge(size, color, second).any(|e| chain.contains_index(e));
+    let touches = |second| edge(size, color, second).any(|e| chain[e] != 0);
     touches(false) && touches(true)
 }
 
