@@ -14,7 +14,7 @@ use std::process::Stdio;
 
 use portable_pty::{CommandBuilder, PtySize};
 use pty::Session;
-use quentin::rules::{Game, Setup};
+use quentin::rules::{Color, Game, Position, Setup};
 use serve::{Bot, Server, key, scratch};
 
 /// An interactive `ssh` (no escape character: random bytes must reach the server) in an 80×24
@@ -38,28 +38,55 @@ fn pair(server: &Server, dir: &Path, names: [&str; 2]) -> ([Bot; 2], String) {
     (bots, id)
 }
 
-/// Plays `moves` moves of the pair's game (the first legal action each time), each answered
-/// `=`: the pair's game goes on whatever happens beside it.
-fn play_moves(bots: &mut [Bot; 2], id: &str, moves: usize, done: usize) -> usize {
-    let setup = Setup {
+/// The pair's play, game after game: the middle legal action each time, each answered `=`, so
+/// that the pair's game goes on whatever happens beside it; when a game ends, the pair starts
+/// another, and plays on as long as a test needs (however long a loaded machine takes over
+/// what happens beside it).
+struct Play {
+    id: String,
+    position: Position,
+}
+
+impl Play {
+    fn new(id: String) -> Play {
+        Play {
+            id,
+            position: brique_15(),
+        }
+    }
+
+    /// Plays `moves` moves.
+    fn moves(&mut self, bots: &mut [Bot; 2], moves: usize) {
+        for _ in 0..moves {
+            if self.position.is_over() {
+                self.id = bots[0].ok("challenge brique size 15 pie off first me casual");
+                bots[1].ok(&format!("accept {}", self.id));
+                self.position = brique_15();
+            }
+            // No pie rule: the challenger, who moves first, is Black throughout.
+            let turn = usize::from(self.position.to_move() == Some(Color::White));
+            let legal = self.position.legal_actions();
+            let action = legal[legal.len() / 2];
+            assert!(
+                bots[turn]
+                    .ok(&format!("wait {}", self.id))
+                    .starts_with("turn")
+            );
+            assert_eq!(bots[turn].ask(&format!("play {} {action}", self.id)), "=");
+            self.position.play(action).unwrap();
+        }
+    }
+}
+
+/// The start of the pair's games.
+fn brique_15() -> Position {
+    Setup {
         size: 15,
         pie: false,
         ..Setup::new(Game::Brique)
-    };
-    let mut position = setup.start().unwrap();
-    let record_so_far = done;
-    let mut played = 0;
-    for n in 0..record_so_far + moves {
-        let turn = n % 2;
-        let action = position.legal_actions()[position.legal_actions().len() / 2];
-        if n >= record_so_far {
-            assert!(bots[turn].ok(&format!("wait {id}")).starts_with("turn"));
-            assert_eq!(bots[turn].ask(&format!("play {id} {action}")), "=");
-            played += 1;
-        }
-        position.play(action).unwrap();
     }
-    played
+    .start()
+    .unwrap()
 }
 
 #[test]
@@ -179,11 +206,18 @@ fn a_megabyte_of_random_bytes_into_a_lobby_and_a_game_disturbs_nobody() {
             writer.flush().is_ok()
         })
     };
-    // Meanwhile the others play on, move after move, each answered.
+    // Meanwhile the others play on, move after move, each answered. (The time limit is only
+    // there to fail rather than hang should the server stop reading Mallory.)
+    let mut play = Play::new(id);
     let mut done = 0;
+    let started = std::time::Instant::now();
     while !writer.is_finished() || done < 20 {
-        done += play_moves(&mut players, &id, 2, done);
-        assert!(done < 200, "the noise takes too long to send");
+        play.moves(&mut players, 2);
+        done += 2;
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(600),
+            "the noise takes too long to send"
+        );
     }
     assert!(writer.join().unwrap(), "the whole megabyte went in");
     // Mallory's opponent is untouched by what she typed unless it was a legal move of hers.
@@ -232,7 +266,7 @@ fn windows_from_nothing_to_ten_thousand_columns_and_vanishing_clients() {
     alice.resize(24, 80);
     alice.wait_for("alice (you)");
     // A move played now still reaches her screen.
-    play_moves(&mut players, &id, 1, 0);
+    Play::new(id.clone()).moves(&mut players, 1);
     alice.wait_for("Black played");
 
     // Clients that vanish: mid-handshake, mid-frame (a terminal killed while drawing), mid-move.
