@@ -1,19 +1,22 @@
 //! The lobby: who is online, the open challenges, the player's games, the games being played
 //! (to watch), recent results and the leaderboard; and the form of a new challenge. Plain data
-//! and a pure drawing, as the game's app and renderer are; the session feeds it.
+//! and a pure drawing, as the game's app and renderer are; the session feeds it. The form of a
+//! new challenge is in `src/server/lobby/form.rs`.
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+mod form;
+
+use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color as Tint, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget, Wrap};
 
-use crate::rules::{Game, Setup};
 use crate::tui::render::clock_text;
 
 use super::hub::{ChallengeView, GameView, Standing};
-use super::spec::{First, Spec, TimeControl};
+use super::spec::{First, Spec};
+use form::Form;
 
 /// What the lobby shows, as the hub gave it.
 #[derive(Clone, Debug, Default)]
@@ -54,124 +57,6 @@ pub enum Ask {
 enum Item {
     Challenge(i64, bool),
     Game(i64),
-}
-
-/// The clocks the form offers.
-const CLOCKS: [TimeControl; 9] = [
-    TimeControl::Live {
-        minutes: 1,
-        increment: 0,
-    },
-    TimeControl::Live {
-        minutes: 3,
-        increment: 2,
-    },
-    TimeControl::Live {
-        minutes: 5,
-        increment: 3,
-    },
-    TimeControl::Live {
-        minutes: 10,
-        increment: 5,
-    },
-    TimeControl::Live {
-        minutes: 15,
-        increment: 10,
-    },
-    TimeControl::Live {
-        minutes: 30,
-        increment: 0,
-    },
-    TimeControl::Days(1),
-    TimeControl::Days(3),
-    TimeControl::Days(7),
-];
-
-/// The fields of the challenge form, in order.
-const FIELDS: [&str; 7] = [
-    "Game", "Size", "Pie rule", "First", "Clock", "Rated", "Opponent",
-];
-
-/// A new challenge being filled in.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Form {
-    field: usize,
-    spec: Spec,
-    clock: usize,
-    opponent: String,
-}
-
-impl Form {
-    fn new() -> Form {
-        Form {
-            field: 0,
-            spec: Spec::new(Game::Quentin),
-            clock: 3,
-            opponent: String::new(),
-        }
-    }
-
-    fn change(&mut self, step: isize) {
-        let spec = &mut self.spec;
-        let turn = |i: usize, n: usize| (i as isize + step).rem_euclid(n as isize) as usize;
-        match self.field {
-            0 => {
-                let i = Game::ALL
-                    .iter()
-                    .position(|g| *g == spec.setup.game)
-                    .unwrap_or(0);
-                spec.setup = Setup::new(Game::ALL[turn(i, Game::ALL.len())]);
-            }
-            1 => {
-                let game = spec.setup.game;
-                if game.piece_options().is_empty() {
-                    let sizes = game.sizes();
-                    let n = spec.setup.size as isize + step;
-                    spec.setup.size =
-                        n.clamp(*sizes.start() as isize, *sizes.end() as isize) as usize;
-                } else {
-                    let options = game.piece_options();
-                    let i = options
-                        .iter()
-                        .position(|p| *p == spec.setup.pieces)
-                        .unwrap_or(0);
-                    spec.setup.pieces = options[turn(i, options.len())];
-                }
-            }
-            2 if spec.setup.game.has_pie() => spec.setup.pie = !spec.setup.pie,
-            3 => {
-                let all = [First::Random, First::Me, First::You];
-                let i = all.iter().position(|f| *f == spec.first).unwrap_or(0);
-                spec.first = all[turn(i, all.len())];
-            }
-            4 => {
-                self.clock = turn(self.clock, CLOCKS.len());
-                spec.clock = CLOCKS[self.clock];
-            }
-            5 => spec.rated = !spec.rated,
-            _ => {}
-        }
-    }
-
-    fn value(&self, field: usize) -> String {
-        let setup = &self.spec.setup;
-        match field {
-            0 => setup.game.title().to_string(),
-            1 if setup.game.piece_options().is_empty() => format!("{0}×{0}", setup.size),
-            1 => format!("{} pieces", setup.pieces),
-            2 if !setup.game.has_pie() => "none in this game".to_string(),
-            2 => if setup.pie { "on" } else { "off" }.to_string(),
-            3 => match self.spec.first {
-                First::Me => "me".to_string(),
-                First::You => "my opponent".to_string(),
-                First::Random => "drawn at random".to_string(),
-            },
-            4 => self.spec.clock.to_string(),
-            5 => if self.spec.rated { "rated" } else { "casual" }.to_string(),
-            _ if self.opponent.is_empty() => "anybody (type a name)".to_string(),
-            _ => self.opponent.clone(),
-        }
-    }
 }
 
 /// The lobby's state.
@@ -236,12 +121,12 @@ impl Lobby {
             return Ask::Nothing;
         }
         if let Some(form) = &mut self.form {
-            if let Some(ask) = Self::form_key(form, *key) {
-                return ask;
+            if form.key(*key) {
+                return Ask::Nothing;
             }
             let ask = match key.code {
                 KeyCode::Esc => Ask::Nothing,
-                _ => Ask::Challenge(Self::spec_of(form)),
+                _ => Ask::Challenge(form.spec()),
             };
             self.form = None;
             return ask;
@@ -273,38 +158,6 @@ impl Lobby {
         Ask::Nothing
     }
 
-    /// A key in the form; `None` when it ends it (Enter makes the challenge, Esc drops it).
-    fn form_key(form: &mut Form, key: KeyEvent) -> Option<Ask> {
-        match key.code {
-            KeyCode::Esc | KeyCode::Enter => return None,
-            KeyCode::Up | KeyCode::BackTab => form.field = form.field.saturating_sub(1),
-            KeyCode::Char('k') if form.field < 6 => form.field = form.field.saturating_sub(1),
-            KeyCode::Down | KeyCode::Tab => form.field = (form.field + 1).min(FIELDS.len() - 1),
-            KeyCode::Char('j') if form.field < 6 => form.field += 1,
-            KeyCode::Left => form.change(-1),
-            KeyCode::Char('h') if form.field < 6 => form.change(-1),
-            KeyCode::Right | KeyCode::Char(' ' | 'l') if form.field < 6 => form.change(1),
-            KeyCode::Backspace if form.field == 6 => {
-                form.opponent.pop();
-            }
-            KeyCode::Char(c)
-                if form.field == 6
-                    && form.opponent.len() < 20
-                    && (c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
-            {
-                form.opponent.push(c);
-            }
-            _ => {}
-        }
-        Some(Ask::Nothing)
-    }
-
-    fn spec_of(form: &Form) -> Spec {
-        let mut spec = form.spec.clone();
-        spec.to = (!form.opponent.is_empty()).then(|| form.opponent.clone());
-        spec
-    }
-
     /// Draws the lobby into `area`.
     pub fn draw(&self, area: Rect, buf: &mut Buffer, color: bool) {
         let tint = |t: Tint| {
@@ -332,20 +185,7 @@ impl Lobby {
             return;
         }
         if let Some(form) = &self.form {
-            lines.push(Line::styled("New challenge", bold));
-            lines.push(Line::from(
-                "Up/Down (j/k, Tab): a field   Left/Right (h/l): change it   Enter: make it   Esc: cancel",
-            ));
-            lines.push(Line::default());
-            for (i, name) in FIELDS.iter().enumerate() {
-                let marker = if i == form.field { "> " } else { "  " };
-                let style = if i == form.field { bold } else { Style::new() };
-                lines.push(Line::styled(
-                    format!("{marker}{name:<10} {}", form.value(i)),
-                    style,
-                ));
-            }
-            Paragraph::new(lines).render(inner, buf);
+            Paragraph::new(form.lines()).render(inner, buf);
             return;
         }
         let b = &self.board;
