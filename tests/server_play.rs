@@ -2,6 +2,7 @@
 //! `quentin serve`. Two players log in with their keys and pick names, one challenges, the
 //! other accepts, they play a Quentin 5×5 game to a win with the game's keys while a third
 //! watches it live; the record fetched with `ssh ... record ID` replays with `quentin replay`.
+//! The lobby answers the mouse: a click selects a line, a second one opens it.
 
 mod pty;
 mod scratch;
@@ -10,6 +11,26 @@ mod serve;
 use portable_pty::CommandBuilder;
 use pty::Session;
 use serve::{Server, key, scratch};
+
+/// The screen's row and column (from 0) where `text` is shown.
+fn place_of(screen: &str, text: &str) -> (usize, usize) {
+    screen
+        .lines()
+        .enumerate()
+        .find_map(|(row, line)| Some((row, line.find(text)?)))
+        .unwrap_or_else(|| panic!("{text:?} is not on the screen:\n{screen}"))
+}
+
+/// What a terminal sends for the mouse in SGR mode (which the server asks for): `button` at
+/// `(row, column)` from 0, pressed and released; a wheel step is pressed only.
+fn mouse(button: u8, (row, column): (usize, usize)) -> String {
+    let at = format!("{button};{};{}", column + 1, row + 1);
+    if button >= 64 {
+        format!("\x1b[<{at}M")
+    } else {
+        format!("\x1b[<{at}M\x1b[<{at}m")
+    }
+}
 
 /// An interactive `ssh` to the server in an 80×24 pseudo-terminal.
 fn login(server: &Server, dir: &std::path::Path, key: &std::path::Path) -> Session {
@@ -108,4 +129,39 @@ fn two_players_play_a_game_over_ssh_while_a_third_watches() {
         assert!(session.wait_exit(), "ssh ends when the player leaves");
         session.assert_restored();
     }
+}
+
+#[test]
+fn in_the_lobby_a_click_selects_a_line_a_second_click_opens_it_and_the_wheel_moves() {
+    let dir = scratch("server-mouse");
+    let server = Server::start(&dir, &[]);
+    // Two challenges, from bots.
+    let mut alice = server.bot(&key(&dir, "alice"));
+    alice.ok("register alice");
+    alice.ok("challenge konobi size 9");
+    let mut carol = server.bot(&key(&dir, "carol"));
+    carol.ok("register carol");
+    carol.ok("challenge brique size 11 casual");
+    let mut bob = newcomer(&server, &dir, "bob");
+    let screen = bob.wait_for("by carol");
+    assert!(screen.contains("> #1 konobi"), "{screen}");
+
+    // A click on Carol's challenge selects it and does no more.
+    bob.send(&mouse(0, place_of(&screen, "#2 brique")));
+    bob.wait_for("> #2 brique");
+    // The wheel moves the selection up and down a line at a time.
+    bob.send(&mouse(64, (10, 10)));
+    bob.wait_for("> #1 konobi");
+    bob.send(&mouse(65, (10, 10)));
+    let screen = bob.wait_for("> #2 brique");
+    // A click on the selected line accepts it, as Enter does: the game opens.
+    bob.send(&mouse(0, place_of(&screen, "#2 brique")));
+    bob.wait_for("bob (you) 1500");
+    assert!(carol.ok("games").starts_with("2 brique 11 bob"));
+    // Alice's challenge, which the wheel passed over, is still open.
+    assert!(alice.ok("challenges").starts_with("1 konobi 9 alice"));
+    bob.send("q");
+    bob.wait_for("Recent results");
+    bob.send("q");
+    assert!(bob.wait_exit());
 }

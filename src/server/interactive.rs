@@ -22,7 +22,7 @@ use super::Context;
 use super::bot::Who;
 use super::channel::{Keys, Out};
 use super::hub::GameView;
-use super::lobby::{Ask, Board, Lobby};
+use super::lobby::{Ask, Board, Lobby, Rows};
 
 /// The client's terminal, as its pty request said.
 #[derive(Clone, Debug)]
@@ -342,9 +342,14 @@ async fn lobby_screen(
         }
         waiting = open;
         let color = screen.color;
-        if !screen.draw(|area, buf| lobby.draw(area, buf, color)).await {
+        let mut rows = Rows::default();
+        if !screen
+            .draw(|area, buf| rows = lobby.draw(area, buf, color))
+            .await
+        {
             return Next::Quit;
         }
+        lobby.set_rows(rows);
         let events = tokio::select! {
             got = input.recv() => match screen.events(got).await {
                 Some(events) => events,

@@ -159,8 +159,23 @@ impl Form {
         spec
     }
 
-    /// The form's lines.
-    pub(super) fn lines(&self) -> Vec<Line<'static>> {
+    /// Moves to the field `by` fields away.
+    pub(super) fn step(&mut self, by: isize) {
+        self.field = self.field.saturating_add_signed(by).min(FIELDS.len() - 1);
+    }
+
+    /// A click on `field`: it becomes the field, or, when it is already, its value changes as
+    /// Right changes it.
+    pub(super) fn click(&mut self, field: usize) {
+        if field == self.field {
+            self.change(1);
+        } else {
+            self.field = field.min(FIELDS.len() - 1);
+        }
+    }
+
+    /// The form's lines, and the line of each field among them.
+    pub(super) fn lines(&self) -> (Vec<Line<'static>>, impl Iterator<Item = usize>) {
         let bold = Style::new().add_modifier(Modifier::BOLD);
         let mut lines = vec![
             Line::styled("New challenge", bold),
@@ -177,6 +192,7 @@ impl Form {
                 style,
             ));
         }
-        lines
+        let fields = lines.len() - FIELDS.len()..lines.len();
+        (lines, fields)
     }
 }
