@@ -165,3 +165,44 @@ fn in_the_lobby_a_click_selects_a_line_a_second_click_opens_it_and_the_wheel_mov
     bob.send("q");
     assert!(bob.wait_exit());
 }
+
+#[test]
+fn a_terminal_left_alone_is_told_why_given_back_and_closed_after_the_idle_timeout() {
+    let dir = scratch("server-idle");
+    let server = Server::start(&dir, &["--idle-timeout", "1"]);
+    // A new key, and not a key pressed: the name is never picked.
+    let mut alone = login(&server, &dir, &key(&dir, "alice"));
+    alone.wait_output("quentin: closed after 1 second without a key; your games wait for you.");
+    assert!(
+        alone.wait_exit(),
+        "ssh ends as the server closes the session"
+    );
+    alone.assert_restored();
+}
+
+#[test]
+fn a_server_stopped_by_sigint_gives_every_terminal_back_and_says_so() {
+    let dir = scratch("server-sigint");
+    let mut server = Server::start(&dir, &[]);
+    let mut alice = newcomer(&server, &dir, "alice");
+    let mut bot = server.bot(&key(&dir, "bob"));
+    bot.ok("register bob");
+    let id = bot.ok("challenge quentin size 5 first you");
+    // Alice's game, to be in one when the server stops; the bot waits for its turn.
+    alice.wait_for(&format!("#{id} quentin"));
+    alice.send("\r");
+    alice.wait_for("alice (you)");
+    bot.send(&format!("wait {id}"));
+    assert!(server.signal("INT").success(), "the server exits with 0");
+    assert!(
+        alice.wait_exit(),
+        "ssh ends as the server closes the session"
+    );
+    let raw = alice.all_output();
+    let raw = String::from_utf8_lossy(&raw);
+    let tail = &raw[raw.rfind("\x1b[?1049h").unwrap()..];
+    let message = "quentin: the server is shutting down; your games are saved.\r\n";
+    assert!(tail.ends_with(message), "{tail:?}");
+    alice.assert_restored();
+    assert_eq!(bot.answer(), "? the server is shutting down");
+}

@@ -80,8 +80,16 @@ impl Server {
 
     /// Stops it with SIGTERM and waits; its exit status.
     pub fn stop(&mut self) -> std::process::ExitStatus {
+        self.signal("TERM")
+    }
+
+    /// Sends it the signal `name` (`INT`, `TERM`) and waits; its exit status.
+    pub fn signal(&mut self, name: &str) -> std::process::ExitStatus {
         let pid = self.child.id().to_string();
-        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        Command::new("kill")
+            .args([&format!("-{name}"), &pid])
+            .status()
+            .unwrap();
         self.child.wait().unwrap()
     }
 
