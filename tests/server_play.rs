@@ -34,7 +34,18 @@ fn mouse(button: u8, (row, column): (usize, usize)) -> String {
 
 /// An interactive `ssh` to the server in an 80×24 pseudo-terminal.
 fn login(server: &Server, dir: &std::path::Path, key: &std::path::Path) -> Session {
+    login_with(server, dir, key, &[])
+}
+
+/// [`login`] with ssh's own `options` first (ssh keeps the first value it reads of each).
+fn login_with(
+    server: &Server,
+    dir: &std::path::Path,
+    key: &std::path::Path,
+    options: &[&str],
+) -> Session {
     let mut command = CommandBuilder::new(serve::ssh_program());
+    command.args(options);
     command.args(server.ssh_args(key));
     command.env("TERM", pty::TERM);
     Session::spawn(dir, command, 24, 80)
@@ -42,7 +53,12 @@ fn login(server: &Server, dir: &std::path::Path, key: &std::path::Path) -> Sessi
 
 /// Logs in with a new key and picks `name`; the lobby is then shown.
 fn newcomer(server: &Server, dir: &std::path::Path, name: &str) -> Session {
-    let mut session = login(server, dir, &key(dir, name));
+    newcomer_with(server, dir, name, &[])
+}
+
+/// [`newcomer`] with ssh's own options `options` first.
+fn newcomer_with(server: &Server, dir: &std::path::Path, name: &str, options: &[&str]) -> Session {
+    let mut session = login_with(server, dir, &key(dir, name), options);
     session.wait_for("pick a name");
     session.send(&format!("{name}\r"));
     session.wait_for("Open challenges");
@@ -205,4 +221,44 @@ fn a_server_stopped_by_sigint_gives_every_terminal_back_and_says_so() {
     assert!(tail.ends_with(message), "{tail:?}");
     alice.assert_restored();
     assert_eq!(bot.answer(), "? the server is shutting down");
+}
+
+/// Whether `raw` sets a colour: an SGR sequence (`CSI ... m`) with a foreground or background
+/// colour (30-38, 40-48, 90-97, 100-107; 38 and 48 start the 256-colour and RGB forms).
+fn sets_colour(raw: &[u8]) -> bool {
+    let raw = String::from_utf8_lossy(raw);
+    raw.split("\x1b[").skip(1).any(|sequence| {
+        let end = sequence
+            .find(|c: char| !c.is_ascii_digit() && c != ';')
+            .unwrap_or(sequence.len());
+        sequence[end..].starts_with('m')
+            && sequence[..end].split(';').any(|p| {
+                matches!(
+                    p.parse::<u32>(),
+                    Ok(30..=38 | 40..=48 | 90..=97 | 100..=107)
+                )
+            })
+    })
+}
+
+#[test]
+fn no_color_sent_with_setenv_draws_the_lobby_without_colours() {
+    let dir = scratch("server-no-color");
+    let server = Server::start(&dir, &[]);
+    let plain = newcomer_with(&server, &dir, "alice", &["-o", "SetEnv=NO_COLOR=1"]);
+    let coloured = newcomer(&server, &dir, "bob");
+    // Enter on an empty list: a refusal, red where colours are drawn.
+    for (mut session, colours) in [(plain, false), (coloured, true)] {
+        session.send("\r");
+        session.wait_for("Nothing to open: c makes a challenge.");
+        session.send("q");
+        assert!(session.wait_exit());
+        let raw = session.all_output();
+        assert_eq!(
+            sets_colour(&raw),
+            colours,
+            "{}",
+            String::from_utf8_lossy(&raw)
+        );
+    }
 }
