@@ -35,6 +35,8 @@ pub fn ssh_program() -> &'static str {
 pub struct Server {
     child: Child,
     pub port: u16,
+    /// The host key's fingerprint, as it printed it: `SHA256:...`.
+    pub fingerprint: String,
     pub data: PathBuf,
     /// Its standard error, read on its own thread.
     pub stderr: mpsc::Receiver<String>,
@@ -62,11 +64,18 @@ impl Server {
                 break address.rsplit(':').next().unwrap().parse().unwrap();
             }
         };
+        let fingerprint = lines
+            .recv_timeout(TIMEOUT)
+            .expect("quentin serve printed no fingerprint")
+            .strip_prefix("host key fingerprint: ")
+            .expect("the fingerprint follows the address")
+            .to_string();
         // The rest of its output is not needed; reading it on keeps the pipe from filling.
         std::thread::spawn(move || for _ in lines {});
         Server {
             child,
             port,
+            fingerprint,
             data,
             stderr,
         }
