@@ -262,3 +262,95 @@ fn no_color_sent_with_setenv_draws_the_lobby_without_colours() {
         );
     }
 }
+
+/// The leaderboard's lines on `screen`, as it shows them: `(name, rating, games)`.
+fn leaderboard(screen: &str) -> Vec<(String, i64, String)> {
+    screen
+        .lines()
+        .skip_while(|line| !line.contains("Leaderboard"))
+        .skip(1)
+        .map_while(|line| {
+            let words: Vec<&str> = line
+                .trim_matches(|c| c == '│' || c == ' ')
+                .split_whitespace()
+                .collect();
+            match words.as_slice() {
+                [_, name, rating, _, games @ ..] => {
+                    Some((name.to_string(), rating.parse().ok()?, games.join(" ")))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn question_mark_opens_the_lobby_s_help_and_the_leaderboard_ranks_a_rated_game_s_players() {
+    let dir = scratch("server-lobby");
+    let server = Server::start(&dir, &[]);
+    let mut carol = newcomer(&server, &dir, "carol");
+    carol.send("?");
+    carol.wait_for("this help (any key closes it)");
+    carol.send("x");
+    carol.wait_for("Open challenges");
+    assert!(leaderboard(&carol.screen()).is_empty());
+
+    // Alice beats Bob in a rated game (rated is the default).
+    let mut alice = server.bot(&key(&dir, "alice"));
+    alice.ok("register alice");
+    let id = alice.ok("challenge quentin size 3 pie off first me");
+    let mut bob = server.bot(&key(&dir, "bob"));
+    bob.ok("register bob");
+    bob.ok(&format!("accept {id}"));
+    for (n, action) in ["b1", "a2", "b2", "a3", "b3"].iter().enumerate() {
+        let mover = if n % 2 == 0 { &mut alice } else { &mut bob };
+        assert!(mover.ok(&format!("wait {id}")).starts_with("turn"));
+        assert_eq!(mover.ask(&format!("play {id} {action}")), "=");
+    }
+    assert_eq!(bob.ok(&format!("wait {id}")), "over B+ connection");
+    let screen = carol.wait_for(&format!("#{id} quentin: Black (alice) wins"));
+    let board = pty::wait_until("both players on the leaderboard", || {
+        let board = leaderboard(&carol.screen());
+        (board.len() == 2).then_some(board)
+    });
+    assert_eq!(board[0].0, "alice", "{screen}");
+    assert_eq!(board[1].0, "bob", "{screen}");
+    assert!(board[0].1 > 1500 && board[1].1 < 1500, "{board:?}");
+    assert!(board.iter().all(|b| b.2 == "(1 game)"), "{board:?}");
+}
+
+#[test]
+fn a_watcher_s_keys_change_nothing_in_the_game_being_played() {
+    let dir = scratch("server-watcher-keys");
+    let server = Server::start(&dir, &[]);
+    let mut alice = server.bot(&key(&dir, "alice"));
+    alice.ok("register alice");
+    let id = alice.ok("challenge quentin size 5 pie off first me casual");
+    let mut bob = server.bot(&key(&dir, "bob"));
+    bob.ok("register bob");
+    bob.ok(&format!("accept {id}"));
+    assert_eq!(alice.ask(&format!("play {id} c3")), "=");
+    let mut carol = newcomer(&server, &dir, "carol");
+    carol.wait_for(&format!("#{id} quentin alice vs bob"));
+    carol.send("\r");
+    carol.wait_for("1. P1 Black c3");
+    // Enter and Space play no stone; R twice resigns nothing, u asks for no takeback: each
+    // says what a watcher may do. The help, opened after them, shows they have all been read.
+    carol.send("lj\r");
+    carol.wait_for("You are watching this game:");
+    carol.send("RR u?");
+    carol.wait_for("Help: Quentin");
+    carol.send("?");
+    let screen = carol.wait_for("You are watching this game:");
+    assert!(
+        !screen.contains("Resign") && !screen.contains("refused"),
+        "{screen}"
+    );
+    // The game is where it was: Bob to move after c3, and it goes on.
+    assert_eq!(bob.ok(&format!("wait {id}")), "turn c3");
+    assert_eq!(bob.ask(&format!("play {id} a1")), "=");
+    carol.wait_for("White played a1.");
+    let record = server.record(&dir.join("alice"), &id);
+    let actions: Vec<&str> = record.lines().filter(|l| !l.contains(' ')).collect();
+    assert_eq!(actions, ["c3", "a1"], "{record}");
+}

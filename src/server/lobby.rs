@@ -367,12 +367,13 @@ impl Lobby {
         lines.push(Line::styled("Leaderboard", bold));
         for s in &b.leaders {
             lines.push(Line::from(format!(
-                "  {:<8} {:<20} {} ±{} ({} games)",
+                "  {:<8} {:<20} {} ±{} ({} game{})",
                 s.game.name(),
                 s.name,
                 s.rating,
                 s.deviation * 2,
-                s.games
+                s.games,
+                if s.games == 1 { "" } else { "s" }
             )));
         }
         lines.push(Line::default());
