@@ -152,11 +152,9 @@ fn in_the_lobby_a_click_selects_a_line_a_second_click_opens_it_and_the_wheel_mov
     let dir = scratch("server-mouse");
     let server = Server::start(&dir, &[]);
     // Two challenges, from bots.
-    let mut alice = server.bot(&key(&dir, "alice"));
-    alice.ok("register alice");
+    let mut alice = server.registered(&dir, "alice");
     alice.ok("challenge konobi size 9");
-    let mut carol = server.bot(&key(&dir, "carol"));
-    carol.ok("register carol");
+    let mut carol = server.registered(&dir, "carol");
     carol.ok("challenge brique size 11 casual");
     let mut bob = newcomer(&server, &dir, "bob");
     let screen = bob.wait_for("by carol");
@@ -201,8 +199,7 @@ fn a_server_stopped_by_sigint_gives_every_terminal_back_and_says_so() {
     let dir = scratch("server-sigint");
     let mut server = Server::start(&dir, &[]);
     let mut alice = newcomer(&server, &dir, "alice");
-    let mut bot = server.bot(&key(&dir, "bob"));
-    bot.ok("register bob");
+    let mut bot = server.registered(&dir, "bob");
     let id = bot.ok("challenge quentin size 5 first you");
     // Alice's game, to be in one when the server stops; the bot waits for its turn.
     alice.wait_for(&format!("#{id} quentin"));
@@ -296,11 +293,9 @@ fn question_mark_opens_the_lobby_s_help_and_the_leaderboard_ranks_a_rated_game_s
     assert!(leaderboard(&carol.screen()).is_empty());
 
     // Alice beats Bob in a rated game (rated is the default).
-    let mut alice = server.bot(&key(&dir, "alice"));
-    alice.ok("register alice");
+    let mut alice = server.registered(&dir, "alice");
     let id = alice.ok("challenge quentin size 3 pie off first me");
-    let mut bob = server.bot(&key(&dir, "bob"));
-    bob.ok("register bob");
+    let mut bob = server.registered(&dir, "bob");
     bob.ok(&format!("accept {id}"));
     for (n, action) in ["b1", "a2", "b2", "a3", "b3"].iter().enumerate() {
         let mover = if n % 2 == 0 { &mut alice } else { &mut bob };
@@ -323,11 +318,9 @@ fn question_mark_opens_the_lobby_s_help_and_the_leaderboard_ranks_a_rated_game_s
 fn a_watcher_s_keys_change_nothing_in_the_game_being_played() {
     let dir = scratch("server-watcher-keys");
     let server = Server::start(&dir, &[]);
-    let mut alice = server.bot(&key(&dir, "alice"));
-    alice.ok("register alice");
+    let mut alice = server.registered(&dir, "alice");
     let id = alice.ok("challenge quentin size 5 pie off first me casual");
-    let mut bob = server.bot(&key(&dir, "bob"));
-    bob.ok("register bob");
+    let mut bob = server.registered(&dir, "bob");
     bob.ok(&format!("accept {id}"));
     assert_eq!(alice.ask(&format!("play {id} c3")), "=");
     let mut carol = newcomer(&server, &dir, "carol");

@@ -159,6 +159,13 @@ impl Server {
         }
     }
 
+    /// A bot session with a new key `dir/name`, registered as `name`.
+    pub fn registered(&self, dir: &Path, name: &str) -> Bot {
+        let mut bot = self.bot(&key(dir, name));
+        bot.ok(&format!("register {name}"));
+        bot
+    }
+
     /// `ssh ... record ID`: the record text.
     pub fn record(&self, key: &Path, id: &str) -> String {
         let out = self.ssh(key, &["record", id]).output().unwrap();
