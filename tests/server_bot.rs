@@ -257,3 +257,40 @@ fn a_live_clock_and_a_correspondence_deadline_run_out() {
     a.finish();
     b.finish();
 }
+
+#[test]
+fn a_bot_that_sends_nothing_is_closed_after_the_idle_timeout_but_not_while_it_waits() {
+    let dir = scratch("server-bot-idle");
+    let server = Server::start(&dir, &["--idle-timeout", "10"]);
+    let (ka, kb) = (key(&dir, "alice"), key(&dir, "bob"));
+    // Alice and Bob start a game, Alice to move; Bob waits for his turn.
+    let mut alice = server.bot(&ka);
+    alice.ok("register alice");
+    let id = alice.ok("challenge quentin size 3 pie off first me");
+    let mut bob = server.bot(&kb);
+    bob.ok("register bob");
+    bob.ok(&format!("accept {id}"));
+    bob.send(&format!("wait {id}"));
+    // A session opened after that, which sends nothing, is told why and closed: Bob has been
+    // waiting longer than the idle timeout by then. (Ten seconds, so that the steps before
+    // Bob's wait, a command each, never take that long, however loaded the machine.)
+    let mut silent = server.bot(&ka);
+    assert_eq!(
+        silent.answer(),
+        "? no command for 10 seconds: the connection is closed"
+    );
+    assert!(silent.finish().success());
+    // So has Alice, who said nothing since her challenge.
+    assert_eq!(
+        alice.answer(),
+        "? no command for 10 seconds: the connection is closed"
+    );
+    assert!(alice.finish().success());
+    // Bob's wait goes on: Alice comes back and moves, and he hears of it.
+    let mut alice = server.bot(&ka);
+    assert_eq!(alice.ask(&format!("play {id} b2")), "=");
+    assert_eq!(bob.answer(), "= turn b2");
+    assert_eq!(bob.ask(&format!("play {id} a1")), "=");
+    alice.finish();
+    bob.finish();
+}

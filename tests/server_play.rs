@@ -2,6 +2,7 @@
 //! `quentin serve`. Two players log in with their keys and pick names, one challenges, the
 //! other accepts, they play a Quentin 5×5 game to a win with the game's keys while a third
 //! watches it live; the record fetched with `ssh ... record ID` replays with `quentin replay`.
+//! The lobby answers the mouse: a click selects a line, a second one opens it.
 
 mod pty;
 mod scratch;
@@ -11,9 +12,40 @@ use portable_pty::CommandBuilder;
 use pty::Session;
 use serve::{Server, key, scratch};
 
+/// The screen's row and column (from 0) where `text` is shown.
+fn place_of(screen: &str, text: &str) -> (usize, usize) {
+    screen
+        .lines()
+        .enumerate()
+        .find_map(|(row, line)| Some((row, line.find(text)?)))
+        .unwrap_or_else(|| panic!("{text:?} is not on the screen:\n{screen}"))
+}
+
+/// What a terminal sends for the mouse in SGR mode (which the server asks for): `button` at
+/// `(row, column)` from 0, pressed and released; a wheel step is pressed only.
+fn mouse(button: u8, (row, column): (usize, usize)) -> String {
+    let at = format!("{button};{};{}", column + 1, row + 1);
+    if button >= 64 {
+        format!("\x1b[<{at}M")
+    } else {
+        format!("\x1b[<{at}M\x1b[<{at}m")
+    }
+}
+
 /// An interactive `ssh` to the server in an 80×24 pseudo-terminal.
 fn login(server: &Server, dir: &std::path::Path, key: &std::path::Path) -> Session {
+    login_with(server, dir, key, &[])
+}
+
+/// [`login`] with ssh's own `options` first (ssh keeps the first value it reads of each).
+fn login_with(
+    server: &Server,
+    dir: &std::path::Path,
+    key: &std::path::Path,
+    options: &[&str],
+) -> Session {
     let mut command = CommandBuilder::new(serve::ssh_program());
+    command.args(options);
     command.args(server.ssh_args(key));
     command.env("TERM", pty::TERM);
     Session::spawn(dir, command, 24, 80)
@@ -21,7 +53,12 @@ fn login(server: &Server, dir: &std::path::Path, key: &std::path::Path) -> Sessi
 
 /// Logs in with a new key and picks `name`; the lobby is then shown.
 fn newcomer(server: &Server, dir: &std::path::Path, name: &str) -> Session {
-    let mut session = login(server, dir, &key(dir, name));
+    newcomer_with(server, dir, name, &[])
+}
+
+/// [`newcomer`] with ssh's own options `options` first.
+fn newcomer_with(server: &Server, dir: &std::path::Path, name: &str, options: &[&str]) -> Session {
+    let mut session = login_with(server, dir, &key(dir, name), options);
     session.wait_for("pick a name");
     session.send(&format!("{name}\r"));
     session.wait_for("Open challenges");
@@ -108,4 +145,205 @@ fn two_players_play_a_game_over_ssh_while_a_third_watches() {
         assert!(session.wait_exit(), "ssh ends when the player leaves");
         session.assert_restored();
     }
+}
+
+#[test]
+fn in_the_lobby_a_click_selects_a_line_a_second_click_opens_it_and_the_wheel_moves() {
+    let dir = scratch("server-mouse");
+    let server = Server::start(&dir, &[]);
+    // Two challenges, from bots.
+    let mut alice = server.registered(&dir, "alice");
+    alice.ok("challenge konobi size 9");
+    let mut carol = server.registered(&dir, "carol");
+    carol.ok("challenge brique size 11 casual");
+    let mut bob = newcomer(&server, &dir, "bob");
+    let screen = bob.wait_for("by carol");
+    assert!(screen.contains("> #1 konobi"), "{screen}");
+
+    // A click on Carol's challenge selects it and does no more.
+    bob.send(&mouse(0, place_of(&screen, "#2 brique")));
+    bob.wait_for("> #2 brique");
+    // The wheel moves the selection up and down a line at a time.
+    bob.send(&mouse(64, (10, 10)));
+    bob.wait_for("> #1 konobi");
+    bob.send(&mouse(65, (10, 10)));
+    let screen = bob.wait_for("> #2 brique");
+    // A click on the selected line accepts it, as Enter does: the game opens.
+    bob.send(&mouse(0, place_of(&screen, "#2 brique")));
+    bob.wait_for("bob (you) 1500");
+    assert!(carol.ok("games").starts_with("2 brique 11 bob"));
+    // Alice's challenge, which the wheel passed over, is still open.
+    assert!(alice.ok("challenges").starts_with("1 konobi 9 alice"));
+    bob.send("q");
+    bob.wait_for("Recent results");
+    bob.send("q");
+    assert!(bob.wait_exit());
+}
+
+#[test]
+fn a_terminal_left_alone_is_told_why_given_back_and_closed_after_the_idle_timeout() {
+    let dir = scratch("server-idle");
+    let server = Server::start(&dir, &["--idle-timeout", "1"]);
+    // A new key, and not a key pressed: the name is never picked.
+    let mut alone = login(&server, &dir, &key(&dir, "alice"));
+    alone.wait_output("quentin: closed after 1 second without a key; your games wait for you.");
+    assert!(
+        alone.wait_exit(),
+        "ssh ends as the server closes the session"
+    );
+    alone.assert_restored();
+}
+
+#[test]
+fn a_server_stopped_by_sigint_gives_every_terminal_back_and_says_so() {
+    let dir = scratch("server-sigint");
+    let mut server = Server::start(&dir, &[]);
+    let mut alice = newcomer(&server, &dir, "alice");
+    let mut bot = server.registered(&dir, "bob");
+    let id = bot.ok("challenge quentin size 5 first you");
+    // Alice's game, to be in one when the server stops; the bot waits for its turn.
+    alice.wait_for(&format!("#{id} quentin"));
+    alice.send("\r");
+    alice.wait_for("alice (you)");
+    bot.send(&format!("wait {id}"));
+    assert!(server.signal("INT").success(), "the server exits with 0");
+    assert!(
+        alice.wait_exit(),
+        "ssh ends as the server closes the session"
+    );
+    let raw = alice.all_output();
+    let raw = String::from_utf8_lossy(&raw);
+    let tail = &raw[raw.rfind("\x1b[?1049h").unwrap()..];
+    let message = "quentin: the server is shutting down; your games are saved.\r\n";
+    assert!(tail.ends_with(message), "{tail:?}");
+    alice.assert_restored();
+    assert_eq!(bot.answer(), "? the server is shutting down");
+}
+
+/// Whether `raw` sets a colour: an SGR sequence (`CSI ... m`) with a foreground or background
+/// colour (30-38, 40-48, 90-97, 100-107; 38 and 48 start the 256-colour and RGB forms).
+fn sets_colour(raw: &[u8]) -> bool {
+    let raw = String::from_utf8_lossy(raw);
+    raw.split("\x1b[").skip(1).any(|sequence| {
+        let end = sequence
+            .find(|c: char| !c.is_ascii_digit() && c != ';')
+            .unwrap_or(sequence.len());
+        sequence[end..].starts_with('m')
+            && sequence[..end].split(';').any(|p| {
+                matches!(
+                    p.parse::<u32>(),
+                    Ok(30..=38 | 40..=48 | 90..=97 | 100..=107)
+                )
+            })
+    })
+}
+
+#[test]
+fn no_color_sent_with_setenv_draws_the_lobby_without_colours() {
+    let dir = scratch("server-no-color");
+    let server = Server::start(&dir, &[]);
+    let plain = newcomer_with(&server, &dir, "alice", &["-o", "SetEnv=NO_COLOR=1"]);
+    let coloured = newcomer(&server, &dir, "bob");
+    // Enter on an empty list: a refusal, red where colours are drawn.
+    for (mut session, colours) in [(plain, false), (coloured, true)] {
+        session.send("\r");
+        session.wait_for("Nothing to open: c makes a challenge.");
+        session.send("q");
+        assert!(session.wait_exit());
+        let raw = session.all_output();
+        assert_eq!(
+            sets_colour(&raw),
+            colours,
+            "{}",
+            String::from_utf8_lossy(&raw)
+        );
+    }
+}
+
+/// The leaderboard's lines on `screen`, as it shows them: `(name, rating, games)`.
+fn leaderboard(screen: &str) -> Vec<(String, i64, String)> {
+    screen
+        .lines()
+        .skip_while(|line| !line.contains("Leaderboard"))
+        .skip(1)
+        .map_while(|line| {
+            let words: Vec<&str> = line
+                .trim_matches(|c| c == '│' || c == ' ')
+                .split_whitespace()
+                .collect();
+            match words.as_slice() {
+                [_, name, rating, _, games @ ..] => {
+                    Some((name.to_string(), rating.parse().ok()?, games.join(" ")))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn question_mark_opens_the_lobby_s_help_and_the_leaderboard_ranks_a_rated_game_s_players() {
+    let dir = scratch("server-lobby");
+    let server = Server::start(&dir, &[]);
+    let mut carol = newcomer(&server, &dir, "carol");
+    carol.send("?");
+    carol.wait_for("this help (any key closes it)");
+    carol.send("x");
+    carol.wait_for("Open challenges");
+    assert!(leaderboard(&carol.screen()).is_empty());
+
+    // Alice beats Bob in a rated game (rated is the default).
+    let mut alice = server.registered(&dir, "alice");
+    let id = alice.ok("challenge quentin size 3 pie off first me");
+    let mut bob = server.registered(&dir, "bob");
+    bob.ok(&format!("accept {id}"));
+    for (n, action) in ["b1", "a2", "b2", "a3", "b3"].iter().enumerate() {
+        let mover = if n % 2 == 0 { &mut alice } else { &mut bob };
+        assert!(mover.ok(&format!("wait {id}")).starts_with("turn"));
+        assert_eq!(mover.ask(&format!("play {id} {action}")), "=");
+    }
+    assert_eq!(bob.ok(&format!("wait {id}")), "over B+ connection");
+    let screen = carol.wait_for(&format!("#{id} quentin: Black (alice) wins"));
+    let board = pty::wait_until("both players on the leaderboard", || {
+        let board = leaderboard(&carol.screen());
+        (board.len() == 2).then_some(board)
+    });
+    assert_eq!(board[0].0, "alice", "{screen}");
+    assert_eq!(board[1].0, "bob", "{screen}");
+    assert!(board[0].1 > 1500 && board[1].1 < 1500, "{board:?}");
+    assert!(board.iter().all(|b| b.2 == "(1 game)"), "{board:?}");
+}
+
+#[test]
+fn a_watcher_s_keys_change_nothing_in_the_game_being_played() {
+    let dir = scratch("server-watcher-keys");
+    let server = Server::start(&dir, &[]);
+    let mut alice = server.registered(&dir, "alice");
+    let id = alice.ok("challenge quentin size 5 pie off first me casual");
+    let mut bob = server.registered(&dir, "bob");
+    bob.ok(&format!("accept {id}"));
+    assert_eq!(alice.ask(&format!("play {id} c3")), "=");
+    let mut carol = newcomer(&server, &dir, "carol");
+    carol.wait_for(&format!("#{id} quentin alice vs bob"));
+    carol.send("\r");
+    carol.wait_for("1. P1 Black c3");
+    // Enter and Space play no stone; R twice resigns nothing, u asks for no takeback: each
+    // says what a watcher may do. The help, opened after them, shows they have all been read.
+    carol.send("lj\r");
+    carol.wait_for("You are watching this game:");
+    carol.send("RR u?");
+    carol.wait_for("Help: Quentin");
+    carol.send("?");
+    let screen = carol.wait_for("You are watching this game:");
+    assert!(
+        !screen.contains("Resign") && !screen.contains("refused"),
+        "{screen}"
+    );
+    // The game is where it was: Bob to move after c3, and it goes on.
+    assert_eq!(bob.ok(&format!("wait {id}")), "turn c3");
+    assert_eq!(bob.ask(&format!("play {id} a1")), "=");
+    carol.wait_for("White played a1.");
+    let record = server.record(&dir.join("alice"), &id);
+    let actions: Vec<&str> = record.lines().filter(|l| !l.contains(' ')).collect();
+    assert_eq!(actions, ["c3", "a1"], "{record}");
 }

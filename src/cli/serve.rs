@@ -26,7 +26,8 @@ pub struct ServeArgs {
     /// Open challenges one player may have at once.
     #[arg(long, value_name = "N", default_value_t = 10)]
     challenges_per_player: usize,
-    /// Seconds a connection may stay silent before it is closed.
+    /// Seconds a session may send nothing (no key; no command from a bot, whose wait does not
+    /// count) before it is told why and closed; its games wait.
     #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
     idle_timeout: u64,
     /// For tests: a clock that the bot command `clock advance SECONDS` moves on.

@@ -5,14 +5,13 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 use crate::rules::Action;
 
 use super::Context;
-use super::channel::Out;
+use super::channel::{Ended, Inbox, Input, Out};
 use super::hub::GameView;
-use super::interactive::Input;
 use super::spec::{Spec, shown};
 
 /// The longest command line read; a longer one is refused whole.
@@ -28,7 +27,7 @@ pub struct Who {
 
 /// The session's input: the bytes that came and not yet read, and whether more may come.
 struct Reader {
-    input: mpsc::Receiver<Input>,
+    input: Inbox,
     open: bool,
     pending: Vec<u8>,
     /// Ends (its sender dropped) when the channel closes or the connection goes.
@@ -36,8 +35,10 @@ struct Reader {
 }
 
 impl Reader {
-    /// Waits for more input; false when none will come.
+    /// Waits for more input; false when none will come. The idle time counts from here: the
+    /// server waits for the client.
     async fn more(&mut self) -> bool {
+        self.input.restart();
         while self.open {
             match self.input.recv().await {
                 Some(Input::Bytes(bytes)) => {
@@ -57,7 +58,7 @@ impl Reader {
 pub async fn run(
     ctx: Arc<Context>,
     mut who: Who,
-    input: mpsc::Receiver<Input>,
+    input: Inbox,
     alive: watch::Receiver<()>,
     out: Out,
 ) {
@@ -112,6 +113,15 @@ pub async fn run(
             break;
         }
     }
+    let why = match reader.input.ended() {
+        Some(Ended::Idle) => format!(
+            "? no command for {}: the connection is closed\n\n",
+            reader.input.idle_words()
+        ),
+        Some(Ended::Stopping) => "? the server is shutting down\n\n".to_string(),
+        Some(Ended::Gone) | None => String::new(),
+    };
+    let _ = out.send(why.as_bytes()).await;
     if let Some((id, _)) = who.player {
         ctx.hub.leave(id);
     }
@@ -250,6 +260,7 @@ async fn wait(ctx: &Context, who: &Who, words: &[&str], reader: &mut Reader) -> 
         tokio::select! {
             changed = news.changed() => if changed.is_err() { return None },
             gone = reader.alive.changed() => if gone.is_err() { return None },
+            () = reader.input.stopping() => return None,
         }
     }
 }

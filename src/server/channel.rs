@@ -1,10 +1,113 @@
-//! One SSH channel's two ends, as a session sees them: [`Out`] sends bytes to the client, and
-//! [`Keys`] turns the bytes that come from a terminal into the key and mouse events the app
-//! reads, with the terminal-input parser crate (no escape sequence is parsed here by hand).
+//! One SSH channel's two ends, as a session sees them: [`Out`] sends bytes to the client,
+//! [`Inbox`] receives what the client sends until it goes, stays silent too long or the server
+//! stops, and [`Keys`] turns the bytes that come from a terminal into the key and mouse events
+//! the app reads, with the terminal-input parser crate (no escape sequence is parsed here by
+//! hand).
+
+use std::time::Duration;
 
 use crossterm::event::Event;
 use russh::ChannelId;
 use russh::server::Handle;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+
+/// What comes from the channel.
+#[derive(Debug)]
+pub enum Input {
+    /// Bytes typed (or pasted), or a bot's lines.
+    Bytes(Vec<u8>),
+    /// The window's new size.
+    Resize(u16, u16),
+}
+
+/// Why a session's input ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The client closed the channel or went.
+    Gone,
+    /// The client sent nothing for the idle timeout.
+    Idle,
+    /// The server is stopping.
+    Stopping,
+}
+
+/// A session's input: what the client sends, until it goes, sends nothing for the idle timeout
+/// while the server waits for it, or the server stops.
+pub struct Inbox {
+    input: mpsc::Receiver<Input>,
+    idle: Duration,
+    deadline: Instant,
+    stop: watch::Receiver<bool>,
+    ended: Option<Ended>,
+}
+
+impl Inbox {
+    /// The input that comes through `input`; the session ends after `idle` without any, or
+    /// when `stop` turns true.
+    #[must_use]
+    pub fn new(input: mpsc::Receiver<Input>, idle: Duration, stop: watch::Receiver<bool>) -> Inbox {
+        Inbox {
+            input,
+            idle,
+            deadline: Instant::now() + idle,
+            stop,
+            ended: None,
+        }
+    }
+
+    /// The next input, or `None` once the input has ended ([`Inbox::ended`] says why). It may
+    /// be cancelled (in a `select!`) and called again: nothing is lost.
+    pub async fn recv(&mut self) -> Option<Input> {
+        if self.ended.is_some() {
+            return None;
+        }
+        let got = tokio::select! {
+            got = self.input.recv() => got.ok_or(Ended::Gone),
+            () = tokio::time::sleep_until(self.deadline) => Err(Ended::Idle),
+            _ = self.stop.wait_for(|stop| *stop) => Err(Ended::Stopping),
+        };
+        match got {
+            Ok(input) => {
+                self.deadline = Instant::now() + self.idle;
+                Some(input)
+            }
+            Err(why) => {
+                self.ended = Some(why);
+                None
+            }
+        }
+    }
+
+    /// Counts the idle time afresh: the server has answered, and now waits for the client.
+    pub fn restart(&mut self) {
+        self.deadline = Instant::now() + self.idle;
+    }
+
+    /// Returns when the server stops (and then the input has ended).
+    pub async fn stopping(&mut self) {
+        let _ = self.stop.wait_for(|stop| *stop).await;
+        self.ended = Some(Ended::Stopping);
+    }
+
+    /// Why the input ended, if it has.
+    #[must_use]
+    pub fn ended(&self) -> Option<Ended> {
+        self.ended
+    }
+
+    /// The idle timeout, in words: "30 minutes", "1 second".
+    #[must_use]
+    pub fn idle_words(&self) -> String {
+        let seconds = self.idle.as_secs();
+        let (n, unit) = match seconds {
+            s if s >= 3600 && s % 3600 == 0 => (s / 3600, "hour"),
+            s if s >= 60 && s % 60 == 0 => (s / 60, "minute"),
+            s => (s, "second"),
+        };
+        format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+    }
+}
 
 /// Where a session's output goes.
 #[derive(Clone)]
@@ -142,6 +245,20 @@ mod tests {
             ctrl_c[0],
             Event::Key(KeyEvent { code: KeyCode::Char('c'), modifiers, .. }) if modifiers.contains(KeyModifiers::CONTROL)
         ));
+    }
+
+    #[test]
+    fn the_idle_timeout_is_said_in_words() {
+        let words = |seconds| {
+            let (_tx, rx) = mpsc::channel(1);
+            let (_stop, stop) = watch::channel(false);
+            Inbox::new(rx, Duration::from_secs(seconds), stop).idle_words()
+        };
+        assert_eq!(words(1), "1 second");
+        assert_eq!(words(90), "90 seconds");
+        assert_eq!(words(1800), "30 minutes");
+        assert_eq!(words(3600), "1 hour");
+        assert_eq!(words(7200), "2 hours");
     }
 
     #[test]

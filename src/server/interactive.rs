@@ -13,16 +13,15 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 use ratatui::{TerminalOptions, Viewport};
-use tokio::sync::mpsc;
 
 use crate::tui::app::{App, Effect, Look, Online, Request};
 use crate::tui::render;
 
 use super::Context;
 use super::bot::Who;
-use super::channel::{Keys, Out};
+use super::channel::{Ended, Inbox, Input, Keys, Out};
 use super::hub::GameView;
-use super::lobby::{Ask, Board, Lobby};
+use super::lobby::{Ask, Board, Lobby, Rows};
 
 /// The client's terminal, as its pty request said.
 #[derive(Clone, Debug)]
@@ -33,15 +32,6 @@ pub struct Terminal {
     pub width: u16,
     /// Rows.
     pub height: u16,
-}
-
-/// What comes from the channel.
-#[derive(Debug)]
-pub enum Input {
-    /// Bytes typed (or pasted).
-    Bytes(Vec<u8>),
-    /// The window's new size.
-    Resize(u16, u16),
 }
 
 /// The largest screen drawn: a larger window gets its top-left part (a 10000×10000 window
@@ -183,7 +173,7 @@ pub async fn run(
     who: Who,
     term: Terminal,
     no_color: bool,
-    mut input: mpsc::Receiver<Input>,
+    mut input: Inbox,
     out: Out,
 ) {
     let Some(mut screen) = Screen::new(&term, no_color, out) else {
@@ -219,10 +209,23 @@ pub async fn run(
         }
     }
     screen.send_commands(false).await;
+    // Why the server ended the session, on the terminal the player has back.
+    let why = match input.ended() {
+        Some(Ended::Idle) => format!(
+            "quentin: closed after {} without a key; your games wait for you.\r\n",
+            input.idle_words()
+        ),
+        Some(Ended::Stopping) => STOPPING.to_string(),
+        Some(Ended::Gone) | None => return,
+    };
+    let _ = screen.out.send(why.as_bytes()).await;
 }
 
+/// What a player's terminal says when the server stops.
+const STOPPING: &str = "quentin: the server is shutting down; your games are saved.\r\n";
+
 /// Shows `text` until a key comes (or the client goes).
-async fn notice(screen: &mut Screen, input: &mut mpsc::Receiver<Input>, text: &str) {
+async fn notice(screen: &mut Screen, input: &mut Inbox, text: &str) {
     loop {
         let shown = screen
             .draw(|area, buf| {
@@ -247,7 +250,7 @@ async fn pick_name(
     ctx: &Context,
     key: &str,
     screen: &mut Screen,
-    input: &mut mpsc::Receiver<Input>,
+    input: &mut Inbox,
 ) -> Option<(i64, String)> {
     let mut name = String::new();
     let mut said = String::new();
@@ -314,7 +317,7 @@ async fn lobby_screen(
     ctx: &Context,
     lobby: &mut Lobby,
     screen: &mut Screen,
-    input: &mut mpsc::Receiver<Input>,
+    input: &mut Inbox,
 ) -> Next {
     let mut news = ctx.hub.watch_lobby();
     let mut tick = tokio::time::interval(Duration::from_secs(1));
@@ -342,9 +345,14 @@ async fn lobby_screen(
         }
         waiting = open;
         let color = screen.color;
-        if !screen.draw(|area, buf| lobby.draw(area, buf, color)).await {
+        let mut rows = Rows::default();
+        if !screen
+            .draw(|area, buf| rows = lobby.draw(area, buf, color))
+            .await
+        {
             return Next::Quit;
         }
+        lobby.set_rows(rows);
         let events = tokio::select! {
             got = input.recv() => match screen.events(got).await {
                 Some(events) => events,
@@ -402,7 +410,7 @@ async fn game_screen(
     me: &(i64, String),
     id: i64,
     screen: &mut Screen,
-    input: &mut mpsc::Receiver<Input>,
+    input: &mut Inbox,
 ) -> Next {
     let (Some(mut news), Some(view)) = (ctx.hub.watch_game(id), ctx.hub.game(id, ctx.clock.now()))
     else {

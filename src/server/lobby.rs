@@ -1,19 +1,24 @@
 //! The lobby: who is online, the open challenges, the player's games, the games being played
 //! (to watch), recent results and the leaderboard; and the form of a new challenge. Plain data
-//! and a pure drawing, as the game's app and renderer are; the session feeds it.
+//! and a pure drawing, as the game's app and renderer are; the session feeds it. The form of a
+//! new challenge is in `src/server/lobby/form.rs`.
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+mod form;
+
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color as Tint, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget, Wrap};
 
-use crate::rules::{Game, Setup};
 use crate::tui::render::clock_text;
 
 use super::hub::{ChallengeView, GameView, Standing};
-use super::spec::{First, Spec, TimeControl};
+use super::spec::{First, Spec};
+use form::Form;
 
 /// What the lobby shows, as the hub gave it.
 #[derive(Clone, Debug, Default)]
@@ -56,120 +61,35 @@ enum Item {
     Game(i64),
 }
 
-/// The clocks the form offers.
-const CLOCKS: [TimeControl; 9] = [
-    TimeControl::Live {
-        minutes: 1,
-        increment: 0,
-    },
-    TimeControl::Live {
-        minutes: 3,
-        increment: 2,
-    },
-    TimeControl::Live {
-        minutes: 5,
-        increment: 3,
-    },
-    TimeControl::Live {
-        minutes: 10,
-        increment: 5,
-    },
-    TimeControl::Live {
-        minutes: 15,
-        increment: 10,
-    },
-    TimeControl::Live {
-        minutes: 30,
-        increment: 0,
-    },
-    TimeControl::Days(1),
-    TimeControl::Days(3),
-    TimeControl::Days(7),
-];
-
-/// The fields of the challenge form, in order.
-const FIELDS: [&str; 7] = [
-    "Game", "Size", "Pie rule", "First", "Clock", "Rated", "Opponent",
-];
-
-/// A new challenge being filled in.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Form {
-    field: usize,
-    spec: Spec,
-    clock: usize,
-    opponent: String,
+/// Where the lobby's selectable lines (the lists' lines, or the form's fields) were drawn, for
+/// reading mouse clicks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rows {
+    /// The columns the lines span.
+    columns: std::ops::Range<u16>,
+    /// The screen row of each line shown, with its number among the selectable lines.
+    lines: Vec<(u16, usize)>,
 }
 
-impl Form {
-    fn new() -> Form {
-        Form {
-            field: 0,
-            spec: Spec::new(Game::Quentin),
-            clock: 3,
-            opponent: String::new(),
+impl Rows {
+    /// The selectable line at (`column`, `row`), if one was drawn there.
+    fn line_at(&self, column: u16, row: u16) -> Option<usize> {
+        if !self.columns.contains(&column) {
+            return None;
         }
+        self.lines.iter().find(|(r, _)| *r == row).map(|(_, n)| *n)
     }
 
-    fn change(&mut self, step: isize) {
-        let spec = &mut self.spec;
-        let turn = |i: usize, n: usize| (i as isize + step).rem_euclid(n as isize) as usize;
-        match self.field {
-            0 => {
-                let i = Game::ALL
-                    .iter()
-                    .position(|g| *g == spec.setup.game)
-                    .unwrap_or(0);
-                spec.setup = Setup::new(Game::ALL[turn(i, Game::ALL.len())]);
-            }
-            1 => {
-                let game = spec.setup.game;
-                if game.piece_options().is_empty() {
-                    let sizes = game.sizes();
-                    let n = spec.setup.size as isize + step;
-                    spec.setup.size =
-                        n.clamp(*sizes.start() as isize, *sizes.end() as isize) as usize;
-                } else {
-                    let options = game.piece_options();
-                    let i = options
-                        .iter()
-                        .position(|p| *p == spec.setup.pieces)
-                        .unwrap_or(0);
-                    spec.setup.pieces = options[turn(i, options.len())];
-                }
-            }
-            2 if spec.setup.game.has_pie() => spec.setup.pie = !spec.setup.pie,
-            3 => {
-                let all = [First::Random, First::Me, First::You];
-                let i = all.iter().position(|f| *f == spec.first).unwrap_or(0);
-                spec.first = all[turn(i, all.len())];
-            }
-            4 => {
-                self.clock = turn(self.clock, CLOCKS.len());
-                spec.clock = CLOCKS[self.clock];
-            }
-            5 => spec.rated = !spec.rated,
-            _ => {}
-        }
-    }
-
-    fn value(&self, field: usize) -> String {
-        let setup = &self.spec.setup;
-        match field {
-            0 => setup.game.title().to_string(),
-            1 if setup.game.piece_options().is_empty() => format!("{0}×{0}", setup.size),
-            1 => format!("{} pieces", setup.pieces),
-            2 if !setup.game.has_pie() => "none in this game".to_string(),
-            2 => if setup.pie { "on" } else { "off" }.to_string(),
-            3 => match self.spec.first {
-                First::Me => "me".to_string(),
-                First::You => "my opponent".to_string(),
-                First::Random => "drawn at random".to_string(),
-            },
-            4 => self.spec.clock.to_string(),
-            5 => if self.spec.rated { "rated" } else { "casual" }.to_string(),
-            _ if self.opponent.is_empty() => "anybody (type a name)".to_string(),
-            _ => self.opponent.clone(),
+    /// The rows of `lines` drawn from the top of `area`, each line one row; those below the
+    /// area are not shown.
+    fn of(area: Rect, lines: impl IntoIterator<Item = (usize, usize)>) -> Rows {
+        Rows {
+            columns: area.left()..area.right(),
+            lines: lines
+                .into_iter()
+                .filter(|(at, _)| *at < usize::from(area.height))
+                .map(|(at, n)| (area.y + at as u16, n))
+                .collect(),
         }
     }
 }
@@ -182,6 +102,8 @@ pub struct Lobby {
     selected: usize,
     form: Option<Form>,
     help: bool,
+    /// Where the selectable lines were drawn last.
+    rows: Rows,
     /// The last message: news or a refusal.
     pub message: Option<(String, bool)>,
     /// What the hub gave last.
@@ -220,12 +142,14 @@ impl Lobby {
 
     /// Handles one terminal event.
     pub fn handle(&mut self, event: &Event) -> Ask {
-        let Event::Key(key) = event else {
-            return Ask::Nothing;
-        };
-        if key.kind != KeyEventKind::Press {
-            return Ask::Nothing;
+        match event {
+            Event::Key(key) if key.kind == KeyEventKind::Press => self.key(*key),
+            Event::Mouse(mouse) => self.mouse(*mouse),
+            _ => Ask::Nothing,
         }
+    }
+
+    fn key(&mut self, key: KeyEvent) -> Ask {
         let ctrl_c =
             key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
         if ctrl_c {
@@ -236,77 +160,89 @@ impl Lobby {
             return Ask::Nothing;
         }
         if let Some(form) = &mut self.form {
-            if let Some(ask) = Self::form_key(form, *key) {
-                return ask;
+            if form.key(key) {
+                return Ask::Nothing;
             }
             let ask = match key.code {
                 KeyCode::Esc => Ask::Nothing,
-                _ => Ask::Challenge(Self::spec_of(form)),
+                _ => Ask::Challenge(form.spec()),
             };
             self.form = None;
             return ask;
         }
-        let items = self.items();
-        self.selected = self.selected.min(items.len().saturating_sub(1));
         match key.code {
-            KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => {
-                self.selected = (self.selected + 1).min(items.len().saturating_sub(1));
-            }
+            KeyCode::Up | KeyCode::Char('k') => self.step(-1),
+            KeyCode::Down | KeyCode::Char('j') => self.step(1),
             KeyCode::Char('c') => self.form = Some(Form::new()),
             KeyCode::Char('?') => self.help = true,
             KeyCode::Char('q') | KeyCode::Esc => return Ask::Quit,
-            KeyCode::Char('d') => match items.get(self.selected) {
+            KeyCode::Char('d') => match self.items().get(self.selected) {
                 Some(Item::Challenge(id, true)) => return Ask::Withdraw(*id),
                 _ => self.say("d withdraws a challenge of yours: select one first.", true),
             },
-            KeyCode::Enter | KeyCode::Char(' ') => match items.get(self.selected) {
-                Some(Item::Challenge(_, true)) => {
-                    self.say("That is your own challenge: d withdraws it.", true);
-                }
-                Some(Item::Challenge(id, false)) => return Ask::Accept(*id),
-                Some(Item::Game(id)) => return Ask::Open(*id),
-                None => self.say("Nothing to open: c makes a challenge.", true),
-            },
+            KeyCode::Enter | KeyCode::Char(' ') => return self.open(),
             _ => {}
         }
         Ask::Nothing
     }
 
-    /// A key in the form; `None` when it ends it (Enter makes the challenge, Esc drops it).
-    fn form_key(form: &mut Form, key: KeyEvent) -> Option<Ask> {
-        match key.code {
-            KeyCode::Esc | KeyCode::Enter => return None,
-            KeyCode::Up | KeyCode::BackTab => form.field = form.field.saturating_sub(1),
-            KeyCode::Char('k') if form.field < 6 => form.field = form.field.saturating_sub(1),
-            KeyCode::Down | KeyCode::Tab => form.field = (form.field + 1).min(FIELDS.len() - 1),
-            KeyCode::Char('j') if form.field < 6 => form.field += 1,
-            KeyCode::Left => form.change(-1),
-            KeyCode::Char('h') if form.field < 6 => form.change(-1),
-            KeyCode::Right | KeyCode::Char(' ' | 'l') if form.field < 6 => form.change(1),
-            KeyCode::Backspace if form.field == 6 => {
-                form.opponent.pop();
+    /// The mouse, as in a game: a click on a line selects it, a click on the selected line does
+    /// what Enter does, and the wheel moves the selection. A click anywhere closes the help.
+    fn mouse(&mut self, mouse: MouseEvent) -> Ask {
+        let click = mouse.kind == MouseEventKind::Down(MouseButton::Left);
+        if self.help {
+            self.help &= !click;
+            return Ask::Nothing;
+        }
+        let line = self.rows.line_at(mouse.column, mouse.row);
+        if let Some(form) = &mut self.form {
+            match (mouse.kind, line) {
+                (MouseEventKind::ScrollUp, _) => form.step(-1),
+                (MouseEventKind::ScrollDown, _) => form.step(1),
+                (_, Some(field)) if click => form.click(field),
+                _ => {}
             }
-            KeyCode::Char(c)
-                if form.field == 6
-                    && form.opponent.len() < 20
-                    && (c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
-            {
-                form.opponent.push(c);
-            }
+            return Ask::Nothing;
+        }
+        match (mouse.kind, line) {
+            (MouseEventKind::ScrollUp, _) => self.step(-1),
+            (MouseEventKind::ScrollDown, _) => self.step(1),
+            (_, Some(n)) if click && n == self.selected => return self.open(),
+            (_, Some(n)) if click => self.selected = n,
             _ => {}
         }
-        Some(Ask::Nothing)
+        Ask::Nothing
     }
 
-    fn spec_of(form: &Form) -> Spec {
-        let mut spec = form.spec.clone();
-        spec.to = (!form.opponent.is_empty()).then(|| form.opponent.clone());
-        spec
+    /// Moves the selection `by` lines, within the list.
+    fn step(&mut self, by: isize) {
+        let last = self.items().len().saturating_sub(1);
+        self.selected = self.selected.min(last).saturating_add_signed(by).min(last);
     }
 
-    /// Draws the lobby into `area`.
-    pub fn draw(&self, area: Rect, buf: &mut Buffer, color: bool) {
+    /// What Enter does on the selected line.
+    fn open(&mut self) -> Ask {
+        let items = self.items();
+        self.selected = self.selected.min(items.len().saturating_sub(1));
+        match items.get(self.selected) {
+            Some(Item::Challenge(_, true)) => {
+                self.say("That is your own challenge: d withdraws it.", true);
+            }
+            Some(Item::Challenge(id, false)) => return Ask::Accept(*id),
+            Some(Item::Game(id)) => return Ask::Open(*id),
+            None => self.say("Nothing to open: c makes a challenge.", true),
+        }
+        Ask::Nothing
+    }
+
+    /// Remembers where the lines were drawn, for the mouse.
+    pub fn set_rows(&mut self, rows: Rows) {
+        self.rows = rows;
+    }
+
+    /// Draws the lobby into `area`; where its selectable lines are, for
+    /// [`set_rows`](Lobby::set_rows).
+    pub fn draw(&self, area: Rect, buf: &mut Buffer, color: bool) -> Rows {
         let tint = |t: Tint| {
             if color {
                 Style::new().fg(t)
@@ -329,24 +265,12 @@ impl Lobby {
             Paragraph::new(lines)
                 .wrap(Wrap { trim: false })
                 .render(inner, buf);
-            return;
+            return Rows::default();
         }
         if let Some(form) = &self.form {
-            lines.push(Line::styled("New challenge", bold));
-            lines.push(Line::from(
-                "Up/Down (j/k, Tab): a field   Left/Right (h/l): change it   Enter: make it   Esc: cancel",
-            ));
-            lines.push(Line::default());
-            for (i, name) in FIELDS.iter().enumerate() {
-                let marker = if i == form.field { "> " } else { "  " };
-                let style = if i == form.field { bold } else { Style::new() };
-                lines.push(Line::styled(
-                    format!("{marker}{name:<10} {}", form.value(i)),
-                    style,
-                ));
-            }
+            let (lines, fields) = form.lines();
             Paragraph::new(lines).render(inner, buf);
-            return;
+            return Rows::of(inner, fields.enumerate().map(|(n, at)| (at, n)));
         }
         let b = &self.board;
         lines.push(Line::from(format!(
@@ -362,11 +286,12 @@ impl Lobby {
             };
             lines.push(Line::styled(text.clone(), style));
         }
-        let mut n = 0;
+        // The line of each selectable one, in order.
+        let mut at: Vec<usize> = Vec::new();
         let selected = self.selected;
         let mut item = |text: String, lines: &mut Vec<Line>| {
-            let here = n == selected;
-            n += 1;
+            let here = at.len() == selected;
+            at.push(lines.len());
             let style = if here {
                 bold.add_modifier(Modifier::REVERSED)
             } else {
@@ -442,12 +367,13 @@ impl Lobby {
         lines.push(Line::styled("Leaderboard", bold));
         for s in &b.leaders {
             lines.push(Line::from(format!(
-                "  {:<8} {:<20} {} ±{} ({} games)",
+                "  {:<8} {:<20} {} ±{} ({} game{})",
                 s.game.name(),
                 s.name,
                 s.rating,
                 s.deviation * 2,
-                s.games
+                s.games,
+                if s.games == 1 { "" } else { "s" }
             )));
         }
         lines.push(Line::default());
@@ -455,14 +381,16 @@ impl Lobby {
             "Up/Down select  Enter accept/open/watch  c challenge  d withdraw  ? help  q quit",
         ));
         Paragraph::new(lines).render(inner, buf);
+        Rows::of(inner, at.into_iter().enumerate().map(|(n, at)| (at, n)))
     }
 }
 
 const HELP: &[&str] = &[
     "The lobby",
     "",
-    "Up, Down, j, k     select a line",
+    "Up, Down, j, k     select a line (the mouse wheel too)",
     "Enter, Space       accept the challenge, open your game, or watch a game",
+    "click              select a line; a click on the selected line is Enter",
     "c                  make a challenge (a form: the game, size, pie rule, who moves",
     "                   first, the clock, rated or casual, and perhaps one opponent)",
     "d                  withdraw your challenge",
@@ -516,6 +444,113 @@ mod tests {
         assert_eq!(spec.summary(), "konobi 10x10 pie off, 1 day a move, casual");
         assert_eq!(spec.first, First::Me);
         assert_eq!(spec.to.as_deref(), Some("bob"));
+    }
+
+    fn click(column: u16, row: u16) -> Event {
+        Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    }
+
+    fn wheel(kind: MouseEventKind) -> Event {
+        Event::Mouse(MouseEvent {
+            kind,
+            column: 0,
+            row: 0,
+            modifiers: KeyModifiers::NONE,
+        })
+    }
+
+    /// Draws `lobby` on 80×24 and remembers its rows; the screen's lines.
+    fn drawn(lobby: &mut Lobby) -> Vec<String> {
+        let area = Rect::new(0, 0, 80, 24);
+        let mut buf = Buffer::empty(area);
+        let rows = lobby.draw(area, &mut buf, true);
+        lobby.set_rows(rows);
+        (0..24)
+            .map(|y| (0..80).map(|x| buf[(x, y)].symbol()).collect())
+            .collect()
+    }
+
+    fn row_of(screen: &[String], text: &str) -> u16 {
+        screen.iter().position(|l| l.contains(text)).unwrap() as u16
+    }
+
+    #[test]
+    fn a_click_selects_a_line_and_a_second_click_opens_it() {
+        let mut lobby = Lobby::new((1, "alice".to_string()));
+        lobby.board.challenges = [(7, 2, "bob"), (8, 1, "alice"), (9, 3, "carol")]
+            .map(|(id, by, name)| ChallengeView {
+                id,
+                by,
+                by_name: name.to_string(),
+                setup: crate::rules::Setup::new(crate::rules::Game::Quentin),
+                first: "random".to_string(),
+                clock: super::super::spec::TimeControl::Days(1),
+                rated: true,
+                to: None,
+            })
+            .to_vec();
+        let screen = drawn(&mut lobby);
+        let carol = row_of(&screen, "by carol");
+        // Outside the lines: nothing.
+        assert_eq!(lobby.handle(&click(30, 0)), Ask::Nothing);
+        assert_eq!(lobby.handle(&click(79, carol)), Ask::Nothing);
+        assert_eq!(lobby.selected, 0);
+        // A click selects; a click on the selected line accepts.
+        assert_eq!(lobby.handle(&click(30, carol)), Ask::Nothing);
+        assert_eq!(lobby.selected, 2);
+        assert!(drawn(&mut lobby)[usize::from(carol)].contains("> #9"));
+        assert_eq!(lobby.handle(&click(5, carol)), Ask::Accept(9));
+        // One's own challenge: what Enter says.
+        let own = row_of(&screen, "by alice");
+        assert_eq!(lobby.handle(&click(30, own)), Ask::Nothing);
+        assert_eq!(lobby.handle(&click(30, own)), Ask::Nothing);
+        assert!(
+            lobby
+                .message
+                .as_ref()
+                .unwrap()
+                .0
+                .contains("your own challenge")
+        );
+        // The wheel moves the selection a line a step, within the list.
+        for kind in [MouseEventKind::ScrollUp, MouseEventKind::ScrollUp] {
+            lobby.handle(&wheel(kind));
+        }
+        assert_eq!(lobby.selected, 0);
+        for _ in 0..5 {
+            lobby.handle(&wheel(MouseEventKind::ScrollDown));
+        }
+        assert_eq!(lobby.selected, 2);
+        // In the help, a click closes it and does nothing else.
+        lobby.handle(&key(KeyCode::Char('?')));
+        assert!(drawn(&mut lobby).iter().any(|l| l.contains("this help")));
+        assert_eq!(lobby.handle(&click(30, carol)), Ask::Nothing);
+        assert!(drawn(&mut lobby).iter().any(|l| l.contains("by carol")));
+        assert_eq!(lobby.selected, 2);
+    }
+
+    #[test]
+    fn in_the_form_a_click_picks_a_field_and_a_second_click_changes_it() {
+        let mut lobby = Lobby::new((1, "alice".to_string()));
+        lobby.handle(&key(KeyCode::Char('c')));
+        let screen = drawn(&mut lobby);
+        let size = row_of(&screen, "Size");
+        assert_eq!(lobby.handle(&click(10, size)), Ask::Nothing);
+        assert!(drawn(&mut lobby)[usize::from(size)].contains("> Size"));
+        lobby.handle(&click(10, size));
+        assert!(drawn(&mut lobby)[usize::from(size)].contains("14×14"));
+        lobby.handle(&wheel(MouseEventKind::ScrollDown));
+        lobby.handle(&click(10, row_of(&screen, "Game")));
+        lobby.handle(&click(10, row_of(&screen, "Game")));
+        let Ask::Challenge(spec) = lobby.handle(&key(KeyCode::Enter)) else {
+            panic!("Enter makes the challenge");
+        };
+        assert_eq!(spec.setup.game, crate::rules::Game::Konobi);
     }
 
     #[test]

@@ -20,6 +20,9 @@ pub mod ssh;
 pub mod store;
 
 use std::sync::atomic::AtomicUsize;
+use std::time::Duration;
+
+use tokio::sync::{Notify, watch};
 
 pub use run::{ServeOptions, serve};
 
@@ -30,6 +33,8 @@ pub struct Limits {
     pub max_sessions: usize,
     /// Sessions a player (a key) may have at once.
     pub sessions_per_key: usize,
+    /// How long a session may send nothing while the server waits for it.
+    pub idle: Duration,
 }
 
 /// What every connection shares.
@@ -42,4 +47,8 @@ pub struct Context {
     pub limits: Limits,
     /// Connections open now.
     pub connections: AtomicUsize,
+    /// Turns true when the server stops: every session then tells its client and ends.
+    pub stop: watch::Sender<bool>,
+    /// Told whenever a connection closes.
+    pub closed: Notify,
 }

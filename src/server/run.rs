@@ -4,7 +4,7 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
@@ -13,12 +13,16 @@ use russh::keys::ssh_key::private::{Ed25519Keypair, KeypairData};
 use russh::keys::{HashAlg, PrivateKey};
 use russh::server::Server as _;
 use russh::{MethodKind, MethodSet};
+use tokio::sync::{Notify, watch};
 
 use super::clock::Clock;
 use super::hub::{Hub, HubLimits};
 use super::ssh::Connection;
 use super::store::Store;
 use super::{Context, Limits};
+
+/// How long a stop waits for the clients to take their last words and close.
+const STOP_WAIT: Duration = Duration::from_secs(3);
 
 /// What `quentin serve` was asked.
 #[derive(Clone, Debug)]
@@ -33,7 +37,8 @@ pub struct ServeOptions {
     pub sessions_per_key: usize,
     /// Open challenges a player may have.
     pub challenges_per_player: usize,
-    /// Seconds without a byte from a client before its connection is closed.
+    /// Seconds a session may send nothing while the server waits for it (a key, a bot's
+    /// command) before it is closed.
     pub idle_timeout: u64,
     /// A clock that `clock advance` moves on (for tests).
     pub test_clock: bool,
@@ -113,13 +118,19 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         limits: Limits {
             max_sessions: options.max_sessions,
             sessions_per_key: options.sessions_per_key,
+            idle: Duration::from_secs(options.idle_timeout.max(1)),
         },
         connections: AtomicUsize::new(0),
+        stop: watch::channel(false).0,
+        closed: Notify::new(),
     });
     let config = Arc::new(russh::server::Config {
         methods: MethodSet::from(&[MethodKind::PublicKey][..]),
         keys: vec![key],
-        inactivity_timeout: Some(Duration::from_secs(options.idle_timeout.max(1))),
+        // The sessions close themselves after the idle timeout without input; this closes a
+        // connection that sends nothing at all, not even an answer to a keepalive (frames
+        // and keepalives start this time afresh).
+        inactivity_timeout: Some(Duration::from_secs(options.idle_timeout.max(60))),
         keepalive_interval: Some(Duration::from_secs(30)),
         keepalive_max: 3,
         auth_rejection_time: Duration::from_millis(300),
@@ -158,6 +169,19 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
             _ = tokio::signal::ctrl_c() => {}
             _ = term.recv() => {}
         }
+        // Every session gives its client's terminal back and says why; the clients then
+        // close their connections. A client that does not is left to the disconnect below.
+        ctx.stop.send_replace(true);
+        let _ = tokio::time::timeout(STOP_WAIT, async {
+            loop {
+                let closed = ctx.closed.notified();
+                if ctx.connections.load(Ordering::SeqCst) == 0 {
+                    break;
+                }
+                closed.await;
+            }
+        })
+        .await;
         handle.shutdown("the quentin server is shutting down; your games are saved".to_string());
         // Everything is committed as it happens; the last heartbeat says when the server went.
         ctx.hub.tick(ctx.clock.now());

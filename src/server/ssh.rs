@@ -14,8 +14,8 @@ use tokio::sync::{mpsc, watch};
 
 use super::Context;
 use super::bot::{self, Who};
-use super::channel::Out;
-use super::interactive::{self, Input, Terminal};
+use super::channel::{Inbox, Input, Out};
+use super::interactive::{self, Terminal};
 
 /// What the banner says before the login.
 pub const BANNER: &str = "\
@@ -91,6 +91,7 @@ impl Connection {
         let state = self.channels.entry(channel).or_default();
         let (tx, rx) = mpsc::channel(INPUT_QUEUE);
         state.input = Some(tx);
+        let rx = Inbox::new(rx, ctx.limits.idle, ctx.stop.subscribe());
         let (alive, alive_rx) = watch::channel(());
         state.alive = Some(alive);
         match exec {
@@ -168,6 +169,7 @@ fn record(ctx: &Context, command: &str) -> Result<String, String> {
 impl Drop for Connection {
     fn drop(&mut self) {
         self.ctx.connections.fetch_sub(1, Ordering::SeqCst);
+        self.ctx.closed.notify_waiters();
     }
 }
 

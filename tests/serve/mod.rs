@@ -35,6 +35,8 @@ pub fn ssh_program() -> &'static str {
 pub struct Server {
     child: Child,
     pub port: u16,
+    /// The host key's fingerprint, as it printed it: `SHA256:...`.
+    pub fingerprint: String,
     pub data: PathBuf,
     /// Its standard error, read on its own thread.
     pub stderr: mpsc::Receiver<String>,
@@ -62,11 +64,18 @@ impl Server {
                 break address.rsplit(':').next().unwrap().parse().unwrap();
             }
         };
+        let fingerprint = lines
+            .recv_timeout(TIMEOUT)
+            .expect("quentin serve printed no fingerprint")
+            .strip_prefix("host key fingerprint: ")
+            .expect("the fingerprint follows the address")
+            .to_string();
         // The rest of its output is not needed; reading it on keeps the pipe from filling.
         std::thread::spawn(move || for _ in lines {});
         Server {
             child,
             port,
+            fingerprint,
             data,
             stderr,
         }
@@ -80,8 +89,16 @@ impl Server {
 
     /// Stops it with SIGTERM and waits; its exit status.
     pub fn stop(&mut self) -> std::process::ExitStatus {
+        self.signal("TERM")
+    }
+
+    /// Sends it the signal `name` (`INT`, `TERM`) and waits; its exit status.
+    pub fn signal(&mut self, name: &str) -> std::process::ExitStatus {
         let pid = self.child.id().to_string();
-        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        Command::new("kill")
+            .args([&format!("-{name}"), &pid])
+            .status()
+            .unwrap();
         self.child.wait().unwrap()
     }
 
@@ -140,6 +157,13 @@ impl Server {
             stdin,
             lines,
         }
+    }
+
+    /// A bot session with a new key `dir/name`, registered as `name`.
+    pub fn registered(&self, dir: &Path, name: &str) -> Bot {
+        let mut bot = self.bot(&key(dir, name));
+        bot.ok(&format!("register {name}"));
+        bot
     }
 
     /// `ssh ... record ID`: the record text.

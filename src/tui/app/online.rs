@@ -201,7 +201,11 @@ impl App {
                     "Takeback asked: your opponent may agree."
                 });
             }
-            C::Resign | C::Undo | C::Redo | C::NewGame | C::Hint | C::Analysis | C::PlayOn => {
+            // A watcher's, or after the game: what the game's state allows is said instead.
+            C::Resign | C::Undo => {
+                self.online_busy();
+            }
+            C::Redo | C::NewGame | C::Hint | C::Analysis | C::PlayOn => {
                 self.warn("Not in an online game.");
             }
             // Looking back at a finished game stays on the live board.
