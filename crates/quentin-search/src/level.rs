@@ -4,33 +4,32 @@
 //! report's best action. Below it the computer is weaker on purpose, and plays as a weaker
 //! player would, not at random:
 //!
-//! - **Fewer playouts**: a fixed number, from 100 at level 1 to 25,000 at level 9, on one thread,
-//!   so that a level plays alike on every machine and whatever else the machine is doing (the
-//!   think time still caps it, on boards too large for it).
+//! - **Fewer playouts**: a fixed number, from 100 at level 1 to 36,000 at level 9, on one
+//!   thread, so that a level plays alike on every machine and whatever else the machine is
+//!   doing (the think time still caps it, on boards too large for it).
 //! - **A choice that gives some win chance away**: each level has a loss, the win chance its
-//!   move gives away against the search's best one on average. Every legal action is drawn with
-//!   odds `exp(-its loss / t)`, its loss being how far its win chance falls short of the best
-//!   one's, and `t` the one that makes the average loss the level's (all equally likely when
-//!   even that gives away less: a position where nothing matters). A Boltzmann draw, then: a
-//!   weaker player errs more often where the difference is small than where it is large. The
-//!   win chance of an action counts its playouts with one more, drawn, so that an action never
-//!   tried stands at even and one with a lucky playout or two is not taken for a sure win. The
-//!   loss runs from 0.5 at level 1 (every action about as likely: random play, a little below
-//!   `greedy`) down to 0.002 at level 9.
+//!   move gives away on average against the action full strength would play. The actions are
+//!   drawn as the search ranks them, by their playouts to the power `1 / t` (sampling the
+//!   root's visits with a temperature, as AlphaZero's early moves do), and the temperature `t`
+//!   is set afresh for each move so that the draw gives away the level's loss on average, an
+//!   action's loss being how far its win chance falls short of the best action's (all actions
+//!   alike when even that gives away less: a position where nothing matters). So a level errs
+//!   among the moves the search found plausible, more where they differ little, and a move's
+//!   odds never rest on the win share of a few lucky playouts. The loss runs from 0.5 at level
+//!   1 (about every action alike: random play, a little below `greedy`) down to 0.0013 at level 9.
 //!
-//! The rule makes no exception for proofs: a proved win counts as a sure win and a proved loss
-//! as a sure loss, so a level takes an immediate win and avoids a threat that wins at once as
-//! surely as its loss says, which the weakest levels do not always. Only when every action is a
-//! proved loss is there nothing to draw: the computer then holds out longest.
+//! The rule makes no exception for proofs: a proved win stands with the most searched action
+//! and counts as a sure win, a proved loss stands with an action never tried and counts as a
+//! sure loss, so a level takes an immediate win and avoids a threat that wins at once as surely
+//! as its loss says, which the weakest levels do not always. Only when every action is a proved
+//! loss is there nothing to draw: the computer then holds out longest.
 //!
-//! Why a fixed average loss, and not a fixed margin and temperature (the rule before): the
-//! strength of a margin rule jumps where the margin starts to let lost moves in (between 0.57
-//! and 0.4 on Quentin 9×9 and 13×13, one step of the ladder winning 97-100 %), while an
-//! average loss takes strength away smoothly, so that the levels could be spaced by matches to
-//! about the same Elo apart (docs/engine-strength.md, "Levels: the ladder"). At the low levels
-//! the loss is what weakens (at a loss of 0.3, 20 playouts did as well against `greedy` as 100);
-//! at the high ones the playouts are (full strength's 130,000 playouts a move on Quentin 9×9
-//! beat 4,000 with a loss of 0.008 in 40 games of 40), so those grow faster there.
+//! What was tried before (docs/engine-strength.md, "Levels: the ladder"): a draw among the
+//! actions within a margin of the best one's win chance made one step of the ladder jump to
+//! 97-100 %, where the margin started to let lost moves in; a draw by `exp(-loss / t)` over
+//! every action's win share spaced the low levels well but drew the few-playout actions whose
+//! share was lucky as often as the best one, so that full strength with the same 25,000
+//! playouts beat level 9 40 games to 0.
 
 use quentin_rules::Action;
 
@@ -58,36 +57,36 @@ const STYLES: [Style; 9] = [
         loss: 0.5,
     },
     Style {
-        playouts: 120,
-        loss: 0.3,
+        playouts: 200,
+        loss: 0.17,
     },
     Style {
-        playouts: 180,
-        loss: 0.19,
+        playouts: 350,
+        loss: 0.098,
     },
     Style {
-        playouts: 300,
-        loss: 0.115,
+        playouts: 570,
+        loss: 0.061,
     },
     Style {
-        playouts: 580,
-        loss: 0.06,
+        playouts: 1_000,
+        loss: 0.034,
     },
     Style {
-        playouts: 1400,
-        loss: 0.025,
+        playouts: 2_100,
+        loss: 0.016,
     },
     Style {
-        playouts: 4000,
-        loss: 0.008,
+        playouts: 5_000,
+        loss: 0.007,
     },
     Style {
-        playouts: 10000,
-        loss: 0.004,
+        playouts: 16_000,
+        loss: 0.0028,
     },
     Style {
-        playouts: 25000,
-        loss: 0.002,
+        playouts: 36_000,
+        loss: 0.0013,
     },
 ];
 
@@ -146,10 +145,12 @@ impl Level {
             return Some(best.action);
         }
         let moves = &report.moves;
-        // The best win chance, whichever action has it (the first is the most searched).
-        let top = moves.iter().map(estimate).fold(0.0, f64::max);
-        let losses: Vec<f64> = moves.iter().map(|m| top - estimate(m)).collect();
-        let weights = loss_weights(&losses, style.loss);
+        let reference = estimate(best);
+        let losses: Vec<f64> = moves
+            .iter()
+            .map(|m| (reference - estimate(m)).max(0.0))
+            .collect();
+        let weights = draw_weights(&standing(moves), &losses, style.loss);
         let mut dart = rng.unit() * weights.iter().sum::<f64>();
         for (m, w) in moves.iter().zip(&weights) {
             if dart < *w {
@@ -162,8 +163,8 @@ impl Level {
     }
 }
 
-/// An action's win chance as the draw sees it: proved ones sure, the others' playouts counted
-/// with one more, drawn, so that an action with one lucky playout is not taken for a sure win.
+/// An action's win chance as the level's loss counts it: proved ones sure, the others'
+/// playouts counted with one more, drawn, so that an action never tried stands at even.
 fn estimate(m: &MoveReport) -> f64 {
     match m.proven {
         Some(Proven::Win) => 1.0,
@@ -172,12 +173,35 @@ fn estimate(m: &MoveReport) -> f64 {
     }
 }
 
-/// The odds of drawing each action from what it gives away against the best (`losses`), so
-/// that a draw gives away `loss` on average (or as much as every action does on average, when
-/// that is less): each action weighted by `exp(-its loss / t)`, the one `t` for which the mean
-/// loss is `loss`, found by bisection (the mean grows with `t`).
-fn loss_weights(losses: &[f64], loss: f64) -> Vec<f64> {
-    let weights = |t: f64| -> Vec<f64> { losses.iter().map(|l| (-l / t).exp()).collect() };
+/// How much the search thought of each action, on a log scale: the logarithm of its playouts
+/// and one, a proved win as much as the most searched action, a proved loss as little as an
+/// action never tried; the first action (the one full strength plays) at the top.
+fn standing(moves: &[MoveReport]) -> Vec<f64> {
+    let most = moves.iter().map(|m| m.visits).max().unwrap_or(0);
+    let mut standing: Vec<f64> = moves
+        .iter()
+        .map(|m| {
+            let visits = match m.proven {
+                Some(Proven::Win) => most,
+                Some(Proven::Loss) => 0,
+                None => m.visits,
+            };
+            (visits as f64 + 1.0).ln()
+        })
+        .collect();
+    if let Some(first) = standing.first_mut() {
+        *first = (most as f64 + 1.0).ln();
+    }
+    standing
+}
+
+/// The odds of drawing each action: its playouts to the power `1 / t` (`exp(standing / t)`),
+/// with the one temperature `t` for which the draw gives away `loss` on average against the
+/// best action (`losses`: what each gives away), found by bisection; every action alike when
+/// even that gives away less than `loss`.
+fn draw_weights(standing: &[f64], losses: &[f64], loss: f64) -> Vec<f64> {
+    let top = standing.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let weights = |t: f64| -> Vec<f64> { standing.iter().map(|s| ((s - top) / t).exp()).collect() };
     let mean = |w: &[f64]| -> f64 {
         let total: f64 = w.iter().sum();
         w.iter().zip(losses).map(|(w, l)| w * l).sum::<f64>() / total
@@ -186,8 +210,8 @@ fn loss_weights(losses: &[f64], loss: f64) -> Vec<f64> {
     if uniform <= loss {
         return vec![1.0; losses.len()];
     }
-    // The mean loss runs from 0 (t near 0: the best only) up to `uniform` (t large).
-    let (mut low, mut high) = (1e-6_f64.ln(), 1e3_f64.ln());
+    // From the most searched action alone (t near 0) to every action alike (t large).
+    let (mut low, mut high) = (0.01_f64.ln(), 1e4_f64.ln());
     for _ in 0..60 {
         let mid = (low + high) / 2.0;
         if mean(&weights(mid.exp())) < loss {

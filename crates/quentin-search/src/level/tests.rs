@@ -206,3 +206,59 @@ fn a_lower_level_gives_more_away() {
         );
     }
 }
+
+/// A root action for the draw's tests: `visits` playouts, `win` of them won (a share).
+fn root_action(col: usize, visits: u64, win: f64) -> MoveReport {
+    let action = Action::Place(quentin_rules::Point::new(col, 0));
+    MoveReport {
+        action,
+        visits,
+        win,
+        proven: None,
+        calibration: crate::Calibration::IDENTITY,
+        ends_in: None,
+        pv: vec![action],
+    }
+}
+
+#[test]
+fn the_draw_gives_away_the_level_s_loss_and_never_trusts_a_lucky_few_playouts() {
+    // The search's choice (9,000 playouts at 0.60), a close second, a poor third, and two
+    // actions of a couple of playouts each, all won: by their shares the best of all, by what
+    // the search thinks of them nothing much. (The loss draw before this one drew each of
+    // those as often as the search's choice: full strength beat level 9 40 games to 0.)
+    let moves = vec![
+        root_action(0, 9_000, 0.60),
+        root_action(1, 4_000, 0.57),
+        root_action(2, 300, 0.40),
+        root_action(3, 2, 1.0),
+        root_action(4, 1, 1.0),
+    ];
+    let reference = estimate(&moves[0]);
+    let losses: Vec<f64> = moves
+        .iter()
+        .map(|m| (reference - estimate(m)).max(0.0))
+        .collect();
+    assert_eq!(losses[3], 0.0);
+    let share = |weights: &[f64], i: usize| weights[i] / weights.iter().sum::<f64>();
+    for loss in [0.002, 0.01, 0.03] {
+        let weights = draw_weights(&standing(&moves), &losses, loss);
+        let mean: f64 = (0..moves.len())
+            .map(|i| share(&weights, i) * losses[i])
+            .sum();
+        assert!((mean - loss).abs() < 1e-6, "{loss}: {mean}");
+        // Ranked as the search ranks them, whatever their shares say.
+        assert!(weights.windows(2).all(|w| w[0] >= w[1]), "{weights:?}");
+        assert!(weights[3] < weights[0] / 10.0, "{weights:?}");
+    }
+    // A level that may give away more than a random choice would plays at random.
+    let weights = draw_weights(&standing(&moves), &losses, 0.5);
+    assert!(weights.iter().all(|&w| w == 1.0));
+    // A proved win stands with the most searched, a proved loss with the least.
+    let mut proved = moves.clone();
+    proved[2].proven = Some(Proven::Win);
+    proved[1].proven = Some(Proven::Loss);
+    let standing = standing(&proved);
+    assert_eq!(standing[2], standing[0]);
+    assert_eq!(standing[1], 0.0);
+}
