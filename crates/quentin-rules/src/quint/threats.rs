@@ -147,15 +147,19 @@ fn of(q: &Quint) -> Threats {
     t
 }
 
-/// The empty cells whose filling by `own` makes a line of exactly five: the one empty cell of
-/// five cells in a row or column whose other four are `own`, with no `own` piece just before
-/// or just after them.
-fn completing(own: u64, empty: u64) -> u64 {
-    let mut found = 0;
-    // Along rows (direction 1, rightwards) and columns (direction 0, upwards).
-    for d in [1, 0] {
-        // `own_at[k]` / `empty_at[k]`: the cells whose k-th cell on in direction `d` is own /
-        // empty (none when it is off the board).
+/// The runs of five cells in one direction, as bitboards of their starts.
+struct Fives {
+    /// `own_at[k]`: the cells whose k-th cell on is `own` (none when it is off the board).
+    own_at: [u64; 6],
+    /// `empty_at[k]`: the cells whose k-th cell on is empty.
+    empty_at: [u64; 5],
+    /// The starts of five cells with no `own` piece just before nor just after them.
+    clear: u64,
+}
+
+impl Fives {
+    /// Along rows (direction 1, rightwards) or columns (direction 0, upwards).
+    fn along(own: u64, empty: u64, d: usize) -> Fives {
         let mut own_at = [own; 6];
         let mut empty_at = [empty; 5];
         for k in 1..6 {
@@ -164,8 +168,25 @@ fn completing(own: u64, empty: u64) -> u64 {
                 empty_at[k] = shift(empty_at[k - 1], back(d));
             }
         }
-        // Five cells from a start, with no own piece just before nor just after.
-        let clear = !shift(own, d) & !own_at[5];
+        Fives {
+            own_at,
+            empty_at,
+            clear: !shift(own, d) & !own_at[5],
+        }
+    }
+}
+
+/// The empty cells whose filling by `own` makes a line of exactly five: the one empty cell of
+/// five cells in a row or column whose other four are `own`, with no `own` piece just before
+/// or just after them.
+fn completing(own: u64, empty: u64) -> u64 {
+    let mut found = 0;
+    for d in [1, 0] {
+        let Fives {
+            own_at,
+            empty_at,
+            clear,
+        } = Fives::along(own, empty, d);
         for (j, &empty_j) in empty_at.iter().enumerate() {
             let mut starts = empty_j & clear;
             for (k, &o) in own_at.iter().enumerate().take(5) {
@@ -209,15 +230,11 @@ fn makers(own: u64, empty: u64, at_least: u32) -> u64 {
 fn two_short(own: u64, empty: u64) -> u64 {
     let mut found = 0;
     for d in [1, 0] {
-        let mut own_at = [own; 6];
-        let mut empty_at = [empty; 5];
-        for k in 1..6 {
-            own_at[k] = shift(own_at[k - 1], back(d));
-            if k < 5 {
-                empty_at[k] = shift(empty_at[k - 1], back(d));
-            }
-        }
-        let clear = !shift(own, d) & !own_at[5];
+        let Fives {
+            own_at,
+            empty_at,
+            clear,
+        } = Fives::along(own, empty, d);
         // Each pair of the five cells empty, the other three own.
         for i in 0..5 {
             for j in i + 1..5 {
