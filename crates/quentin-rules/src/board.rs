@@ -109,17 +109,7 @@ impl PointSet {
 
     /// The indices ([`Point::index`]) of the points, in increasing order.
     pub(crate) fn indices(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let i = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Some(i)
-            })
-        })
+        set_bits(&self.words)
     }
 
     /// Adds every point of `other`.
@@ -504,6 +494,22 @@ impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Board({})", self.rows().join("|"))
     }
+}
+
+/// The numbers of the bits set in `words` (bit `i` of word `w` is `w * 64 + i`), in
+/// increasing order.
+pub(crate) fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(i)
+        })
+    })
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! a copy, and [`Position::winning_points`] also tries every placement that fills a territory
 //! away from the candidates, which [`Position::connecting_points`] and [`Threats`] do not.
 
-use super::board::{Board, EMPTY};
+use super::board::{Board, EMPTY, set_bits};
 use super::color::Color;
 use super::connection::{PlacementRules, spread};
 use super::point::{INDICES, Point, STRIDE};
@@ -66,20 +66,7 @@ impl Marks {
     }
 
     fn indices(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0
-            .iter()
-            .enumerate()
-            .flat_map(|(w, &word)| {
-                let mut bits = word;
-                std::iter::from_fn(move || {
-                    if bits == 0 {
-                        return None;
-                    }
-                    let i = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    Some(i)
-                })
-            })
+        set_bits(&self.0)
             // Shifts may mark past the grid's last index, where no point lies.
             .take_while(|&i| i < INDICES)
     }
