@@ -143,21 +143,26 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_search_blocks_the_open_three_at_its_ends_every_time() {
+    /// The full search's report on `pos`: `playouts` on one thread, seeded.
+    fn searched(pos: &Position, playouts: u64, seed: u64) -> crate::Report {
         use crate::{Budget, Level, Limits, Searcher};
         use std::sync::atomic::AtomicBool;
+        let limits = Limits {
+            budget: Budget::Playouts(playouts),
+            threads: 1,
+            seed: Some(seed),
+            nodes: 0,
+            level: Level::FULL,
+        };
+        Searcher::new(limits).search(pos, &AtomicBool::new(false), |_| {})
+    }
+
+    #[test]
+    fn the_search_blocks_the_open_three_at_its_ends_every_time() {
         let pos = open_three();
         for playouts in [1_000, 3_000] {
             for seed in 0..5 {
-                let limits = Limits {
-                    budget: Budget::Playouts(playouts),
-                    threads: 1,
-                    seed: Some(seed),
-                    nodes: 0,
-                    level: Level::FULL,
-                };
-                let report = Searcher::new(limits).search(&pos, &AtomicBool::new(false), |_| {});
+                let report = searched(&pos, playouts, seed);
                 let best = report.best.unwrap();
                 assert!(
                     [Action::Place(at("e3")), Action::Place(at("e7"))].contains(&best),
@@ -169,19 +174,10 @@ mod tests {
 
     #[test]
     fn the_search_makes_its_own_open_three_a_proved_win() {
-        use crate::{Budget, Level, Limits, Searcher};
-        use std::sync::atomic::AtomicBool;
         // Black answers White's open three with d6: White to drop wins at e3 or e7.
         let mut pos = open_three();
         pos.play(Action::Place(at("d6"))).unwrap();
-        let limits = Limits {
-            budget: Budget::Playouts(200),
-            threads: 1,
-            seed: Some(1),
-            nodes: 0,
-            level: Level::FULL,
-        };
-        let report = Searcher::new(limits).search(&pos, &AtomicBool::new(false), |_| {});
+        let report = searched(&pos, 200, 1);
         let best = report.best.unwrap();
         assert!(
             [Action::Place(at("e3")), Action::Place(at("e7"))].contains(&best),
