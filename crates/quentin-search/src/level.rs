@@ -145,12 +145,7 @@ impl Level {
             return Some(best.action);
         }
         let moves = &report.moves;
-        let reference = estimate(best);
-        let losses: Vec<f64> = moves
-            .iter()
-            .map(|m| (reference - estimate(m)).max(0.0))
-            .collect();
-        let weights = draw_weights(&standing(moves), &losses, style.loss);
+        let weights = draw_weights(&standing(moves), &losses(moves), style.loss);
         let mut dart = rng.unit() * weights.iter().sum::<f64>();
         for (m, w) in moves.iter().zip(&weights) {
             if dart < *w {
@@ -171,6 +166,16 @@ fn estimate(m: &MoveReport) -> f64 {
         Some(Proven::Loss) => 0.0,
         _ => (m.win * m.visits as f64 + 0.5) / (m.visits as f64 + 1.0),
     }
+}
+
+/// What each action gives away against the first (the one full strength plays): how far its
+/// win chance falls short of the first's, none when it does not.
+fn losses(moves: &[MoveReport]) -> Vec<f64> {
+    let reference = moves.first().map_or(0.0, estimate);
+    moves
+        .iter()
+        .map(|m| (reference - estimate(m)).max(0.0))
+        .collect()
 }
 
 /// How much the search thought of each action, on a log scale: the logarithm of its playouts

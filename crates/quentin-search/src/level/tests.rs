@@ -234,11 +234,7 @@ fn the_draw_gives_away_the_level_s_loss_and_never_trusts_a_lucky_few_playouts() 
         root_action(3, 2, 1.0),
         root_action(4, 1, 1.0),
     ];
-    let reference = estimate(&moves[0]);
-    let losses: Vec<f64> = moves
-        .iter()
-        .map(|m| (reference - estimate(m)).max(0.0))
-        .collect();
+    let losses = losses(&moves);
     assert_eq!(losses[3], 0.0);
     let share = |weights: &[f64], i: usize| weights[i] / weights.iter().sum::<f64>();
     for loss in [0.002, 0.01, 0.03] {
