@@ -4,9 +4,13 @@
 //! report's best action. Below it the computer is weaker on purpose, and plays as a weaker
 //! player would, not at random:
 //!
-//! - **Fewer playouts**: a fixed number, from 100 at level 1 to 36,000 at level 9, on one
-//!   thread, so that a level plays alike on every machine and whatever else the machine is
-//!   doing (the think time still caps it, on boards too large for it).
+//! - **Fewer playouts**: a fixed number, from 100 at level 1 to 36,000 at level 9 on 13×13,
+//!   on one thread, so that a level plays alike on every machine and whatever else the machine
+//!   is doing (the think time still caps it, on boards too large for it). Other boards scale
+//!   the number by their points, as full strength's playouts in a given time scale (on 9×9
+//!   about twice as many), so that a level keeps its share of full strength's effort on every
+//!   size: with the 13×13 numbers on 9×9, where full strength plays about 130,000 playouts a
+//!   second, level 10 beat level 9 by 88 %, above the 85 % a step may take.
 //! - **A choice that gives some win chance away**: each level has a loss, the win chance its
 //!   move gives away on average against the action full strength would play. The actions are
 //!   drawn as the search ranks them, by their playouts to the power `1 / t` (sampling the
@@ -16,7 +20,7 @@
 //!   alike when even that gives away less: a position where nothing matters). So a level errs
 //!   among the moves the search found plausible, more where they differ little, and a move's
 //!   odds never rest on the win share of a few lucky playouts. The loss runs from 0.5 at level
-//!   1 (about every action alike: random play, a little below `greedy`) down to 0.0013 at level 9.
+//!   1 (about every action alike: random play, a little below `greedy`) down to 0.0004 at level 9.
 //!
 //! The rule makes no exception for proofs: a proved win stands with the most searched action
 //! and counts as a sure win, a proved loss stands with an action never tried and counts as a
@@ -50,7 +54,11 @@ struct Style {
     loss: f64,
 }
 
-/// Levels 1 to 9, chosen by matches (docs/engine-strength.md has the ladder they give).
+/// The board the playouts of `STYLES` are for: 13×13.
+const REFERENCE_POINTS: u64 = 13 * 13;
+
+/// Levels 1 to 9 (their playouts on 13×13), chosen by matches (docs/engine-strength.md has the
+/// ladder they give).
 const STYLES: [Style; 9] = [
     Style {
         playouts: 100,
@@ -73,20 +81,20 @@ const STYLES: [Style; 9] = [
         loss: 0.034,
     },
     Style {
-        playouts: 2_100,
+        playouts: 1_800,
         loss: 0.016,
     },
     Style {
-        playouts: 5_000,
+        playouts: 3_700,
         loss: 0.007,
     },
     Style {
-        playouts: 16_000,
+        playouts: 9_000,
         loss: 0.0028,
     },
     Style {
         playouts: 36_000,
-        loss: 0.0013,
+        loss: 0.0004,
     },
 ];
 
@@ -126,10 +134,18 @@ impl Level {
         STYLES.get(k).copied()
     }
 
-    /// The playouts of a move, `None` at full strength (as many as the budget allows).
+    /// The playouts of a move on a board of `side` points a side, `None` at full strength (as
+    /// many as the budget allows). The table's figures are for 13×13; another board scales
+    /// them by its points (169 / side², so about twice as many on 9×9), as full strength's
+    /// playouts in a given time scale, so that each level keeps the same share of full
+    /// strength's effort on every size.
     #[must_use]
-    pub fn playouts(self) -> Option<u64> {
-        self.style().map(|style| style.playouts)
+    pub fn playouts(self, side: usize) -> Option<u64> {
+        let points = (side.max(1) * side.max(1)) as u64;
+        self.style().map(|style| {
+            let scaled = (style.playouts * REFERENCE_POINTS + points / 2) / points;
+            scaled.max(1)
+        })
     }
 
     /// The action this level plays after the search that gave `report`, drawn with `rng`;

@@ -251,7 +251,7 @@ impl Searcher {
         };
         // A level below full strength searches until the root has seen its playouts, those kept
         // from earlier moves included.
-        let level_cap = self.limits.level.playouts().map(|n| {
+        let level_cap = self.limits.level.playouts(position.size()).map(|n| {
             let known: u64 = self.trees.iter().map(|t| u64::from(t.visits(ROOT))).sum();
             n.saturating_sub(known)
         });

@@ -51,12 +51,25 @@ fn levels_are_one_to_ten() {
     assert!(Level::FULL.is_full() && !Level::new(9).unwrap().is_full());
     assert_eq!(Level::new(4).unwrap().to_string(), "level 4");
     // Fewer playouts below, none fixed at full strength.
-    let playouts: Vec<Option<u64>> = levels().map(|l| l.playouts()).collect();
+    let playouts: Vec<Option<u64>> = levels().map(|l| l.playouts(13)).collect();
     assert!(
         playouts[..9].windows(2).all(|w| w[0] < w[1]),
         "{playouts:?}"
     );
     assert_eq!(playouts[9], None);
+}
+
+#[test]
+fn a_level_s_playouts_scale_with_the_board_s_points() {
+    let level = Level::new(9).unwrap();
+    let on = |side| level.playouts(side).unwrap();
+    assert_eq!(on(13), 36_000);
+    // 169 / 81 as many on 9×9, 169 / 361 on 19×19, rounded.
+    assert_eq!(on(9), 75_111);
+    assert_eq!(on(19), 16_853);
+    assert!(on(9) > on(11) && on(11) > on(13) && on(13) > on(15));
+    // Never none, however large the board.
+    assert!(levels().take(9).all(|l| l.playouts(1_000).unwrap() >= 1));
 }
 
 #[test]
@@ -105,7 +118,7 @@ fn a_level_below_full_searches_its_own_playouts_on_one_thread() {
     };
     assert_eq!(limits.thread_count(), 1);
     let report = Searcher::new(limits).search(&pos, &AtomicBool::new(false), |_| {});
-    assert_eq!(Some(report.playouts), level.playouts());
+    assert_eq!(Some(report.playouts), level.playouts(pos.size()));
     // A playout budget below the level's is kept.
     let report =
         Searcher::new(at_level(level, 10, 1)).search(&pos, &AtomicBool::new(false), |_| {});
