@@ -9,8 +9,7 @@
 //!   is doing (the think time still caps it, on boards too large for it). Other boards scale
 //!   the number by their points, as full strength's playouts in a given time scale (on 9×9
 //!   about twice as many), so that a level keeps its share of full strength's effort on every
-//!   size: with the 13×13 numbers on 9×9, where full strength plays about 130,000 playouts a
-//!   second, level 10 beat level 9 by 88 %, above the 85 % a step may take.
+//!   size.
 //! - **A choice that gives some win chance away**: each level has a loss, the win chance its
 //!   move gives away on average against the action full strength would play. The actions are
 //!   drawn as the search ranks them, by their playouts to the power `1 / t` (sampling the
@@ -33,7 +32,9 @@
 //! 97-100 %, where the margin started to let lost moves in; a draw by `exp(-loss / t)` over
 //! every action's win share spaced the low levels well but drew the few-playout actions whose
 //! share was lucky as often as the best one, so that full strength with the same 25,000
-//! playouts beat level 9 40 games to 0.
+//! playouts beat level 9 40 games to 0; one number of playouts for every size gave level 9 on
+//! 9×9, where full strength plays about 130,000 playouts a second, the 13×13 figure, and
+//! level 10 beat it by 88 %, above the 85 % a step may take.
 
 use quentin_rules::Action;
 
@@ -141,11 +142,10 @@ impl Level {
     /// strength's effort on every size.
     #[must_use]
     pub fn playouts(self, side: usize) -> Option<u64> {
-        let points = (side.max(1) * side.max(1)) as u64;
-        self.style().map(|style| {
-            let scaled = (style.playouts * REFERENCE_POINTS + points / 2) / points;
-            scaled.max(1)
-        })
+        let side = side.max(1) as u64;
+        let points = side * side;
+        self.style()
+            .map(|style| ((style.playouts * REFERENCE_POINTS + points / 2) / points).max(1))
     }
 
     /// The action this level plays after the search that gave `report`, drawn with `rng`;
