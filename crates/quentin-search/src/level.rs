@@ -90,7 +90,7 @@ const STYLES: [Style; 9] = [
     },
     Style {
         playouts: 3_700,
-        loss: 0.007,
+        loss: 0.01,
     },
     Style {
         playouts: 9_000,
