@@ -279,6 +279,12 @@ impl Gtp {
                 else {
                     return Err("time_settings takes three numbers".into());
                 };
+                // An engine started with `--playouts N` keeps them, as a fixed-playout engine
+                // of other programs does: the controller's time would silently turn it into a
+                // timed one, its moves no longer the same on every run.
+                if let Budget::Playouts(_) = self.searcher.limits().budget {
+                    return text(String::new());
+                }
                 let seconds = if byo > 0.0 && stones > 0.0 {
                     byo / stones
                 } else {
@@ -410,6 +416,21 @@ mod tests {
         assert_eq!(ask(&mut e, "undo"), "? cannot undo\n\n");
         assert_eq!(ask(&mut e, "final_score"), "? game not over\n\n");
         assert!(ask(&mut e, "play w a1").starts_with("? illegal move: it is black's turn"));
+    }
+
+    #[test]
+    fn time_settings_give_a_timed_engine_its_time_and_leave_fixed_playouts_alone() {
+        let mut fixed = gtp();
+        assert_eq!(ask(&mut fixed, "time_settings 0 2 1"), "=\n\n");
+        assert_eq!(fixed.searcher.limits().budget, Budget::Playouts(50));
+        let mut timed = Gtp::new(Limits {
+            budget: Budget::Seconds(1.0),
+            ..gtp().searcher.limits()
+        });
+        assert_eq!(ask(&mut timed, "time_settings 0 2 1"), "=\n\n");
+        assert_eq!(timed.searcher.limits().budget, Budget::Seconds(1.8));
+        assert_eq!(ask(&mut timed, "time_settings 300 0 0"), "=\n\n");
+        assert_eq!(timed.searcher.limits().budget, Budget::Seconds(9.0));
     }
 
     #[test]
