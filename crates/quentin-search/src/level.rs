@@ -6,11 +6,11 @@
 //!
 //! - **Fewer playouts**: a fixed number a move, from 100 at level 1 to 36,000 at level 9 on
 //!   13×13, on one thread, so that a level plays alike on every machine and whatever else the
-//!   machine is doing (the think time still caps it, on boards too large for it). They are added
-//!   to what the tree keeps from earlier moves, as full strength adds its think time's. Other boards scale
-//!   the number by their points, as full strength's playouts in a given time scale (on 9×9
-//!   about twice as many), so that a level keeps its share of full strength's effort on every
-//!   size.
+//!   machine is doing (the think time still caps it, on boards too large for it). They are
+//!   added to what the tree keeps from earlier moves, as full strength adds its think time's.
+//!   Other boards scale the number by their points, as full strength's playouts in a given
+//!   time scale (on 9×9 about twice as many), so that a level keeps its share of full
+//!   strength's effort on every size.
 //! - **A choice that gives some win chance away**: each level has a loss, the win chance its
 //!   move gives away on average against the action full strength would play. The actions are
 //!   drawn as the search ranks them, by their playouts to the power `1 / t` (sampling the

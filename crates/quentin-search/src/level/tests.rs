@@ -126,6 +126,32 @@ fn a_level_below_full_searches_its_own_playouts_on_one_thread() {
 }
 
 #[test]
+fn a_level_adds_its_playouts_to_the_tree_kept_from_the_move_before() {
+    let mut pos = Setup {
+        size: 7,
+        ..Setup::new(Game::Brique)
+    }
+    .start()
+    .unwrap();
+    let level = Level::new(3).unwrap();
+    let mut searcher = Searcher::new(Limits {
+        budget: Budget::Seconds(3_600.0),
+        ..at_level(level, 0, 1)
+    });
+    let first = searcher.search(&pos, &AtomicBool::new(false), |_| {});
+    // The action the search looked at most (not the level's draw, which may be one it barely
+    // tried): its subtree is kept, visits and all.
+    let action = first.moves.iter().max_by_key(|m| m.visits).unwrap().action;
+    searcher.advance(action);
+    assert!(searcher.trees[0].visits(crate::tree::ROOT) > 1);
+    pos.play(action).unwrap();
+    // As full strength adds its think time's, the level adds its whole number, not what the
+    // kept visits leave of it.
+    let second = searcher.search(&pos, &AtomicBool::new(false), |_| {});
+    assert_eq!(Some(second.playouts), level.playouts(pos.size()));
+}
+
+#[test]
 fn the_same_seed_chooses_the_same_and_another_may_not() {
     let positions = positions(Game::Konobi, 7, 11, 6);
     let choices = |seed: u64| -> Vec<Option<Action>> {
