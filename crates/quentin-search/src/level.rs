@@ -1,8 +1,9 @@
 //! Levels: how strongly the computer plays, from 1 (a beginner's match) to 10 (full strength).
 //!
-//! Level 10 is the whole search: every playout the budget allows, on every thread, and the
-//! report's best action. Below it the computer is weaker on purpose, and plays as a weaker
-//! player would, not at random:
+//! Level 10 is the whole search: every playout the budget allows, on every thread, the prior
+//! at expansion (`tree/prior.rs`), and the report's best action. Below it the computer is
+//! weaker on purpose, and plays as a weaker player would, not at random (and without the
+//! prior: the ladder was measured without it):
 //!
 //! - **Fewer playouts**: a fixed number a move, from 100 at level 1 to 36,000 at level 9 on
 //!   13×13, on one thread, so that a level plays alike on every machine and whatever else the

@@ -180,9 +180,12 @@ impl Searcher {
         self.limits
     }
 
-    /// Changes the limits of the next searches; the tree is kept unless the thread count changes.
+    /// Changes the limits of the next searches; the tree is kept unless the thread count, the
+    /// node budget, or whether the level is full strength (which has the prior) changes.
     pub fn set_limits(&mut self, limits: Limits) {
-        if limits.thread_count() != self.limits.thread_count() || limits.nodes != self.limits.nodes
+        if limits.thread_count() != self.limits.thread_count()
+            || limits.nodes != self.limits.nodes
+            || limits.level.is_full() != self.limits.level.is_full()
         {
             self.trees.clear();
         }
@@ -193,6 +196,16 @@ impl Searcher {
     pub fn set_position(&mut self, position: &Position) {
         self.root = Some(position.clone());
         self.trees.clear();
+    }
+
+    /// The constants of a new tree: the prior at full strength only. The levels below play the
+    /// search their ladder was measured with; with the prior, every step would have to be
+    /// measured again.
+    fn tree_params(&self) -> Params {
+        Params {
+            prior: self.params.prior && self.limits.level.is_full(),
+            ..self.params
+        }
     }
 
     /// `action` was played in the position searched last: keeps the subtree under it for the
@@ -206,9 +219,10 @@ impl Searcher {
             self.trees.clear();
             return;
         }
+        let (capacity, params) = (tree_capacity(&self.limits), self.tree_params());
         for tree in &mut self.trees {
             if !tree.reroot(action) {
-                *tree = Tree::new(tree_capacity(&self.limits), self.params);
+                *tree = Tree::new(capacity, params);
             }
         }
     }
@@ -233,7 +247,7 @@ impl Searcher {
             self.root = Some(position.clone());
             let capacity = tree_capacity(&self.limits);
             self.trees = (0..threads)
-                .map(|_| Tree::new(capacity, self.params))
+                .map(|_| Tree::new(capacity, self.tree_params()))
                 .collect();
         }
         if position.is_over() {

@@ -496,3 +496,23 @@ fn a_lost_side_plays_the_move_that_holds_out_longest() {
     // Mostly the longest there is, too.
     assert!(2 * exact >= lost, "{exact} of {lost}");
 }
+
+#[test]
+fn the_prior_is_full_strength_s_and_a_change_of_level_rebuilds_the_tree() {
+    let pos = Setup::new(Game::Quentin).start().unwrap();
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(limits(200));
+    searcher.search(&pos, &stop, |_| {});
+    assert!(searcher.trees.iter().all(Tree::has_prior));
+    let below = Limits {
+        level: Level::new(9).unwrap(),
+        ..limits(200)
+    };
+    searcher.set_limits(below);
+    searcher.search(&pos, &stop, |_| {});
+    assert!(!searcher.trees.is_empty());
+    assert!(!searcher.trees.iter().any(Tree::has_prior));
+    searcher.set_limits(limits(200));
+    searcher.search(&pos, &stop, |_| {});
+    assert!(searcher.trees.iter().all(Tree::has_prior));
+}

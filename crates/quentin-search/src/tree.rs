@@ -1,6 +1,7 @@
 //! The search tree of one thread: nodes in one arena, selection by UCT blended with RAVE
 //! (all-moves-as-first statistics, `tree/select.rs`), decisive and anti-decisive moves where a
-//! node is expanded (`tree/expand.rs`), and the MCTS-Solver, which proves wins and losses and
+//! node is expanded (`tree/expand.rs`) with a prior for each new placement (`tree/prior.rs`),
+//! and the MCTS-Solver, which proves wins and losses and
 //! carries them up the tree.
 //!
 //! Values are kept for people, not colours: every action, a swap included, hands the turn to the
@@ -14,6 +15,7 @@ use super::policy::{self, Policy};
 
 mod expand;
 pub(crate) use expand::centrality;
+mod prior;
 mod select;
 
 /// A proof for the person to move at a node.
@@ -107,6 +109,14 @@ impl Edge {
         }
     }
 
+    /// Gives an edge with no results yet `playouts` virtual AMAF results, `share` of them won
+    /// (see [`prior`]).
+    fn seed(&mut self, playouts: u32, share: f32, rave_bias: f32) {
+        self.amaf_visits = playouts;
+        self.amaf_wins = playouts as f32 * share;
+        self.value = blend(self, rave_bias);
+    }
+
     /// Fixes the score of a node proved `proof` (for the person to move there): one whose
     /// mover-to-be has lost is chosen at once, one they have won never, a draw is one half.
     fn prove(&mut self, proof: Proof) {
@@ -147,6 +157,9 @@ pub(crate) struct Params {
     pub(crate) expand_after: u32,
     /// The playout policy.
     pub(crate) policy: Policy,
+    /// Whether a new placement starts with its game's [`Prior`] (full strength; the levels
+    /// below play the search their ladder was measured with).
+    pub(crate) prior: bool,
 }
 
 impl Default for Params {
@@ -156,6 +169,7 @@ impl Default for Params {
             rave_bias: 1e-3,
             expand_after: 48,
             policy: Policy::Search,
+            prior: true,
         }
     }
 }
@@ -218,6 +232,12 @@ impl Tree {
             gains: [0.0; 2],
             hits: Vec::new(),
         }
+    }
+
+    /// Whether new placements start with their game's prior.
+    #[cfg(test)]
+    pub(crate) fn has_prior(&self) -> bool {
+        self.params.prior
     }
 
     /// The node at `i`.

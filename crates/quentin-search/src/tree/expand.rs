@@ -3,8 +3,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use quentin_rules::{Action, Color, Outcome, Position};
+use quentin_rules::{Action, Color, Outcome, Point, Position};
 
+use super::prior::Prior;
 use super::{Edge, Node, Proof, ROOT, Tree};
 
 impl Tree {
@@ -113,12 +114,17 @@ impl Tree {
         if !proofs.contains(&Proof::Loss) {
             refute_threatened(pos, &actions, &mut proofs, &mut lengths);
         }
+        let prior = self.prior_at(i, pos);
+        let rave_bias = self.params.rave_bias as f32;
         for ((&a, proof), length) in actions.iter().zip(proofs).zip(lengths) {
             let mut node = Node::new(a);
             node.proof = proof;
             node.length = length;
             self.nodes.push(node);
             let mut edge = Edge::new(a);
+            if let (Some((prior, last)), Action::Place(p)) = (prior, a) {
+                edge.seed(prior.playouts, prior.share(p, last), rave_bias);
+            }
             edge.prove(proof);
             self.edges.push(edge);
         }
@@ -128,6 +134,18 @@ impl Tree {
         n.expanded = true;
         self.update_proof(i);
         true
+    }
+
+    /// The prior the placements of node `i` at `pos` start with, if any, and the stone their
+    /// nearness is measured from: the one placed by the action into `i` (`None` after a swap,
+    /// or at a root searched without the action before it, where every placement is far).
+    fn prior_at(&self, i: u32, pos: &Position) -> Option<(Prior, Option<Point>)> {
+        let prior = Prior::of(pos.game()).filter(|_| self.params.prior)?;
+        let last = match self.nodes[i as usize].action {
+            Action::Place(p) => Some(p),
+            _ => None,
+        };
+        Some((prior, last))
     }
 }
 

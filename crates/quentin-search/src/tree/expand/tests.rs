@@ -1,6 +1,7 @@
 //! The expansion's tactics deep in the tree: an immediate win taken, the opponent's single
 //! winning point blocked, at any depth.
 
+use super::super::prior::Prior;
 use super::super::{Params, Proof, ROOT, Tree};
 use quentin_rules::{Action, Board, Color, Game, Point, Position, Setup};
 
@@ -72,5 +73,82 @@ fn an_immediate_win_proves_the_node_at_depth_three() {
         assert_eq!(pos.to_move(), Some(Color::Black), "{game}");
         assert_eq!(tree.node(node).proof, Proof::Win, "{game}");
         assert_eq!(tree.node(node).length, 1, "{game}");
+    }
+}
+
+/// The values of the children of the node reached by `path` from the start of `game` on a
+/// board of `size`, with the actions, before any playout.
+fn first_values(game: Game, size: usize, path: &[Action], params: Params) -> Vec<(Action, f32)> {
+    let root = Setup {
+        size,
+        ..Setup::new(game)
+    }
+    .start()
+    .unwrap();
+    let mut tree = Tree::new(100_000, params);
+    let mut pos = root.clone();
+    let mut node = ROOT;
+    assert!(tree.expand(node, &pos));
+    for &a in path {
+        node = tree
+            .children(node)
+            .find(|&c| tree.node(c).action == a)
+            .unwrap();
+        pos.play(a).unwrap();
+        assert!(tree.expand(node, &pos));
+    }
+    tree.children(node)
+        .map(|c| (tree.node(c).action, tree.edges[c as usize].value))
+        .collect()
+}
+
+#[test]
+fn a_new_placement_starts_with_the_prior_by_its_distance_from_the_last_stone() {
+    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+        let prior = Prior::of(game).unwrap();
+        assert!(prior.playouts > 0 && prior.near > prior.far, "{prior:?}");
+        let values = first_values(game, 7, &[at("d4")], Params::default());
+        assert!(values.len() > 40, "{game}");
+        let mut near = 0;
+        for (a, value) in values {
+            match a {
+                Action::Place(p) => {
+                    let d = p.col().abs_diff(3).max(p.row().abs_diff(3));
+                    let share = if d <= prior.reach {
+                        prior.near
+                    } else {
+                        prior.far
+                    };
+                    near += usize::from(d <= prior.reach);
+                    assert!((value - share).abs() < 1e-6, "{game} {a} {value}");
+                }
+                // The swap has no AMAF statistics: first play urgency.
+                _ => assert_eq!(value, 1.0, "{game} {a}"),
+            }
+        }
+        assert_eq!(near, (2 * prior.reach + 1).pow(2) - 1, "{game}");
+        // At the first move nothing was placed last: every placement has the far share.
+        for (a, value) in first_values(game, 7, &[], Params::default()) {
+            assert!((value - prior.far).abs() < 1e-6, "{game} {a} {value}");
+        }
+    }
+}
+
+#[test]
+fn without_a_prior_and_in_quint_a_new_child_is_worth_one() {
+    let none = Params {
+        prior: false,
+        ..Params::default()
+    };
+    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+        for (a, value) in first_values(game, 7, &[at("d4")], none) {
+            assert_eq!(value, 1.0, "{game} {a}");
+        }
+    }
+    assert_eq!(Prior::of(Game::Quint), None);
+    let quint = first_values(Game::Quint, 8, &[at("d4")], Params::default());
+    assert!(quint.len() > 40);
+    for (a, value) in quint {
+        assert_eq!(value, 1.0, "{a}");
     }
 }

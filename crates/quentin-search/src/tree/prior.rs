@@ -1,0 +1,55 @@
+//! What a new placement knows before its first playout (a prior, as MoHex's knowledge at
+//! expansion): virtual AMAF results, more of them won near the stone placed last. In the
+//! connection games most good replies are close to the opponent's last stone (a block, a cut,
+//! a link); the AMAF statistics learn that only after many playouts, the prior at once. The
+//! virtual results wash out as real ones come: they weigh as many AMAF results do.
+//!
+//! Measured by matches against the same search without it (docs/engine-strength.md); Quint has
+//! none (its drops and steps have their own tactics, and nearness was not measured there).
+
+use quentin_rules::{Game, Point};
+
+/// A game's prior.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Prior {
+    /// Virtual AMAF playouts a new placement starts with.
+    pub(crate) playouts: u32,
+    /// Their share won for a placement within `reach` of the stone placed last.
+    pub(crate) near: f32,
+    /// Their share won for any other placement.
+    pub(crate) far: f32,
+    /// How far "near" reaches, in steps of a king: the square of side `2 * reach + 1` around
+    /// the stone.
+    pub(crate) reach: usize,
+}
+
+impl Prior {
+    /// The prior of `game`, `None` for a game without one.
+    pub(crate) fn of(game: Game) -> Option<Prior> {
+        match game {
+            Game::Quentin | Game::Brique => Some(Prior {
+                playouts: 20,
+                near: 0.65,
+                far: 0.45,
+                reach: 1,
+            }),
+            Game::Konobi => Some(Prior {
+                playouts: 20,
+                near: 0.6,
+                far: 0.45,
+                reach: 2,
+            }),
+            Game::Quint => None,
+        }
+    }
+
+    /// The share of virtual wins of a placement at `point` when the stone placed last is at
+    /// `last` (`None`: none known, every placement is far).
+    pub(crate) fn share(&self, point: Point, last: Option<Point>) -> f32 {
+        let near = last.is_some_and(|l| {
+            l.col().abs_diff(point.col()) <= self.reach
+                && l.row().abs_diff(point.row()) <= self.reach
+        });
+        if near { self.near } else { self.far }
+    }
+}
