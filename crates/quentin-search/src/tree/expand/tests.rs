@@ -12,7 +12,12 @@ fn at(p: &str) -> Action {
 /// A tree of `root` with the path of `actions` expanded node by node from the root, and the
 /// node and position at its end (expanded too).
 fn descend(root: &Position, actions: &[Action]) -> (Tree, u32, Position) {
-    let mut tree = Tree::new(100_000, Params::default());
+    descend_with(root, actions, Params::default())
+}
+
+/// [`descend`] with the search's constants `params`.
+fn descend_with(root: &Position, actions: &[Action], params: Params) -> (Tree, u32, Position) {
+    let mut tree = Tree::new(100_000, params);
     let mut pos = root.clone();
     let mut node = ROOT;
     assert!(tree.expand(node, &pos));
@@ -85,18 +90,7 @@ fn first_values(game: Game, size: usize, path: &[Action], params: Params) -> Vec
     }
     .start()
     .unwrap();
-    let mut tree = Tree::new(100_000, params);
-    let mut pos = root.clone();
-    let mut node = ROOT;
-    assert!(tree.expand(node, &pos));
-    for &a in path {
-        node = tree
-            .children(node)
-            .find(|&c| tree.node(c).action == a)
-            .unwrap();
-        pos.play(a).unwrap();
-        assert!(tree.expand(node, &pos));
-    }
+    let (tree, node, _) = descend_with(&root, path, params);
     tree.children(node)
         .map(|c| (tree.node(c).action, tree.edges[c as usize].value))
         .collect()
