@@ -282,7 +282,7 @@ impl Gtp {
                 // An engine started with `--playouts N` keeps them, as a fixed-playout engine
                 // of other programs does: the controller's time would silently turn it into a
                 // timed one, its moves no longer the same on every run.
-                if let Budget::Playouts(_) = self.searcher.limits().budget {
+                if matches!(self.searcher.limits().budget, Budget::Playouts(_)) {
                     return text(String::new());
                 }
                 let seconds = if byo > 0.0 && stones > 0.0 {

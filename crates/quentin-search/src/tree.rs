@@ -1,8 +1,7 @@
 //! The search tree of one thread: nodes in one arena, selection by UCT blended with RAVE
 //! (all-moves-as-first statistics, `tree/select.rs`), decisive and anti-decisive moves where a
 //! node is expanded (`tree/expand.rs`) with a prior for each new placement (`tree/prior.rs`),
-//! and the MCTS-Solver, which proves wins and losses and
-//! carries them up the tree.
+//! and the MCTS-Solver, which proves wins and losses and carries them up the tree.
 //!
 //! Values are kept for people, not colours: every action, a swap included, hands the turn to the
 //! other person, so a node's proof is for the person to move there and the statistics of a node

@@ -200,7 +200,8 @@ const JUDGED_VISITS: u64 = 2_000;
 
 /// The mover's win chance after `action` at `pos`, as the judge sees it: its share of wins
 /// from the judge's search of `pos` (`judge`) when proved or tried often; else one minus the
-/// win chance of a search of 10,000 playouts after it (a game it ends is worth 1, ½ or 0).
+/// win chance of a search of 10,000 playouts after it. (An action that ends the game is proved
+/// when the root is expanded, so the position after it goes on.)
 fn judged_value(pos: &Position, judge: &Report, action: Action) -> f64 {
     let seen = judge.moves.iter().find(|m| m.action == action).unwrap();
     if seen.proven.is_some() || seen.visits >= JUDGED_VISITS {
@@ -208,17 +209,9 @@ fn judged_value(pos: &Position, judge: &Report, action: Action) -> f64 {
     }
     let mut after = pos.clone();
     after.play(action).unwrap();
-    match after.outcome() {
-        Some(outcome) => match outcome.winner() {
-            Some(winner) if Some(winner) == pos.to_move() && action != Action::Swap => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        },
-        None => {
-            let mut searcher = Searcher::new(at_level(Level::FULL, 10_000, 3));
-            1.0 - searcher.search(&after, &AtomicBool::new(false), |_| {}).win
-        }
-    }
+    assert!(!after.is_over(), "{action} ends the game unproved");
+    let mut searcher = Searcher::new(at_level(Level::FULL, 10_000, 3));
+    1.0 - searcher.search(&after, &AtomicBool::new(false), |_| {}).win
 }
 
 #[test]
@@ -254,8 +247,8 @@ fn a_lower_level_gives_more_away() {
         let mut differ = 0;
         for (k, (pos, judge)) in judged.iter().enumerate() {
             let mut searcher = Searcher::new(at_level(level, 10_000, k as u64));
-            let chosen = searcher.search(pos, &AtomicBool::new(false), |_| {}).best;
-            let chosen = chosen.unwrap();
+            let report = searcher.search(pos, &AtomicBool::new(false), |_| {});
+            let chosen = report.best.unwrap();
             let best = judge.best.unwrap();
             let mut value = |a: Action| {
                 *values
