@@ -432,8 +432,7 @@ mod tests {
             .filter(|&p| pos.board().is_empty_at(p))
             .filter(|&p| {
                 let mut trial = start.clone();
-                trial.play(Action::Place(p)).is_ok()
-                    && trial.outcome().and_then(|o| o.winner()) == Some(color)
+                trial.play(Action::Place(p)).is_ok() && trial.winner() == Some(color)
             })
             .collect()
     }

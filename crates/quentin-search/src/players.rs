@@ -3,7 +3,7 @@
 //! plays at random).
 
 use crate::rng::Rng;
-use quentin_rules::{Action, Outcome, Position};
+use quentin_rules::{Action, Position};
 
 /// A baseline player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,9 +62,7 @@ pub fn wins_at_once(position: &Position, action: Action) -> bool {
         return false;
     };
     let mut after = position.clone();
-    action != Action::Swap
-        && after.play(action).is_ok()
-        && after.outcome().and_then(Outcome::winner) == Some(mover)
+    action != Action::Swap && after.play(action).is_ok() && after.winner() == Some(mover)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Playout policies: how a simulation plays a position to its end (or to a cut with an estimate).
 
 use crate::rng::Rng;
-use quentin_rules::{Action, Captures, Color, Game, Outcome, Point, Position};
+use quentin_rules::{Action, Captures, Color, Game, Point, Position};
 
 /// How playouts choose their actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -58,7 +58,7 @@ pub fn playout(pos: &mut Position, policy: Policy, rng: &mut Rng) -> Playout {
 
 /// Black's score of a finished (or abandoned) game.
 fn black_score(pos: &Position) -> f32 {
-    match pos.outcome().and_then(Outcome::winner) {
+    match pos.winner() {
         Some(Color::Black) => 1.0,
         Some(Color::White) => 0.0,
         None => 0.5,

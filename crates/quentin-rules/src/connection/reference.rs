@@ -161,7 +161,8 @@ impl Rng {
 
 /// Plays `games` random games of the rules `R` on a board of side `n`, and checks every
 /// placement tried (every empty point of every turn) against `old`: the same legality (and
-/// reason), the same changes, and after the placement played the same winner as a plain search.
+/// reason), the same changes, and after the placement played the same winner as a plain search
+/// (with and without the outcome's line).
 /// Returns how many placements were compared.
 fn compare<R: PlacementRules>(old: Preview, n: usize, games: u64) -> usize {
     let mut compared = 0;
@@ -200,10 +201,12 @@ fn compare<R: PlacementRules>(old: Preview, n: usize, games: u64) -> usize {
             let winner = Color::ALL
                 .into_iter()
                 .find(|&c| connects(&after, c, R::LINKS));
+            // Asked first without the outcome, whose winning line is walked when first asked.
+            assert_eq!(pos.winner(), winner, "size {n}: the winner after {p}");
             assert_eq!(
                 pos.outcome().and_then(|o| o.winner()),
                 winner,
-                "size {n}: the winner after {p}"
+                "size {n}: the outcome after {p}"
             );
         }
     }

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use quentin_rules::{Action, Color, Outcome, Point, Position};
+use quentin_rules::{Action, Color, Point, Position};
 
 use super::prior::Prior;
 use super::{Edge, Node, Proof, ROOT, Tree};
@@ -166,12 +166,14 @@ pub(crate) fn centrality(action: Action, size: usize) -> usize {
 /// The proof for the person to move after `action` ended the game at `after`, or `Unknown` when
 /// the game goes on. `mover` is the colour that chose it.
 fn terminal_proof(after: &Position, mover: Option<Color>, action: Action) -> Proof {
-    match after.outcome() {
-        None => Proof::Unknown,
-        Some(Outcome::Draw) => Proof::Draw,
-        Some(Outcome::Win { winner, .. }) => {
+    if !after.is_over() {
+        return Proof::Unknown;
+    }
+    match after.winner() {
+        None => Proof::Draw,
+        Some(winner) => {
             // A swap never ends a game, so the mover still plays the colour it chose with.
-            let mover_won = Some(*winner) == mover && action != Action::Swap;
+            let mover_won = Some(winner) == mover && action != Action::Swap;
             if mover_won { Proof::Loss } else { Proof::Win }
         }
     }
@@ -213,7 +215,7 @@ fn refute_threatened(
         }
         let refuted = threats.iter().any(|&t| {
             trial.clone_from(&after);
-            trial.play(t).is_ok() && trial.outcome().and_then(Outcome::winner) == Some(them)
+            trial.play(t).is_ok() && trial.winner() == Some(them)
         });
         if refuted {
             *proof = Proof::Win;
