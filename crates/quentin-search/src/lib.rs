@@ -36,7 +36,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::rng::Rng;
-use quentin_rules::{Action, Game, Position};
+use quentin_rules::{Action, Position};
 
 pub use calibration::Calibration;
 pub use level::Level;
@@ -198,11 +198,14 @@ impl Searcher {
         self.trees.clear();
     }
 
-    /// The constants of a new tree of `game`: its own at full strength (the prior, Brique's
-    /// exploration), the shared ones below. The levels below play the search their ladder was
-    /// measured with; with other constants, every step would have to be measured again.
-    fn tree_params(&self, game: Game) -> Params {
-        self.params.of(game, self.limits.level.is_full())
+    /// The constants of a new tree: the prior at full strength only. The levels below play the
+    /// search their ladder was measured with; with the prior, every step would have to be
+    /// measured again.
+    fn tree_params(&self) -> Params {
+        Params {
+            prior: self.params.prior && self.limits.level.is_full(),
+            ..self.params
+        }
     }
 
     /// `action` was played in the position searched last: keeps the subtree under it for the
@@ -216,8 +219,7 @@ impl Searcher {
             self.trees.clear();
             return;
         }
-        let game = root.game();
-        let (capacity, params) = (tree_capacity(&self.limits), self.tree_params(game));
+        let (capacity, params) = (tree_capacity(&self.limits), self.tree_params());
         for tree in &mut self.trees {
             if !tree.reroot(action) {
                 *tree = Tree::new(capacity, params);
@@ -245,7 +247,7 @@ impl Searcher {
             self.root = Some(position.clone());
             let capacity = tree_capacity(&self.limits);
             self.trees = (0..threads)
-                .map(|_| Tree::new(capacity, self.tree_params(position.game())))
+                .map(|_| Tree::new(capacity, self.tree_params()))
                 .collect();
         }
         if position.is_over() {

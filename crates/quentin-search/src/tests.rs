@@ -503,7 +503,7 @@ fn the_prior_is_full_strength_s_and_a_change_of_level_rebuilds_the_tree() {
     let stop = AtomicBool::new(false);
     let mut searcher = Searcher::new(limits(200));
     searcher.search(&pos, &stop, |_| {});
-    assert!(searcher.trees.iter().all(|t| t.params().prior));
+    assert!(searcher.trees.iter().all(Tree::has_prior));
     let below = Limits {
         level: Level::new(9).unwrap(),
         ..limits(200)
@@ -511,36 +511,8 @@ fn the_prior_is_full_strength_s_and_a_change_of_level_rebuilds_the_tree() {
     searcher.set_limits(below);
     searcher.search(&pos, &stop, |_| {});
     assert!(!searcher.trees.is_empty());
-    assert!(!searcher.trees.iter().any(|t| t.params().prior));
+    assert!(!searcher.trees.iter().any(Tree::has_prior));
     searcher.set_limits(limits(200));
     searcher.search(&pos, &stop, |_| {});
-    assert!(searcher.trees.iter().all(|t| t.params().prior));
-}
-
-/// Each game's constants at full strength, the shared ones below: Brique explores more, and only
-/// at full strength; the others keep the shared exploration at every level.
-#[test]
-fn a_game_s_own_constants_are_full_strength_s() {
-    let stop = AtomicBool::new(false);
-    let shared = Params::default().exploration;
-    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
-        let pos = Setup::new(game).start().unwrap();
-        let own = if game == Game::Brique { 0.2 } else { shared };
-        let mut searcher = Searcher::new(limits(100));
-        for (level, exploration) in [(10, own), (9, shared), (1, shared), (10, own)] {
-            searcher.set_limits(Limits {
-                level: Level::new(level).unwrap(),
-                ..limits(100)
-            });
-            searcher.search(&pos, &stop, |_| {});
-            assert!(!searcher.trees.is_empty());
-            for tree in &searcher.trees {
-                assert_eq!(
-                    tree.params().exploration,
-                    exploration,
-                    "{game} level {level}"
-                );
-            }
-        }
-    }
+    assert!(searcher.trees.iter().all(Tree::has_prior));
 }

@@ -8,7 +8,7 @@
 //! are for the person who chose the action leading to it.
 
 use crate::rng::Rng;
-use quentin_rules::{Action, Color, Game, Position};
+use quentin_rules::{Action, Color, Position};
 
 use super::policy::{self, Policy};
 
@@ -173,35 +173,6 @@ impl Default for Params {
     }
 }
 
-impl Params {
-    /// The constants a tree of `game` searches with: at full strength (`full`) the game's own,
-    /// below it the shared ones with no prior, which the ladder of levels was measured with.
-    ///
-    /// Brique explores twice as much as the shared 0.1: at 5,000 playouts a move it beat the
-    /// shared constant 122–78 and 108–92 in two matches of 200 games, and 0.3 did 119–81
-    /// (docs/engine-strength.md). Quentin and Konobi keep the shared constants, which no
-    /// neighbour measurably beat.
-    pub(crate) fn of(self, game: Game, full: bool) -> Params {
-        if !full {
-            return Params {
-                prior: false,
-                ..self
-            };
-        }
-        let exploration = match game {
-            Game::Brique => BRIQUE_EXPLORATION,
-            Game::Quentin | Game::Konobi | Game::Quint => self.exploration,
-        };
-        Params {
-            exploration,
-            ..self
-        }
-    }
-}
-
-/// Brique's exploration constant at full strength (see [`Params::of`]).
-const BRIQUE_EXPLORATION: f64 = 0.2;
-
 /// The exploration constant of the swap action.
 const SWAP_EXPLORATION: f64 = 0.5;
 
@@ -262,10 +233,10 @@ impl Tree {
         }
     }
 
-    /// The constants the tree searches with.
+    /// Whether new placements start with their game's prior.
     #[cfg(test)]
-    pub(crate) fn params(&self) -> Params {
-        self.params
+    pub(crate) fn has_prior(&self) -> bool {
+        self.params.prior
     }
 
     /// The node at `i`.
