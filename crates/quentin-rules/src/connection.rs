@@ -64,10 +64,9 @@ pub(crate) struct Connection<R> {
     ply: usize,
     pie: bool,
     swapped: bool,
-    /// The winner, once a chain joins its two edges: all a playout asks at the end.
-    winner: Option<Color>,
-    /// The outcome with its winning line, walked only when first asked for (a playout never
-    /// asks: walking the chain at every win was 4 to 8 % of a Konobi or Brique playout).
+    /// The outcome with its winning line, walked only when first asked for (a playout asks only
+    /// [`Connection::winner`]: walking the chain at every win was 4 to 8 % of a Konobi or Brique
+    /// playout).
     outcome: OnceLock<Outcome>,
     chains: Chains,
     rules: PhantomData<fn() -> R>,
@@ -82,7 +81,6 @@ impl<R> Clone for Connection<R> {
             ply: self.ply,
             pie: self.pie,
             swapped: self.swapped,
-            winner: self.winner,
             outcome: self.outcome.clone(),
             chains: self.chains.clone(),
             rules: PhantomData,
@@ -102,7 +100,6 @@ impl<R: PlacementRules> Connection<R> {
             ply: 0,
             pie,
             swapped: false,
-            winner: None,
             outcome: OnceLock::new(),
             rules: PhantomData,
         }
@@ -113,14 +110,12 @@ impl<R: PlacementRules> Connection<R> {
     pub(crate) fn from_board(mut board: Board, to_move: Color) -> Self {
         board.keep_bitboards(R::BITBOARDS);
         let chains = Chains::build::<R>(&board);
-        let winner = winner(&chains);
         Connection {
             board,
             to_move,
             ply: 0,
             pie: false,
             swapped: false,
-            winner,
             outcome: OnceLock::new(),
             chains,
             rules: PhantomData,
@@ -132,7 +127,7 @@ impl<R: PlacementRules> Connection<R> {
     }
 
     pub(crate) fn to_move(&self) -> Option<Color> {
-        self.winner.is_none().then_some(self.to_move)
+        self.winner().is_none().then_some(self.to_move)
     }
 
     pub(crate) fn ply(&self) -> usize {
@@ -145,25 +140,27 @@ impl<R: PlacementRules> Connection<R> {
 
     /// The outcome once the game is over, its winning line walked the first time it is asked.
     pub(crate) fn outcome(&self) -> Option<&Outcome> {
-        let winner = self.winner?;
-        Some(self.outcome.get_or_init(|| {
-            let stone = self.chains.joining_stone(winner);
-            Outcome::Win {
-                winner,
-                line: stone.map_or_else(PointSet::new, |p| chain::<R>(&self.board, p)),
-                ending: Ending::Connection,
-            }
+        let (winner, stone) = joined(&self.chains)?;
+        Some(self.outcome.get_or_init(|| Outcome::Win {
+            winner,
+            line: chain::<R>(&self.board, stone),
+            ending: Ending::Connection,
         }))
     }
 
-    /// The winner, if a chain joins its two edges; the game is then over.
+    /// The winner, if a chain joins its two edges; the game is then over. Two flags read.
     pub(crate) fn winner(&self) -> Option<Color> {
-        self.winner
+        joined(&self.chains).map(|(winner, _)| winner)
+    }
+
+    /// Whether the game is over: a chain joins its colour's two edges.
+    pub(crate) fn is_over(&self) -> bool {
+        self.winner().is_some()
     }
 
     /// Whether the side to move may swap now: White's first turn with the pie rule on.
     pub(crate) fn swap_available(&self) -> bool {
-        self.pie && self.ply == 1 && self.winner.is_none()
+        self.pie && self.ply == 1 && self.winner().is_none()
     }
 
     /// Tries a placement in place: on success the board holds it and its changes are returned;
@@ -215,7 +212,7 @@ impl<R: PlacementRules> Connection<R> {
     /// Every legal action: the legal placements, `swap` when offered, or `pass` alone when no
     /// placement is legal. Empty once the game is over.
     pub(crate) fn legal_actions(&self) -> Vec<Action> {
-        if self.winner.is_some() {
+        if self.winner().is_some() {
             return Vec::new();
         }
         let mut changes = Vec::new();
@@ -250,7 +247,7 @@ impl<R: PlacementRules> Connection<R> {
 
     /// Refuses what no position in this state allows, before the game's own rule is asked.
     fn check_turn_action(&self, action: Action) -> Result<(), Illegal> {
-        if self.winner.is_some() {
+        if self.winner().is_some() {
             return Err(Illegal::GameOver);
         }
         match action {
@@ -290,7 +287,6 @@ impl<R: PlacementRules> Connection<R> {
         self.ply += 1;
         if let Some(changes) = changes {
             self.chains.update::<R>(&self.board, changes);
-            self.winner = winner(&self.chains);
         }
     }
 
@@ -301,7 +297,7 @@ impl<R: PlacementRules> Connection<R> {
     /// # Errors
     /// The reason the placement is illegal.
     pub(crate) fn place(&mut self, p: Point, changes: &mut Vec<Change>) -> Result<(), Illegal> {
-        if self.winner.is_some() {
+        if self.winner().is_some() {
             return Err(Illegal::GameOver);
         }
         Self::try_place_into(&mut self.board, p, self.to_move, changes)?;
@@ -461,11 +457,10 @@ pub(crate) fn spread<R: PlacementRules>(
     None
 }
 
-/// The winner, if a chain of either colour joins its two edges. Asked after every placement:
-/// two flags read.
+/// The colour whose chain joins its two edges, if either does, and a stone of that chain.
 #[inline]
-fn winner(chains: &Chains) -> Option<Color> {
+fn joined(chains: &Chains) -> Option<(Color, Point)> {
     Color::ALL
         .into_iter()
-        .find(|&color| chains.joining_stone(color).is_some())
+        .find_map(|color| Some((color, chains.joining_stone(color)?)))
 }

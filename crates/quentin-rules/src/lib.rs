@@ -315,24 +315,14 @@ impl Position {
     /// Whether the game is over.
     #[must_use]
     pub fn is_over(&self) -> bool {
-        match &self.state {
-            State::Quint(q) => q.outcome().is_some(),
-            State::Quentin(g) => g.winner().is_some(),
-            State::Konobi(g) => g.winner().is_some(),
-            State::Brique(g) => g.winner().is_some(),
-        }
+        dispatch!(&self.state, g => g.is_over())
     }
 
     /// The winner once the game is over; `None` while it goes on, and after a draw. What a
     /// playout asks at its end: unlike [`Position::outcome`], no winning line is worked out.
     #[must_use]
     pub fn winner(&self) -> Option<Color> {
-        match &self.state {
-            State::Quint(q) => q.outcome().and_then(Outcome::winner),
-            State::Quentin(g) => g.winner(),
-            State::Konobi(g) => g.winner(),
-            State::Brique(g) => g.winner(),
-        }
+        dispatch!(&self.state, g => g.winner())
     }
 
     /// Whether the side to move may swap now (White's first turn with the pie rule on).

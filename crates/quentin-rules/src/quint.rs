@@ -112,6 +112,14 @@ impl Quint {
         self.outcome.as_ref()
     }
 
+    pub(crate) fn winner(&self) -> Option<Color> {
+        self.outcome.as_ref().and_then(Outcome::winner)
+    }
+
+    pub(crate) fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
     /// The pieces each side still has to drop, Black first.
     pub(crate) fn in_hand(&self) -> [usize; 2] {
         self.in_hand
