@@ -10,8 +10,9 @@
 //! [`Level`] makes it weaker on purpose, for people to play against: fewer playouts and a
 //! choice that accepts some loss.
 //!
-//! Inside: UCT blended with RAVE, decisive and anti-decisive moves where a node is expanded, the
-//! MCTS-Solver (proved wins and losses), and root parallelism (each thread its own tree, the
+//! Inside: UCT blended with RAVE, decisive and anti-decisive moves where a node is expanded,
+//! forks (wins in three actions) looked for at the root (`forks.rs`), the MCTS-Solver (proved
+//! wins and losses), and root parallelism (each thread its own tree, the
 //! root's statistics merged). Random playouts ([`playout`]) and the policies that choose their
 //! actions ([`policy`]) are the search's too: the rules only say what is legal and what an
 //! action does. Pure: no terminal, no files.
@@ -19,6 +20,7 @@
 #![forbid(unsafe_code)]
 
 pub mod calibration;
+mod forks;
 mod level;
 pub mod players;
 pub mod playout;
@@ -255,6 +257,13 @@ impl Searcher {
         }
         for tree in &mut self.trees {
             tree.expand_root(position, stop);
+        }
+        // Full strength only: the levels below play the search their ladder was measured with.
+        if self.limits.level.is_full() {
+            let proofs = forks::root_proofs(position, stop);
+            for tree in &mut self.trees {
+                tree.prove_root_children(&proofs);
+            }
         }
         let base_seed = self.limits.seed.unwrap_or_else(fresh_seed);
         let seed = base_seed.wrapping_add(self.searches.wrapping_mul(0x9e37_79b9_7f4a_7c15));

@@ -7,6 +7,7 @@ use quentin_rules::{Action, Color, Point, Position};
 
 use super::prior::Prior;
 use super::{Edge, Node, Proof, ROOT, Tree};
+use crate::forks::ChildProof;
 
 impl Tree {
     /// Expands the root now (with its decisive and anti-decisive checks), if not yet done.
@@ -52,6 +53,24 @@ impl Tree {
                 {
                     self.set_proof(c, Proof::Win, 3);
                 }
+            }
+        }
+        self.update_proof(ROOT);
+    }
+
+    /// Gives the root's children the proofs found before the search ([`crate::forks`]) and
+    /// proves the root by them. A child proved already keeps its proof.
+    pub(crate) fn prove_root_children(&mut self, proofs: &[ChildProof]) {
+        if proofs.is_empty() || !self.nodes[ROOT as usize].expanded {
+            return;
+        }
+        for c in self.children(ROOT) {
+            let node = &self.nodes[c as usize];
+            if node.proof != Proof::Unknown {
+                continue;
+            }
+            if let Some(p) = proofs.iter().find(|p| p.action == node.action) {
+                self.set_proof(c, p.proof, p.length);
             }
         }
         self.update_proof(ROOT);
