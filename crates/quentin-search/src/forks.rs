@@ -1,8 +1,9 @@
-//! Forks in the connection games, seen at the root: a placement after which its player has a
-//! winning point that every reply leaves (two or more of them, or one the other side may not
-//! take), so that it wins two actions later whatever the reply.
+//! Forks in the connection games, seen at the root and at the nodes that draw many playouts: a
+//! placement after which its player has a winning point that every reply leaves (two or more of
+//! them, or one the other side may not take), so that it wins two actions later whatever the
+//! reply.
 //!
-//! The mover's own fork wins in three actions: the root is proved. The opponent's forks, were
+//! The mover's own fork wins in three actions: the node is proved. The opponent's forks, were
 //! the opponent to move now, give the must-play region (MoHex's term): each fork's placement and
 //! its winning points, the only places where one stone could stop it, intersected over the
 //! forks. A placement outside the region that leaves a fork still winning (tried by playing it
@@ -11,7 +12,8 @@
 //!
 //! The tree finds these by itself, but only once a fork's node has drawn enough playouts to be
 //! expanded; at the root they are found before the first playout, at the cost of a few hundred
-//! of them. Quint has its own threats (`quint_tactics`).
+//! of them at most, and at a deeper node once it has drawn a thousand (`Tree::look_for_forks`),
+//! where the look costs a small part of those. Quint has its own threats (`quint_tactics`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -206,6 +206,7 @@ impl Searcher {
     fn tree_params(&self) -> Params {
         Params {
             prior: self.params.prior && self.limits.level.is_full(),
+            forks: self.params.forks && self.limits.level.is_full(),
             ..self.params
         }
     }
@@ -259,10 +260,10 @@ impl Searcher {
             tree.expand_root(position, stop);
         }
         // Full strength only: the levels below play the search their ladder was measured with.
-        if self.limits.level.is_full() {
+        if self.tree_params().forks {
             let proofs = forks::root_proofs(position, stop);
             for tree in &mut self.trees {
-                tree.prove_root_children(&proofs);
+                tree.prove_children(tree::ROOT, &proofs);
             }
         }
         let base_seed = self.limits.seed.unwrap_or_else(fresh_seed);

@@ -7,6 +7,8 @@
 //! other person, so a node's proof is for the person to move there and the statistics of a node
 //! are for the person who chose the action leading to it.
 
+use std::sync::atomic::AtomicBool;
+
 use crate::rng::Rng;
 use quentin_rules::{Action, Color, Position};
 
@@ -159,7 +161,14 @@ pub(crate) struct Params {
     /// Whether a new placement starts with its game's [`Prior`] (full strength; the levels
     /// below play the search their ladder was measured with).
     pub(crate) prior: bool,
+    /// Whether a node is searched for forks ([`crate::forks`]) once it has drawn
+    /// [`FORK_VISITS`] playouts (full strength, as the prior).
+    pub(crate) forks: bool,
 }
+
+/// The visits after which a node's position is searched for forks: a few milliseconds at most
+/// on the largest boards, a fraction of a percent of what the node's playouts cost.
+const FORK_VISITS: u32 = 1024;
 
 impl Default for Params {
     fn default() -> Params {
@@ -169,6 +178,7 @@ impl Default for Params {
             expand_after: 48,
             policy: Policy::Search,
             prior: true,
+            forks: true,
         }
     }
 }
@@ -330,7 +340,11 @@ impl Tree {
             if n.proof != Proof::Unknown || pos.is_over() {
                 break;
             }
-            if !n.expanded {
+            let expanded = n.expanded;
+            if expanded && self.look_for_forks(node, &pos) {
+                break;
+            }
+            if !expanded {
                 let depth = self.path.len() - 1;
                 // Small boards have cheap expansions and deep proofs: expand them sooner; large
                 // ones later. An expansion plays every action once, and every later descent
@@ -375,6 +389,19 @@ impl Tree {
             }
         };
         self.back_up(result, &pos);
+    }
+
+    /// Searches the expanded node `i` at `pos` for forks ([`crate::forks`]) when it has just
+    /// drawn [`FORK_VISITS`] playouts, once a node: the root's were looked for before the
+    /// search, a deeper node's once its playouts pay for the look. Returns whether `i` is then
+    /// proved.
+    fn look_for_forks(&mut self, i: u32, pos: &Position) -> bool {
+        if !self.params.forks || i == ROOT || self.visits(i) != FORK_VISITS {
+            return false;
+        }
+        let proofs = crate::forks::root_proofs(pos, &AtomicBool::new(false));
+        self.prove_children(i, &proofs);
+        self.nodes[i as usize].proof != Proof::Unknown
     }
 
     /// Carries `result` (for the person to move at the leaf) up the path, with the AMAF

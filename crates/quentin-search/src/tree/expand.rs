@@ -58,13 +58,13 @@ impl Tree {
         self.update_proof(ROOT);
     }
 
-    /// Gives the root's children the proofs found before the search ([`crate::forks`]) and
-    /// proves the root by them. A child proved already keeps its proof.
-    pub(crate) fn prove_root_children(&mut self, proofs: &[ChildProof]) {
-        if proofs.is_empty() || !self.nodes[ROOT as usize].expanded {
+    /// Gives the children of node `i` (expanded) the proofs of its forks ([`crate::forks`])
+    /// and proves `i` by them. A child proved already keeps its proof.
+    pub(crate) fn prove_children(&mut self, i: u32, proofs: &[ChildProof]) {
+        if proofs.is_empty() || !self.nodes[i as usize].expanded {
             return;
         }
-        for c in self.children(ROOT) {
+        for c in self.children(i) {
             let node = &self.nodes[c as usize];
             if node.proof != Proof::Unknown {
                 continue;
@@ -73,7 +73,7 @@ impl Tree {
                 self.set_proof(c, p.proof, p.length);
             }
         }
-        self.update_proof(ROOT);
+        self.update_proof(i);
     }
 
     /// Whether node `i` is a child of the root.

@@ -146,3 +146,53 @@ fn without_a_prior_and_in_quint_a_new_child_is_worth_one() {
         assert_eq!(value, 1.0, "{a}");
     }
 }
+
+/// A node deep in the tree is searched for forks once, when it has drawn `FORK_VISITS`
+/// playouts, at full strength only: Konobi, White's g1 leaves Black to stop White's forks at c5
+/// or a6, every other placement lost in three actions.
+#[test]
+fn a_node_is_searched_for_forks_once_its_playouts_pay_for_it() {
+    let board =
+        Board::from_rows("B..WWWW|.W.W..B|B..B...|....W..|....B..|BB.....|.......").unwrap();
+    let root = Setup::new(Game::Konobi)
+        .start_from(board, Color::White)
+        .unwrap();
+    let holds = [at("c5"), at("a6")];
+    for forks in [true, false] {
+        let params = Params {
+            forks,
+            ..Params::default()
+        };
+        let (mut tree, node, pos) = descend_with(&root, &[at("g1")], params);
+        let proved = |tree: &Tree| {
+            tree.children(node)
+                .filter(|&c| tree.node(c).proof != Proof::Unknown)
+                .count()
+        };
+        assert_eq!(proved(&tree), 0);
+        tree.edges[node as usize].visits = super::super::FORK_VISITS - 1;
+        assert!(!tree.look_for_forks(node, &pos));
+        assert_eq!(proved(&tree), 0, "too soon");
+        tree.edges[node as usize].visits = super::super::FORK_VISITS;
+        assert!(!tree.look_for_forks(node, &pos), "Black still holds");
+        if !forks {
+            assert_eq!(proved(&tree), 0, "searched without forks");
+            continue;
+        }
+        let children: Vec<u32> = tree.children(node).collect();
+        assert!(children.len() > 20);
+        for c in children {
+            let child = tree.node(c);
+            if holds.contains(&child.action) {
+                assert_eq!(child.proof, Proof::Unknown, "{:?}", child.action);
+            } else {
+                assert_eq!(
+                    (child.proof, child.length),
+                    (Proof::Win, 3),
+                    "{:?}",
+                    child.action
+                );
+            }
+        }
+    }
+}
