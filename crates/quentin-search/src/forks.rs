@@ -72,24 +72,46 @@ fn forks(pos: &Position, stop: &AtomicBool) -> Vec<Fork> {
     let Some(player) = pos.to_move() else {
         return Vec::new();
     };
-    let mut after = pos.clone();
     let mut found = Vec::new();
+    let done = each_placement(
+        pos,
+        stop,
+        |_| false,
+        |point, after| {
+            if let Some(wins) = unstoppable(after, player) {
+                found.push(Fork { point, wins });
+            }
+        },
+    );
+    if done { found } else { Vec::new() }
+}
+
+/// Calls `visit` with each legal placement of the side to move at `pos` that `skip` does not
+/// name and the position after it, in the order of the legal actions, leaving out those that
+/// end the game. Returns false when `stop` was set on the way.
+fn each_placement(
+    pos: &Position,
+    stop: &AtomicBool,
+    skip: impl Fn(Point) -> bool,
+    mut visit: impl FnMut(Point, &Position),
+) -> bool {
+    let mut after = pos.clone();
     for action in pos.legal_actions() {
         let Action::Place(point) = action else {
             continue;
         };
-        if stop.load(Ordering::Relaxed) {
-            return Vec::new();
-        }
-        after.clone_from(pos);
-        if after.play(action).is_err() || after.is_over() {
+        if skip(point) {
             continue;
         }
-        if let Some(wins) = unstoppable(&after, player) {
-            found.push(Fork { point, wins });
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        after.clone_from(pos);
+        if after.play(action).is_ok() && !after.is_over() {
+            visit(point, &after);
         }
     }
-    found
+    true
 }
 
 /// The winning points of `player` at `after` (the other side to move) when every reply leaves
@@ -153,36 +175,29 @@ fn refuted(root: &Position, them: Color, stop: &AtomicBool) -> Vec<ChildProof> {
             stops.filter(|p| region.contains(p)).collect()
         };
     }
-    let mut child = root.clone();
     let mut forked = root.clone();
     let mut proofs = Vec::new();
-    for action in root.legal_actions() {
-        let Action::Place(p) = action else { continue };
-        if region.contains(&p) {
-            continue;
-        }
-        if stop.load(Ordering::Relaxed) {
-            return Vec::new();
-        }
-        child.clone_from(root);
-        if child.play(action).is_err() || child.is_over() {
-            continue;
-        }
-        let wins = threats.iter().any(|fork| {
-            forked.clone_from(&child);
-            forked.play(Action::Place(fork.point)).is_ok()
-                && !forked.is_over()
-                && unstoppable(&forked, them).is_some()
-        });
-        if wins {
-            proofs.push(ChildProof {
-                action,
-                proof: Proof::Win,
-                length: 3,
+    let done = each_placement(
+        root,
+        stop,
+        |p| region.contains(&p),
+        |p, child| {
+            let wins = threats.iter().any(|fork| {
+                forked.clone_from(child);
+                forked.play(Action::Place(fork.point)).is_ok()
+                    && !forked.is_over()
+                    && unstoppable(&forked, them).is_some()
             });
-        }
-    }
-    proofs
+            if wins {
+                proofs.push(ChildProof {
+                    action: Action::Place(p),
+                    proof: Proof::Win,
+                    length: 3,
+                });
+            }
+        },
+    );
+    if done { proofs } else { Vec::new() }
 }
 
 #[cfg(test)]
