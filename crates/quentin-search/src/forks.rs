@@ -21,8 +21,8 @@ use quentin_rules::{Action, Color, Game, Point, Position, Setup};
 
 use crate::tree::Proof;
 
-/// A proof for a child of the root: its action, the proof for the person to move there, and
-/// the actions from there to the end of the game by the proof.
+/// A proof for a child of a node: its action, the proof for the person to move there, and the
+/// actions from there to the end of the game by the proof.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ChildProof {
     pub(crate) action: Action,
@@ -30,14 +30,14 @@ pub(crate) struct ChildProof {
     pub(crate) length: u16,
 }
 
-/// The proofs the forks give the children of `root` (a connection game's position, its
-/// mover's turn), in the order of its legal actions: the mover's forks (lost for the opponent,
+/// The proofs the forks give the children of a node at `root` (a connection game's position,
+/// its mover's turn), in the order of its legal actions: the mover's forks (lost for the opponent,
 /// two actions to the end), else the placements the opponent's forks refute (won for the
 /// opponent, three actions to the end). None when the mover wins at once (the expansion's
 /// decisive moves settle that), while the swap is offered, in Quint, or once `stop` is set.
 /// When the opponent threatens to win at once, the expansion has already proved lost the
 /// placements that do not stop it; the forks then tell which of the others lose all the same.
-pub(crate) fn root_proofs(root: &Position, stop: &AtomicBool) -> Vec<ChildProof> {
+pub(crate) fn child_proofs(root: &Position, stop: &AtomicBool) -> Vec<ChildProof> {
     let Some(me) = root.to_move() else {
         return Vec::new();
     };
@@ -166,14 +166,12 @@ fn refuted(root: &Position, them: Color, stop: &AtomicBool) -> Vec<ChildProof> {
     }
     // The points where one stone could stop every fork: each fork's placement and its winning
     // points, intersected.
-    let mut region: Vec<Point> = Vec::new();
-    for (k, fork) in threats.iter().enumerate() {
-        let stops = std::iter::once(fork.point).chain(fork.wins.iter().copied());
-        region = if k == 0 {
-            stops.collect()
-        } else {
-            stops.filter(|p| region.contains(p)).collect()
-        };
+    let first = &threats[0];
+    let mut region: Vec<Point> = std::iter::once(first.point)
+        .chain(first.wins.iter().copied())
+        .collect();
+    for fork in &threats[1..] {
+        region.retain(|&p| p == fork.point || fork.wins.contains(&p));
     }
     let mut forked = root.clone();
     let mut proofs = Vec::new();

@@ -11,9 +11,9 @@
 //! choice that accepts some loss.
 //!
 //! Inside: UCT blended with RAVE, decisive and anti-decisive moves where a node is expanded,
-//! forks (wins in three actions) looked for at the root (`forks.rs`), the MCTS-Solver (proved
-//! wins and losses), and root parallelism (each thread its own tree, the
-//! root's statistics merged). Random playouts ([`playout`]) and the policies that choose their
+//! forks (wins in three actions) looked for at the root and at the nodes of many playouts
+//! (`forks.rs`), the MCTS-Solver (proved wins and losses), and root parallelism (each thread its
+//! own tree, the root's statistics merged). Random playouts ([`playout`]) and the policies that choose their
 //! actions ([`policy`]) are the search's too: the rules only say what is legal and what an
 //! action does. Pure: no terminal, no files.
 
@@ -261,7 +261,7 @@ impl Searcher {
         }
         // Full strength only: the levels below play the search their ladder was measured with.
         if self.tree_params().forks {
-            let proofs = forks::root_proofs(position, stop);
+            let proofs = forks::child_proofs(position, stop);
             for tree in &mut self.trees {
                 tree.prove_children(tree::ROOT, &proofs);
             }

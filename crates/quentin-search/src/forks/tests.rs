@@ -64,7 +64,7 @@ fn forks_match_an_exhaustive_search_three_actions_deep() {
                 continue;
             };
             let me = pos.to_move().unwrap();
-            let proofs = root_proofs(&pos, &stop);
+            let proofs = child_proofs(&pos, &stop);
             if !pos.winning_points(me).is_empty() {
                 assert!(proofs.is_empty(), "{game} {:?}", pos.board().rows());
                 continue;
@@ -121,9 +121,9 @@ fn nothing_is_looked_for_while_the_swap_is_offered_or_in_quint() {
     pos.play(Action::Place(Point::parse("c3").unwrap()))
         .unwrap();
     assert!(pos.swap_available());
-    assert!(root_proofs(&pos, &stop).is_empty());
+    assert!(child_proofs(&pos, &stop).is_empty());
     let quint = Setup::new(Game::Quint).start().unwrap();
-    assert!(root_proofs(&quint, &stop).is_empty());
+    assert!(child_proofs(&quint, &stop).is_empty());
 }
 
 /// Found before the first playout, the opponent's forks keep a search of a few playouts to the
