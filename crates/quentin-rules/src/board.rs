@@ -298,6 +298,23 @@ impl Board {
         self.cells[p.index()] = cell;
     }
 
+    /// [`Board::set`] by index, the new cell given as [`stone`] or [`EMPTY`], inline: the
+    /// write of a game that keeps no bitboards (Brique) is then one store.
+    #[inline]
+    pub(crate) fn set_index(&mut self, p: Point, i: usize, cell: u8) {
+        debug_assert!(self.contains(p) && p.index() == i);
+        if self.bitboards {
+            self.follow_out_of_line(p, cell);
+        }
+        self.cells[i] = cell;
+    }
+
+    /// [`Board::follow`], kept out of the inline [`Board::set_index`].
+    #[inline(never)]
+    fn follow_out_of_line(&mut self, p: Point, cell: u8) {
+        self.follow(p, cell);
+    }
+
     /// Brings the bitboards and the counts of stones around to `p` holding `cell`, with no
     /// branch on the board: the cell itself is written after.
     #[inline]

@@ -3,7 +3,7 @@
 
 use super::board::{Board, OFF, ORTHOGONAL_STEPS, stone};
 use super::color::Color;
-use super::connection::{PlacementRules, put};
+use super::connection::PlacementRules;
 use super::point::{Point, STRIDE};
 use super::{Change, Illegal};
 
@@ -33,32 +33,35 @@ pub fn escorts(size: usize, p: Point) -> impl Iterator<Item = Point> {
         .filter_map(move |d| p.offset(d, size))
 }
 
-/// The squares (by index) that a stone of `color` on the empty square `p` fills, each with
-/// whether it does: only squares escorted by the new stone can be completed, and a filled square
-/// escorts only the two squares that filled it, so fills never cascade. What stands on `p`
-/// itself is not read.
+/// The squares that a stone of `color` on the empty square `p` fills, each by point and index,
+/// with whether it does: only squares escorted by the new stone can be completed, and a filled
+/// square escorts only the two squares that filled it, so fills never cascade. What stands on
+/// `p` itself is not read.
 #[inline]
-fn fills(board: &Board, p: Point, color: Color) -> [(usize, bool); 2] {
+fn fills(board: &Board, p: Point, color: Color) -> [(Point, usize, bool); 2] {
     // The squares `p` escorts are its own escorts (the relation is symmetric); each has one
     // other escort. A light square escorts the dark squares above it and to its left, whose
     // other escorts are to the right of the one and below the other; a dark square, the light
     // squares below it and to its right, whose other escorts are to the left of the one and
-    // above the other. Read on the padded grid: off-board cells hold no stone.
+    // above the other. Read on the padded grid: off-board cells hold no stone. Each step as
+    // (columns, rows); the square's point is made from `p`'s, with no division of its index.
     let i = p.index();
-    let (up, right) = (STRIDE as isize, 1);
-    let pairs = if is_light(p) {
-        [(up, up + right), (-right, -right - up)]
+    let pairs: [((i8, i8), (i8, i8)); 2] = if is_light(p) {
+        [((0, 1), (1, 1)), ((-1, 0), (-1, -1))]
     } else {
-        [(-up, -up - right), (right, right + up)]
+        [((0, -1), (-1, -1)), ((1, 0), (1, 1))]
     };
+    let index =
+        |(dc, dr): (i8, i8)| i.wrapping_add_signed(dr as isize * STRIDE as isize + dc as isize);
     let mine = stone(color);
     pairs.map(|(square, other)| {
-        let square = i.wrapping_add_signed(square);
+        let (dc, dr) = square;
+        let (square, other) = (index(square), index(other));
         let cell = board.cell(square);
         // `&`, not `&&`: one branch for the three tests, whose outcome is random.
-        let fill =
-            (cell != OFF) & (cell != mine) & (board.cell(i.wrapping_add_signed(other)) == mine);
-        (square, fill)
+        let fill = (cell != OFF) & (cell != mine) & (board.cell(other) == mine);
+        // Off the board only when not filled, and then never used.
+        (p.shifted(dc, dr), square, fill)
     })
 }
 
@@ -72,10 +75,10 @@ impl PlacementRules for Brique {
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
         changes.push(Change::placement(p, color));
-        for (square, fill) in fills(board, p, color) {
+        for (point, square, fill) in fills(board, p, color) {
             if fill {
                 changes.push(Change {
-                    point: Point::from_index(square),
+                    point,
                     before: board.color_at(square),
                     after: Some(color),
                 });
@@ -92,12 +95,18 @@ impl PlacementRules for Brique {
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal> {
         let fills = fills(board, p, color);
+        let mine = stone(color);
         // `p` is empty: the placement needs no look at what stood there.
         changes.push(Change::placement(p, color));
-        board.set(p, Some(color));
-        for (square, fill) in fills {
+        board.set_index(p, p.index(), mine);
+        for (point, square, fill) in fills {
             if fill {
-                put(board, Point::from_index(square), color, changes);
+                changes.push(Change {
+                    point,
+                    before: board.color_at(square),
+                    after: Some(color),
+                });
+                board.set_index(point, square, mine);
             }
         }
         Ok(())
