@@ -114,6 +114,8 @@ impl PlacementRules for Brique {
 
     const BITBOARDS: bool = false;
 
+    const REPLACES: bool = true;
+
     const LINKS: &'static [isize] = &ORTHOGONAL_STEPS;
 }
 

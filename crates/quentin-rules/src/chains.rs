@@ -94,7 +94,8 @@ impl Chains {
     /// Follows the `changes` of a turn, already made on `board`.
     pub(crate) fn update<R: PlacementRules>(&mut self, board: &Board, changes: &[Change]) {
         let mut cut = [false; 2];
-        for change in changes {
+        // Only Brique replaces stones; the other games skip the loop.
+        for change in changes.iter().filter(|_| R::REPLACES) {
             if let Some(before) = change.before
                 && change.after != Some(before)
             {

@@ -55,6 +55,10 @@ pub(crate) trait PlacementRules: 'static {
 
     /// Whether the rules read the board's bitboards ([`Board::keep_bitboards`]).
     const BITBOARDS: bool;
+
+    /// Whether a placement may replace a stone by one of the other colour (Brique's fills);
+    /// the chains then check what each change took away.
+    const REPLACES: bool = false;
 }
 
 /// A position of a connection game: board, side to move, pie rule and outcome.
