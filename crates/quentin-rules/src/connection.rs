@@ -301,12 +301,42 @@ impl<R: PlacementRules> Connection<R> {
     /// # Errors
     /// The reason the placement is illegal.
     pub(crate) fn place(&mut self, p: Point, changes: &mut Vec<Change>) -> Result<(), Illegal> {
-        if self.winner().is_some() {
-            return Err(Illegal::GameOver);
+        if self.place_if_legal(p, changes) {
+            return Ok(());
         }
-        Self::try_place_into(&mut self.board, p, self.to_move, changes)?;
+        Err(self.refusal(p))
+    }
+
+    /// [`Connection::place`] answering only whether it placed. The reason of a refusal is not
+    /// carried back through the calls: a `Result` of [`Illegal`] (sixteen bytes) went through
+    /// memory at each return, its tag written as one byte and the whole read back as one wide
+    /// load, which waited for the write (no store-to-load forwarding).
+    #[inline]
+    pub(crate) fn place_if_legal(&mut self, p: Point, changes: &mut Vec<Change>) -> bool {
+        if self.winner().is_some() || self.board.cell(p.index()) != EMPTY {
+            return false;
+        }
+        changes.clear();
+        if R::place(&mut self.board, p, self.to_move, changes).is_err() {
+            undo(&mut self.board, changes);
+            return false;
+        }
         self.end_turn(Some(changes));
-        Ok(())
+        true
+    }
+
+    /// Why a placement of the side to move on `p` is refused, told again by the rules on the
+    /// position left unchanged.
+    #[cold]
+    fn refusal(&self, p: Point) -> Illegal {
+        if self.winner().is_some() {
+            return Illegal::GameOver;
+        }
+        let mut changes = Vec::new();
+        match Self::preview_into(&self.board, p, self.to_move, &mut changes) {
+            Err(illegal) => illegal,
+            Ok(()) => unreachable!("a placement refused by place is refused by preview"),
+        }
     }
 }
 

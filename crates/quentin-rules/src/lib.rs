@@ -388,6 +388,17 @@ impl Position {
         }
     }
 
+    /// [`Position::place`] answering only whether it placed, for the playouts, which need no
+    /// reason: it is not built, nor carried back through the calls.
+    pub fn place_if_legal(&mut self, p: Point, changes: &mut Vec<Change>) -> bool {
+        match &mut self.state {
+            State::Quentin(g) => g.place_if_legal(p, changes),
+            State::Konobi(g) => g.place_if_legal(p, changes),
+            State::Brique(g) => g.place_if_legal(p, changes),
+            State::Quint(g) => g.place(p, changes).is_ok(),
+        }
+    }
+
     /// Quint's move phase: the one-cell steps (from, to) of the side to move, appended to `out`;
     /// nothing in the other games, in the drop phase or once the game is over. With
     /// [`Position::capturable`], a playout picks a step and its captures without listing every

@@ -86,7 +86,7 @@ fn by_placement(pos: &mut Position, rng: &mut Rng, tactics: bool) -> usize {
                 }
             }
             if let Some(&p) = wins.first()
-                && pos.place(p, &mut changes).is_ok()
+                && pos.place_if_legal(p, &mut changes)
             {
                 empties.apply(&changes);
                 threats.update(pos, &changes);
@@ -105,7 +105,7 @@ fn by_placement(pos: &mut Position, rng: &mut Rng, tactics: bool) -> usize {
                     Action::Swap
                 } else {
                     let p = empties.points[i];
-                    if pos.place(p, &mut changes).is_ok() {
+                    if pos.place_if_legal(p, &mut changes) {
                         empties.apply(&changes);
                         if let Some(threats) = &mut threats {
                             threats.update(pos, &changes);

@@ -185,6 +185,11 @@ fn compare<R: PlacementRules>(old: Preview, n: usize, games: u64) -> usize {
                 if new.is_ok() {
                     assert_eq!(new_changes, old_changes, "{context}: changes");
                     legal.push((p, old_changes.clone()));
+                } else {
+                    // Refused by `place` for the same reason, the position left as it was
+                    // (checked on the board after the placement played below).
+                    let placed = pos.place(p, &mut new_changes);
+                    assert_eq!(placed, new, "{context}: refused by place");
                 }
                 compared += 1;
             }
