@@ -249,10 +249,12 @@ fn avoidable_weak_connection(
         let mut instead = 0;
         for (m, &d) in ORTHOGONAL_STEPS.iter().enumerate() {
             let q = s.wrapping_add_signed(d);
-            // Checked first: the neighbours of a point off the board may lie off the grid.
-            if board.cell(q) == EMPTY {
-                instead |= u32::from(weak_diagonals(board, q, mine) == 0) << m;
-            }
+            let empty = board.cell(q) == EMPTY;
+            // The neighbours of a point off the board may lie off the grid: a point not empty
+            // is judged at `s` (on the board) instead, and the answer dropped. A mask, not a
+            // branch on the board, whose outcome is random.
+            let probe = s.wrapping_add_signed(d & -isize::from(empty));
+            instead |= u32::from(empty & (weak_diagonals(board, probe, mine) == 0)) << m;
         }
         if instead != 0 {
             let q = s.wrapping_add_signed(ORTHOGONAL_STEPS[instead.trailing_zeros() as usize]);
