@@ -87,13 +87,8 @@ impl PlacementRules for Brique {
         Ok(())
     }
 
-    /// As told by [`Brique::preview`], each change made as it is found.
-    fn place(
-        board: &mut Board,
-        p: Point,
-        color: Color,
-        changes: &mut Vec<Change>,
-    ) -> Result<(), Illegal> {
+    /// As told by [`Brique::preview`], each change made as it is found; always legal.
+    fn place(board: &mut Board, p: Point, color: Color, changes: &mut Vec<Change>) -> bool {
         let fills = fills(board, p, color);
         let mine = stone(color);
         // `p` is empty: the placement needs no look at what stood there.
@@ -109,7 +104,7 @@ impl PlacementRules for Brique {
                 board.set_index(point, square, mine);
             }
         }
-        Ok(())
+        true
     }
 
     const BITBOARDS: bool = false;

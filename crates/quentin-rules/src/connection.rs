@@ -33,20 +33,16 @@ pub(crate) trait PlacementRules: 'static {
         changes: &mut Vec<Change>,
     ) -> Result<(), Illegal>;
 
-    /// Plays what [`PlacementRules::preview`] tells, pushing every change onto `changes`.
-    ///
-    /// # Errors
-    /// The reason the placement is illegal. The board may then hold partial changes, all of them
-    /// in `changes`, which the caller undoes.
-    fn place(
-        board: &mut Board,
-        p: Point,
-        color: Color,
-        changes: &mut Vec<Change>,
-    ) -> Result<(), Illegal> {
-        Self::preview(board, p, color, changes)?;
+    /// Plays what [`PlacementRules::preview`] tells, pushing every change onto `changes`, and
+    /// answers whether the placement is legal, with no reason: [`PlacementRules::preview`]
+    /// tells that, and the playouts, which place by the million, never read it. When illegal,
+    /// the board may hold partial changes, all of them in `changes`, which the caller undoes.
+    fn place(board: &mut Board, p: Point, color: Color, changes: &mut Vec<Change>) -> bool {
+        if Self::preview(board, p, color, changes).is_err() {
+            return false;
+        }
         apply(board, changes);
-        Ok(())
+        true
     }
 
     /// The index steps ([`Point::index`]) from a stone to the like-coloured stones linked to it
@@ -167,25 +163,6 @@ impl<R: PlacementRules> Connection<R> {
         self.pie && self.ply == 1 && self.winner().is_none()
     }
 
-    /// Tries a placement in place: on success the board holds it and its changes are returned;
-    /// on failure the board is as it was.
-    fn try_place(board: &mut Board, p: Point, color: Color) -> Result<Vec<Change>, Illegal> {
-        let mut changes = Vec::new();
-        Self::try_place_into(board, p, color, &mut changes).map(|()| changes)
-    }
-
-    /// [`Self::try_place`] into a buffer the caller reuses: `changes` is cleared first.
-    fn try_place_into(
-        board: &mut Board,
-        p: Point,
-        color: Color,
-        changes: &mut Vec<Change>,
-    ) -> Result<(), Illegal> {
-        check_empty(board, p)?;
-        changes.clear();
-        R::place(board, p, color, changes).inspect_err(|_| undo(board, changes))
-    }
-
     /// What a placement of `color` on `p` would change, into `changes` (cleared first), without
     /// changing the board.
     fn preview_into(
@@ -269,8 +246,9 @@ impl<R: PlacementRules> Connection<R> {
         self.check_turn_action(action)?;
         match action {
             Action::Place(p) => {
-                let changes = Self::try_place(&mut self.board, p, self.to_move)?;
-                self.end_turn(Some(&changes));
+                if !self.place_if_legal(p, &mut Vec::new()) {
+                    return Err(self.refusal(p));
+                }
             }
             Action::Swap => self.swap(),
             Action::Pass => self.end_turn(None),
@@ -317,7 +295,7 @@ impl<R: PlacementRules> Connection<R> {
             return false;
         }
         changes.clear();
-        if R::place(&mut self.board, p, self.to_move, changes).is_err() {
+        if !R::place(&mut self.board, p, self.to_move, changes) {
             undo(&mut self.board, changes);
             return false;
         }

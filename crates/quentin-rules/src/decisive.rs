@@ -335,7 +335,7 @@ fn wins_on_copy<R: PlacementRules>(
 ) -> bool {
     trial.clone_from(board);
     changes.clear();
-    if R::place(trial, Point::from_index(i), color, changes).is_err() {
+    if !R::place(trial, Point::from_index(i), color, changes) {
         return false;
     }
     let mut chain = [0u8; INDICES];

@@ -88,15 +88,12 @@ impl PlacementRules for Konobi {
         Ok(())
     }
 
-    fn place(
-        board: &mut Board,
-        p: Point,
-        color: Color,
-        changes: &mut Vec<Change>,
-    ) -> Result<(), Illegal> {
-        check(board, p, color)?;
+    fn place(board: &mut Board, p: Point, color: Color, changes: &mut Vec<Change>) -> bool {
+        if !is_legal(board, p, color) {
+            return false;
+        }
         put(board, p, color, changes);
-        Ok(())
+        true
     }
 
     /// Every like-coloured stone around `p`, diagonal ones included: a diagonal pair is either
@@ -135,6 +132,45 @@ fn check(board: &Board, p: Point, color: Color) -> Result<(), Illegal> {
         return Ok(());
     }
     refuse(board, p, color, crosscuts, weak)
+}
+
+/// Whether a stone of `color` on the empty point `p` is legal: [`check`] without the reason,
+/// for the playouts' placements. No violation is built, and whether a weak connection is
+/// avoidable is asked of every partner and every point next to it, with no early exit.
+#[inline]
+fn is_legal(board: &Board, p: Point, color: Color) -> bool {
+    let i = p.index();
+    let (mine, theirs) = (stone(color), stone(color.opponent()));
+    let (my_orthogonal, my_diagonal) = board.neighbour_masks(i, mine);
+    let (their_orthogonal, _) = board.neighbour_masks(i, theirs);
+    let crosscuts = my_diagonal & beside_both(their_orthogonal);
+    let weak = my_diagonal & !beside_either(my_orthogonal);
+    if crosscuts | weak == 0 {
+        return true;
+    }
+    crosscuts == 0 && !avoidable(board, i, mine, weak)
+}
+
+/// Whether one of the weak connections `weak` (by diagonal) of a stone `mine` on the empty index
+/// `i` is avoidable, as [`avoidable_weak_connection`] finds, with no branch on what the points
+/// around hold: each point next to a partner is judged, the empty ones kept.
+fn avoidable(board: &Board, i: usize, mine: u8, weak: u32) -> bool {
+    let mut instead = 0;
+    let mut partners = weak;
+    while partners != 0 {
+        let n = partners.trailing_zeros() as usize;
+        partners &= partners - 1;
+        let s = i.wrapping_add_signed(DIAGONAL_STEPS[n]);
+        for d in ORTHOGONAL_STEPS {
+            let q = s.wrapping_add_signed(d);
+            let empty = board.cell(q) == EMPTY;
+            // As in `avoidable_weak_connection`: a point not empty is judged at `s` (an `if`
+            // here was compiled to a branch).
+            let probe = s.wrapping_add_signed(d & -isize::from(empty));
+            instead |= u32::from(empty & (weak_diagonals(board, probe, mine) == 0));
+        }
+    }
+    instead != 0
 }
 
 /// The violation of a stone of `color` on `p` that makes the `crosscuts` or the `weak`

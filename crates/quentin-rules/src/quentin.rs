@@ -64,19 +64,16 @@ impl PlacementRules for Quentin {
         check_changes(&after, changes)
     }
 
-    fn place(
-        board: &mut Board,
-        p: Point,
-        color: Color,
-        changes: &mut Vec<Change>,
-    ) -> Result<(), Illegal> {
+    fn place(board: &mut Board, p: Point, color: Color, changes: &mut Vec<Change>) -> bool {
         if !placement_changes(board, p, color, changes) {
-            check_placement(board, p, color)?;
+            if lonely_diagonals(board, p.index(), stone(color)) != 0 {
+                return false;
+            }
             board.set(p, Some(color));
-            return Ok(());
+            return true;
         }
         apply(board, changes);
-        check_changes(board, changes)
+        check_changes(board, changes).is_ok()
     }
 
     const BITBOARDS: bool = true;
