@@ -106,7 +106,10 @@ fn by_placement(pos: &mut Position, rng: &mut Rng, tactics: bool) -> usize {
                 } else {
                     let p = empties.points[i];
                     if pos.place_if_legal(p, &mut changes) {
-                        empties.apply(&changes);
+                        // The placement, the first change, leaves by the slot it was drawn
+                        // from; the walk of the others is most often empty.
+                        empties.remove_at(i);
+                        empties.apply(&changes[1..]);
                         if let Some(threats) = &mut threats {
                             threats.update(pos, &changes);
                         }
@@ -175,17 +178,19 @@ impl Empties {
         self.slot[slot_of(self.points[j])] = j as u16;
     }
 
+    /// Takes the point at `i` of the list out of it.
+    fn remove_at(&mut self, i: usize) {
+        self.points.swap_remove(i);
+        if let Some(&moved) = self.points.get(i) {
+            self.slot[slot_of(moved)] = i as u16;
+        }
+    }
+
     /// Follows the changes of a turn: filled points leave the list, emptied points join it.
     fn apply(&mut self, changes: &[Change]) {
         for change in changes {
             match (change.before, change.after) {
-                (None, Some(_)) => {
-                    let i = usize::from(self.slot[slot_of(change.point)]);
-                    self.points.swap_remove(i);
-                    if let Some(&moved) = self.points.get(i) {
-                        self.slot[slot_of(moved)] = i as u16;
-                    }
-                }
+                (None, Some(_)) => self.remove_at(usize::from(self.slot[slot_of(change.point)])),
                 (Some(_), None) => {
                     self.slot[slot_of(change.point)] = self.points.len() as u16;
                     self.points.push(change.point);
