@@ -431,21 +431,20 @@ pub(crate) fn spread<R: PlacementRules>(
     }
     reach[start] |= bit;
     let cell = board.cell(start);
-    let mut stack = [0u16; STACK + 8];
-    let mut len = 1;
-    stack[0] = start as u16;
+    // The stones still to visit are `stack[1..=len]`; `stack[0]` is never visited, so that the
+    // top (`stack[len]`) can be read before this stone's links are known, empty stack or not.
+    let mut stack = [0u16; STACK + 9];
+    let mut len = 0;
     let mut spill: Vec<u16> = Vec::new();
+    let mut i = start;
     loop {
-        if len == 0 {
-            let Some(i) = spill.pop() else { break };
-            stack[0] = i;
-            len = 1;
-        }
-        len -= 1;
-        let i = usize::from(stack[len]);
         if mark(i) {
             return Some(i);
         }
+        // The stone to visit next is the last link pushed, else the top of the stack, read now:
+        // the next stone is then a choice between two values at hand, not a load from the
+        // stack that waits for this stone's pushes (a step of latency per stone of the chain).
+        let top = usize::from(stack[len]);
         // Every link is read before any is written: the links of one stone are distinct
         // points, so the answers are the same, and the reads need not wait for the writes.
         let mut new = [false; 8];
@@ -454,15 +453,26 @@ pub(crate) fn spread<R: PlacementRules>(
             // `&`, not `&&`: no branch on the board.
             *new = (board.cell(j) == cell) & (reach[j] & bit == 0);
         }
+        let mut pushed = 0;
+        let mut last = top;
         for (&new, &d) in new.iter().zip(R::LINKS) {
             let j = i.wrapping_add_signed(d);
             reach[j] |= bit & 0u8.wrapping_sub(u8::from(new));
-            stack[len] = j as u16;
-            len += usize::from(new);
+            stack[len + 1 + pushed] = j as u16;
+            pushed += usize::from(new);
+            last = if new { j } else { last };
         }
+        if len + pushed == 0 {
+            let Some(next) = spill.pop() else { break };
+            i = usize::from(next);
+            continue;
+        }
+        // The last link pushed leaves the stack at once; with none, the top does.
+        i = last;
+        len = len + pushed - 1;
         // Room for the next stone's links, whose writes are not checked.
         if len > STACK {
-            spill.extend_from_slice(&stack[..len]);
+            spill.extend_from_slice(&stack[1..=len]);
             len = 0;
         }
     }

@@ -333,3 +333,44 @@ trait Cleared: PlacementRules {
 }
 
 impl Cleared for Brique {}
+
+/// `spread` reaches the chain of its first stone, as the plain walk of `chain` finds it, on
+/// boards whose chains hold hundreds of stones: its stack then spills to the heap.
+fn spread_agrees_with_chain<R: PlacementRules>() {
+    use super::super::point::INDICES;
+    use super::{chain, spread};
+    for (fill, seed) in [(100, 1), (90, 2), (75, 3), (60, 4)] {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ seed);
+        let mut board = Board::new(MAX_SIZE);
+        for p in Board::new(MAX_SIZE).points() {
+            if rng.below(100) < fill {
+                board.set(p, Some(Color::Black));
+            }
+        }
+        for p in board
+            .points()
+            .filter(|&p| board.get(p).is_some())
+            .step_by(7)
+        {
+            let mut reach = [0u8; INDICES];
+            assert_eq!(
+                spread::<R>(&board, &mut reach, 2, p.index(), |_| false),
+                None
+            );
+            let line = chain::<R>(&board, p);
+            for q in board.points() {
+                assert_eq!(
+                    reach[q.index()] != 0,
+                    line.contains(q),
+                    "fill {fill}: {p} {q}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn spread_agrees_with_the_plain_walk_of_a_chain() {
+    spread_agrees_with_chain::<Brique>();
+    spread_agrees_with_chain::<Konobi>();
+}
