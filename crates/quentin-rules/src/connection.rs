@@ -340,17 +340,6 @@ fn refuse_occupied(board: &Board, p: Point) -> Result<(), Illegal> {
     }
 }
 
-/// Puts a stone of `color` on `p` (empty, or holding a stone the rule replaces) and records the
-/// change.
-pub(crate) fn put(board: &mut Board, p: Point, color: Color, changes: &mut Vec<Change>) {
-    changes.push(Change {
-        point: p,
-        before: board.get(p),
-        after: Some(color),
-    });
-    board.set(p, Some(color));
-}
-
 /// Makes the `changes` told by [`PlacementRules::preview`].
 pub(crate) fn apply(board: &mut Board, changes: &[Change]) {
     for change in changes {

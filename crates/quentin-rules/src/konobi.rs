@@ -8,7 +8,7 @@ use super::board::{
     Board, DIAGONAL, DIAGONAL_STEPS, EMPTY, ORTHOGONAL_STEPS, beside_both, beside_either, stone,
 };
 use super::color::Color;
-use super::connection::{PlacementRules, put};
+use super::connection::PlacementRules;
 use super::point::{Point, STRIDE};
 use super::{Change, Illegal};
 
@@ -92,7 +92,9 @@ impl PlacementRules for Konobi {
         if !is_legal(board, p, color) {
             return false;
         }
-        put(board, p, color, changes);
+        // `p` is empty: the placement needs no look at what stood there.
+        changes.push(Change::placement(p, color));
+        board.set_index(p, p.index(), stone(color));
         true
     }
 
