@@ -298,21 +298,14 @@ impl Board {
         self.cells[p.index()] = cell;
     }
 
-    /// [`Board::set`] by index, the new cell given as [`stone`] or [`EMPTY`], inline: the
-    /// write of a game that keeps no bitboards (Brique) is then one store.
+    /// Sets the cell of index `i` (a point of the board) to `cell` ([`stone`] or [`EMPTY`]) on a
+    /// board that keeps no bitboards ([`Board::keep_bitboards`]: a game whose
+    /// `PlacementRules::BITBOARDS` is false, as its positions' boards are): one store, with no
+    /// test of the flag, nor the call that would follow it, whose registers the caller kept.
     #[inline]
-    pub(crate) fn set_index(&mut self, p: Point, i: usize, cell: u8) {
-        debug_assert!(self.contains(p) && p.index() == i);
-        if self.bitboards {
-            self.follow_out_of_line(p, cell);
-        }
+    pub(crate) fn set_cell_without_bitboards(&mut self, i: usize, cell: u8) {
+        debug_assert!(!self.bitboards, "the board keeps bitboards");
         self.cells[i] = cell;
-    }
-
-    /// [`Board::follow`], kept out of the inline [`Board::set_index`].
-    #[inline(never)]
-    fn follow_out_of_line(&mut self, p: Point, cell: u8) {
-        self.follow(p, cell);
     }
 
     /// Brings the bitboards and the counts of stones around to `p` holding `cell`, with no

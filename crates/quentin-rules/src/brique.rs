@@ -109,7 +109,7 @@ impl PlacementRules for Brique {
         let mine = stone(color);
         // `p` is empty: the placement needs no look at what stood there.
         changes.push(Change::placement(p, color));
-        board.set_index(p, p.index(), mine);
+        board.set_cell_without_bitboards(p.index(), mine);
         for ((square, fill), point) in fills.into_iter().zip(points) {
             if fill {
                 changes.push(Change {
@@ -117,7 +117,7 @@ impl PlacementRules for Brique {
                     before: board.color_at(square),
                     after: Some(color),
                 });
-                board.set_index(point, square, mine);
+                board.set_cell_without_bitboards(square, mine);
             }
         }
         true

@@ -94,7 +94,7 @@ impl PlacementRules for Konobi {
         }
         // `p` is empty: the placement needs no look at what stood there.
         changes.push(Change::placement(p, color));
-        board.set_index(p, p.index(), stone(color));
+        board.set_cell_without_bitboards(p.index(), stone(color));
         true
     }
 
