@@ -109,7 +109,9 @@ fn by_placement(pos: &mut Position, rng: &mut Rng, tactics: bool) -> usize {
                         // The placement, the first change, leaves by the slot it was drawn
                         // from; the walk of the others is most often empty.
                         empties.remove_at(i);
-                        empties.apply(&changes[1..]);
+                        if changes.len() > 1 {
+                            empties.apply(&changes[1..]);
+                        }
                         if let Some(threats) = &mut threats {
                             threats.update(pos, &changes);
                         }
