@@ -33,26 +33,23 @@ pub fn escorts(size: usize, p: Point) -> impl Iterator<Item = Point> {
         .filter_map(move |d| p.offset(d, size))
 }
 
-/// The steps, as (columns, rows), from the square `p` to the two squares it escorts, each with
-/// the step to that square's other escort. A light square escorts the dark squares above it and
-/// to its left, whose other escorts are to the right of the one and below the other; a dark
-/// square, the light squares below it and to its right, whose other escorts are to the left of
-/// the one and above the other. (The squares `p` escorts are its own escorts: the relation is
-/// symmetric.)
+/// The direction of the squares that `p` escorts: +1 for a light square, which escorts the
+/// dark squares above it and to its left, whose other escorts are to the right of the one and
+/// below the other; -1 for a dark square, the light squares below it and to its right, whose
+/// other escorts are to the left of the one and above the other: the same steps, negated. (The
+/// squares `p` escorts are its own escorts: the relation is symmetric.)
 #[inline]
-const fn escorted(p: Point) -> [((i8, i8), (i8, i8)); 2] {
-    if is_light(p) {
-        [((0, 1), (1, 1)), ((-1, 0), (-1, -1))]
-    } else {
-        [((0, -1), (-1, -1)), ((1, 0), (1, 1))]
-    }
+const fn sign(p: Point) -> i8 {
+    if is_light(p) { 1 } else { -1 }
 }
 
-/// The points of the two squares `p` escorts ([`escorted`]), made from `p`'s column and row with
-/// no division of an index; off the board for a square that is.
+/// The points of the two squares `p` escorts, one row up and one column left (for a light `p`),
+/// made from `p`'s column and row with no division of an index; off the board for a square
+/// that is.
 #[inline]
 fn escorted_points(p: Point) -> [Point; 2] {
-    escorted(p).map(|((dc, dr), _)| p.shifted(dc, dr))
+    let s = sign(p);
+    [p.shifted(0, s), p.shifted(-s, 0)]
 }
 
 /// The squares (by index) that a stone of `color` on the empty square `p` fills, each with
@@ -61,17 +58,17 @@ fn escorted_points(p: Point) -> [Point; 2] {
 /// itself is not read.
 #[inline]
 fn fills(board: &Board, p: Point, color: Color) -> [(usize, bool); 2] {
-    // Read on the padded grid: off-board cells hold no stone.
-    let i = p.index();
-    let index = |(dc, dr): (i8, i8)| {
-        i.wrapping_add_signed(isize::from(dr) * STRIDE as isize + isize::from(dc))
-    };
+    // Read on the padded grid: off-board cells hold no stone. The steps of [`sign`], by index:
+    // a row up and a column left; the other escorts, a diagonal step up-right and down-left.
+    let (i, s) = (p.index(), isize::from(sign(p)));
+    let (row, diagonal) = (s * STRIDE as isize, s * (STRIDE as isize + 1));
     let mine = stone(color);
-    escorted(p).map(|(square, other)| {
-        let square = index(square);
+    [(row, diagonal), (-s, -diagonal)].map(|(square, other)| {
+        let square = i.wrapping_add_signed(square);
         let cell = board.cell(square);
         // `&`, not `&&`: one branch for the three tests, whose outcome is random.
-        let fill = (cell != OFF) & (cell != mine) & (board.cell(index(other)) == mine);
+        let fill =
+            (cell != OFF) & (cell != mine) & (board.cell(i.wrapping_add_signed(other)) == mine);
         (square, fill)
     })
 }
