@@ -164,6 +164,9 @@ pub(crate) struct Params {
     /// Whether a node is searched for forks ([`crate::forks`]) once it has drawn
     /// [`FORK_VISITS`] playouts (full strength, as the prior).
     pub(crate) forks: bool,
+    /// Whether the root is given to the proof-number solver ([`crate::dfpn`]) near the end of
+    /// the game (full strength, as the prior).
+    pub(crate) dfpn: bool,
 }
 
 /// The visits after which a node's position is searched for forks: the look costs a few
@@ -180,6 +183,7 @@ impl Default for Params {
             policy: Policy::Search,
             prior: true,
             forks: true,
+            dfpn: true,
         }
     }
 }
