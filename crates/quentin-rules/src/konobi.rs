@@ -124,16 +124,23 @@ impl PlacementRules for Konobi {
 /// connection (seldom) asks more of the board.
 #[inline]
 fn check(board: &Board, p: Point, color: Color) -> Result<(), Illegal> {
-    let i = p.index();
-    let (mine, theirs) = (stone(color), stone(color.opponent()));
-    let (my_orthogonal, my_diagonal) = board.neighbour_masks(i, mine);
-    let (their_orthogonal, _) = board.neighbour_masks(i, theirs);
-    let crosscuts = my_diagonal & beside_both(their_orthogonal);
-    let weak = my_diagonal & !beside_either(my_orthogonal);
+    let (crosscuts, weak) = diagonals(board, p.index(), stone(color), stone(color.opponent()));
     if crosscuts | weak == 0 {
         return Ok(());
     }
     refuse(board, p, color, crosscuts, weak)
+}
+
+/// The diagonals (by the bits of [`Board::neighbour_masks`]) that a stone `mine` on the empty
+/// index `i` would make crosscuts and weak connections of, the opponent's stones being
+/// `theirs`.
+#[inline]
+fn diagonals(board: &Board, i: usize, mine: u8, theirs: u8) -> (u32, u32) {
+    let (my_orthogonal, my_diagonal) = board.neighbour_masks(i, mine);
+    let (their_orthogonal, _) = board.neighbour_masks(i, theirs);
+    let crosscuts = my_diagonal & beside_both(their_orthogonal);
+    let weak = my_diagonal & !beside_either(my_orthogonal);
+    (crosscuts, weak)
 }
 
 /// Whether a stone of `color` on the empty point `p` is legal: [`check`] without the reason,
@@ -142,11 +149,8 @@ fn check(board: &Board, p: Point, color: Color) -> Result<(), Illegal> {
 #[inline]
 fn is_legal(board: &Board, p: Point, color: Color) -> bool {
     let i = p.index();
-    let (mine, theirs) = (stone(color), stone(color.opponent()));
-    let (my_orthogonal, my_diagonal) = board.neighbour_masks(i, mine);
-    let (their_orthogonal, _) = board.neighbour_masks(i, theirs);
-    let crosscuts = my_diagonal & beside_both(their_orthogonal);
-    let weak = my_diagonal & !beside_either(my_orthogonal);
+    let mine = stone(color);
+    let (crosscuts, weak) = diagonals(board, i, mine, stone(color.opponent()));
     if crosscuts | weak == 0 {
         return true;
     }

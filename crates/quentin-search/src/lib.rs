@@ -30,6 +30,8 @@ mod quint_tactics;
 mod report;
 pub mod review;
 pub mod rng;
+#[cfg(test)]
+mod testing;
 mod thinker;
 mod tree;
 

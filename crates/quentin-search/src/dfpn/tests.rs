@@ -41,23 +41,10 @@ fn exact(pos: &Position, memo: &mut HashMap<u128, (bool, u16)>) -> (bool, u16) {
 /// A position of `game` on a `size` board with `empty` points left after random placements
 /// from the empty board, Black first, or `None` when the game ended on the way.
 fn near_the_end(game: Game, size: usize, empty: usize, rng: &mut Rng) -> Option<Position> {
-    let mut pos = Setup::new(game)
-        .start_from(Board::new(size), Color::Black)
-        .unwrap();
-    while pos
-        .board()
-        .points()
-        .filter(|&p| pos.get(p).is_none())
-        .count()
-        > empty
-    {
-        let actions = pos.legal_actions();
-        pos.play(actions[rng.below(actions.len())]).unwrap();
-        if pos.is_over() {
-            return None;
-        }
-    }
-    Some(pos)
+    crate::testing::random_position(game, size, rng, |pos, _| {
+        let board = pos.board();
+        board.points().filter(|&p| board.get(p).is_none()).count() <= empty
+    })
 }
 
 #[test]
