@@ -215,6 +215,7 @@ impl Searcher {
             prior: self.params.prior && self.limits.level.is_full(),
             forks: self.params.forks && self.limits.level.is_full(),
             dfpn: self.params.dfpn && self.limits.level.is_full(),
+            inherit: self.params.inherit && self.limits.level.is_full(),
             ..self.params
         }
     }

@@ -16,6 +16,7 @@ use super::policy::{self, Policy};
 
 mod expand;
 pub(crate) use expand::centrality;
+mod inherit;
 mod prior;
 mod select;
 
@@ -167,6 +168,9 @@ pub(crate) struct Params {
     /// Whether the root is given to the proof-number solver ([`crate::dfpn`]) near the end of
     /// the game (full strength, as the prior).
     pub(crate) dfpn: bool,
+    /// Whether a new placement inherits AMAF results from its grandparent, as many as its
+    /// game's [`Prior::inherit`] at most ([`Tree::inherit_amaf`]; full strength, as the prior).
+    pub(crate) inherit: bool,
 }
 
 /// The visits after which a node's position is searched for forks: the look costs a few
@@ -184,6 +188,7 @@ impl Default for Params {
             prior: true,
             forks: true,
             dfpn: true,
+            inherit: true,
         }
     }
 }
@@ -228,6 +233,9 @@ pub(crate) struct Tree {
     gains: [f32; 2],
     /// The children an AMAF update hit, by their rank among their siblings.
     hits: Vec<u16>,
+    /// The AMAF results an expansion inherits, by AMAF index (see `inherit_amaf`); all zero
+    /// between expansions.
+    inherited: Vec<(f32, u32)>,
 }
 
 /// The root's index.
@@ -245,6 +253,7 @@ impl Tree {
             swap_margin: 0.0,
             gains: [0.0; 2],
             hits: Vec::new(),
+            inherited: Vec::new(),
         }
     }
 
@@ -359,10 +368,11 @@ impl Tree {
                 let cells = (pos.size() * pos.size()) as u32;
                 let threshold = (cells / 4).clamp(1, self.params.expand_after);
                 let due = depth <= 1 || self.visits(node) >= threshold;
-                if !due
-                    || !self.expand(node, &pos)
-                    || self.nodes[node as usize].proof != Proof::Unknown
-                {
+                if !due || !self.expand(node, &pos) {
+                    break;
+                }
+                self.inherit_from_grandparent(node, &pos);
+                if self.nodes[node as usize].proof != Proof::Unknown {
                     break;
                 }
             }
