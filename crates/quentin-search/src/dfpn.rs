@@ -181,6 +181,16 @@ impl Solver<'_> {
         }
     }
 
+    /// The entry kept under `k`; one of each for a position not kept (the table never
+    /// loses one during a solve, so this is for safety only).
+    fn entry(&self, k: u128) -> Entry {
+        self.table.get(&k).copied().unwrap_or(Entry {
+            pn: 1,
+            dn: 1,
+            length: 0,
+        })
+    }
+
     /// The entry of `pos` from the table, or evaluated and kept there.
     fn leaf(&mut self, pos: &Position) -> Entry {
         let k = key(pos);
@@ -202,20 +212,22 @@ impl Solver<'_> {
             // Both sides would pass for ever: not a position this solver settles.
             self.halted = true;
         }
-        let mut children: Vec<(Action, Position)> = Vec::with_capacity(actions.len());
+        // The children by their keys, each looked at once: a position is kept only for the
+        // child the search goes down to, so that a deep line holds a few bytes a child, not a
+        // board.
+        let mut children: Vec<(Action, u128)> = Vec::with_capacity(actions.len());
+        let mut child = pos.clone();
         for &a in &actions {
-            let mut child = pos.clone();
+            child.clone_from(pos);
             if child.play(a).is_ok() {
-                children.push((a, child));
+                self.leaf(&child);
+                children.push((a, key(&child)));
             }
         }
         let mut entries: Vec<Entry> = Vec::with_capacity(children.len());
         loop {
             entries.clear();
-            for (_, child) in &children {
-                let e = self.leaf(child);
-                entries.push(e);
-            }
+            entries.extend(children.iter().map(|(_, k)| self.entry(*k)));
             let entry = combine(&entries);
             if entry.settled() || entry.pn >= th_pn || entry.dn >= th_dn || self.halt() {
                 self.table.insert(k, entry);
@@ -240,8 +252,13 @@ impl Solver<'_> {
                 .saturating_sub(entry.dn.saturating_sub(b.pn))
                 .min(INF - 1);
             let child_th_dn = th_pn.min(second.saturating_add(second / 4).saturating_add(1));
-            let (action, child) = &children[best];
-            self.mid(child, *action == Action::Pass, child_th_pn, child_th_dn);
+            let action = children[best].0;
+            child.clone_from(pos);
+            if child.play(action).is_err() {
+                self.halted = true;
+                continue;
+            }
+            self.mid(&child, action == Action::Pass, child_th_pn, child_th_dn);
         }
     }
 
