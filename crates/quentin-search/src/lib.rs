@@ -20,7 +20,6 @@
 #![forbid(unsafe_code)]
 
 pub mod calibration;
-mod dfpn;
 mod forks;
 mod level;
 pub mod players;
@@ -41,7 +40,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::rng::Rng;
-use quentin_rules::{Action, Game, Position};
+use quentin_rules::{Action, Position};
 
 pub use calibration::Calibration;
 pub use level::Level;
@@ -152,8 +151,6 @@ pub struct Searcher {
     params: Params,
     /// The position the trees grow from.
     root: Option<Position>,
-    /// The proof-number solver's table, kept from move to move ([`dfpn`]).
-    dfpn: dfpn::Table,
     trees: Vec<Tree>,
     /// Searches run, to vary the seed from one to the next.
     searches: u64,
@@ -176,7 +173,6 @@ impl Searcher {
                 ..Params::default()
             },
             root: None,
-            dfpn: dfpn::Table::default(),
             trees: Vec::new(),
             searches: 0,
         }
@@ -204,7 +200,6 @@ impl Searcher {
     pub fn set_position(&mut self, position: &Position) {
         self.root = Some(position.clone());
         self.trees.clear();
-        self.dfpn = dfpn::Table::default();
     }
 
     /// The constants of a new tree: the prior at full strength only. The levels below play the
@@ -214,7 +209,6 @@ impl Searcher {
         Params {
             prior: self.params.prior && self.limits.level.is_full(),
             forks: self.params.forks && self.limits.level.is_full(),
-            dfpn: self.params.dfpn && self.limits.level.is_full(),
             inherit: self.params.inherit && self.limits.level.is_full(),
             ..self.params
         }
@@ -274,9 +268,6 @@ impl Searcher {
             for tree in &mut self.trees {
                 tree.prove_children(tree::ROOT, &proofs);
             }
-        }
-        if self.tree_params().dfpn {
-            self.solve_near_the_end(position, clock, stop);
         }
         let base_seed = self.limits.seed.unwrap_or_else(fresh_seed);
         let seed = base_seed.wrapping_add(self.searches.wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -367,51 +358,6 @@ impl Searcher {
         report
     }
 }
-
-impl Searcher {
-    /// Gives the root to the proof-number solver ([`dfpn`]) once the game is near its end (see
-    /// [`dfpn_share`]), for that share of the move's time, or of its playouts as positions (a
-    /// position costs about a playout), or [`DFPN_NODES`] positions for a search without a
-    /// limit. Its table is kept from move to move; its proofs go to the trees.
-    fn solve_near_the_end(&mut self, position: &Position, clock: Instant, stop: &AtomicBool) {
-        let Some(share) = dfpn_share(position) else {
-            return;
-        };
-        let (budget, deadline) = match self.limits.budget {
-            Budget::Seconds(s) => (
-                DFPN_NODES,
-                Some(clock + Duration::from_secs_f64(s.clamp(0.0, 1e7) * share)),
-            ),
-            Budget::Playouts(n) => ((n as f64 * share) as u64, None),
-            Budget::Unlimited => (DFPN_NODES, None),
-        };
-        let proofs = dfpn::child_proofs(&mut self.dfpn, position, budget, deadline, stop);
-        for tree in &mut self.trees {
-            tree.prove_children(tree::ROOT, &proofs);
-        }
-    }
-}
-
-/// The share of a move's budget the proof-number solver has at `position`, `None` when it is
-/// not run: Konobi only, once a quarter of the board is taken. Measured on the last forty
-/// positions of self-play games (3,000 playouts a move), the solver settled positions the
-/// search did not prove in 100,000 playouts only in Konobi; in Quentin and Brique the search,
-/// with its forks, proved first every position either proved (docs/engine-strength.md).
-fn dfpn_share(position: &Position) -> Option<f64> {
-    if position.game() != Game::Konobi {
-        return None;
-    }
-    let board = position.board();
-    let cells = board.points().count();
-    let empty = board.points().filter(|&p| board.get(p).is_none()).count();
-    (4 * empty <= 3 * cells).then_some(DFPN_SHARE)
-}
-
-/// The share of a Konobi move's budget the solver has near the end.
-const DFPN_SHARE: f64 = 0.125;
-
-/// The most positions a solve looks at when the move has no playout budget.
-const DFPN_NODES: u64 = 2_000_000;
 
 /// Copies of the snapshots, each lock held only while copying. A worker that panicked
 /// poisons its snapshot; its last state is still good to read.

@@ -165,9 +165,6 @@ pub(crate) struct Params {
     /// Whether a node is searched for forks ([`crate::forks`]) once it has drawn
     /// [`FORK_VISITS`] playouts (full strength, as the prior).
     pub(crate) forks: bool,
-    /// Whether the root is given to the proof-number solver ([`crate::dfpn`]) near the end of
-    /// the game (full strength, as the prior).
-    pub(crate) dfpn: bool,
     /// Whether a new placement inherits AMAF results from its grandparent, as many as its
     /// game's [`Prior::inherit`] at most ([`Tree::inherit_amaf`]; full strength, as the prior).
     pub(crate) inherit: bool,
@@ -187,7 +184,6 @@ impl Default for Params {
             policy: Policy::Search,
             prior: true,
             forks: true,
-            dfpn: true,
             inherit: true,
         }
     }
