@@ -29,8 +29,6 @@ mod quint_tactics;
 mod report;
 pub mod review;
 pub mod rng;
-#[cfg(test)]
-mod testing;
 mod thinker;
 mod tree;
 

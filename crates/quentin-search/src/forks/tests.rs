@@ -38,7 +38,17 @@ fn loses_at_once(after: &Position, player: Color) -> bool {
 /// A position of `game` on a `size` board after `stones` random placements from the empty
 /// board, Black first, or `None` when the game ended on the way.
 fn random_position(game: Game, size: usize, stones: usize, rng: &mut Rng) -> Option<Position> {
-    crate::testing::random_position(game, size, rng, |_, played| played == stones)
+    let mut pos = Setup::new(game)
+        .start_from(Board::new(size), Color::Black)
+        .unwrap();
+    for _ in 0..stones {
+        let actions = pos.legal_actions();
+        pos.play(actions[rng.below(actions.len())]).unwrap();
+        if pos.is_over() {
+            return None;
+        }
+    }
+    Some(pos)
 }
 
 #[test]
