@@ -94,8 +94,9 @@ impl Chains {
     /// Follows the `changes` of a turn, already made on `board`.
     pub(crate) fn update<R: PlacementRules>(&mut self, board: &Board, changes: &[Change]) {
         let mut cut = [false; 2];
-        // Only Brique replaces stones; the other games skip the loop.
-        for change in changes.iter().filter(|_| R::REPLACES) {
+        // Only Brique replaces stones; the other games have nothing to walk.
+        let replacing: &[Change] = if R::REPLACES { changes } else { &[] };
+        for change in replacing {
             if let Some(before) = change.before
                 && change.after != Some(before)
             {

@@ -10,12 +10,13 @@
 //! [`Level`] makes it weaker on purpose, for people to play against: fewer playouts and a
 //! choice that accepts some loss.
 //!
-//! Inside: UCT blended with RAVE, decisive and anti-decisive moves where a node is expanded,
-//! forks (wins in three actions) looked for at the root and at the nodes of many playouts
-//! (`forks.rs`), the MCTS-Solver (proved wins and losses), and root parallelism (each thread its
-//! own tree, the root's statistics merged). Random playouts ([`playout`]) and the policies that choose their
-//! actions ([`policy`]) are the search's too: the rules only say what is legal and what an
-//! action does. Pure: no terminal, no files.
+//! Inside: UCT blended with RAVE, a prior and the grandparent's AMAF results for each new
+//! placement (`tree/prior.rs`, `tree/inherit.rs`), decisive and anti-decisive moves where a node
+//! is expanded, forks (wins in three actions) looked for at the root and at the nodes of many
+//! playouts (`forks.rs`), the MCTS-Solver (proved wins and losses), and root parallelism (each
+//! thread its own tree, the root's statistics merged). Random playouts ([`playout`]) and the
+//! policies that choose their actions ([`policy`]) are the search's too: the rules only say what
+//! is legal and what an action does. Pure: no terminal, no files.
 
 #![forbid(unsafe_code)]
 
