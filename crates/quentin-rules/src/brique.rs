@@ -2,6 +2,7 @@
 //! whose two escorts it completes, removing an enemy stone there.
 
 use super::board::{Board, OFF, ORTHOGONAL_STEPS, stone};
+use super::chains::Chains;
 use super::color::Color;
 use super::connection::PlacementRules;
 use super::point::{Point, STRIDE};
@@ -115,6 +116,51 @@ impl PlacementRules for Brique {
                     after: Some(color),
                 });
                 board.set_cell_without_bitboards(square, mine);
+            }
+        }
+        true
+    }
+
+    /// [`Brique::place`] with the chains followed at once, from the fills it holds in registers:
+    /// read back from `changes` by [`Chains::update`], each turn walked its one to three changes
+    /// twice, loops whose length is random.
+    ///
+    /// A fill takes an enemy stone away and puts one of the mover's there; the two concern
+    /// different sets, so each fill's stone leaves the enemy's set as it is made, and the
+    /// mover's new stones join in the order of their changes, the placement first.
+    fn place_and_follow(
+        board: &mut Board,
+        chains: &mut Chains,
+        p: Point,
+        color: Color,
+        changes: &mut Vec<Change>,
+    ) -> bool {
+        let fills = fills(board, p, color);
+        let points = escorted_points(p);
+        let mine = stone(color);
+        let enemy = color.opponent();
+        changes.push(Change::placement(p, color));
+        board.set_cell_without_bitboards(p.index(), mine);
+        let mut cut = false;
+        for ((square, fill), point) in fills.into_iter().zip(points) {
+            if fill {
+                changes.push(Change {
+                    point,
+                    before: board.color_at(square),
+                    after: Some(color),
+                });
+                board.set_cell_without_bitboards(square, mine);
+                // Only an enemy stone is in the enemy's set.
+                cut |= chains.leave::<Brique>(square, enemy);
+            }
+        }
+        if cut {
+            chains.rebuild::<Brique>(board, enemy);
+        }
+        chains.join::<Brique>(board, p.index(), color);
+        for (square, fill) in fills {
+            if fill {
+                chains.join::<Brique>(board, square, color);
             }
         }
         true

@@ -61,7 +61,7 @@ impl Chains {
     }
 
     /// Builds `color`'s set anew from the stones on its first edge.
-    fn rebuild<R: PlacementRules>(&mut self, board: &Board, color: Color) {
+    pub(crate) fn rebuild<R: PlacementRules>(&mut self, board: &Board, color: Color) {
         let b = bit(color);
         for r in &mut self.reach {
             *r &= !b;
@@ -100,24 +100,7 @@ impl Chains {
             if let Some(before) = change.before
                 && change.after != Some(before)
             {
-                let (reach, b) = (&mut self.reach, bit(before));
-                let i = change.point.index();
-                if reach[i] & b == 0 {
-                    continue;
-                }
-                // A stone linked to at most one stone of the set is at the end of a chain:
-                // taking it out cuts nothing else, since a path through it would enter and
-                // leave by two of its links. (The set may still hold stones this turn changed
-                // too, which only counts more links.)
-                let links = R::LINKS
-                    .iter()
-                    .filter(|&&d| reach[i.wrapping_add_signed(d)] & b != 0)
-                    .count();
-                if links <= 1 {
-                    reach[i] &= !b;
-                } else {
-                    cut[before.index()] = true;
-                }
+                cut[before.index()] |= self.leave::<R>(change.point.index(), before);
             }
         }
         for color in Color::ALL {
@@ -127,16 +110,47 @@ impl Chains {
         }
         for change in changes {
             let Some(color) = change.after else { continue };
-            let i = change.point.index();
-            let b = bit(color);
-            // The set holds only stones of `color`: a neighbour in it is a linked stone.
-            let touches = R::LINKS
-                .iter()
-                .fold(0, |any, &d| any | self.reach[i.wrapping_add_signed(d)]);
-            // `&`, not `&&`: one branch.
-            if ((touches & b != 0) | on_edge(board, i, color, false)) & (self.reach[i] & b == 0) {
-                self.flood::<R>(board, i, color);
-            }
+            self.join::<R>(board, change.point.index(), color);
+        }
+    }
+
+    /// Follows a stone of `color` taken from index `i` (the board may already say so), and
+    /// answers whether it may have cut the set, which must then be built anew
+    /// ([`Chains::rebuild`]) once the turn's other stones have left.
+    ///
+    /// A stone linked to at most one stone of the set is at the end of a chain: taking it out
+    /// cuts nothing else, since a path through it would enter and leave by two of its links.
+    /// (The set may still hold stones this turn changed too, which only counts more links.)
+    #[inline]
+    pub(crate) fn leave<R: PlacementRules>(&mut self, i: usize, color: Color) -> bool {
+        let (reach, b) = (&mut self.reach, bit(color));
+        if reach[i] & b == 0 {
+            return false;
+        }
+        let links = R::LINKS
+            .iter()
+            .filter(|&&d| reach[i.wrapping_add_signed(d)] & b != 0)
+            .count();
+        if links <= 1 {
+            reach[i] &= !b;
+            return false;
+        }
+        true
+    }
+
+    /// Follows a stone of `color` arrived on index `i` (already on `board`): it joins the set,
+    /// with every stone it links that the set lacks, when it touches the set or the colour's
+    /// first edge.
+    #[inline]
+    pub(crate) fn join<R: PlacementRules>(&mut self, board: &Board, i: usize, color: Color) {
+        let b = bit(color);
+        // The set holds only stones of `color`: a neighbour in it is a linked stone.
+        let touches = R::LINKS
+            .iter()
+            .fold(0, |any, &d| any | self.reach[i.wrapping_add_signed(d)]);
+        // `&`, not `&&`: one branch.
+        if ((touches & b != 0) | on_edge(board, i, color, false)) & (self.reach[i] & b == 0) {
+            self.flood::<R>(board, i, color);
         }
     }
 

@@ -18,7 +18,7 @@ mod reference;
 
 /// The part of a connection game that is its own: what a placement does, and how stones link
 /// into chains.
-pub(crate) trait PlacementRules: 'static {
+pub(crate) trait PlacementRules: Sized + 'static {
     /// Writes onto `changes` what a stone of `color` on the empty point `p` of `board` would
     /// change, the placement first, then the game's own consequences (fills, removals), without
     /// changing the board: `preview`, `is_legal` and the listing of legal actions read the
@@ -42,6 +42,23 @@ pub(crate) trait PlacementRules: 'static {
             return false;
         }
         apply(board, changes);
+        true
+    }
+
+    /// [`PlacementRules::place`], then the chains brought to the changes
+    /// ([`Chains::update`]) when it placed. A game may do both at once, while it holds its
+    /// changes in registers.
+    fn place_and_follow(
+        board: &mut Board,
+        chains: &mut Chains,
+        p: Point,
+        color: Color,
+        changes: &mut Vec<Change>,
+    ) -> bool {
+        if !Self::place(board, p, color, changes) {
+            return false;
+        }
+        chains.update::<Self>(board, changes);
         true
     }
 
@@ -251,7 +268,7 @@ impl<R: PlacementRules> Connection<R> {
                 }
             }
             Action::Swap => self.swap(),
-            Action::Pass => self.end_turn(None),
+            Action::Pass => self.end_turn(),
             Action::Step { .. } => return Err(Illegal::StepNotOffered),
         }
         Ok(())
@@ -263,13 +280,10 @@ impl<R: PlacementRules> Connection<R> {
         self.ply += 1;
     }
 
-    /// Ends a turn whose placement (none for a pass) made `changes` on the board.
-    fn end_turn(&mut self, changes: Option<&[Change]>) {
+    /// Ends a turn, the chains already brought to its placement if it had one.
+    fn end_turn(&mut self) {
         self.to_move = self.to_move.opponent();
         self.ply += 1;
-        if let Some(changes) = changes {
-            self.chains.update::<R>(&self.board, changes);
-        }
     }
 
     /// Plays a placement of the side to move on `p` if it is legal, the changes it made (the
@@ -295,11 +309,11 @@ impl<R: PlacementRules> Connection<R> {
             return false;
         }
         changes.clear();
-        if !R::place(&mut self.board, p, self.to_move, changes) {
+        if !R::place_and_follow(&mut self.board, &mut self.chains, p, self.to_move, changes) {
             undo(&mut self.board, changes);
             return false;
         }
-        self.end_turn(Some(changes));
+        self.end_turn();
         true
     }
 
