@@ -128,6 +128,7 @@ impl PlacementRules for Brique {
     /// A fill takes an enemy stone away and puts one of the mover's there; the two concern
     /// different sets, so each fill's stone leaves the enemy's set as it is made, and the
     /// mover's new stones join in the order of their changes, the placement first.
+    #[inline]
     fn place_and_follow(
         board: &mut Board,
         chains: &mut Chains,

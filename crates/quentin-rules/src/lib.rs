@@ -314,6 +314,7 @@ impl Position {
 
     /// Whether the game is over.
     #[must_use]
+    #[inline]
     pub fn is_over(&self) -> bool {
         dispatch!(&self.state, g => g.is_over())
     }
@@ -327,6 +328,7 @@ impl Position {
 
     /// Whether the side to move may swap now (White's first turn with the pie rule on).
     #[must_use]
+    #[inline]
     pub fn swap_available(&self) -> bool {
         match &self.state {
             State::Quentin(g) => g.swap_available(),
