@@ -143,7 +143,18 @@ impl PlacementRules for Brique {
         changes.push(Change::placement(p, color));
         board.set_cell_without_bitboards(p.index(), mine);
         let mut cut = false;
-        for ((square, fill), point) in fills.into_iter().zip(points) {
+        // An enemy stone taken by a fill is linked at most to its two other neighbours (its
+        // escorts are the mover's now), and those two escort the square between them, on the
+        // filled square's far diagonal: were both enemy stones, that square was filled with
+        // their colour when the second came, and a fill cannot take it back from them. So in a
+        // played game a fill never cuts a chain, and the enemy's set is not built anew (it was
+        // about once a playout, a flood of the whole set each time); a board set up
+        // otherwise still is. From `p` (see [`fills`]): `square + (square - p) + (square -
+        // other)`.
+        let (i, s) = (p.index(), isize::from(sign(p)));
+        let row = s * STRIDE as isize;
+        let bypasses = [2 * row - s, row - 2 * s].map(|d| i.wrapping_add_signed(d));
+        for (((square, fill), point), bypass) in fills.into_iter().zip(points).zip(bypasses) {
             if fill {
                 changes.push(Change {
                     point,
@@ -152,7 +163,7 @@ impl PlacementRules for Brique {
                 });
                 board.set_cell_without_bitboards(square, mine);
                 // Only an enemy stone is in the enemy's set.
-                cut |= chains.leave::<Brique>(square, enemy);
+                cut |= chains.leave::<Brique>(square, enemy, Some(bypass));
             }
         }
         if cut {

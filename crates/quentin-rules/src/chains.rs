@@ -25,7 +25,7 @@ const fn bit(color: Color) -> u8 {
 }
 
 /// The stones of each colour linked to that colour's first edge.
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Chains {
     /// By point index: bit [`bit`] of a colour is set when the stone there is joined to the
     /// colour's first edge.
@@ -100,7 +100,7 @@ impl Chains {
             if let Some(before) = change.before
                 && change.after != Some(before)
             {
-                cut[before.index()] |= self.leave::<R>(change.point.index(), before);
+                cut[before.index()] |= self.leave::<R>(change.point.index(), before, None);
             }
         }
         for color in Color::ALL {
@@ -121,8 +121,15 @@ impl Chains {
     /// A stone linked to at most one stone of the set is at the end of a chain: taking it out
     /// cuts nothing else, since a path through it would enter and leave by two of its links.
     /// (The set may still hold stones this turn changed too, which only counts more links.)
+    /// Nor does a stone linked to exactly two when the set holds `bypass`, a stone linked to
+    /// both (the caller knows which two they can be): a path through the stone goes round it.
     #[inline]
-    pub(crate) fn leave<R: PlacementRules>(&mut self, i: usize, color: Color) -> bool {
+    pub(crate) fn leave<R: PlacementRules>(
+        &mut self,
+        i: usize,
+        color: Color,
+        bypass: Option<usize>,
+    ) -> bool {
         let (reach, b) = (&mut self.reach, bit(color));
         if reach[i] & b == 0 {
             return false;
@@ -131,7 +138,8 @@ impl Chains {
             .iter()
             .filter(|&&d| reach[i.wrapping_add_signed(d)] & b != 0)
             .count();
-        if links <= 1 {
+        let bypassed = links == 2 && bypass.is_some_and(|j| reach[j] & b != 0);
+        if links <= 1 || bypassed {
             reach[i] &= !b;
             return false;
         }
