@@ -1,5 +1,6 @@
-//! The search tree of one thread: nodes in one arena, selection by UCT blended with RAVE
-//! (all-moves-as-first statistics, `tree/select.rs`), decisive and anti-decisive moves where a
+//! The search tree of one thread: nodes in one arena and their statistics beside them
+//! (`tree/edge.rs`), selection by UCT blended with RAVE (all-moves-as-first statistics,
+//! `tree/select.rs`, updated by `tree/amaf.rs`), decisive and anti-decisive moves where a
 //! node is expanded (`tree/expand.rs`) with a prior for each new placement (`tree/prior.rs`),
 //! and the MCTS-Solver, which proves wins and losses and carries them up the tree.
 //!
@@ -14,8 +15,10 @@ use quentin_rules::{Action, Color, Position};
 
 use super::policy::{self, Policy};
 
+mod amaf;
+use amaf::{NO_MAP, Ranks};
 mod edge;
-use edge::{Edge, NO_POINT, proved_value, refresh};
+use edge::{Edge, Edges, NO_POINT, proved_value};
 mod expand;
 pub(crate) use expand::centrality;
 mod inherit;
@@ -35,8 +38,8 @@ pub(crate) enum Proof {
     Draw,
 }
 
-/// One node: the action that led to it, its children and its proof (its statistics are in its
-/// [`Edge`]).
+/// One node: the action that led to it, its children and its proof (its statistics are in
+/// [`Tree::edges`], by the same index).
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     /// The action from the parent.
@@ -46,6 +49,9 @@ pub(crate) struct Node {
     /// How many children.
     children: u16,
     expanded: bool,
+    /// Where the node's map from points to children starts in `Tree::ranks`, [`NO_MAP`] for
+    /// none.
+    ranks: u32,
     /// The proof for the person to move here.
     pub(crate) proof: Proof,
     /// When proved: the actions from here to the end of the game by the proof, the winner
@@ -62,14 +68,18 @@ impl Node {
             first_child: 0,
             children: 0,
             expanded: false,
+            ranks: NO_MAP,
             proof: Proof::Unknown,
             length: 0,
         }
     }
 }
 
-/// The memory a node takes: its [`Node`] and its [`Edge`].
-pub(crate) const NODE_BYTES: usize = std::mem::size_of::<Node>() + std::mem::size_of::<Edge>();
+/// The memory a node takes: its [`Node`], its statistics ([`Edge`]), and about one entry of
+/// its parent's map from points to children (a map has an entry a point of the board, and a
+/// node expanded on it about as many children).
+pub(crate) const NODE_BYTES: usize =
+    std::mem::size_of::<Node>() + std::mem::size_of::<Edge>() + std::mem::size_of::<u16>();
 
 /// How the tree searches: constants chosen by measurement (see docs/engine-strength.md).
 #[derive(Clone, Copy, Debug)]
@@ -139,20 +149,18 @@ struct Step {
 /// The tree of one search thread.
 pub(crate) struct Tree {
     pub(crate) nodes: Vec<Node>,
-    /// The edges of the nodes, by the same index.
-    edges: Vec<Edge>,
+    /// The statistics of the nodes, by the same index.
+    edges: Edges,
     /// Most nodes the arena may hold.
     capacity: usize,
     params: Params,
     path: Vec<Step>,
     /// [`swap_margin`] of the board searched.
     swap_margin: f64,
-    /// What an AMAF hit adds to a child's wins, by whether it hit: read from memory so that the
-    /// update stays free of branches (a choice between two numbers in registers becomes a
-    /// branch, mispredicted half the time).
-    gains: [f32; 2],
-    /// The children an AMAF update hit, by their rank among their siblings.
-    hits: Vec<u16>,
+    /// The nodes' maps from points to children, for the AMAF update.
+    ranks: Ranks,
+    /// The scores of the children `select` chooses among, by their rank among their siblings.
+    scores: Vec<f32>,
     /// The AMAF results an expansion inherits, by AMAF index (see `inherit_amaf`); all zero
     /// between expansions.
     inherited: Vec<(f32, u32)>,
@@ -166,13 +174,17 @@ impl Tree {
     pub(crate) fn new(capacity: usize, params: Params) -> Tree {
         Tree {
             nodes: vec![Node::new(Action::Pass)],
-            edges: vec![Edge::new(Action::Pass)],
+            edges: {
+                let mut edges = Edges::default();
+                edges.push(Edge::new(Action::Pass));
+                edges
+            },
             capacity: capacity.max(2),
             params,
             path: Vec::with_capacity(64),
             swap_margin: 0.0,
-            gains: [0.0; 2],
-            hits: Vec::new(),
+            ranks: Ranks::default(),
+            scores: Vec::new(),
             inherited: Vec::new(),
         }
     }
@@ -190,12 +202,12 @@ impl Tree {
 
     /// Visits through node `i`.
     pub(crate) fn visits(&self, i: u32) -> u32 {
-        self.edges[i as usize].visits
+        self.edges.visits[i as usize]
     }
 
     /// The sum of the results through node `i`, for the person who chose its action.
     pub(crate) fn wins(&self, i: u32) -> f32 {
-        self.edges[i as usize].wins
+        self.edges.wins[i as usize]
     }
 
     /// The indices of the children of `i` (empty when not expanded).
@@ -223,21 +235,27 @@ impl Tree {
             return false;
         };
         let mut kept = vec![self.nodes[child as usize].clone()];
-        let mut kept_edges = vec![self.edges[child as usize]];
+        let mut kept_edges = Edges::default();
+        kept_edges.push(self.edges.get(child as usize));
+        let mut kept_ranks = self.ranks.emptied();
         let mut queue = vec![(child, 0usize)];
         while let Some((old, new)) = queue.pop() {
             let range = self.children(old);
             if range.is_empty() {
                 continue;
             }
+            kept[new].ranks = self
+                .ranks
+                .copy_to(self.nodes[old as usize].ranks, &mut kept_ranks);
             let first = kept.len();
             kept.extend(range.clone().map(|c| self.nodes[c as usize].clone()));
-            kept_edges.extend_from_slice(&self.edges[range.start as usize..range.end as usize]);
+            kept_edges.extend_from(&self.edges, range.start as usize..range.end as usize);
             kept[new].first_child = first as u32;
             queue.extend(range.zip(first..));
         }
         self.nodes = kept;
         self.edges = kept_edges;
+        self.ranks = kept_ranks;
         true
     }
 
@@ -340,41 +358,20 @@ impl Tree {
     }
 
     /// Carries `result` (for the person to move at the leaf) up the path, with the AMAF
-    /// statistics read from the final position and the solver's proofs, and refreshes the
-    /// values `select` reads.
+    /// statistics read from the final position and the solver's proofs.
     fn back_up(&mut self, result: f32, end: &Position) {
-        let board = end.board();
+        self.ranks.read_end(end.board());
         let exploration = self.params.exploration;
-        let rave_bias = self.params.rave_bias as f32;
         // The result for the person to move at the current step.
         let mut r = result;
         for k in (0..self.path.len()).rev() {
             let step = self.path[k];
             // AMAF: every child placing where the mover's colour stands at the end.
-            let range = self.children(step.node);
             if let Some(color) = step.to_move {
-                self.gains = [0.0, r];
-                let (gains, hits) = (&self.gains, &mut self.hits);
-                let (first, last) = (range.start as usize, range.end as usize);
-                let edges = &mut self.edges[first..last];
-                let mut hit_count = 0;
-                for (rank, edge) in edges.iter_mut().enumerate() {
-                    // Without a branch: whether the point holds the colour is a coin flip,
-                    // which a branch would mispredict half the time. The children hit are
-                    // listed the same way, every index written and only the hits counted.
-                    let hit = board.holds(usize::from(edge.amaf_index), color);
-                    edge.amaf_visits += u32::from(hit);
-                    edge.amaf_wins += gains[usize::from(hit)];
-                    hits[hit_count] = rank as u16;
-                    hit_count += usize::from(hit);
-                }
-                for &rank in &hits[..hit_count] {
-                    refresh(&mut edges[usize::from(rank)], rave_bias);
-                }
-            }
-            // The child below on the path has new results of its own.
-            if let Some(below) = self.path.get(k + 1) {
-                refresh(&mut self.edges[below.node as usize], rave_bias);
+                let range = self.children(step.node);
+                let amaf = &mut self.edges.amaf[range.start as usize..range.end as usize];
+                let map = self.nodes[step.node as usize].ranks;
+                self.ranks.update(map, color, amaf, r);
             }
             // The solver's rule needs looking at only when the child below is proved.
             if k + 1 < self.path.len()
@@ -382,12 +379,13 @@ impl Tree {
             {
                 self.update_proof(step.node);
             }
-            let edge = &mut self.edges[step.node as usize];
-            edge.visits += 1;
+            let i = step.node as usize;
+            self.edges.visits[i] += 1;
             // The node's own statistics are for the person who moved into it.
-            edge.wins += 1.0 - r;
-            if !edge.proved {
-                edge.explore = (exploration / f64::from(edge.visits).sqrt()) as f32;
+            self.edges.wins[i] += 1.0 - r;
+            if !self.edges.proved(i) {
+                let visits = f64::from(self.edges.visits[i]);
+                self.edges.explore[i] = (exploration / visits.sqrt()) as f32;
             }
             r = 1.0 - r;
         }
@@ -399,7 +397,7 @@ impl Tree {
         let node = &mut self.nodes[i as usize];
         node.proof = proof;
         node.length = length;
-        self.edges[i as usize].prove(proof);
+        self.edges.prove(i as usize, proof);
     }
 
     /// The solver's rule at `i`: a child lost for its mover-to-be proves a win, by the quickest
