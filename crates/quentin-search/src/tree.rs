@@ -380,9 +380,8 @@ impl Tree {
                 self.update_proof(step.node);
             }
             let i = step.node as usize;
-            self.edges.visits[i] += 1;
             // The node's own statistics are for the person who moved into it.
-            self.edges.wins[i] += 1.0 - r;
+            self.edges.visit(i, 1.0 - r);
             if !self.edges.proved(i) {
                 let visits = f64::from(self.edges.visits[i]);
                 self.edges.explore[i] = (exploration / visits.sqrt()) as f32;

@@ -15,10 +15,15 @@ pub(super) const NO_MAP: u32 = u32::MAX;
 /// In a map, a point no child places on.
 const NO_CHILD: u16 = u16::MAX;
 
+/// The length of the lists of the points of each colour: a power of two above the points of
+/// the largest board, so that an index masked by it needs no bounds check.
+const ENDS: usize = 1024;
+const _: () = assert!(quentin_rules::MAX_SIZE * quentin_rules::MAX_SIZE <= ENDS);
+
 /// The maps of a tree's nodes from points to children, and the points of each colour at the
 /// end of the last playout. Points are numbered row by row (`row * size + col`), so that a map
 /// has an entry a point of the board, not a cell of the padded grid.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(super) struct Ranks {
     /// The board's side, for which `points` and `numbers` are made (0 before the first map).
     size: usize,
@@ -31,8 +36,21 @@ pub(super) struct Ranks {
     maps: Vec<u16>,
     /// The numbers of the points holding Black and White at the end of the last playout (the
     /// first `ends_len` entries of each).
-    ends: [Vec<u16>; 2],
+    ends: Box<[[u16; ENDS]; 2]>,
     ends_len: [usize; 2],
+}
+
+impl Default for Ranks {
+    fn default() -> Ranks {
+        Ranks {
+            size: 0,
+            points: Vec::new(),
+            numbers: Vec::new(),
+            maps: Vec::new(),
+            ends: Box::new([[0; ENDS]; 2]),
+            ends_len: [0; 2],
+        }
+    }
 }
 
 impl Ranks {
@@ -93,7 +111,6 @@ impl Ranks {
         for (number, &index) in self.points.iter().enumerate() {
             self.numbers[usize::from(index)] = number as u16;
         }
-        self.ends = [vec![0; size * size], vec![0; size * size]];
     }
 
     /// Lists the points of each colour on `board`, the end of a playout.
@@ -102,16 +119,13 @@ impl Ranks {
     /// mispredict half the time. Every point is written to both lists, and only the count of
     /// the list it belongs to moves on.
     pub(super) fn read_end(&mut self, board: &Board) {
-        let [black, white] = &mut self.ends;
-        let (black, white) = (
-            &mut black[..self.points.len()],
-            &mut white[..self.points.len()],
-        );
+        let [black, white] = &mut *self.ends;
         let (mut blacks, mut whites) = (0, 0);
         for (number, &index) in self.points.iter().enumerate() {
             let index = usize::from(index);
-            black[blacks] = number as u16;
-            white[whites] = number as u16;
+            // The counts stay below the points, and so below `ENDS`: the mask changes nothing.
+            black[blacks & (ENDS - 1)] = number as u16;
+            white[whites & (ENDS - 1)] = number as u16;
             blacks += usize::from(board.holds(index, Color::Black));
             whites += usize::from(board.holds(index, Color::White));
         }

@@ -72,7 +72,7 @@ impl Edge {
             self.fixed
         } else {
             blend(
-                self.visits,
+                self.visits as f32,
                 self.wins,
                 self.amaf_visits,
                 self.amaf_wins,
@@ -111,6 +111,11 @@ pub(super) struct Amaf {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Edges {
     pub(super) visits: Vec<u32>,
+    /// The visits again, as floating-point numbers, for [`Edges::score`]: the compiler turns
+    /// four unsigned integers into floating-point numbers in six vector instructions, and
+    /// `score` would convert every child's at every descent, while they change on the path
+    /// alone ([`Edges::visit`]).
+    visits_f32: Vec<f32>,
     pub(super) wins: Vec<f32>,
     /// The AMAF visits and results side by side: the update writes both of a child at once.
     pub(super) amaf: Vec<Amaf>,
@@ -123,6 +128,7 @@ impl Edges {
     /// Adds the statistics of a new node, at the next index.
     pub(super) fn push(&mut self, edge: Edge) {
         self.visits.push(edge.visits);
+        self.visits_f32.push(edge.visits as f32);
         self.wins.push(edge.wins);
         self.amaf.push(Amaf {
             visits: edge.amaf_visits,
@@ -149,11 +155,27 @@ impl Edges {
     /// Adds copies of the statistics of `from`'s nodes in `range`, at the next indices.
     pub(super) fn extend_from(&mut self, from: &Edges, range: Range<usize>) {
         self.visits.extend_from_slice(&from.visits[range.clone()]);
+        self.visits_f32
+            .extend_from_slice(&from.visits_f32[range.clone()]);
         self.wins.extend_from_slice(&from.wins[range.clone()]);
         self.amaf.extend_from_slice(&from.amaf[range.clone()]);
         self.explore.extend_from_slice(&from.explore[range.clone()]);
         self.fixed.extend_from_slice(&from.fixed[range.clone()]);
         self.amaf_index.extend_from_slice(&from.amaf_index[range]);
+    }
+
+    /// A visit through node `i` that brought `gain` to the person who chose its action.
+    pub(super) fn visit(&mut self, i: usize, gain: f32) {
+        self.visits[i] += 1;
+        self.visits_f32[i] = self.visits[i] as f32;
+        self.wins[i] += gain;
+    }
+
+    /// Sets the visits of node `i`, for tests that need a node at a given count.
+    #[cfg(test)]
+    pub(super) fn set_visits(&mut self, i: usize, visits: u32) {
+        self.visits[i] = visits;
+        self.visits_f32[i] = visits as f32;
     }
 
     /// Fixes the score of node `i`, proved `proof` (see [`Edge::prove`]).
@@ -185,7 +207,7 @@ impl Edges {
         scores: &mut [f32],
     ) {
         let n = range.len();
-        let visits = &self.visits[range.clone()];
+        let visits = &self.visits_f32[range.clone()];
         let wins = &self.wins[range.clone()];
         let amaf = &self.amaf[range.clone()];
         let explore = &self.explore[range.clone()];
@@ -200,15 +222,14 @@ impl Edges {
 }
 
 /// A child's value to the person choosing, before exploration: the blend of its own results
-/// (`visits`, `wins`) and its AMAF results (one division: `beta` folded in); an action without
+/// (`n` visits as a floating-point number, `wins`) and its AMAF results (one division: `beta` folded in); an action without
 /// AMAF statistics (a swap, Quint's steps) has its own results alone. An action neither tried
 /// nor seen in a playout is worth 1 (first play urgency, so it goes first).
 ///
 /// Without a branch, as it runs for every child of every node of a descent: the unseen case is
 /// folded in by a factor of 0 or 1 from a floating-point comparison.
 #[inline]
-fn blend(visits: u32, wins: f32, amaf_visits: u32, amaf_wins: f32, rave_bias: f32) -> f32 {
-    let n = visits as f32;
+fn blend(n: f32, wins: f32, amaf_visits: u32, amaf_wins: f32, rave_bias: f32) -> f32 {
     let an = amaf_visits as f32;
     // (1 - beta) * q + beta * amaf with beta = an / (an + n + an * n * b).
     let numerator = wins * (1.0 + an * rave_bias) + amaf_wins;

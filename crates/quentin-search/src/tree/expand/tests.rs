@@ -177,10 +177,12 @@ fn a_node_is_searched_for_forks_once_its_playouts_pay_for_it() {
                 .count()
         };
         assert_eq!(proved(&tree), 0);
-        tree.edges.visits[node as usize] = super::super::FORK_VISITS - 1;
+        tree.edges
+            .set_visits(node as usize, super::super::FORK_VISITS - 1);
         assert!(!tree.look_for_forks(node, &pos));
         assert_eq!(proved(&tree), 0, "too soon");
-        tree.edges.visits[node as usize] = super::super::FORK_VISITS;
+        tree.edges
+            .set_visits(node as usize, super::super::FORK_VISITS);
         assert!(!tree.look_for_forks(node, &pos), "Black still holds");
         if !forks {
             assert_eq!(proved(&tree), 0, "searched without forks");
