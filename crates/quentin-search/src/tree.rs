@@ -369,7 +369,9 @@ impl Tree {
             // AMAF: every child placing where the mover's colour stands at the end.
             if let Some(color) = step.to_move {
                 let range = self.children(step.node);
-                let amaf = &mut self.edges.amaf[range.start as usize..range.end as usize];
+                let amaf = self
+                    .edges
+                    .amaf_mut(range.start as usize..range.end as usize);
                 let map = self.nodes[step.node as usize].ranks;
                 self.ranks.update(map, color, amaf, r);
             }

@@ -132,10 +132,17 @@ impl Ranks {
         self.ends_len = [blacks, whites];
     }
 
-    /// The AMAF update of a node with map `map` and children `amaf`, where `color` moves:
-    /// each child placing where `color` stood at the end of the playout ([`Ranks::read_end`])
-    /// gains a visit and `result`.
-    pub(super) fn update(&self, map: u32, color: Color, amaf: &mut [Amaf], result: f32) {
+    /// The AMAF update of a node with map `map` and children `amaf` (their AMAF results, and
+    /// their AMAF visits as floating-point numbers), where `color` moves: each child placing
+    /// where `color` stood at the end of the playout ([`Ranks::read_end`]) gains a visit and
+    /// `result`.
+    pub(super) fn update(
+        &self,
+        map: u32,
+        color: Color,
+        (amaf, amaf_visits): (&mut [Amaf], &mut [f32]),
+        result: f32,
+    ) {
         if map == NO_MAP {
             return;
         }
@@ -144,12 +151,15 @@ impl Ranks {
             Color::Black => 0,
             Color::White => 1,
         };
+        let amaf_visits = &mut amaf_visits[..amaf.len()];
         for &number in &self.ends[side][..self.ends_len[side]] {
+            let rank = usize::from(map[usize::from(number)]);
             // A point no child places on was taken before the node: seldom, so the branch is
             // well predicted.
-            if let Some(child) = amaf.get_mut(usize::from(map[usize::from(number)])) {
+            if let (Some(child), Some(visits)) = (amaf.get_mut(rank), amaf_visits.get_mut(rank)) {
                 child.visits += 1;
                 child.wins += result;
+                *visits = child.visits as f32;
             }
         }
     }
@@ -196,8 +206,10 @@ mod tests {
                 let (first, last) = (range.start as usize, range.end as usize);
                 for color in [Color::Black, Color::White] {
                     let mut amaf = vec![super::Amaf::default(); last - first];
+                    let mut amaf_visits = vec![0.0; last - first];
                     let map = tree.nodes[ROOT as usize].ranks;
-                    tree.ranks.update(map, color, &mut amaf, 0.75);
+                    tree.ranks
+                        .update(map, color, (&mut amaf, &mut amaf_visits), 0.75);
                     for (k, c) in (first..last).enumerate() {
                         let index = usize::from(tree.edges.amaf_index[c]);
                         let hit = end.board().holds(index, color);
@@ -206,6 +218,7 @@ mod tests {
                             wins: if hit { 0.75 } else { 0.0 },
                         };
                         assert_eq!(amaf[k], expected, "{game:?} {:?}", tree.nodes[c].action);
+                        assert_eq!(amaf_visits[k], expected.visits as f32);
                     }
                 }
             }

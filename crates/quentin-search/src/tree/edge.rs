@@ -74,7 +74,7 @@ impl Edge {
             blend(
                 self.visits as f32,
                 self.wins,
-                self.amaf_visits,
+                self.amaf_visits as f32,
                 self.amaf_wins,
                 rave_bias,
             )
@@ -119,6 +119,9 @@ pub(super) struct Edges {
     pub(super) wins: Vec<f32>,
     /// The AMAF visits and results side by side: the update writes both of a child at once.
     pub(super) amaf: Vec<Amaf>,
+    /// The AMAF visits again, as floating-point numbers, for [`Edges::score`] (as
+    /// `visits_f32`), kept with the count ([`Edges::amaf_mut`]).
+    amaf_visits_f32: Vec<f32>,
     pub(super) explore: Vec<f32>,
     fixed: Vec<f32>,
     pub(super) amaf_index: Vec<u16>,
@@ -134,6 +137,7 @@ impl Edges {
             visits: edge.amaf_visits,
             wins: edge.amaf_wins,
         });
+        self.amaf_visits_f32.push(edge.amaf_visits as f32);
         self.explore.push(edge.explore);
         self.fixed.push(edge.fixed);
         self.amaf_index.push(edge.amaf_index);
@@ -159,6 +163,8 @@ impl Edges {
             .extend_from_slice(&from.visits_f32[range.clone()]);
         self.wins.extend_from_slice(&from.wins[range.clone()]);
         self.amaf.extend_from_slice(&from.amaf[range.clone()]);
+        self.amaf_visits_f32
+            .extend_from_slice(&from.amaf_visits_f32[range.clone()]);
         self.explore.extend_from_slice(&from.explore[range.clone()]);
         self.fixed.extend_from_slice(&from.fixed[range.clone()]);
         self.amaf_index.extend_from_slice(&from.amaf_index[range]);
@@ -176,6 +182,23 @@ impl Edges {
     pub(super) fn set_visits(&mut self, i: usize, visits: u32) {
         self.visits[i] = visits;
         self.visits_f32[i] = visits as f32;
+    }
+
+    /// The AMAF results of the nodes in `range`, and their AMAF visits as floating-point
+    /// numbers, to be kept equal to the counts.
+    pub(super) fn amaf_mut(&mut self, range: Range<usize>) -> (&mut [Amaf], &mut [f32]) {
+        (
+            &mut self.amaf[range.clone()],
+            &mut self.amaf_visits_f32[range],
+        )
+    }
+
+    /// Adds `visits` AMAF visits and `wins` AMAF wins to node `i`.
+    pub(super) fn add_amaf(&mut self, i: usize, visits: u32, wins: f32) {
+        let amaf = &mut self.amaf[i];
+        amaf.visits += visits;
+        amaf.wins += wins;
+        self.amaf_visits_f32[i] = amaf.visits as f32;
     }
 
     /// Fixes the score of node `i`, proved `proof` (see [`Edge::prove`]).
@@ -210,11 +233,12 @@ impl Edges {
         let visits = &self.visits_f32[range.clone()];
         let wins = &self.wins[range.clone()];
         let amaf = &self.amaf[range.clone()];
+        let amaf_visits = &self.amaf_visits_f32[range.clone()];
         let explore = &self.explore[range.clone()];
         let fixed = &self.fixed[range];
         let scores = &mut scores[..n];
         for k in 0..n {
-            let value = blend(visits[k], wins[k], amaf[k].visits, amaf[k].wins, rave_bias);
+            let value = blend(visits[k], wins[k], amaf_visits[k], amaf[k].wins, rave_bias);
             let uct = value + explore[k] * sqrt_log_n;
             scores[k] = if fixed[k].is_nan() { uct } else { fixed[k] };
         }
@@ -222,15 +246,14 @@ impl Edges {
 }
 
 /// A child's value to the person choosing, before exploration: the blend of its own results
-/// (`n` visits as a floating-point number, `wins`) and its AMAF results (one division: `beta` folded in); an action without
+/// (`n` visits as a floating-point number, `wins`) and its AMAF results (`an`, `amaf_wins`) (one division: `beta` folded in); an action without
 /// AMAF statistics (a swap, Quint's steps) has its own results alone. An action neither tried
 /// nor seen in a playout is worth 1 (first play urgency, so it goes first).
 ///
 /// Without a branch, as it runs for every child of every node of a descent: the unseen case is
 /// folded in by a factor of 0 or 1 from a floating-point comparison.
 #[inline]
-fn blend(n: f32, wins: f32, amaf_visits: u32, amaf_wins: f32, rave_bias: f32) -> f32 {
-    let an = amaf_visits as f32;
+fn blend(n: f32, wins: f32, an: f32, amaf_wins: f32, rave_bias: f32) -> f32 {
     // (1 - beta) * q + beta * amaf with beta = an / (an + n + an * n * b).
     let numerator = wins * (1.0 + an * rave_bias) + amaf_wins;
     let denominator = an + n + an * n * rave_bias;

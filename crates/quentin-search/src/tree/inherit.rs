@@ -59,9 +59,8 @@ impl Tree {
                 continue;
             }
             let given = visits.min(cap);
-            let amaf = &mut self.edges.amaf[c];
-            amaf.visits += given;
-            amaf.wins += wins * given as f32 / visits as f32;
+            self.edges
+                .add_amaf(c, given, wins * given as f32 / visits as f32);
         }
         for c in from {
             self.inherited[usize::from(self.edges.amaf_index[c as usize])] = (0.0, 0);
@@ -71,6 +70,7 @@ impl Tree {
 
 #[cfg(test)]
 mod tests {
+    use super::super::edge::Amaf;
     use super::super::prior::Prior;
     use super::super::{Params, ROOT, Tree};
     use crate::rng::Rng;
@@ -108,11 +108,15 @@ mod tests {
         assert!(tree.expand(ROOT, &pos));
         // At the root (Black to move): b6 seen in 100 playouts, 80 won; a1 in 10, 2 won.
         let b6 = child(&tree, ROOT, at("b6"));
-        tree.edges.amaf[b6 as usize].visits = 100;
-        tree.edges.amaf[b6 as usize].wins = 80.0;
+        tree.edges.amaf[b6 as usize] = Amaf {
+            visits: 100,
+            wins: 80.0,
+        };
         let a1 = child(&tree, ROOT, at("a1"));
-        tree.edges.amaf[a1 as usize].visits = 10;
-        tree.edges.amaf[a1 as usize].wins = 2.0;
+        tree.edges.amaf[a1 as usize] = Amaf {
+            visits: 10,
+            wins: 2.0,
+        };
         // White's d4, then Black to move again: the root is the grandparent.
         let d4 = child(&tree, ROOT, at("d4"));
         pos.play(at("d4")).unwrap();
