@@ -75,11 +75,11 @@ impl Node {
     }
 }
 
-/// The memory a node takes: its [`Node`], its statistics ([`Edge`]), and about one entry of
-/// its parent's map from points to children (a map has an entry a point of the board, and a
-/// node expanded on it about as many children).
+/// The memory a node takes: its [`Node`], its statistics ([`Edges::BYTES`]), and about one
+/// entry of its parent's map from points to children (a map has an entry a point of the board,
+/// and a node expanded on it about as many children).
 pub(crate) const NODE_BYTES: usize =
-    std::mem::size_of::<Node>() + std::mem::size_of::<Edge>() + std::mem::size_of::<u16>();
+    std::mem::size_of::<Node>() + Edges::BYTES + std::mem::size_of::<u16>();
 
 /// How the tree searches: constants chosen by measurement (see docs/engine-strength.md).
 #[derive(Clone, Copy, Debug)]

@@ -128,6 +128,9 @@ pub(super) struct Edges {
 }
 
 impl Edges {
+    /// The memory the statistics of one node take, across the arrays.
+    pub(super) const BYTES: usize = 6 * size_of::<f32>() + size_of::<Amaf>() + size_of::<u16>();
+
     /// Adds the statistics of a new node, at the next index.
     pub(super) fn push(&mut self, edge: Edge) {
         self.visits.push(edge.visits);
