@@ -20,7 +20,7 @@ pub(super) struct LimitArgs {
     /// Seed of the playouts (default: a fresh one each run).
     #[arg(long, value_name = "K")]
     seed: Option<u64>,
-    /// The most tree nodes kept, about 52 bytes each (default 2000000).
+    /// The most tree nodes kept, about 64 bytes each (default 2000000).
     #[arg(long, value_name = "N", value_parser = parse_nodes)]
     nodes: Option<usize>,
 }

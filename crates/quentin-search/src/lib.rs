@@ -62,7 +62,8 @@ pub enum Budget {
     Unlimited,
 }
 
-/// Nodes a search keeps by default, all threads together (about 52 bytes each).
+/// Nodes a search keeps by default, all threads together (about 64 bytes each: the node, its
+/// statistics and its share of its parent's map from points to children).
 pub const DEFAULT_NODES: usize = 2_000_000;
 /// The most nodes a search may keep: about 1 GB.
 pub const MAX_NODES: usize = (1 << 30) / tree::NODE_BYTES;

@@ -1,5 +1,6 @@
-//! The search tree of one thread: nodes in one arena, selection by UCT blended with RAVE
-//! (all-moves-as-first statistics, `tree/select.rs`), decisive and anti-decisive moves where a
+//! The search tree of one thread: nodes in one arena and their statistics beside them
+//! (`tree/edge.rs`), selection by UCT blended with RAVE (all-moves-as-first statistics,
+//! `tree/select.rs`, updated by `tree/amaf.rs`), decisive and anti-decisive moves where a
 //! node is expanded (`tree/expand.rs`) with a prior for each new placement (`tree/prior.rs`),
 //! and the MCTS-Solver, which proves wins and losses and carries them up the tree.
 //!
@@ -14,6 +15,10 @@ use quentin_rules::{Action, Color, Position};
 
 use super::policy::{self, Policy};
 
+mod amaf;
+use amaf::{NO_MAP, Ranks};
+mod edge;
+use edge::{Edge, Edges, NO_POINT, proved_value};
 mod expand;
 pub(crate) use expand::centrality;
 mod inherit;
@@ -33,8 +38,8 @@ pub(crate) enum Proof {
     Draw,
 }
 
-/// One node: the action that led to it, its children and its proof (its statistics are in its
-/// [`Edge`]).
+/// One node: the action that led to it, its children and its proof (its statistics are in
+/// [`Tree::edges`], by the same index).
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     /// The action from the parent.
@@ -44,6 +49,9 @@ pub(crate) struct Node {
     /// How many children.
     children: u16,
     expanded: bool,
+    /// Where the node's map from points to children starts in `Tree::ranks`, [`NO_MAP`] for
+    /// none.
+    ranks: u32,
     /// The proof for the person to move here.
     pub(crate) proof: Proof,
     /// When proved: the actions from here to the end of the game by the proof, the winner
@@ -60,92 +68,18 @@ impl Node {
             first_child: 0,
             children: 0,
             expanded: false,
+            ranks: NO_MAP,
             proof: Proof::Unknown,
             length: 0,
         }
     }
 }
 
-/// The statistics of a node: what a descent reads of it and the AMAF update writes, kept apart
-/// from the nodes (in `Tree::edges`, by the same index). Every descent scores every child of
-/// every node it passes, and on its way back updates their AMAF statistics and values, so these
-/// 28 bytes a child are all it reads of them, and read twice while they are at hand.
-#[derive(Clone, Copy, Debug)]
-struct Edge {
-    /// The blend of the node's own and its AMAF results ([`blend`]), kept up to date by
-    /// `back_up`, so that `select` divides nothing; infinite for a proof (see [`Edge::prove`]).
-    value: f32,
-    /// The UCT exploration constant over the square root of the visits (0 before the first
-    /// visit and for a proof): `select` adds it times the square root of the log of the
-    /// parent's visits.
-    explore: f32,
-    /// All-moves-as-first visits and results of the node's action in its parent's simulations.
-    amaf_visits: u32,
-    amaf_wins: f32,
-    /// Visits through the node.
-    visits: u32,
-    /// Sum of the results for the person who chose the node's action.
-    wins: f32,
-    /// The board index of the point the action places on, [`NO_POINT`] for other actions.
-    amaf_index: u16,
-    /// Whether the node is proved: its value then stays as the proof fixed it.
-    proved: bool,
-}
-
-impl Edge {
-    /// The edge of a node reached by `action`, with no results yet: first play urgency, so
-    /// that it goes first.
-    fn new(action: Action) -> Edge {
-        Edge {
-            value: 1.0,
-            explore: 0.0,
-            amaf_visits: 0,
-            amaf_wins: 0.0,
-            visits: 0,
-            wins: 0.0,
-            amaf_index: match action {
-                Action::Place(p) => p.index() as u16,
-                _ => NO_POINT,
-            },
-            proved: false,
-        }
-    }
-
-    /// Gives an edge with no results yet `playouts` virtual AMAF results, `share` of them won
-    /// (see [`prior`]).
-    fn seed(&mut self, playouts: u32, share: f32, rave_bias: f32) {
-        self.amaf_visits = playouts;
-        self.amaf_wins = playouts as f32 * share;
-        self.value = blend(self, rave_bias);
-    }
-
-    /// Fixes the score of a node proved `proof` (for the person to move there): one whose
-    /// mover-to-be has lost is chosen at once, one they have won never, a draw is one half.
-    fn prove(&mut self, proof: Proof) {
-        if let Some(value) = proved_value(proof) {
-            self.value = value;
-            self.explore = 0.0;
-            self.proved = true;
-        }
-    }
-}
-
-/// The fixed value of a proof, `None` for no proof.
-fn proved_value(proof: Proof) -> Option<f32> {
-    match proof {
-        Proof::Unknown => None,
-        Proof::Loss => Some(f32::INFINITY),
-        Proof::Win => Some(f32::NEG_INFINITY),
-        Proof::Draw => Some(0.5),
-    }
-}
-
-/// The memory a node takes: its [`Node`] and its [`Edge`].
-pub(crate) const NODE_BYTES: usize = std::mem::size_of::<Node>() + std::mem::size_of::<Edge>();
-
-/// The AMAF index of an action that places nothing: index 0 is off the board (the padding of
-/// the board's grid), so it never holds a stone.
-const NO_POINT: u16 = 0;
+/// The memory a node takes: its [`Node`], its statistics ([`Edges::BYTES`]), and about one
+/// entry of its parent's map from points to children (a map has an entry a point of the board,
+/// and a node expanded on it about as many children).
+pub(crate) const NODE_BYTES: usize =
+    std::mem::size_of::<Node>() + Edges::BYTES + std::mem::size_of::<u16>();
 
 /// How the tree searches: constants chosen by measurement (see docs/engine-strength.md).
 #[derive(Clone, Copy, Debug)]
@@ -215,20 +149,18 @@ struct Step {
 /// The tree of one search thread.
 pub(crate) struct Tree {
     pub(crate) nodes: Vec<Node>,
-    /// The edges of the nodes, by the same index.
-    edges: Vec<Edge>,
+    /// The statistics of the nodes, by the same index.
+    edges: Edges,
     /// Most nodes the arena may hold.
     capacity: usize,
     params: Params,
     path: Vec<Step>,
     /// [`swap_margin`] of the board searched.
     swap_margin: f64,
-    /// What an AMAF hit adds to a child's wins, by whether it hit: read from memory so that the
-    /// update stays free of branches (a choice between two numbers in registers becomes a
-    /// branch, mispredicted half the time).
-    gains: [f32; 2],
-    /// The children an AMAF update hit, by their rank among their siblings.
-    hits: Vec<u16>,
+    /// The nodes' maps from points to children, for the AMAF update.
+    ranks: Ranks,
+    /// The scores of the children `select` chooses among, by their rank among their siblings.
+    scores: Vec<f32>,
     /// The AMAF results an expansion inherits, by AMAF index (see `inherit_amaf`); all zero
     /// between expansions.
     inherited: Vec<(f32, u32)>,
@@ -242,13 +174,17 @@ impl Tree {
     pub(crate) fn new(capacity: usize, params: Params) -> Tree {
         Tree {
             nodes: vec![Node::new(Action::Pass)],
-            edges: vec![Edge::new(Action::Pass)],
+            edges: {
+                let mut edges = Edges::default();
+                edges.push(Edge::new(Action::Pass));
+                edges
+            },
             capacity: capacity.max(2),
             params,
             path: Vec::with_capacity(64),
             swap_margin: 0.0,
-            gains: [0.0; 2],
-            hits: Vec::new(),
+            ranks: Ranks::default(),
+            scores: Vec::new(),
             inherited: Vec::new(),
         }
     }
@@ -266,12 +202,12 @@ impl Tree {
 
     /// Visits through node `i`.
     pub(crate) fn visits(&self, i: u32) -> u32 {
-        self.edges[i as usize].visits
+        self.edges.visits[i as usize]
     }
 
     /// The sum of the results through node `i`, for the person who chose its action.
     pub(crate) fn wins(&self, i: u32) -> f32 {
-        self.edges[i as usize].wins
+        self.edges.wins[i as usize]
     }
 
     /// The indices of the children of `i` (empty when not expanded).
@@ -299,21 +235,27 @@ impl Tree {
             return false;
         };
         let mut kept = vec![self.nodes[child as usize].clone()];
-        let mut kept_edges = vec![self.edges[child as usize]];
+        let mut kept_edges = Edges::default();
+        kept_edges.push(self.edges.get(child as usize));
+        let mut kept_ranks = self.ranks.emptied();
         let mut queue = vec![(child, 0usize)];
         while let Some((old, new)) = queue.pop() {
             let range = self.children(old);
             if range.is_empty() {
                 continue;
             }
+            kept[new].ranks = self
+                .ranks
+                .copy_to(self.nodes[old as usize].ranks, &mut kept_ranks);
             let first = kept.len();
             kept.extend(range.clone().map(|c| self.nodes[c as usize].clone()));
-            kept_edges.extend_from_slice(&self.edges[range.start as usize..range.end as usize]);
+            kept_edges.extend_from(&self.edges, range.start as usize..range.end as usize);
             kept[new].first_child = first as u32;
             queue.extend(range.zip(first..));
         }
         self.nodes = kept;
         self.edges = kept_edges;
+        self.ranks = kept_ranks;
         true
     }
 
@@ -416,41 +358,22 @@ impl Tree {
     }
 
     /// Carries `result` (for the person to move at the leaf) up the path, with the AMAF
-    /// statistics read from the final position and the solver's proofs, and refreshes the
-    /// values `select` reads.
+    /// statistics read from the final position and the solver's proofs.
     fn back_up(&mut self, result: f32, end: &Position) {
-        let board = end.board();
+        self.ranks.read_end(end.board());
         let exploration = self.params.exploration;
-        let rave_bias = self.params.rave_bias as f32;
         // The result for the person to move at the current step.
         let mut r = result;
         for k in (0..self.path.len()).rev() {
             let step = self.path[k];
             // AMAF: every child placing where the mover's colour stands at the end.
-            let range = self.children(step.node);
             if let Some(color) = step.to_move {
-                self.gains = [0.0, r];
-                let (gains, hits) = (&self.gains, &mut self.hits);
-                let (first, last) = (range.start as usize, range.end as usize);
-                let edges = &mut self.edges[first..last];
-                let mut hit_count = 0;
-                for (rank, edge) in edges.iter_mut().enumerate() {
-                    // Without a branch: whether the point holds the colour is a coin flip,
-                    // which a branch would mispredict half the time. The children hit are
-                    // listed the same way, every index written and only the hits counted.
-                    let hit = board.holds(usize::from(edge.amaf_index), color);
-                    edge.amaf_visits += u32::from(hit);
-                    edge.amaf_wins += gains[usize::from(hit)];
-                    hits[hit_count] = rank as u16;
-                    hit_count += usize::from(hit);
-                }
-                for &rank in &hits[..hit_count] {
-                    refresh(&mut edges[usize::from(rank)], rave_bias);
-                }
-            }
-            // The child below on the path has new results of its own.
-            if let Some(below) = self.path.get(k + 1) {
-                refresh(&mut self.edges[below.node as usize], rave_bias);
+                let range = self.children(step.node);
+                let amaf = self
+                    .edges
+                    .amaf_mut(range.start as usize..range.end as usize);
+                let map = self.nodes[step.node as usize].ranks;
+                self.ranks.update(map, color, amaf, r);
             }
             // The solver's rule needs looking at only when the child below is proved.
             if k + 1 < self.path.len()
@@ -458,12 +381,12 @@ impl Tree {
             {
                 self.update_proof(step.node);
             }
-            let edge = &mut self.edges[step.node as usize];
-            edge.visits += 1;
+            let i = step.node as usize;
             // The node's own statistics are for the person who moved into it.
-            edge.wins += 1.0 - r;
-            if !edge.proved {
-                edge.explore = (exploration / f64::from(edge.visits).sqrt()) as f32;
+            self.edges.visit(i, 1.0 - r);
+            if !self.edges.proved(i) {
+                let visits = f64::from(self.edges.visits[i]);
+                self.edges.explore[i] = (exploration / visits.sqrt()) as f32;
             }
             r = 1.0 - r;
         }
@@ -475,7 +398,7 @@ impl Tree {
         let node = &mut self.nodes[i as usize];
         node.proof = proof;
         node.length = length;
-        self.edges[i as usize].prove(proof);
+        self.edges.prove(i as usize, proof);
     }
 
     /// The solver's rule at `i`: a child lost for its mover-to-be proves a win, by the quickest
@@ -509,30 +432,6 @@ impl Tree {
     pub(crate) fn proof_length(&self, i: u32) -> u16 {
         self.nodes[i as usize].length
     }
-}
-
-fn refresh(edge: &mut Edge, rave_bias: f32) {
-    if !edge.proved {
-        edge.value = blend(edge, rave_bias);
-    }
-}
-
-/// A child's value to the person choosing, before exploration: the blend of its own results
-/// and its AMAF results (one division: `beta` folded in); an action without AMAF statistics
-/// (a swap, Quint's steps) has its own results alone. An action neither tried nor seen in a
-/// playout is worth 1 (first play urgency, so it goes first).
-///
-/// Without a branch, as `back_up` runs it for every child of every node of a descent: the
-/// unseen case is folded in by a factor of 0 or 1 from a floating-point comparison, which the
-/// processor makes without branching.
-fn blend(edge: &Edge, rave_bias: f32) -> f32 {
-    let n = edge.visits as f32;
-    let an = edge.amaf_visits as f32;
-    // (1 - beta) * q + beta * amaf with beta = an / (an + n + an * n * b).
-    let numerator = edge.wins * (1.0 + an * rave_bias) + edge.amaf_wins;
-    let denominator = an + n + an * n * rave_bias;
-    let unseen = f32::from(u8::from(denominator == 0.0));
-    (numerator + unseen) / (denominator + unseen)
 }
 
 /// The result for a person from a playout's score for Black (1 Black won, 0 White won, between

@@ -113,9 +113,6 @@ impl Tree {
         if full || actions.is_empty() {
             return false;
         }
-        if self.hits.len() < actions.len() {
-            self.hits.resize(actions.len(), 0);
-        }
         let first = self.nodes.len() as u32;
         let mover = pos.to_move();
         let mut proofs = Vec::with_capacity(actions.len());
@@ -134,7 +131,6 @@ impl Tree {
             refute_threatened(pos, &actions, &mut proofs, &mut lengths);
         }
         let prior = self.prior_at(i, pos);
-        let rave_bias = self.params.rave_bias as f32;
         for ((&a, proof), length) in actions.iter().zip(proofs).zip(lengths) {
             let mut node = Node::new(a);
             node.proof = proof;
@@ -142,7 +138,7 @@ impl Tree {
             self.nodes.push(node);
             let mut edge = Edge::new(a);
             if let (Some((prior, last)), Action::Place(p)) = (prior, a) {
-                edge.seed(prior.playouts, prior.share(p, last), rave_bias);
+                edge.seed(prior.playouts, prior.share(p, last));
             }
             edge.prove(proof);
             self.edges.push(edge);
@@ -151,6 +147,9 @@ impl Tree {
         n.first_child = first;
         n.children = actions.len() as u16;
         n.expanded = true;
+        n.ranks = self
+            .ranks
+            .add(pos.size(), &self.edges.amaf_index[first as usize..]);
         self.update_proof(i);
         true
     }

@@ -3,15 +3,15 @@
 //! ancestor that has more. Here the ancestor is the grandparent (the nearest node where the
 //! same colour moves), and the statistics are handed down once, when the node is expanded, as
 //! virtual AMAF results of each new placement, at most its game's [`Prior::inherit`]: real
-//! results wash them out as they come, as the prior's do. The search keeps each child's value
-//! ready for selection ([`super::Edge`]), so a reference read afresh at every descent, as GRAVE
-//! reads it, would cost a lookup per child per descent; and since a node is expanded only
+//! results wash them out as they come, as the prior's do. The search scores each child from its
+//! own statistics alone ([`super::Edges`]), so a reference read afresh at every descent, as
+//! GRAVE reads it, would add a lookup per child per descent; and since a node is expanded only
 //! after dozens of playouts, GRAVE's usual threshold (about 50) would seldom reach it anyway.
 
 use quentin_rules::Position;
 
 use super::prior::Prior;
-use super::{NO_POINT, Tree, refresh};
+use super::{NO_POINT, Tree};
 
 impl Tree {
     /// After the expansion of `i` (at `pos`, the end of the path): its grandparent, where the
@@ -40,18 +40,18 @@ impl Tree {
         if from.is_empty() {
             return;
         }
-        let rave_bias = self.params.rave_bias as f32;
         for c in from.clone() {
-            let edge = &self.edges[c as usize];
-            let k = usize::from(edge.amaf_index);
+            let c = c as usize;
+            let k = usize::from(self.edges.amaf_index[c]);
             if self.inherited.len() <= k {
                 self.inherited.resize(k + 1, (0.0, 0));
             }
-            self.inherited[k] = (edge.amaf_wins, edge.amaf_visits);
+            let amaf = self.edges.amaf[c];
+            self.inherited[k] = (amaf.wins, amaf.visits);
         }
         for c in self.children(i) {
-            let edge = &mut self.edges[c as usize];
-            let k = usize::from(edge.amaf_index);
+            let c = c as usize;
+            let k = usize::from(self.edges.amaf_index[c]);
             let Some(&(wins, visits)) = self.inherited.get(k) else {
                 continue;
             };
@@ -59,18 +59,18 @@ impl Tree {
                 continue;
             }
             let given = visits.min(cap);
-            edge.amaf_visits += given;
-            edge.amaf_wins += wins * given as f32 / visits as f32;
-            refresh(edge, rave_bias);
+            self.edges
+                .add_amaf(c, given, wins * given as f32 / visits as f32);
         }
         for c in from {
-            self.inherited[usize::from(self.edges[c as usize].amaf_index)] = (0.0, 0);
+            self.inherited[usize::from(self.edges.amaf_index[c as usize])] = (0.0, 0);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::edge::Amaf;
     use super::super::prior::Prior;
     use super::super::{Params, ROOT, Tree};
     use crate::rng::Rng;
@@ -108,11 +108,15 @@ mod tests {
         assert!(tree.expand(ROOT, &pos));
         // At the root (Black to move): b6 seen in 100 playouts, 80 won; a1 in 10, 2 won.
         let b6 = child(&tree, ROOT, at("b6"));
-        tree.edges[b6 as usize].amaf_visits = 100;
-        tree.edges[b6 as usize].amaf_wins = 80.0;
+        tree.edges.amaf[b6 as usize] = Amaf {
+            visits: 100,
+            wins: 80.0,
+        };
         let a1 = child(&tree, ROOT, at("a1"));
-        tree.edges[a1 as usize].amaf_visits = 10;
-        tree.edges[a1 as usize].amaf_wins = 2.0;
+        tree.edges.amaf[a1 as usize] = Amaf {
+            visits: 10,
+            wins: 2.0,
+        };
         // White's d4, then Black to move again: the root is the grandparent.
         let d4 = child(&tree, ROOT, at("d4"));
         pos.play(at("d4")).unwrap();
@@ -123,14 +127,14 @@ mod tests {
         let before: Vec<(Action, u32, f32)> = tree
             .children(g7)
             .map(|c| {
-                let e = &tree.edges[c as usize];
+                let e = tree.edges.get(c as usize);
                 (tree.node(c).action, e.amaf_visits, e.amaf_wins)
             })
             .collect();
         tree.inherit_amaf(g7, ROOT, 30);
         for (c, (action, visits, wins)) in tree.children(g7).zip(before) {
-            let e = &tree.edges[c as usize];
-            let ancestor = &tree.edges[child(&tree, ROOT, action) as usize];
+            let e = tree.edges.get(c as usize);
+            let ancestor = tree.edges.get(child(&tree, ROOT, action) as usize);
             let given = ancestor.amaf_visits.min(30);
             assert_eq!(e.amaf_visits, visits + given, "{action}");
             let share = ancestor.amaf_wins / ancestor.amaf_visits as f32;
@@ -140,7 +144,7 @@ mod tests {
             );
         }
         let won = |a: &str| {
-            let e = &tree.edges[child(&tree, g7, at(a)) as usize];
+            let e = tree.edges.get(child(&tree, g7, at(a)) as usize);
             e.amaf_wins / e.amaf_visits as f32
         };
         // b6 gets 30 results at 80 %, a1 10 at 20 %, over the prior's 20.
@@ -181,7 +185,7 @@ mod tests {
                         .collect::<Vec<_>>();
                     deep.first().map(|&n| {
                         tree.children(n)
-                            .map(|c| tree.edges[c as usize].amaf_visits)
+                            .map(|c| tree.edges.amaf[c as usize].visits)
                             .max()
                             .unwrap()
                     })

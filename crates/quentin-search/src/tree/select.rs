@@ -1,6 +1,6 @@
 //! Selection: the child a descent goes to, by UCT on each child's blend of its own and its AMAF
-//! results, kept up to date by `back_up`; the swap scored apart, as plain UCT discounted by the
-//! swap margin.
+//! results, worked out for every child at every descent ([`super::edge::Edges::score`]); the
+//! swap scored apart, as plain UCT discounted by the swap margin.
 
 use quentin_rules::Action;
 
@@ -9,7 +9,7 @@ use super::{Edge, SWAP_EXPLORATION, Tree, proved_value};
 impl Tree {
     /// The child to descend to: UCT on the blend of the node's and the AMAF results, skipping
     /// children proved won for the opponent.
-    pub(super) fn select(&self, i: u32) -> Option<u32> {
+    pub(super) fn select(&mut self, i: u32) -> Option<u32> {
         let sqrt_log_n = f64::from(self.visits(i).max(1)).ln().sqrt() as f32;
         let mut placements = self.children(i);
         // The swap, when offered, is the last child (see `expand`): it is scored apart, so
@@ -21,16 +21,22 @@ impl Tree {
         if swap.is_some() {
             placements.end -= 1;
         }
-        // UCT on the blend, the exploration weight kept by `back_up`; a proof's score is fixed
-        // (infinite for a child lost for its mover-to-be, never chosen when won for them).
+        // UCT on the blend; a proof's score is fixed (infinite for a child lost for its
+        // mover-to-be, never chosen when won for them).
         let (first, last) = (placements.start as usize, placements.end as usize);
-        let (mut best, mut best_score) = match best_edge(&self.edges[first..last], sqrt_log_n) {
+        let rave_bias = self.params.rave_bias as f32;
+        if self.scores.len() < last - first {
+            self.scores.resize(last - first, 0.0);
+        }
+        let scores = &mut self.scores[..last - first];
+        self.edges.score(first..last, sqrt_log_n, rave_bias, scores);
+        let (mut best, mut best_score) = match best_score(scores) {
             Some((k, score)) => (Some(placements.start + k as u32), score),
             None => (None, f32::NEG_INFINITY),
         };
         if let Some(c) = swap {
             let value = proved_value(self.nodes[c as usize].proof)
-                .unwrap_or_else(|| self.swap_score(&self.edges[c as usize], sqrt_log_n));
+                .unwrap_or_else(|| self.swap_score(&self.edges.get(c as usize), sqrt_log_n));
             if value > best_score {
                 best = Some(c);
                 best_score = value;
@@ -53,32 +59,41 @@ impl Tree {
     }
 }
 
-/// How many children `best_edge` follows at once.
-const LANES: usize = 4;
+/// How many children `best_score` follows at once: two vectors of four.
+const LANES: usize = 8;
 
-/// The rank and score of the first of `edges` with the highest score (`value + explore *
-/// sqrt_log_n`), `None` when every score is minus infinity (all proved won for the opponent).
+/// The rank and score of the first of `scores` with the highest score, `None` when every score
+/// is minus infinity (all proved won for the opponent).
 ///
-/// The children are taken four at a time, each of the four lanes keeping its own best, so that
-/// the comparisons do not wait on one another; the lanes are then merged, the lowest rank
-/// winning a tie, which gives the same child as a plain scan from the first.
-fn best_edge(edges: &[Edge], sqrt_log_n: f32) -> Option<(usize, f32)> {
+/// The children are taken eight at a time, each of the eight lanes keeping its own best and
+/// the chunk it came from, so that the comparisons do not wait on one another; the lanes are
+/// then merged, the lowest rank winning a tie, which gives the same child as a plain scan from
+/// the first. Without a branch, each lane's choice of chunk a mask from its comparison, so
+/// that the compiler makes vector instructions of the loop.
+fn best_score(scores: &[f32]) -> Option<(usize, f32)> {
     let mut best = [f32::NEG_INFINITY; LANES];
-    let mut rank = [usize::MAX; LANES];
-    let chunks = edges.chunks_exact(LANES);
+    let mut chunk_of = [u32::MAX; LANES];
+    let chunks = scores.chunks_exact(LANES);
     let rest = chunks.remainder();
-    for (c, chunk) in chunks.enumerate() {
+    for (c, chunk) in (0u32..).zip(chunks) {
         for lane in 0..LANES {
-            let score = chunk[lane].value + chunk[lane].explore * sqrt_log_n;
-            if score > best[lane] {
-                best[lane] = score;
-                rank[lane] = c * LANES + lane;
-            }
+            let better = 0u32.wrapping_sub(u32::from(chunk[lane] > best[lane]));
+            best[lane] = if chunk[lane] > best[lane] {
+                chunk[lane]
+            } else {
+                best[lane]
+            };
+            chunk_of[lane] = (chunk_of[lane] & !better) | (c & better);
         }
     }
-    let base = edges.len() - rest.len();
-    for (lane, edge) in rest.iter().enumerate() {
-        let score = edge.value + edge.explore * sqrt_log_n;
+    let mut rank = [usize::MAX; LANES];
+    for lane in 0..LANES {
+        if chunk_of[lane] != u32::MAX {
+            rank[lane] = chunk_of[lane] as usize * LANES + lane;
+        }
+    }
+    let base = scores.len() - rest.len();
+    for (lane, &score) in rest.iter().enumerate() {
         if score > best[lane] {
             best[lane] = score;
             rank[lane] = base + lane;
@@ -93,15 +108,13 @@ fn best_edge(edges: &[Edge], sqrt_log_n: f32) -> Option<(usize, f32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::Proof;
     use proptest::prelude::*;
 
     /// The first child with the highest score, by a plain scan.
-    fn first_best(edges: &[Edge], sqrt_log_n: f32) -> Option<(usize, f32)> {
+    fn first_best(scores: &[f32]) -> Option<(usize, f32)> {
         let mut best = None;
         let mut best_score = f32::NEG_INFINITY;
-        for (k, edge) in edges.iter().enumerate() {
-            let score = edge.value + edge.explore * sqrt_log_n;
+        for (k, &score) in scores.iter().enumerate() {
             if score > best_score {
                 best_score = score;
                 best = Some((k, score));
@@ -112,28 +125,18 @@ mod tests {
 
     proptest! {
         /// The four lanes choose the child a plain scan chooses, ties and proofs included
-        /// (values drawn from a few, so that ties are common).
+        /// (scores drawn from a few, so that ties are common).
         #[test]
-        fn best_edge_is_the_first_best(
-            children in prop::collection::vec((0u8..6, 0u8..3), 0..40),
-            sqrt_log_n in 0.0f32..4.0,
-        ) {
-            let edges: Vec<Edge> = children
+        fn best_score_is_the_first_best(scores in prop::collection::vec(0u8..8, 0..60)) {
+            let scores: Vec<f32> = scores
                 .iter()
-                .map(|&(value, explore)| {
-                    let mut edge = Edge::new(Action::Pass);
-                    match value {
-                        0 => edge.prove(Proof::Win),
-                        1 => edge.prove(Proof::Loss),
-                        v => {
-                            edge.value = f32::from(v) / 8.0;
-                            edge.explore = f32::from(explore) / 4.0;
-                        }
-                    }
-                    edge
+                .map(|&s| match s {
+                    0 => f32::NEG_INFINITY,
+                    1 => f32::INFINITY,
+                    s => f32::from(s) / 8.0,
                 })
                 .collect();
-            prop_assert_eq!(best_edge(&edges, sqrt_log_n), first_best(&edges, sqrt_log_n));
+            prop_assert_eq!(best_score(&scores), first_best(&scores));
         }
     }
 }

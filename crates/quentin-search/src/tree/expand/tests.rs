@@ -92,7 +92,14 @@ fn first_values(game: Game, size: usize, path: &[Action], params: Params) -> Vec
     .unwrap();
     let (tree, node, _) = descend_with(&root, path, params);
     tree.children(node)
-        .map(|c| (tree.node(c).action, tree.edges[c as usize].value))
+        .map(|c| {
+            (
+                tree.node(c).action,
+                tree.edges
+                    .get(c as usize)
+                    .value(tree.params.rave_bias as f32),
+            )
+        })
         .collect()
 }
 
@@ -170,10 +177,12 @@ fn a_node_is_searched_for_forks_once_its_playouts_pay_for_it() {
                 .count()
         };
         assert_eq!(proved(&tree), 0);
-        tree.edges[node as usize].visits = super::super::FORK_VISITS - 1;
+        tree.edges
+            .set_visits(node as usize, super::super::FORK_VISITS - 1);
         assert!(!tree.look_for_forks(node, &pos));
         assert_eq!(proved(&tree), 0, "too soon");
-        tree.edges[node as usize].visits = super::super::FORK_VISITS;
+        tree.edges
+            .set_visits(node as usize, super::super::FORK_VISITS);
         assert!(!tree.look_for_forks(node, &pos), "Black still holds");
         if !forks {
             assert_eq!(proved(&tree), 0, "searched without forks");
