@@ -15,24 +15,10 @@ pub(crate) const BIT_WORDS: usize = (MAX_SIZE * (MAX_SIZE + 1)).div_ceil(64);
 /// A set of points of one board, in the layout of the module comment, in `W` words: the board
 /// keeps its sets in [`BIT_WORDS`], and the rules compute in as few words as the board's size
 /// needs ([`Bits::resize`]), so that a 13×13 set lives in three registers.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) struct Bits<const W: usize = BIT_WORDS> {
     words: [u64; W],
 }
-
-/// Equal when no word differs, told from the words' differences folded together: the derived
-/// comparison read the sets back from memory sixteen bytes at a time just after they were
-/// written eight bytes at a time, and each such load waited for the stores (no store-to-load
-/// forwarding): a tenth of Quentin's placement time went to the test ending a region's flood.
-impl<const W: usize> PartialEq for Bits<W> {
-    #[inline]
-    fn eq(&self, other: &Self) -> bool {
-        let differ = self.words.iter().zip(&other.words);
-        differ.fold(0, |acc, (a, b)| acc | (a ^ b)) == 0
-    }
-}
-
-impl<const W: usize> Eq for Bits<W> {}
 
 impl<const W: usize> Default for Bits<W> {
     fn default() -> Self {
