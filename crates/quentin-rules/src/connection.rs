@@ -103,6 +103,17 @@ impl<R> Clone for Connection<R> {
             rules: PhantomData,
         }
     }
+
+    /// Copies `source` in place, field by field (see `State`'s `clone_from`).
+    fn clone_from(&mut self, source: &Self) {
+        self.board.clone_from(&source.board);
+        self.to_move = source.to_move;
+        self.ply = source.ply;
+        self.pie = source.pie;
+        self.swapped = source.swapped;
+        self.outcome.clone_from(&source.outcome);
+        self.chains.clone_from(&source.chains);
+    }
 }
 
 impl<R: PlacementRules> Connection<R> {

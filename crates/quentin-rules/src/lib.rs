@@ -207,12 +207,35 @@ impl fmt::Display for Illegal {
 
 impl std::error::Error for Illegal {}
 
-#[derive(Clone)]
 enum State {
     Quentin(Connection<Quentin>),
     Konobi(Connection<Konobi>),
     Brique(Connection<Brique>),
     Quint(Quint),
+}
+
+// Written by hand for `clone_from`: the search copies a position into one it keeps, once for
+// every action of every node it expands (to see which end the game), and the derived
+// `clone_from` builds a whole new state (about 3 kB, the padded grid of the largest board) and
+// moves it in; this one copies into the state in place.
+impl Clone for State {
+    fn clone(&self) -> Self {
+        match self {
+            State::Quentin(g) => State::Quentin(g.clone()),
+            State::Konobi(g) => State::Konobi(g.clone()),
+            State::Brique(g) => State::Brique(g.clone()),
+            State::Quint(g) => State::Quint(g.clone()),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (State::Quentin(g), State::Quentin(s)) => g.clone_from(s),
+            (State::Konobi(g), State::Konobi(s)) => g.clone_from(s),
+            (State::Brique(g), State::Brique(s)) => g.clone_from(s),
+            (state, source) => *state = source.clone(),
+        }
+    }
 }
 
 /// Calls the same method on whichever game the state holds.
@@ -240,10 +263,24 @@ macro_rules! dispatch {
 /// assert_eq!(err.to_string(), "g7 is occupied by a black stone");
 /// assert_eq!(pos.ply(), 1);
 /// ```
-#[derive(Clone)]
 pub struct Position {
     setup: Setup,
     state: State,
+}
+
+// Written by hand for `clone_from`, which copies the state in place (see `State`'s).
+impl Clone for Position {
+    fn clone(&self) -> Self {
+        Position {
+            setup: self.setup,
+            state: self.state.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.setup = source.setup;
+        self.state.clone_from(&source.state);
+    }
 }
 
 impl Position {

@@ -387,6 +387,12 @@ struct Worker<'a> {
 /// How often a worker refreshes its snapshot of the root.
 const SNAPSHOT_EVERY: Duration = Duration::from_millis(40);
 
+/// A worker reads the clock (for its deadline and snapshots) once every this many playouts: a
+/// read every playout was 0.5 % of a Brique 15×15 search, and four playouts take 0.06 ms on
+/// Quentin 13×13, the slowest of the usual boards: far below the grain of the deadlines and of
+/// the snapshots (40 ms).
+const CLOCK_EVERY: u64 = 4;
+
 impl Worker<'_> {
     fn run(&self, tree: &mut Tree) {
         let mut rng = Rng::new(self.seed);
@@ -403,15 +409,17 @@ impl Worker<'_> {
             if self.budget.is_some_and(|b| played >= b) {
                 break;
             }
-            let now = Instant::now();
-            if self.deadline.is_some_and(|d| now >= d) {
-                break;
-            }
-            if now >= next_snapshot {
-                if let Ok(mut s) = self.snapshot.lock() {
-                    *s = RootStats::of(tree);
+            if played.is_multiple_of(CLOCK_EVERY) {
+                let now = Instant::now();
+                if self.deadline.is_some_and(|d| now >= d) {
+                    break;
                 }
-                next_snapshot = now + SNAPSHOT_EVERY;
+                if now >= next_snapshot {
+                    if let Ok(mut s) = self.snapshot.lock() {
+                        *s = RootStats::of(tree);
+                    }
+                    next_snapshot = now + SNAPSHOT_EVERY;
+                }
             }
             tree.iterate(self.position, &mut rng);
             played += 1;

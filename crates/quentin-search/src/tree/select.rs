@@ -59,50 +59,50 @@ impl Tree {
     }
 }
 
-/// How many children `best_score` follows at once: two vectors of four.
+/// How many scores `best_score` reads at once: two vectors of four.
 const LANES: usize = 8;
 
 /// The rank and score of the first of `scores` with the highest score, `None` when every score
 /// is minus infinity (all proved won for the opponent).
 ///
-/// The children are taken eight at a time, each of the eight lanes keeping its own best and
-/// the chunk it came from, so that the comparisons do not wait on one another; the lanes are
-/// then merged, the lowest rank winning a tie, which gives the same child as a plain scan from
-/// the first. Without a branch, each lane's choice of chunk a mask from its comparison, so
-/// that the compiler makes vector instructions of the loop.
+/// In two passes, each of which the compiler makes vector instructions of: the highest score,
+/// each of eight lanes keeping its own maximum (no score is NaN: a blend's denominator is never
+/// 0, a proof's score is infinite or one half), then the first block of eight holding it,
+/// and the first score equal to it there. The same child as a plain scan from the first
+/// keeping the first strictly better, with half the work of following each lane's best rank.
 fn best_score(scores: &[f32]) -> Option<(usize, f32)> {
-    let mut best = [f32::NEG_INFINITY; LANES];
-    let mut chunk_of = [u32::MAX; LANES];
+    let mut lanes = [f32::NEG_INFINITY; LANES];
     let chunks = scores.chunks_exact(LANES);
     let rest = chunks.remainder();
-    for (c, chunk) in (0u32..).zip(chunks) {
+    for chunk in chunks {
         for lane in 0..LANES {
-            let better = 0u32.wrapping_sub(u32::from(chunk[lane] > best[lane]));
-            best[lane] = if chunk[lane] > best[lane] {
+            lanes[lane] = if chunk[lane] > lanes[lane] {
                 chunk[lane]
             } else {
-                best[lane]
+                lanes[lane]
             };
-            chunk_of[lane] = (chunk_of[lane] & !better) | (c & better);
         }
     }
-    let mut rank = [usize::MAX; LANES];
-    for lane in 0..LANES {
-        if chunk_of[lane] != u32::MAX {
-            rank[lane] = chunk_of[lane] as usize * LANES + lane;
-        }
+    let mut best = f32::NEG_INFINITY;
+    for &score in lanes.iter().chain(rest) {
+        best = if score > best { score } else { best };
     }
-    let base = scores.len() - rest.len();
-    for (lane, &score) in rest.iter().enumerate() {
-        if score > best[lane] {
-            best[lane] = score;
-            rank[lane] = base + lane;
-        }
+    if best == f32::NEG_INFINITY {
+        return None;
     }
-    (0..LANES)
-        .filter(|&lane| rank[lane] != usize::MAX)
-        .max_by(|&a, &b| best[a].total_cmp(&best[b]).then(rank[b].cmp(&rank[a])))
-        .map(|lane| (rank[lane], best[lane]))
+    let mut start = 0;
+    for chunk in scores.chunks_exact(LANES) {
+        let mut hit = false;
+        for &score in chunk {
+            hit |= score == best;
+        }
+        if hit {
+            break;
+        }
+        start += LANES;
+    }
+    let rank = start + scores[start..].iter().position(|&s| s == best)?;
+    Some((rank, scores[rank]))
 }
 
 #[cfg(test)]
@@ -124,7 +124,7 @@ mod tests {
     }
 
     proptest! {
-        /// The four lanes choose the child a plain scan chooses, ties and proofs included
+        /// The two passes choose the child a plain scan chooses, ties and proofs included
         /// (scores drawn from a few, so that ties are common).
         #[test]
         fn best_score_is_the_first_best(scores in prop::collection::vec(0u8..8, 0..60)) {
