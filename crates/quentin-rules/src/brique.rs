@@ -53,6 +53,46 @@ fn escorted_points(p: Point) -> [Point; 2] {
     [p.shifted(0, s), p.shifted(-s, 0)]
 }
 
+/// Places a stone of `color` on the empty point `p` and makes the fills it completes, each
+/// change written to `changes` and the board as it is found; calls `taken(square, bypass)` for
+/// each filled square (by index), after it is written, with the index of the square beside its
+/// two other neighbours, on its far diagonal from `p`: `square + (square - p) + (square -
+/// other)`. Returns the fills.
+///
+/// Made here, in registers: returned by `fills` (not inlined), each point's column and row were
+/// written as two bytes and read back as one word, a load that waited for the writes (no
+/// store-to-load forwarding): a tenth of a Brique playout.
+#[inline]
+fn place_with(
+    board: &mut Board,
+    p: Point,
+    color: Color,
+    changes: &mut Vec<Change>,
+    mut taken: impl FnMut(usize, usize),
+) -> [(usize, bool); 2] {
+    let fills = fills(board, p, color);
+    let points = escorted_points(p);
+    let mine = stone(color);
+    // `p` is empty: the placement needs no look at what stood there.
+    changes.push(Change::placement(p, color));
+    board.set_cell_without_bitboards(p.index(), mine);
+    let (i, s) = (p.index(), isize::from(sign(p)));
+    let row = s * STRIDE as isize;
+    let bypasses = [2 * row - s, row - 2 * s].map(|d| i.wrapping_add_signed(d));
+    for (((square, fill), point), bypass) in fills.into_iter().zip(points).zip(bypasses) {
+        if fill {
+            changes.push(Change {
+                point,
+                before: board.color_at(square),
+                after: Some(color),
+            });
+            board.set_cell_without_bitboards(square, mine);
+            taken(square, bypass);
+        }
+    }
+    fills
+}
+
 /// The squares (by index) that a stone of `color` on the empty square `p` fills, each with
 /// whether it does: only squares escorted by the new stone can be completed, and a filled square
 /// escorts only the two squares that filled it, so fills never cascade. What stands on `p`
@@ -99,25 +139,7 @@ impl PlacementRules for Brique {
 
     /// As told by [`Brique::preview`], each change made as it is found; always legal.
     fn place(board: &mut Board, p: Point, color: Color, changes: &mut Vec<Change>) -> bool {
-        let fills = fills(board, p, color);
-        // Made here, in registers: returned by `fills` (not inlined), each point's column and
-        // row were written as two bytes and read back as one word, a load that waited for the
-        // writes (no store-to-load forwarding): a tenth of a Brique playout.
-        let points = escorted_points(p);
-        let mine = stone(color);
-        // `p` is empty: the placement needs no look at what stood there.
-        changes.push(Change::placement(p, color));
-        board.set_cell_without_bitboards(p.index(), mine);
-        for ((square, fill), point) in fills.into_iter().zip(points) {
-            if fill {
-                changes.push(Change {
-                    point,
-                    before: board.color_at(square),
-                    after: Some(color),
-                });
-                board.set_cell_without_bitboards(square, mine);
-            }
-        }
+        place_with(board, p, color, changes, |_, _| {});
         true
     }
 
@@ -136,36 +158,19 @@ impl PlacementRules for Brique {
         color: Color,
         changes: &mut Vec<Change>,
     ) -> bool {
-        let fills = fills(board, p, color);
-        let points = escorted_points(p);
-        let mine = stone(color);
-        let enemy = color.opponent();
-        changes.push(Change::placement(p, color));
-        board.set_cell_without_bitboards(p.index(), mine);
-        let mut cut = false;
         // An enemy stone taken by a fill is linked at most to its two other neighbours (its
         // escorts are the mover's now), and those two escort the square between them, on the
         // filled square's far diagonal: were both enemy stones, that square was filled with
         // their colour when the second came, and a fill cannot take it back from them. So in a
         // played game a fill never cuts a chain, and the enemy's set is not built anew (it was
         // about once a playout, a flood of the whole set each time); a board set up
-        // otherwise still is. From `p` (see [`fills`]): `square + (square - p) + (square -
-        // other)`.
-        let (i, s) = (p.index(), isize::from(sign(p)));
-        let row = s * STRIDE as isize;
-        let bypasses = [2 * row - s, row - 2 * s].map(|d| i.wrapping_add_signed(d));
-        for (((square, fill), point), bypass) in fills.into_iter().zip(points).zip(bypasses) {
-            if fill {
-                changes.push(Change {
-                    point,
-                    before: board.color_at(square),
-                    after: Some(color),
-                });
-                board.set_cell_without_bitboards(square, mine);
-                // Only an enemy stone is in the enemy's set.
-                cut |= chains.leave::<Brique>(square, enemy, Some(bypass));
-            }
-        }
+        // otherwise still is ([`place_with`] finds that square).
+        let enemy = color.opponent();
+        let mut cut = false;
+        let fills = place_with(board, p, color, changes, |square, bypass| {
+            // Only an enemy stone is in the enemy's set.
+            cut |= chains.leave::<Brique>(square, enemy, Some(bypass));
+        });
         if cut {
             chains.rebuild::<Brique>(board, enemy);
         }
