@@ -249,9 +249,10 @@ impl Edges {
 }
 
 /// A child's value to the person choosing, before exploration: the blend of its own results
-/// (`n` visits as a floating-point number, `wins`) and its AMAF results (`an`, `amaf_wins`) (one division: `beta` folded in); an action without
-/// AMAF statistics (a swap, Quint's steps) has its own results alone. An action neither tried
-/// nor seen in a playout is worth 1 (first play urgency, so it goes first).
+/// (`n` visits as a floating-point number, `wins`) and its AMAF results (`an`, `amaf_wins`),
+/// in one division (`beta` folded in); an action without AMAF statistics (a swap, Quint's
+/// steps) has its own results alone. An action neither tried nor seen in a playout is worth 1
+/// (first play urgency, so it goes first).
 ///
 /// Without a branch, as it runs for every child of every node of a descent: the unseen case is
 /// folded in by a factor of 0 or 1 from a floating-point comparison.
