@@ -36,9 +36,12 @@ pub(crate) trait PlacementRules: Sized + 'static {
     /// Plays what [`PlacementRules::preview`] tells, pushing every change onto `changes`, and
     /// answers whether the placement is legal, with no reason: [`PlacementRules::preview`]
     /// tells that, and the playouts, which place by the million, never read it. When illegal,
-    /// the board may hold partial changes, all of them in `changes`, which the caller undoes.
+    /// `changes` holds exactly the changes made on the board (often none), which the caller
+    /// undoes.
     fn place(board: &mut Board, p: Point, color: Color, changes: &mut Vec<Change>) -> bool {
         if Self::preview(board, p, color, changes).is_err() {
+            // Previewed only: nothing was made.
+            changes.clear();
             return false;
         }
         apply(board, changes);

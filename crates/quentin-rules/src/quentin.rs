@@ -67,6 +67,8 @@ impl PlacementRules for Quentin {
     fn place(board: &mut Board, p: Point, color: Color, changes: &mut Vec<Change>) -> bool {
         if !placement_changes(board, p, color, changes) {
             if lonely_diagonals(board, p.index(), stone(color)) != 0 {
+                // Nothing was made on the board: nothing for the caller to undo.
+                changes.clear();
                 return false;
             }
             board.set(p, Some(color));
