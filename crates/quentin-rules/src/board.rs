@@ -163,11 +163,12 @@ pub struct Board {
     layout: Layout,
     /// By [`Color::index`].
     stones: [Bits; 2],
-    empty: Bits,
+    /// Every point of the board, fixed: the empty points are those of neither colour's stones.
+    on_board: Bits,
     /// By index: how many of the cell's orthogonal neighbours hold a stone (off-board cells
     /// count too, and are never read).
     around: [u8; INDICES],
-    /// Whether `stones`, `empty` and `around` follow the cells; when not, they stay empty.
+    /// Whether `stones` and `around` follow the cells; when not, they stay empty.
     bitboards: bool,
 }
 
@@ -206,7 +207,7 @@ impl Board {
             cells: [OFF; INDICES],
             layout,
             stones: [Bits::new(); 2],
-            empty: Bits::new(),
+            on_board: Bits::new(),
             around: [0; INDICES],
             bitboards: true,
         };
@@ -214,7 +215,7 @@ impl Board {
             for col in 0..size {
                 let p = Point::new(col, row);
                 board.cells[p.index()] = EMPTY;
-                board.empty.insert(layout.bit(p));
+                board.on_board.insert(layout.bit(p));
             }
         }
         board
@@ -314,7 +315,6 @@ impl Board {
     fn follow(&mut self, p: Point, cell: u8) {
         let i = p.index();
         let k = self.layout.bit(p);
-        self.empty.assign(k, cell == EMPTY);
         let [black, white] = &mut self.stones;
         black.assign(k, cell == stone(Color::Black));
         white.assign(k, cell == stone(Color::White));
@@ -337,7 +337,6 @@ impl Board {
     pub(crate) fn keep_bitboards(&mut self, keep: bool) {
         self.bitboards = keep;
         self.stones = [Bits::new(); 2];
-        self.empty = Bits::new();
         self.around = [0; INDICES];
         if keep {
             for p in self.points() {
@@ -346,9 +345,8 @@ impl Board {
                 for d in ORTHOGONAL_STEPS {
                     self.around[i] += u8::from(is_stone(self.cells[i.wrapping_add_signed(d)]));
                 }
-                match self.get(p) {
-                    Some(c) => self.stones[c.index()].insert(k),
-                    None => self.empty.insert(k),
+                if let Some(c) = self.get(p) {
+                    self.stones[c.index()].insert(k);
                 }
             }
         }
@@ -361,11 +359,17 @@ impl Board {
         &self.stones[color.index()]
     }
 
-    /// The empty points, as a bitboard kept up to date.
+    /// Every point of the board, as a bitboard.
     #[inline]
-    pub(crate) fn empty(&self) -> &Bits {
+    pub(crate) fn on_board(&self) -> &Bits {
+        &self.on_board
+    }
+
+    /// The empty points, as a bitboard: the points of the board without the stones kept.
+    pub(crate) fn empty(&self) -> Bits {
         debug_assert!(self.bitboards, "the board keeps no bitboards");
-        &self.empty
+        let [black, white] = &self.stones;
+        self.on_board.and_not(&black.or(white))
     }
 
     /// The cell of index `i` and how many stones stand around it, for any `i`: past the padded

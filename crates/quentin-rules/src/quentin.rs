@@ -250,13 +250,12 @@ fn fill_territories_in<const W: usize>(
     let steps = layout.orthogonal_bit_steps();
     // The board after the placement: the empty points, and those that spoil their region
     // (fewer than two stones around).
-    let mut empty: Bits<W> = board.empty().resize();
-    empty.assign(k, false);
     let mut occupied: Bits<W> = board
         .stones(Color::Black)
-        .or(board.stones(Color::White))
-        .resize();
+        .resize::<W>()
+        .or(&board.stones(Color::White).resize());
     occupied.insert(k);
+    let empty = board.on_board().resize::<W>().and_not(&occupied);
     let mut spoils = empty.and_not(&layout.two_neighbours(&occupied));
     let mut starts = starts;
     while starts != 0 {
@@ -378,7 +377,7 @@ pub fn has_diagonal_violation(board: &Board) -> bool {
 #[must_use]
 pub fn has_territory(board: &Board) -> bool {
     let layout = board.layout();
-    let empty: Bits = *board.empty();
+    let empty: Bits = board.empty();
     let mut spoiled = lacking_points(board, &empty);
     for k in empty.iter() {
         if spoiled.contains(k) {

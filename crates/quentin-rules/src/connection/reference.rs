@@ -54,7 +54,7 @@ fn quentin_fills(board: &Board, p: Point, color: Color, changes: &mut Vec<Change
     let i = p.index();
     let mut done = Bits::<BIT_WORDS>::new();
     let k = layout.bit(p);
-    let mut empty: Bits = *board.empty();
+    let mut empty: Bits = board.empty();
     empty.assign(k, false);
     let stones = Color::ALL.map(|c| {
         let mut stones: Bits = *board.stones(c);
