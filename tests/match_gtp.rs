@@ -182,8 +182,9 @@ fn every_game_forfeited(v: &Value, games: u64, words: &[&str]) {
 fn a_match_against_our_own_gtp_engine_swaps_both_ways_in_the_old_commands() {
     let dir = scratch("match-gtp");
     // The engine behind a shell pipeline that logs what it hears and what it says. A level below
-    // full strength plays the same moves on every run (one thread, fixed playouts, the seed);
-    // level 7's openings on 5×5 are ones each side swaps in these four games.
+    // full strength plays the same moves on every run (one thread, fixed playouts, the seed),
+    // and keeps the search its ladder was measured with as full strength changes: level 7's
+    // openings on 5×5, on both sides, are ones each side swaps in these four games.
     let engine = format!(
         "sh -c 'tee -a in.log | \"{}\" gtp --level 7 --threads 1 --seed 1 | tee -a out.log'",
         env!("CARGO_BIN_EXE_quentin")
@@ -192,7 +193,15 @@ fn a_match_against_our_own_gtp_engine_swaps_both_ways_in_the_old_commands() {
         match_command(
             &dir,
             &engine,
-            &["--games", "4", "--opponent-seconds", "10", "--json"],
+            &[
+                "--level",
+                "7",
+                "--games",
+                "4",
+                "--opponent-seconds",
+                "10",
+                "--json",
+            ],
         ),
         HANG,
     );

@@ -23,6 +23,7 @@
 pub mod calibration;
 mod forks;
 mod level;
+pub mod patterns;
 pub mod players;
 pub mod playout;
 pub mod policy;

@@ -263,9 +263,11 @@ fn the_first_turn_swaps_a_central_stone_and_keeps_a_corner() {
         );
         let corner = search(&after("a1"), 30_000);
         assert_ne!(corner.best, Some(Action::Swap), "{size}: a1");
-        // Not swapping, it answers with a placement the search looked at, not a stray one.
+        // Not swapping, it answers with a placement the search looked at (2 % of the
+        // playouts and more), not a stray one. (Quentin's learned patterns spread the first
+        // visits over more replies than the nearness prior did: 981 on 9×9.)
         let best = &corner.moves[0];
-        assert!(best.visits >= 1_000, "{size}: {best:?}");
+        assert!(best.visits >= 600, "{size}: {best:?}");
     }
 }
 

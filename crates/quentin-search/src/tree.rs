@@ -19,6 +19,7 @@ mod amaf;
 use amaf::{NO_MAP, Ranks};
 mod edge;
 use edge::{Edge, Edges, NO_POINT, proved_value};
+use prior::Prior;
 mod expand;
 pub(crate) use expand::centrality;
 mod inherit;
@@ -157,6 +158,9 @@ pub(crate) struct Tree {
     path: Vec<Step>,
     /// [`swap_margin`] of the board searched.
     swap_margin: f64,
+    /// The most visits a node waits for before it is expanded, in the game searched: its
+    /// prior's at full strength, else [`Params::expand_after`].
+    expand_after: u32,
     /// The nodes' maps from points to children, for the AMAF update.
     ranks: Ranks,
     /// The scores of the children `select` chooses among, by their rank among their siblings.
@@ -183,6 +187,7 @@ impl Tree {
             params,
             path: Vec::with_capacity(64),
             swap_margin: 0.0,
+            expand_after: params.expand_after,
             ranks: Ranks::default(),
             scores: Vec::new(),
             inherited: Vec::new(),
@@ -280,6 +285,9 @@ impl Tree {
     /// One simulation from `root`: descend, expand, play out, back up.
     pub(crate) fn iterate(&mut self, root: &Position, rng: &mut Rng) {
         self.swap_margin = swap_margin(root.size());
+        self.expand_after = Prior::of(root.game())
+            .filter(|_| self.params.prior)
+            .map_or(self.params.expand_after, |prior| prior.expand_after);
         let mut pos = root.clone();
         self.path.clear();
         self.path.push(Step {
@@ -304,7 +312,7 @@ impl Tree {
                 // cost grows with the board: a node waits for a playout per four points, up to
                 // `expand_after`.
                 let cells = (pos.size() * pos.size()) as u32;
-                let threshold = (cells / 4).clamp(1, self.params.expand_after);
+                let threshold = (cells / 4).clamp(1, self.expand_after);
                 let due = depth <= 1 || self.visits(node) >= threshold;
                 if !due || !self.expand(node, &pos) {
                     break;

@@ -138,7 +138,7 @@ impl Tree {
             self.nodes.push(node);
             let mut edge = Edge::new(a);
             if let (Some((prior, last)), Action::Place(p)) = (prior, a) {
-                edge.seed(prior.playouts, prior.share(p, last));
+                edge.seed(prior.playouts, prior.share(pos.board(), p, mover, last));
             }
             edge.prove(proof);
             self.edges.push(edge);

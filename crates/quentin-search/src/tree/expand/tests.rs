@@ -105,7 +105,7 @@ fn first_values(game: Game, size: usize, path: &[Action], params: Params) -> Vec
 
 #[test]
 fn a_new_placement_starts_with_the_prior_by_its_distance_from_the_last_stone() {
-    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+    for game in [Game::Konobi, Game::Brique] {
         let prior = Prior::of(game).unwrap();
         assert!(prior.playouts > 0 && prior.near > prior.far, "{prior:?}");
         let values = first_values(game, 7, &[at("d4")], Params::default());
@@ -133,6 +133,38 @@ fn a_new_placement_starts_with_the_prior_by_its_distance_from_the_last_stone() {
             assert!((value - prior.far).abs() < 1e-6, "{game} {a} {value}");
         }
     }
+}
+
+#[test]
+fn a_new_quentin_placement_starts_with_the_share_learned_for_its_pattern() {
+    let prior = Prior::of(Game::Quentin).unwrap();
+    let table = prior.patterns.expect("Quentin's patterns");
+    let root = Setup {
+        size: 7,
+        ..Setup::new(Game::Quentin)
+    }
+    .start()
+    .unwrap();
+    let path = [at("d4"), at("e5"), at("d3")];
+    let mut pos = root.clone();
+    for &a in &path {
+        pos.play(a).unwrap();
+    }
+    let mover = pos.to_move().unwrap();
+    let values = first_values(Game::Quentin, 7, &path, Params::default());
+    assert!(values.len() > 40);
+    let mut shares = Vec::new();
+    for (a, value) in values {
+        let Action::Place(p) = a else { continue };
+        let near = p.col().abs_diff(3) <= prior.reach && p.row().abs_diff(2) <= prior.reach;
+        let share = table.share(crate::patterns::key(pos.board(), p, mover), near);
+        assert!((value - share).abs() < 1e-6, "{a} {value} {share}");
+        shares.push(share);
+    }
+    // The patterns tell the placements apart beyond near and far.
+    shares.sort_by(f32::total_cmp);
+    shares.dedup();
+    assert!(shares.len() > 4, "{shares:?}");
 }
 
 #[test]
