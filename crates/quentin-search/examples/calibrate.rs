@@ -21,8 +21,11 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
-use quentin_rules::{Game, Setup};
-use quentin_search::{Budget, Calibration, Limits, Proven, Searcher};
+use quentin_rules::Game;
+use quentin_search::{Calibration, Proven};
+
+mod self_play;
+use self_play::number;
 
 /// The CSV header of `play`.
 const HEADER: &str = "game,size,playouts,seed,ply,raw,proven,outcome";
@@ -36,38 +39,22 @@ fn main() -> Result<(), String> {
     }
 }
 
-fn number(args: &[String], i: usize, what: &str) -> Result<u64, String> {
-    args.get(i)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| format!("{what}: a number expected"))
-}
-
 /// Plays the games and prints their positions.
 fn play(args: &[String]) -> Result<(), String> {
     let game = args
         .first()
         .and_then(|g| Game::from_name(g))
         .ok_or("GAME: quentin, konobi, brique or quint")?;
-    let size = number(args, 1, "SIZE")? as usize;
-    let playouts = number(args, 2, "PLAYOUTS")?;
-    let first = number(args, 3, "FIRST_SEED")?;
-    let games = number(args, 4, "GAMES")?;
-    let setup = Setup {
-        size,
-        ..Setup::new(game)
-    };
-    let start = setup.start().map_err(|e| e.to_string())?;
+    let size: usize = number(args, 1, "SIZE")?;
+    let playouts: u64 = number(args, 2, "PLAYOUTS")?;
+    let first: u64 = number(args, 3, "FIRST_SEED")?;
+    let games: u64 = number(args, 4, "GAMES")?;
+    let start = self_play::start(game, size)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{HEADER}").map_err(|e| e.to_string())?;
     let stop = AtomicBool::new(false);
     for seed in first..first + games {
-        let mut searcher = Searcher::new(Limits {
-            budget: Budget::Playouts(playouts),
-            threads: 1,
-            seed: Some(seed),
-            nodes: 0,
-            ..Limits::default()
-        });
+        let mut searcher = self_play::searcher(playouts, seed);
         let mut position = start.clone();
         // (ply, side to move, raw share, proved)
         let mut seen = Vec::new();

@@ -25,9 +25,11 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
-use quentin_rules::{Action, Game, Point, Setup};
+use quentin_rules::{Action, Game, Point};
 use quentin_search::patterns::{canonical, key};
-use quentin_search::{Budget, Limits, Searcher};
+
+mod self_play;
+use self_play::number;
 
 /// Placements at the kind's rate a pattern's rate is drawn towards.
 const PSEUDO: f64 = 20.0;
@@ -43,12 +45,6 @@ fn main() -> Result<(), String> {
             "usage: patterns play GAME SIZE PLAYOUTS FIRST_SEED GAMES | fit NEAR FAR FILE…".into(),
         ),
     }
-}
-
-fn number<T: std::str::FromStr>(args: &[String], i: usize, what: &str) -> Result<T, String> {
-    args.get(i)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| format!("{what}: a number expected"))
 }
 
 /// Whether `p` is within a king's step of the stone placed last (the prior's reach of Quentin
@@ -68,22 +64,12 @@ fn play(args: &[String]) -> Result<(), String> {
     let playouts: u64 = number(args, 2, "PLAYOUTS")?;
     let first: u64 = number(args, 3, "FIRST_SEED")?;
     let games: u64 = number(args, 4, "GAMES")?;
-    let setup = Setup {
-        size,
-        ..Setup::new(game)
-    };
-    let start = setup.start().map_err(|e| e.to_string())?;
+    let start = self_play::start(game, size)?;
     let stop = AtomicBool::new(false);
     // (key, near) → (chosen, legal)
     let mut counts: BTreeMap<(u16, bool), (u64, u64)> = BTreeMap::new();
     for seed in first..first + games {
-        let mut searcher = Searcher::new(Limits {
-            budget: Budget::Playouts(playouts),
-            threads: 1,
-            seed: Some(seed),
-            nodes: 0,
-            ..Limits::default()
-        });
+        let mut searcher = self_play::searcher(playouts, seed);
         let mut position = start.clone();
         let mut last = None;
         while !position.is_over() {
