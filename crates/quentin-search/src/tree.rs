@@ -19,11 +19,11 @@ mod amaf;
 use amaf::{NO_MAP, Ranks};
 mod edge;
 use edge::{Edge, Edges, NO_POINT, proved_value};
-use prior::Prior;
 mod expand;
 pub(crate) use expand::centrality;
 mod inherit;
 mod prior;
+use prior::Prior;
 mod select;
 
 /// A proof for the person to move at a node.
