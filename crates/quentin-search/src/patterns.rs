@@ -39,24 +39,18 @@ const AROUND: [(isize, isize); 8] = [
 /// (not canonical: [`canonical`] gives the key it is learned by).
 #[must_use]
 pub fn key(board: &Board, p: Point, mover: Color) -> u16 {
-    let n = board.size() as isize;
-    let (col, row) = (p.col() as isize, p.row() as isize);
     let mut key = 0;
     for (slot, &(dc, dr)) in AROUND.iter().enumerate() {
         // White's pattern is read transposed: its edges are west and east.
-        let (dc, dr) = match mover {
+        let step = match mover {
             Color::Black => (dc, dr),
             Color::White => (dr, dc),
         };
-        let (c, r) = (col + dc, row + dr);
-        let value = if (0..n).contains(&c) && (0..n).contains(&r) {
-            match board.get(Point::new(c as usize, r as usize)) {
-                None => EMPTY,
-                Some(color) if color == mover => MINE,
-                Some(_) => THEIRS,
-            }
-        } else {
-            OFF
+        let value = match board.step(p, step).map(|q| board.get(q)) {
+            None => OFF,
+            Some(None) => EMPTY,
+            Some(Some(color)) if color == mover => MINE,
+            Some(Some(_)) => THEIRS,
         };
         key |= value << (2 * slot);
     }

@@ -90,7 +90,8 @@ pub(crate) struct Params {
     /// RAVE's equivalence parameter: the larger, the longer AMAF statistics weigh.
     pub(crate) rave_bias: f64,
     /// The most visits a node below the root's children waits for before it is expanded
-    /// (fewer on small boards).
+    /// (fewer on small boards), unless the game's prior, at full strength, says otherwise
+    /// ([`Prior::expand_after`]).
     pub(crate) expand_after: u32,
     /// The playout policy.
     pub(crate) policy: Policy,
