@@ -123,6 +123,17 @@ impl<const W: usize> Bits<W> {
         bits
     }
 
+    /// The set of the given words, bit `k` being bit `k % 64` of word `k / 64`.
+    #[inline]
+    pub(crate) const fn from_words(words: [u64; W]) -> Self {
+        Bits { words }
+    }
+
+    /// The words, bit `k` being bit `k % 64` of word `k / 64`.
+    pub(crate) const fn words(&self) -> &[u64; W] {
+        &self.words
+    }
+
     /// The same set in `V` words: the bits past them are dropped, the words added are empty.
     #[inline]
     pub(crate) fn resize<const V: usize>(&self) -> Bits<V> {
@@ -202,6 +213,12 @@ impl<const W: usize> Bits<W> {
         Bits {
             words: std::array::from_fn(|k| self.words[k] & !other.words[k]),
         }
+    }
+
+    /// Whether the set has no bit.
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.words.iter().fold(0, |acc, w| acc | w) == 0
     }
 
     /// Whether the two sets share a bit.

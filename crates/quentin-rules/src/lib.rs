@@ -29,7 +29,7 @@ pub use color::Color;
 pub use decisive::Threats;
 pub use konobi::KonobiViolation;
 pub use point::{MAX_SIZE, MIN_SIZE, ParsePointError, Point};
-pub use quentin::QuentinViolation;
+pub use quentin::{QuentinBoard, QuentinBoards, QuentinStones, QuentinViolation};
 pub use quint::QuintViolation;
 pub use setup::{Game, Setup, SetupError};
 

@@ -3,6 +3,10 @@
 
 use std::fmt;
 
+mod real_width;
+
+pub use real_width::{QuentinBoard, QuentinBoards, QuentinStones, swap_ahead};
+
 use super::bits::{BIT_WORDS, Bits, Layout};
 use super::board::{
     Board, DIAGONAL, DIAGONAL_STEPS, EMPTY, ORTHOGONAL_STEPS, beside_either, is_stone, stone,

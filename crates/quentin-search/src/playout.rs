@@ -8,7 +8,11 @@
 //! aside, and `swap` (when offered) is one more outcome of the first draw.
 
 use crate::rng::Rng;
-use quentin_rules::{Action, Change, Game, MAX_SIZE, Point, Position, Threats};
+use quentin_rules::quentin;
+use quentin_rules::{
+    Action, Change, Color, Game, MAX_SIZE, Point, Position, QuentinBoard, QuentinBoards,
+    QuentinStones, Threats,
+};
 
 /// Plays uniformly random legal actions from `pos` until the game ends, and returns how many it
 /// played. Every legal action of a turn is equally likely (a placement, or `swap` when
@@ -47,6 +51,124 @@ fn uniform_by_placement(pos: &mut Position, rng: &mut Rng) -> usize {
     by_placement(pos, rng, false)
 }
 
+/// How a playout of [`uniform_to_end`] ended.
+#[derive(Clone, Copy, Debug)]
+pub struct Ended {
+    /// Actions played.
+    pub actions: usize,
+    /// The winner; `None` for a game stopped undecided.
+    pub winner: Option<Color>,
+    /// The stones at the end when the playout went on at the board's real width (Quentin):
+    /// the position was then left where that began.
+    pub stones: Option<QuentinStones>,
+}
+
+/// The same game as [`uniform`] from the same generator state, played faster: in Quentin, once
+/// no swap is offered, on a board of its own at its real width ([`QuentinBoard`]), which
+/// places, fills and wins as the rules do and keeps nothing else; the position is then left
+/// where that began, and the end is read from [`Ended::stones`].
+pub fn uniform_to_end(pos: &mut Position, rng: &mut Rng) -> Ended {
+    if pos.game() != Game::Quentin {
+        let actions = uniform(pos, rng);
+        return Ended {
+            actions,
+            winner: pos.winner(),
+            stones: None,
+        };
+    }
+    // While swap is offered now or later (up to White's first turn), the position plays.
+    let mut empties = None;
+    let mut played = 0;
+    if quentin::swap_ahead(pos) {
+        let mut list = Empties::new(pos);
+        played = by_placement_with(pos, rng, false, &mut list, true);
+        empties = Some(list);
+    }
+    let board = QuentinBoards::of(pos);
+    let (actions, winner, stones) = match board {
+        None => (0, pos.winner(), None),
+        Some(QuentinBoards::Two(q)) => quentin_rest(q, empties.as_ref(), rng),
+        Some(QuentinBoards::Three(q)) => quentin_rest(q, empties.as_ref(), rng),
+        Some(QuentinBoards::Four(q)) => quentin_rest(q, empties.as_ref(), rng),
+        Some(QuentinBoards::Six(q)) => quentin_rest(q, empties.as_ref(), rng),
+        // From 20×20 on, as fast on the position (its padded grid is the board's own size).
+        Some(QuentinBoards::Eleven(_)) => {
+            let mut list = empties.unwrap_or_else(|| Empties::new(pos));
+            let actions = by_placement_with(pos, rng, false, &mut list, false);
+            (actions, pos.winner(), None)
+        }
+    };
+    Ended {
+        actions: played + actions,
+        winner,
+        stones,
+    }
+}
+
+/// Plays Quentin out on `q` as [`by_placement`] would on the position: the same draws from
+/// the same list of empty points (`empties`, as bits), the same game.
+fn quentin_rest<const W: usize>(
+    mut q: QuentinBoard<W>,
+    empties: Option<&Empties>,
+    rng: &mut Rng,
+) -> (usize, Option<Color>, Option<QuentinStones>) {
+    // The empty points' bits in the list's order (row by row from a1, as `Empties::new` lists
+    // them, unless the position played first), and each bit's slot in it.
+    let mut list = [0u16; MAX_SIZE * MAX_SIZE];
+    let mut slot = [0u16; BIT_SLOTS];
+    let mut len = 0;
+    let mut push = |k: u16| {
+        list[len] = k;
+        slot[usize::from(k)] = len as u16;
+        len += 1;
+    };
+    match empties {
+        Some(empties) => empties.points.iter().for_each(|&p| push(q.bit(p))),
+        None => q.empty_bits().for_each(push),
+    }
+    let mut fills = Vec::with_capacity(64);
+    let (mut played, mut passes) = (0, 0);
+    while q.winner().is_none() && passes < 2 {
+        let mut untried = len;
+        loop {
+            if untried == 0 {
+                q.pass();
+                passes += 1;
+                break;
+            }
+            let i = rng.below(untried);
+            let k = list[i];
+            if q.place(k, &mut fills) {
+                // Out of the list as `Empties::remove_at` takes it: the last takes its slot.
+                len -= 1;
+                list[i] = list[len];
+                slot[usize::from(list[i])] = i as u16;
+                for &f in &fills {
+                    let j = usize::from(slot[usize::from(f & FILL_BITS)]);
+                    len -= 1;
+                    list[j] = list[len];
+                    slot[usize::from(list[j])] = j as u16;
+                }
+                passes = 0;
+                break;
+            }
+            // Set aside among the tried, as `Empties::swap`.
+            untried -= 1;
+            list.swap(i, untried);
+            slot[usize::from(list[i])] = i as u16;
+            slot[usize::from(list[untried])] = untried as u16;
+        }
+        played += 1;
+    }
+    (played, q.winner(), Some(q.stones()))
+}
+
+/// Slots for every bit a [`QuentinBoard`] gives a point: a word before the board, then the
+/// largest board's rows of 27 bits.
+const BIT_SLOTS: usize = 64 + MAX_SIZE * (MAX_SIZE + 1);
+/// The bits of a fill's point in [`QuentinBoard::place`]'s list.
+const FILL_BITS: u16 = 0x7fff;
+
 /// The playout of the connection games with decisive and anti-decisive moves (Teytaud and
 /// Teytaud, "On the huge benefit of decisive moves in Monte-Carlo Tree Search algorithms",
 /// 2010): each turn the side to move wins at once when it can, else takes the opponent's only
@@ -67,12 +189,27 @@ pub fn decisive(pos: &mut Position, rng: &mut Rng) -> usize {
 /// and anti-decisive moves when `tactics` is set.
 fn by_placement(pos: &mut Position, rng: &mut Rng, tactics: bool) -> usize {
     let mut empties = Empties::new(pos);
+    by_placement_with(pos, rng, tactics, &mut empties, false)
+}
+
+/// [`by_placement`] from the list `empties` of the position's empty points; stopped, when
+/// `until_no_swap` is set, at the first turn from which swap is offered no more.
+fn by_placement_with(
+    pos: &mut Position,
+    rng: &mut Rng,
+    tactics: bool,
+    empties: &mut Empties,
+    until_no_swap: bool,
+) -> usize {
     let mut changes = Vec::with_capacity(64);
     let mut wins = Vec::new();
     let mut threats = tactics.then(|| Threats::new(pos));
     let mut played = 0;
     let mut passes = 0;
     while !pos.is_over() && passes < 2 {
+        if until_no_swap && !quentin::swap_ahead(pos) {
+            return played;
+        }
         // `swap` is offered on White's first turn only, so at most the first two of a playout
         // ask: the call, through the position's dispatch, was a few per cent of a Brique
         // playout.

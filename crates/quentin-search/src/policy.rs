@@ -1,7 +1,7 @@
 //! Playout policies: how a simulation plays a position to its end (or to a cut with an estimate).
 
 use crate::rng::Rng;
-use quentin_rules::{Action, Captures, Color, Game, Point, Position};
+use quentin_rules::{Action, Captures, Color, Game, Point, Position, QuentinStones};
 
 /// How playouts choose their actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -40,6 +40,23 @@ pub struct Playout {
     /// Black's score: 1 when Black won, 0 when White won, one half for a draw or an unfinished
     /// game, in between for an estimate of a game cut short.
     pub black: f32,
+    /// The stones at the end when the playout went on on a board of its own (Quentin at its
+    /// real width, [`crate::playout::uniform_to_end`]); the position was then left where that
+    /// began. `None` when the position itself stands at the end.
+    pub end: Option<QuentinStones>,
+}
+
+impl Playout {
+    /// Whether the point of index `index` ([`Point::index`]) holds a stone of `color` at the
+    /// end of the playout that left `pos`.
+    #[inline]
+    #[must_use]
+    pub fn holds(&self, pos: &Position, index: usize, color: Color) -> bool {
+        match &self.end {
+            Some(stones) => stones.holds(index, color),
+            None => pos.board().holds(index, color),
+        }
+    }
 }
 
 /// Plays `pos` out with `policy`.
@@ -47,18 +64,19 @@ pub fn playout(pos: &mut Position, policy: Policy, rng: &mut Rng) -> Playout {
     match (policy, pos.game()) {
         (Policy::Search, Game::Quint) => quint_playout(pos, rng),
         _ => {
-            let actions = super::playout::uniform(pos, rng);
+            let ended = super::playout::uniform_to_end(pos, rng);
             Playout {
-                actions,
-                black: black_score(pos),
+                actions: ended.actions,
+                black: black_score(ended.winner),
+                end: ended.stones,
             }
         }
     }
 }
 
-/// Black's score of a finished (or abandoned) game.
-fn black_score(pos: &Position) -> f32 {
-    match pos.winner() {
+/// Black's score of a finished (or abandoned) game won by `winner`.
+fn black_score(winner: Option<Color>) -> f32 {
+    match winner {
         Some(Color::Black) => 1.0,
         Some(Color::White) => 0.0,
         None => 0.5,
@@ -96,6 +114,7 @@ fn quint_playout(pos: &mut Position, rng: &mut Rng) -> Playout {
                 return Playout {
                     actions,
                     black: material_estimate(pos),
+                    end: None,
                 };
             }
             moves += 1;
@@ -114,7 +133,8 @@ fn quint_playout(pos: &mut Position, rng: &mut Rng) -> Playout {
     }
     Playout {
         actions,
-        black: black_score(pos),
+        black: black_score(pos.winner()),
+        end: None,
     }
 }
 
@@ -142,14 +162,35 @@ mod tests {
         }
     }
 
+    /// A playout ends the game; Quentin's, played on a board of its own, is the very game the
+    /// position would have played from the same generator state, and ends with its stones.
     #[test]
     fn connection_playouts_finish_the_game() {
-        let start = Setup::new(Game::Quentin).start().unwrap();
-        let mut rng = Rng::new(3);
-        let mut pos = start.clone();
-        let done = playout(&mut pos, Policy::Search, &mut rng);
-        assert!(pos.is_over());
-        assert_eq!(done.actions, pos.ply());
-        assert!(done.black == 0.0 || done.black == 1.0);
+        for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+            let start = Setup::new(game).start().unwrap();
+            for seed in 0..5 {
+                let mut pos = start.clone();
+                let done = playout(&mut pos, Policy::Search, &mut Rng::new(seed));
+                assert!(done.black == 0.0 || done.black == 1.0);
+                let mut alike = start.clone();
+                let actions = crate::playout::uniform(&mut alike, &mut Rng::new(seed));
+                assert!(alike.is_over());
+                assert_eq!(done.actions, actions, "{game}");
+                assert_eq!(done.black, black_score(alike.winner()), "{game}");
+                assert_eq!(done.end.is_some(), game == Game::Quentin, "{game}");
+                if done.end.is_none() {
+                    assert_eq!(pos.board(), alike.board(), "{game}");
+                }
+                for p in alike.board().points() {
+                    for color in [Color::Black, Color::White] {
+                        assert_eq!(
+                            done.holds(&pos, p.index(), color),
+                            alike.get(p) == Some(color),
+                            "{game} {p}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

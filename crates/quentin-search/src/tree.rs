@@ -347,10 +347,14 @@ impl Tree {
             Proof::Unknown => {
                 let swapped = pos.swapped();
                 let done = policy::playout(&mut pos, self.params.policy, rng);
-                person_result(leaf.to_move, swapped != pos.swapped(), done.black)
+                self.ranks.read_end(|i, c| done.holds(&pos, i, c));
+                let result = person_result(leaf.to_move, swapped != pos.swapped(), done.black);
+                self.back_up(result);
+                return;
             }
         };
-        self.back_up(result, &pos);
+        self.ranks.read_end(|i, c| pos.board().holds(i, c));
+        self.back_up(result);
     }
 
     /// Searches the expanded node `i` at `pos` for forks ([`crate::forks`]) when it has just
@@ -367,9 +371,8 @@ impl Tree {
     }
 
     /// Carries `result` (for the person to move at the leaf) up the path, with the AMAF
-    /// statistics read from the final position and the solver's proofs.
-    fn back_up(&mut self, result: f32, end: &Position) {
-        self.ranks.read_end(end.board());
+    /// statistics of the end read by [`Ranks::read_end`] and the solver's proofs.
+    fn back_up(&mut self, result: f32) {
         let exploration = self.params.exploration;
         // The result for the person to move at the current step.
         let mut r = result;

@@ -4,7 +4,7 @@
 //! each), the points of each colour are listed once a playout, and each node finds the child
 //! placing on such a point through its map from the board's points to its children.
 
-use quentin_rules::{Board, Color, Point};
+use quentin_rules::{Color, Point};
 
 use super::edge::Amaf;
 
@@ -113,12 +113,12 @@ impl Ranks {
         }
     }
 
-    /// Lists the points of each colour on `board`, the end of a playout.
+    /// Lists the points of each colour at the end of a playout, as `holds` tells them.
     ///
     /// Without a branch: whether a point holds a colour is a coin flip, which a branch would
     /// mispredict half the time. Every point is written to both lists, and only the count of
     /// the list it belongs to moves on.
-    pub(super) fn read_end(&mut self, board: &Board) {
+    pub(super) fn read_end(&mut self, holds: impl Fn(usize, Color) -> bool) {
         let [black, white] = &mut *self.ends;
         let (mut blacks, mut whites) = (0, 0);
         for (number, &index) in self.points.iter().enumerate() {
@@ -126,8 +126,8 @@ impl Ranks {
             // The counts stay below the points, and so below `ENDS`: the mask changes nothing.
             black[blacks & (ENDS - 1)] = number as u16;
             white[whites & (ENDS - 1)] = number as u16;
-            blacks += usize::from(board.holds(index, Color::Black));
-            whites += usize::from(board.holds(index, Color::White));
+            blacks += usize::from(holds(index, Color::Black));
+            whites += usize::from(holds(index, Color::White));
         }
         self.ends_len = [blacks, whites];
     }
@@ -199,8 +199,8 @@ mod tests {
                     continue;
                 }
                 let mut end = pos.clone();
-                policy::playout(&mut end, Policy::Search, &mut rng);
-                tree.ranks.read_end(end.board());
+                let done = policy::playout(&mut end, Policy::Search, &mut rng);
+                tree.ranks.read_end(|i, c| done.holds(&end, i, c));
                 checked += 1;
                 let range = tree.children(ROOT);
                 let (first, last) = (range.start as usize, range.end as usize);
@@ -212,7 +212,7 @@ mod tests {
                         .update(map, color, (&mut amaf, &mut amaf_visits), 0.75);
                     for (k, c) in (first..last).enumerate() {
                         let index = usize::from(tree.edges.amaf_index[c]);
-                        let hit = end.board().holds(index, color);
+                        let hit = done.holds(&end, index, color);
                         let expected = super::Amaf {
                             visits: u32::from(hit),
                             wins: if hit { 0.75 } else { 0.0 },
