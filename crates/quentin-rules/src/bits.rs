@@ -15,9 +15,23 @@ pub(crate) const BIT_WORDS: usize = (MAX_SIZE * (MAX_SIZE + 1)).div_ceil(64);
 /// A set of points of one board, in the layout of the module comment, in `W` words: the board
 /// keeps its sets in [`BIT_WORDS`], and the rules compute in as few words as the board's size
 /// needs ([`Bits::resize`]), so that a 13×13 set lives in three registers.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, Eq, Debug)]
 pub(crate) struct Bits<const W: usize = BIT_WORDS> {
     words: [u64; W],
+}
+
+// Written out: the derived comparison compared the words through memory, a wide load over two
+// word stores that had to finish first (no store-to-load forwarding); this one, word by word
+// in registers: 60,000 Quentin 13×13 playouts on the real-width board 0.45 → 0.41 s.
+impl<const W: usize> PartialEq for Bits<W> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.words
+            .iter()
+            .zip(&other.words)
+            .fold(0, |acc, (a, b)| acc | (a ^ b))
+            == 0
+    }
 }
 
 impl<const W: usize> Default for Bits<W> {
@@ -40,6 +54,12 @@ impl Layout {
             stride: size + 1,
             words: (size * (size + 1)).div_ceil(64),
         }
+    }
+
+    /// The row stride: the board's side and a spare bit.
+    #[inline]
+    pub(crate) const fn stride(self) -> usize {
+        self.stride
     }
 
     /// The bit steps to the four orthogonal neighbours, in the order of

@@ -405,19 +405,8 @@ fn far_territory_wins<R: PlacementRules>(board: &Board, color: Color, out: &mut 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xorshift::Xorshift;
     use crate::{Action, Game, Setup};
-
-    /// A small deterministic generator for the tests (xorshift).
-    struct Xorshift(u64);
-
-    impl Xorshift {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
 
     /// The winning points by trying every empty point, with `color` to move.
     fn by_trial(pos: &Position, color: Color) -> Vec<Point> {

@@ -20,6 +20,8 @@ mod point;
 pub mod quentin;
 pub mod quint;
 mod setup;
+#[cfg(test)]
+mod xorshift;
 
 use std::fmt;
 

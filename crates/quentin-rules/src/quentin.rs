@@ -232,11 +232,7 @@ fn fill_single(board: &Board, p: Point, n: usize, color: Color, changes: &mut Ve
     }
     count[color.index()] += 1;
     let [black, white] = count;
-    let fill = match black.cmp(&white) {
-        std::cmp::Ordering::Greater => Color::Black,
-        std::cmp::Ordering::Less => Color::White,
-        std::cmp::Ordering::Equal => color.opponent(),
-    };
+    let fill = majority(black, white, color.opponent());
     changes.push(Change::placement(Point::from_index(j), fill));
 }
 
@@ -302,6 +298,7 @@ fn lacking_points<const W: usize>(board: &Board, empty: &Bits<W>) -> Bits<W> {
 /// The region of `empty` around the bit `start`, grown a step at a time in every direction at
 /// once, if it is a territory; as soon as it reaches a point of `spoils`, the part grown so far
 /// (which is no territory, nor the rest of its region).
+#[inline]
 pub(super) fn region_if_territory<const W: usize>(
     layout: Layout,
     start: usize,
@@ -332,6 +329,12 @@ pub(super) fn fill_color<const W: usize>(
     let around = layout.grow(territory);
     let black = around.and(&stones[Color::Black.index()]).len();
     let white = around.and(&stones[Color::White.index()]).len();
+    majority(black, white, tie_color)
+}
+
+/// The colour of the more stones, `black` against `white`; `tie_color` on a tie: the colour a
+/// territory is filled with.
+pub(super) fn majority<N: Ord>(black: N, white: N, tie_color: Color) -> Color {
     match black.cmp(&white) {
         std::cmp::Ordering::Greater => Color::Black,
         std::cmp::Ordering::Less => Color::White,

@@ -7,6 +7,7 @@
 //! tried. Each legal placement is then equally likely, since the refused ones are simply set
 //! aside, and `swap` (when offered) is one more outcome of the first draw.
 
+use crate::policy::{Playout, black_score};
 use crate::rng::Rng;
 use quentin_rules::quentin;
 use quentin_rules::{
@@ -51,29 +52,17 @@ fn uniform_by_placement(pos: &mut Position, rng: &mut Rng) -> usize {
     by_placement(pos, rng, false)
 }
 
-/// How a playout of [`uniform_to_end`] ended.
-#[derive(Clone, Copy, Debug)]
-pub struct Ended {
-    /// Actions played.
-    pub actions: usize,
-    /// The winner; `None` for a game stopped undecided.
-    pub winner: Option<Color>,
-    /// The stones at the end when the playout went on at the board's real width (Quentin):
-    /// the position was then left where that began.
-    pub stones: Option<QuentinStones>,
-}
-
 /// The same game as [`uniform`] from the same generator state, played faster: in Quentin, once
 /// no swap is offered, on a board of its own at its real width ([`QuentinBoard`]), which
 /// places, fills and wins as the rules do and keeps nothing else; the position is then left
-/// where that began, and the end is read from [`Ended::stones`].
-pub fn uniform_to_end(pos: &mut Position, rng: &mut Rng) -> Ended {
+/// where that began, and the end is read from [`Playout::end`].
+pub fn uniform_to_end(pos: &mut Position, rng: &mut Rng) -> Playout {
     if pos.game() != Game::Quentin {
         let actions = uniform(pos, rng);
-        return Ended {
+        return Playout {
             actions,
-            winner: pos.winner(),
-            stones: None,
+            black: black_score(pos.winner()),
+            end: None,
         };
     }
     // While swap is offered now or later (up to White's first turn), the position plays.
@@ -98,10 +87,10 @@ pub fn uniform_to_end(pos: &mut Position, rng: &mut Rng) -> Ended {
             (actions, pos.winner(), None)
         }
     };
-    Ended {
+    Playout {
         actions: played + actions,
-        winner,
-        stones,
+        black: black_score(winner),
+        end: stones,
     }
 }
 

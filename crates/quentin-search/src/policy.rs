@@ -63,19 +63,12 @@ impl Playout {
 pub fn playout(pos: &mut Position, policy: Policy, rng: &mut Rng) -> Playout {
     match (policy, pos.game()) {
         (Policy::Search, Game::Quint) => quint_playout(pos, rng),
-        _ => {
-            let ended = super::playout::uniform_to_end(pos, rng);
-            Playout {
-                actions: ended.actions,
-                black: black_score(ended.winner),
-                end: ended.stones,
-            }
-        }
+        _ => super::playout::uniform_to_end(pos, rng),
     }
 }
 
 /// Black's score of a finished (or abandoned) game won by `winner`.
-fn black_score(winner: Option<Color>) -> f32 {
+pub(crate) fn black_score(winner: Option<Color>) -> f32 {
     match winner {
         Some(Color::Black) => 1.0,
         Some(Color::White) => 0.0,

@@ -340,6 +340,7 @@ impl Tree {
             });
         }
         let leaf = self.path[self.path.len() - 1];
+        let mut playout = None;
         let result = match self.nodes[leaf.node as usize].proof {
             Proof::Win => 1.0,
             Proof::Loss => 0.0,
@@ -347,13 +348,15 @@ impl Tree {
             Proof::Unknown => {
                 let swapped = pos.swapped();
                 let done = policy::playout(&mut pos, self.params.policy, rng);
-                self.ranks.read_end(|i, c| done.holds(&pos, i, c));
-                let result = person_result(leaf.to_move, swapped != pos.swapped(), done.black);
-                self.back_up(result);
-                return;
+                playout = Some(done);
+                person_result(leaf.to_move, swapped != pos.swapped(), done.black)
             }
         };
-        self.ranks.read_end(|i, c| pos.board().holds(i, c));
+        // The end: the playout's, or the proved leaf itself.
+        self.ranks.read_end(|i, c| match &playout {
+            Some(done) => done.holds(&pos, i, c),
+            None => pos.board().holds(i, c),
+        });
         self.back_up(result);
     }
 

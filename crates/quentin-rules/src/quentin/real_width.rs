@@ -135,6 +135,15 @@ impl Window for u128 {
     }
 }
 
+/// A fill of `color` as [`QuentinBoard::place`] lists it: bit 15 set for White.
+#[inline]
+fn fill_flag(color: Color) -> u16 {
+    match color {
+        Color::Black => 0,
+        Color::White => WHITE_FILL,
+    }
+}
+
 /// The orthogonal neighbours (bit `n` for the `n`th of [`crate::ORTHOGONAL`]) and the diagonal
 /// ones (bit `n` for the `n`th of [`crate::DIAGONAL`]) of the window bit `o`, stride `s`.
 #[inline]
@@ -155,9 +164,7 @@ fn beside<T: Window>(x: T, s: usize) -> T {
 /// the stones, who is to move and who has won, and what the placements need kept.
 #[derive(Clone, Debug)]
 pub struct QuentinBoard<const W: usize> {
-    /// The row stride: the board's side plus a spare bit.
-    s: usize,
-    /// The same layout, for whole sets.
+    /// The layout: rows of the board's side and a spare bit.
     layout: Layout,
     /// By [`Color::index`].
     stones: [Set; 2],
@@ -229,7 +236,6 @@ impl<const W: usize> QuentinBoard<W> {
         let n = board.size();
         let s = n + 1;
         let mut q = QuentinBoard {
-            s,
             layout: Layout::new(n),
             stones: [Set::EMPTY; 2],
             on_board: Set::EMPTY,
@@ -272,14 +278,15 @@ impl<const W: usize> QuentinBoard<W> {
     #[must_use]
     #[inline]
     pub fn bit(&self, p: Point) -> u16 {
-        (OFFSET + p.row() * self.s + p.col()) as u16
+        (OFFSET + p.row() * self.layout.stride() + p.col()) as u16
     }
 
     /// The point of bit `k` of the board.
     #[must_use]
     pub fn point(&self, k: u16) -> Point {
         let k = usize::from(k) - OFFSET;
-        Point::new(k % self.s, k / self.s)
+        let s = self.layout.stride();
+        Point::new(k % s, k / s)
     }
 
     /// The colour to move; `None` once the game is over.
@@ -320,7 +327,7 @@ impl<const W: usize> QuentinBoard<W> {
     #[must_use]
     pub fn stones(&self) -> QuentinStones {
         QuentinStones {
-            s: self.s,
+            layout: self.layout,
             stones: self.stones,
         }
     }
@@ -343,7 +350,7 @@ impl<const W: usize> QuentinBoard<W> {
 
     #[inline]
     fn place_with<T: Window>(&mut self, k: usize, fills: &mut Vec<u16>) -> bool {
-        let (s, color) = (self.s, self.to_move);
+        let (s, color) = (self.layout.stride(), self.to_move);
         // The window from two rows below and two columns left of `k`: `k` is its bit `o`.
         let (b, o) = (k - 2 * s - 2, 2 * s + 2);
         let own = T::read(&self.stones[color.index()], b);
@@ -386,7 +393,7 @@ impl<const W: usize> QuentinBoard<W> {
     /// neighbours `starts` (as [`crate::quentin`]'s `fill_territories`), read from the window at
     /// `b` where `k` is bit `o`.
     fn fills<T: Window>(&self, k: usize, starts: u32, b: usize, o: usize, fills: &mut Vec<u16>) {
-        let s = self.s;
+        let s = self.layout.stride();
         let steps = [s as isize, 1, -(s as isize), -1];
         // A start none of whose other neighbours is empty is a territory of one point.
         let empty = T::read(&self.empty, b) & !T::single(o);
@@ -401,7 +408,7 @@ impl<const W: usize> QuentinBoard<W> {
             }
             return;
         }
-        let layout = self.layout;
+        let (layout, tie) = (self.layout, self.to_move.opponent());
         let mut stones: [Bits<W>; 2] = [self.stones[0].get(), self.stones[1].get()];
         stones[self.to_move.index()].insert(k - OFFSET);
         let occupied = stones[0].or(&stones[1]);
@@ -414,12 +421,10 @@ impl<const W: usize> QuentinBoard<W> {
             if singles & 1 << n != 0 {
                 self.fill_single(start, fills);
             } else if !spoils.contains(start - OFFSET) {
-                match self.region_if_territory(start - OFFSET, &empty, &spoils) {
+                match super::region_if_territory(layout, start - OFFSET, &empty, &spoils) {
                     Ok(territory) => {
-                        let around = layout.grow(&territory);
-                        let black = around.and(&stones[0]).len();
-                        let white = around.and(&stones[1]).len();
-                        let flag = self.fill_flag(black as u32, white as u32);
+                        let fill = super::fill_color(layout, &territory, &stones, tie);
+                        let flag = fill_flag(fill);
                         fills.extend(territory.iter().map(|k| (k + OFFSET) as u16 | flag));
                         // Filled: no other start lies in it.
                         spoils = spoils.or(&territory);
@@ -430,57 +435,15 @@ impl<const W: usize> QuentinBoard<W> {
         }
     }
 
-    /// The region of `empty` around bit `start` (of the rules' layout, from bit 0), grown a
-    /// step at a time, if it is a territory; as soon as it meets `spoils`, the part grown so far
-    /// (no territory, nor the rest of its region).
-    #[inline]
-    fn region_if_territory(
-        &self,
-        start: usize,
-        empty: &Bits<W>,
-        spoils: &Bits<W>,
-    ) -> Result<Bits<W>, Bits<W>> {
-        let mut region = Bits::single(start);
-        loop {
-            let grown = self.layout.grow(&region).and(empty);
-            if grown.meets(spoils) {
-                return Err(grown);
-            }
-            if grown
-                .words()
-                .iter()
-                .zip(region.words())
-                .fold(0, |acc, (a, b)| acc | (a ^ b))
-                == 0
-            {
-                return Ok(region);
-            }
-            region = grown;
-        }
-    }
-
     /// Pushes the fill of `j`, a territory of one point once the side to move stands beside it.
     #[inline]
     fn fill_single(&self, j: usize, fills: &mut Vec<u16>) {
-        let b = j - self.s - 1;
-        let mover = self.to_move.index();
-        let mut counts = self
-            .stones
-            .map(|stones| (stones.read64(b) & self.around).count_ones());
-        counts[mover] += 1;
-        fills.push(j as u16 | self.fill_flag(counts[0], counts[1]));
-    }
-
-    /// The flag of a fill by the colour with more stones around it, the mover's opponent on a
-    /// tie.
-    #[inline]
-    fn fill_flag(&self, black: u32, white: u32) -> u16 {
-        let white_fills = match black.cmp(&white) {
-            std::cmp::Ordering::Greater => false,
-            std::cmp::Ordering::Less => true,
-            std::cmp::Ordering::Equal => self.to_move == Color::Black,
-        };
-        if white_fills { WHITE_FILL } else { 0 }
+        let b = j - self.layout.stride() - 1;
+        let [black, white] = Color::ALL.map(|c| {
+            let around = (self.stones[c.index()].read64(b) & self.around).count_ones();
+            around + u32::from(c == self.to_move)
+        });
+        fills.push(j as u16 | fill_flag(super::majority(black, white, self.to_move.opponent())));
     }
 
     /// Places on `k` with its `fills` when no stone of the turn then stands alone diagonally;
@@ -499,7 +462,7 @@ impl<const W: usize> QuentinBoard<W> {
             added[c].insert(f - OFFSET);
             stones[c].insert(f);
         }
-        let s = self.s;
+        let s = self.layout.stride();
         let alone = |k: usize, c: usize| {
             let (orthogonal, diagonal) = masks(stones[c].read64(k - s - 1), s + 1, s);
             diagonal & !beside_either(orthogonal) != 0
@@ -573,7 +536,7 @@ impl<const W: usize> QuentinBoard<W> {
 /// The stones of a [`QuentinBoard`], read by point index ([`Point::index`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuentinStones {
-    s: usize,
+    layout: Layout,
     stones: [Set; 2],
 }
 
@@ -583,7 +546,7 @@ impl QuentinStones {
     #[inline]
     pub fn holds(&self, index: usize, color: Color) -> bool {
         let (row, col) = (index / STRIDE - 1, index % STRIDE - 1);
-        self.stones[color.index()].contains(OFFSET + row * self.s + col)
+        self.stones[color.index()].contains(OFFSET + row * self.layout.stride() + col)
     }
 }
 

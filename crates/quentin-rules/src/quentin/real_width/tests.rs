@@ -2,19 +2,8 @@
 //! games at every size.
 
 use super::*;
+use crate::xorshift::Xorshift;
 use crate::{Action, Game, Position, Setup};
-
-/// A small xorshift: the tests need no other randomness.
-struct Xorshift(u64);
-
-impl Xorshift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// Plays random placements on `pos` and `q` alike until the game ends, trying the empty points
 /// in a random order each turn: both must refuse and accept the same ones, fill the same points

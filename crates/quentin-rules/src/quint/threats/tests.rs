@@ -2,6 +2,7 @@
 //! with [`Position::play`] and reading the outcome.
 
 use super::*;
+use crate::xorshift::Xorshift;
 use crate::{Board, Ending, Game, Outcome, Setup};
 
 /// The position of `rows` (top row first) with `in_hand` (Black first), `to_move` to act, in a
@@ -240,24 +241,12 @@ fn steps_that_win_in_the_move_phase() {
     check_blocks(&pos, &t);
 }
 
-/// A small xorshift generator: the same positions on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// On random positions of both phases, pieces crowded in a corner so that lines form: the wins
 /// and the opponent's are the winning actions that play finds, and every double threat leaves
 /// two winning drops.
 #[test]
 fn random_positions_agree_with_play() {
-    let mut rng = Rng(0x853c_49e6_748f_ea9b);
+    let mut rng = Xorshift(0x853c_49e6_748f_ea9b);
     let (mut wins, mut doubles) = (0, 0);
     for round in 0..1500 {
         let mut board = Board::new(8);
