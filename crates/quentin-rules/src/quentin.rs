@@ -305,7 +305,20 @@ pub(super) fn region_if_territory<const W: usize>(
     empty: &Bits<W>,
     spoils: &Bits<W>,
 ) -> Result<Bits<W>, Bits<W>> {
-    let mut region = Bits::single(start);
+    region_around(layout, Bits::single(start), empty, spoils)
+}
+
+/// [`region_if_territory`] grown from `seed`, a connected part of `empty` that holds no point
+/// of `spoils`: the same territory as from any one of its points, a step or more sooner; when
+/// there is none, a part of the same region.
+#[inline]
+pub(super) fn region_around<const W: usize>(
+    layout: Layout,
+    seed: Bits<W>,
+    empty: &Bits<W>,
+    spoils: &Bits<W>,
+) -> Result<Bits<W>, Bits<W>> {
+    let mut region = seed;
     loop {
         let grown = layout.grow(&region).and(empty);
         if grown.meets(spoils) {

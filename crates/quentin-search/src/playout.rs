@@ -96,8 +96,8 @@ pub fn uniform_to_end(pos: &mut Position, rng: &mut Rng) -> Playout {
 
 /// Plays Quentin out on `q` as [`by_placement`] would on the position: the same draws from
 /// the same list of empty points (`empties`, as bits), the same game.
-fn quentin_rest<const W: usize>(
-    mut q: QuentinBoard<W>,
+fn quentin_rest<const W: usize, const N: usize>(
+    mut q: QuentinBoard<W, N>,
     empties: Option<&Empties>,
     rng: &mut Rng,
 ) -> (usize, Option<Color>, Option<QuentinStones>) {

@@ -15,13 +15,11 @@
 
 use std::ops::{BitAnd, BitOr, Not, Shl, Shr};
 
-use crate::bits::{Bits, Layout};
+use crate::bits::{BIT_WORDS, Bits, Layout};
 use crate::board::beside_either;
 use crate::point::STRIDE;
 use crate::{Color, Point};
 
-/// Words of a set: one before the board, the largest board's eleven, two after.
-const WORDS: usize = 14;
 /// The bit of the point `(0, 0)`.
 const OFFSET: usize = 64;
 /// The bit that marks a White fill in [`QuentinBoard::place`]'s list.
@@ -30,14 +28,19 @@ const WHITE_FILL: u16 = 1 << 15;
 /// A set of points in the layout of the module comment. The board's words are `1..=W` for a
 /// board of `W` words; the others stay empty.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Set([u64; WORDS]);
+struct Set<const N: usize>([u64; N]);
 
-impl Set {
-    const EMPTY: Set = Set([0; WORDS]);
+impl<const N: usize> Set<N> {
+    const EMPTY: Self = Set([0; N]);
 
     #[inline]
     fn insert(&mut self, k: usize) {
         self.0[k / 64] |= 1 << (k % 64);
+    }
+
+    #[inline]
+    fn remove(&mut self, k: usize) {
+        self.0[k / 64] &= !(1 << (k % 64));
     }
 
     #[inline]
@@ -48,7 +51,7 @@ impl Set {
     /// The 64 bits from bit `b` on.
     #[inline]
     fn read64(&self, b: usize) -> u64 {
-        let (i, shift) = ((b / 64).min(WORDS - 2), b % 64);
+        let (i, shift) = ((b / 64).min(N - 2), b % 64);
         // `<< 1 << (63 - shift)`: no bits of the next word when `shift` is 0, and no overflow.
         self.0[i] >> shift | self.0[i + 1] << 1 << (63 - shift)
     }
@@ -56,7 +59,7 @@ impl Set {
     /// The 128 bits from bit `b` on.
     #[inline]
     fn read128(&self, b: usize) -> u128 {
-        let (i, shift) = ((b / 64).min(WORDS - 3), b % 64);
+        let (i, shift) = ((b / 64).min(N - 3), b % 64);
         let low = u128::from(self.0[i]) | u128::from(self.0[i + 1]) << 64;
         low >> shift | u128::from(self.0[i + 2]) << 1 << (127 - shift)
     }
@@ -64,17 +67,9 @@ impl Set {
     /// Sets the bits `mask << b`.
     #[inline]
     fn add_at(&mut self, b: usize, mask: u64) {
-        let (i, shift) = ((b / 64).min(WORDS - 2), b % 64);
+        let (i, shift) = ((b / 64).min(N - 2), b % 64);
         self.0[i] |= mask << shift;
         self.0[i + 1] |= mask >> 1 >> (63 - shift);
-    }
-
-    /// Clears the bits `mask << b`.
-    #[inline]
-    fn remove_at(&mut self, b: usize, mask: u64) {
-        let (i, shift) = ((b / 64).min(WORDS - 2), b % 64);
-        self.0[i] &= !(mask << shift);
-        self.0[i + 1] &= !(mask >> 1 >> (63 - shift));
     }
 
     /// The board's `W` words, as a set of the rules' bitboards (the same layout from bit 0).
@@ -83,10 +78,39 @@ impl Set {
         Bits::from_words(std::array::from_fn(|w| self.0[w + 1]))
     }
 
+    /// The board's `W` words less the bits `mask << b`.
+    #[inline]
+    fn get_without<const W: usize>(&self, b: usize, mask: u64) -> Bits<W> {
+        Bits::from_words(std::array::from_fn(|w| {
+            self.0[w + 1] & !part(b, mask, w + 1)
+        }))
+    }
+
     /// The board's `W` words set to `bits`.
     #[inline]
     fn put<const W: usize>(&mut self, bits: &Bits<W>) {
         self.0[1..=W].copy_from_slice(bits.words());
+    }
+}
+
+/// The bits `mask << b` of a [`Set`] as a set of the rules' bitboards of `W` words (see
+/// [`Set::get`]).
+#[inline]
+fn window<const W: usize>(b: usize, mask: u64) -> Bits<W> {
+    Bits::from_words(std::array::from_fn(|w| part(b, mask, w + 1)))
+}
+
+/// The bits of `mask << b` in word `w` of a [`Set`].
+#[inline]
+fn part(b: usize, mask: u64, w: usize) -> u64 {
+    let (i, shift) = (b / 64, b % 64);
+    if w == i {
+        mask << shift
+    } else if w == i + 1 {
+        // `>> 1 >> (63 - shift)`: none of `mask` when `shift` is 0, and no overflow.
+        mask >> 1 >> (63 - shift)
+    } else {
+        0
     }
 }
 
@@ -100,19 +124,20 @@ trait Window:
     + Shl<usize, Output = Self>
     + Shr<usize, Output = Self>
 {
-    fn read(set: &Set, b: usize) -> Self;
-    fn bit(self, k: usize) -> u32;
+    fn read<const N: usize>(set: &Set<N>, b: usize) -> Self;
+    /// The low 64 bits.
+    fn low64(self) -> u64;
     fn single(k: usize) -> Self;
 }
 
 impl Window for u64 {
     #[inline]
-    fn read(set: &Set, b: usize) -> u64 {
+    fn read<const N: usize>(set: &Set<N>, b: usize) -> u64 {
         set.read64(b)
     }
     #[inline]
-    fn bit(self, k: usize) -> u32 {
-        (self >> k) as u32 & 1
+    fn low64(self) -> u64 {
+        self
     }
     #[inline]
     fn single(k: usize) -> u64 {
@@ -122,12 +147,12 @@ impl Window for u64 {
 
 impl Window for u128 {
     #[inline]
-    fn read(set: &Set, b: usize) -> u128 {
+    fn read<const N: usize>(set: &Set<N>, b: usize) -> u128 {
         set.read128(b)
     }
     #[inline]
-    fn bit(self, k: usize) -> u32 {
-        (self >> k) as u32 & 1
+    fn low64(self) -> u64 {
+        self as u64
     }
     #[inline]
     fn single(k: usize) -> u128 {
@@ -144,14 +169,73 @@ fn fill_flag(color: Color) -> u16 {
     }
 }
 
-/// The orthogonal neighbours (bit `n` for the `n`th of [`crate::ORTHOGONAL`]) and the diagonal
-/// ones (bit `n` for the `n`th of [`crate::DIAGONAL`]) of the window bit `o`, stride `s`.
-#[inline]
-fn masks<T: Window>(x: T, o: usize, s: usize) -> (u32, u32) {
-    let orthogonal = x.bit(o + s) | x.bit(o + 1) << 1 | x.bit(o - s) << 2 | x.bit(o - 1) << 3;
-    let diagonal =
-        x.bit(o + s + 1) | x.bit(o + 1 - s) << 1 | x.bit(o - s - 1) << 2 | x.bit(o + s - 1) << 3;
-    (orthogonal, diagonal)
+/// How a board reads the 3×3 neighbourhood of a point as an index of 9 bits from `y`, bits of a
+/// set read from the point's south-west neighbour on (rows `s` bits apart): bits 0 to 2 of the
+/// index are the row below, 3 to 5 the point's row (4 the point), 6 to 8 the row above, each
+/// from west to east.
+#[derive(Clone, Copy, Debug)]
+struct Gather {
+    s: usize,
+    /// The three rows' bits.
+    rows: u64,
+    /// Shifts the rows to the bits `2s` to `2s + 8` of the product, each by as much as the
+    /// others', none of the other products there (a row of three bits or more between them)
+    /// and nothing carried: from a stride of 9 on; 0 for smaller boards.
+    magic: u64,
+}
+
+impl Gather {
+    fn new(s: usize) -> Gather {
+        Gather {
+            s,
+            rows: 7 | 7 << s | 7 << (2 * s),
+            magic: if s >= 9 {
+                1 << (2 * s) | 1 << (s + 3) | 1 << 6
+            } else {
+                0
+            },
+        }
+    }
+
+    #[inline]
+    fn index(self, y: u64) -> usize {
+        let s = self.s;
+        if self.magic != 0 {
+            ((y & self.rows).wrapping_mul(self.magic) >> (2 * s) & 511) as usize
+        } else {
+            (y & 7 | (y >> s & 7) << 3 | (y >> (2 * s) & 7) << 6) as usize
+        }
+    }
+}
+
+/// What a neighbourhood ([`Gather`]) of a set holds around its point, by the neighbourhood's index:
+/// bits 0 to 3 the orthogonal neighbours (bit `n` for the `n`th of [`crate::ORTHOGONAL`]), and
+/// [`ALONE`] when a diagonal neighbour shares no orthogonal one with the point, which a stone
+/// of the set's colour there would then stand alone beside.
+static AROUND: [u8; 512] = around_table();
+
+/// The bit of [`AROUND`] for a stone alone diagonally.
+const ALONE: u8 = 1 << 4;
+
+/// The orthogonal neighbours in an [`AROUND`] entry.
+const ORTHOGONAL: u8 = 0b1111;
+
+const fn around_table() -> [u8; 512] {
+    /// Bit `k` of `i`.
+    const fn at(i: usize, k: usize) -> u32 {
+        (i >> k & 1) as u32
+    }
+    let mut table = [0; 512];
+    let mut i = 0;
+    while i < 512 {
+        // North, east, south, west; then north-east, south-east, south-west, north-west.
+        let orthogonal = at(i, 7) | at(i, 5) << 1 | at(i, 1) << 2 | at(i, 3) << 3;
+        let diagonal = at(i, 8) | at(i, 2) << 1 | at(i, 0) << 2 | at(i, 6) << 3;
+        let alone = diagonal & !beside_either(orthogonal) != 0;
+        table[i] = orthogonal as u8 | if alone { ALONE } else { 0 };
+        i += 1;
+    }
+    table
 }
 
 /// The bits of `x` next to one of the window's bits `o` (stride `s`), not counting itself.
@@ -163,43 +247,49 @@ fn beside<T: Window>(x: T, s: usize) -> T {
 /// A Quentin position at the real width of its board, `W` words (see the module comment):
 /// the stones, who is to move and who has won, and what the placements need kept.
 #[derive(Clone, Debug)]
-pub struct QuentinBoard<const W: usize> {
+pub struct QuentinBoard<const W: usize, const N: usize> {
     /// The layout: rows of the board's side and a spare bit.
     layout: Layout,
     /// By [`Color::index`].
-    stones: [Set; 2],
+    stones: [Set<N>; 2],
     /// Every point of the board.
-    on_board: Set,
-    empty: Set,
-    /// The empty points with fewer than two stones around: a region holding one is no
-    /// territory.
-    spoil: Set,
-    /// The empty points with a stone around: a stone beside one may close its region.
-    touched: Set,
+    on_board: Set<N>,
+    empty: Set<N>,
+    /// The points with at least one stone around (and some bits off the board): an empty one
+    /// may be closed into a territory by a stone beside it.
+    one: Set<N>,
+    /// The points with at least two stones around (and some bits off the board): a region
+    /// holding an empty point outside this set is no territory.
+    two: Set<N>,
     /// By colour: its stones that a chain links to its first edge.
-    reach: [Set; 2],
+    reach: [Set<N>; 2],
     /// By colour: its first edge's and its second edge's points.
-    edges: [[Set; 2]; 2],
+    edges: [[Set<N>; 2]; 2],
     /// The orthogonal neighbours of bit `s + 1` of a window (its centre, when read from the
     /// row below and the column left of a point).
     around: u64,
+    gather: Gather,
     to_move: Color,
     winner: Option<Color>,
 }
 
 /// A [`QuentinBoard`] of as few words as the board needs; see [`QuentinBoards::of`].
+///
+/// The variants differ in size as the boards do: a playout makes one on the stack, where a box
+/// would cost an allocation a playout.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum QuentinBoards {
     /// Up to 10×10.
-    Two(QuentinBoard<2>),
+    Two(QuentinBoard<2, 5>),
     /// 11×11 to 13×13.
-    Three(QuentinBoard<3>),
+    Three(QuentinBoard<3, 6>),
     /// 14×14 and 15×15.
-    Four(QuentinBoard<4>),
+    Four(QuentinBoard<4, 7>),
     /// 16×16 to 19×19.
-    Six(QuentinBoard<6>),
+    Six(QuentinBoard<6, 9>),
     /// 20×20 to 26×26.
-    Eleven(QuentinBoard<11>),
+    Eleven(QuentinBoard<11, 14>),
 }
 
 /// Whether swap is offered in `pos` now or on a turn to come: the pie rule is on and White's
@@ -230,9 +320,9 @@ impl QuentinBoards {
     }
 }
 
-impl<const W: usize> QuentinBoard<W> {
+impl<const W: usize, const N: usize> QuentinBoard<W, N> {
     /// The position of `board` with `to_move` to move, which no chain has won yet.
-    fn new(board: &crate::Board, to_move: Color) -> QuentinBoard<W> {
+    fn new(board: &crate::Board, to_move: Color) -> QuentinBoard<W, N> {
         let n = board.size();
         let s = n + 1;
         let mut q = QuentinBoard {
@@ -240,11 +330,12 @@ impl<const W: usize> QuentinBoard<W> {
             stones: [Set::EMPTY; 2],
             on_board: Set::EMPTY,
             empty: Set::EMPTY,
-            spoil: Set::EMPTY,
-            touched: Set::EMPTY,
+            one: Set::EMPTY,
+            two: Set::EMPTY,
             reach: [Set::EMPTY; 2],
             edges: [[Set::EMPTY; 2]; 2],
             around: 1 << (2 * s + 1) | 1 << (s + 2) | 1 << 1 | 1 << s,
+            gather: Gather::new(s),
             to_move,
             winner: None,
         };
@@ -303,7 +394,7 @@ impl<const W: usize> QuentinBoard<W> {
     }
 
     /// The bits of the empty points, row by row from `a1`.
-    pub fn empty_bits(&self) -> impl Iterator<Item = u16> + use<W> {
+    pub fn empty_bits(&self) -> impl Iterator<Item = u16> + use<W, N> {
         let words = self.empty.0;
         (1..=W).flat_map(move |w| {
             let mut word = words[w];
@@ -327,8 +418,12 @@ impl<const W: usize> QuentinBoard<W> {
     #[must_use]
     pub fn stones(&self) -> QuentinStones {
         QuentinStones {
-            layout: self.layout,
-            stones: self.stones,
+            size: self.layout.stride() - 1,
+            words: self.stones.map(|set| {
+                let mut words = [0; BIT_WORDS];
+                words[..W].copy_from_slice(&set.0[1..=W]);
+                words
+            }),
         }
     }
 
@@ -351,54 +446,56 @@ impl<const W: usize> QuentinBoard<W> {
     #[inline]
     fn place_with<T: Window>(&mut self, k: usize, fills: &mut Vec<u16>) -> bool {
         let (s, color) = (self.layout.stride(), self.to_move);
+        let c = color.index();
+        // The 3×3 around `k`, from its south-west neighbour on.
+        let near = k - s - 1;
+        let own = self.stones[c].read64(near);
         // The window from two rows below and two columns left of `k`: `k` is its bit `o`.
         let (b, o) = (k - 2 * s - 2, 2 * s + 2);
-        let own = T::read(&self.stones[color.index()], b);
-        let (orthogonal, diagonal) = masks(own, o, s);
-        let lonely = diagonal & !beside_either(orthogonal);
         // The neighbours whose regions may be territories once `k` holds a stone: empty, a
-        // stone around already, and none of their other neighbours spoiling a territory.
-        let spoil = T::read(&self.spoil, b) & !T::single(o);
-        let ok = T::read(&self.touched, b) & !beside(spoil, s);
-        let (starts, _) = masks(ok, o, s);
+        // stone around already, and none of their other neighbours spoiling a territory
+        // (empty with fewer than two stones around).
+        let empty = T::read(&self.empty, b) & !T::single(o);
+        let spoil = empty & !T::read(&self.two, b);
+        let ok = empty & T::read(&self.one, b) & !beside(spoil, s);
+        let starts = AROUND[self.gather.index((ok >> (s + 1)).low64())] & ORTHOGONAL;
         if starts != 0 {
-            self.fills::<T>(k, starts, b, o, fills);
+            self.fills::<T>(k, u32::from(starts), empty, fills);
             if !fills.is_empty() {
                 return self.place_filling(k, fills);
             }
         }
-        if lonely != 0 {
+        if AROUND[self.gather.index(own)] & ALONE != 0 {
             return false;
         }
-        self.stones[color.index()].insert(k);
-        // Around the stone only: it leaves the empty points, its empty neighbours gain a stone
-        // around (those with one before now have two: they no longer spoil).
-        let b = k - s - 1;
-        let (touched, empty) = (self.touched.read64(b), self.empty.read64(b));
-        let centre = 1 << (s + 1);
-        self.empty.remove_at(b, centre);
-        self.spoil.remove_at(b, centre | touched & self.around);
-        self.touched.remove_at(b, centre);
-        self.touched.add_at(b, empty & self.around);
-        // The stone joins its colour's set when it touches it or the first edge.
-        let reach = self.reach[color.index()].read64(k - s - 1);
-        if reach & self.around != 0 || self.edges[color.index()][0].contains(k) {
-            self.join(color, Bits::single(k - OFFSET));
+        self.stones[c].insert(k);
+        self.settle(k);
+        // The stone joins its colour's set when it touches it or the first edge; with no stone
+        // of its own around outside the set, alone.
+        let reach = self.reach[c].read64(near);
+        if reach & self.around != 0 || self.edges[c][0].contains(k) {
+            if own & !reach & self.around == 0 {
+                self.reach[c].insert(k);
+                if self.edges[c][1].contains(k) {
+                    self.won(color);
+                }
+            } else {
+                self.join(color, Bits::single(k - OFFSET));
+            }
         }
         self.to_move = color.opponent();
         true
     }
 
     /// Pushes onto `fills` the territories a stone of the side to move on `k` closes, for the
-    /// neighbours `starts` (as [`crate::quentin`]'s `fill_territories`), read from the window at
-    /// `b` where `k` is bit `o`.
-    fn fills<T: Window>(&self, k: usize, starts: u32, b: usize, o: usize, fills: &mut Vec<u16>) {
+    /// neighbours `starts` (as [`crate::quentin`]'s `fill_territories`); `empty` is the window of
+    /// the empty points but `k` from two rows below and two columns left of `k`.
+    fn fills<T: Window>(&self, k: usize, starts: u32, empty: T, fills: &mut Vec<u16>) {
         let s = self.layout.stride();
         let steps = [s as isize, 1, -(s as isize), -1];
         // A start none of whose other neighbours is empty is a territory of one point.
-        let empty = T::read(&self.empty, b) & !T::single(o);
-        let (open, _) = masks(beside(empty, s), o, s);
-        let singles = starts & !open;
+        let open = AROUND[self.gather.index((beside(empty, s) >> (s + 1)).low64())];
+        let singles = starts & !u32::from(open);
         let mut todo = starts;
         if starts == singles {
             while todo != 0 {
@@ -411,9 +508,13 @@ impl<const W: usize> QuentinBoard<W> {
         let (layout, tie) = (self.layout, self.to_move.opponent());
         let mut stones: [Bits<W>; 2] = [self.stones[0].get(), self.stones[1].get()];
         stones[self.to_move.index()].insert(k - OFFSET);
-        let occupied = stones[0].or(&stones[1]);
-        let empty = self.on_board.get::<W>().and_not(&occupied);
-        let mut spoils = empty.and_not(&layout.two_neighbours(&occupied));
+        // The sets as `settle` leaves them once `k` holds the stone: `k` no longer empty, and
+        // its neighbours with a stone around already now with two.
+        let near = k - s - 1;
+        let centre = 1 << (s + 1);
+        let empty = self.empty.get_without::<W>(near, centre);
+        let two = window::<W>(near, self.one.read64(near) & self.around);
+        let mut spoils = empty.and_not(&self.two.get::<W>().or(&two));
         while todo != 0 {
             let n = todo.trailing_zeros() as usize;
             todo &= todo - 1;
@@ -421,7 +522,14 @@ impl<const W: usize> QuentinBoard<W> {
             if singles & 1 << n != 0 {
                 self.fill_single(start, fills);
             } else if !spoils.contains(start - OFFSET) {
-                match super::region_if_territory(layout, start - OFFSET, &empty, &spoils) {
+                // The region grown from the start and its empty neighbours, which are no
+                // spoils: `starts` holds only such starts, and a region found to hold spoils
+                // is added to them whole or holds this start.
+                let from = start - s - 1;
+                let beside_k = 1 << (k + s + 1 - start);
+                let seed = self.empty.read64(from) & self.around & !beside_k | centre;
+                let seed = window::<W>(from, seed);
+                match super::region_around(layout, seed, &empty, &spoils) {
                     Ok(territory) => {
                         let fill = super::fill_color(layout, &territory, &stones, tie);
                         let flag = fill_flag(fill);
@@ -449,58 +557,80 @@ impl<const W: usize> QuentinBoard<W> {
     /// Places on `k` with its `fills` when no stone of the turn then stands alone diagonally;
     /// refused otherwise, the board unchanged.
     fn place_filling(&mut self, k: usize, fills: &[u16]) -> bool {
-        let color = self.to_move;
-        let mut stones = self.stones;
-        let mut added = [Bits::<W>::new(); 2];
-        added[color.index()].insert(k - OFFSET);
-        stones[color.index()].insert(k);
-        for &f in fills {
-            let (c, f) = (
-                usize::from(f & WHITE_FILL != 0),
+        let c = self.to_move.index();
+        // A fill's bit and colour index.
+        let split = |f: u16| {
+            (
                 usize::from(f & !WHITE_FILL),
-            );
-            added[c].insert(f - OFFSET);
-            stones[c].insert(f);
-        }
-        let s = self.layout.stride();
-        let alone = |k: usize, c: usize| {
-            let (orthogonal, diagonal) = masks(stones[c].read64(k - s - 1), s + 1, s);
-            diagonal & !beside_either(orthogonal) != 0
+                usize::from(f & WHITE_FILL != 0),
+            )
         };
-        if alone(k, color.index())
-            || fills.iter().any(|&f| {
-                alone(
-                    usize::from(f & !WHITE_FILL),
-                    usize::from(f & WHITE_FILL != 0),
-                )
-            })
-        {
+        let mut added = [Bits::<W>::new(); 2];
+        self.stones[c].insert(k);
+        added[c].insert(k - OFFSET);
+        for &f in fills {
+            let (j, fc) = split(f);
+            self.stones[fc].insert(j);
+            added[fc].insert(j - OFFSET);
+        }
+        // Every stone asked, with no early way out: fewer branches to guess.
+        let mut alone = self.alone(k, c);
+        for &f in fills {
+            let (j, fc) = split(f);
+            alone |= self.alone(j, fc);
+        }
+        if alone {
+            for (stones, added) in self.stones.iter_mut().zip(&added) {
+                stones.put(&stones.get::<W>().and_not(added));
+            }
             return false;
         }
-        self.stones = stones;
-        self.refresh();
-        for c in Color::ALL {
-            let added = &added[c.index()];
+        self.settle(k);
+        for &f in fills {
+            self.settle(split(f).0);
+        }
+        for color in Color::ALL {
+            let added = &added[color.index()];
             if added.is_empty() {
                 continue;
             }
-            let reach = self.reach[c.index()].get::<W>();
-            let touching = self.layout.grow(&reach).or(&self.edges[c.index()][0].get());
-            self.join(c, added.and(&touching));
+            let reach = self.reach[color.index()].get::<W>();
+            let touching = self
+                .layout
+                .grow(&reach)
+                .or(&self.edges[color.index()][0].get());
+            self.join(color, added.and(&touching));
         }
-        self.to_move = color.opponent();
+        self.to_move = self.to_move.opponent();
         true
     }
 
-    /// The empty points and those that spoil or may start a territory, from the stones.
+    /// Whether the stone of colour index `c` on `j` stands diagonal to one of its own with no
+    /// like-coloured neighbour shared.
     #[inline]
+    fn alone(&self, j: usize, c: usize) -> bool {
+        let near = j - self.layout.stride() - 1;
+        AROUND[self.gather.index(self.stones[c].read64(near))] & ALONE != 0
+    }
+
+    /// A stone now stands on `k`, empty before: it leaves the empty points, and its neighbours
+    /// gain a stone around.
+    #[inline]
+    fn settle(&mut self, k: usize) {
+        let b = k - self.layout.stride() - 1;
+        let one = self.one.read64(b);
+        self.empty.remove(k);
+        self.two.add_at(b, one & self.around);
+        self.one.add_at(b, self.around);
+    }
+
+    /// The empty points and the counts of stones around, from the stones.
     fn refresh(&mut self) {
         let occupied = self.stones[0].get::<W>().or(&self.stones[1].get());
-        let empty = self.on_board.get::<W>().and_not(&occupied);
-        self.empty.put(&empty);
-        self.spoil
-            .put(&empty.and_not(&self.layout.two_neighbours(&occupied)));
-        self.touched.put(&empty.and(&self.layout.grow(&occupied)));
+        self.empty.put(&self.on_board.get::<W>().and_not(&occupied));
+        self.one
+            .put(&self.layout.grow(&occupied).and_not(&occupied));
+        self.two.put(&self.layout.two_neighbours(&occupied));
     }
 
     /// Adds to `color`'s set the stones `seeds` (of `color`, outside the set, each touching
@@ -525,19 +655,27 @@ impl<const W: usize> QuentinBoard<W> {
         let reach = reach.or(&region);
         self.reach[c].put(&reach);
         if reach.meets(&self.edges[c][1].get()) {
-            // Black is named should one turn join both colours' chains, as the rules do.
-            if self.winner.is_none() || color == Color::Black {
-                self.winner = Some(color);
-            }
+            self.won(color);
+        }
+    }
+
+    /// `color`'s chain joins its two edges.
+    #[inline]
+    fn won(&mut self, color: Color) {
+        // Black is named should one turn join both colours' chains, as the rules do.
+        if self.winner.is_none() || color == Color::Black {
+            self.winner = Some(color);
         }
     }
 }
 
-/// The stones of a [`QuentinBoard`], read by point index ([`Point::index`]).
+/// The stones of a [`QuentinBoard`], by colour, read by point index ([`Point::index`]) or a row
+/// at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuentinStones {
-    layout: Layout,
-    stones: [Set; 2],
+    size: usize,
+    /// By [`Color::index`]: the rules' bitboards, rows of `size + 1` bits from bit 0.
+    words: [[u64; BIT_WORDS]; 2],
 }
 
 impl QuentinStones {
@@ -546,7 +684,19 @@ impl QuentinStones {
     #[inline]
     pub fn holds(&self, index: usize, color: Color) -> bool {
         let (row, col) = (index / STRIDE - 1, index % STRIDE - 1);
-        self.stones[color.index()].contains(OFFSET + row * self.layout.stride() + col)
+        let k = row * (self.size + 1) + col;
+        self.words[color.index()][(k / 64).min(BIT_WORDS - 1)] >> (k % 64) & 1 != 0
+    }
+
+    /// The stones of `color` on row `row` (counted from 0), column `c` as bit `c`.
+    #[must_use]
+    #[inline]
+    pub fn row(&self, row: usize, color: Color) -> u64 {
+        let k = row * (self.size + 1);
+        let (i, shift) = ((k / 64).min(BIT_WORDS - 1), k % 64);
+        let words = &self.words[color.index()];
+        let next = words.get(i + 1).copied().unwrap_or(0);
+        (words[i] >> shift | next << 1 << (63 - shift)) & ((1 << self.size) - 1)
     }
 }
 

@@ -9,9 +9,9 @@ use crate::{Action, Game, Position, Setup};
 /// in a random order each turn: both must refuse and accept the same ones, fill the same points
 /// with the same colours in the same order, and name the same winner. Returns how many
 /// placements were refused and how many filled a territory.
-fn play_alike<const W: usize>(
+fn play_alike<const W: usize, const N: usize>(
     mut pos: Position,
-    mut q: QuentinBoard<W>,
+    mut q: QuentinBoard<W, N>,
     rng: &mut Xorshift,
 ) -> (usize, usize) {
     let (mut refused, mut filled) = (0, 0);
@@ -155,5 +155,26 @@ fn a_board_built_mid_game_goes_on_as_the_rules_do() {
                 play_alike_any(pos, &mut rng);
             }
         }
+    }
+}
+
+/// The table of neighbourhoods against the rules' own steps: for every content of the eight
+/// points around a point, the orthogonal neighbours held, in the order of [`crate::ORTHOGONAL`],
+/// and whether some diagonal neighbour held shares no held orthogonal neighbour with the point.
+#[test]
+fn the_neighbourhood_table_reads_the_points_around_as_the_rules_step() {
+    // The index bit of the point at `(dc, dr)` from the centre: rows from below, west to east.
+    let bit = |(dc, dr): (isize, isize)| ((dr + 1) * 3 + dc + 1) as usize;
+    for (i, &around) in AROUND.iter().enumerate() {
+        let held = |d: (isize, isize)| i >> bit(d) & 1 != 0;
+        let orthogonal = crate::ORTHOGONAL
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (n, &d)| acc | u8::from(held(d)) << n);
+        let alone = crate::DIAGONAL
+            .iter()
+            .any(|&(dc, dr)| held((dc, dr)) && !held((dc, 0)) && !held((0, dr)));
+        assert_eq!(around & ORTHOGONAL, orthogonal, "neighbourhood {i:09b}");
+        assert_eq!(around & ALONE != 0, alone, "neighbourhood {i:09b}");
     }
 }
