@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use crate::rng::Rng;
 use quentin_rules::{Action, Color, Position};
 
-use super::policy::{self, Policy};
+use super::policy::{self, Playout, Policy};
 
 mod amaf;
 use amaf::{NO_MAP, Ranks};
@@ -352,12 +352,17 @@ impl Tree {
                 person_result(leaf.to_move, swapped != pos.swapped(), done.black)
             }
         };
-        // The end: the playout's, or the proved leaf itself.
-        self.ranks.read_end(|i, c| match &playout {
-            Some(done) => done.holds(&pos, i, c),
-            None => pos.board().holds(i, c),
-        });
+        self.read_end(&pos, playout.as_ref());
         self.back_up(result);
+    }
+
+    /// Lists the points of each colour at the end for the AMAF update: the end of `playout`,
+    /// which left `pos`, or `pos` itself, a proved leaf, when there is none.
+    fn read_end(&mut self, pos: &Position, playout: Option<&Playout>) {
+        match playout.and_then(|done| done.end.as_ref()) {
+            Some(stones) => self.ranks.read_end_rows(|r, c| stones.row(r, c)),
+            None => self.ranks.read_end(|i, c| pos.board().holds(i, c)),
+        }
     }
 
     /// Searches the expanded node `i` at `pos` for forks ([`crate::forks`]) when it has just

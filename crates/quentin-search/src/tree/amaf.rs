@@ -114,22 +114,23 @@ impl Ranks {
     }
 
     /// Lists the points of each colour at the end of a playout, as `holds` tells them.
-    ///
-    /// Without a branch: whether a point holds a colour is a coin flip, which a branch would
-    /// mispredict half the time. Every point is written to both lists, and only the count of
-    /// the list it belongs to moves on.
     pub(super) fn read_end(&mut self, holds: impl Fn(usize, Color) -> bool) {
-        let [black, white] = &mut *self.ends;
-        let (mut blacks, mut whites) = (0, 0);
-        for (number, &index) in self.points.iter().enumerate() {
+        let held = self.points.iter().map(|&index| {
             let index = usize::from(index);
-            // The counts stay below the points, and so below `ENDS`: the mask changes nothing.
-            black[blacks & (ENDS - 1)] = number as u16;
-            white[whites & (ENDS - 1)] = number as u16;
-            blacks += usize::from(holds(index, Color::Black));
-            whites += usize::from(holds(index, Color::White));
-        }
-        self.ends_len = [blacks, whites];
+            (holds(index, Color::Black), holds(index, Color::White))
+        });
+        self.ends_len = list_ends(&mut self.ends, held);
+    }
+
+    /// [`Ranks::read_end`] a row at a time: `row(r, color)` holds the stones of `color` on row
+    /// `r`, column `c` as bit `c`.
+    pub(super) fn read_end_rows(&mut self, row: impl Fn(usize, Color) -> u64) {
+        let size = self.size;
+        let held = (0..size).flat_map(|r| {
+            let (black, white) = (row(r, Color::Black), row(r, Color::White));
+            (0..size).map(move |c| (black >> c & 1 != 0, white >> c & 1 != 0))
+        });
+        self.ends_len = list_ends(&mut self.ends, held);
     }
 
     /// The AMAF update of a node with map `map` and children `amaf` (their AMAF results, and
@@ -163,6 +164,27 @@ impl Ranks {
             }
         }
     }
+}
+
+/// Lists in `ends` the numbers of the points holding Black and of those holding White, from
+/// whether each point does, `(black, white)` in the order of the numbers; returns how many of
+/// each.
+///
+/// Without a branch: whether a point holds a colour is a coin flip, which a branch would
+/// mispredict half the time. Every point is written to both lists, and only the count of the
+/// list it belongs to moves on.
+#[inline]
+fn list_ends(ends: &mut [[u16; ENDS]; 2], held: impl Iterator<Item = (bool, bool)>) -> [usize; 2] {
+    let [black, white] = ends;
+    let (mut blacks, mut whites) = (0, 0);
+    for (number, (b, w)) in held.enumerate() {
+        // The counts stay below the points, and so below `ENDS`: the mask changes nothing.
+        black[blacks & (ENDS - 1)] = number as u16;
+        white[whites & (ENDS - 1)] = number as u16;
+        blacks += usize::from(b);
+        whites += usize::from(w);
+    }
+    [blacks, whites]
 }
 
 #[cfg(test)]
@@ -200,7 +222,7 @@ mod tests {
                 }
                 let mut end = pos.clone();
                 let done = policy::playout(&mut end, Policy::Search, &mut rng);
-                tree.ranks.read_end(|i, c| done.holds(&end, i, c));
+                tree.read_end(&end, Some(&done));
                 checked += 1;
                 let range = tree.children(ROOT);
                 let (first, last) = (range.start as usize, range.end as usize);
