@@ -308,9 +308,10 @@ pub(super) fn region_if_territory<const W: usize>(
     region_around(layout, Bits::single(start), empty, spoils)
 }
 
-/// [`region_if_territory`] grown from `seed`, a connected part of `empty` that holds no point
-/// of `spoils`: the same territory as from any one of its points, a step or more sooner; when
-/// there is none, a part of the same region.
+/// [`region_if_territory`] grown from `seed`, a connected part of `empty`: the same territory
+/// as from any one of its points, a step or more sooner; when there is none, a part of the
+/// same region. The seed is tested against `spoils` with the first step, so it may hold such a
+/// point (the answer is then no territory, as from any point of its region).
 #[inline]
 pub(super) fn region_around<const W: usize>(
     layout: Layout,

@@ -51,6 +51,9 @@ impl<const N: usize> Set<N> {
     /// The 64 bits from bit `b` on.
     #[inline]
     fn read64(&self, b: usize) -> u64 {
+        // The bound holds for every point's window (see the module comment); the `min` only
+        // spares the bounds checks.
+        debug_assert!(b / 64 <= N - 2, "bit {b} past the set");
         let (i, shift) = ((b / 64).min(N - 2), b % 64);
         // `<< 1 << (63 - shift)`: no bits of the next word when `shift` is 0, and no overflow.
         self.0[i] >> shift | self.0[i + 1] << 1 << (63 - shift)
@@ -59,6 +62,7 @@ impl<const N: usize> Set<N> {
     /// The 128 bits from bit `b` on.
     #[inline]
     fn read128(&self, b: usize) -> u128 {
+        debug_assert!(b / 64 <= N - 3, "bit {b} past the set");
         let (i, shift) = ((b / 64).min(N - 3), b % 64);
         let low = u128::from(self.0[i]) | u128::from(self.0[i + 1]) << 64;
         low >> shift | u128::from(self.0[i + 2]) << 1 << (127 - shift)
@@ -67,6 +71,7 @@ impl<const N: usize> Set<N> {
     /// Sets the bits `mask << b`.
     #[inline]
     fn add_at(&mut self, b: usize, mask: u64) {
+        debug_assert!(b / 64 <= N - 2, "bit {b} past the set");
         let (i, shift) = ((b / 64).min(N - 2), b % 64);
         self.0[i] |= mask << shift;
         self.0[i + 1] |= mask >> 1 >> (63 - shift);
@@ -522,9 +527,10 @@ impl<const W: usize, const N: usize> QuentinBoard<W, N> {
             if singles & 1 << n != 0 {
                 self.fill_single(start, fills);
             } else if !spoils.contains(start - OFFSET) {
-                // The region grown from the start and its empty neighbours, which are no
-                // spoils: `starts` holds only such starts, and a region found to hold spoils
-                // is added to them whole or holds this start.
+                // The region grown from the start and its empty neighbours, a step sooner.
+                // Those neighbours spoil no territory (`starts` holds only such starts), but one
+                // may lie in a region an earlier start found to hold spoils: then the start's
+                // region holds them too, and the first step of the flood tells.
                 let from = start - s - 1;
                 let beside_k = 1 << (k + s + 1 - start);
                 let seed = self.empty.read64(from) & self.around & !beside_k | centre;

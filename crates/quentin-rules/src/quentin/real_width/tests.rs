@@ -75,6 +75,16 @@ fn play_alike<const W: usize, const N: usize>(
                 );
             }
         }
+        // A row at a time, column `c` as bit `c` and nothing past the last column.
+        let size = pos.board().size();
+        for row in 0..size {
+            for color in Color::ALL {
+                let want = (0..size)
+                    .filter(|&col| pos.get(Point::new(col, row)) == Some(color))
+                    .fold(0u64, |bits, col| bits | 1 << col);
+                assert_eq!(stones.row(row, color), want, "row {row} of {size}");
+            }
+        }
         assert_eq!(q.winner(), pos.winner(), "on\n{:?}", pos.board());
     }
     (refused, filled)
