@@ -293,21 +293,23 @@ struct Empties {
 impl Empties {
     fn new(pos: &Position) -> Empties {
         let board = pos.board();
-        let mut empties = Empties {
-            points: Vec::with_capacity(board.size() * board.size()),
-            slot: [0; MAX_SIZE * MAX_SIZE],
-        };
         let n = board.size();
+        let mut points = vec![Point::new(0, 0); n * n];
+        let mut slot = [0; MAX_SIZE * MAX_SIZE];
+        // Without a branch on whether a point is empty (a coin flip mid-game): every point is
+        // written, and only an empty one moves the end of the list on. A point not in the list
+        // keeps a slot that nothing reads before it joins the list.
+        let mut len = 0;
         for row in 0..n {
             for col in 0..n {
                 let p = Point::new(col, row);
-                if board.is_empty_at(p) {
-                    empties.slot[slot_of(p)] = empties.points.len() as u16;
-                    empties.points.push(p);
-                }
+                points[len] = p;
+                slot[slot_of(p)] = len as u16;
+                len += usize::from(board.is_empty_at(p));
             }
         }
-        empties
+        points.truncate(len);
+        Empties { points, slot }
     }
 
     /// Exchanges the points at `i` and `j` of the list.
