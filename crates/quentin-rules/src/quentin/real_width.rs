@@ -42,8 +42,6 @@ pub struct QuentinBoard<const W: usize, const N: usize> {
     layout: Layout,
     /// By [`Color::index`].
     stones: [Set<N>; 2],
-    /// Every point of the board.
-    on_board: Set<N>,
     empty: Set<N>,
     /// The points with at least one stone around (and some bits off the board): an empty one
     /// may be closed into a territory by a stone beside it.
@@ -118,7 +116,6 @@ impl<const W: usize, const N: usize> QuentinBoard<W, N> {
         let mut q = QuentinBoard {
             layout: Layout::new(n),
             stones: [Set::EMPTY; 2],
-            on_board: Set::EMPTY,
             empty: Set::EMPTY,
             one: Set::EMPTY,
             two: Set::EMPTY,
@@ -135,7 +132,6 @@ impl<const W: usize, const N: usize> QuentinBoard<W, N> {
             set.0[1..=W].copy_from_slice(&bits.words()[..W]);
             set
         };
-        q.on_board = copy(board.on_board());
         for color in Color::ALL {
             q.stones[color.index()] = copy(board.stones(color));
         }
@@ -146,7 +142,7 @@ impl<const W: usize, const N: usize> QuentinBoard<W, N> {
             q.edges[Color::White.index()][0].insert(OFFSET + at * s);
             q.edges[Color::White.index()][1].insert(OFFSET + at * s + n - 1);
         }
-        q.refresh();
+        q.refresh(&board.on_board().resize());
         for color in Color::ALL {
             let c = color.index();
             let seeds = q.stones[c].get::<W>().and(&q.edges[c][0].get());
@@ -208,12 +204,8 @@ impl<const W: usize, const N: usize> QuentinBoard<W, N> {
     #[must_use]
     pub fn stones(&self) -> QuentinStones {
         QuentinStones {
-            size: self.layout.stride() - 1,
-            words: self.stones.map(|set| {
-                let mut words = [0; BIT_WORDS];
-                words[..W].copy_from_slice(&set.0[1..=W]);
-                words
-            }),
+            layout: self.layout,
+            stones: self.stones.map(|set| set.get::<W>().resize()),
         }
     }
 
@@ -248,14 +240,14 @@ impl<const W: usize, const N: usize> QuentinBoard<W, N> {
         let empty = T::read(&self.empty, b) & !T::single(o);
         let spoil = empty & !T::read(&self.two, b);
         let ok = empty & T::read(&self.one, b) & !beside(spoil, s);
-        let starts = AROUND[self.gather.index((ok >> (s + 1)).low64())] & ORTHOGONAL;
+        let starts = self.around_of((ok >> (s + 1)).low64()) & ORTHOGONAL;
         if starts != 0 {
             self.fills::<T>(k, u32::from(starts), empty, fills);
             if !fills.is_empty() {
                 return self.place_filling(k, fills);
             }
         }
-        if AROUND[self.gather.index(own)] & ALONE != 0 {
+        if self.around_of(own) & ALONE != 0 {
             return false;
         }
         self.stones[c].insert(k);
@@ -284,7 +276,7 @@ impl<const W: usize, const N: usize> QuentinBoard<W, N> {
         let s = self.layout.stride();
         let steps = [s as isize, 1, -(s as isize), -1];
         // A start none of whose other neighbours is empty is a territory of one point.
-        let open = AROUND[self.gather.index((beside(empty, s) >> (s + 1)).low64())];
+        let open = self.around_of((beside(empty, s) >> (s + 1)).low64());
         let singles = starts & !u32::from(open);
         let mut todo = starts;
         if starts == singles {
@@ -401,7 +393,14 @@ impl<const W: usize, const N: usize> QuentinBoard<W, N> {
     #[inline]
     fn alone(&self, j: usize, c: usize) -> bool {
         let near = j - self.layout.stride() - 1;
-        AROUND[self.gather.index(self.stones[c].read64(near))] & ALONE != 0
+        self.around_of(self.stones[c].read64(near)) & ALONE != 0
+    }
+
+    /// What the neighbourhood in `y` holds ([`AROUND`]): `y` a set's bits read from a point's
+    /// south-west neighbour on.
+    #[inline]
+    fn around_of(&self, y: u64) -> u8 {
+        AROUND[self.gather.index(y, self.layout.stride())]
     }
 
     /// A stone now stands on `k`, empty before: it leaves the empty points, and its neighbours
@@ -415,10 +414,11 @@ impl<const W: usize, const N: usize> QuentinBoard<W, N> {
         self.one.add_at(b, self.around);
     }
 
-    /// The empty points and the counts of stones around, from the stones.
-    fn refresh(&mut self) {
+    /// The empty points of `on_board` (every point of the board) and the counts of stones
+    /// around, from the stones.
+    fn refresh(&mut self, on_board: &Bits<W>) {
         let occupied = self.stones[0].get::<W>().or(&self.stones[1].get());
-        self.empty.put(&self.on_board.get::<W>().and_not(&occupied));
+        self.empty.put(&on_board.and_not(&occupied));
         self.one
             .put(&self.layout.grow(&occupied).and_not(&occupied));
         self.two.put(&self.layout.two_neighbours(&occupied));
@@ -464,30 +464,37 @@ impl<const W: usize, const N: usize> QuentinBoard<W, N> {
 /// at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuentinStones {
-    size: usize,
-    /// By [`Color::index`]: the rules' bitboards, rows of `size + 1` bits from bit 0.
-    words: [[u64; BIT_WORDS]; 2],
+    layout: Layout,
+    /// By [`Color::index`], as the rules' bitboards.
+    stones: [Bits; 2],
 }
 
 impl QuentinStones {
-    /// Whether the point of index `index` holds a stone of `color`.
+    /// Whether the point of index `index` holds a stone of `color`: never for an index off the
+    /// board (the padded grid's border, or a swap's index 0), as [`crate::Board::holds`].
     #[must_use]
     #[inline]
     pub fn holds(&self, index: usize, color: Color) -> bool {
-        let (row, col) = (index / STRIDE - 1, index % STRIDE - 1);
-        let k = row * (self.size + 1) + col;
-        self.words[color.index()][(k / 64).min(BIT_WORDS - 1)] >> (k % 64) & 1 != 0
+        let (row, col) = (
+            (index / STRIDE).wrapping_sub(1),
+            (index % STRIDE).wrapping_sub(1),
+        );
+        let size = self.layout.stride() - 1;
+        row < size
+            && col < size
+            && self.stones[color.index()].contains(self.layout.bit(Point::new(col, row)))
     }
 
     /// The stones of `color` on row `row` (counted from 0), column `c` as bit `c`.
     #[must_use]
     #[inline]
     pub fn row(&self, row: usize, color: Color) -> u64 {
-        let k = row * (self.size + 1);
+        let k = self.layout.bit(Point::new(0, row));
+        let words = self.stones[color.index()].words();
         let (i, shift) = ((k / 64).min(BIT_WORDS - 1), k % 64);
-        let words = &self.words[color.index()];
         let next = words.get(i + 1).copied().unwrap_or(0);
-        (words[i] >> shift | next << 1 << (63 - shift)) & ((1 << self.size) - 1)
+        let size = self.layout.stride() - 1;
+        (words[i] >> shift | next << 1 << (63 - shift)) & ((1 << size) - 1)
     }
 }
 

@@ -153,7 +153,6 @@ impl Window for u128 {
 /// from west to east.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Gather {
-    s: usize,
     /// The three rows' bits.
     rows: u64,
     /// Shifts the rows to the bits `2s` to `2s + 8` of the product, each by as much as the
@@ -165,7 +164,6 @@ pub(super) struct Gather {
 impl Gather {
     pub(super) fn new(s: usize) -> Gather {
         Gather {
-            s,
             rows: 7 | 7 << s | 7 << (2 * s),
             magic: if s >= 9 {
                 1 << (2 * s) | 1 << (s + 3) | 1 << 6
@@ -175,9 +173,10 @@ impl Gather {
         }
     }
 
+    /// The index of the neighbourhood in `y` on a board of row stride `s` (the one the
+    /// gather was made for).
     #[inline]
-    pub(super) fn index(self, y: u64) -> usize {
-        let s = self.s;
+    pub(super) fn index(self, y: u64, s: usize) -> usize {
         if self.magic != 0 {
             ((y & self.rows).wrapping_mul(self.magic) >> (2 * s) & 511) as usize
         } else {
