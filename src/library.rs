@@ -188,6 +188,8 @@ pub enum Unreadable {
     Io(&'static str, std::io::Error),
     /// The file is larger than [`MAX_RECORD_BYTES`].
     TooLarge,
+    /// It is not a regular file but this kind of thing (`a FIFO`, `a directory`, ...).
+    NotRegular(&'static str),
 }
 
 impl Unreadable {
@@ -200,7 +202,62 @@ impl Unreadable {
                 "{name}: the record is larger than {} MiB, too large to be a game record",
                 MAX_RECORD_BYTES / (1024 * 1024)
             ),
+            Unreadable::NotRegular(kind) => format!(
+                "{name} is not a regular file ({kind}); a record must be one: name another file"
+            ),
         }
+    }
+}
+
+/// Opens `path` with `options`, following a symbolic link, and refuses what is not a regular
+/// file: a FIFO would wait forever for a writer (it is opened without waiting, and refused), a
+/// device or a directory holds no record. Every command that reads or writes a record opens it
+/// here.
+///
+/// # Errors
+/// When it cannot be opened, or is not a regular file.
+pub fn open_regular(
+    path: &Path,
+    options: &fs::OpenOptions,
+) -> Result<(fs::File, fs::Metadata), Unreadable> {
+    let mut options = options.clone();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Reads and writes of a regular file are not changed by it.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| Unreadable::Io("open", e))?;
+    let meta = file.metadata().map_err(|e| Unreadable::Io("read", e))?;
+    if !meta.is_file() {
+        return Err(Unreadable::NotRegular(kind(&meta)));
+    }
+    Ok((file, meta))
+}
+
+/// What kind of file `meta` describes, for a refusal.
+fn kind(meta: &fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if meta.is_dir() {
+        "a directory"
+    } else {
+        "a special file"
     }
 }
 
@@ -216,10 +273,10 @@ pub fn read(path: &Path) -> Result<Record, String> {
 /// The bytes of the file `path`, refused beyond [`MAX_RECORD_BYTES`].
 ///
 /// # Errors
-/// When it cannot be opened or read, or is too large.
+/// When it cannot be opened or read, is not a regular file, or is too large.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Unreadable> {
     use std::io::Read;
-    let file = fs::File::open(path).map_err(|e| Unreadable::Io("open", e))?;
+    let (file, _) = open_regular(path, fs::OpenOptions::new().read(true))?;
     let mut bytes = Vec::new();
     file.take(MAX_RECORD_BYTES + 1)
         .read_to_end(&mut bytes)

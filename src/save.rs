@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::SystemTime;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 
-use crate::library::{self, shell_word, shown, timestamp};
+use crate::library::{self, Unreadable, shell_word, shown, timestamp};
 use crate::record::{self, Players};
 use crate::rules::{Action, Setup};
 
@@ -88,17 +88,8 @@ impl RecordFile {
         }
         let dir = parent(&path).to_path_buf();
         clean_temporaries(&dir);
-        let (file, created) = open_regular(&path, how == Open::New)
-            .with_context(|| format!("cannot open the record {name}"))?;
-        let meta = file
-            .metadata()
-            .with_context(|| format!("cannot read {name}"))?;
-        if !meta.is_file() {
-            bail!(
-                "{name} is not a regular file ({}); a record must be one: name another file",
-                kind(&meta)
-            );
-        }
+        let (file, meta, created) =
+            open_regular(&path, how == Open::New).map_err(|e| anyhow!(e.message(&name)))?;
         match file.try_lock() {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => bail!(
@@ -343,50 +334,20 @@ impl RecordFile {
     }
 }
 
-/// Opens `path` to read and write, following a symbolic link, without blocking on a FIFO;
-/// creates it first when `create` is set and nothing is there. Says whether it created it.
-fn open_regular(path: &Path, create: bool) -> io::Result<(File, bool)> {
+/// Opens `path` to read and write, a regular file only ([`library::open_regular`]); creates
+/// it first when `create` is set and nothing is there. Says whether it created it.
+fn open_regular(path: &Path, create: bool) -> Result<(File, Metadata, bool), Unreadable> {
     let mut options = OpenOptions::new();
     options.read(true).write(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
     if create {
-        match options.clone().create_new(true).open(path) {
-            Ok(file) => return Ok((file, true)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        match library::open_regular(path, options.clone().create_new(true)) {
+            Ok((file, meta)) => return Ok((file, meta, true)),
+            Err(Unreadable::Io(_, e)) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(e),
         }
     }
-    Ok((options.open(path)?, false))
-}
-
-/// What kind of file `meta` describes, for a refusal.
-fn kind(meta: &Metadata) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let t = meta.file_type();
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_char_device() {
-            return "a character device";
-        }
-        if t.is_block_device() {
-            return "a block device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if meta.is_dir() {
-        "a directory"
-    } else {
-        "a special file"
-    }
+    let (file, meta) = library::open_regular(path, &options)?;
+    Ok((file, meta, false))
 }
 
 /// Whether two metadata describe the same file.

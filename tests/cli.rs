@@ -228,6 +228,32 @@ fn missing_files_are_refused() {
     assert!(err.contains("cannot open /nonexistent/record.txt"), "{err}");
 }
 
+#[test]
+fn what_is_not_a_regular_file_is_refused_without_waiting() {
+    // A FIFO with no writer: reading it would wait forever. Each command refuses it at once
+    // (the guard turns a wait into a failure) and leaves it as it was, as `resume` does
+    // (src/save/tests.rs).
+    let dir = scratch("fifo");
+    let fifo = dir.join("game.txt");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let fifo = fifo.to_str().unwrap();
+    for args in [
+        &["replay", fifo, "--print"][..],
+        &["replay", fifo, "--json"],
+        &["analyze", fifo],
+        &["review", fifo],
+    ] {
+        let err = assert_refused(&quentin_with(args));
+        assert!(
+            err.contains(&format!("{fifo} is not a regular file (a FIFO)")),
+            "{args:?}: {err}"
+        );
+    }
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(fifo).unwrap().file_type().is_fifo());
+}
+
 /// Runs `quentin ARGS` with no standard input.
 fn quentin_with(args: &[&str]) -> Output {
     let mut cmd = quentin();

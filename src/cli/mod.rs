@@ -271,7 +271,7 @@ pub fn load_record(path: &Path) -> Result<Record> {
     let name = shown(path);
     let bytes = library::read_bytes(path).map_err(|e| match e {
         Unreadable::TooLarge => anyhow::Error::new(BadRecord(e.message(&name))),
-        Unreadable::Io(..) => anyhow!(e.message(&name)),
+        Unreadable::Io(..) | Unreadable::NotRegular(_) => anyhow!(e.message(&name)),
     })?;
     parse_record(path, &bytes)
 }
