@@ -1,5 +1,6 @@
 //! The `quentin` binary: parse the command line, hand over, report errors.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -14,11 +15,13 @@ fn main() -> ExitCode {
                 // A wrong command line that only the game could judge: usage, exit status 2.
                 usage.exit();
             }
-            if let Some(bad) = err.downcast_ref::<BadRecord>() {
-                eprintln!("{bad}");
+            // Written, not printed: a closed standard error must not turn the error into a panic.
+            let mut stderr = std::io::stderr().lock();
+            let _ = if let Some(bad) = err.downcast_ref::<BadRecord>() {
+                writeln!(stderr, "{bad}")
             } else {
-                eprintln!("quentin: {err:#}");
-            }
+                writeln!(stderr, "quentin: {err:#}")
+            };
             ExitCode::from(1)
         }
     }

@@ -165,7 +165,7 @@ fn every_refusal_of_the_protocol_says_why() {
     let listed = b.ok("challenges");
     assert!(
         listed.starts_with(&format!(
-            "{id} quentin 5 Alice pie on pieces 0 first me clock 10+5 rated"
+            "{id} quentin 5 Alice pie on first me clock 10+5 rated"
         )),
         "{listed}"
     );

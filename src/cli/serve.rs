@@ -30,7 +30,9 @@ pub struct ServeArgs {
     /// count) before it is told why and closed; its games wait.
     #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
     idle_timeout: u64,
-    /// For tests: a clock that the bot command `clock advance SECONDS` moves on.
+    /// For tests: a clock that the bot command `clock advance SECONDS` moves on (with the
+    /// `test-hooks` feature only: docs/development.md).
+    #[cfg(feature = "test-hooks")]
     #[arg(long, hide = true)]
     test_clock: bool,
 }
@@ -51,6 +53,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         sessions_per_key: args.sessions_per_key,
         challenges_per_player: args.challenges_per_player,
         idle_timeout: args.idle_timeout,
+        #[cfg(feature = "test-hooks")]
         test_clock: args.test_clock,
     })
 }

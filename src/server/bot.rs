@@ -9,12 +9,12 @@ use tokio::sync::watch;
 
 use crate::rules::Action;
 
-use super::Context;
 use super::channel::{Ended, Inbox, Input, Out};
 use super::hub::GameView;
 use super::spec::{Spec, shown};
+use super::{Context, Presence};
 
-/// The longest command line read; a longer one is refused whole.
+/// The longest command line read, in bytes before its newline; a longer one is refused whole.
 const MAX_LINE: usize = 4096;
 
 /// Who the session is: the key's fingerprint and, once registered, the player.
@@ -23,6 +23,17 @@ pub struct Who {
     pub key: String,
     /// The player's number and name.
     pub player: Option<(i64, String)>,
+}
+
+impl Who {
+    /// Who this is, for the host's reports: the player's name, or the key of one unregistered.
+    #[must_use]
+    pub fn shown(&self) -> String {
+        match &self.player {
+            Some((_, name)) => name.clone(),
+            None => format!("key {}", self.key),
+        }
+    }
 }
 
 /// The session's input: the bytes that came and not yet read, and whether more may come.
@@ -68,6 +79,8 @@ pub async fn run(
         pending: Vec::new(),
         alive,
     };
+    // Counted in already (by the caller, or by `register` below); counted out at the end.
+    let mut presence = Presence::counted(&ctx.hub, who.player.as_ref().map(|(id, _)| *id));
     let mut skipping = false;
     loop {
         let pending = &mut reader.pending;
@@ -83,8 +96,9 @@ pub async fn run(
             continue;
         };
         let line: Vec<u8> = pending.drain(..=end).collect();
-        // However it came (in one piece or in many), a line too long is refused whole.
-        if std::mem::take(&mut skipping) || line.len() > MAX_LINE {
+        // However it came (in one piece or in many), a line too long is refused whole; its
+        // newline is not counted.
+        if std::mem::take(&mut skipping) || end > MAX_LINE {
             if out.send(b"? line too long\n\n").await.is_err() {
                 break;
             }
@@ -103,6 +117,7 @@ pub async fn run(
             "wait" => wait(&ctx, &who, &words, &mut reader).await,
             _ => command(&ctx, &mut who, &words),
         };
+        presence.player = who.player.as_ref().map(|(id, _)| *id);
         let Some(answer) = answer else { break };
         let text = match answer {
             Ok(text) if text.is_empty() => "=\n\n".to_string(),
@@ -122,9 +137,6 @@ pub async fn run(
         Some(Ended::Gone) | None => String::new(),
     };
     let _ = out.send(why.as_bytes()).await;
-    if let Some((id, _)) = who.player {
-        ctx.hub.leave(id);
-    }
 }
 
 type Answer = Result<String, String>;
@@ -156,7 +168,11 @@ fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer> {
         },
         ("register", Some((_, name))) => Err(format!("already registered as {name}")),
         ("whoami", Some((_, name))) => Ok(name.clone()),
+        #[cfg(feature = "test-hooks")]
         ("clock", _) => advance(ctx, words),
+        // Fault injection for the tests: the session's task panics.
+        #[cfg(feature = "test-hooks")]
+        ("panic", _) => panic!("the test hook `panic`, as asked"),
         (_, None) => Err("register first: register NAME".to_string()),
         ("challenge", Some((id, _))) => Spec::parse(&words[1..])
             .and_then(|spec| hub.challenge(*id, &spec).map_err(|r| r.0))
@@ -212,7 +228,8 @@ fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer> {
     Some(answer)
 }
 
-/// `clock advance SECONDS`, on a test server only.
+/// `clock advance SECONDS`, on a test server only (built with the `test-hooks` feature).
+#[cfg(feature = "test-hooks")]
 fn advance(ctx: &Context, words: &[&str]) -> Answer {
     let seconds: f64 = match words {
         [_, "advance", s] => s.parse().map_err(|_| "clock advance SECONDS")?,

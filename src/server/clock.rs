@@ -1,7 +1,8 @@
-//! The server's clock: the system's time, or, for tests, the system's time plus an offset that
-//! the `clock advance` command of a test server moves on (no test sleeps to make a clock run
-//! out).
+//! The server's clock: the system's time, or, for tests (with the `test-hooks` feature only,
+//! which the release binary is built without), the system's time plus an offset that the
+//! `clock advance` command of a test server moves on (no test sleeps to make a clock run out).
 
+#[cfg(feature = "test-hooks")]
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -9,16 +10,25 @@ use std::time::{SystemTime, UNIX_EPOCH};
 #[derive(Debug, Default)]
 pub struct Clock {
     /// Whether `advance` is allowed: a test server's clock.
+    #[cfg(feature = "test-hooks")]
     test: bool,
+    #[cfg(feature = "test-hooks")]
     offset: AtomicI64,
 }
 
 impl Clock {
-    /// The system's clock; with `test`, one that [`Clock::advance`] moves on.
+    /// The system's clock.
     #[must_use]
-    pub fn new(test: bool) -> Clock {
+    pub fn new() -> Clock {
+        Clock::default()
+    }
+
+    /// A clock that [`Clock::advance`] moves on: a test server's.
+    #[cfg(feature = "test-hooks")]
+    #[must_use]
+    pub fn for_tests() -> Clock {
         Clock {
-            test,
+            test: true,
             offset: AtomicI64::new(0),
         }
     }
@@ -29,16 +39,23 @@ impl Clock {
         let real = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
-        real + self.offset.load(Ordering::SeqCst)
+        real + self.offset()
     }
 
-    /// Whether this is a test server's clock.
-    #[must_use]
-    pub fn is_test(&self) -> bool {
-        self.test
+    /// How far a test clock was moved on.
+    #[cfg(feature = "test-hooks")]
+    fn offset(&self) -> i64 {
+        self.offset.load(Ordering::SeqCst)
+    }
+
+    /// The system's clock is never moved on.
+    #[cfg(not(feature = "test-hooks"))]
+    fn offset(&self) -> i64 {
+        0
     }
 
     /// Moves a test clock on by `ms`; false (and nothing moved) for the real one.
+    #[cfg(feature = "test-hooks")]
     pub fn advance(&self, ms: i64) -> bool {
         if self.test {
             self.offset.fetch_add(ms, Ordering::SeqCst);

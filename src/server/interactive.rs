@@ -17,11 +17,11 @@ use ratatui::{TerminalOptions, Viewport};
 use crate::tui::app::{App, Effect, Look, Online, Request};
 use crate::tui::render;
 
-use super::Context;
 use super::bot::Who;
 use super::channel::{Ended, Inbox, Input, Keys, Out};
 use super::hub::GameView;
 use super::lobby::{Ask, Board, Lobby, Rows};
+use super::{Context, Presence};
 
 /// The client's terminal, as its pty request said.
 #[derive(Clone, Debug)]
@@ -189,6 +189,7 @@ pub async fn run(
     if let Some(me) = me {
         match ctx.hub.enter(me.0, ctx.limits.sessions_per_key) {
             Ok(()) => {
+                let _presence = Presence::counted(&ctx.hub, Some(me.0));
                 let mut next = Next::Lobby;
                 let mut lobby = Lobby::new(me.clone());
                 loop {
@@ -200,7 +201,6 @@ pub async fn run(
                         Next::Quit => break,
                     };
                 }
-                ctx.hub.leave(me.0);
             }
             Err(refusal) => {
                 let text = format!("{refusal}. Press any key.");

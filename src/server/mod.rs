@@ -7,6 +7,7 @@
 //! - [`ssh`]: keys, channels and what runs on them; [`channel`]: a channel's two ends.
 //! - [`bot`]: the line protocol for programs; [`interactive`] and [`lobby`]: people's screens.
 //! - [`clock`]: the server's time, which a test server moves on by command.
+//! - [`report`]: what the server tells its host, and panics in its tasks caught and reported.
 
 pub mod bot;
 pub mod channel;
@@ -14,6 +15,7 @@ pub mod clock;
 pub mod hub;
 pub mod interactive;
 pub mod lobby;
+pub mod report;
 mod run;
 pub mod spec;
 pub mod ssh;
@@ -51,4 +53,29 @@ pub struct Context {
     pub stop: watch::Sender<bool>,
     /// Told whenever a connection closes.
     pub closed: Notify,
+}
+
+/// A player's session counted in by [`hub::Hub::enter`]; counted out when this is dropped,
+/// however the session ends (a panic in it too, which must not take a slot of the player's
+/// for good).
+pub struct Presence<'a> {
+    hub: &'a hub::Hub,
+    /// The player counted in, if any.
+    pub player: Option<i64>,
+}
+
+impl<'a> Presence<'a> {
+    /// The session of `player` (if any), already counted in.
+    #[must_use]
+    pub fn counted(hub: &'a hub::Hub, player: Option<i64>) -> Presence<'a> {
+        Presence { hub, player }
+    }
+}
+
+impl Drop for Presence<'_> {
+    fn drop(&mut self) {
+        if let Some(id) = self.player {
+            self.hub.leave(id);
+        }
+    }
 }

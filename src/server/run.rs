@@ -17,6 +17,7 @@ use tokio::sync::{Notify, watch};
 
 use super::clock::Clock;
 use super::hub::{Hub, HubLimits};
+use super::report::{say, survive};
 use super::ssh::Connection;
 use super::store::Store;
 use super::{Context, Limits};
@@ -41,6 +42,7 @@ pub struct ServeOptions {
     /// command) before it is closed.
     pub idle_timeout: u64,
     /// A clock that `clock advance` moves on (for tests).
+    #[cfg(feature = "test-hooks")]
     pub test_clock: bool,
 }
 
@@ -103,7 +105,14 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         .with_context(|| format!("cannot make the data directory {}", options.data.display()))?;
     let key = host_key(&options.data)?;
     let fingerprint = key.public_key().fingerprint(HashAlg::Sha256);
-    let clock = Clock::new(options.test_clock);
+    #[cfg(feature = "test-hooks")]
+    let clock = if options.test_clock {
+        Clock::for_tests()
+    } else {
+        Clock::new()
+    };
+    #[cfg(not(feature = "test-hooks"))]
+    let clock = Clock::new();
     let store = Store::open(&options.data.join("server.db"))?;
     let hub = Hub::open(
         store,
@@ -148,16 +157,20 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", options.listen))?;
         let address = listener.local_addr()?;
-        println!("quentin serve: listening on {address}");
-        println!("host key fingerprint: {fingerprint}");
-        println!("data: {}", options.data.display());
-        std::io::stdout().flush()?;
+        // Nothing written for the host can stop the server: its reader may be gone.
+        say(format_args!("quentin serve: listening on {address}"));
+        say(format_args!("host key fingerprint: {fingerprint}"));
+        say(format_args!("data: {}", options.data.display()));
         let ticker = ctx.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(1));
             loop {
                 tick.tick().await;
-                ticker.hub.tick(ticker.clock.now());
+                // A tick that fails (its writes are retried by the next one) or panics does
+                // not end the ticks: the clocks keep running out.
+                survive("the clock's tick", || {
+                    ticker.hub.tick(ticker.clock.now());
+                });
             }
         });
         let mut server = Server { ctx: ctx.clone() };
@@ -184,8 +197,10 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         .await;
         handle.shutdown("the quentin server is shutting down; your games are saved".to_string());
         // Everything is committed as it happens; the last heartbeat says when the server went.
-        ctx.hub.tick(ctx.clock.now());
-        println!("quentin serve: stopped");
+        survive("the last tick", || {
+            ctx.hub.tick(ctx.clock.now());
+        });
+        say("quentin serve: stopped");
         Ok(())
     })
 }

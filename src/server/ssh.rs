@@ -16,6 +16,7 @@ use super::Context;
 use super::bot::{self, Who};
 use super::channel::{Inbox, Input, Out};
 use super::interactive::{self, Terminal};
+use super::report::spawn_supervised;
 
 /// What the banner says before the login.
 pub const BANNER: &str = "\
@@ -96,16 +97,22 @@ impl Connection {
         state.alive = Some(alive);
         match exec {
             Some("bot") => {
-                tokio::spawn(async move {
-                    if full {
-                        let _ = out.send(b"? the server is full: try again later\n\n").await;
-                    } else if let Some(refusal) = enter(&ctx, &who) {
-                        let _ = out.send(format!("? {refusal}\n\n").as_bytes()).await;
-                    } else {
-                        bot::run(ctx, who, rx, alive_rx, out.clone()).await;
-                    }
-                    out.close(0).await;
-                });
+                let what = format!("the bot session of {}", who.shown());
+                let closing = out.clone();
+                spawn_supervised(
+                    what,
+                    async move {
+                        if full {
+                            let _ = out.send(b"? the server is full: try again later\n\n").await;
+                        } else if let Some(refusal) = enter(&ctx, &who) {
+                            let _ = out.send(format!("? {refusal}\n\n").as_bytes()).await;
+                        } else {
+                            bot::run(ctx, who, rx, alive_rx, out.clone()).await;
+                        }
+                        out.close(0).await;
+                    },
+                    move || async move { closing.close(1).await },
+                );
             }
             Some(command) => {
                 let answer = record(&ctx, command);
@@ -123,18 +130,24 @@ impl Connection {
             None => {
                 let term = state.term.clone();
                 let no_color = state.no_color;
-                tokio::spawn(async move {
-                    if full {
-                        let _ = out.send(b"The server is full: try again later.\r\n").await;
-                    } else if let Some(term) = term {
-                        interactive::run(ctx, who, term, no_color, rx, out.clone()).await;
-                    } else {
-                        let _ = out
+                let what = format!("the terminal session of {}", who.shown());
+                let closing = out.clone();
+                spawn_supervised(
+                    what,
+                    async move {
+                        if full {
+                            let _ = out.send(b"The server is full: try again later.\r\n").await;
+                        } else if let Some(term) = term {
+                            interactive::run(ctx, who, term, no_color, rx, out.clone()).await;
+                        } else {
+                            let _ = out
                             .send(b"quentin: the game needs a terminal: ssh -t, or `ssh HOST bot` for programs\r\n")
                             .await;
-                    }
-                    out.close(0).await;
-                });
+                        }
+                        out.close(0).await;
+                    },
+                    move || async move { closing.close(1).await },
+                );
             }
         }
     }

@@ -188,7 +188,8 @@ impl Session {
         // otherwise go unnoticed until the next key.
         event::poll(Duration::ZERO).context("cannot read the terminal")?;
         // Fault injection for the end-to-end tests, which must see the terminal come back after
-        // a panic; no player sets this.
+        // a panic; only in a build with the `test-hooks` feature (docs/development.md).
+        #[cfg(feature = "test-hooks")]
         let panic_after_frame = std::env::var_os("QUENTIN_TEST_PANIC").is_some();
         loop {
             // The search first: the computer's move played, or its next search started, before
@@ -216,6 +217,7 @@ impl Session {
                 .context("cannot draw")?;
             execute!(io::stdout(), EndSynchronizedUpdate).context("cannot draw")?;
             self.app.set_geometry(geometry);
+            #[cfg(feature = "test-hooks")]
             if panic_after_frame {
                 panic!("QUENTIN_TEST_PANIC is set: a panic after the first frame, as asked");
             }

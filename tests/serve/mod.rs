@@ -45,9 +45,17 @@ pub struct Server {
 impl Server {
     /// Starts a test server (its clock moved by `clock advance`) with its data in `dir/data`.
     pub fn start(dir: &Path, extra: &[&str]) -> Server {
+        Server::start_with(dir, extra, Pipes::Read)
+    }
+
+    /// [`Server::start`], its standard output and error left as `pipes` says.
+    pub fn start_with(dir: &Path, extra: &[&str], pipes: Pipes) -> Server {
         let data = dir.join("data");
+        // With no output to read the port from, the server is given one that was free.
+        let chosen = (pipes == Pipes::StdoutClosed).then(free_port);
+        let listen = format!("127.0.0.1:{}", chosen.unwrap_or(0));
         let mut child = Command::new(env!("CARGO_BIN_EXE_quentin"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--test-clock", "--data"])
+            .args(["serve", "--listen", &listen, "--test-clock", "--data"])
             .arg(&data)
             .args(extra)
             .stdin(Stdio::null())
@@ -55,7 +63,25 @@ impl Server {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let (lines, stderr) = (lines(child.stdout.take()), lines(child.stderr.take()));
+        let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+        let stderr = if pipes == Pipes::StderrClosed {
+            drop(stderr);
+            lines(None::<std::process::ChildStderr>)
+        } else {
+            lines(stderr)
+        };
+        if let Some(port) = chosen {
+            drop(stdout);
+            wait_listening(&mut child, port);
+            return Server {
+                child,
+                port,
+                fingerprint: String::new(),
+                data,
+                stderr,
+            };
+        }
+        let lines = output(stdout, pipes == Pipes::StdoutClosedAfterStart);
         let port = loop {
             let line = lines
                 .recv_timeout(TIMEOUT)
@@ -79,6 +105,11 @@ impl Server {
             data,
             stderr,
         }
+    }
+
+    /// Whether it is still running.
+    pub fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
     }
 
     /// Kills it with SIGKILL and waits for it.
@@ -178,6 +209,59 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.kill9();
     }
+}
+
+/// How a test server's standard output and error are left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pipes {
+    /// Both read by the test, the standard error line by line into [`Server::stderr`].
+    Read,
+    /// The standard error closed from the start: every write to it fails.
+    StderrClosed,
+    /// The standard output closed once the server has said where it listens and what its data
+    /// is: every later write to it fails.
+    StdoutClosedAfterStart,
+    /// The standard output closed from the start; the server listens on a port that was free.
+    StdoutClosed,
+}
+
+/// A port of 127.0.0.1 free now (nothing else in the tests asks for a fixed one).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Waits until the server `child` takes connections on `port`; fails if it ends first.
+fn wait_listening(child: &mut Child, port: u16) {
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("quentin serve ended before it listened: {status}");
+        }
+        assert!(started.elapsed() < TIMEOUT, "quentin serve does not listen");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The server's standard output, line by line, read on a thread of its own; with `close`, the
+/// pipe is closed once the lines of the start (up to `data: DIR`) are read.
+fn output(pipe: Option<std::process::ChildStdout>, close: bool) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    if let Some(pipe) = pipe {
+        std::thread::spawn(move || {
+            for line in BufReader::new(pipe).lines() {
+                let Ok(line) = line else { break };
+                let last = close && line.starts_with("data: ");
+                if tx.send(line).is_err() || last {
+                    break;
+                }
+            }
+        });
+    }
+    rx
 }
 
 /// The lines of a pipe, read on a thread of their own.

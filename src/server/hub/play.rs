@@ -10,6 +10,7 @@ use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
 use crate::rules::{Action, Color, Game};
 
+use super::super::report::report;
 use super::super::store::{GameRow, RatingRow, Store};
 use super::{Hub, Live, Player, Refusal, color_of, ending_word, refuse, seat_of};
 
@@ -125,10 +126,19 @@ impl Hub {
         let inner = &mut *inner;
         let mut any = false;
         for game in inner.games.values_mut() {
-            any |= Self::flag(&mut inner.store, &mut inner.players, game, now).unwrap_or(false);
+            // A game that cannot be ended now is still running out: the next tick tries again.
+            match Self::flag(&mut inner.store, &mut inner.players, game, now) {
+                Ok(flagged) => any |= flagged,
+                Err(e) => report(format_args!(
+                    "cannot end game {} on time (tried again at the next tick): {e:#}",
+                    game.row.id
+                )),
+            }
         }
         if let Err(e) = inner.store.beat(now) {
-            eprintln!("quentin serve: cannot write the heartbeat: {e}");
+            report(format_args!(
+                "cannot write the heartbeat (tried again at the next tick): {e:#}"
+            ));
         }
         if any {
             self.lobby_changed();

@@ -133,22 +133,27 @@ pub struct ChallengeView {
 }
 
 impl ChallengeView {
-    /// One line of the bot protocol's `challenges`: `ID GAME SIZE BY pie on pieces 0 first
-    /// random clock 10+5 rated [to NAME]`.
+    /// One line of the bot protocol's `challenges`: `ID GAME SIZE BY pie on [pieces N] first
+    /// random clock 10+5 rated [to NAME]`, the pieces for the games played with pieces in hand
+    /// only (Quint).
     #[must_use]
     pub fn line(&self) -> String {
         let clock = match self.clock {
             TimeControl::Live { .. } => format!("clock {}", self.clock.stored()),
             TimeControl::Days(d) => format!("days {d}"),
         };
+        let pieces = if self.setup.game.piece_options().is_empty() {
+            String::new()
+        } else {
+            format!(" pieces {}", self.setup.pieces)
+        };
         let mut line = format!(
-            "{} {} {} {} pie {} pieces {} first {} {clock} {}",
+            "{} {} {} {} pie {}{pieces} first {} {clock} {}",
             self.id,
             self.setup.game,
             self.setup.size,
             self.by_name,
             if self.setup.pie { "on" } else { "off" },
-            self.setup.pieces,
             self.first,
             if self.rated { "rated" } else { "casual" }
         );

@@ -1,0 +1,84 @@
+//! What the server tells its host, and how nothing in the background dies unheard: its lines on
+//! the standard output and its reports on the standard error, neither of which can stop the
+//! server when nobody reads them (a closed pipe, a full disk); and tasks whose panic is caught
+//! and reported instead of ending in silence.
+
+use std::any::Any;
+use std::fmt::Display;
+use std::future::Future;
+use std::io::Write as _;
+
+/// Prints `line` on the standard output for the host; a failed write is reported, and the
+/// server goes on (its reader may have gone: `quentin serve | head`).
+pub fn say(line: impl Display) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+        report(format_args!("cannot write to the standard output: {e}"));
+    }
+}
+
+/// Reports `what` on the standard error, for the host; a failed write is ignored, since there
+/// is nowhere else to say it.
+pub fn report(what: impl Display) {
+    let _ = writeln!(std::io::stderr().lock(), "quentin serve: {what}");
+}
+
+/// The message a panic carried.
+#[must_use]
+pub fn panic_message(panic: &(dyn Any + Send)) -> &str {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        s
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s
+    } else {
+        "a panic"
+    }
+}
+
+/// Runs `work`, catching a panic in it, which is reported as a failure of `what`; whether it
+/// finished without one.
+pub fn survive(what: impl Display, work: impl FnOnce()) -> bool {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(()) => true,
+        Err(panic) => {
+            report(format_args!("{what} failed: {}", panic_message(&*panic)));
+            false
+        }
+    }
+}
+
+/// Spawns `session` as a task of its own; a panic in it ends that task only, is reported as a
+/// failure of `what`, and then runs `after` (which closes the session's channel).
+pub fn spawn_supervised<F, A>(what: String, session: F, after: impl FnOnce() -> A + Send + 'static)
+where
+    F: Future<Output = ()> + Send + 'static,
+    A: Future<Output = ()> + Send + 'static,
+{
+    let task = tokio::spawn(session);
+    tokio::spawn(async move {
+        if let Err(e) = task.await
+            && e.is_panic()
+        {
+            report(format_args!(
+                "{what} failed and was closed: {}",
+                panic_message(&*e.into_panic())
+            ));
+            after().await;
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_surviving_work_is_caught_and_said() {
+        assert!(survive("a tick", || {}));
+        assert!(!survive("a tick", || panic!("boom")));
+        let panic = std::panic::catch_unwind(|| panic!("{} left", 3)).unwrap_err();
+        assert_eq!(panic_message(&*panic), "3 left");
+        let panic = std::panic::catch_unwind(|| std::panic::panic_any(7)).unwrap_err();
+        assert_eq!(panic_message(&*panic), "a panic");
+    }
+}
