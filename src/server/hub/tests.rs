@@ -1,5 +1,6 @@
 use super::*;
 use crate::rules::{Action, Point};
+use crate::server::spec::Spec;
 
 fn hub() -> (tempfile::TempDir, Hub) {
     let dir = tempfile::tempdir().unwrap();
