@@ -18,7 +18,7 @@ use tokio::sync::{Notify, watch};
 use super::clock::Clock;
 use super::hub::{Hub, HubLimits};
 use super::ssh::Connection;
-use super::store::Store;
+use super::store::Sqlite;
 use super::{Context, Limits};
 
 /// How long a stop waits for the clients to take their last words and close.
@@ -74,6 +74,30 @@ fn host_key(dir: &Path) -> Result<PrivateKey> {
     Ok(key)
 }
 
+/// Takes the data directory's lock (the file `lock` in it) for as long as the returned file is
+/// open: one server per directory. The lock goes with the process, however it ends.
+fn lock_data(dir: &Path) -> Result<std::fs::File> {
+    let path = dir.join("lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "another quentin serve is using the data directory {} (it holds {}): stop it \
+             first, or give this one another --data",
+            dir.display(),
+            path.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("cannot lock {}", path.display()))
+        }
+    }
+}
+
 struct Server {
     ctx: Arc<Context>,
 }
@@ -101,10 +125,12 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     builder
         .create(&options.data)
         .with_context(|| format!("cannot make the data directory {}", options.data.display()))?;
+    // Held until the server stops: a second server on this directory is refused.
+    let _lock = lock_data(&options.data)?;
     let key = host_key(&options.data)?;
     let fingerprint = key.public_key().fingerprint(HashAlg::Sha256);
     let clock = Clock::new(options.test_clock);
-    let store = Store::open(&options.data.join("server.db"))?;
+    let store = Sqlite::open(&options.data.join("server.db"))?;
     let hub = Hub::open(
         store,
         HubLimits {
@@ -112,6 +138,13 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         },
         clock.now(),
     )?;
+    for damaged in hub.damaged() {
+        // Said to the host at the start: these stay out of play until repaired.
+        let _ = writeln!(
+            std::io::stderr(),
+            "quentin serve: {damaged}; it stays out of play"
+        );
+    }
     let ctx = Arc::new(Context {
         hub,
         clock,
@@ -157,7 +190,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
             let mut tick = tokio::time::interval(Duration::from_secs(1));
             loop {
                 tick.tick().await;
-                ticker.hub.tick(ticker.clock.now());
+                ticker.hub.tick(ticker.clock.now()).await;
             }
         });
         let mut server = Server { ctx: ctx.clone() };
@@ -184,7 +217,8 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         .await;
         handle.shutdown("the quentin server is shutting down; your games are saved".to_string());
         // Everything is committed as it happens; the last heartbeat says when the server went.
-        ctx.hub.tick(ctx.clock.now());
+        ctx.hub.tick(ctx.clock.now()).await;
+        ctx.hub.close().await;
         println!("quentin serve: stopped");
         Ok(())
     })

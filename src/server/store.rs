@@ -1,14 +1,25 @@
-//! The server's store: one SQLite file in the data directory, in WAL mode with full sync, so
-//! that a move is on disk before anyone is told of it. The rest of the server sees this small
-//! interface only; docs/server.md plans how it moves to a database server.
+//! The server's store: what the hub keeps on disk. The hub sees the [`Backend`] trait only:
+//! everything read once at the start ([`Backend::load`]), then changes ([`Change`]) committed in
+//! batches ([`Backend::commit`]) on a thread of their own ([`Writer`]), so that the moves that
+//! arrive together share one transaction and one sync, and nobody waits for the disk on tokio's
+//! workers. [`Sqlite`] is the one backend today (one file in the data directory); docs/server.md
+//! plans a second on a database server.
 
+mod schema;
 mod sqlite;
+mod writer;
 
-use crate::rules::{Action, Setup};
+use std::fmt;
+
+use anyhow::Result;
+
+use crate::rules::{Action, Game, Setup};
 
 use super::spec::TimeControl;
 
-pub use sqlite::Store;
+pub use schema::VERSION;
+pub use sqlite::Sqlite;
+pub use writer::Writer;
 
 /// A player's row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +28,8 @@ pub struct PlayerRow {
     pub id: i64,
     /// The name they chose.
     pub name: String,
+    /// Their SSH key's SHA-256 fingerprint.
+    pub key: String,
 }
 
 /// A rating: Glicko-2's three numbers and the games it counts.
@@ -86,3 +99,130 @@ pub struct ChallengeRow {
     /// The only player who may accept it.
     pub to: Option<i64>,
 }
+
+/// A row the server cannot use: the game or challenge stays out of play, and the host is told.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damaged {
+    /// `game` or `challenge`.
+    pub kind: &'static str,
+    /// Its number.
+    pub id: i64,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+impl fmt::Display for Damaged {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} is damaged: {}", self.kind, self.id, self.why)
+    }
+}
+
+/// Everything the store holds, read once at the server's start.
+#[derive(Clone, Debug, Default)]
+pub struct Loaded {
+    /// Every player.
+    pub players: Vec<PlayerRow>,
+    /// Every player's rating at each game they have one for.
+    pub ratings: Vec<(i64, Game, RatingRow)>,
+    /// The open challenges, oldest first.
+    pub challenges: Vec<ChallengeRow>,
+    /// Every game with its actions, by number.
+    pub games: Vec<GameRow>,
+    /// The rows that could not be read.
+    pub damaged: Vec<Damaged>,
+    /// The last time the running server said it was alive (ms since the epoch).
+    pub heartbeat: Option<i64>,
+}
+
+/// A change to the store. Each is all or nothing; the changes of one batch share a
+/// transaction, and a change that fails leaves the others of its batch alone.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Change {
+    /// A new player ([`Applied::Id`]), unless the name (in any case) or the key is taken
+    /// ([`Applied::Taken`]).
+    AddPlayer {
+        /// The key's fingerprint.
+        key: String,
+        /// The name.
+        name: String,
+        /// When.
+        at: i64,
+    },
+    /// A new open challenge: [`Applied::Id`], its number (the row's `id` is not read).
+    AddChallenge(ChallengeRow),
+    /// A challenge withdrawn.
+    CloseChallenge(i64),
+    /// The game of challenge `id` begins and the challenge closes.
+    StartGame(GameRow),
+    /// Action number `index` (from 0) of game `game`, or none (an end by resignation or time),
+    /// with the clocks after it, its end when it ended the game, and the ratings that changed.
+    AddAction {
+        /// The game.
+        game: i64,
+        /// The action's number, from 0.
+        index: usize,
+        /// The action.
+        action: Option<Action>,
+        /// The clocks after it.
+        left: [i64; 2],
+        /// When.
+        at: i64,
+        /// The result and why, when it ended the game.
+        end: Option<(String, String)>,
+        /// The players' new ratings.
+        ratings: Vec<(i64, Game, RatingRow)>,
+    },
+    /// The actions of game `game` from number `index` on taken back, with the clocks after.
+    TakeBack {
+        /// The game.
+        game: i64,
+        /// The first action taken back.
+        index: usize,
+        /// The clocks after.
+        left: [i64; 2],
+        /// When.
+        at: i64,
+    },
+    /// The server is alive at this time.
+    Beat(i64),
+    /// Every unfinished game's turn starts this many milliseconds later: the time the server
+    /// was down is charged to nobody.
+    Forgive(i64),
+}
+
+/// What a committed change gave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// Done.
+    Done,
+    /// Done: the new row's number.
+    Id(i64),
+    /// Not done: the name or key is taken.
+    Taken,
+}
+
+/// A store: the one interface between the hub and the disk (or a database server).
+pub trait Backend: Send + 'static {
+    /// Everything, at the server's start. A row the server cannot read is named in
+    /// [`Loaded::damaged`] and left out, not an error.
+    ///
+    /// # Errors
+    /// When the store cannot be read at all.
+    fn load(&mut self) -> Result<Loaded>;
+
+    /// Commits `changes` in one transaction: on disk, every change kept, before it returns.
+    /// Each change's outcome, in order; a change that failed is undone and the others kept.
+    ///
+    /// # Errors
+    /// When the transaction as a whole fails: then none of it is kept.
+    fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>>;
+
+    /// A check of the whole store: `ok` when sound.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    fn integrity(&mut self) -> Result<String>;
+}
+
+#[cfg(test)]
+mod tests;

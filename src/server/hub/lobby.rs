@@ -1,58 +1,69 @@
 //! The lobby's actions: registering a name, counting sessions in and out, making,
-//! withdrawing and accepting challenges.
+//! withdrawing and accepting challenges. Each change waits for the lobby's turn, so that two
+//! of them never decide on the same memory; none waits for a game's.
 
-use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
-
-use tokio::sync::watch;
 
 use crate::rules::Color;
 
 use super::super::spec::{First, Spec};
-use super::super::store::{ChallengeRow, GameRow};
-use super::{Hub, Live, Player, Refusal, color_of, good_name, refuse};
+use super::super::store::{Applied, ChallengeRow, Change, GameRow};
+use super::{Hub, Live, Refusal, color_of, good_name};
 
 impl Hub {
-    /// Registers the key's player as `name`.
+    /// Registers the key's player as `name`: their number and name, once on disk.
     ///
     /// # Errors
-    /// `bad name`, `name taken`, or the key already has a name.
-    pub fn register(&self, key: &str, name: &str, now: i64) -> Result<(i64, String), Refusal> {
+    /// A bad name, a name taken, a key that has a name, a store that cannot save.
+    pub async fn register(
+        &self,
+        key: &str,
+        name: &str,
+        now: i64,
+    ) -> Result<(i64, String), Refusal> {
         if !good_name(name) {
-            return refuse("bad name");
+            return Err(Refusal::BadName);
         }
-        let mut inner = self.lock();
-        if let Ok(Some(p)) = inner.store.player_by_key(key) {
-            return refuse(format!("this key is already {}", p.name));
+        let turn = self.lobby_turn.clone().lock_owned().await;
+        {
+            let inner = self.lock();
+            if let Some(p) = inner.keys.get(key).and_then(|id| inner.players.get(id)) {
+                return Err(Refusal::KeyHasName(p.name.clone()));
+            }
+            if inner.names.contains_key(&name.to_ascii_lowercase()) {
+                return Err(Refusal::NameTaken);
+            }
         }
-        let row = match inner.store.add_player(key, name, now) {
-            Ok(Some(row)) => row,
-            Ok(None) => return refuse("name taken"),
-            Err(e) => return refuse(format!("the server cannot save: {e}")),
+        let change = Change::AddPlayer {
+            key: key.to_string(),
+            name: name.to_string(),
+            at: now,
         };
-        inner.players.insert(
-            row.id,
-            Player {
-                name: row.name.clone(),
-                ratings: HashMap::new(),
-            },
-        );
-        drop(inner);
-        self.lobby_changed();
-        Ok((row.id, row.name))
+        let (key, name) = (key.to_string(), name.to_string());
+        self.commit(change, vec![turn], move |inner, applied| match applied {
+            Applied::Id(id) => {
+                inner.add_player(id, &name, &key);
+                inner.lobby_changed();
+                Ok((id, name))
+            }
+            _ => Err(Refusal::NameTaken),
+        })
+        .await
     }
 
-    /// Counts a session of `player` in, if it may have one more than `open` (the limit per
+    /// Counts a session of `player` in, if it may have one more than `most` (the limit per
     /// key); [`Hub::leave`] counts it out.
+    ///
+    /// # Errors
+    /// Too many sessions.
     pub fn enter(&self, player: i64, most: usize) -> Result<(), Refusal> {
         let mut inner = self.lock();
         let n = inner.online.entry(player).or_insert(0);
         if *n >= most {
-            return refuse(format!("too many sessions: at most {most} for one key"));
+            return Err(Refusal::TooManySessions(most));
         }
         *n += 1;
-        drop(inner);
-        self.lobby_changed();
+        inner.lobby_changed();
         Ok(())
     }
 
@@ -65,100 +76,89 @@ impl Hub {
                 inner.online.remove(&player);
             }
         }
-        drop(inner);
-        self.lobby_changed();
+        inner.lobby_changed();
     }
 
-    /// A new challenge by `by`; its number.
+    /// A new challenge by `by`; its number, once on disk.
     ///
     /// # Errors
-    /// Too many open challenges, an opponent who does not exist or is oneself.
-    pub fn challenge(&self, by: i64, spec: &Spec) -> Result<i64, Refusal> {
-        let mut inner = self.lock();
-        let open = inner.challenges.values().filter(|c| c.by == by).count();
-        if open >= inner.limits.challenges_per_player {
-            return refuse(format!(
-                "too many open challenges: at most {}",
-                inner.limits.challenges_per_player
-            ));
-        }
-        let to = match &spec.to {
-            None => None,
-            Some(name) => match inner.store.player_by_name(name) {
-                Ok(Some(p)) if p.id == by => return refuse("you cannot challenge yourself"),
-                Ok(Some(p)) => Some(p.id),
-                _ => {
-                    return refuse(format!(
-                        "no player named {}",
-                        super::super::spec::shown(name)
-                    ));
-                }
-            },
-        };
-        let id = inner
-            .store
-            .add_challenge(
-                by,
-                spec.setup,
-                spec.first.name(),
-                spec.clock,
-                spec.rated,
-                to,
-            )
-            .map_err(|e| Refusal(format!("the server cannot save: {e}")))?;
-        inner.challenges.insert(
-            id,
+    /// Too many open challenges, an opponent who does not exist or is oneself, a store that
+    /// cannot save.
+    pub async fn challenge(&self, by: i64, spec: &Spec) -> Result<i64, Refusal> {
+        let turn = self.lobby_turn.clone().lock_owned().await;
+        let row = {
+            let inner = self.lock();
+            let open = inner.challenges.values().filter(|c| c.by == by).count();
+            let most = inner.limits.challenges_per_player;
+            if open >= most {
+                return Err(Refusal::TooManyChallenges(most));
+            }
+            let to = match &spec.to {
+                None => None,
+                Some(name) => match inner.names.get(&name.to_ascii_lowercase()) {
+                    Some(id) if *id == by => return Err(Refusal::ChallengeYourself),
+                    Some(id) => Some(*id),
+                    None => return Err(Refusal::NoSuchPlayer(name.clone())),
+                },
+            };
             ChallengeRow {
-                id,
+                id: 0,
                 by,
                 setup: spec.setup,
                 first: spec.first.name().to_string(),
                 clock: spec.clock,
                 rated: spec.rated,
                 to,
-            },
-        );
-        drop(inner);
-        self.lobby_changed();
-        Ok(id)
+            }
+        };
+        spec.setup.start().map_err(Refusal::BadSetup)?;
+        let change = Change::AddChallenge(row.clone());
+        self.commit(change, vec![turn], move |inner, applied| {
+            let Applied::Id(id) = applied else {
+                return Err(Refusal::NotSaved);
+            };
+            inner.challenges.insert(id, ChallengeRow { id, ..row });
+            inner.lobby_changed();
+            Ok(id)
+        })
+        .await
     }
 
     /// Withdraws `by`'s challenge `id`.
     ///
     /// # Errors
-    /// No such open challenge of this player.
-    pub fn withdraw(&self, by: i64, id: i64) -> Result<(), Refusal> {
-        let mut inner = self.lock();
-        match inner.challenges.get(&id) {
+    /// No such open challenge of this player, a store that cannot save.
+    pub async fn withdraw(&self, by: i64, id: i64) -> Result<(), Refusal> {
+        let turn = self.lobby_turn.clone().lock_owned().await;
+        match self.lock().challenges.get(&id) {
             Some(c) if c.by == by => {}
-            Some(_) => return refuse("not your challenge"),
-            None => return refuse("no such challenge"),
+            Some(_) => return Err(Refusal::NotYourChallenge),
+            None => return Err(Refusal::NoSuchChallenge(id)),
         }
-        inner
-            .store
-            .close_challenge(id)
-            .map_err(|e| Refusal(format!("the server cannot save: {e}")))?;
-        inner.challenges.remove(&id);
-        drop(inner);
-        self.lobby_changed();
-        Ok(())
+        self.commit(Change::CloseChallenge(id), vec![turn], move |inner, _| {
+            inner.challenges.remove(&id);
+            inner.lobby_changed();
+            Ok(())
+        })
+        .await
     }
 
     /// `player` accepts challenge `id`: the game starts; its number (the challenge's) and the
-    /// colour `player` has.
+    /// colour `player` has, once on disk.
     ///
     /// # Errors
-    /// No such open challenge, one's own, or one meant for somebody else.
-    pub fn accept(&self, player: i64, id: i64, now: i64) -> Result<(i64, Color), Refusal> {
-        let mut inner = self.lock();
-        let Some(challenge) = inner.challenges.get(&id).cloned() else {
-            return refuse("no such challenge");
+    /// No such open challenge, one's own, one meant for somebody else, a store that cannot
+    /// save.
+    pub async fn accept(&self, player: i64, id: i64, now: i64) -> Result<(i64, Color), Refusal> {
+        let turn = self.lobby_turn.clone().lock_owned().await;
+        let Some(challenge) = self.lock().challenges.get(&id).cloned() else {
+            return Err(Refusal::NoSuchChallenge(id));
         };
         if challenge.by == player {
-            return refuse("that is your own challenge");
+            return Err(Refusal::OwnChallenge);
         }
         if challenge.to.is_some_and(|to| to != player) {
-            return refuse("that challenge is for somebody else");
+            return Err(Refusal::ForSomebodyElse);
         }
         let first = First::from_name(&challenge.first).unwrap_or(First::Random);
         let challenger_first = match first {
@@ -190,29 +190,17 @@ impl Hub {
             result: None,
             ended: None,
         };
-        let position = challenge
-            .setup
-            .start()
-            .map_err(|e| Refusal(e.to_string()))?;
-        inner
-            .store
-            .start_game(&row)
-            .map_err(|e| Refusal(format!("the server cannot save: {e}")))?;
-        inner.challenges.remove(&id);
+        let position = challenge.setup.start().map_err(Refusal::BadSetup)?;
         let seat = usize::from(players[1] == player);
         let color = color_of(&position, seat);
-        let (news, _) = watch::channel(0);
-        inner.games.insert(
-            id,
-            Live {
-                row,
-                position,
-                takeback: None,
-                news,
-            },
-        );
-        drop(inner);
-        self.lobby_changed();
-        Ok((id, color))
+        let change = Change::StartGame(row.clone());
+        self.commit(change, vec![turn], move |inner, _| {
+            inner.challenges.remove(&id);
+            inner.games.insert(id, Live::new(row, position));
+            inner.lobby_changed();
+            tracing::info!(game = id, players = ?players, "a game starts");
+            Ok((id, color))
+        })
+        .await
     }
 }
