@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use quentin::record::Record;
 use quentin::rules::{Action, Game, Position, Setup};
-use quentin::server::store::Store;
+use quentin::server::store::Sqlite;
 use serve::{Bot, Server, key, scratch};
 
 /// What the players were told: the moves answered `=`, and those shown to the opponent by
@@ -89,7 +89,7 @@ fn kill_9_during_a_burst_of_moves_loses_nothing_acknowledged() {
     let told = std::mem::take(&mut *told.lock().unwrap());
     assert!(told.acknowledged.len() >= 60);
 
-    let store = Store::open(&server.data.join("server.db")).unwrap();
+    let store = Sqlite::open(&server.data.join("server.db")).unwrap();
     assert_eq!(store.integrity().unwrap(), "ok");
     drop(store);
 
@@ -175,7 +175,7 @@ fn sigterm_stops_the_server_cleanly_telling_the_sessions() {
         assert!(bot.try_ask("whoami").is_none(), "the sessions are closed");
     }
     drop((a, b));
-    let store = Store::open(&server.data.join("server.db")).unwrap();
+    let store = Sqlite::open(&server.data.join("server.db")).unwrap();
     assert_eq!(store.integrity().unwrap(), "ok");
     drop(store);
     let server = Server::start(&dir, &[]);

@@ -10,7 +10,7 @@ use tokio::sync::watch;
 use crate::rules::Action;
 
 use super::channel::{Ended, Inbox, Input, Out};
-use super::hub::GameView;
+use super::hub::{GameView, Refusal};
 use super::spec::{Spec, shown};
 use super::{Context, Presence};
 
@@ -115,7 +115,7 @@ pub async fn run(
                 break;
             }
             "wait" => wait(&ctx, &who, &words, &mut reader).await,
-            _ => command(&ctx, &mut who, &words),
+            _ => command(&ctx, &mut who, &words).await,
         };
         presence.player = who.player.as_ref().map(|(id, _)| *id);
         let Some(answer) = answer else { break };
@@ -149,67 +149,65 @@ fn id_of(words: &[&str]) -> Result<i64, String> {
         .map_err(|_| "bad game number".to_string())
 }
 
-fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer> {
+async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer> {
     let now = ctx.clock.now();
     let hub = &ctx.hub;
     let answer = match (words[0], &who.player) {
         ("register", None) => match words.get(1) {
-            Some(name) if words.len() == 2 => match hub.register(&who.key, name, now) {
+            Some(name) if words.len() == 2 => match hub.register(&who.key, name, now).await {
                 Ok((id, name)) => {
                     if let Err(refusal) = hub.enter(id, ctx.limits.sessions_per_key) {
-                        return Some(Err(refusal.0));
+                        return Some(Err(refusal.to_string()));
                     }
                     who.player = Some((id, name));
                     Ok(String::new())
                 }
-                Err(refusal) => Err(refusal.0),
+                Err(refusal) => Err(refusal.to_string()),
             },
             _ => Err("register NAME".to_string()),
         },
         ("register", Some((_, name))) => Err(format!("already registered as {name}")),
         ("whoami", Some((_, name))) => Ok(name.clone()),
         #[cfg(feature = "test-hooks")]
-        ("clock", _) => advance(ctx, words),
+        ("clock", _) => advance(ctx, words).await,
         // Fault injection for the tests: the session's task panics.
         #[cfg(feature = "test-hooks")]
         ("panic", _) => panic!("the test hook `panic`, as asked"),
         (_, None) => Err("register first: register NAME".to_string()),
-        ("challenge", Some((id, _))) => Spec::parse(&words[1..])
-            .and_then(|spec| hub.challenge(*id, &spec).map_err(|r| r.0))
-            .map(|n| n.to_string()),
-        ("withdraw", Some((me, _))) => id_of(words).and_then(|id| {
-            hub.withdraw(*me, id)
-                .map(|()| String::new())
-                .map_err(|r| r.0)
-        }),
+        ("challenge", Some((id, _))) => match Spec::parse(&words[1..]) {
+            Ok(spec) => said(hub.challenge(*id, &spec).await.map(|n| n.to_string())),
+            Err(why) => Err(why),
+        },
+        ("withdraw", Some((me, _))) => match id_of(words) {
+            Ok(id) => said(hub.withdraw(*me, id).await.map(|()| String::new())),
+            Err(why) => Err(why),
+        },
         ("challenges", Some(_)) => Ok(hub
             .challenges()
             .iter()
             .map(super::hub::ChallengeView::line)
             .collect::<Vec<_>>()
             .join("\n")),
-        ("accept", Some((me, _))) => id_of(words).and_then(|id| {
-            hub.accept(*me, id, now)
-                .map(|(id, color)| format!("{id} {color}"))
-                .map_err(|r| r.0)
-        }),
-        ("play", Some((me, _))) => id_of(words).and_then(|id| {
-            let token = words.get(2).ok_or("play ID ACTION")?;
-            let action = Action::parse(token)
-                .map_err(|e| format!("illegal move: {} is not an action ({e})", shown(token)))?;
-            hub.play(*me, id, action, now)
-                .map(|()| String::new())
-                .map_err(|r| r.0)
-        }),
-        ("resign", Some((me, _))) => id_of(words).and_then(|id| {
-            hub.resign(*me, id, now)
-                .map(|()| String::new())
-                .map_err(|r| r.0)
-        }),
+        ("accept", Some((me, _))) => match id_of(words) {
+            Ok(id) => said(
+                hub.accept(*me, id, now)
+                    .await
+                    .map(|(id, color)| format!("{id} {color}")),
+            ),
+            Err(why) => Err(why),
+        },
+        ("play", Some((me, _))) => match play_words(words) {
+            Ok((id, action)) => said(hub.play(*me, id, action, now).await.map(|()| String::new())),
+            Err(why) => Err(why),
+        },
+        ("resign", Some((me, _))) => match id_of(words) {
+            Ok(id) => said(hub.resign(*me, id, now).await.map(|()| String::new())),
+            Err(why) => Err(why),
+        },
         ("record", Some(_)) => id_of(words).and_then(|id| {
             hub.record(id, now)
                 .map(|r| r.trim_end().to_string())
-                .ok_or_else(|| "no such game".to_string())
+                .ok_or_else(|| hub.missing(id).to_string())
         }),
         ("games", Some((me, _))) => {
             let games = hub.games_of(*me, now, 100);
@@ -228,9 +226,23 @@ fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer> {
     Some(answer)
 }
 
+/// A hub's answer in the protocol's words.
+fn said(answer: Result<String, Refusal>) -> Answer {
+    answer.map_err(|refusal| refusal.to_string())
+}
+
+/// `play ID ACTION`'s game and action.
+fn play_words(words: &[&str]) -> Result<(i64, Action), String> {
+    let id = id_of(words)?;
+    let token = words.get(2).ok_or("play ID ACTION")?;
+    let action = Action::parse(token)
+        .map_err(|e| format!("illegal move: {} is not an action ({e})", shown(token)))?;
+    Ok((id, action))
+}
+
 /// `clock advance SECONDS`, on a test server only (built with the `test-hooks` feature).
 #[cfg(feature = "test-hooks")]
-fn advance(ctx: &Context, words: &[&str]) -> Answer {
+async fn advance(ctx: &Context, words: &[&str]) -> Answer {
     let seconds: f64 = match words {
         [_, "advance", s] => s.parse().map_err(|_| "clock advance SECONDS")?,
         _ => return Err("clock advance SECONDS".to_string()),
@@ -238,7 +250,7 @@ fn advance(ctx: &Context, words: &[&str]) -> Answer {
     if !ctx.clock.advance((seconds * 1000.0) as i64) {
         return Err("unknown command clock".to_string());
     }
-    ctx.hub.tick(ctx.clock.now());
+    ctx.hub.tick(ctx.clock.now()).await;
     Ok(String::new())
 }
 
@@ -252,13 +264,14 @@ async fn wait(ctx: &Context, who: &Who, words: &[&str], reader: &mut Reader) -> 
         Ok(id) => id,
         Err(e) => return Some(Err(e)),
     };
-    let Some(mut news) = ctx.hub.watch_game(id) else {
-        return Some(Err("no such game".to_string()));
+    let mut news = match ctx.hub.watch_game(id) {
+        Ok(news) => news,
+        Err(refusal) => return Some(Err(refusal.to_string())),
     };
     loop {
         news.borrow_and_update();
         let Some(game) = ctx.hub.game(id, ctx.clock.now()) else {
-            return Some(Err("no such game".to_string()));
+            return Some(Err(ctx.hub.missing(id).to_string()));
         };
         let Some(seat) = game.seat(me) else {
             return Some(Err("not your game".to_string()));

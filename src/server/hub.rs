@@ -1,40 +1,30 @@
-//! The hub: every player, challenge and game the server knows, behind one lock, over the store.
-//! Every change is committed to the store first and kept in memory only once committed; then
-//! those who watch are told. The rules decide every move; the hub only asks them.
+//! The hub: every player, challenge and game the server knows, in memory, over the store.
+//! Every change is committed to the store first and kept in memory only once committed (on the
+//! store's thread, in the order of the commits); then those who watch are told. The memory's
+//! lock is held for moments only, never while the disk works. The changes of one game wait for
+//! each other (its `turn`), so do those of the lobby and of the ratings; nothing else waits.
+//! The rules decide every move; the hub only asks them.
 //!
 //! Times are milliseconds since the epoch, passed in by the caller from the server's clock, so
 //! that tests can move time on without waiting.
 
+mod lobby;
 mod play;
+mod refusal;
 mod views;
 
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasher, Hasher};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use anyhow::Result;
-use tokio::sync::watch;
+use tokio::sync::{OwnedMutexGuard, oneshot, watch};
 
 use crate::rules::{Color, Game, Position};
 
-use super::spec::{First, Spec};
-use super::store::{ChallengeRow, GameRow, RatingRow, Store};
+use super::store::{Applied, Backend, ChallengeRow, Change, Damaged, GameRow, RatingRow, Writer};
 
+pub use refusal::Refusal;
 pub use views::{ChallengeView, GameView, Standing};
-
-/// A request refused, with the reason a player reads (after `? ` in the bot protocol).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal(pub String);
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-fn refuse<T>(why: impl Into<String>) -> Result<T, Refusal> {
-    Err(Refusal(why.into()))
-}
 
 /// The hub's limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +48,9 @@ pub(crate) struct Player {
     pub(crate) ratings: HashMap<Game, RatingRow>,
 }
 
+/// Waits its turn to change something: one change at a time of what it guards.
+type Turn = Arc<tokio::sync::Mutex<()>>;
+
 /// A game in memory: its row and the position its actions reach.
 pub(crate) struct Live {
     pub(crate) row: GameRow,
@@ -65,9 +58,21 @@ pub(crate) struct Live {
     /// Who asked to take the last action back (0 or 1), in a casual game.
     pub(crate) takeback: Option<usize>,
     pub(crate) news: watch::Sender<u64>,
+    /// Held from a change's check to its commit: the game's changes come one at a time.
+    turn: Turn,
 }
 
 impl Live {
+    fn new(row: GameRow, position: Position) -> Live {
+        Live {
+            row,
+            position,
+            takeback: None,
+            news: watch::channel(0).0,
+            turn: Turn::default(),
+        }
+    }
+
     /// The index (0: player 1) of the player to move; `None` once over.
     pub(crate) fn to_move(&self) -> Option<usize> {
         if self.row.result.is_some() {
@@ -83,6 +88,10 @@ impl Live {
             left[p] -= (now - self.row.turn_since).max(0);
         }
         left
+    }
+
+    fn told(&self) {
+        self.news.send_modify(|v| *v += 1);
     }
 }
 
@@ -102,20 +111,65 @@ pub fn color_of(position: &Position, seat: usize) -> Color {
     }
 }
 
+/// What the hub holds in memory: what the store holds, and who is online.
 pub(crate) struct Inner {
-    pub(crate) store: Store,
     pub(crate) players: HashMap<i64, Player>,
+    /// Each player's number by their key.
+    keys: HashMap<String, i64>,
+    /// Each player's number by their name in lower case (names are ASCII).
+    names: HashMap<String, i64>,
     pub(crate) challenges: BTreeMap<i64, ChallengeRow>,
     pub(crate) games: BTreeMap<i64, Live>,
+    /// The games the store holds damaged, and why: out of play.
+    damaged: BTreeMap<i64, String>,
+    /// Every damaged row, games and challenges.
+    damaged_rows: Vec<Damaged>,
     /// Sessions open for each player.
     pub(crate) online: HashMap<i64, usize>,
+    lobby: watch::Sender<u64>,
     limits: HubLimits,
+}
+
+impl Inner {
+    fn lobby_changed(&self) {
+        self.lobby.send_modify(|v| *v += 1);
+    }
+
+    fn add_player(&mut self, id: i64, name: &str, key: &str) {
+        self.players.insert(
+            id,
+            Player {
+                name: name.to_string(),
+                ratings: HashMap::new(),
+            },
+        );
+        self.keys.insert(key.to_string(), id);
+        self.names.insert(name.to_ascii_lowercase(), id);
+    }
+
+    /// Why game `id` is not here.
+    fn missing(&self, id: i64) -> Refusal {
+        if self.damaged.contains_key(&id) {
+            Refusal::Damaged(id)
+        } else {
+            Refusal::NoSuchGame(id)
+        }
+    }
+
+    /// Game `id`, or why not.
+    fn live(&self, id: i64) -> Result<&Live, Refusal> {
+        self.games.get(&id).ok_or_else(|| self.missing(id))
+    }
 }
 
 /// Everything the server knows.
 pub struct Hub {
-    inner: Mutex<Inner>,
-    lobby: watch::Sender<u64>,
+    memory: Arc<Mutex<Inner>>,
+    store: Writer,
+    /// Held by a change of the players or challenges, from its check to its commit.
+    lobby_turn: Turn,
+    /// Held by the end of a rated game, from its check to its commit.
+    ratings_turn: Turn,
 }
 
 /// Names: 2 to 20 letters, digits, `-` and `_`.
@@ -127,105 +181,122 @@ pub fn good_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
+/// What a change holds until it is committed: the turns it waited for.
+type Held = Vec<OwnedMutexGuard<()>>;
+
 impl Hub {
-    /// The hub over `store`, with the games and challenges it holds; the time the server was
-    /// down (since its last heartbeat) is charged to nobody.
+    /// The hub over `store`, with the players, games and challenges it holds; the time the
+    /// server was down (since its last heartbeat) is charged to nobody. A game or challenge
+    /// that cannot be read or replayed is kept out of play: [`Hub::damaged`] names them.
     ///
     /// # Errors
-    /// When the store cannot be read.
-    pub fn open(store: Store, limits: HubLimits, now: i64) -> Result<Hub> {
-        if let Some(alive) = store.heartbeat()? {
-            store.forgive((now - alive).max(0))?;
+    /// When the store cannot be read or written.
+    pub fn open(store: impl Backend, limits: HubLimits, now: i64) -> Result<Hub> {
+        let mut store: Box<dyn Backend> = Box::new(store);
+        let loaded = store.load()?;
+        let forgive = loaded.heartbeat.map(|alive| (now - alive).max(0));
+        let mut changes = vec![Change::Beat(now)];
+        changes.extend(forgive.map(Change::Forgive));
+        for outcome in store.commit(&changes.iter().collect::<Vec<_>>())? {
+            outcome?;
         }
-        store.beat(now)?;
-        let mut players: HashMap<i64, Player> = store
-            .players()?
-            .into_iter()
-            .map(|p| {
-                (
-                    p.id,
-                    Player {
-                        name: p.name,
-                        ratings: HashMap::new(),
-                    },
-                )
-            })
-            .collect();
-        for (id, game, rating) in store.ratings()? {
-            if let Some(p) = players.get_mut(&id) {
+        let (lobby, _) = watch::channel(0);
+        let mut inner = Inner {
+            players: HashMap::new(),
+            keys: HashMap::new(),
+            names: HashMap::new(),
+            challenges: BTreeMap::new(),
+            games: BTreeMap::new(),
+            damaged: BTreeMap::new(),
+            damaged_rows: Vec::new(),
+            online: HashMap::new(),
+            lobby,
+            limits,
+        };
+        for p in &loaded.players {
+            inner.add_player(p.id, &p.name, &p.key);
+        }
+        for (id, game, rating) in loaded.ratings {
+            if let Some(p) = inner.players.get_mut(&id) {
                 p.ratings.insert(game, rating);
             }
         }
-        let challenges = store
-            .open_challenges()?
+        let mut damaged = loaded.damaged;
+        inner.challenges = loaded
+            .challenges
             .into_iter()
-            .map(|c| (c.id, c))
+            .filter_map(|c| match c.setup.start() {
+                Ok(_) => Some((c.id, c)),
+                Err(e) => {
+                    damaged.push(Damaged {
+                        kind: "challenge",
+                        id: c.id,
+                        why: e.to_string(),
+                    });
+                    None
+                }
+            })
             .collect();
-        let mut games = BTreeMap::new();
-        for row in store.games()? {
-            let mut position = row.setup.start()?;
-            for action in &row.actions {
-                position.play(*action)?;
+        for mut row in loaded.games {
+            if row.result.is_none() {
+                row.turn_since += forgive.unwrap_or(0);
             }
-            let (news, _) = watch::channel(0);
-            games.insert(
-                row.id,
-                Live {
-                    row,
-                    position,
-                    takeback: None,
-                    news,
-                },
-            );
+            match replay(&row) {
+                Ok(position) => {
+                    inner.games.insert(row.id, Live::new(row, position));
+                }
+                Err(why) => damaged.push(Damaged {
+                    kind: "game",
+                    id: row.id,
+                    why,
+                }),
+            }
         }
-        let (lobby, _) = watch::channel(0);
+        damaged.sort_by_key(|d| (d.kind, d.id));
+        inner.damaged = damaged
+            .iter()
+            .filter(|d| d.kind == "game")
+            .map(|d| (d.id, d.why.clone()))
+            .collect();
+        inner.damaged_rows = damaged;
         Ok(Hub {
-            inner: Mutex::new(Inner {
-                store,
-                players,
-                challenges,
-                games,
-                online: HashMap::new(),
-                limits,
-            }),
-            lobby,
+            memory: Arc::new(Mutex::new(inner)),
+            store: Writer::start(store)?,
+            lobby_turn: Turn::default(),
+            ratings_turn: Turn::default(),
         })
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {
-        // A panic while holding the lock leaves nothing half-done in memory (changes are made
-        // after the store commits), so the data stays usable.
-        self.inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.memory)
     }
 
-    fn lobby_changed(&self) {
-        self.lobby.send_modify(|v| *v += 1);
+    /// The games and challenges the store holds damaged, kept out of play.
+    #[must_use]
+    pub fn damaged(&self) -> Vec<Damaged> {
+        self.lock().damaged_rows.clone()
     }
 
     /// News of the lobby: a change of players online, challenges or games.
     #[must_use]
     pub fn watch_lobby(&self) -> watch::Receiver<u64> {
-        self.lobby.subscribe()
+        self.lock().lobby.subscribe()
     }
 
     /// News of game `id`.
-    #[must_use]
-    pub fn watch_game(&self, id: i64) -> Option<watch::Receiver<u64>> {
-        self.lock().games.get(&id).map(|g| g.news.subscribe())
+    ///
+    /// # Errors
+    /// No such game, or a damaged one.
+    pub fn watch_game(&self, id: i64) -> Result<watch::Receiver<u64>, Refusal> {
+        Ok(self.lock().live(id)?.news.subscribe())
     }
 
     /// The player of an SSH key's fingerprint: number and name.
     #[must_use]
     pub fn player_of_key(&self, key: &str) -> Option<(i64, String)> {
         let inner = self.lock();
-        inner
-            .store
-            .player_by_key(key)
-            .ok()
-            .flatten()
-            .map(|p| (p.id, p.name))
+        let id = *inner.keys.get(key)?;
+        Some((id, inner.players.get(&id)?.name.clone()))
     }
 
     /// A player's name.
@@ -234,211 +305,88 @@ impl Hub {
         self.lock().players.get(&id).map(|p| p.name.clone())
     }
 
-    /// Registers the key's player as `name`.
-    ///
-    /// # Errors
-    /// `bad name`, `name taken`, or the key already has a name.
-    pub fn register(&self, key: &str, name: &str, now: i64) -> Result<(i64, String), Refusal> {
-        if !good_name(name) {
-            return refuse("bad name");
-        }
-        let mut inner = self.lock();
-        if let Ok(Some(p)) = inner.store.player_by_key(key) {
-            return refuse(format!("this key is already {}", p.name));
-        }
-        let row = match inner.store.add_player(key, name, now) {
-            Ok(Some(row)) => row,
-            Ok(None) => return refuse("name taken"),
-            Err(e) => return refuse(format!("the server cannot save: {e}")),
-        };
-        inner.players.insert(
-            row.id,
-            Player {
-                name: row.name.clone(),
-                ratings: HashMap::new(),
-            },
+    /// Commits `change`, holding `held` until it is on disk; then `apply` changes the memory
+    /// (on the store's thread, in commit order, so even when the caller has gone) and its
+    /// value is the answer. A change the store refuses leaves the memory as it was.
+    fn submit<T: Send + 'static>(
+        &self,
+        change: Change,
+        held: Held,
+        apply: impl FnOnce(&mut Inner, Applied) -> Result<T, Refusal> + Send + 'static,
+    ) -> oneshot::Receiver<Result<T, Refusal>> {
+        let (answer, answered) = oneshot::channel();
+        let memory = self.memory.clone();
+        self.store.send(
+            change,
+            Box::new(move |outcome| {
+                let result = match outcome {
+                    Ok(applied) => apply(&mut lock(&memory), applied),
+                    Err(e) => {
+                        tracing::error!("the store cannot save: {e:#}");
+                        Err(Refusal::NotSaved)
+                    }
+                };
+                drop(held);
+                let _ = answer.send(result);
+            }),
         );
-        drop(inner);
-        self.lobby_changed();
-        Ok((row.id, row.name))
+        answered
     }
 
-    /// Counts a session of `player` in, if it may have one more than `open` (the limit per
-    /// key); [`Hub::leave`] counts it out.
-    pub fn enter(&self, player: i64, most: usize) -> Result<(), Refusal> {
-        let mut inner = self.lock();
-        let n = inner.online.entry(player).or_insert(0);
-        if *n >= most {
-            return refuse(format!("too many sessions: at most {most} for one key"));
-        }
-        *n += 1;
-        drop(inner);
-        self.lobby_changed();
-        Ok(())
-    }
-
-    /// Counts a session of `player` out.
-    pub fn leave(&self, player: i64) {
-        let mut inner = self.lock();
-        if let Some(n) = inner.online.get_mut(&player) {
-            *n -= 1;
-            if *n == 0 {
-                inner.online.remove(&player);
-            }
-        }
-        drop(inner);
-        self.lobby_changed();
-    }
-
-    /// A new challenge by `by`; its number.
-    ///
-    /// # Errors
-    /// Too many open challenges, an opponent who does not exist or is oneself.
-    pub fn challenge(&self, by: i64, spec: &Spec) -> Result<i64, Refusal> {
-        let mut inner = self.lock();
-        let open = inner.challenges.values().filter(|c| c.by == by).count();
-        if open >= inner.limits.challenges_per_player {
-            return refuse(format!(
-                "too many open challenges: at most {}",
-                inner.limits.challenges_per_player
-            ));
-        }
-        let to = match &spec.to {
-            None => None,
-            Some(name) => match inner.store.player_by_name(name) {
-                Ok(Some(p)) if p.id == by => return refuse("you cannot challenge yourself"),
-                Ok(Some(p)) => Some(p.id),
-                _ => return refuse(format!("no player named {}", super::spec::shown(name))),
-            },
-        };
-        let id = inner
-            .store
-            .add_challenge(
-                by,
-                spec.setup,
-                spec.first.name(),
-                spec.clock,
-                spec.rated,
-                to,
-            )
-            .map_err(|e| Refusal(format!("the server cannot save: {e}")))?;
-        inner.challenges.insert(
-            id,
-            ChallengeRow {
-                id,
-                by,
-                setup: spec.setup,
-                first: spec.first.name().to_string(),
-                clock: spec.clock,
-                rated: spec.rated,
-                to,
-            },
-        );
-        drop(inner);
-        self.lobby_changed();
-        Ok(id)
-    }
-
-    /// Withdraws `by`'s challenge `id`.
-    ///
-    /// # Errors
-    /// No such open challenge of this player.
-    pub fn withdraw(&self, by: i64, id: i64) -> Result<(), Refusal> {
-        let mut inner = self.lock();
-        match inner.challenges.get(&id) {
-            Some(c) if c.by == by => {}
-            Some(_) => return refuse("not your challenge"),
-            None => return refuse("no such challenge"),
-        }
-        inner
-            .store
-            .close_challenge(id)
-            .map_err(|e| Refusal(format!("the server cannot save: {e}")))?;
-        inner.challenges.remove(&id);
-        drop(inner);
-        self.lobby_changed();
-        Ok(())
-    }
-
-    /// `player` accepts challenge `id`: the game starts; its number (the challenge's) and the
-    /// colour `player` has.
-    ///
-    /// # Errors
-    /// No such open challenge, one's own, or one meant for somebody else.
-    pub fn accept(&self, player: i64, id: i64, now: i64) -> Result<(i64, Color), Refusal> {
-        let mut inner = self.lock();
-        let Some(challenge) = inner.challenges.get(&id).cloned() else {
-            return refuse("no such challenge");
-        };
-        if challenge.by == player {
-            return refuse("that is your own challenge");
-        }
-        if challenge.to.is_some_and(|to| to != player) {
-            return refuse("that challenge is for somebody else");
-        }
-        let first = First::from_name(&challenge.first).unwrap_or(First::Random);
-        let challenger_first = match first {
-            First::Me => true,
-            First::You => false,
-            First::Random => {
-                std::collections::hash_map::RandomState::new()
-                    .build_hasher()
-                    .finish()
-                    & 1
-                    == 0
-            }
-        };
-        let players = if challenger_first {
-            [challenge.by, player]
-        } else {
-            [player, challenge.by]
-        };
-        let start = challenge.clock.start_ms();
-        let row = GameRow {
-            id,
-            setup: challenge.setup,
-            players,
-            clock: challenge.clock,
-            rated: challenge.rated,
-            left: [start, start],
-            turn_since: now,
-            actions: Vec::new(),
-            result: None,
-            ended: None,
-        };
-        let position = challenge
-            .setup
-            .start()
-            .map_err(|e| Refusal(e.to_string()))?;
-        inner
-            .store
-            .start_game(&row)
-            .map_err(|e| Refusal(format!("the server cannot save: {e}")))?;
-        inner.challenges.remove(&id);
-        let seat = usize::from(players[1] == player);
-        let color = color_of(&position, seat);
-        let (news, _) = watch::channel(0);
-        inner.games.insert(
-            id,
-            Live {
-                row,
-                position,
-                takeback: None,
-                news,
-            },
-        );
-        drop(inner);
-        self.lobby_changed();
-        Ok((id, color))
+    /// [`Hub::submit`], and waits for its answer.
+    async fn commit<T: Send + 'static>(
+        &self,
+        change: Change,
+        held: Held,
+        apply: impl FnOnce(&mut Inner, Applied) -> Result<T, Refusal> + Send + 'static,
+    ) -> Result<T, Refusal> {
+        self.submit(change, held, apply)
+            .await
+            .unwrap_or(Err(Refusal::NotSaved))
     }
 
     /// `PRAGMA integrity_check` of the store.
     ///
     /// # Errors
     /// When the store cannot be read.
-    pub fn integrity(&self) -> Result<String> {
-        self.lock().store.integrity()
+    pub async fn integrity(&self) -> Result<String> {
+        let (answer, answered) = oneshot::channel();
+        self.store.integrity(Box::new(move |result| {
+            let _ = answer.send(result);
+        }));
+        answered.await?
     }
+
+    /// Closes the store once everything sent to it is committed.
+    pub async fn close(&self) {
+        let (answer, answered) = oneshot::channel();
+        self.store.close(Box::new(move || {
+            let _ = answer.send(());
+        }));
+        let _ = answered.await;
+    }
+}
+
+fn lock(memory: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
+    // A panic while holding the lock leaves nothing half-done in memory (changes are made
+    // after the store commits, each in one go), so the data stays usable.
+    memory
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The position `row`'s actions reach, by the rules; or why they do not.
+fn replay(row: &GameRow) -> Result<Position, String> {
+    let mut position = row
+        .setup
+        .start()
+        .map_err(|e| format!("its setup cannot start: {e}"))?;
+    for (n, action) in row.actions.iter().enumerate() {
+        position
+            .play(*action)
+            .map_err(|e| format!("move {}, {action}, is illegal: {e}", n + 1))?;
+    }
+    Ok(position)
 }
 
 /// The word for why a game ended, as the bot protocol and the records say it.

@@ -281,7 +281,7 @@ async fn pick_name(
             match k.code {
                 _ if quit_key(&event) => return None,
                 KeyCode::Esc => return None,
-                KeyCode::Enter => match ctx.hub.register(key, &name, ctx.clock.now()) {
+                KeyCode::Enter => match ctx.hub.register(key, &name, ctx.clock.now()).await {
                     Ok(me) => return Some(me),
                     Err(refusal) => said = format!("{refusal}: try another."),
                 },
@@ -367,15 +367,15 @@ async fn lobby_screen(
                 Ask::Nothing => {}
                 Ask::Quit => return Next::Quit,
                 Ask::Open(id) => return Next::Game(id),
-                Ask::Accept(id) => match ctx.hub.accept(lobby.me.0, id, now) {
+                Ask::Accept(id) => match ctx.hub.accept(lobby.me.0, id, now).await {
                     Ok((id, _)) => return Next::Game(id),
-                    Err(refusal) => lobby.say(refusal.0, true),
+                    Err(refusal) => lobby.say(refusal.to_string(), true),
                 },
-                Ask::Withdraw(id) => match ctx.hub.withdraw(lobby.me.0, id) {
+                Ask::Withdraw(id) => match ctx.hub.withdraw(lobby.me.0, id).await {
                     Ok(()) => lobby.say(format!("Challenge #{id} withdrawn."), false),
-                    Err(refusal) => lobby.say(refusal.0, true),
+                    Err(refusal) => lobby.say(refusal.to_string(), true),
                 },
-                Ask::Challenge(spec) => match ctx.hub.challenge(lobby.me.0, &spec) {
+                Ask::Challenge(spec) => match ctx.hub.challenge(lobby.me.0, &spec).await {
                     Ok(id) => lobby.say(
                         format!(
                             "Challenge #{id} made: {}. Its game opens when accepted.",
@@ -383,7 +383,7 @@ async fn lobby_screen(
                         ),
                         false,
                     ),
-                    Err(refusal) => lobby.say(refusal.0, true),
+                    Err(refusal) => lobby.say(refusal.to_string(), true),
                 },
             }
         }
@@ -412,7 +412,7 @@ async fn game_screen(
     screen: &mut Screen,
     input: &mut Inbox,
 ) -> Next {
-    let (Some(mut news), Some(view)) = (ctx.hub.watch_game(id), ctx.hub.game(id, ctx.clock.now()))
+    let (Ok(mut news), Some(view)) = (ctx.hub.watch_game(id), ctx.hub.game(id, ctx.clock.now()))
     else {
         return Next::Lobby;
     };
@@ -441,7 +441,7 @@ async fn game_screen(
             app.sync_online(&view.actions, online_of(&view, me.0));
         }
         app.forced_pass();
-        if serve_requests(ctx, me.0, id, &mut app) {
+        if serve_requests(ctx, me.0, id, &mut app).await {
             continue;
         }
         let mut geometry = render::Geometry::default();
@@ -469,14 +469,14 @@ async fn game_screen(
 }
 
 /// Sends the app's requests to the hub; a refusal is said on the screen. Whether any was made.
-fn serve_requests(ctx: &Context, me: i64, id: i64, app: &mut App) -> bool {
+async fn serve_requests(ctx: &Context, me: i64, id: i64, app: &mut App) -> bool {
     let requests = app.take_requests();
     for request in &requests {
         let now = ctx.clock.now();
         let done = match request {
-            Request::Play(action) => ctx.hub.play(me, id, *action, now),
-            Request::Resign => ctx.hub.resign(me, id, now),
-            Request::Takeback => ctx.hub.takeback(me, id, now).map(|_| ()),
+            Request::Play(action) => ctx.hub.play(me, id, *action, now).await,
+            Request::Resign => ctx.hub.resign(me, id, now).await,
+            Request::Takeback => ctx.hub.takeback(me, id, now).await.map(|_| ()),
         };
         if let Err(refusal) = done {
             app.warn(format!("The server refused: {refusal}."));

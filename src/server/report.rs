@@ -35,13 +35,18 @@ pub fn panic_message(panic: &(dyn Any + Send)) -> &str {
     }
 }
 
-/// Runs `work`, catching a panic in it, which is reported as a failure of `what`; whether it
-/// finished without one.
-pub fn survive(what: impl Display, work: impl FnOnce()) -> bool {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+/// Runs `work` as a task of its own and waits for it; a panic in it is caught and reported as
+/// a failure of `what`. Whether it finished without one.
+pub async fn survive<F>(what: impl Display, work: F) -> bool
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    match tokio::spawn(work).await {
         Ok(()) => true,
-        Err(panic) => {
-            report(format_args!("{what} failed: {}", panic_message(&*panic)));
+        Err(e) => {
+            if e.is_panic() {
+                report(format_args!("{what} failed: {}", panic_message(&*e.into_panic())));
+            }
             false
         }
     }
@@ -72,10 +77,10 @@ where
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_panic_in_surviving_work_is_caught_and_said() {
-        assert!(survive("a tick", || {}));
-        assert!(!survive("a tick", || panic!("boom")));
+    #[tokio::test]
+    async fn a_panic_in_surviving_work_is_caught_and_said() {
+        assert!(survive("a tick", async {}).await);
+        assert!(!survive("a tick", async { panic!("boom") }).await);
         let panic = std::panic::catch_unwind(|| panic!("{} left", 3)).unwrap_err();
         assert_eq!(panic_message(&*panic), "3 left");
         let panic = std::panic::catch_unwind(|| std::panic::panic_any(7)).unwrap_err();

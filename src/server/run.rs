@@ -19,7 +19,7 @@ use super::clock::Clock;
 use super::hub::{Hub, HubLimits};
 use super::report::{say, survive};
 use super::ssh::Connection;
-use super::store::Store;
+use super::store::Sqlite;
 use super::{Context, Limits};
 
 /// How long a stop waits for the clients to take their last words and close.
@@ -76,6 +76,30 @@ fn host_key(dir: &Path) -> Result<PrivateKey> {
     Ok(key)
 }
 
+/// Takes the data directory's lock (the file `lock` in it) for as long as the returned file is
+/// open: one server per directory. The lock goes with the process, however it ends.
+fn lock_data(dir: &Path) -> Result<std::fs::File> {
+    let path = dir.join("lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "another quentin serve is using the data directory {} (it holds {}): stop it \
+             first, or give this one another --data",
+            dir.display(),
+            path.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("cannot lock {}", path.display()))
+        }
+    }
+}
+
 struct Server {
     ctx: Arc<Context>,
 }
@@ -103,6 +127,8 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     builder
         .create(&options.data)
         .with_context(|| format!("cannot make the data directory {}", options.data.display()))?;
+    // Held until the server stops: a second server on this directory is refused.
+    let _lock = lock_data(&options.data)?;
     let key = host_key(&options.data)?;
     let fingerprint = key.public_key().fingerprint(HashAlg::Sha256);
     #[cfg(feature = "test-hooks")]
@@ -113,7 +139,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     };
     #[cfg(not(feature = "test-hooks"))]
     let clock = Clock::new();
-    let store = Store::open(&options.data.join("server.db"))?;
+    let store = Sqlite::open(&options.data.join("server.db"))?;
     let hub = Hub::open(
         store,
         HubLimits {
@@ -121,6 +147,13 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         },
         clock.now(),
     )?;
+    for damaged in hub.damaged() {
+        // Said to the host at the start: these stay out of play until repaired.
+        let _ = writeln!(
+            std::io::stderr(),
+            "quentin serve: {damaged}; it stays out of play"
+        );
+    }
     let ctx = Arc::new(Context {
         hub,
         clock,
@@ -168,9 +201,11 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
                 tick.tick().await;
                 // A tick that fails (its writes are retried by the next one) or panics does
                 // not end the ticks: the clocks keep running out.
-                survive("the clock's tick", || {
-                    ticker.hub.tick(ticker.clock.now());
-                });
+                let ctx = ticker.clone();
+                survive("the clock's tick", async move {
+                    ctx.hub.tick(ctx.clock.now()).await;
+                })
+                .await;
             }
         });
         let mut server = Server { ctx: ctx.clone() };
@@ -197,9 +232,12 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         .await;
         handle.shutdown("the quentin server is shutting down; your games are saved".to_string());
         // Everything is committed as it happens; the last heartbeat says when the server went.
-        survive("the last tick", || {
-            ctx.hub.tick(ctx.clock.now());
-        });
+        let last = ctx.clone();
+        survive("the last tick", async move {
+            last.hub.tick(last.clock.now()).await;
+        })
+        .await;
+        ctx.hub.close().await;
         say("quentin serve: stopped");
         Ok(())
     })

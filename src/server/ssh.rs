@@ -159,7 +159,7 @@ fn enter(ctx: &Context, who: &Who) -> Option<String> {
     ctx.hub
         .enter(*id, ctx.limits.sessions_per_key)
         .err()
-        .map(|r| r.0)
+        .map(|r| r.to_string())
 }
 
 /// `record ID`'s text, or why not.

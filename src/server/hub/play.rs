@@ -1,253 +1,304 @@
 //! The moves of a game: playing, resigning, time running out, taking back by agreement, and
-//! what a finished rated game does to the ratings. Each is committed to the store before memory
-//! changes and anyone is told.
+//! what a finished rated game does to the ratings. Each waits for its game's turn, is checked
+//! by the rules, and is committed to the store before memory changes and anyone is told.
 
 use std::collections::HashMap;
 
-use anyhow::Result;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
+use tokio::sync::{OwnedMutexGuard, oneshot};
 
 use crate::rules::{Action, Color, Game};
 
 use super::super::report::report;
-use super::super::store::{GameRow, RatingRow, Store};
-use super::{Hub, Live, Player, Refusal, color_of, ending_word, refuse, seat_of};
+use super::super::store::{Change, GameRow, RatingRow};
+use super::{Held, Hub, Inner, Player, Refusal, color_of, ending_word, seat_of};
+
+/// What the end of a game changes, decided before its commit.
+struct Ending {
+    id: i64,
+    left: [i64; 2],
+    result: String,
+    reason: String,
+    ratings: Vec<(i64, Game, RatingRow)>,
+}
 
 impl Hub {
+    /// Waits for game `id`'s turn, then checks that `player` plays in it and that it goes on:
+    /// the turn, held until the change is committed, and their seat.
+    async fn seat(&self, player: i64, id: i64) -> Result<(OwnedMutexGuard<()>, usize), Refusal> {
+        let turn = self.lock().live(id)?.turn.clone();
+        let turn = turn.lock_owned().await;
+        let inner = self.lock();
+        let game = inner.live(id)?;
+        let seat = game
+            .row
+            .players
+            .iter()
+            .position(|p| *p == player)
+            .ok_or(Refusal::NotYourGame)?;
+        if game.row.result.is_some() {
+            return Err(Refusal::GameOver);
+        }
+        Ok((turn, seat))
+    }
+
     /// `player` plays `action` in game `id`: answered once it is on disk.
     ///
     /// # Errors
     /// Not in the game, not its turn, an illegal action, a game over (perhaps just now, on
     /// time), or a store that cannot save.
-    pub fn play(&self, player: i64, id: i64, action: Action, now: i64) -> Result<(), Refusal> {
-        let mut inner = self.lock();
-        let inner = &mut *inner;
-        let Some(game) = inner.games.get_mut(&id) else {
-            return refuse("no such game");
+    pub async fn play(
+        &self,
+        player: i64,
+        id: i64,
+        action: Action,
+        now: i64,
+    ) -> Result<(), Refusal> {
+        let (turn, seat) = self.seat(player, id).await?;
+        if self.out_of_time(id, now) {
+            let winner = 1 - seat_to_move(self, id);
+            self.end(vec![turn], id, winner, "time", now).await?;
+            return Err(Refusal::TimeRanOut);
+        }
+        let (position, left, rated) = {
+            let inner = self.lock();
+            let game = inner.live(id)?;
+            if game.to_move() != Some(seat) {
+                return Err(Refusal::NotYourTurn);
+            }
+            let mut position = game.position.clone();
+            position.play(action).map_err(Refusal::Illegal)?;
+            let mut left = game.left_at(now);
+            left[seat] = game.row.clock.after_move_ms(left[seat]);
+            (position, left, game.row.rated)
         };
-        let Some(seat) = game.row.players.iter().position(|p| *p == player) else {
-            return refuse("not your game");
-        };
-        if game.row.result.is_some() {
-            return refuse("the game is over");
-        }
-        let flagged = Self::flag(&mut inner.store, &mut inner.players, game, now)
-            .map_err(|e| Refusal(format!("the server cannot save: {e}")))?;
-        if flagged {
-            self.lobby_changed();
-            return refuse("the game is over: time ran out");
-        }
-        if game.to_move() != Some(seat) {
-            return refuse("not your turn");
-        }
-        let mut position = game.position.clone();
-        if let Err(why) = position.play(action) {
-            return refuse(format!("illegal move: {why}"));
-        }
-        let mut left = game.left_at(now);
-        left[seat] = game.row.clock.after_move_ms(left[seat]);
-        let end = position.outcome().map(|o| {
+        let outcome = position.outcome();
+        let end = outcome.map(|o| {
             (
                 o.winner().map_or("draw", Color::name).to_string(),
                 ending_word(o.ending()).to_string(),
             )
         });
-        let winner_seat = position
-            .outcome()
-            .and_then(|o| o.winner())
-            .map(|c| seat_of(&position, c));
-        let ratings = if end.is_some() && game.row.rated {
-            rate(&inner.players, &game.row, winner_seat)
+        let mut held = vec![turn];
+        let ratings = if end.is_some() && rated {
+            held.push(self.ratings_turn.clone().lock_owned().await);
+            let winner = outcome
+                .and_then(|o| o.winner())
+                .map(|c| seat_of(&position, c));
+            let inner = self.lock();
+            rate(&inner.players, &inner.live(id)?.row, winner)
         } else {
             Vec::new()
         };
-        inner
-            .store
-            .add_action(
-                id,
-                game.row.actions.len(),
-                Some(action),
-                (left, now),
-                end.as_ref().map(|(r, w)| (r.as_str(), w.as_str())),
-                &ratings,
-            )
-            .map_err(|e| Refusal(format!("the server cannot save: {e}")))?;
-        game.position = position;
-        game.row.actions.push(action);
-        game.row.left = left;
-        game.row.turn_since = now;
-        game.takeback = None;
-        if end.is_some() {
-            game.row.ended = Some(now);
-        }
-        game.row.result = end;
-        keep_ratings(&mut inner.players, &ratings);
-        game.news.send_modify(|v| *v += 1);
-        let over = game.row.result.is_some();
-        if over {
-            self.lobby_changed();
-        }
-        Ok(())
+        let index = self.lock().live(id)?.row.actions.len();
+        let change = Change::AddAction {
+            game: id,
+            index,
+            action: Some(action),
+            left,
+            at: now,
+            end: end.clone(),
+            ratings: ratings.clone(),
+        };
+        self.commit(change, held, move |inner, _| {
+            keep_ratings(&mut inner.players, &ratings);
+            let over = end.is_some();
+            let Some(game) = inner.games.get_mut(&id) else {
+                return Ok(());
+            };
+            game.position = position;
+            game.row.actions.push(action);
+            game.row.left = left;
+            game.row.turn_since = now;
+            game.takeback = None;
+            if over {
+                game.row.ended = Some(now);
+            }
+            game.row.result = end;
+            game.told();
+            if over {
+                log_end(inner, id);
+                inner.lobby_changed();
+            }
+            Ok(())
+        })
+        .await
     }
 
     /// `player` resigns game `id`.
     ///
     /// # Errors
     /// Not in the game, a game over, a store that cannot save.
-    pub fn resign(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
-        let mut inner = self.lock();
-        let inner = &mut *inner;
-        let Some(game) = inner.games.get_mut(&id) else {
-            return refuse("no such game");
-        };
-        let Some(seat) = game.row.players.iter().position(|p| *p == player) else {
-            return refuse("not your game");
-        };
-        if game.row.result.is_some() {
-            return refuse("the game is over");
-        }
-        Self::end(
-            &mut inner.store,
-            &mut inner.players,
-            game,
-            1 - seat,
-            "resignation",
-            now,
-        )
-        .map_err(|e| Refusal(format!("the server cannot save: {e}")))?;
-        self.lobby_changed();
-        Ok(())
+    pub async fn resign(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
+        let (turn, seat) = self.seat(player, id).await?;
+        self.end(vec![turn], id, 1 - seat, "resignation", now).await
     }
 
-    /// Ends every game whose player to move has run out of time at `now`; whether any did.
-    pub fn tick(&self, now: i64) -> bool {
-        let mut inner = self.lock();
-        let inner = &mut *inner;
-        let mut any = false;
-        for game in inner.games.values_mut() {
+    /// Ends every game whose player to move has run out of time at `now`, and writes the
+    /// heartbeat, in one commit; whether any game ended.
+    pub async fn tick(&self, now: i64) -> bool {
+        let due: Vec<(i64, super::Turn)> = self
+            .lock()
+            .games
+            .values()
+            .filter(|g| g.to_move().is_some_and(|seat| g.left_at(now)[seat] <= 0))
+            .map(|g| (g.row.id, g.turn.clone()))
+            .collect();
+        let mut ending = Vec::new();
+        for (id, turn) in due {
+            // A change of the game in flight: it sees the flag itself, or the next tick does.
+            let Ok(turn) = turn.try_lock_owned() else {
+                continue;
+            };
+            if !self.out_of_time(id, now) {
+                continue;
+            }
+            let winner = 1 - seat_to_move(self, id);
             // A game that cannot be ended now is still running out: the next tick tries again.
-            match Self::flag(&mut inner.store, &mut inner.players, game, now) {
-                Ok(flagged) => any |= flagged,
+            match self.start_end(vec![turn], id, winner, "time", now).await {
+                Ok(answer) => ending.push(answer),
                 Err(e) => report(format_args!(
-                    "cannot end game {} on time (tried again at the next tick): {e:#}",
-                    game.row.id
+                    "cannot end game {id} on time (tried again at the next tick): {e}"
                 )),
             }
         }
-        if let Err(e) = inner.store.beat(now) {
+        let beat = self.submit(Change::Beat(now), Vec::new(), |_, _| Ok(()));
+        let mut any = false;
+        for answer in ending {
+            any |= matches!(answer.await, Ok(Ok(())));
+        }
+        if let Ok(Err(e)) = beat.await {
             report(format_args!(
                 "cannot write the heartbeat (tried again at the next tick): {e:#}"
             ));
         }
-        if any {
-            self.lobby_changed();
-        }
         any
     }
 
-    /// Ends `game` on time if its player to move has none left at `now`.
-    fn flag(
-        store: &mut Store,
-        players: &mut HashMap<i64, Player>,
-        game: &mut Live,
-        now: i64,
-    ) -> Result<bool> {
-        let Some(seat) = game.to_move() else {
-            return Ok(false);
-        };
-        if game.left_at(now)[seat] > 0 {
-            return Ok(false);
-        }
-        Self::end(store, players, game, 1 - seat, "time", now)?;
-        Ok(true)
+    /// Whether the player to move in game `id` has no time left at `now`.
+    fn out_of_time(&self, id: i64, now: i64) -> bool {
+        self.lock()
+            .games
+            .get(&id)
+            .and_then(|g| g.to_move().map(|seat| g.left_at(now)[seat] <= 0))
+            .unwrap_or(false)
     }
 
-    /// Ends `game` with seat `winner` the winner, for `reason`.
-    fn end(
-        store: &mut Store,
-        players: &mut HashMap<i64, Player>,
-        game: &mut Live,
+    /// Ends game `id` with seat `winner` the winner, for `reason`; once on disk.
+    async fn end(
+        &self,
+        held: Held,
+        id: i64,
         winner: usize,
         reason: &str,
         now: i64,
-    ) -> Result<()> {
-        let mut left = game.left_at(now);
-        for l in &mut left {
-            *l = (*l).max(0);
+    ) -> Result<(), Refusal> {
+        self.start_end(held, id, winner, reason, now)
+            .await?
+            .await
+            .unwrap_or(Err(Refusal::NotSaved))
+    }
+
+    /// Sends the end of game `id` to the store; its answer comes once on disk.
+    async fn start_end(
+        &self,
+        mut held: Held,
+        id: i64,
+        winner: usize,
+        reason: &str,
+        now: i64,
+    ) -> Result<oneshot::Receiver<Result<(), Refusal>>, Refusal> {
+        if self.lock().live(id)?.row.rated {
+            held.push(self.ratings_turn.clone().lock_owned().await);
         }
-        let result = color_of(&game.position, winner).name().to_string();
-        let ratings = if game.row.rated {
-            rate(players, &game.row, Some(winner))
-        } else {
-            Vec::new()
+        let ending = {
+            let inner = self.lock();
+            let game = inner.live(id)?;
+            Ending {
+                id,
+                left: game.left_at(now).map(|l| l.max(0)),
+                result: color_of(&game.position, winner).name().to_string(),
+                reason: reason.to_string(),
+                ratings: if game.row.rated {
+                    rate(&inner.players, &game.row, Some(winner))
+                } else {
+                    Vec::new()
+                },
+            }
         };
-        store.add_action(
-            game.row.id,
-            game.row.actions.len(),
-            None,
-            (left, now),
-            Some((&result, reason)),
-            &ratings,
-        )?;
-        game.row.left = left;
-        game.row.turn_since = now;
-        game.row.result = Some((result, reason.to_string()));
-        game.row.ended = Some(now);
-        keep_ratings(players, &ratings);
-        game.news.send_modify(|v| *v += 1);
-        Ok(())
+        let change = Change::AddAction {
+            game: id,
+            index: self.lock().live(id)?.row.actions.len(),
+            action: None,
+            left: ending.left,
+            at: now,
+            end: Some((ending.result.clone(), ending.reason.clone())),
+            ratings: ending.ratings.clone(),
+        };
+        Ok(self.submit(change, held, move |inner, _| {
+            keep_ratings(&mut inner.players, &ending.ratings);
+            if let Some(game) = inner.games.get_mut(&ending.id) {
+                game.row.left = ending.left;
+                game.row.turn_since = now;
+                game.row.result = Some((ending.result, ending.reason));
+                game.row.ended = Some(now);
+                game.told();
+            }
+            log_end(inner, ending.id);
+            inner.lobby_changed();
+            Ok(())
+        }))
     }
 
     /// `player` asks to take the last action back, or agrees to the other's asking; in casual
     /// games only. Whether the action was taken back.
     ///
     /// # Errors
-    /// A rated game, nothing to take back, not one's game.
-    pub fn takeback(&self, player: i64, id: i64, now: i64) -> Result<bool, Refusal> {
-        let mut inner = self.lock();
-        let inner = &mut *inner;
-        let Some(game) = inner.games.get_mut(&id) else {
-            return refuse("no such game");
+    /// A rated game, nothing to take back, not one's game, a store that cannot save.
+    pub async fn takeback(&self, player: i64, id: i64, now: i64) -> Result<bool, Refusal> {
+        let (turn, seat) = self.seat(player, id).await?;
+        let (asker, keep, left, position) = {
+            let mut inner = self.lock();
+            let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
+            if game.row.rated {
+                return Err(Refusal::RatedNoTakeback);
+            }
+            if game.row.actions.is_empty() {
+                return Err(Refusal::NothingToTakeBack);
+            }
+            if game.takeback.is_none_or(|asker| asker == seat) {
+                // Only asked: nothing to save.
+                game.takeback = Some(seat);
+                game.told();
+                return Ok(false);
+            }
+            let keep = game.row.actions.len() - 1;
+            let mut position = game.row.setup.start().map_err(Refusal::BadSetup)?;
+            for action in &game.row.actions[..keep] {
+                position.play(*action).map_err(Refusal::Illegal)?;
+            }
+            (game.takeback, keep, game.left_at(now), position)
         };
-        let Some(seat) = game.row.players.iter().position(|p| *p == player) else {
-            return refuse("not your game");
+        let _ = asker;
+        let change = Change::TakeBack {
+            game: id,
+            index: keep,
+            left,
+            at: now,
         };
-        if game.row.rated {
-            return refuse("a rated game has no takebacks");
-        }
-        if game.row.result.is_some() {
-            return refuse("the game is over");
-        }
-        if game.row.actions.is_empty() {
-            return refuse("nothing to take back");
-        }
-        match game.takeback {
-            Some(asker) if asker != seat => {
-                let keep = game.row.actions.len() - 1;
-                let mut position = game.row.setup.start().map_err(|e| Refusal(e.to_string()))?;
-                for action in &game.row.actions[..keep] {
-                    let _ = position.play(*action);
-                }
-                let left = game.left_at(now);
-                inner
-                    .store
-                    .take_back(id, keep, left, now)
-                    .map_err(|e| Refusal(format!("the server cannot save: {e}")))?;
+        self.commit(change, vec![turn], move |inner, _| {
+            if let Some(game) = inner.games.get_mut(&id) {
                 game.row.actions.truncate(keep);
                 game.position = position;
                 game.row.left = left;
                 game.row.turn_since = now;
                 game.takeback = None;
-                game.news.send_modify(|v| *v += 1);
-                Ok(true)
+                game.told();
             }
-            _ => {
-                game.takeback = Some(seat);
-                game.news.send_modify(|v| *v += 1);
-                Ok(false)
-            }
-        }
+            Ok(true)
+        })
+        .await
     }
 
     /// `player` declines the other's takeback request.
@@ -258,11 +309,33 @@ impl Hub {
             && game.takeback.is_some_and(|asker| asker != seat)
         {
             game.takeback = None;
-            game.news.send_modify(|v| *v += 1);
+            game.told();
         }
     }
 }
 
+/// The seat to move in game `id` (0 when none).
+fn seat_to_move(hub: &Hub, id: i64) -> usize {
+    hub.lock()
+        .games
+        .get(&id)
+        .and_then(super::Live::to_move)
+        .unwrap_or(0)
+}
+
+/// Tells the host's log that game `id` ended.
+fn log_end(inner: &Inner, id: i64) {
+    if let Some(game) = inner.games.get(&id) {
+        let names = game.row.players.map(|p| {
+            inner
+                .players
+                .get(&p)
+                .map_or_else(|| format!("#{p}"), |p| p.name.clone())
+        });
+        let (result, reason) = game.row.result.clone().unwrap_or_default();
+        tracing::info!(game = id, black_or_first = %names[0], second = %names[1], %result, %reason, "a game ends");
+    }
+}
 /// The two players' new ratings after `row` ended with seat `winner` winning (`None`: a draw).
 fn rate(
     players: &HashMap<i64, Player>,

@@ -1,9 +1,14 @@
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+
 use super::*;
 use crate::rules::{Action, Point};
+use crate::server::spec::Spec;
+use crate::server::store::{Loaded, Sqlite};
 
 fn hub() -> (tempfile::TempDir, Hub) {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("server.db")).unwrap();
+    let store = Sqlite::open(&dir.path().join("server.db")).unwrap();
     (dir, Hub::open(store, HubLimits::default(), 1_000).unwrap())
 }
 
@@ -15,49 +20,63 @@ fn at(p: &str) -> Action {
     Action::Place(Point::parse(p).unwrap())
 }
 
-#[test]
-fn names_are_checked_and_unique_in_any_case() {
+#[tokio::test]
+async fn names_are_checked_and_unique_in_any_case() {
     let (_dir, hub) = hub();
-    assert_eq!(hub.register("k1", "a", 0), refuse("bad name"));
-    assert_eq!(hub.register("k1", "bad name", 0), refuse("bad name"));
-    assert_eq!(hub.register("k1", "x\x1b[2J", 0), refuse("bad name"));
-    let (alice, _) = hub.register("k1", "Alice", 0).unwrap();
-    assert_eq!(hub.register("k2", "alice", 0), refuse("name taken"));
+    assert_eq!(hub.register("k1", "a", 0).await, Err(Refusal::BadName));
     assert_eq!(
-        hub.register("k1", "other", 0),
-        refuse("this key is already Alice")
+        hub.register("k1", "bad name", 0).await,
+        Err(Refusal::BadName)
+    );
+    assert_eq!(
+        hub.register("k1", "x\x1b[2J", 0).await,
+        Err(Refusal::BadName)
+    );
+    let (alice, _) = hub.register("k1", "Alice", 0).await.unwrap();
+    assert_eq!(
+        hub.register("k2", "alice", 0).await,
+        Err(Refusal::NameTaken)
+    );
+    assert_eq!(
+        hub.register("k1", "other", 0).await,
+        Err(Refusal::KeyHasName("Alice".to_string()))
     );
     assert_eq!(hub.player_of_key("k1"), Some((alice, "Alice".to_string())));
 }
 
-#[test]
-fn a_game_is_played_to_its_end_and_rated() {
+#[tokio::test]
+async fn a_game_is_played_to_its_end_and_rated() {
     let (_dir, hub) = hub();
-    let (a, _) = hub.register("ka", "alice", 0).unwrap();
-    let (b, _) = hub.register("kb", "bob", 0).unwrap();
+    let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
+    let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
     let id = hub
         .challenge(a, &spec("quentin size 3 pie off first me"))
+        .await
         .unwrap();
-    assert_eq!(hub.accept(a, id, 0), refuse("that is your own challenge"));
-    assert_eq!(hub.accept(b, id, 10).unwrap(), (id, Color::White));
-    assert_eq!(hub.play(b, id, at("b1"), 20), refuse("not your turn"));
-    let (c, _) = hub.register("kc", "carol", 0).unwrap();
-    assert_eq!(hub.play(c, id, at("b1"), 20), refuse("not your game"));
+    assert_eq!(hub.accept(a, id, 0).await, Err(Refusal::OwnChallenge));
+    assert_eq!(hub.accept(b, id, 10).await.unwrap(), (id, Color::White));
+    assert_eq!(
+        hub.play(b, id, at("b1"), 20).await,
+        Err(Refusal::NotYourTurn)
+    );
+    let (c, _) = hub.register("kc", "carol", 0).await.unwrap();
+    assert_eq!(
+        hub.play(c, id, at("b1"), 20).await,
+        Err(Refusal::NotYourGame)
+    );
     for (who, p) in [(a, "b1"), (b, "a2"), (a, "b2"), (b, "a3")] {
-        hub.play(who, id, at(p), 30).unwrap();
+        hub.play(who, id, at(p), 30).await.unwrap();
     }
     assert_eq!(
-        hub.play(b, id, at("c3"), 40),
-        refuse("not your turn"),
+        hub.play(b, id, at("c3"), 40).await,
+        Err(Refusal::NotYourTurn),
         "it is Black's turn"
     );
-    assert!(
-        hub.play(a, id, at("a1"), 40)
-            .unwrap_err()
-            .0
-            .starts_with("illegal move: ")
-    );
-    hub.play(a, id, at("b3"), 50).unwrap();
+    assert!(matches!(
+        hub.play(a, id, at("a1"), 40).await,
+        Err(Refusal::Illegal(_))
+    ));
+    hub.play(a, id, at("b3"), 50).await.unwrap();
     let view = hub.game(id, 60).unwrap();
     assert_eq!(view.result_words().as_deref(), Some("B+ connection"));
     assert_eq!(
@@ -69,64 +88,76 @@ fn a_game_is_played_to_its_end_and_rated() {
         "{:?}",
         view.ratings
     );
-    assert_eq!(hub.play(b, id, at("c3"), 60), refuse("the game is over"));
+    assert_eq!(hub.play(b, id, at("c3"), 60).await, Err(Refusal::GameOver));
+    assert_eq!(
+        hub.play(b, 99, at("c3"), 60).await,
+        Err(Refusal::NoSuchGame(99))
+    );
     let record = crate::record::Record::parse(&view.record()).unwrap();
     assert_eq!(record.actions().len(), 5);
     assert!(record.final_position().is_over());
 }
 
-#[test]
-fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody() {
+#[tokio::test]
+async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("server.db");
     let (a, b, id) = {
-        let hub = Hub::open(Store::open(&path).unwrap(), HubLimits::default(), 0).unwrap();
-        let (a, _) = hub.register("ka", "alice", 0).unwrap();
-        let (b, _) = hub.register("kb", "bob", 0).unwrap();
+        let hub = Hub::open(Sqlite::open(&path).unwrap(), HubLimits::default(), 0).unwrap();
+        let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
+        let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
         let id = hub
             .challenge(a, &spec("konobi size 5 first me clock 1+0"))
+            .await
             .unwrap();
-        hub.challenge(a, &spec("brique")).unwrap();
-        hub.accept(b, id, 0).unwrap();
-        hub.play(a, id, at("c3"), 10_000).unwrap();
+        hub.challenge(a, &spec("brique")).await.unwrap();
+        hub.accept(b, id, 0).await.unwrap();
+        hub.play(a, id, at("c3"), 10_000).await.unwrap();
         // The server is last alive at 20 s: bob has used 10 s of his minute.
-        hub.tick(20_000);
+        hub.tick(20_000).await;
+        hub.close().await;
         (a, b, id)
     };
     // Back an hour later: bob still has 50 s.
-    let hub = Hub::open(Store::open(&path).unwrap(), HubLimits::default(), 3_620_000).unwrap();
+    let hub = Hub::open(
+        Sqlite::open(&path).unwrap(),
+        HubLimits::default(),
+        3_620_000,
+    )
+    .unwrap();
     let view = hub.game(id, 3_620_000).unwrap();
     assert_eq!(view.actions, vec![at("c3")]);
     assert_eq!(view.left, [50_000, 50_000]);
     assert_eq!(hub.challenges().len(), 1);
-    assert_eq!(hub.integrity().unwrap(), "ok");
+    assert_eq!(hub.integrity().await.unwrap(), "ok");
     // Bob's time runs out 50 s later, with no move: the tick ends the game.
-    assert!(!hub.tick(3_669_999));
-    assert!(hub.tick(3_670_000));
+    assert!(!hub.tick(3_669_999).await);
+    assert!(hub.tick(3_670_000).await);
     let view = hub.game(id, 3_670_000).unwrap();
     assert_eq!(view.result_words().as_deref(), Some("B+ time"));
     assert_eq!(
-        hub.play(b, id, at("a1"), 3_670_001),
-        refuse("the game is over")
+        hub.play(b, id, at("a1"), 3_670_001).await,
+        Err(Refusal::GameOver)
     );
     let _ = a;
 }
 
-#[test]
-fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_move() {
+#[tokio::test]
+async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_move() {
     let (_dir, hub) = hub();
-    let (a, _) = hub.register("ka", "alice", 0).unwrap();
-    let (b, _) = hub.register("kb", "bob", 0).unwrap();
+    let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
+    let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
     let live = hub
         .challenge(a, &spec("quentin size 5 first me clock 1+2"))
+        .await
         .unwrap();
-    hub.accept(b, live, 0).unwrap();
-    hub.play(a, live, at("c3"), 30_000).unwrap();
+    hub.accept(b, live, 0).await.unwrap();
+    hub.play(a, live, at("c3"), 30_000).await.unwrap();
     // 30 s used, 2 s added.
     assert_eq!(hub.game(live, 30_000).unwrap().left, [32_000, 60_000]);
     assert_eq!(
-        hub.play(b, live, at("c2"), 90_000),
-        refuse("the game is over: time ran out")
+        hub.play(b, live, at("c2"), 90_000).await,
+        Err(Refusal::TimeRanOut)
     );
     assert_eq!(
         hub.game(live, 90_000).unwrap().result_text().as_deref(),
@@ -135,83 +166,268 @@ fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_move()
     let day = 86_400_000;
     let slow = hub
         .challenge(a, &spec("brique size 5 first you days 2 casual"))
+        .await
         .unwrap();
-    hub.accept(b, slow, 0).unwrap();
-    hub.play(b, slow, at("c3"), day).unwrap();
-    hub.play(a, slow, at("c2"), 2 * day).unwrap();
+    hub.accept(b, slow, 0).await.unwrap();
+    hub.play(b, slow, at("c3"), day).await.unwrap();
+    hub.play(a, slow, at("c2"), 2 * day).await.unwrap();
     // Each move has its two days afresh: bob, Black, may wait 2 days less a moment.
-    assert!(!hub.tick(4 * day - 1));
-    assert!(hub.tick(4 * day));
+    assert!(!hub.tick(4 * day - 1).await);
+    assert!(hub.tick(4 * day).await);
     assert_eq!(
         hub.game(slow, 4 * day).unwrap().result_words().as_deref(),
         Some("W+ time")
     );
 }
 
-#[test]
-fn casual_games_take_back_by_agreement_and_rated_ones_never() {
+#[tokio::test]
+async fn casual_games_take_back_by_agreement_and_rated_ones_never() {
     let (_dir, hub) = hub();
-    let (a, _) = hub.register("ka", "alice", 0).unwrap();
-    let (b, _) = hub.register("kb", "bob", 0).unwrap();
-    let rated = hub.challenge(a, &spec("quentin size 5 first me")).unwrap();
-    hub.accept(b, rated, 0).unwrap();
-    hub.play(a, rated, at("c3"), 1).unwrap();
+    let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
+    let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
+    let rated = hub
+        .challenge(a, &spec("quentin size 5 first me"))
+        .await
+        .unwrap();
+    hub.accept(b, rated, 0).await.unwrap();
+    hub.play(a, rated, at("c3"), 1).await.unwrap();
     assert_eq!(
-        hub.takeback(a, rated, 2),
-        refuse("a rated game has no takebacks")
+        hub.takeback(a, rated, 2).await,
+        Err(Refusal::RatedNoTakeback)
     );
     let casual = hub
         .challenge(a, &spec("quentin size 5 first me casual"))
+        .await
         .unwrap();
-    hub.accept(b, casual, 0).unwrap();
-    hub.play(a, casual, at("c3"), 1).unwrap();
-    assert_eq!(hub.takeback(a, casual, 2), Ok(false));
+    hub.accept(b, casual, 0).await.unwrap();
+    hub.play(a, casual, at("c3"), 1).await.unwrap();
+    assert_eq!(hub.takeback(a, casual, 2).await, Ok(false));
     assert_eq!(hub.game(casual, 2).unwrap().takeback, Some(0));
-    assert_eq!(hub.takeback(b, casual, 3), Ok(true));
+    assert_eq!(hub.takeback(b, casual, 3).await, Ok(true));
     let view = hub.game(casual, 3).unwrap();
     assert!(view.actions.is_empty());
     assert_eq!(view.to_move, Some(0));
 }
 
-#[test]
-fn challenges_have_limits_and_addressees() {
+#[tokio::test]
+async fn challenges_have_limits_and_addressees() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("s.db")).unwrap();
-    let hub = Hub::open(
-        store,
-        HubLimits {
-            challenges_per_player: 2,
-        },
-        0,
-    )
-    .unwrap();
-    let (a, _) = hub.register("ka", "alice", 0).unwrap();
-    let (b, _) = hub.register("kb", "bob", 0).unwrap();
-    let (c, _) = hub.register("kc", "carol", 0).unwrap();
+    let store = Sqlite::open(&dir.path().join("s.db")).unwrap();
+    let limits = HubLimits {
+        challenges_per_player: 2,
+    };
+    let hub = Hub::open(store, limits, 0).unwrap();
+    let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
+    let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
+    let (c, _) = hub.register("kc", "carol", 0).await.unwrap();
     assert_eq!(
-        hub.challenge(a, &spec("quentin to alice")),
-        refuse("you cannot challenge yourself")
+        hub.challenge(a, &spec("quentin to alice")).await,
+        Err(Refusal::ChallengeYourself)
     );
     assert_eq!(
-        hub.challenge(a, &spec("quentin to nobody")),
-        refuse("no player named nobody")
+        hub.challenge(a, &spec("quentin to nobody")).await,
+        Err(Refusal::NoSuchPlayer("nobody".to_string()))
     );
-    let for_bob = hub.challenge(a, &spec("quentin to BOB")).unwrap();
-    hub.challenge(a, &spec("quint")).unwrap();
+    let for_bob = hub.challenge(a, &spec("quentin to BOB")).await.unwrap();
+    hub.challenge(a, &spec("quint")).await.unwrap();
     assert_eq!(
-        hub.challenge(a, &spec("konobi")),
-        refuse("too many open challenges: at most 2")
+        hub.challenge(a, &spec("konobi")).await,
+        Err(Refusal::TooManyChallenges(2))
     );
     assert_eq!(
-        hub.accept(c, for_bob, 0),
-        refuse("that challenge is for somebody else")
+        hub.accept(c, for_bob, 0).await,
+        Err(Refusal::ForSomebodyElse)
     );
-    assert_eq!(hub.withdraw(b, for_bob), refuse("not your challenge"));
-    hub.accept(b, for_bob, 0).unwrap();
-    assert_eq!(hub.accept(c, for_bob, 0), refuse("no such challenge"));
+    assert_eq!(
+        hub.withdraw(b, for_bob).await,
+        Err(Refusal::NotYourChallenge)
+    );
+    hub.accept(b, for_bob, 0).await.unwrap();
+    assert_eq!(
+        hub.accept(c, for_bob, 0).await,
+        Err(Refusal::NoSuchChallenge(for_bob))
+    );
     assert!(
         hub.challenges()[0]
             .line()
             .starts_with("2 quint 8 alice pie off pieces 20 first random clock 10+5 rated")
     );
+}
+
+/// A store whose commits wait for the test's word while `hold` is set, fail while `fail` is,
+/// and count the changes of each batch.
+struct Gated {
+    store: Sqlite,
+    hold: Arc<AtomicBool>,
+    go: mpsc::Receiver<()>,
+    fail: Arc<AtomicBool>,
+    batches: Arc<Mutex<Vec<usize>>>,
+    entered: mpsc::Sender<()>,
+}
+
+struct Gate {
+    hold: Arc<AtomicBool>,
+    go: mpsc::Sender<()>,
+    fail: Arc<AtomicBool>,
+    batches: Arc<Mutex<Vec<usize>>>,
+    /// Told when a commit waits at the gate.
+    entered: mpsc::Receiver<()>,
+}
+
+impl Gate {
+    /// Waits until a commit waits at the gate.
+    fn entered(&self) {
+        tokio::task::block_in_place(|| {
+            self.entered
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .expect("a commit reaches the store");
+        });
+    }
+
+    /// Lets the waiting commit and every later one through.
+    fn open(&self) {
+        self.hold.store(false, Ordering::SeqCst);
+        self.go.send(()).unwrap();
+    }
+}
+
+impl Backend for Gated {
+    fn load(&mut self) -> Result<Loaded> {
+        self.store.load()
+    }
+
+    fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
+        if self.hold.load(Ordering::SeqCst) {
+            self.entered.send(())?;
+            self.go.recv()?;
+        }
+        self.batches.lock().unwrap().push(changes.len());
+        if self.fail.load(Ordering::SeqCst) {
+            anyhow::bail!("disk I/O error");
+        }
+        self.store.commit(changes)
+    }
+
+    fn integrity(&mut self) -> Result<String> {
+        self.store.integrity()
+    }
+}
+
+fn gated() -> (tempfile::TempDir, Arc<Hub>, Gate) {
+    let dir = tempfile::tempdir().unwrap();
+    let (go, gone) = mpsc::channel();
+    let (entered, entering) = mpsc::channel();
+    let gate = Gate {
+        hold: Arc::default(),
+        go,
+        fail: Arc::default(),
+        batches: Arc::default(),
+        entered: entering,
+    };
+    let store = Gated {
+        store: Sqlite::open(&dir.path().join("server.db")).unwrap(),
+        hold: gate.hold.clone(),
+        go: gone,
+        fail: gate.fail.clone(),
+        batches: gate.batches.clone(),
+        entered,
+    };
+    let hub = Hub::open(store, HubLimits::default(), 0).unwrap();
+    (dir, Arc::new(hub), gate)
+}
+
+/// Waits (yielding, never sleeping) until `n` changes in all were sent to the store.
+async fn sent(hub: &Hub, n: usize) {
+    tokio::time::timeout(std::time::Duration::from_secs(60), async {
+        while hub.store.sent() < n {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("the changes reach the store");
+}
+
+/// `n` casual games of alice (Black, first) against bob; their numbers.
+async fn games(hub: &Hub, n: usize) -> (i64, i64, Vec<i64>) {
+    let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
+    let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..n {
+        let id = hub
+            .challenge(a, &spec("quentin size 5 first me casual clock 60+0"))
+            .await
+            .unwrap();
+        hub.accept(b, id, 0).await.unwrap();
+        ids.push(id);
+    }
+    (a, b, ids)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_that_arrive_together_share_one_commit_and_are_told_only_after_it() {
+    let (_dir, hub, gate) = gated();
+    let (a, _, ids) = games(&hub, 8).await;
+    let mut news = hub.watch_game(ids[0]).unwrap();
+    news.borrow_and_update();
+    gate.batches.lock().unwrap().clear();
+    let before = hub.store.sent();
+    gate.hold.store(true, Ordering::SeqCst);
+    // The first move's commit waits on the disk (the gate)...
+    let first = {
+        let hub = hub.clone();
+        let id = ids[0];
+        tokio::spawn(async move { hub.play(a, id, at("c3"), 1).await })
+    };
+    gate.entered();
+    // ... meanwhile nobody sees it ...
+    assert!(hub.game(ids[0], 1).unwrap().actions.is_empty());
+    assert!(!news.has_changed().unwrap());
+    // ... and the moves of the seven other games come and wait together.
+    let rest: Vec<_> = ids[1..]
+        .iter()
+        .map(|&id| {
+            let hub = hub.clone();
+            tokio::spawn(async move { hub.play(a, id, at("c3"), 2).await })
+        })
+        .collect();
+    sent(&hub, before + 8).await;
+    gate.open();
+    first.await.unwrap().unwrap();
+    for task in rest {
+        task.await.unwrap().unwrap();
+    }
+    assert_eq!(*gate.batches.lock().unwrap(), [1, 7]);
+    assert!(news.has_changed().unwrap());
+    for id in ids {
+        assert_eq!(hub.game(id, 3).unwrap().actions, [at("c3")]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_commit_changes_nothing_and_a_move_whose_caller_left_is_kept_in_order() {
+    let (_dir, hub, gate) = gated();
+    let (a, b, ids) = games(&hub, 1).await;
+    let id = ids[0];
+    gate.fail.store(true, Ordering::SeqCst);
+    assert_eq!(hub.play(a, id, at("c3"), 1).await, Err(Refusal::NotSaved));
+    assert!(hub.game(id, 1).unwrap().actions.is_empty());
+    gate.fail.store(false, Ordering::SeqCst);
+    // A move whose session goes while its commit waits: it is kept, and the game's next move
+    // waits for it.
+    gate.hold.store(true, Ordering::SeqCst);
+    let mover = {
+        let hub = hub.clone();
+        tokio::spawn(async move { hub.play(a, id, at("c3"), 2).await })
+    };
+    gate.entered();
+    mover.abort();
+    let reply = {
+        let hub = hub.clone();
+        tokio::spawn(async move { hub.play(b, id, at("b2"), 3).await })
+    };
+    gate.open();
+    reply.await.unwrap().unwrap();
+    assert_eq!(hub.game(id, 4).unwrap().actions, [at("c3"), at("b2")]);
+    hub.close().await;
+    drop(gate);
 }

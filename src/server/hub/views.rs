@@ -220,6 +220,12 @@ impl Hub {
         inner.games.get(&id).map(|g| inner.view(g, now))
     }
 
+    /// Why game `id` cannot be had: there is none, or it is damaged.
+    #[must_use]
+    pub fn missing(&self, id: i64) -> super::Refusal {
+        self.lock().missing(id)
+    }
+
     /// The record of game `id`.
     #[must_use]
     pub fn record(&self, id: i64, now: i64) -> Option<String> {

@@ -1,0 +1,453 @@
+//! The store on SQLite: one file in the data directory, in WAL mode with full sync, so that a
+//! batch of changes is on disk before anyone is told of them.
+
+use std::path::Path;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
+
+use crate::rules::{Action, Game, Setup};
+
+use super::super::spec::TimeControl;
+use super::{
+    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow, schema,
+};
+
+/// The store in one SQLite file.
+pub struct Sqlite {
+    conn: Connection,
+}
+
+fn setup_of(game: &str, size: i64, pie: bool, pieces: i64) -> Result<Setup> {
+    let game = Game::from_name(game).with_context(|| format!("unknown game {game}"))?;
+    Ok(Setup {
+        game,
+        size: usize::try_from(size).with_context(|| format!("size {size}"))?,
+        pie,
+        pieces: usize::try_from(pieces).with_context(|| format!("{pieces} pieces"))?,
+    })
+}
+
+fn clock_of(text: &str) -> Result<TimeControl> {
+    TimeControl::from_stored(text).with_context(|| format!("a bad clock {text}"))
+}
+
+impl Sqlite {
+    /// Opens the store at `path`, or makes a new one when there is no file there. A new store
+    /// is made whole beside it and renamed into place, so that a file at `path` is always a
+    /// whole store.
+    ///
+    /// # Errors
+    /// When the file cannot be opened, is not a quentin server's store (an empty file, some
+    /// other file), or comes from a newer quentin.
+    pub fn open(path: &Path) -> Result<Sqlite> {
+        let what = path.display().to_string();
+        match std::fs::metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => make(path)?,
+            Err(e) => return Err(e).with_context(|| format!("cannot read the store {what}")),
+            Ok(m) if !m.is_file() => bail!("the store {what} is not a regular file"),
+            Ok(m) if m.len() == 0 => bail!(
+                "{what} is empty (0 bytes), not a quentin server's store: move it away to \
+                 start with a new store"
+            ),
+            Ok(_) => {}
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn = Connection::open_with_flags(path, flags)
+            .with_context(|| format!("cannot open the store {what}"))?;
+        let not_ours = || format!("{what} is not a quentin server's store");
+        // The first read of the file: a file that is not SQLite's fails here.
+        schema::version(&conn).with_context(not_ours)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .with_context(not_ours)?;
+        // Every commit reaches the disk before it returns: a move answered `=` survives a crash.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        schema::migrate(&mut conn, &what)?;
+        Ok(Sqlite { conn })
+    }
+
+    /// `PRAGMA integrity_check`'s answer: `ok` for a sound file.
+    ///
+    /// # Errors
+    /// When the file cannot be read.
+    pub fn integrity(&self) -> Result<String> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))?)
+    }
+
+    /// The schema version of the file.
+    ///
+    /// # Errors
+    /// When the file cannot be read.
+    pub fn version(&self) -> Result<i64> {
+        schema::version(&self.conn)
+    }
+
+    fn players(&self) -> Result<Vec<PlayerRow>> {
+        let mut statement = self.conn.prepare("SELECT id, name, key FROM players")?;
+        let rows = statement.query_map([], |r| {
+            Ok(PlayerRow {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                key: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn ratings(&self) -> Result<Vec<(i64, Game, RatingRow)>> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT player, game, rating, deviation, volatility, games FROM ratings")?;
+        let rows = statement.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                RatingRow {
+                    rating: r.get(2)?,
+                    deviation: r.get(3)?,
+                    volatility: r.get(4)?,
+                    games: r.get(5)?,
+                },
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (player, game, rating) = row?;
+            if let Some(game) = Game::from_name(&game) {
+                out.push((player, game, rating));
+            }
+        }
+        Ok(out)
+    }
+
+    fn challenges(&self, damaged: &mut Vec<Damaged>) -> Result<Vec<ChallengeRow>> {
+        let mut statement = self.conn.prepare(
+            "SELECT id, by, game, size, pie, pieces, first, clock, rated, to_player
+             FROM challenges WHERE open = 1 ORDER BY id",
+        )?;
+        let mut rows = statement.query([])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id: i64 = r.get(0)?;
+            let row = (|| {
+                Ok::<_, anyhow::Error>(ChallengeRow {
+                    id,
+                    by: r.get(1)?,
+                    setup: setup_of(&r.get::<_, String>(2)?, r.get(3)?, r.get(4)?, r.get(5)?)?,
+                    first: r.get(6)?,
+                    clock: clock_of(&r.get::<_, String>(7)?)?,
+                    rated: r.get(8)?,
+                    to: r.get(9)?,
+                })
+            })();
+            match row {
+                Ok(row) => out.push(row),
+                Err(e) => damaged.push(Damaged {
+                    kind: "challenge",
+                    id,
+                    why: format!("{e:#}"),
+                }),
+            }
+        }
+        Ok(out)
+    }
+
+    fn games(&self, damaged: &mut Vec<Damaged>) -> Result<Vec<GameRow>> {
+        let mut statement = self.conn.prepare(
+            "SELECT id, game, size, pie, pieces, player1, player2, clock, rated, left1, left2,
+                    turn_since, result, reason, ended FROM games ORDER BY id",
+        )?;
+        let mut rows = statement.query([])?;
+        let mut games = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id: i64 = r.get(0)?;
+            match game_of(id, r) {
+                Ok(game) => games.push(game),
+                Err(e) => damaged.push(Damaged {
+                    kind: "game",
+                    id,
+                    why: format!("{e:#}"),
+                }),
+            }
+        }
+        let mut statement = self
+            .conn
+            .prepare("SELECT game, idx, action FROM moves ORDER BY game, idx")?;
+        let mut rows = statement.query([])?;
+        let mut at = 0;
+        let mut bad: Vec<(i64, String)> = Vec::new();
+        while let Some(row) = rows.next()? {
+            let (id, index, action): (i64, i64, String) = (row.get(0)?, row.get(1)?, row.get(2)?);
+            while games.get(at).is_some_and(|g| g.id < id) {
+                at += 1;
+            }
+            let Some(game) = games.get_mut(at).filter(|g| g.id == id) else {
+                // A move of a game that is not here (or already found damaged).
+                if !damaged.iter().any(|d| d.kind == "game" && d.id == id)
+                    && !bad.iter().any(|(b, _)| *b == id)
+                {
+                    bad.push((id, "moves of a game the store does not have".to_string()));
+                }
+                continue;
+            };
+            if bad.iter().any(|(b, _)| *b == id) {
+                continue;
+            }
+            let number = game.actions.len();
+            if index != number as i64 {
+                bad.push((id, format!("move {} is missing", number + 1)));
+                continue;
+            }
+            match Action::parse(&action) {
+                Ok(action) => game.actions.push(action),
+                Err(e) => bad.push((
+                    id,
+                    format!(
+                        "move {}, {}, is not an action ({e})",
+                        number + 1,
+                        shown(&action)
+                    ),
+                )),
+            }
+        }
+        games.retain(|g| !bad.iter().any(|(b, _)| *b == g.id));
+        damaged.extend(bad.into_iter().map(|(id, why)| Damaged {
+            kind: "game",
+            id,
+            why,
+        }));
+        Ok(games)
+    }
+}
+
+/// Text from the file, safe to print: control characters escaped, at most 40 characters.
+fn shown(text: &str) -> String {
+    text.chars().take(40).flat_map(char::escape_debug).collect()
+}
+
+fn game_of(id: i64, r: &Row<'_>) -> Result<GameRow> {
+    let result: Option<String> = r.get(12)?;
+    let reason: Option<String> = r.get(13)?;
+    Ok(GameRow {
+        id,
+        setup: setup_of(&r.get::<_, String>(1)?, r.get(2)?, r.get(3)?, r.get(4)?)?,
+        players: [r.get(5)?, r.get(6)?],
+        clock: clock_of(&r.get::<_, String>(7)?)?,
+        rated: r.get(8)?,
+        left: [r.get(9)?, r.get(10)?],
+        turn_since: r.get(11)?,
+        actions: Vec::new(),
+        result: result.zip(reason),
+        ended: r.get(14)?,
+    })
+}
+
+/// Makes a new store at `path`: whole beside it first, then renamed into place.
+fn make(path: &Path) -> Result<()> {
+    let what = path.display().to_string();
+    let mut new = path.as_os_str().to_owned();
+    new.push(".new");
+    let new = std::path::PathBuf::from(new);
+    // A half-made store of a start that died: nobody uses it.
+    let _ = std::fs::remove_file(&new);
+    {
+        let mut conn = Connection::open(&new)
+            .with_context(|| format!("cannot make the store {}", new.display()))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        schema::create(&mut conn).with_context(|| format!("cannot make the store {what}"))?;
+        conn.close()
+            .map_err(|(_, e)| anyhow!(e))
+            .with_context(|| format!("cannot make the store {what}"))?;
+    }
+    std::fs::File::open(&new)?.sync_all()?;
+    std::fs::rename(&new, path).with_context(|| format!("cannot make the store {what}"))?;
+    if let Some(dir) = path.parent() {
+        // The rename itself on disk.
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        std::fs::File::open(dir)?.sync_all()?;
+    }
+    Ok(())
+}
+
+/// Applies one change inside the batch's transaction.
+fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
+    match change {
+        Change::AddPlayer { key, name, at } => {
+            let added = conn.execute(
+                "INSERT OR IGNORE INTO players(name, key, created) VALUES (?1, ?2, ?3)",
+                params![name, key, at],
+            )?;
+            Ok(if added == 0 {
+                Applied::Taken
+            } else {
+                Applied::Id(conn.last_insert_rowid())
+            })
+        }
+        Change::AddChallenge(c) => {
+            conn.execute(
+                "INSERT INTO challenges(by, game, size, pie, pieces, first, clock, rated, to_player)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    c.by,
+                    c.setup.game.name(),
+                    c.setup.size as i64,
+                    c.setup.pie,
+                    c.setup.pieces as i64,
+                    c.first,
+                    c.clock.stored(),
+                    c.rated,
+                    c.to
+                ],
+            )?;
+            Ok(Applied::Id(conn.last_insert_rowid()))
+        }
+        Change::CloseChallenge(id) => {
+            conn.execute("UPDATE challenges SET open = 0 WHERE id = ?1", [id])?;
+            Ok(Applied::Done)
+        }
+        Change::StartGame(game) => {
+            conn.execute("UPDATE challenges SET open = 0 WHERE id = ?1", [game.id])?;
+            conn.execute(
+                "INSERT INTO games(id, game, size, pie, pieces, player1, player2, clock, rated,
+                                   left1, left2, turn_since)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    game.id,
+                    game.setup.game.name(),
+                    game.setup.size as i64,
+                    game.setup.pie,
+                    game.setup.pieces as i64,
+                    game.players[0],
+                    game.players[1],
+                    game.clock.stored(),
+                    game.rated,
+                    game.left[0],
+                    game.left[1],
+                    game.turn_since
+                ],
+            )?;
+            Ok(Applied::Done)
+        }
+        Change::AddAction {
+            game,
+            index,
+            action,
+            left,
+            at,
+            end,
+            ratings,
+        } => {
+            if let Some(action) = action {
+                conn.prepare_cached(
+                    "INSERT INTO moves(game, idx, action, at) VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![game, *index as i64, action.to_string(), at])?;
+            }
+            conn.prepare_cached(
+                "UPDATE games SET left1 = ?2, left2 = ?3, turn_since = ?4 WHERE id = ?1",
+            )?
+            .execute(params![game, left[0], left[1], at])?;
+            if let Some((result, reason)) = end {
+                conn.execute(
+                    "UPDATE games SET result = ?2, reason = ?3, ended = ?4 WHERE id = ?1",
+                    params![game, result, reason, at],
+                )?;
+            }
+            for (player, game, r) in ratings {
+                conn.execute(
+                    "INSERT OR REPLACE INTO ratings(player, game, rating, deviation, volatility,
+                                                    games)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![
+                        player,
+                        game.name(),
+                        r.rating,
+                        r.deviation,
+                        r.volatility,
+                        r.games
+                    ],
+                )?;
+            }
+            Ok(Applied::Done)
+        }
+        Change::TakeBack {
+            game,
+            index,
+            left,
+            at,
+        } => {
+            conn.execute(
+                "DELETE FROM moves WHERE game = ?1 AND idx >= ?2",
+                params![game, *index as i64],
+            )?;
+            conn.execute(
+                "UPDATE games SET left1 = ?2, left2 = ?3, turn_since = ?4 WHERE id = ?1",
+                params![game, left[0], left[1], at],
+            )?;
+            Ok(Applied::Done)
+        }
+        Change::Beat(at) => {
+            conn.prepare_cached("INSERT OR REPLACE INTO meta(key, value) VALUES ('alive', ?1)")?
+                .execute([at])?;
+            Ok(Applied::Done)
+        }
+        Change::Forgive(by) => {
+            conn.execute(
+                "UPDATE games SET turn_since = turn_since + ?1 WHERE result IS NULL",
+                [by],
+            )?;
+            Ok(Applied::Done)
+        }
+    }
+}
+
+impl Backend for Sqlite {
+    fn load(&mut self) -> Result<Loaded> {
+        let mut damaged = Vec::new();
+        let challenges = self.challenges(&mut damaged)?;
+        let games = self.games(&mut damaged)?;
+        Ok(Loaded {
+            players: self.players()?,
+            ratings: self.ratings()?,
+            challenges,
+            games,
+            damaged,
+            heartbeat: self
+                .conn
+                .query_row("SELECT value FROM meta WHERE key = 'alive'", [], |r| {
+                    r.get(0)
+                })
+                .optional()?,
+        })
+    }
+
+    fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
+        let tx = self.conn.transaction()?;
+        let mut outcomes = Vec::with_capacity(changes.len());
+        for change in changes {
+            // Each change in a savepoint of its own: one that fails is undone alone.
+            tx.execute_batch("SAVEPOINT change")?;
+            let outcome = apply(&tx, change);
+            if outcome.is_ok() {
+                tx.execute_batch("RELEASE change")?;
+            } else {
+                tx.execute_batch("ROLLBACK TO change; RELEASE change")?;
+            }
+            outcomes.push(outcome);
+        }
+        tx.commit()?;
+        Ok(outcomes)
+    }
+
+    fn integrity(&mut self) -> Result<String> {
+        Sqlite::integrity(self)
+    }
+}
