@@ -4,6 +4,8 @@
 //! clients are killed when their handles drop, and the scratch directory goes.
 #![allow(dead_code)]
 
+pub mod play;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
