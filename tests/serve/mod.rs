@@ -52,6 +52,8 @@ impl Server {
             .args(["serve", "--listen", "127.0.0.1:0", "--test-clock", "--data"])
             .arg(&data)
             .args(extra)
+            // Its log at its default level, whatever the tests' environment says.
+            .env_remove("RUST_LOG")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
