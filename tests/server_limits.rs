@@ -285,3 +285,21 @@ fn one_key_holds_at_most_its_sessions_of_any_kind() {
     again.finish();
     unnamed.finish();
 }
+
+#[test]
+fn a_log_that_cannot_be_written_stops_nothing() {
+    let dir = scratch("server-log-closed");
+    let mut server = Server::start_with_log_closed(&dir, &["--log-level", "debug"]);
+    // Logins, refusals and ends, each logged into a closed pipe.
+    let (mut players, id) = pair(&server, &dir, ["alice", "bob"]);
+    for _ in 0..3 {
+        let mut raw = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        let _ = raw.write_all(b"SSH-2.0-x\r\n");
+    }
+    Play::new(id).moves(&mut players, 4);
+    let mut carol = server.registered(&dir, "carol");
+    assert_eq!(carol.ask("whoami"), "= carol");
+    carol.finish();
+    drop(players);
+    assert!(server.stop().success());
+}

@@ -298,13 +298,13 @@ impl russh::server::Handler for Connection {
                 self.login = Some(places);
                 self.startup = None;
                 self.link.logged_in();
-                tracing::info!(peer = %self.link.peer, %key, player, "logged in");
+                tracing::info!(peer = %self.link.peer, %key, player = %player, "logged in");
             }
             Err(refused) => {
                 // Let in only to be told why, and closed.
                 self.refused = Some(refused);
                 self.link.ending(format!("login refused: {refused}"));
-                tracing::warn!(peer = %self.link.peer, %key, player, "login refused: {refused}");
+                tracing::warn!(peer = %self.link.peer, %key, player = %player, "login refused: {refused}");
             }
         }
         self.key = Some(key);

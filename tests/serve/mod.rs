@@ -47,6 +47,15 @@ pub struct Server {
 impl Server {
     /// Starts a test server (its clock moved by `clock advance`) with its data in `dir/data`.
     pub fn start(dir: &Path, extra: &[&str]) -> Server {
+        Server::spawn(dir, extra, true)
+    }
+
+    /// The same, with its standard error closed at once: its log has no reader.
+    pub fn start_with_log_closed(dir: &Path, extra: &[&str]) -> Server {
+        Server::spawn(dir, extra, false)
+    }
+
+    fn spawn(dir: &Path, extra: &[&str], log: bool) -> Server {
         let data = dir.join("data");
         let mut child = Command::new(env!("CARGO_BIN_EXE_quentin"))
             .args(["serve", "--listen", "127.0.0.1:0", "--test-clock", "--data"])
@@ -59,7 +68,8 @@ impl Server {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let (lines, stderr) = (lines(child.stdout.take()), lines(child.stderr.take()));
+        let log_pipe = child.stderr.take().filter(|_| log);
+        let (lines, stderr) = (lines(child.stdout.take()), lines(log_pipe));
         let port = loop {
             let line = lines
                 .recv_timeout(TIMEOUT)
