@@ -527,6 +527,23 @@ mod tests {
         ));
     }
 
+    #[tokio::test]
+    async fn resizes_coalesce_and_input_beyond_its_bound_is_refused_or_ends_it() {
+        let feed = Feed::new();
+        let (_stop, stop) = watch::channel(false);
+        let mut inbox = Inbox::new(feed.clone(), Duration::from_secs(60), stop);
+        for w in 1..=1000 {
+            feed.resize(w, 24);
+        }
+        assert!(feed.push(b"abc", 4));
+        assert!(!feed.push(b"de", 4), "beyond the bound");
+        assert!(matches!(inbox.recv().await, Some(Input::Resize(1000, 24))));
+        assert!(matches!(inbox.recv().await, Some(Input::Bytes(b)) if b == b"abc"));
+        feed.flood();
+        assert!(inbox.recv().await.is_none());
+        assert_eq!(inbox.ended(), Some(Ended::Flooded));
+    }
+
     #[test]
     fn the_idle_timeout_is_said_in_words() {
         let words = |seconds| {
