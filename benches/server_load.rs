@@ -170,7 +170,11 @@ fn main() {
             "--sessions-per-key",
             "1",
         ])
-        .args(["--max-sessions", &(o.sessions + 10).to_string(), "--data"])
+        .args(["--max-sessions", &(o.sessions + 10).to_string()])
+        // Every bot connects at once, from one address.
+        .args(["--max-startups", &(o.sessions + 10).to_string()])
+        .args(["--max-startups-per-address", &(o.sessions + 10).to_string()])
+        .arg("--data")
         .arg(dir.path())
         .stdout(Stdio::piped())
         .spawn()

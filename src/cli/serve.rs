@@ -17,9 +17,19 @@ pub struct ServeArgs {
     /// server/].
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
-    /// Connections at once, in all.
+    /// Logged-in connections at once, in all.
     #[arg(long, value_name = "N", default_value_t = 256)]
     max_sessions: usize,
+    /// Connections not yet logged in, in all: one more is closed at once. They never take a
+    /// player's place.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    max_startups: usize,
+    /// Connections not yet logged in from one address: one more from there is closed at once.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    max_startups_per_address: usize,
+    /// Seconds a connection has to finish the SSH handshake and log in before it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+    login_grace_time: u64,
     /// Sessions one key (one player) may have at once.
     #[arg(long, value_name = "N", default_value_t = 4)]
     sessions_per_key: usize,
@@ -30,6 +40,10 @@ pub struct ServeArgs {
     /// count) before it is told why and closed; its games wait.
     #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
     idle_timeout: u64,
+    /// What the log on standard error shows when RUST_LOG is not set: error, warn, info,
+    /// debug or trace.
+    #[arg(long, value_name = "LEVEL", default_value = "info")]
+    log_level: String,
     /// For tests: a clock that the bot command `clock advance SECONDS` moves on (with the
     /// `test-hooks` feature only: docs/development.md).
     #[cfg(feature = "test-hooks")]
@@ -50,10 +64,14 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         listen: args.listen.clone(),
         data,
         max_sessions: args.max_sessions,
+        max_startups: args.max_startups,
+        max_startups_per_address: args.max_startups_per_address,
+        login_grace_time: args.login_grace_time,
         sessions_per_key: args.sessions_per_key,
         challenges_per_player: args.challenges_per_player,
         idle_timeout: args.idle_timeout,
         #[cfg(feature = "test-hooks")]
         test_clock: args.test_clock,
+        log_level: args.log_level.clone(),
     })
 }

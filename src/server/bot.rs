@@ -134,6 +134,10 @@ pub async fn run(
             reader.input.idle_words()
         ),
         Some(Ended::Stopping) => "? the server is shutting down\n\n".to_string(),
+        Some(Ended::Flooded) => {
+            "? too much input before the answers were read: the connection is closed\n\n"
+                .to_string()
+        }
         Some(Ended::Gone) | None => String::new(),
     };
     let _ = out.send(why.as_bytes()).await;

@@ -1,16 +1,24 @@
-//! One SSH channel's two ends, as a session sees them: [`Out`] sends bytes to the client,
-//! [`Inbox`] receives what the client sends until it goes, stays silent too long or the server
-//! stops, and [`Keys`] turns the bytes that come from a terminal into the key and mouse events
-//! the app reads, with the terminal-input parser crate (no escape sequence is parsed here by
-//! hand).
+//! One SSH channel's two ends, as a session sees them, neither of which ever waits for the
+//! other: [`Feed`] holds what the client sent and the session has not read (its bytes up to a
+//! bound, its window's latest size), [`Inbox`] gives it to the session until the client goes,
+//! stays silent too long or the server stops, and [`Out`] queues what the session says for a
+//! writer task of its own, which alone waits for the client to take it (a terminal's frames not
+//! yet taken are replaced by the next; a client that takes nothing for the idle timeout, or
+//! leaves more than a bound waiting, is cut). [`Keys`] turns the bytes that come from a terminal
+//! into the key and mouse events the app reads, with the terminal-input parser crate (no escape
+//! sequence is parsed here by hand).
 
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use crossterm::event::Event;
 use russh::ChannelId;
 use russh::server::Handle;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
+
+use super::link::Link;
 
 /// What comes from the channel.
 #[derive(Debug)]
@@ -30,12 +38,95 @@ pub enum Ended {
     Idle,
     /// The server is stopping.
     Stopping,
+    /// The client sent more than the session's input may hold before reading its answers.
+    Flooded,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every change under these locks is whole: a panic elsewhere leaves them sound.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[derive(Default)]
+struct Fed {
+    bytes: Vec<u8>,
+    size: Option<(u16, u16)>,
+    closed: bool,
+    flooded: bool,
+}
+
+/// What the client sent that the session has not read yet. The SSH side puts into it without
+/// ever waiting; the session's [`Inbox`] takes from it.
+#[derive(Default)]
+pub struct Feed {
+    fed: Mutex<Fed>,
+    ready: Notify,
+}
+
+impl Feed {
+    /// An empty feed.
+    #[must_use]
+    pub fn new() -> Arc<Feed> {
+        Arc::default()
+    }
+
+    /// Adds `bytes` if what waits stays within `bound` bytes; false when they did not fit
+    /// (and were not kept).
+    pub fn push(&self, bytes: &[u8], bound: usize) -> bool {
+        let mut fed = lock(&self.fed);
+        if fed.closed || fed.flooded {
+            return true;
+        }
+        if fed.bytes.len() + bytes.len() > bound {
+            return false;
+        }
+        fed.bytes.extend_from_slice(bytes);
+        drop(fed);
+        self.ready.notify_one();
+        true
+    }
+
+    /// The window's new size: only the latest one waits.
+    pub fn resize(&self, width: u16, height: u16) {
+        lock(&self.fed).size = Some((width, height));
+        self.ready.notify_one();
+    }
+
+    /// No more input will come (what waits is still read).
+    pub fn close(&self) {
+        lock(&self.fed).closed = true;
+        self.ready.notify_one();
+    }
+
+    /// The client sent more than may wait: the input ends now, with what waits dropped.
+    pub fn flood(&self) {
+        let mut fed = lock(&self.fed);
+        fed.flooded = true;
+        fed.bytes = Vec::new();
+        drop(fed);
+        self.ready.notify_one();
+    }
+
+    /// What waits, or why nothing more will come.
+    fn take(&self) -> Option<Result<Input, Ended>> {
+        let mut fed = lock(&self.fed);
+        if fed.flooded {
+            return Some(Err(Ended::Flooded));
+        }
+        if let Some((width, height)) = fed.size.take() {
+            return Some(Ok(Input::Resize(width, height)));
+        }
+        if !fed.bytes.is_empty() {
+            return Some(Ok(Input::Bytes(std::mem::take(&mut fed.bytes))));
+        }
+        fed.closed.then_some(Err(Ended::Gone))
+    }
 }
 
 /// A session's input: what the client sends, until it goes, sends nothing for the idle timeout
 /// while the server waits for it, or the server stops.
 pub struct Inbox {
-    input: mpsc::Receiver<Input>,
+    feed: Arc<Feed>,
     idle: Duration,
     deadline: Instant,
     stop: watch::Receiver<bool>,
@@ -43,12 +134,12 @@ pub struct Inbox {
 }
 
 impl Inbox {
-    /// The input that comes through `input`; the session ends after `idle` without any, or
+    /// The input that comes through `feed`; the session ends after `idle` without any, or
     /// when `stop` turns true.
     #[must_use]
-    pub fn new(input: mpsc::Receiver<Input>, idle: Duration, stop: watch::Receiver<bool>) -> Inbox {
+    pub fn new(feed: Arc<Feed>, idle: Duration, stop: watch::Receiver<bool>) -> Inbox {
         Inbox {
-            input,
+            feed,
             idle,
             deadline: Instant::now() + idle,
             stop,
@@ -62,10 +153,16 @@ impl Inbox {
         if self.ended.is_some() {
             return None;
         }
-        let got = tokio::select! {
-            got = self.input.recv() => got.ok_or(Ended::Gone),
-            () = tokio::time::sleep_until(self.deadline) => Err(Ended::Idle),
-            _ = self.stop.wait_for(|stop| *stop) => Err(Ended::Stopping),
+        let got = loop {
+            if let Some(got) = self.feed.take() {
+                break got;
+            }
+            // A notification that came since `take` is kept for this wait.
+            tokio::select! {
+                () = self.feed.ready.notified() => {}
+                () = tokio::time::sleep_until(self.deadline) => break Err(Ended::Idle),
+                _ = self.stop.wait_for(|stop| *stop) => break Err(Ended::Stopping),
+            }
         };
         match got {
             Ok(input) => {
@@ -99,63 +196,246 @@ impl Inbox {
     /// The idle timeout, in words: "30 minutes", "1 second".
     #[must_use]
     pub fn idle_words(&self) -> String {
-        let seconds = self.idle.as_secs();
-        let (n, unit) = match seconds {
-            s if s >= 3600 && s % 3600 == 0 => (s / 3600, "hour"),
-            s if s >= 60 && s % 60 == 0 => (s / 60, "minute"),
-            s => (s, "second"),
-        };
-        format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+        words(self.idle)
     }
 }
 
-/// Where a session's output goes.
-#[derive(Clone)]
-pub struct Out {
-    handle: Handle,
-    id: ChannelId,
+/// A duration in words: "30 minutes", "1 second".
+#[must_use]
+pub fn words(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    let (n, unit) = match seconds {
+        s if s >= 3600 && s % 3600 == 0 => (s / 3600, "hour"),
+        s if s >= 60 && s % 60 == 0 => (s / 60, "minute"),
+        s => (s, "second"),
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
 }
 
-/// The client has gone.
+/// The most bytes handed to russh at once: russh holds a few such messages at most while the
+/// client's window is full, so this bounds what waits there.
+const CHUNK: usize = 32 * 1024;
+
+/// How long a closing session waits for its client to take its last output.
+const CLOSE_WAIT: Duration = Duration::from_secs(5);
+
+enum Item {
+    Data(Vec<u8>),
+    Stderr(Vec<u8>),
+    Close(u32),
+}
+
+#[derive(Default)]
+struct Queue {
+    items: VecDeque<Item>,
+    bytes: usize,
+    /// The last item is a frame that the writer has not taken: the next frame replaces it.
+    frame_last: bool,
+    /// The client has gone or was cut: nothing more is sent.
+    gone: bool,
+}
+
+struct Outbox {
+    queue: Mutex<Queue>,
+    wake: Notify,
+    done: watch::Sender<bool>,
+    link: Arc<Link>,
+    bound: usize,
+}
+
+impl Outbox {
+    /// Queues `item`, in place of an untaken frame if `frame` and one is last.
+    fn put(&self, item: Item, frame: bool) -> Result<(), Gone> {
+        let mut queue = lock(&self.queue);
+        if queue.gone {
+            return Err(Gone);
+        }
+        let len = match &item {
+            Item::Data(b) | Item::Stderr(b) => b.len(),
+            Item::Close(_) => 0,
+        };
+        if frame
+            && queue.frame_last
+            && let Some(Item::Data(old)) = queue.items.pop_back()
+        {
+            queue.bytes -= old.len();
+        }
+        queue.items.push_back(item);
+        queue.bytes += len;
+        queue.frame_last = frame;
+        if queue.bytes > self.bound {
+            let waiting = queue.bytes;
+            queue.gone = true;
+            queue.items.clear();
+            drop(queue);
+            self.link.cut(format!(
+                "its output was not read: {waiting} bytes waiting, more than {}",
+                self.bound
+            ));
+            self.wake.notify_one();
+            return Err(Gone);
+        }
+        drop(queue);
+        self.wake.notify_one();
+        Ok(())
+    }
+
+    /// The next thing to send (data items merged up to a chunk), or `None` once gone.
+    async fn next(&self) -> Option<Item> {
+        loop {
+            {
+                let mut queue = lock(&self.queue);
+                if queue.gone {
+                    return None;
+                }
+                if let Some(mut item) = queue.items.pop_front() {
+                    if let Item::Data(bytes) = &mut item {
+                        while let Some(Item::Data(more)) = queue.items.front() {
+                            if bytes.len() + more.len() > CHUNK {
+                                break;
+                            }
+                            bytes.extend_from_slice(more);
+                            queue.items.pop_front();
+                        }
+                    }
+                    if let Item::Data(b) | Item::Stderr(b) = &item {
+                        queue.bytes -= b.len();
+                    }
+                    if queue.items.is_empty() {
+                        queue.frame_last = false;
+                    }
+                    return Some(item);
+                }
+            }
+            self.wake.notified().await;
+        }
+    }
+
+    fn finish(&self) {
+        let mut queue = lock(&self.queue);
+        queue.gone = true;
+        queue.items.clear();
+        queue.bytes = 0;
+        drop(queue);
+        self.done.send_replace(true);
+    }
+}
+
+/// Where a session's output goes: queued at once, never waiting for the client; a writer task
+/// of the channel's own sends it.
+#[derive(Clone)]
+pub struct Out {
+    outbox: Arc<Outbox>,
+}
+
+/// The client has gone (or was cut).
 #[derive(Debug)]
 pub struct Gone;
 
 impl Out {
-    /// The channel `id` of the connection behind `handle`.
+    /// The channel `id` of the connection behind `handle` and `link`, with its writer task
+    /// started: more than `bound` bytes waiting, or a client that takes nothing for `stall`,
+    /// cuts the connection.
     #[must_use]
-    pub fn new(handle: Handle, id: ChannelId) -> Out {
-        Out { handle, id }
+    pub fn new(
+        handle: Handle,
+        id: ChannelId,
+        link: Arc<Link>,
+        bound: usize,
+        stall: Duration,
+    ) -> Out {
+        let outbox = Arc::new(Outbox {
+            queue: Mutex::default(),
+            wake: Notify::new(),
+            done: watch::Sender::new(false),
+            link,
+            bound,
+        });
+        tokio::spawn(write(handle, id, outbox.clone(), stall));
+        Out { outbox }
     }
 
-    /// Sends `bytes`; waits while the client's window is full (a client that reads nothing
-    /// holds up its own session only).
+    /// Queues `bytes`; returns at once.
     ///
     /// # Errors
-    /// When the client has gone.
+    /// When the client has gone, or leaves more than the bound unread (then it is cut).
+    #[allow(clippy::unused_async)] // Kept async: its callers are written as if it may wait.
     pub async fn send(&self, bytes: &[u8]) -> Result<(), Gone> {
-        self.handle
-            .data(self.id, bytes.to_vec())
-            .await
-            .map_err(|_| Gone)
+        self.outbox.put(Item::Data(bytes.to_vec()), false)
     }
 
-    /// Sends `text` on the channel's standard error.
+    /// Queues `text` for the channel's standard error.
     ///
     /// # Errors
     /// When the client has gone.
+    #[allow(clippy::unused_async)]
     pub async fn send_err(&self, text: &str) -> Result<(), Gone> {
-        self.handle
-            .extended_data(self.id, 1, text.as_bytes().to_vec())
-            .await
-            .map_err(|_| Gone)
+        self.outbox
+            .put(Item::Stderr(text.as_bytes().to_vec()), false)
     }
 
-    /// Ends the channel with `status`.
-    pub async fn close(&self, status: u32) {
-        let _ = self.handle.exit_status_request(self.id, status).await;
-        let _ = self.handle.eof(self.id).await;
-        let _ = self.handle.close(self.id).await;
+    /// Queues a terminal's frame, in place of the one before it if the client has not taken
+    /// that yet (check [`Out::frame_waiting`] first: a frame that replaces another must be
+    /// drawn whole, not as a difference).
+    ///
+    /// # Errors
+    /// When the client has gone.
+    pub fn frame(&self, bytes: Vec<u8>) -> Result<(), Gone> {
+        self.outbox.put(Item::Data(bytes), true)
     }
+
+    /// Whether the last frame queued is still waiting for the client.
+    #[must_use]
+    pub fn frame_waiting(&self) -> bool {
+        lock(&self.outbox.queue).frame_last
+    }
+
+    /// Ends the channel with `status`, after what is queued; waits a few seconds at most for
+    /// the client to take it, then cuts the connection.
+    pub async fn close(&self, status: u32) {
+        let mut done = self.outbox.done.subscribe();
+        if self.outbox.put(Item::Close(status), false).is_err() {
+            return;
+        }
+        let closed = tokio::time::timeout(CLOSE_WAIT, done.wait_for(|done| *done)).await;
+        if closed.is_err() {
+            self.outbox
+                .link
+                .cut("it did not take its last output (closing the channel)");
+        }
+    }
+}
+
+/// The writer of one channel: sends what its [`Out`] queues, in order, waiting for the client
+/// as long as it must, up to `stall`.
+async fn write(handle: Handle, id: ChannelId, outbox: Arc<Outbox>, stall: Duration) {
+    while let Some(item) = outbox.next().await {
+        let sent = tokio::time::timeout(stall, async {
+            match item {
+                Item::Data(bytes) => handle.data(id, bytes).await.is_ok(),
+                Item::Stderr(bytes) => handle.extended_data(id, 1, bytes).await.is_ok(),
+                Item::Close(status) => {
+                    let _ = handle.exit_status_request(id, status).await;
+                    let _ = handle.eof(id).await;
+                    let _ = handle.close(id).await;
+                    false
+                }
+            }
+        })
+        .await;
+        match sent {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(_) => {
+                outbox.link.cut(format!(
+                    "it read nothing for {} (--idle-timeout)",
+                    words(stall)
+                ));
+                break;
+            }
+        }
+    }
+    outbox.finish();
 }
 
 /// The longest escape sequence kept while waiting for its end; a longer one is dropped.
@@ -247,12 +527,28 @@ mod tests {
         ));
     }
 
+    #[tokio::test]
+    async fn resizes_coalesce_and_input_beyond_its_bound_is_refused_or_ends_it() {
+        let feed = Feed::new();
+        let (_stop, stop) = watch::channel(false);
+        let mut inbox = Inbox::new(feed.clone(), Duration::from_secs(60), stop);
+        for w in 1..=1000 {
+            feed.resize(w, 24);
+        }
+        assert!(feed.push(b"abc", 4));
+        assert!(!feed.push(b"de", 4), "beyond the bound");
+        assert!(matches!(inbox.recv().await, Some(Input::Resize(1000, 24))));
+        assert!(matches!(inbox.recv().await, Some(Input::Bytes(b)) if b == b"abc"));
+        feed.flood();
+        assert!(inbox.recv().await.is_none());
+        assert_eq!(inbox.ended(), Some(Ended::Flooded));
+    }
+
     #[test]
     fn the_idle_timeout_is_said_in_words() {
         let words = |seconds| {
-            let (_tx, rx) = mpsc::channel(1);
             let (_stop, stop) = watch::channel(false);
-            Inbox::new(rx, Duration::from_secs(seconds), stop).idle_words()
+            Inbox::new(Feed::new(), Duration::from_secs(seconds), stop).idle_words()
         };
         assert_eq!(words(1), "1 second");
         assert_eq!(words(90), "90 seconds");

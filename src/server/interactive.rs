@@ -131,12 +131,28 @@ impl Screen {
     fn resize(&mut self, width: u16, height: u16) {
         self.size = (width, height);
         let _ = self.terminal.resize(capped(width, height));
-        // The next frame draws every cell.
-        let _ = self.terminal.clear();
+        self.repaint();
     }
 
-    /// Draws one frame with `draw`, whole (a synchronized update), into the channel.
+    /// Makes the next frame whole: the client's screen cleared, then every cell drawn.
+    /// (Not ratatui's `clear`, which asks the backend for its cursor and size: this backend is
+    /// a channel, not the server's own terminal.)
+    fn repaint(&mut self) {
+        let mut sink = self.sink.clone();
+        let _ = queue!(sink, terminal::Clear(terminal::ClearType::All));
+        // Both of ratatui's buffers emptied: the next frame is drawn against nothing.
+        self.terminal.swap_buffers();
+        self.terminal.swap_buffers();
+    }
+
+    /// Draws one frame with `draw`, whole (a synchronized update), into the channel. A frame
+    /// the client has not taken yet is replaced, and then this one is drawn in full (the one
+    /// it replaces never reaches the client, so a difference from it would be wrong).
+    #[allow(clippy::unused_async)] // Kept async: its callers are written as if it may wait.
     async fn draw(&mut self, draw: impl FnOnce(Rect, &mut ratatui::buffer::Buffer)) -> bool {
+        if self.out.frame_waiting() {
+            self.repaint();
+        }
         let mut sink = self.sink.clone();
         let _ = queue!(sink, BeginSynchronizedUpdate);
         let drawn = self.terminal.draw(|frame| {
@@ -145,7 +161,7 @@ impl Screen {
         });
         let _ = queue!(sink, EndSynchronizedUpdate);
         let bytes = std::mem::take(&mut *self.sink.bytes());
-        drawn.is_ok() && self.out.send(&bytes).await.is_ok()
+        drawn.is_ok() && self.out.frame(bytes).is_ok()
     }
 
     /// The events in what came, or `None` when the client has gone.
@@ -216,7 +232,7 @@ pub async fn run(
             input.idle_words()
         ),
         Some(Ended::Stopping) => STOPPING.to_string(),
-        Some(Ended::Gone) | None => return,
+        Some(Ended::Gone | Ended::Flooded) | None => return,
     };
     let _ = screen.out.send(why.as_bytes()).await;
 }

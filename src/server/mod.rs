@@ -5,6 +5,8 @@
 //! - [`store`]: the SQLite file every move is committed to before anyone hears of it.
 //! - [`hub`]: players, challenges and games, behind one lock; the rules decide every move.
 //! - [`ssh`]: keys, channels and what runs on them; [`channel`]: a channel's two ends.
+//! - [`gate`]: the places of connections and sessions, and their bounds; [`link`]: one
+//!   connection's deadlines and the switch that cuts it.
 //! - [`bot`]: the line protocol for programs; [`interactive`] and [`lobby`]: people's screens.
 //! - [`clock`]: the server's time, which a test server moves on by command.
 //! - [`report`]: what the server tells its host, and panics in its tasks caught and reported.
@@ -12,8 +14,10 @@
 pub mod bot;
 pub mod channel;
 pub mod clock;
+pub mod gate;
 pub mod hub;
 pub mod interactive;
+pub mod link;
 pub mod lobby;
 pub mod report;
 mod run;
@@ -21,6 +25,7 @@ pub mod spec;
 pub mod ssh;
 pub mod store;
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
 
@@ -31,12 +36,15 @@ pub use run::{ServeOptions, serve};
 /// The limits of a running server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Connections in all.
+    /// Logged-in connections in all.
     pub max_sessions: usize,
     /// Sessions a player (a key) may have at once.
     pub sessions_per_key: usize,
-    /// How long a session may send nothing while the server waits for it.
+    /// How long a session may send nothing while the server waits for it (and a client may
+    /// take nothing that the server sends, and a logged-in connection may run no session).
     pub idle: Duration,
+    /// How long a connection has to finish the handshake and log in.
+    pub login_grace: Duration,
 }
 
 /// What every connection shares.
@@ -47,10 +55,14 @@ pub struct Context {
     pub clock: clock::Clock,
     /// The limits.
     pub limits: Limits,
+    /// The places of connections and sessions.
+    pub gate: Arc<gate::Gate>,
     /// Connections open now.
     pub connections: AtomicUsize,
     /// Turns true when the server stops: every session then tells its client and ends.
     pub stop: watch::Sender<bool>,
+    /// Turns true when the server, stopping, has waited enough: every connection left is cut.
+    pub cut_all: watch::Sender<bool>,
     /// Told whenever a connection closes.
     pub closed: Notify,
 }

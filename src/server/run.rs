@@ -1,5 +1,6 @@
-//! Starting and stopping the server: the data directory and its host key, the store, the SSH
-//! listener, the clock's ticks, and a clean stop on SIGINT or SIGTERM.
+//! Starting and stopping the server: the host's log, the data directory and its host key, the
+//! store, the SSH listener and each connection's task (its places, its deadlines, the line that
+//! says how it ended), the clock's ticks, and a clean stop on SIGINT or SIGTERM.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -11,12 +12,14 @@ use anyhow::{Context as _, Result, bail};
 use russh::keys::ssh_key::LineEnding;
 use russh::keys::ssh_key::private::{Ed25519Keypair, KeypairData};
 use russh::keys::{HashAlg, PrivateKey};
-use russh::server::Server as _;
 use russh::{MethodKind, MethodSet};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, watch};
 
 use super::clock::Clock;
+use super::gate::{Bounds, Gate};
 use super::hub::{Hub, HubLimits};
+use super::link::{Cut, Link};
 use super::report::{say, survive};
 use super::ssh::Connection;
 use super::store::Sqlite;
@@ -32,8 +35,14 @@ pub struct ServeOptions {
     pub listen: String,
     /// The data directory: the host key and the store.
     pub data: PathBuf,
-    /// Connections in all.
+    /// Logged-in connections in all.
     pub max_sessions: usize,
+    /// Connections not yet logged in, in all.
+    pub max_startups: usize,
+    /// Connections not yet logged in from one address.
+    pub max_startups_per_address: usize,
+    /// Seconds a connection has to finish the handshake and log in.
+    pub login_grace_time: u64,
     /// Sessions a key may have at once.
     pub sessions_per_key: usize,
     /// Open challenges a player may have.
@@ -44,6 +53,9 @@ pub struct ServeOptions {
     /// A clock that `clock advance` moves on (for tests).
     #[cfg(feature = "test-hooks")]
     pub test_clock: bool,
+    /// What the log shows when `RUST_LOG` is not set: `info`, `warn`, a filter of
+    /// `tracing-subscriber`'s.
+    pub log_level: String,
 }
 
 /// The host key of `dir`, made on the first start (readable by its owner only).
@@ -100,16 +112,121 @@ fn lock_data(dir: &Path) -> Result<std::fs::File> {
     }
 }
 
-struct Server {
-    ctx: Arc<Context>,
+/// Standard error for the log: a write that fails (its reader gone) is dropped, never a panic
+/// and never a stop.
+struct Stderr;
+
+impl std::io::Write for Stderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let _ = std::io::stderr().write_all(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
-impl russh::server::Server for Server {
-    type Handler = Connection;
-
-    fn new_client(&mut self, _peer: Option<std::net::SocketAddr>) -> Connection {
-        Connection::new(self.ctx.clone())
+/// Starts the host's log on standard error: `RUST_LOG` if set, else `level` (for this
+/// program; other crates' warnings and errors only).
+fn start_log(level: &str) -> Result<()> {
+    use tracing_subscriber::EnvFilter;
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(filter) if !filter.trim().is_empty() => EnvFilter::try_new(filter),
+        _ => EnvFilter::try_new(format!("warn,quentin={level}")),
     }
+    .context("a bad log filter (RUST_LOG or --log-level): say info, debug, warn, ...")?;
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    // Already set (a second server in one process, in tests): the first one's log serves.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(|| Stderr)
+        .with_ansi(ansi)
+        .with_target(false)
+        .log_internal_errors(false)
+        .try_init();
+    Ok(())
+}
+
+/// Accepts connections until `stop` turns true: one refused at once (its socket closed) when
+/// too many are not logged in yet, in all or from its address; each other one runs in its own
+/// task.
+async fn accept(
+    ctx: Arc<Context>,
+    config: Arc<russh::server::Config>,
+    listener: TcpListener,
+    mut stop: watch::Receiver<bool>,
+) {
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = stop.wait_for(|stop| *stop) => return,
+        };
+        let (socket, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // Out of file descriptors, or the like: the next accept may succeed.
+                tracing::warn!("cannot accept a connection: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        match ctx.gate.admit(peer.ip()) {
+            Ok(startup) => {
+                let link = Link::new(peer);
+                let handler = Connection::new(ctx.clone(), link.clone(), startup);
+                tokio::spawn(connection(
+                    ctx.clone(),
+                    config.clone(),
+                    socket,
+                    link,
+                    handler,
+                ));
+            }
+            Err(refused) => {
+                tracing::warn!(%peer, "connection refused at once: {refused}");
+                drop(socket);
+            }
+        }
+    }
+}
+
+/// One connection, from its accept to its end, with the line that says how it ended.
+async fn connection(
+    ctx: Arc<Context>,
+    config: Arc<russh::server::Config>,
+    socket: TcpStream,
+    link: Arc<Link>,
+    handler: Connection,
+) {
+    let _ = socket.set_nodelay(true);
+    let stream = Cut::new(socket, &link);
+    let run = async {
+        match russh::server::run_stream(config, stream, handler).await {
+            Ok(session) => session.await,
+            Err(e) => Err(e),
+        }
+    };
+    tokio::pin!(run);
+    let limits = ctx.limits;
+    let deadline = link.deadline(limits.login_grace, limits.idle, ctx.cut_all.subscribe());
+    let ended = tokio::select! {
+        ended = &mut run => ended,
+        _ = deadline => run.await,
+    };
+    let known = link.known();
+    let why = match (link.cut_why().or(known.ending), ended) {
+        (Some(why), _) => why,
+        (None, Ok(())) => "closed by the client".to_string(),
+        (None, Err(e)) => e.to_string(),
+    };
+    let key = known.key.unwrap_or_else(|| "-".to_string());
+    let player = known
+        .name
+        .or_else(|| ctx.hub.player_of_key(&key).map(|(_, name)| name))
+        .unwrap_or_else(|| "-".to_string());
+    let seconds = link.since.elapsed().as_secs();
+    tracing::info!(peer = %link.peer, %key, %player, seconds, "connection ended: {why}");
 }
 
 /// Runs `quentin serve` until SIGINT or SIGTERM.
@@ -117,9 +234,18 @@ impl russh::server::Server for Server {
 /// # Errors
 /// A data directory, store or address that cannot be used.
 pub fn serve(options: &ServeOptions) -> Result<()> {
-    if options.max_sessions == 0 || options.sessions_per_key == 0 {
-        bail!("--max-sessions and --sessions-per-key must be at least 1");
+    if options.max_sessions == 0
+        || options.sessions_per_key == 0
+        || options.max_startups == 0
+        || options.max_startups_per_address == 0
+        || options.login_grace_time == 0
+    {
+        bail!(
+            "--max-sessions, --sessions-per-key, --max-startups, --max-startups-per-address \
+             and --login-grace-time must be at least 1"
+        );
     }
+    start_log(&options.log_level)?;
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -149,36 +275,42 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     )?;
     for damaged in hub.damaged() {
         // Said to the host at the start: these stay out of play until repaired.
-        let _ = writeln!(
-            std::io::stderr(),
-            "quentin serve: {damaged}; it stays out of play"
-        );
+        tracing::warn!("{damaged}; it stays out of play");
     }
+    let limits = Limits {
+        max_sessions: options.max_sessions,
+        sessions_per_key: options.sessions_per_key,
+        idle: Duration::from_secs(options.idle_timeout.max(1)),
+        login_grace: Duration::from_secs(options.login_grace_time),
+    };
     let ctx = Arc::new(Context {
         hub,
         clock,
-        limits: Limits {
+        limits,
+        gate: Gate::new(Bounds {
+            max_startups: options.max_startups,
+            startups_per_address: options.max_startups_per_address,
             max_sessions: options.max_sessions,
             sessions_per_key: options.sessions_per_key,
-            idle: Duration::from_secs(options.idle_timeout.max(1)),
-        },
+        }),
         connections: AtomicUsize::new(0),
         stop: watch::channel(false).0,
+        cut_all: watch::channel(false).0,
         closed: Notify::new(),
     });
     let config = Arc::new(russh::server::Config {
         methods: MethodSet::from(&[MethodKind::PublicKey][..]),
         keys: vec![key],
-        // The sessions close themselves after the idle timeout without input; this closes a
-        // connection that sends nothing at all, not even an answer to a keepalive (frames
-        // and keepalives start this time afresh).
+        // The sessions close themselves after the idle timeout without input, and each
+        // connection's task closes it when it has not logged in within the grace time or runs
+        // no session for the idle timeout; this closes a connection that sends nothing at all,
+        // not even an answer to a keepalive (frames and keepalives start this time afresh).
         inactivity_timeout: Some(Duration::from_secs(options.idle_timeout.max(60))),
         keepalive_interval: Some(Duration::from_secs(30)),
         keepalive_max: 3,
         auth_rejection_time: Duration::from_millis(300),
         auth_rejection_time_initial: Some(Duration::ZERO),
         max_auth_attempts: 6,
-        nodelay: true,
         ..Default::default()
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -186,7 +318,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         .build()
         .context("cannot start the server's runtime")?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(&options.listen)
+        let listener = TcpListener::bind(&options.listen)
             .await
             .with_context(|| format!("cannot listen on {}", options.listen))?;
         let address = listener.local_addr()?;
@@ -208,19 +340,19 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
                 .await;
             }
         });
-        let mut server = Server { ctx: ctx.clone() };
-        let running = server.run_on_socket(config, &listener);
-        let handle = running.handle();
+        tracing::info!(%address, "listening");
+        let accepting = tokio::spawn(accept(ctx.clone(), config, listener, ctx.stop.subscribe()));
         let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
         tokio::select! {
-            result = running => result.context("the server stopped")?,
             _ = tokio::signal::ctrl_c() => {}
             _ = term.recv() => {}
         }
+        tracing::info!("stopping");
         // Every session gives its client's terminal back and says why; the clients then
         // close their connections. A client that does not is left to the disconnect below.
         ctx.stop.send_replace(true);
-        let _ = tokio::time::timeout(STOP_WAIT, async {
+        let _ = accepting.await;
+        let all_closed = || async {
             loop {
                 let closed = ctx.closed.notified();
                 if ctx.connections.load(Ordering::SeqCst) == 0 {
@@ -228,9 +360,11 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
                 }
                 closed.await;
             }
-        })
-        .await;
-        handle.shutdown("the quentin server is shutting down; your games are saved".to_string());
+        };
+        let _ = tokio::time::timeout(STOP_WAIT, all_closed()).await;
+        // The connections left are cut (each says so in the log).
+        ctx.cut_all.send_replace(true);
+        let _ = tokio::time::timeout(Duration::from_secs(1), all_closed()).await;
         // Everything is committed as it happens; the last heartbeat says when the server went.
         let last = ctx.clone();
         survive("the last tick", async move {

@@ -10,12 +10,14 @@ use std::sync::atomic::Ordering;
 use russh::keys::HashAlg;
 use russh::server::{Auth, ChannelOpenHandle, Msg, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 use super::Context;
 use super::bot::{self, Who};
-use super::channel::{Inbox, Input, Out};
+use super::channel::{Feed, Inbox, Out};
+use super::gate::{KeySlot, Login, Refused, Startup};
 use super::interactive::{self, Terminal};
+use super::link::Link;
 use super::report::spawn_supervised;
 
 /// What the banner says before the login.
@@ -25,12 +27,32 @@ quentin: log in with an SSH key (no passwords). No key yet? Make one with
 and connect again. Your key is your identity here.
 ";
 
-/// How many chunks of input wait for a session before the client is slowed down.
-const INPUT_QUEUE: usize = 64;
+/// The most input a bot's session holds unread: a bot that sends more before reading its
+/// answers is told so and closed.
+const BOT_INPUT: usize = 64 * 1024;
+/// The most input a terminal's session holds unread; what comes beyond is dropped (a paste of
+/// megabytes, a flood): a person's keys are never that many, and the screen shows what came.
+const TERMINAL_INPUT: usize = 16 * 1024;
+/// The most output a bot's session leaves waiting for its client: a bot that does not read its
+/// answers is cut once more waits (the longest answer, a record, is a few kilobytes).
+const BOT_OUTPUT: usize = 256 * 1024;
+/// The same for a terminal, whose frames replace each other while the client has not taken
+/// them: room for the largest frame (400×150 cells) and the commands around it.
+const TERMINAL_OUTPUT: usize = 4 * 1024 * 1024;
+/// Channels one connection may have open.
+const MAX_CHANNELS: usize = 4;
 
 /// One connection.
 pub struct Connection {
     ctx: Arc<Context>,
+    link: Arc<Link>,
+    /// Its place until it logs in; kept when a limit refuses the login, so that it still
+    /// counts as not logged in (and the grace time still closes it).
+    startup: Option<Startup>,
+    /// Its places once logged in: the connection's, and one session's for its key.
+    login: Option<(Login, KeySlot)>,
+    /// The limit that refused its login: every session it asks for is told so.
+    refused: Option<Refused>,
     /// The key's fingerprint, once proved.
     key: Option<String>,
     channels: HashMap<ChannelId, ChannelState>,
@@ -40,28 +62,40 @@ pub struct Connection {
 struct ChannelState {
     term: Option<Terminal>,
     no_color: bool,
+    /// Whether a session runs (or ran) on it.
+    started: bool,
+    /// Whether that session is a bot's.
+    bot: bool,
     /// Where the channel's bytes go, once a session runs on it.
-    input: Option<mpsc::Sender<Input>>,
+    feed: Option<Arc<Feed>>,
     /// Dropped when the channel closes (or the connection goes): a session waiting on
     /// something else then ends.
     alive: Option<watch::Sender<()>>,
 }
 
+impl Drop for ChannelState {
+    fn drop(&mut self) {
+        if let Some(feed) = &self.feed {
+            feed.close();
+        }
+    }
+}
+
 impl Connection {
-    /// A new connection; counted until dropped.
+    /// A new connection from `link`'s address, holding `startup` until it logs in; counted
+    /// until dropped.
     #[must_use]
-    pub fn new(ctx: Arc<Context>) -> Connection {
+    pub fn new(ctx: Arc<Context>, link: Arc<Link>, startup: Startup) -> Connection {
         ctx.connections.fetch_add(1, Ordering::SeqCst);
         Connection {
             ctx,
+            link,
+            startup: Some(startup),
+            login: None,
+            refused: None,
             key: None,
             channels: HashMap::new(),
         }
-    }
-
-    /// Whether the server holds more connections than it may.
-    fn full(&self) -> bool {
-        self.ctx.connections.load(Ordering::SeqCst) > self.ctx.limits.max_sessions
     }
 
     fn who(&self) -> Who {
@@ -71,85 +105,130 @@ impl Connection {
     }
 
     /// Refuses a request on `channel` with `why` on its standard error, and closes it.
-    fn refuse(channel: ChannelId, session: &mut Session, why: &str) {
+    fn refuse(&self, channel: ChannelId, session: &mut Session, why: &str) {
         let _ = session.channel_failure(channel);
-        let handle = session.handle();
+        let out = Out::new(
+            session.handle(),
+            channel,
+            self.link.clone(),
+            BOT_OUTPUT,
+            self.ctx.limits.idle,
+        );
         let why = format!("quentin: {why}\r\n");
         tokio::spawn(async move {
-            let out = Out::new(handle, channel);
             let _ = out.send_err(&why).await;
             out.close(1).await;
         });
     }
 
+    /// The place for one more session on this connection: the login's for the first, one
+    /// more of the key's for each other at once.
+    fn place(&self) -> Result<Option<KeySlot>, Refused> {
+        if let Some(refused) = self.refused {
+            return Err(refused);
+        }
+        if self.link.sessions() == 0 {
+            return Ok(None);
+        }
+        let key = self.key.as_deref().unwrap_or_default();
+        self.ctx.gate.another(key).map(Some)
+    }
+
     /// Starts what runs on `channel`, its input from now on sent to it.
     fn start(&mut self, channel: ChannelId, session: &mut Session, exec: Option<&str>) {
         let _ = session.channel_success(channel);
-        let out = Out::new(session.handle(), channel);
+        let bot = exec == Some("bot");
+        let out = Out::new(
+            session.handle(),
+            channel,
+            self.link.clone(),
+            if exec.is_none() {
+                TERMINAL_OUTPUT
+            } else {
+                BOT_OUTPUT
+            },
+            self.ctx.limits.idle,
+        );
         let ctx = self.ctx.clone();
         let who = self.who();
-        let full = self.full();
+        let (place, refused) = match self.place() {
+            Ok(place) => (place, None),
+            Err(refused) => {
+                tracing::warn!(peer = %self.link.peer, key = %who.key, "session refused: {refused}");
+                (None, Some(refused))
+            }
+        };
+        let running = self.link.session();
         let state = self.channels.entry(channel).or_default();
-        let (tx, rx) = mpsc::channel(INPUT_QUEUE);
-        state.input = Some(tx);
-        let rx = Inbox::new(rx, ctx.limits.idle, ctx.stop.subscribe());
+        let feed = Feed::new();
+        state.started = true;
+        state.bot = bot;
+        state.feed = Some(feed.clone());
+        let rx = Inbox::new(feed, ctx.limits.idle, ctx.stop.subscribe());
         let (alive, alive_rx) = watch::channel(());
         state.alive = Some(alive);
-        match exec {
-            Some("bot") => {
-                let what = format!("the bot session of {}", who.shown());
-                let closing = out.clone();
-                spawn_supervised(
-                    what,
-                    async move {
-                        if full {
-                            let _ = out.send(b"? the server is full: try again later\n\n").await;
-                        } else if let Some(refusal) = enter(&ctx, &who) {
-                            let _ = out.send(format!("? {refusal}\n\n").as_bytes()).await;
-                        } else {
-                            bot::run(ctx, who, rx, alive_rx, out.clone()).await;
-                        }
-                        out.close(0).await;
-                    },
-                    move || async move { closing.close(1).await },
-                );
-            }
-            Some(command) => {
-                let answer = record(&ctx, command);
-                tokio::spawn(async move {
-                    let status = match answer {
-                        Ok(text) => u32::from(out.send(text.as_bytes()).await.is_err()),
-                        Err(why) => {
-                            let _ = out.send_err(&format!("quentin: {why}\n")).await;
-                            1
-                        }
-                    };
-                    out.close(status).await;
-                });
-            }
-            None => {
-                let term = state.term.clone();
-                let no_color = state.no_color;
-                let what = format!("the terminal session of {}", who.shown());
-                let closing = out.clone();
-                spawn_supervised(
-                    what,
-                    async move {
-                        if full {
-                            let _ = out.send(b"The server is full: try again later.\r\n").await;
-                        } else if let Some(term) = term {
-                            interactive::run(ctx, who, term, no_color, rx, out.clone()).await;
-                        } else {
-                            let _ = out
+        let term = state.term.clone();
+        let no_color = state.no_color;
+        let exec = exec.map(str::to_string);
+        let what = format!(
+            "the {} session of {}",
+            if exec.is_none() { "terminal" } else { "command" },
+            who.shown()
+        );
+        let closing = out.clone();
+        // A panic in the session ends it alone: it is reported, and the channel closed.
+        spawn_supervised(
+            what,
+            async move {
+            // Held while the session runs: its place, and its count on the connection.
+            let _held = (place, running);
+            let status = match (refused, exec.as_deref()) {
+                (Some(refused), Some("bot")) => {
+                    let _ = out.send(format!("? {refused}\n\n").as_bytes()).await;
+                    0
+                }
+                (Some(refused), None) => {
+                    let _ = out
+                        .send(format!("quentin: {refused}.\r\n").as_bytes())
+                        .await;
+                    0
+                }
+                (Some(refused), Some(_)) => {
+                    let _ = out.send_err(&format!("quentin: {refused}\n")).await;
+                    1
+                }
+                (None, Some("bot")) => {
+                    if let Some(refusal) = enter(&ctx, &who) {
+                        let _ = out.send(format!("? {refusal}\n\n").as_bytes()).await;
+                    } else {
+                        bot::run(ctx, who, rx, alive_rx, out.clone()).await;
+                    }
+                    0
+                }
+                (None, Some(command)) => match record(&ctx, command) {
+                    Ok(text) => u32::from(out.send(text.as_bytes()).await.is_err()),
+                    Err(why) => {
+                        let _ = out.send_err(&format!("quentin: {why}\n")).await;
+                        1
+                    }
+                },
+                (None, None) => {
+                    if let Some(term) = term {
+                        interactive::run(ctx, who, term, no_color, rx, out.clone()).await;
+                    } else {
+                        let _ = out
                             .send(b"quentin: the game needs a terminal: ssh -t, or `ssh HOST bot` for programs\r\n")
                             .await;
-                        }
-                        out.close(0).await;
-                    },
-                    move || async move { closing.close(1).await },
-                );
-            }
-        }
+                    }
+                    0
+                }
+            };
+            // A connection whose login a limit refused is closed by its client once told, or
+            // else at the end of the grace time: it still counts as not logged in.
+            out.close(status).await;
+        },
+            move || async move { closing.close(1).await },
+        );
     }
 }
 
@@ -181,6 +260,8 @@ fn record(ctx: &Context, command: &str) -> Result<String, String> {
 
 impl Drop for Connection {
     fn drop(&mut self) {
+        // The sessions' input ends; the places are given back with the fields.
+        self.channels.clear();
         self.ctx.connections.fetch_sub(1, Ordering::SeqCst);
         self.ctx.closed.notify_waiters();
     }
@@ -220,7 +301,25 @@ impl russh::server::Handler for Connection {
         key: VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
         // Whatever user name the command line gives: the key is the player.
-        self.key = Some(key.public_key.fingerprint(HashAlg::Sha256).to_string());
+        let key = key.public_key.fingerprint(HashAlg::Sha256).to_string();
+        let name = self.ctx.hub.player_of_key(&key).map(|(_, name)| name);
+        self.link.know(Some(&key), name.as_deref());
+        let player = name.as_deref().unwrap_or("-");
+        match self.ctx.gate.login(&key) {
+            Ok(places) => {
+                self.login = Some(places);
+                self.startup = None;
+                self.link.logged_in();
+                tracing::info!(peer = %self.link.peer, %key, player = %player, "logged in");
+            }
+            Err(refused) => {
+                // Let in only to be told why, and closed.
+                self.refused = Some(refused);
+                self.link.ending(format!("login refused: {refused}"));
+                tracing::warn!(peer = %self.link.peer, %key, player = %player, "login refused: {refused}");
+            }
+        }
+        self.key = Some(key);
         Ok(Auth::Accept)
     }
 
@@ -230,7 +329,7 @@ impl russh::server::Handler for Connection {
         reply: ChannelOpenHandle,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if self.channels.len() >= 4 {
+        if self.channels.len() >= MAX_CHANNELS {
             return Ok(());
         }
         self.channels.insert(channel.id(), ChannelState::default());
@@ -293,9 +392,10 @@ impl russh::server::Handler for Connection {
             if let Some(term) = &mut state.term {
                 (term.width, term.height) = size;
             }
-            if let Some(input) = &state.input {
-                // A resize is never dropped: the screen must fit the window.
-                let _ = input.send(Input::Resize(size.0, size.1)).await;
+            if let Some(feed) = &state.feed {
+                // Only the latest size waits: the screen must fit the window, not follow
+                // every size it had.
+                feed.resize(size.0, size.1);
             }
         }
         Ok(())
@@ -306,11 +406,7 @@ impl russh::server::Handler for Connection {
         channel: ChannelId,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if self
-            .channels
-            .get(&channel)
-            .is_some_and(|s| s.input.is_none())
-        {
+        if self.channels.get(&channel).is_some_and(|s| !s.started) {
             self.start(channel, session, None);
         } else {
             session.channel_failure(channel)?;
@@ -327,7 +423,7 @@ impl russh::server::Handler for Connection {
         let command = String::from_utf8_lossy(data).trim().to_string();
         let known = command == "bot" || command.starts_with("record ");
         if !known {
-            Self::refuse(
+            self.refuse(
                 channel,
                 session,
                 &format!(
@@ -335,11 +431,7 @@ impl russh::server::Handler for Connection {
                     super::spec::shown(&command)
                 ),
             );
-        } else if self
-            .channels
-            .get(&channel)
-            .is_some_and(|s| s.input.is_none())
-        {
+        } else if self.channels.get(&channel).is_some_and(|s| !s.started) {
             self.start(channel, session, Some(&command));
         } else {
             session.channel_failure(channel)?;
@@ -353,7 +445,7 @@ impl russh::server::Handler for Connection {
         name: &str,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        Self::refuse(
+        self.refuse(
             channel,
             session,
             &format!("no subsystem {} here", super::spec::shown(name)),
@@ -389,9 +481,22 @@ impl russh::server::Handler for Connection {
         data: &[u8],
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if let Some(input) = self.channels.get(&channel).and_then(|s| s.input.as_ref()) {
-            // Waits while the session is behind: a flood slows its own connection only.
-            let _ = input.send(Input::Bytes(data.to_vec())).await;
+        // Never waits: the session's output may be waiting for this very client to read.
+        let Some(state) = self.channels.get(&channel) else {
+            return Ok(());
+        };
+        let Some(feed) = &state.feed else {
+            return Ok(());
+        };
+        if state.bot {
+            if !feed.push(data, BOT_INPUT) {
+                feed.flood();
+                let why = format!("too much input: {BOT_INPUT} bytes before reading the answers");
+                tracing::warn!(peer = %self.link.peer, "a bot closed: {why}");
+                self.link.ending(why);
+            }
+        } else if !feed.push(data, TERMINAL_INPUT) {
+            tracing::debug!(peer = %self.link.peer, "terminal input beyond {TERMINAL_INPUT} bytes dropped");
         }
         Ok(())
     }
@@ -401,8 +506,8 @@ impl russh::server::Handler for Connection {
         channel: ChannelId,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if let Some(state) = self.channels.get_mut(&channel) {
-            state.input = None;
+        if let Some(feed) = self.channels.get(&channel).and_then(|s| s.feed.as_ref()) {
+            feed.close();
         }
         Ok(())
     }

@@ -4,6 +4,8 @@
 //! clients are killed when their handles drop, and the scratch directory goes.
 #![allow(dead_code)]
 
+pub mod play;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -48,6 +50,11 @@ impl Server {
         Server::start_with(dir, extra, Pipes::Read)
     }
 
+    /// The same, with its standard error closed at once: its log has no reader.
+    pub fn start_with_log_closed(dir: &Path, extra: &[&str]) -> Server {
+        Server::start_with(dir, extra, Pipes::StderrClosed)
+    }
+
     /// [`Server::start`], its standard output and error left as `pipes` says.
     pub fn start_with(dir: &Path, extra: &[&str], pipes: Pipes) -> Server {
         let data = dir.join("data");
@@ -58,6 +65,8 @@ impl Server {
             .args(["serve", "--listen", &listen, "--test-clock", "--data"])
             .arg(&data)
             .args(extra)
+            // Its log at its default level, whatever the tests' environment says.
+            .env_remove("RUST_LOG")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
