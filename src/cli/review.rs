@@ -43,7 +43,8 @@ pub(super) fn review(args: &ReviewArgs) -> Result<()> {
     let result = review::review(
         &start,
         record.actions(),
-        args.limits.limits(),
+        // Without options, the interface's review: the same marks as its `v`.
+        args.limits.limits_or(review::standard_limits()),
         &AtomicBool::new(false),
         shown,
     );

@@ -18,6 +18,9 @@ pub(super) struct Searching {
     /// The searcher of the last search that ended, and the line to the position it searched:
     /// its tree serves the next search of a position that follows from that one.
     kept: Option<(Searcher, Vec<Action>)>,
+    /// Whether the thinker (or the kept searcher) is the review's: a review's search goes on
+    /// only from the review's own, one action on, and no other search goes on from it.
+    review: bool,
 }
 
 impl Searching {
@@ -29,6 +32,7 @@ impl Searching {
             line: Vec::new(),
             last: None,
             kept: None,
+            review: false,
         }
     }
 
@@ -59,6 +63,27 @@ impl Searching {
 }
 
 impl SearchHandle for Searching {
+    fn start_review(&mut self, position: &Position, line: &[Action]) {
+        self.thinker = None;
+        self.last = None;
+        // As `review::review` searches: afresh at the start of the line, then the same
+        // searcher moved on by each action, so that its seeds and its tree are the same.
+        let searcher = match self.kept.take() {
+            Some((mut searcher, searched))
+                if self.review
+                    && line.len() == searched.len() + 1
+                    && line.starts_with(&searched) =>
+            {
+                searcher.advance(line[searched.len()]);
+                searcher
+            }
+            _ => Searcher::new(crate::search::review::standard_limits()),
+        };
+        self.review = true;
+        self.line = line.to_vec();
+        self.thinker = Some(Thinker::start_with(searcher, position.clone()));
+    }
+
     fn start(&mut self, position: &Position, line: &[Action], budget: Budget, level: Level) {
         // A search under way is dropped, which stops it; its thread ends on its own, so that a
         // key which changes the position never waits for it. Its tree goes with it.
@@ -70,6 +95,10 @@ impl SearchHandle for Searching {
             level,
             ..Limits::default()
         };
+        if std::mem::take(&mut self.review) {
+            // The review's tree is of its own limits: the next search starts afresh.
+            self.kept = None;
+        }
         let searcher = self.searcher(line, limits);
         self.line = line.to_vec();
         self.thinker = Some(Thinker::start_with(searcher, position.clone()));
