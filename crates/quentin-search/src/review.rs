@@ -66,6 +66,17 @@ impl Mark {
         }
     }
 
+    /// `?!`, `?` or `??`: the sign beside the action, as chess writes them, in the interface's
+    /// list and in `quentin review`'s text alike.
+    #[must_use]
+    pub const fn sign(self) -> &'static str {
+        match self {
+            Mark::Inaccuracy => "?!",
+            Mark::Mistake => "?",
+            Mark::Blunder => "??",
+        }
+    }
+
     /// `inaccuracy`, `mistake` or `blunder`, as JSON and people read it.
     #[must_use]
     pub const fn name(self) -> &'static str {

@@ -515,7 +515,11 @@ mod tests {
         assert!(screen.contains("Hint for White: c4-c5xb5"), "{screen}");
         // Beside the piece on c4, and on the empty c5.
         let board: Vec<&str> = screen.lines().collect();
-        let marked = board.iter().filter(|row| row.contains('◆')).count();
+        // The board's columns only: the panel beside it names the hint's glyph.
+        let marked = board
+            .iter()
+            .filter(|row| row.chars().take(38).any(|c| c == '◆'))
+            .count();
         assert_eq!(marked, 2, "{screen}");
         assert!(board.iter().any(|row| row.contains("○◆")), "{screen}");
     }

@@ -26,11 +26,7 @@ pub(super) const CHART_MAX_HEIGHT: u16 = 11;
 /// The sign of a mark beside an action, as chess writes them.
 #[must_use]
 pub(super) fn sign(mark: Mark) -> &'static str {
-    match mark {
-        Mark::Inaccuracy => "?!",
-        Mark::Mistake => "?",
-        Mark::Blunder => "??",
-    }
+    mark.sign()
 }
 
 /// The panel's lines about the review: its progress while under way; once done, the best
