@@ -70,6 +70,7 @@ fn a_thrown_away_win_is_a_blunder_with_the_win_named_best() {
         "best",
         "best_win",
         "mark",
+        "loss",
     ];
     for a in actions {
         let keys: Vec<&str> = a.as_object().unwrap().keys().map(String::as_str).collect();
