@@ -135,6 +135,7 @@ name
             "showboard",
             "time_settings",
             "level",
+            "explain_last_move",
             "quit",
         ]
         .join("\n")

@@ -70,6 +70,7 @@ fn a_thrown_away_win_is_a_blunder_with_the_win_named_best() {
         "best",
         "best_win",
         "mark",
+        "loss",
     ];
     for a in actions {
         let keys: Vec<&str> = a.as_object().unwrap().keys().map(String::as_str).collect();
@@ -125,7 +126,7 @@ fn the_text_names_the_marked_actions_and_the_better_one() {
         .lines()
         .find(|l| l.trim_start().starts_with("15. Black a1"))
         .unwrap_or_else(|| panic!("{text}"));
-    assert!(line.contains("blunder    100% → 0%; better "), "{line}");
+    assert!(line.contains("?? blunder    100% → 0%; better "), "{line}");
     let best = line
         .split("better ")
         .nth(1)
@@ -184,4 +185,28 @@ fn an_empty_record_a_bad_one_and_a_wrong_command_line() {
 
     let out = quentin(&["review", empty.to_str().unwrap(), "--playouts", "0"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn without_options_the_review_is_the_interface_s_the_same_every_run() {
+    // The interface's `v` reviews with 20,000 playouts a position, one thread, seed 1
+    // (`review::standard_limits`, whose sameness with `v` a unit test of the interface checks):
+    // `quentin review` without options gives that review, every run.
+    let file = scratch_file("standard.txt", THROWN);
+    let plain = |extra: &[&str]| {
+        let mut args = vec!["review", file.to_str().unwrap(), "--json"];
+        args.extend_from_slice(extra);
+        succeeded(&quentin(&args))
+    };
+    let first = plain(&[]);
+    assert_eq!(first, plain(&[]));
+    assert_eq!(
+        first,
+        plain(&["--playouts", "20000", "--threads", "1", "--seed", "1"])
+    );
+    let v: Value = serde_json::from_str(&first).unwrap();
+    // Each action says what it lost; the thrown-away win all of it.
+    let actions = v["actions"].as_array().unwrap();
+    assert!(actions.iter().all(|a| a.get("loss").is_some()), "{v}");
+    assert_eq!(actions[14]["loss"], 1.0);
 }

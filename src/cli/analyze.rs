@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::record::Record;
 use crate::rules::Position;
-use crate::search::{Proven, Report, Searcher};
+use crate::search::{Proven, Report, Searcher, chance_words};
 
 use super::limits::LimitArgs;
 use super::{BadRecord, load_record, write_stdout};
@@ -100,31 +100,24 @@ fn text_of(record: &Record, position: &Position, at: usize, report: &Report) -> 
         report.playouts_per_s()
     ));
     if let Some(best) = report.best {
-        let verdict = match report.proven {
-            Some(Proven::Win) => format!("{mover} wins by force (proven)"),
-            Some(Proven::Loss) => format!("{mover} loses whatever it does (proven)"),
-            None => match report.chance() {
-                Some(win) => format!("{mover} wins {:.0}% of the time", 100.0 * win),
-                None => "too few playouts for a win chance".to_string(),
-            },
-        };
-        out.push_str(&format!("Best: {best}, {verdict}\n\n"));
+        // The words of the interface's "Computer played" and of GTP's `explain_last_move`.
+        let worth = report.worth(&format!("for {mover}"));
+        out.push_str(&format!("Best: {best}{worth}\n\n"));
     }
     out.push_str(&format!(
-        "{:<14} {:>9} {:>7}  line\n",
+        "{:<14} {:>9} {:>13}  line\n",
         "action", "visits", "win"
     ));
     for m in report.moves.iter().take(LISTED) {
         let win = match m.proven {
-            Some(Proven::Win) => "won".to_string(),
-            Some(Proven::Loss) => "lost".to_string(),
+            Some(_) => chance_words(None, m.proven),
             None => m
                 .chance()
                 .map_or("…".to_string(), |win| format!("{:.1}%", 100.0 * win)),
         };
         let line: Vec<String> = m.pv.iter().map(ToString::to_string).collect();
         out.push_str(&format!(
-            "{:<14} {:>9} {:>7}  {}\n",
+            "{:<14} {:>9} {:>13}  {}\n",
             m.action.to_string(),
             m.visits,
             win,

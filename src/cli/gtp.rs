@@ -26,7 +26,7 @@ pub(super) struct GtpArgs {
 const MAX_LINE: usize = 64 * 1024;
 
 /// Every command, in the order `list_commands` gives them.
-const COMMANDS: [&str; 19] = [
+const COMMANDS: [&str; 20] = [
     "protocol_version",
     "name",
     "version",
@@ -45,6 +45,7 @@ const COMMANDS: [&str; 19] = [
     "showboard",
     "time_settings",
     "level",
+    "explain_last_move",
     "quit",
 ];
 
@@ -147,6 +148,9 @@ pub(super) struct Gtp {
     position: Position,
     actions: Vec<Action>,
     searcher: Searcher,
+    /// The last action `genmove` or `reg_genmove` chose, with what it is worth to its mover
+    /// in the interface's words (`e5, 61% for black`), for `explain_last_move`.
+    explained: Option<String>,
 }
 
 impl Gtp {
@@ -158,6 +162,7 @@ impl Gtp {
             position: start(setup),
             actions: Vec::new(),
             searcher: Searcher::new(limits),
+            explained: None,
         }
     }
 
@@ -305,6 +310,11 @@ impl Gtp {
                 });
                 text(String::new())
             }
+            ("explain_last_move", []) => self
+                .explained
+                .clone()
+                .map(Reply::Text)
+                .ok_or_else(|| "no move chosen yet".to_string()),
             ("quit", []) => Ok(Reply::Quit),
             (name, _) if COMMANDS.contains(&name) => Err(format!("wrong arguments for {name}")),
             _ => Err("unknown command".into()),
@@ -316,6 +326,7 @@ impl Gtp {
         self.setup = setup;
         self.position = position;
         self.actions.clear();
+        self.explained = None;
         Ok(Reply::Text(String::new()))
     }
 
@@ -346,7 +357,10 @@ impl Gtp {
         let report = self
             .searcher
             .search(&self.position, &AtomicBool::new(false), |_| {});
-        report.best.ok_or_else(|| "the game is over".into())
+        let best = report.best.ok_or_else(|| "the game is over".to_string())?;
+        let mover = report.to_move.map_or("nobody", Color::name);
+        self.explained = Some(format!("{best}{}", report.worth(&format!("for {mover}"))));
+        Ok(best)
     }
 }
 

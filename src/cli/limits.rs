@@ -64,18 +64,29 @@ fn parse_nodes(text: &str) -> Result<usize, String> {
 }
 
 impl LimitArgs {
-    /// The limits these options ask for.
+    /// The limits these options ask for: 1 s a move on every core, a fresh seed, unless told.
     pub(super) fn limits(&self) -> Limits {
+        self.limits_or(Limits {
+            budget: Budget::Seconds(1.0),
+            threads: 0,
+            seed: None,
+            nodes: 0,
+            level: Level::FULL,
+        })
+    }
+
+    /// The limits these options ask for, each option not given taken from `default`.
+    pub(super) fn limits_or(&self, default: Limits) -> Limits {
         Limits {
             budget: match (self.playouts, self.seconds) {
                 (Some(n), _) => Budget::Playouts(n),
                 (None, Some(s)) => Budget::Seconds(s),
-                (None, None) => Budget::Seconds(1.0),
+                (None, None) => default.budget,
             },
-            threads: self.threads.map_or(0, usize::from),
-            seed: self.seed,
-            nodes: self.nodes.unwrap_or(0),
-            level: Level::FULL,
+            threads: self.threads.map_or(default.threads, usize::from),
+            seed: self.seed.or(default.seed),
+            nodes: self.nodes.unwrap_or(default.nodes),
+            level: default.level,
         }
     }
 }

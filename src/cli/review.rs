@@ -43,7 +43,8 @@ pub(super) fn review(args: &ReviewArgs) -> Result<()> {
     let result = review::review(
         &start,
         record.actions(),
-        args.limits.limits(),
+        // Without options, the interface's review: the same marks as its `v`.
+        args.limits.limits_or(review::standard_limits()),
         &AtomicBool::new(false),
         shown,
     );
@@ -82,6 +83,7 @@ fn json_of(record: &Record, review: &Review) -> Value {
                 "best": a.best.map(|b| b.to_string()),
                 "best_win": a.best_win.map(round),
                 "mark": a.mark.map(review::Mark::name),
+                "loss": a.loss().map(round),
             })
         })
         .collect();
@@ -114,13 +116,15 @@ fn counted(n: usize, one: &str, many: &str) -> String {
 
 /// One marked action: its number, who played it, the loss and the better action.
 fn marked_line(a: &ActionReview) -> String {
-    let mark = a.mark.map_or("", review::Mark::name);
+    let mark = a
+        .mark
+        .map_or(String::new(), |m| format!("{} {}", m.sign(), m.name()));
     let better = match a.best {
         Some(best) => format!("; better {best} ({})", percent(a.best_win)),
         None => String::new(),
     };
     format!(
-        "{:>4}. {:<5} {:<6} {:<10} {} → {}{better}\n",
+        "{:>4}. {:<5} {:<6} {:<13} {} → {}{better}\n",
         a.index,
         capitalised(a.colour),
         a.action.to_string(),

@@ -16,6 +16,11 @@ pub enum SearchOrder {
     /// Search the position after these actions from the start of the game, within this budget,
     /// at this level, ending any search under way first.
     Start(Box<Position>, Vec<Action>, Budget, Level),
+    /// Search the position after these actions for the review of the game: the standard
+    /// review's limits ([`crate::search::review::standard_limits`]), afresh at the start of the
+    /// line and with the tree of the review's search before it after, as `quentin review` does,
+    /// so that the same record gets the same marks from both.
+    Review(Box<Position>, Vec<Action>),
     /// End the search under way; its last report stays readable.
     Stop,
 }
@@ -36,6 +41,9 @@ pub trait SearchHandle: Send {
     /// `budget` and at `level`, ending any search under way first. The line lets a search
     /// reuse what an earlier one found about the positions before it.
     fn start(&mut self, position: &Position, line: &[Action], budget: Budget, level: Level);
+    /// Starts the review's search of `position`, reached by `line` ([`SearchOrder::Review`]),
+    /// ending any search under way first.
+    fn start_review(&mut self, position: &Position, line: &[Action]);
     /// Asks the search under way to end; its last report stays readable.
     fn stop(&mut self);
     /// The latest report of the search under way or just ended.
@@ -52,6 +60,7 @@ impl dyn SearchHandle + '_ {
                 SearchOrder::Start(position, line, budget, level) => {
                     self.start(&position, &line, budget, level);
                 }
+                SearchOrder::Review(position, line) => self.start_review(&position, &line),
                 SearchOrder::Stop => self.stop(),
             }
         }
@@ -112,6 +121,10 @@ pub(crate) mod fake {
             s.running = true;
             s.report = None;
             s.done = false;
+        }
+        fn start_review(&mut self, position: &Position, line: &[Action]) {
+            let budget = Budget::Playouts(crate::search::review::PLAYOUTS);
+            self.start(position, line, budget, Level::FULL);
         }
         fn stop(&mut self) {
             let mut s = self.0.lock().unwrap();

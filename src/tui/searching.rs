@@ -18,6 +18,9 @@ pub(super) struct Searching {
     /// The searcher of the last search that ended, and the line to the position it searched:
     /// its tree serves the next search of a position that follows from that one.
     kept: Option<(Searcher, Vec<Action>)>,
+    /// Whether the thinker (or the kept searcher) is the review's: a review's search goes on
+    /// only from the review's own, one action on, and no other search goes on from it.
+    review: bool,
 }
 
 impl Searching {
@@ -29,6 +32,7 @@ impl Searching {
             line: Vec::new(),
             last: None,
             kept: None,
+            review: false,
         }
     }
 
@@ -59,6 +63,27 @@ impl Searching {
 }
 
 impl SearchHandle for Searching {
+    fn start_review(&mut self, position: &Position, line: &[Action]) {
+        self.thinker = None;
+        self.last = None;
+        // As `review::review` searches: afresh at the start of the line, then the same
+        // searcher moved on by each action, so that its seeds and its tree are the same.
+        let searcher = match self.kept.take() {
+            Some((mut searcher, searched))
+                if self.review
+                    && line.len() == searched.len() + 1
+                    && line.starts_with(&searched) =>
+            {
+                searcher.advance(line[searched.len()]);
+                searcher
+            }
+            _ => Searcher::new(crate::search::review::standard_limits()),
+        };
+        self.review = true;
+        self.line = line.to_vec();
+        self.thinker = Some(Thinker::start_with(searcher, position.clone()));
+    }
+
     fn start(&mut self, position: &Position, line: &[Action], budget: Budget, level: Level) {
         // A search under way is dropped, which stops it; its thread ends on its own, so that a
         // key which changes the position never waits for it. Its tree goes with it.
@@ -70,6 +95,10 @@ impl SearchHandle for Searching {
             level,
             ..Limits::default()
         };
+        if std::mem::take(&mut self.review) {
+            // The review's tree is of its own limits: the next search starts afresh.
+            self.kept = None;
+        }
         let searcher = self.searcher(line, limits);
         self.line = line.to_vec();
         self.thinker = Some(Thinker::start_with(searcher, position.clone()));
@@ -100,6 +129,55 @@ impl SearchHandle for Searching {
 mod tests {
     use super::*;
     use crate::rules::{Game, Setup};
+
+    /// The review of `text` by the interface's `v`, run by this door behind the app as the
+    /// terminal loop runs it.
+    fn reviewed_in_the_interface(text: &str) -> crate::search::review::Review {
+        use crate::tui::app::{App, Look, Versus};
+        use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+        let record = crate::record::Record::parse(text).unwrap();
+        let mut app = App::replay(&record, usize::MAX, Look::FULL);
+        app.set_computer(Versus::PEOPLE);
+        // Several threads asked for: the review plays on one, with its own seed.
+        let mut search: Box<dyn SearchHandle> = Box::new(Searching::new(2));
+        let v = Event::Key(KeyEvent::new(KeyCode::Char('v'), KeyModifiers::NONE));
+        let _ = app.handle(&v);
+        search.obey(app.take_orders());
+        while app.game_review().is_none() {
+            app.searched(search.news());
+            let _ = app.tick();
+            search.obey(app.take_orders());
+            std::thread::yield_now();
+        }
+        app.game_review().unwrap().clone()
+    }
+
+    #[test]
+    fn the_interface_s_review_gives_the_marks_of_quentin_review_every_time() {
+        use crate::search::review;
+        // Quentin 5×5: Black, able to win at once with action 15, plays a1 instead, and White
+        // wins at once with d5 (tests/review.rs).
+        let text = "game quentin\nsize 5\npie off\n\
+                    c3 e4 d3 d4 e1 e3 c4 d1 c2 a4 b3 b2 c1 b5 a1 d5\n";
+        let record = crate::record::Record::parse(text).unwrap();
+        let library = review::review(
+            &record.position_at(0),
+            record.actions(),
+            review::standard_limits(),
+            &std::sync::atomic::AtomicBool::new(false),
+            |_| {},
+        )
+        .unwrap();
+        let first = reviewed_in_the_interface(text);
+        assert_eq!(first, library);
+        assert_eq!(reviewed_in_the_interface(text), first);
+        // The win thrown away, which let White's line through, is marked.
+        assert_eq!(
+            first.actions[14].mark,
+            Some(review::Mark::Blunder),
+            "{first:?}"
+        );
+    }
 
     /// Starts a search of `playouts` playouts and waits for its final report.
     fn searched(

@@ -23,11 +23,19 @@
 //!   odds never rest on the win share of a few lucky playouts. The loss runs from 0.5 at level
 //!   1 (about every action alike: random play, a little below `greedy`) down to 0.0004 at level 9.
 //!
-//! The rule makes no exception for proofs: a proved win stands with the most searched action
-//! and counts as a sure win, a proved loss stands with an action never tried and counts as a
-//! sure loss, so a level takes an immediate win and avoids a threat that wins at once as surely
-//! as its loss says, which the weakest levels do not always. Only when every action is a proved
-//! loss is there nothing to draw: the computer then holds out longest.
+//! - **A horizon, not a dice roll** (`level/horizon.rs`): before the draw, the actions are
+//!   narrowed by what a player of the level's strength never misses, from what the search
+//!   proved when it expanded the root: from level 3 up a win at once is always taken, from
+//!   level 5 up an action proved lost (one that leaves the opponent a win at once) is never
+//!   drawn while another is left, from level 7 up a proved win is never thrown away. And at
+//!   every level the draw stays near the fight: a placement with no stone within two points
+//!   is drawn only when it is the search's own choice or nothing else is left. Without this,
+//!   in a position won or lost anyway, where every action looks alike, the draw played any
+//!   point of the board, and level 5 took a win at once in 6 of 22 positions (issue 39).
+//!
+//! Only when every action is a proved loss is there nothing to draw: the computer then holds
+//! out longest. What the report then says of the move (its win chance, its proof) is the drawn
+//! action's own, never the search's best one's.
 //!
 //! What was tried before (docs/engine-strength.md, "Levels: the ladder"): a draw among the
 //! actions within a margin of the best one's win chance made one step of the ladder jump to
@@ -40,7 +48,7 @@
 //! earlier moves as part of a level's playouts, where full strength adds fresh ones on top,
 //! made level 10 beat level 9 on 13×13 by 89 %.
 
-use quentin_rules::Action;
+use quentin_rules::{Action, Position};
 
 use crate::Proven;
 use crate::report::{MoveReport, Report};
@@ -152,10 +160,12 @@ impl Level {
             .map(|style| ((style.playouts * REFERENCE_POINTS + points / 2) / points).max(1))
     }
 
-    /// The action this level plays after the search that gave `report`, drawn with `rng`;
-    /// `None` only for a finished game. Full strength plays the report's best action.
+    /// The action this level plays at `position` after the search that gave `report`, drawn
+    /// with `rng`; `None` only for a finished game. Full strength plays the report's best
+    /// action; below, the draw is among the actions the level's horizon allows
+    /// ([`horizon`]: wins at once taken, threats answered, proved wins kept, near the fight).
     #[must_use]
-    pub fn choose(self, report: &Report, rng: &mut Rng) -> Option<Action> {
+    pub fn choose(self, position: &Position, report: &Report, rng: &mut Rng) -> Option<Action> {
         let (Some(style), Some(best)) = (self.style(), report.moves.first()) else {
             return report.best;
         };
@@ -164,8 +174,18 @@ impl Level {
         if best.proven == Some(Proven::Loss) {
             return Some(best.action);
         }
-        let moves = &report.moves;
-        let weights = draw_weights(&standing(moves), &losses(moves), style.loss);
+        let allowed = horizon::allowed(self, position, &report.moves);
+        let moves: Vec<&MoveReport> = report
+            .moves
+            .iter()
+            .zip(&allowed)
+            .filter_map(|(m, &a)| a.then_some(m))
+            .collect();
+        let Some(first) = moves.first() else {
+            return Some(best.action);
+        };
+        let owned: Vec<MoveReport> = moves.iter().map(|&m| m.clone()).collect();
+        let weights = draw_weights(&standing(&owned), &losses(&owned), style.loss);
         let mut dart = rng.unit() * weights.iter().sum::<f64>();
         for (m, w) in moves.iter().zip(&weights) {
             if dart < *w {
@@ -173,8 +193,8 @@ impl Level {
             }
             dart -= w;
         }
-        // Rounding may leave the dart past the last weight: the best action then.
-        Some(best.action)
+        // Rounding may leave the dart past the last weight: the first allowed action then.
+        Some(first.action)
     }
 }
 
@@ -254,21 +274,27 @@ impl std::fmt::Display for Level {
     }
 }
 
-/// Sets `report`'s best action and its win chance to the level's choice.
-pub(crate) fn apply(level: Level, report: &mut Report, rng: &mut Rng) {
+/// Sets `report`'s best action to the level's choice at `position`, and what the report says
+/// of it to that action's own value: its win share and its proof, if any. A level that draws
+/// an action other than the search's choice announces that action's worth, never the position's
+/// (a proved win the drawn action may throw away).
+pub(crate) fn apply(level: Level, position: &Position, report: &mut Report, rng: &mut Rng) {
     if level.is_full() {
         return;
     }
-    let Some(action) = level.choose(report, rng) else {
+    let Some(action) = level.choose(position, report, rng) else {
         return;
     };
     if let Some(chosen) = report.moves.iter().find(|m| m.action == action) {
         report.best = Some(action);
-        if report.proven.is_none() {
-            report.win = chosen.win;
-        }
+        report.win = chosen.win;
+        report.proven = chosen.proven;
     }
 }
+
+mod horizon;
+
+pub use horizon::near_stones;
 
 #[cfg(test)]
 mod tests;

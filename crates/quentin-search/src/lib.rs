@@ -43,9 +43,9 @@ use crate::rng::Rng;
 use quentin_rules::{Action, Position};
 
 pub use calibration::Calibration;
-pub use level::Level;
+pub use level::{Level, near_stones};
 pub use policy::Policy;
-pub use report::{MIN_VISITS, MoveReport, Report};
+pub use report::{MIN_VISITS, MoveReport, Report, chance_words};
 pub use thinker::Thinker;
 
 use report::RootStats;
@@ -352,6 +352,7 @@ impl Searcher {
         let mut report = merge(&stats);
         level::apply(
             self.limits.level,
+            position,
             &mut report,
             &mut Rng::new(seed ^ LEVEL_SEED),
         );

@@ -16,6 +16,19 @@ const PV_LENGTH: usize = 12;
 /// share has a standard error of at most 7 points; after one it is 0 or 100 %.
 pub const MIN_VISITS: u64 = 50;
 
+/// `61%`, or `a proven win` / `a proven loss`: a win chance for the side it is given for, in
+/// the words the interface, `quentin analyze` and GTP's messages all use; `…` when the search
+/// has not played enough playouts to give one.
+#[must_use]
+pub fn chance_words(win: Option<f64>, proven: Option<Proven>) -> String {
+    match (proven, win) {
+        (Some(Proven::Win), _) => "a proven win".to_string(),
+        (Some(Proven::Loss), _) => "a proven loss".to_string(),
+        (None, Some(win)) => format!("{:.0}%", (win * 100.0).clamp(0.0, 100.0)),
+        (None, None) => "…".to_string(),
+    }
+}
+
 /// One root action as the search sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveReport {
@@ -68,7 +81,8 @@ pub struct Report {
     /// The playouts' raw share of wins for the side to move playing `best`, from 0 to 1 (1 or
     /// 0 when proved): what the search decides on. People are shown [`Report::chance`].
     pub win: f64,
-    /// The position's value when the search proved it.
+    /// The value of `best` when proved: at full strength the position's; below it, the level's
+    /// choice's own (a drawn action may throw away a win the search proved).
     pub proven: Option<Proven>,
     /// The mapping from `win` to the chance shown, the game's ([`Calibration::of`]).
     pub calibration: Calibration,
@@ -316,6 +330,37 @@ impl Report {
         }
         let best = self.moves.iter().find(|m| Some(m.action) == self.best)?;
         best.raw_chance().map(|_| self.win)
+    }
+
+    /// The playouts the root's tree holds: this search's ([`Report::playouts`]) and those kept
+    /// from earlier searches (tree reuse), as many as the visits of its actions together. What
+    /// to show beside the actions' visits, which count the kept ones too.
+    #[must_use]
+    pub fn tree_playouts(&self) -> u64 {
+        let visits: u64 = self.moves.iter().map(|m| m.visits).sum();
+        visits.max(self.playouts)
+    }
+
+    /// The root action to play (`best`), as the search saw it.
+    #[must_use]
+    pub fn played(&self) -> Option<&MoveReport> {
+        self.moves.iter().find(|m| Some(m.action) == self.best)
+    }
+
+    /// What playing `best` is worth to the side to move, in the words every front end uses
+    /// ([`chance_words`]) after the action: `, 61% for black` with `whom` = `for black`, or
+    /// ` (no figure: 12 playouts through it, 50 needed)` when the search cannot give one. The
+    /// interface's "Computer played", `quentin analyze` and GTP's `explain_last_move` say it.
+    #[must_use]
+    pub fn worth(&self, whom: &str) -> String {
+        match (self.chance(), self.proven) {
+            (None, None) => {
+                let visits = self.played().map_or(0, |m| m.visits);
+                let s = if visits == 1 { "" } else { "s" };
+                format!(" (no figure: {visits} playout{s} through it, {MIN_VISITS} needed)")
+            }
+            (win, proven) => format!(", {} {whom}", chance_words(win, proven)),
+        }
     }
 
     /// Playouts a second.

@@ -10,7 +10,27 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use quentin_rules::{Action, Color, Illegal, Position};
 
-use crate::{Limits, Report, Searcher};
+use crate::{Budget, Level, Limits, Report, Searcher};
+
+/// Playouts a position of the standard review: a few seconds for a whole game of Quentin 13×13
+/// on one core.
+pub const PLAYOUTS: u64 = 20_000;
+/// The seed of the standard review.
+pub const SEED: u64 = 1;
+
+/// The limits of the standard review, the interface's `v` and `quentin review` without options:
+/// [`PLAYOUTS`] a position on one thread with the seed [`SEED`], so that the same record gets
+/// the same marks on every run, in both front ends, on every machine.
+#[must_use]
+pub fn standard_limits() -> Limits {
+    Limits {
+        budget: Budget::Playouts(PLAYOUTS),
+        threads: 1,
+        seed: Some(SEED),
+        nodes: 0,
+        level: Level::FULL,
+    }
+}
 
 /// The least loss of win chance that marks an action: an [`Mark::Inaccuracy`].
 pub const INACCURACY: f64 = 0.10;
@@ -43,6 +63,17 @@ impl Mark {
             Some(Mark::Inaccuracy)
         } else {
             None
+        }
+    }
+
+    /// `?!`, `?` or `??`: the sign beside the action, as chess writes them, in the interface's
+    /// list and in `quentin review`'s text alike.
+    #[must_use]
+    pub const fn sign(self) -> &'static str {
+        match self {
+            Mark::Inaccuracy => "?!",
+            Mark::Mistake => "?",
+            Mark::Blunder => "??",
         }
     }
 

@@ -95,24 +95,17 @@ pub struct Hint {
 }
 
 /// `61%`, or `a proven win` / `a proven loss`, of a win chance for the side it is given for;
-/// `…` when the search has not played enough playouts to give one.
+/// `…` when the search has not played enough playouts to give one: the search's own words,
+/// as `quentin analyze` and GTP say them.
 #[must_use]
 pub fn chance(win: Option<f64>, proven: Option<Proven>) -> String {
-    match (proven, win) {
-        (Some(Proven::Win), _) => "a proven win".to_string(),
-        (Some(Proven::Loss), _) => "a proven loss".to_string(),
-        (None, Some(win)) => format!("{:.0}%", (win * 100.0).clamp(0.0, 100.0)),
-        (None, None) => "…".to_string(),
-    }
+    crate::search::chance_words(win, proven)
 }
 
-/// `, 61% for it`: what the report's best action is worth, for `whom`; nothing when the search
-/// played too few playouts to say.
+/// `, 61% for it`: what the action the report plays (the level's choice, not the search's
+/// best) is worth, for `whom`; when the search has no figure for it, why not.
 fn worth(report: &Report, whom: &str) -> String {
-    match (report.chance(), report.proven) {
-        (None, None) => String::new(),
-        (win, proven) => format!(", {} {whom}", chance(win, proven)),
-    }
+    report.worth(whom)
 }
 
 impl App {
@@ -282,15 +275,17 @@ impl App {
         if self.search.is_none()
             && let Some(job) = wanted
         {
+            let position = Box::new(self.positions[line.len()].clone());
             let (budget, level) = match job {
                 Job::Move => (Budget::Seconds(self.versus.think), self.versus.level),
                 Job::Hint => (Budget::Seconds(self.versus.think), Level::FULL),
                 Job::Analysis => (Budget::Unlimited, Level::FULL),
                 Job::Review => (GameReview::BUDGET, Level::FULL),
             };
-            let position = Box::new(self.positions[line.len()].clone());
-            self.orders
-                .push(SearchOrder::Start(position, line.to_vec(), budget, level));
+            self.orders.push(match job {
+                Job::Review => SearchOrder::Review(position, line.to_vec()),
+                _ => SearchOrder::Start(position, line.to_vec(), budget, level),
+            });
             self.search = Some(Search {
                 job,
                 line: line.to_vec(),

@@ -9,9 +9,9 @@ use crate::tui::search_handle::{Budget, Report};
 
 use super::{App, Effect, Mode};
 
-/// Playouts a position of the review: a few seconds for a whole game of Quentin 13×13 on one
-/// core, the same budget on every machine.
-pub const REVIEW_PLAYOUTS: u64 = 20_000;
+/// Playouts a position of the review: the standard review's, as `quentin review` plays them
+/// without options.
+pub const REVIEW_PLAYOUTS: u64 = crate::search::review::PLAYOUTS;
 
 /// A review under way or done.
 #[derive(Clone, Debug)]

@@ -122,11 +122,16 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
         let color = capitalised(hint.color);
         let text = match hint.win {
             Some(win) => format!(
-                "Hint: {}, {} for {color}",
+                "Hint {}: {}, {} for {color}",
+                hint_glyph(app.look()),
                 hint.action,
                 chance(Some(win), None)
             ),
-            None => format!("Hint for {color}: {}", hint.action),
+            None => format!(
+                "Hint for {color} {}: {}",
+                hint_glyph(app.look()),
+                hint.action
+            ),
         };
         out.extend(wrapped(&text, width, palette.label_here));
     }
@@ -153,7 +158,10 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
     });
     // The playouts in full where they fit on one line, else rounded (216k), so that a narrow
     // panel does not break the line before its last word.
-    let forms = [count(report.playouts), short_count(report.playouts)]
+    // The playouts the tree holds, those kept from earlier searches too: an action's visits
+    // never exceed them.
+    let playouts = report.tree_playouts();
+    let forms = [count(playouts), short_count(playouts)]
         .map(|n| format!("Analysis: Black {black}, {n} playouts"));
     let text = forms
         .iter()
@@ -270,55 +278,67 @@ pub(super) fn draw_candidates(
     }
 }
 
-/// The action to mark on the board: the hint for the shown position, else the best action
-/// of the review there; none while the computer thinks of its move.
-fn marked_action(app: &App) -> Option<Action> {
+/// The glyph of the hint on the board: a full diamond.
+pub(super) fn hint_glyph(look: Look) -> &'static str {
+    if look.ascii { "*" } else { "◆" }
+}
+
+/// The glyph of the review's best action on the board: an open diamond, apart from the hint's.
+pub(super) fn review_glyph(look: Look) -> &'static str {
+    if look.ascii { "+" } else { "◇" }
+}
+
+/// The actions to mark on the board, each with its glyph: the review's best action of the shown
+/// position, then the hint for it (drawn last, so that where both fall on one point the hint's
+/// shows); none while the computer thinks of its move.
+fn marked_actions(app: &App) -> Vec<(Action, &'static str)> {
     if app.mode() == Mode::Play && app.computer_to_move() {
-        return None;
+        return Vec::new();
     }
-    app.suggestion()
-        .map(|h| h.action)
-        .or_else(|| app.reviewed_here().and_then(|r| r.best))
+    let look = app.look();
+    let review = app
+        .reviewed_here()
+        .and_then(|r| r.best)
+        .map(|a| (a, review_glyph(look)));
+    let hint = app.suggestion().map(|h| (h.action, hint_glyph(look)));
+    review.into_iter().chain(hint).collect()
 }
 
-/// The hint (or the review's best action) marked on the board: its point with a diamond in
-/// the highlight colour.
+/// The hint (a full diamond) and the review's best action (an open one) marked on the board,
+/// in the highlight colour.
 pub(super) fn draw_hint(app: &App, geometry: &BoardGeometry, buf: &mut Buffer, palette: &Palette) {
-    let Some(action) = marked_action(app) else {
-        return;
-    };
-    let glyph = if app.look().ascii { "*" } else { "◆" };
-    for p in action.points() {
-        let (x, y) = geometry.cell(p);
-        put(buf, x, y, glyph, palette.label_here.patch(palette.wood));
+    for (action, glyph) in marked_actions(app) {
+        for p in action.points() {
+            let (x, y) = geometry.cell(p);
+            put(buf, x, y, glyph, palette.label_here.patch(palette.wood));
+        }
     }
 }
 
-/// Quint's hint (or the review's best action) marked on its cells: a drop's cell, or a step's piece and the cell it goes to,
-/// with the hint's diamond (beside the piece, which keeps its colour).
+/// Quint's hint (or the review's best action) marked on its cells: a drop's cell, or a step's
+/// piece and the cell it goes to, with the hint's diamond (beside the piece, which keeps its
+/// colour).
 pub(super) fn draw_quint_hint(
     app: &App,
     cells: &CellGeometry,
     buf: &mut Buffer,
     palette: &Palette,
 ) {
-    let Some(action) = marked_action(app) else {
-        return;
-    };
-    let glyph = if app.look().ascii { "*" } else { "◆" };
     let style = palette.label_here.patch(palette.wood);
-    match action {
-        Action::Place(to) => {
-            let (x, y) = cells.cell(to);
-            put(buf, x, y, glyph, style);
+    for (action, glyph) in marked_actions(app) {
+        match action {
+            Action::Place(to) => {
+                let (x, y) = cells.cell(to);
+                put(buf, x, y, glyph, style);
+            }
+            Action::Step { from, to, .. } => {
+                let (x, y) = cells.cell(from);
+                put(buf, x + 1, y, glyph, style);
+                let (x, y) = cells.cell(to);
+                put(buf, x, y, glyph, style);
+            }
+            Action::Swap | Action::Pass => {}
         }
-        Action::Step { from, to, .. } => {
-            let (x, y) = cells.cell(from);
-            put(buf, x + 1, y, glyph, style);
-            let (x, y) = cells.cell(to);
-            put(buf, x, y, glyph, style);
-        }
-        Action::Swap | Action::Pass => {}
     }
 }
 
@@ -495,7 +515,11 @@ mod tests {
         assert!(screen.contains("Hint for White: c4-c5xb5"), "{screen}");
         // Beside the piece on c4, and on the empty c5.
         let board: Vec<&str> = screen.lines().collect();
-        let marked = board.iter().filter(|row| row.contains('◆')).count();
+        // The board's columns only: the panel beside it names the hint's glyph.
+        let marked = board
+            .iter()
+            .filter(|row| row.chars().take(38).any(|c| c == '◆'))
+            .count();
         assert_eq!(marked, 2, "{screen}");
         assert!(board.iter().any(|row| row.contains("○◆")), "{screen}");
     }

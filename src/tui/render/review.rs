@@ -26,11 +26,7 @@ pub(super) const CHART_MAX_HEIGHT: u16 = 11;
 /// The sign of a mark beside an action, as chess writes them.
 #[must_use]
 pub(super) fn sign(mark: Mark) -> &'static str {
-    match mark {
-        Mark::Inaccuracy => "?!",
-        Mark::Mistake => "?",
-        Mark::Blunder => "??",
-    }
+    mark.sign()
 }
 
 /// The panel's lines about the review: its progress while under way; once done, the best
@@ -52,23 +48,28 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
     if let Some(here) = app.reviewed_here() {
         let color = capitalised(here.colour);
         if let Some(best) = here.best {
+            let glyph = super::analysis::review_glyph(app.look());
             out.push(Line::styled(
                 format!(
-                    "Best here: {best}, {} for {color}",
+                    "Best here {glyph}: {best}, {} for {color}",
                     chance(here.best_win, None)
                 ),
                 palette.label_here,
             ));
         }
-        let played = match here.mark {
-            Some(mark) => format!(
-                "Played {}: {} ({} → {})",
-                here.action,
-                mark.name(),
+        // Every action says what it lost, marked or not.
+        let lost = match here.loss() {
+            Some(loss) => format!(
+                "lost {:.0}% ({} → {})",
+                loss * 100.0,
                 chance(here.win_before, None),
                 chance(here.win_after, None)
             ),
-            None => format!("Played {}: unmarked", here.action),
+            None => "loss not known (too few playouts)".to_string(),
+        };
+        let played = match here.mark {
+            Some(mark) => format!("Played {}: {}, {lost}", here.action, mark.name()),
+            None => format!("Played {}: {lost}", here.action),
         };
         out.push(Line::styled(played, palette.dim));
     }
@@ -124,6 +125,10 @@ pub(super) fn draw_chart(app: &App, area: Rect, buf: &mut Buffer, palette: &Pale
                 .bounds([0.0, last as f64])
                 .labels(["0".to_string(), last.to_string()]),
         )
-        .y_axis(Axis::default().bounds([0.0, 1.0]));
+        .y_axis(
+            Axis::default()
+                .bounds([0.0, 1.0])
+                .labels(["0%", "50%", "100%"]),
+        );
     chart.render(area, buf);
 }

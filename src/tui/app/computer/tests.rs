@@ -456,8 +456,10 @@ fn after_too_few_playouts_no_win_chance_is_given() {
     assert_eq!(tick(&mut app, &script), Effect::None);
     answer(&script, report("d4", 1.0, 3, 10, &[]), true);
     assert_eq!(tick(&mut app, &script), Effect::Save);
+    // It says why there is no figure.
     assert!(
-        text(&app).starts_with("Computer played d4") && !text(&app).contains('%'),
+        text(&app).starts_with("Computer played d4 (no figure: 1 playout through it")
+            && !text(&app).contains('%'),
         "{}",
         text(&app)
     );
@@ -468,7 +470,7 @@ fn after_too_few_playouts_no_win_chance_is_given() {
     assert_eq!(tick(&mut app, &script), Effect::None);
     assert_eq!(app.suggestion().unwrap().win, None);
     assert!(
-        text(&app).starts_with("Hint for Black: b2. Playing it"),
+        text(&app).starts_with("Hint for Black: b2 (no figure: 10 playouts through it"),
         "{}",
         text(&app)
     );
