@@ -104,8 +104,8 @@ pub fn text(position: &Position, moves: &[Action]) -> String {
                 };
                 out.push_str(&format!(
                     "{} wins: {} {why}.\n",
-                    capitalised(winner),
-                    capitalised(winner.opponent())
+                    winner.capitalised(),
+                    winner.opponent().capitalised()
                 ));
             }
             (Some(winner), ending) => {
@@ -116,7 +116,7 @@ pub fn text(position: &Position, moves: &[Action]) -> String {
                 };
                 out.push_str(&format!(
                     "{} wins with {line} (shown in lower case).\n",
-                    capitalised(winner)
+                    winner.capitalised()
                 ));
             }
             (None, _) => {
@@ -128,12 +128,12 @@ pub fn text(position: &Position, moves: &[Action]) -> String {
             if legal == [Action::Pass] {
                 out.push_str(&format!(
                     "{} to move, and must pass: no placement is legal.\n",
-                    capitalised(color)
+                    color.capitalised()
                 ));
             } else {
                 out.push_str(&format!(
                     "{} to move; {} legal action{}.\n",
-                    capitalised(color),
+                    color.capitalised(),
                     legal.len(),
                     if legal.len() == 1 { "" } else { "s" }
                 ));
@@ -142,13 +142,4 @@ pub fn text(position: &Position, moves: &[Action]) -> String {
         (None, None) => {}
     }
     out
-}
-
-/// `Black` or `White`.
-#[must_use]
-pub fn capitalised(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
 }

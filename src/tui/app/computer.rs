@@ -8,7 +8,6 @@
 //! here waits for it.
 
 use crate::record::Players;
-use crate::report::capitalised;
 use crate::rules::{Action, Color, Position};
 use crate::search::Level;
 use crate::tui::search_handle::{Budget, Proven, Report, SearchNews, SearchOrder};
@@ -323,7 +322,7 @@ impl App {
                     win: report.chance(),
                     color,
                 });
-                let color = capitalised(color);
+                let color = color.capitalised();
                 let for_whom = worth(&report, &format!("for {color}"));
                 self.info(format!(
                     "Hint for {color}: {best}{for_whom}. Playing it is your choice."
@@ -350,7 +349,7 @@ impl App {
         }
         let for_it = worth(report, "for it");
         let said = self.message.as_ref().map_or("", |m| m.text.as_str());
-        let played = format!("{} played {action}", capitalised(mover));
+        let played = format!("{} played {action}", mover.capitalised());
         let text = match said.strip_prefix(&played) {
             Some(rest) => format!("Computer played {action}{for_it}{rest}"),
             None if action == Action::Swap => format!("Computer swapped{for_it}. {said}"),
@@ -378,7 +377,7 @@ impl App {
         if !self.computer_to_move() {
             return false;
         }
-        let color = self.position().to_move().map_or("", capitalised);
+        let color = self.position().to_move().map_or("", Color::capitalised);
         self.warn(format!(
             "The computer ({color}) is thinking: wait for its move, or u takes yours back."
         ));

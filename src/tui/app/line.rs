@@ -1,6 +1,5 @@
 //! The line of play: acting, forced passes, undo and redo, new games and playing on.
 
-use crate::report::capitalised;
 use crate::rules::{Action, Color, Illegal, KonobiViolation, Position};
 
 use super::text::{KONOBI_TIP, dimensions, fills_text, join, refusal_text, removals_text};
@@ -30,7 +29,7 @@ impl App {
                     other => format!("play {other}"),
                 };
                 let why = refusal_text(&reason);
-                self.warn(format!("{} cannot {what}: {why}.", capitalised(mover)));
+                self.warn(format!("{} cannot {what}: {why}.", mover.capitalised()));
                 if matches!(
                     reason,
                     Illegal::Konobi(KonobiViolation::AvoidableWeakConnection { .. })
@@ -47,7 +46,7 @@ impl App {
             // The preview said it was legal; the rules would have to contradict themselves.
             self.warn(format!(
                 "{} cannot play {action}: {reason}.",
-                capitalised(mover)
+                mover.capitalised()
             ));
             return Effect::None;
         }
@@ -56,8 +55,8 @@ impl App {
                 "Swap: the players exchange colours; Player {} now plays White.",
                 player(Color::White, true)
             ),
-            Action::Pass => format!("{} passes.", capitalised(mover)),
-            Action::Step { .. } => format!("{} played {action}.", capitalised(mover)),
+            Action::Pass => format!("{} passes.", mover.capitalised()),
+            Action::Step { .. } => format!("{} played {action}.", mover.capitalised()),
             Action::Place(p) => {
                 let mut filled = [0usize; 2];
                 for (_, color) in effect.fills() {
@@ -69,7 +68,7 @@ impl App {
                     .unwrap_or_default();
                 format!(
                     "{} played {p}{}{removing}.",
-                    capitalised(mover),
+                    mover.capitalised(),
                     fills_text(filled, unit)
                 )
             }
@@ -85,7 +84,7 @@ impl App {
         {
             text.push_str(&format!(
                 " {} wins (Player {}).",
-                capitalised(winner),
+                winner.capitalised(),
                 player_of(self.position(), winner)
             ));
         }
@@ -109,7 +108,7 @@ impl App {
             }
             text.push_str(&format!(
                 " {} has no legal placement and passes.",
-                capitalised(stuck)
+                stuck.capitalised()
             ));
             self.push(Action::Pass, next);
         }

@@ -4,9 +4,8 @@
 //! where its requests go: its door (the server's session) takes the [`Request`]s
 //! ([`App::take_requests`]) and brings back what the server holds ([`App::sync_online`]).
 
-use crate::rules::{Action, Position};
+use crate::rules::{Action, Color, Position};
 
-use crate::report::capitalised;
 
 use super::{App, Effect, Mode, Pick, player_of};
 
@@ -99,7 +98,7 @@ impl App {
                 let last = self.actions[self.current - 1];
                 let mover = self.positions[self.current - 1]
                     .to_move()
-                    .map_or("", capitalised);
+                    .map_or("", Color::capitalised);
                 self.info(format!("{mover} played {last}."));
             } else {
                 self.info("The last action was taken back, as both players agreed.");
@@ -161,7 +160,7 @@ impl App {
                 self.info(format!("Sending {action}…"));
             }
             Err(reason) => {
-                let mover = self.position().to_move().map_or("", capitalised);
+                let mover = self.position().to_move().map_or("", Color::capitalised);
                 self.warn(format!(
                     "{mover} cannot play {action}: {}.",
                     super::refusal_text(&reason)

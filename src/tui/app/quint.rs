@@ -8,7 +8,6 @@
 
 use crate::tui::commands::Command;
 
-use crate::report::capitalised;
 use crate::rules::{Action, Captures, Color, Ending, Point, Position};
 
 use super::{App, Effect};
@@ -107,10 +106,10 @@ pub fn ending(position: &Position) -> Option<String> {
             Some("Draw: this position has come for the third time.".to_string())
         }
         (Ending::NoPieceLeft, Some(loser)) => {
-            Some(format!("{} has no piece left.", capitalised(loser)))
+            Some(format!("{} has no piece left.", loser.capitalised()))
         }
         (Ending::NoLegalAction, Some(loser)) => {
-            Some(format!("{} cannot move.", capitalised(loser)))
+            Some(format!("{} cannot move.", loser.capitalised()))
         }
         _ => None,
     }
@@ -263,7 +262,7 @@ impl App {
                 )),
                 None => self.warn(format!(
                     "{} moves a {mover} piece: select one of them first.",
-                    capitalised(mover)
+                    mover.capitalised()
                 )),
             },
         }

@@ -1,6 +1,5 @@
 //! The words of the app's messages.
 
-use crate::report::capitalised;
 use crate::rules::{Action, Color, Illegal, KonobiViolation, Point, Position};
 
 use super::Look;
@@ -74,7 +73,7 @@ pub fn wins_text(position: &Position, action: Action) -> String {
         return String::new();
     }
     match next.outcome().and_then(|o| o.winner()) {
-        Some(winner) => format!(", wins for {}", capitalised(winner)),
+        Some(winner) => format!(", wins for {}", winner.capitalised()),
         None => String::new(),
     }
 }

@@ -7,7 +7,6 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
-use crate::report::capitalised;
 use crate::rules::{Action, Color, Position};
 use crate::tui::app::{App, Job, Look, Mode, chance};
 use crate::tui::search_handle::{MoveReport, Proven, Report};
@@ -93,7 +92,7 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
     if let Some((job, report)) = app.thinking()
         && job != Job::Analysis
     {
-        let color = position.to_move().map_or("", capitalised);
+        let color = position.to_move().map_or("", Color::capitalised);
         let title = match job {
             Job::Move => format!("The computer ({}) is thinking...", app.versus().level),
             _ => format!("Looking for a hint for {color}..."),
@@ -119,7 +118,7 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
         out.extend(wrapped(&text, width, Style::new()));
     }
     if let Some(hint) = app.suggestion() {
-        let color = capitalised(hint.color);
+        let color = hint.color.capitalised();
         let text = match hint.win {
             Some(win) => format!(
                 "Hint: {}, {} for {color}",
@@ -160,7 +159,7 @@ fn analysis_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a
         .find(|text| text.chars().count() <= width)
         .unwrap_or(&forms[1]);
     let mut out = wrapped(text, width, bold);
-    let mover = position.to_move().map_or("", capitalised);
+    let mover = position.to_move().map_or("", Color::capitalised);
     out.push(Line::styled(
         format!("Best for {mover}: win, visits, line"),
         palette.dim,

@@ -7,7 +7,6 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget};
 
-use crate::report::capitalised;
 use crate::rules::{Action, Board, Color, Ending, Game, Point, Position};
 
 use crate::tui::app::{
@@ -108,14 +107,14 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
                 format!(
                     "{}{said} ({}){}",
                     glyphs.win[0],
-                    capitalised(winner),
+                    winner.capitalised(),
                     glyphs.win[1]
                 )
             } else {
                 format!(
                     "{}{} wins! Player {who}{}",
                     glyphs.win[0],
-                    capitalised(winner),
+                    winner.capitalised(),
                     glyphs.win[1]
                 )
             };
@@ -132,7 +131,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         (None, Some(color)) => {
             let mut text = format!(
                 " {} to move: Player {}",
-                capitalised(color),
+                color.capitalised(),
                 player_of(position, color)
             );
             if app.mode() == Mode::Play && app.computer_plays(position, color) {
@@ -144,7 +143,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
                 } else if text.len() + " (computer)".len() + 3 <= width {
                     text + " (computer)"
                 } else {
-                    format!(" {} to move: the computer", capitalised(color))
+                    format!(" {} to move: the computer", color.capitalised())
                 };
             }
             top.push(Line::from(vec![
@@ -327,14 +326,14 @@ fn action_line<'a>(app: &App, i: usize, palette: &Palette) -> Line<'a> {
             .unwrap_or(color);
         spans.push(Span::raw(format!(
             "P{swapper} swap (P{swapper} now {})",
-            capitalised(now)
+            now.capitalised()
         )));
     } else {
         if let Some(color) = before.to_move() {
             spans.push(Span::raw(format!(
                 "P{} {:<5} ",
                 player_of(before, color),
-                capitalised(color)
+                color.capitalised()
             )));
         }
         spans.push(Span::raw(action.to_string()));

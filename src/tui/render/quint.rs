@@ -10,7 +10,6 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color as Paint, Modifier, Style};
 use ratatui::text::Line;
 
-use crate::report::capitalised;
 use crate::rules::{Action, Color, Point, Position};
 
 use super::super::app::{App, Mode, Pick, capturable, cells_text, dropping, reachable, wins_text};
@@ -331,7 +330,7 @@ pub(super) fn cursor_text(app: &App) -> (String, bool) {
             }
             Some(color) => (format!("{cursor}: a {color} piece"), false),
             None => (
-                format!("{}: select a {mover} piece to move", capitalised(mover)),
+                format!("{}: select a {mover} piece to move", mover.capitalised()),
                 false,
             ),
         },

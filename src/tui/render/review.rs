@@ -9,7 +9,6 @@ use ratatui::symbols::Marker;
 use ratatui::text::Line;
 use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Widget};
 
-use crate::report::capitalised;
 use crate::search::review::Mark;
 use crate::tui::app::{App, chance};
 
@@ -50,7 +49,7 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
         )));
     }
     if let Some(here) = app.reviewed_here() {
-        let color = capitalised(here.colour);
+        let color = here.colour.capitalised();
         if let Some(best) = here.best {
             out.push(Line::styled(
                 format!(
