@@ -4,10 +4,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use quentin::record::Record;
 use quentin::rules::{Game, Setup};
 use quentin::tui::app::{App, Look};
+use quentin::tui::input::{Event, KeyCode, KeyEvent, KeyModifiers};
 use quentin::tui::render::draw;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

@@ -11,14 +11,15 @@
 
 pub mod bench;
 pub mod cli;
-pub mod guide;
 pub mod library;
-pub mod record;
 pub mod report;
 pub mod save;
 pub mod server;
 pub mod tui;
 
+/// The records' text format and the rules' text, from the app crate (`quentin-app`), under the
+/// names the program's modules use.
+pub use quentin_app::{guide, record};
 /// The rules crate, `quentin-rules`, under the name the program's rooms use.
 pub use quentin_rules as rules;
 /// The search crate, `quentin-search`, under the name the program's rooms use.

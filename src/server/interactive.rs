@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
+use crate::tui::input::{Event, KeyCode, KeyEventKind, KeyModifiers};
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use crossterm::{cursor, event as ev, queue, terminal};
 use ratatui::backend::CrosstermBackend;

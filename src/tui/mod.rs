@@ -14,12 +14,12 @@
 //! takes it again. Only SIGKILL cannot be caught; the record on disk then still holds every
 //! completed action.
 
-pub mod app;
-pub mod commands;
-pub mod render;
-pub mod search_handle;
 mod searching;
 mod session;
+pub mod translate;
+
+/// The app, its input, its drawing, its keys and its search handle, from the app crate (`quentin-app`).
+pub use quentin_app::{app, commands, input, render, search_handle};
 
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
@@ -232,7 +232,7 @@ impl Session {
             };
             // Kept while a replay shows: playing on goes back to it when nothing can be saved.
             let replay = (self.app.mode() == Mode::Replay).then(|| self.app.clone());
-            let effect = self.app.handle(&event);
+            let effect = self.app.handle(&translate::from_crossterm(event));
             search.obey(self.app.take_orders());
             match effect {
                 Effect::None => {}

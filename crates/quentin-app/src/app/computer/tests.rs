@@ -4,13 +4,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::*;
+use crate::app::Look;
+use crate::app::tests::effect_of;
 use crate::record::Record;
 use crate::rules::{Game, Setup};
 use crate::search::Calibration;
-use crate::tui::app::Look;
-use crate::tui::app::tests::effect_of;
-use crate::tui::search_handle::fake::{Fake, Script};
-use crate::tui::search_handle::{Budget, MoveReport, Report, SearchHandle};
+use crate::search_handle::fake::{Fake, Script};
+use crate::search_handle::{Budget, MoveReport, Report, SearchHandle};
 
 /// A game of Quentin on `size`×`size` against the computer playing `computer`, thinking 2 s
 /// a move, with a scripted engine; returns the app and the script.
@@ -386,7 +386,7 @@ fn the_computer_can_play_both_sides() {
 
 #[test]
 fn after_the_game_left_looks_it_over_with_the_analysis_and_n_starts_anew() {
-    let mut app = crate::tui::app::tests::after(3, false, "b2 a1 b1 c1 b3");
+    let mut app = crate::app::tests::after(3, false, "b2 a1 b1 c1 b3");
     let script = Arc::new(Mutex::new(Script::default()));
     app.set_computer(Versus::PEOPLE);
     let saved = app.record_text();

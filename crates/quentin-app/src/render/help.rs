@@ -12,8 +12,8 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget};
 use crate::guide::{self, MARK_WIDTH, wrap};
 use crate::rules::Game;
 
-use crate::tui::app::App;
-use crate::tui::commands::{self, Section};
+use crate::app::App;
+use crate::commands::{self, Section};
 
 use super::Glyphs;
 
@@ -88,7 +88,7 @@ pub(super) fn help_lines<'a>(app: &App, width: usize, glyphs: &Glyphs) -> Vec<Li
     }
     lines.push(Line::default());
     let record = match app.record_path() {
-        Some(path) => format!("Record: {}", crate::library::shown(path)),
+        Some(path) => format!("Record: {}", crate::escape::shown(path)),
         None => "Record: none yet (a replay; p plays on into a new record)".to_string(),
     };
     for text in [record.as_str(), LATER] {
@@ -153,10 +153,10 @@ mod tests {
     use ratatui::backend::TestBackend;
 
     use super::*;
+    use crate::app::Look;
+    use crate::app::tests::press;
+    use crate::render::tests::draw_app;
     use crate::rules::Setup;
-    use crate::tui::app::Look;
-    use crate::tui::app::tests::press;
-    use crate::tui::render::tests::draw_app;
 
     const RECORD: &str = "/home/player/.local/share/quentin/games/2026-11-22T03-43-00.txt";
 
@@ -234,9 +234,9 @@ mod tests {
 
     #[test]
     fn arrows_pages_and_ends_scroll_the_help_and_other_keys_close_it() {
-        use crossterm::event::KeyCode;
+        use crate::input::KeyCode;
 
-        use crate::tui::app::tests::key;
+        use crate::app::tests::key;
         let mut app = help_of(Game::Quentin);
         let terminal_at = |app: &mut App| {
             let screen = draw_app(app, 80, 24).backend().to_string();

@@ -6,7 +6,6 @@
 
 use crate::rules::{Action, Color, Position};
 
-
 use super::{App, Effect, Mode, Pick, player_of};
 
 /// What the player asks of the server.

@@ -63,11 +63,11 @@ pub(super) fn legend<'a>(glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
 
 #[cfg(test)]
 mod tests {
+    use crate::app::Look;
+    use crate::app::tests::{played, press};
+    use crate::render::Palette;
+    use crate::render::tests::{draw_app, with_marks};
     use crate::rules::Game;
-    use crate::tui::app::Look;
-    use crate::tui::app::tests::{played, press};
-    use crate::tui::render::Palette;
-    use crate::tui::render::tests::{draw_app, with_marks};
 
     #[test]
     fn weak_connections_are_drawn_between_their_stones() {
@@ -112,7 +112,7 @@ mod tests {
         );
         assert_eq!(app.current(), 8);
         // The first such refusal explains that it is normal; the panel shows it at 80×24.
-        assert_eq!(app.tip(), Some(crate::tui::app::KONOBI_TIP));
+        assert_eq!(app.tip(), Some(crate::app::KONOBI_TIP));
         let screen = draw_app(&mut app, 80, 24).backend().to_string();
         assert!(screen.contains("Normal in Konobi"), "{screen}");
         // Moving on clears it, and it never comes back.

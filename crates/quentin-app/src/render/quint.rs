@@ -370,12 +370,12 @@ pub(super) fn cursor_text(app: &App) -> (String, bool) {
 mod tests {
     use super::super::tests::{draw_app, with_marks};
     use super::*;
-    use crate::rules::{Game, Setup};
-    use crate::tui::app::Look;
-    use crate::tui::app::quint::tests::{
+    use crate::app::Look;
+    use crate::app::quint::tests::{
         THREE_CAPTURES, drawn_by_repetition, quint_app, three_captures,
     };
-    use crate::tui::app::tests::press;
+    use crate::app::tests::press;
+    use crate::rules::{Game, Setup};
 
     #[test]
     fn the_drop_phase_fits_80x24_with_the_pieces_in_hand() {

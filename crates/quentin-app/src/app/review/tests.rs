@@ -2,15 +2,15 @@
 
 use std::sync::{Arc, Mutex};
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use crate::input::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
+use crate::app::computer::tests::{answer, report, tick};
+use crate::app::{Look, Versus};
 use crate::record::Record;
 use crate::search::review::Mark;
-use crate::tui::app::computer::tests::{answer, report, tick};
-use crate::tui::app::{Look, Versus};
-use crate::tui::search_handle::SearchHandle;
-use crate::tui::search_handle::fake::{Fake, Script};
+use crate::search_handle::SearchHandle;
+use crate::search_handle::fake::{Fake, Script};
 
 /// Presses the character `c`, the orders it gave carried out as the run loop does.
 fn press(app: &mut App, script: &Arc<Mutex<Script>>, c: char) -> Effect {

@@ -9,8 +9,8 @@ use ratatui::symbols::Marker;
 use ratatui::text::Line;
 use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Widget};
 
+use crate::app::{App, chance};
 use crate::search::review::Mark;
-use crate::tui::app::{App, chance};
 
 use super::Palette;
 use super::analysis::progress;

@@ -1,11 +1,11 @@
 //! Keys and the mouse: what each event does to the app.
 
-use crossterm::event::{
+use crate::input::{
     Event, KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
 };
 
+use crate::commands::{self, Command};
 use crate::rules::{Action, Game};
-use crate::tui::commands::{self, Command};
 
 use super::{App, Effect, Mode, WHEEL_LINES};
 

@@ -9,9 +9,7 @@ use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget};
 
 use crate::rules::{Action, Board, Color, Ending, Game, Point, Position};
 
-use crate::tui::app::{
-    App, Mode, Tone, dimensions, player_of, refusal_text, removals_text, wins_text,
-};
+use crate::app::{App, Mode, Tone, dimensions, player_of, refusal_text, removals_text, wins_text};
 
 use super::{BoardStyle, Glyphs, Palette, analysis, konobi, quint, squares, stone};
 use crate::guide::wrap;

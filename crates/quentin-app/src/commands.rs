@@ -3,7 +3,7 @@
 //! come from it (the README through a test that compares them), so that a key cannot do one
 //! thing and be listed as another.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::input::{KeyCode, KeyEvent, KeyModifiers};
 
 /// What a key asks of the app. Some mean a little more in one mode than another (the arrows
 /// move the cursor in a game and step through a replay); [`ROWS`] says what in each.

@@ -10,7 +10,7 @@
 use crate::record::Players;
 use crate::rules::{Action, Color, Position};
 use crate::search::Level;
-use crate::tui::search_handle::{Budget, Proven, Report, SearchNews, SearchOrder};
+use crate::search_handle::{Budget, Proven, Report, SearchNews, SearchOrder};
 
 use super::review::GameReview;
 use super::text::join;

@@ -7,9 +7,9 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
+use crate::app::{App, Job, Look, Mode, chance};
 use crate::rules::{Action, Color, Position};
-use crate::tui::app::{App, Job, Look, Mode, chance};
-use crate::tui::search_handle::{MoveReport, Proven, Report};
+use crate::search_handle::{MoveReport, Proven, Report};
 
 use super::quint::CellGeometry;
 use super::{BoardGeometry, Palette, paint, put};
@@ -325,10 +325,10 @@ pub(super) fn draw_quint_hint(
 mod tests {
     use std::sync::{Arc, Mutex};
 
-    use crate::tui::app::computer::tests::{answer, press_with, report, tick, versus_with};
-    use crate::tui::app::{App, Effect, Look};
-    use crate::tui::render::tests::draw_app;
-    use crate::tui::search_handle::fake::Script;
+    use crate::app::computer::tests::{answer, press_with, report, tick, versus_with};
+    use crate::app::{App, Effect, Look};
+    use crate::render::tests::draw_app;
+    use crate::search_handle::fake::Script;
 
     /// A 13×13 game of Quentin after `moves`, the computer playing `computer`.
     fn thirteen(moves: &str, computer: [bool; 2]) -> (App, Arc<Mutex<Script>>) {
@@ -412,9 +412,9 @@ mod tests {
 
     #[test]
     fn brique_fits_80x24_with_the_analysis_on() {
+        use crate::app::Versus;
+        use crate::app::tests::played;
         use crate::rules::Game;
-        use crate::tui::app::Versus;
-        use crate::tui::app::tests::played;
         // 15×15 squares leave the panel 35 columns: "216,415 playouts" would not fit on the
         // analysis line and "playouts" would wrap alone.
         let moves = "h8 i8 g7 h6 i10 f9 j7";
@@ -442,9 +442,9 @@ mod tests {
 
     #[test]
     fn after_a_win_the_bar_shows_the_result_not_an_empty_rule() {
-        use crate::tui::app::Versus;
+        use crate::app::Versus;
         // Black joins top and bottom on 5×5: b1 b2 b3 b4 b5, White elsewhere.
-        let mut app = crate::tui::app::tests::after(5, false, "c1 a1 c2 a2 c3 a3 c4 a4 c5");
+        let mut app = crate::app::tests::after(5, false, "c1 a1 c2 a2 c3 a3 c4 a4 c5");
         assert!(app.position().is_over());
         app.set_computer(Versus::PEOPLE);
         let script = Arc::new(Mutex::new(Script::default()));
@@ -478,9 +478,9 @@ mod tests {
 
     #[test]
     fn quints_hint_marks_the_piece_and_the_cell_it_goes_to() {
+        use crate::app::Versus;
+        use crate::app::quint::tests::{THREE_CAPTURES, quint_app};
         use crate::rules::Color;
-        use crate::tui::app::Versus;
-        use crate::tui::app::quint::tests::{THREE_CAPTURES, quint_app};
         let mut app = quint_app(THREE_CAPTURES, Color::White, Look::FULL);
         app.set_computer(Versus::PEOPLE);
         let script = Arc::new(Mutex::new(Script::default()));
@@ -501,10 +501,10 @@ mod tests {
 
     #[test]
     fn quint_rows_keep_their_columns_apart() {
+        use crate::app::Versus;
+        use crate::app::quint::tests::{THREE_CAPTURES, quint_app};
         use crate::rules::Color;
-        use crate::tui::app::Versus;
-        use crate::tui::app::quint::tests::{THREE_CAPTURES, quint_app};
-        use crate::tui::search_handle::Proven;
+        use crate::search_handle::Proven;
         let mut app = quint_app(THREE_CAPTURES, Color::White, Look::FULL);
         app.set_computer(Versus::PEOPLE);
         let script = Arc::new(Mutex::new(Script::default()));
@@ -531,7 +531,7 @@ mod tests {
             for height in 0..36 {
                 let area = ratatui::layout::Rect::new(0, 0, width, height);
                 let mut buf = ratatui::buffer::Buffer::empty(area);
-                let _ = crate::tui::render::draw(&app, area, &mut buf);
+                let _ = crate::render::draw(&app, area, &mut buf);
             }
         }
     }

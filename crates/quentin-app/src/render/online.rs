@@ -4,8 +4,8 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use crate::app::{App, player_of};
 use crate::rules::Color;
-use crate::tui::app::{App, player_of};
 
 use super::{Glyphs, Palette, stone};
 

@@ -3,7 +3,7 @@
 
 use ratatui::style::{Color as Paint, Modifier, Style};
 
-use crate::tui::app::Look;
+use crate::app::Look;
 
 /// The styles of everything drawn; without colour they keep only what needs no colour.
 pub(super) struct Palette {

@@ -2,7 +2,7 @@
 //! so that reading gives the same game back.
 //!
 //! ```
-//! use quentin::record::Record;
+//! use quentin_app::record::Record;
 //! let record = Record::parse("game quentin\nsize 5\nc3 swap\n2. b2\n").unwrap();
 //! assert_eq!(record.actions().len(), 3);
 //! assert_eq!(Record::parse(&record.to_text()).unwrap(), record);

@@ -1,7 +1,7 @@
 //! Whole screens drawn on a test terminal, and snapshots of them.
 
 use super::*;
-use crate::tui::app::tests::{after, after_with, game, press};
+use crate::app::tests::{after, after_with, game, press};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color as Paint;
@@ -92,7 +92,7 @@ fn thirteen_fits_80x24_with_a_game_in_progress() {
 
 #[test]
 fn white_stones_are_light_discs_with_colours_and_rings_without() {
-    use crate::tui::app::tests::played;
+    use crate::app::tests::played;
     let looks = [
         Look::FULL,
         Look {

@@ -6,7 +6,7 @@
 //! goes back one stage (from the capture choice to the destination, from the destination to no
 //! selection) and quits only when nothing is selected.
 
-use crate::tui::commands::Command;
+use crate::commands::Command;
 
 use crate::rules::{Action, Captures, Color, Ending, Point, Position};
 
@@ -306,10 +306,10 @@ impl App {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::app::tests::{effect_of, key, press};
+    use crate::app::{Look, Mode, player_of};
+    use crate::input::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
     use crate::rules::{Board, Game, Outcome, Setup};
-    use crate::tui::app::tests::{effect_of, key, press};
-    use crate::tui::app::{Look, Mode, player_of};
-    use crossterm::event::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
     /// White to move in the move phase: c4-c5 can take b5, c6 and d5 (a5, c7 and e5 are white).
     pub(crate) const THREE_CAPTURES: &str =
@@ -519,12 +519,12 @@ pub(crate) mod tests {
     #[test]
     fn clicks_select_move_and_choose_captures() {
         let mut app = three_captures();
-        let cells = crate::tui::render::CellGeometry {
+        let cells = crate::render::CellGeometry {
             x: 4,
             y: 2,
             size: 8,
         };
-        app.set_geometry(crate::tui::render::Geometry {
+        app.set_geometry(crate::render::Geometry {
             cells: Some(cells),
             ..Default::default()
         });

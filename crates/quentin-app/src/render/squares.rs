@@ -204,9 +204,9 @@ pub(super) fn legend<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::tests::{played, press};
+    use crate::render::tests::{draw_app, with_marks};
     use crate::rules::Game;
-    use crate::tui::app::tests::{played, press};
-    use crate::tui::render::tests::{draw_app, with_marks};
 
     /// docs/rules.md's example, one White stone (a1) added to give Black the move: Black c4
     /// fills d4 and c3, removing White's c3.
