@@ -444,7 +444,7 @@ async fn game_screen(
         if serve_requests(ctx, me.0, id, &mut app) {
             continue;
         }
-        let mut geometry = render::Geometry::default();
+        let mut geometry = crate::tui::layout::Geometry::default();
         if !screen
             .draw(|area, buf| geometry = render::draw(&app, area, buf))
             .await

@@ -19,7 +19,7 @@ mod session;
 pub mod translate;
 
 /// The app, its input, its drawing, its keys and its search handle, from the app crate (`quentin-app`).
-pub use quentin_app::{app, commands, input, render, search_handle};
+pub use quentin_app::{app, commands, input, layout, render, search_handle};
 
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
@@ -45,7 +45,7 @@ use search_handle::SearchHandle;
 
 use crate::save::RecordFile;
 pub use app::Versus;
-use render::Geometry;
+use layout::Geometry;
 
 /// Plays a new game of `setup`, between people or against the computer as `versus` says (its
 /// search on `threads` threads, 0 for the machine's cores), saving the record after every

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use crate::record::{self, Players, Record};
 use crate::rules::{Action, Color, Point, Position, Setup, SetupError};
 
-use super::render::Geometry;
+use super::layout::Geometry;
 use super::search_handle::{SearchNews, SearchOrder};
 
 use computer::Search;

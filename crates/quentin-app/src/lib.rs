@@ -2,6 +2,7 @@
 //!
 //! - [`input`]: the app's own input events, which each front end translates into.
 //! - [`app`]: the state machine: input events and the search's news in, effects out.
+//! - [`layout`]: where things are on the screen, which the renderer finds and the app reads.
 //! - [`render`]: drawing the app's state, a pure function into a ratatui buffer.
 //! - [`commands`]: the one table of keys, which the app dispatches and the help lists.
 //! - [`search_handle`]: how a front end runs the search the app asks for.
@@ -19,6 +20,7 @@ pub mod commands;
 pub mod escape;
 pub mod guide;
 pub mod input;
+pub mod layout;
 pub mod record;
 pub mod render;
 pub mod search_handle;

@@ -33,10 +33,9 @@ use help::draw_help;
 pub use online::clock_text;
 use palette::{Palette, paint};
 
-pub use help::HelpGeometry;
 use panel::draw_panel;
 
-pub use quint::CellGeometry;
+use crate::layout::{BoardGeometry, BoardStyle, Geometry, HelpGeometry};
 
 /// The side panel's smallest useful width.
 const PANEL_MIN_WIDTH: u16 = 34;
@@ -44,134 +43,6 @@ const PANEL_MIN_WIDTH: u16 = 34;
 const PANEL_MAX_WIDTH: u16 = 50;
 /// The side panel's smallest useful height.
 const PANEL_MIN_HEIGHT: u16 = 16;
-/// Screen columns from one point to the next: with cells about twice as tall as wide, two
-/// columns per row makes the board look square.
-const DX: u16 = 2;
-
-/// Where things were drawn, for reading mouse events.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Geometry {
-    /// The board, when one was drawn.
-    pub board: Option<BoardGeometry>,
-    /// How many lines the action list showed.
-    pub list_rows: usize,
-    /// Quint's board of cells, when one was drawn.
-    pub cells: Option<CellGeometry>,
-    /// Whether the window was too small to draw the board: keys then must not act unseen.
-    pub hidden: bool,
-    /// The help overlay, when it was drawn.
-    pub help: HelpGeometry,
-}
-
-impl Geometry {
-    /// The point or cell drawn at screen cell (`column`, `row`), if any.
-    #[must_use]
-    pub fn point_at(&self, column: u16, row: u16) -> Option<Point> {
-        let point = self.board.and_then(|b| b.point_at(column, row));
-        point.or_else(|| self.cells.and_then(|c| c.point_at(column, row)))
-    }
-}
-
-/// Where the board's points are on the screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardGeometry {
-    /// Screen column of the left column of points.
-    pub x: u16,
-    /// Screen row of the top row of points.
-    pub y: u16,
-    /// The board side.
-    pub size: usize,
-    /// The kind of board drawn.
-    pub style: BoardStyle,
-}
-
-impl BoardGeometry {
-    /// The screen cell of `p`.
-    #[must_use]
-    pub fn cell(&self, p: Point) -> (u16, u16) {
-        let col = u16::try_from(p.col()).unwrap_or(u16::MAX);
-        let row = u16::try_from(self.size - 1 - p.row()).unwrap_or(u16::MAX);
-        (self.x + DX * col, self.y + row)
-    }
-
-    /// The point drawn at screen cell (`column`, `row`), if any.
-    #[must_use]
-    pub fn point_at(&self, column: u16, row: u16) -> Option<Point> {
-        let dx = column.checked_sub(self.x)?;
-        let dy = usize::from(row.checked_sub(self.y)?);
-        let col = usize::from(dx / DX);
-        // A square covers both its columns; between two points is no point.
-        let inside = dx % DX == 0 || self.style == BoardStyle::Squares;
-        if !inside || col >= self.size || dy >= self.size {
-            return None;
-        }
-        Some(Point::new(col, self.size - 1 - dy))
-    }
-}
-
-/// The kinds of board the games are drawn on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardStyle {
-    /// Stones on the intersections of a grid of lines (Quentin, Konobi).
-    Points,
-    /// Stones inside the light and dark squares of a checkered board (Brique), each square
-    /// two columns wide.
-    Squares,
-    /// Pieces inside the cells of a grid (Quint).
-    Cells,
-}
-
-impl BoardStyle {
-    /// The board a game is played on.
-    #[must_use]
-    pub const fn of(game: Game) -> BoardStyle {
-        match game {
-            Game::Quentin | Game::Konobi => BoardStyle::Points,
-            Game::Brique => BoardStyle::Squares,
-            Game::Quint => BoardStyle::Cells,
-        }
-    }
-
-    /// The screen size of a board of side `n` with its coordinates and edge marks.
-    #[must_use]
-    pub fn size(self, n: usize) -> (u16, u16) {
-        let n = u16::try_from(n).unwrap_or(u16::MAX / 4);
-        match self {
-            BoardStyle::Points => (DX * n + 9, n + 4),
-            BoardStyle::Squares => (DX * n + 8, n + 4),
-            BoardStyle::Cells => quint::size(n),
-        }
-    }
-
-    /// What a stone stands on, for messages: `point` or `square`.
-    #[must_use]
-    pub const fn unit(self) -> &'static str {
-        match self {
-            BoardStyle::Points => "point",
-            BoardStyle::Squares => "square",
-            BoardStyle::Cells => "cell",
-        }
-    }
-
-    /// Blank columns between the board's edge marks and its first and last columns (room for
-    /// the cursor's brackets around a point).
-    const fn pad(self) -> u16 {
-        match self {
-            BoardStyle::Points => 1,
-            BoardStyle::Squares | BoardStyle::Cells => 0,
-        }
-    }
-
-    /// Screen columns a point or square takes.
-    const fn width(self) -> u16 {
-        match self {
-            BoardStyle::Points => 1,
-            BoardStyle::Squares => DX,
-            BoardStyle::Cells => quint::CELL_WIDTH,
-        }
-    }
-}
-
 /// The characters the board is drawn with.
 #[derive(Clone, Copy)]
 struct Glyphs {

@@ -4,7 +4,7 @@ use crate::rules::{Action, Color, Illegal, KonobiViolation, Position};
 
 use super::text::{KONOBI_TIP, dimensions, fills_text, join, refusal_text, removals_text};
 use super::{App, Effect, MAX_AUTO_PASSES, Mode, Pick, player, player_of, quint};
-use crate::render::BoardStyle;
+use crate::layout::BoardStyle;
 
 impl App {
     /// Plays `action` for the side to move, then any forced passes; refuses an illegal action

@@ -519,12 +519,12 @@ pub(crate) mod tests {
     #[test]
     fn clicks_select_move_and_choose_captures() {
         let mut app = three_captures();
-        let cells = crate::render::CellGeometry {
+        let cells = crate::layout::CellGeometry {
             x: 4,
             y: 2,
             size: 8,
         };
-        app.set_geometry(crate::render::Geometry {
+        app.set_geometry(crate::layout::Geometry {
             cells: Some(cells),
             ..Default::default()
         });

@@ -11,9 +11,9 @@ use crate::app::{App, Job, Look, Mode, chance};
 use crate::rules::{Action, Color, Position};
 use crate::search_handle::{MoveReport, Proven, Report};
 
-use super::quint::CellGeometry;
 use super::{BoardGeometry, Palette, paint, put};
 use crate::guide::wrap;
+use crate::layout::CellGeometry;
 
 /// Columns the win-chance bar takes beside the board: the bar and a gap.
 pub(super) const BAR_WIDTH: u16 = 2;

@@ -15,7 +15,7 @@ use crate::rules::Game;
 use crate::app::App;
 use crate::commands::{self, Section};
 
-use super::Glyphs;
+use super::{Glyphs, HelpGeometry};
 
 /// How to find a game again after quitting.
 const LATER: &str = "Later: `quentin resume` plays on the latest unfinished game, \
@@ -25,16 +25,6 @@ const LATER: &str = "Later: `quentin resume` plays on the latest unfinished game
 const KEY_WIDTH: usize = 19;
 /// The help's widest box: an 80-column terminal's whole width.
 const MAX_WIDTH: u16 = 80;
-
-/// Where the help was drawn, for scrolling it: how many lines it shows at once and the largest
-/// useful scroll offset.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HelpGeometry {
-    /// Lines of text the window shows at once.
-    pub rows: usize,
-    /// The scroll offset that shows the last line at the bottom.
-    pub max_scroll: usize,
-}
 
 /// Every line of the help for `app`, for a text `width` columns wide.
 pub(super) fn help_lines<'a>(app: &App, width: usize, glyphs: &Glyphs) -> Vec<Line<'a>> {

@@ -15,51 +15,7 @@ use crate::rules::{Action, Color, Point, Position};
 use super::super::app::{App, Mode, Pick, capturable, cells_text, dropping, reachable, wins_text};
 use super::{Glyphs, Palette, draw_cursor, draw_stone, paint, put};
 
-/// Screen columns from one cell to the next (three inside, one line).
-const DX: u16 = 4;
-/// Screen columns a cell takes.
-pub(super) const CELL_WIDTH: u16 = DX;
-/// Screen rows from one cell to the next (one inside, one line).
-const DY: u16 = 2;
-
-/// Where the cells are on the screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CellGeometry {
-    /// Screen column of the leftmost inside column of the `a` cells.
-    pub x: u16,
-    /// Screen row of the inside of the top row of cells.
-    pub y: u16,
-    /// The board side.
-    pub size: usize,
-}
-
-impl CellGeometry {
-    /// The screen cell of the middle of `p`'s inside.
-    #[must_use]
-    pub fn cell(&self, p: Point) -> (u16, u16) {
-        let col = u16::try_from(p.col()).unwrap_or(u16::MAX / DX);
-        let row = u16::try_from(self.size - 1 - p.row()).unwrap_or(u16::MAX / DY);
-        (self.x + 1 + DX * col, self.y + DY * row)
-    }
-
-    /// The cell whose inside holds screen cell (`column`, `row`), if any.
-    #[must_use]
-    pub fn point_at(&self, column: u16, row: u16) -> Option<Point> {
-        let dx = column.checked_sub(self.x)?;
-        let dy = row.checked_sub(self.y)?;
-        let (col, r) = (usize::from(dx / DX), usize::from(dy / DY));
-        if dx % DX == DX - 1 || dy % DY != 0 || col >= self.size || r >= self.size {
-            return None;
-        }
-        Some(Point::new(col, self.size - 1 - r))
-    }
-}
-
-/// The screen size of the board of side `n` with its coordinates.
-#[must_use]
-pub fn size(n: u16) -> (u16, u16) {
-    (DX * n + 1 + 6, DY * n + 1 + 2)
-}
+use crate::layout::{CELL_DX as DX, CELL_DY as DY, CellGeometry};
 
 /// Quint's own marks, Unicode or ASCII.
 struct Marks {
