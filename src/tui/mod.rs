@@ -40,7 +40,7 @@ use ratatui::backend::CrosstermBackend;
 use crate::record::Record;
 use crate::rules::Setup;
 
-use app::{App, Effect, Look, Mode};
+use app::{App, Effect, Input, Look, Mode};
 use search_handle::SearchHandle;
 
 use crate::save::RecordFile;
@@ -193,11 +193,9 @@ impl Session {
         loop {
             // The search first: the computer's move played, or its next search started, before
             // the frame that shows it.
-            self.app.searched(search.news());
-            let ticked = self.app.tick();
-            search.obey(self.app.take_orders());
-            if ticked == Effect::Save {
-                self.save();
+            let news = Input::Search(search.news());
+            if self.carry_out(news, search, None) {
+                return Ok(());
             }
             if REDRAW.swap(false, Ordering::SeqCst) {
                 // A fresh terminal knows nothing of the old screen, so it draws every cell
@@ -215,7 +213,9 @@ impl Session {
                 .draw(|frame| geometry = render::render(&self.app, frame))
                 .context("cannot draw")?;
             execute!(io::stdout(), EndSynchronizedUpdate).context("cannot draw")?;
-            self.app.set_geometry(geometry);
+            if self.carry_out(Input::Drawn(geometry), search, None) {
+                return Ok(());
+            }
             if panic_after_frame {
                 panic!("QUENTIN_TEST_PANIC is set: a panic after the first frame, as asked");
             }
@@ -232,17 +232,37 @@ impl Session {
             };
             // Kept while a replay shows: playing on goes back to it when nothing can be saved.
             let replay = (self.app.mode() == Mode::Replay).then(|| self.app.clone());
-            let effect = self.app.handle(&translate::from_crossterm(event));
-            search.obey(self.app.take_orders());
+            let event = Input::Event(translate::from_crossterm(event));
+            if self.carry_out(event, search, replay) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Steps the app with `input` and carries out what it asks, in order; whether the loop must
+    /// end. `replay` is the app as it was while a replay showed (playing on goes back to it
+    /// when nothing can be saved).
+    fn carry_out(
+        &mut self,
+        input: Input,
+        search: &mut dyn SearchHandle,
+        mut replay: Option<App>,
+    ) -> bool {
+        for effect in self.app.step(input) {
             match effect {
                 Effect::None => {}
-                Effect::Quit if self.may_quit() => return Ok(()),
+                Effect::Quit if self.may_quit() => return true,
                 Effect::Quit => {}
                 Effect::Suspend => suspend(),
                 Effect::Save => self.save(),
-                Effect::NewRecord => self.new_line(replay),
+                Effect::NewRecord => self.new_line(replay.take()),
+                Effect::Search(order) => search.obey(vec![order]),
+                // Only the server's sessions make an online app (`App::online`): an app of the
+                // terminal has no server to send to, and never asks to.
+                Effect::Send(_) => {}
             }
         }
+        false
     }
 }
 

@@ -211,7 +211,7 @@ mod tests {
     use super::*;
     use crate::record::Record;
     use crate::save;
-    use crate::tui::app::{Effect, Look};
+    use crate::tui::app::{Effect, Input, Look};
     use crate::tui::input::{Event, KeyCode, KeyEvent};
     use std::fs;
 
@@ -223,7 +223,7 @@ mod tests {
         App::resume(&record, Look::FULL)
     }
 
-    /// Presses each key of `keys` (`\n` for Enter); the last effect.
+    /// Presses each key of `keys` (`\n` for Enter); the last effect of the last key.
     fn effect_of(app: &mut App, keys: &str) -> Effect {
         let mut effect = Effect::None;
         for c in keys.chars() {
@@ -232,7 +232,8 @@ mod tests {
             } else {
                 KeyCode::Char(c)
             };
-            effect = app.handle(&Event::Key(KeyEvent::from(code)));
+            let event = Event::Key(KeyEvent::from(code));
+            effect = app.step(Input::Event(event)).pop().unwrap_or(Effect::None);
         }
         effect
     }

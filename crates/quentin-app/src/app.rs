@@ -1,6 +1,7 @@
-//! The interface as a state machine: [`App::handle`] takes one terminal event and says what the
-//! run loop must do next ([`Effect`]). No terminal, no files: the tests drive it with key and
-//! mouse events.
+//! The interface as a state machine, with one way in and one way out: [`App::step`] takes one
+//! [`Input`] (an event at the terminal, the search's news, the server's game, the frame drawn)
+//! and gives back what the front end must do ([`Effect`]s: save, search, send, quit, in the
+//! order asked). No terminal, no files: the tests drive it with key and mouse events.
 //!
 //! The app keeps the whole line of play: every position from the start, the actions between them
 //! and how many of them are on the board now. Undo steps back along that line and redo forward;
@@ -22,6 +23,7 @@ use std::path::{Path, PathBuf};
 use crate::record::{self, Players, Record};
 use crate::rules::{Action, Color, Point, Position, Setup, SetupError};
 
+use super::input::Event;
 use super::layout::Geometry;
 use super::search_handle::{SearchNews, SearchOrder};
 
@@ -69,11 +71,13 @@ impl Look {
     }
 }
 
-/// What the run loop must do after an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What the app asks of its front end, in the order asked: the one way out of the app. Each
+/// call of [`App::step`] gives them back; the front end carries them out in that order.
+#[derive(Clone, Debug, PartialEq)]
 #[must_use]
 pub enum Effect {
-    /// Only the screen changed.
+    /// Nothing: what a key that only changes the screen gives inside the app (never in the
+    /// outbox).
     None,
     /// The line of play changed: save the record.
     Save,
@@ -84,6 +88,27 @@ pub enum Effect {
     Quit,
     /// Give the terminal back and stop, as Ctrl-Z does in a shell (`fg` takes it back).
     Suspend,
+    /// Start or stop the search the front end runs for the app.
+    Search(SearchOrder),
+    /// Send this to the server (an online game).
+    Send(Request),
+}
+
+/// What a front end tells the app: the one way in. Both front ends (the terminal loop and a
+/// session of the network server) call [`App::step`] with these, in the same order: the news
+/// first (the search's, or the server's game), then the frame drawn, then each event.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// Something happened at the player's terminal.
+    Event(Event),
+    /// The latest news of the search the front end runs (before every frame, while the app
+    /// has a computer behind it).
+    Search(SearchNews),
+    /// The server's game as committed: its actions, and its state beside the board (an online
+    /// game, whenever the server says it changed and before every frame).
+    Server(Vec<Action>, Online),
+    /// A frame was drawn: where things are now, for mouse clicks and scrolling.
+    Drawn(Geometry),
 }
 
 /// How a message is shown.
@@ -159,8 +184,8 @@ pub struct App {
     players: Players,
     /// Whether a computer player stands behind the app (its door runs the search).
     computer: bool,
-    /// What the app asks of the search, until its door takes the orders.
-    orders: Vec<SearchOrder>,
+    /// What the app asks of its front end, until the step that asked gives it back.
+    outbox: Vec<Effect>,
     /// What the search said last, not yet read by a tick.
     news: Option<SearchNews>,
     /// The search under way or just ended.
@@ -176,8 +201,6 @@ pub struct App {
     reviewing: bool,
     /// The game over the network, when this is one.
     online: Option<Online>,
-    /// What the player asked of the server, until its door takes it.
-    requests: Vec<Request>,
     /// Whether `R` was just pressed once: a second press resigns.
     resign_asked: bool,
     /// The review of the game, under way or done.
@@ -258,7 +281,7 @@ impl App {
             versus: Versus::PEOPLE,
             players: Players::default(),
             computer: false,
-            orders: Vec::new(),
+            outbox: Vec::new(),
             news: None,
             search: None,
             hint_wanted: false,
@@ -266,7 +289,6 @@ impl App {
             analysis: false,
             reviewing: false,
             online: None,
-            requests: Vec::new(),
             resign_asked: false,
             game_review: None,
         }
@@ -381,8 +403,39 @@ impl App {
         self.record_path = Some(path);
     }
 
+    /// Takes one input and gives back what the app asks of its front end, in order (the
+    /// search's orders and the server's requests as they were asked, then what the input
+    /// itself calls for).
+    pub fn step(&mut self, input: Input) -> Vec<Effect> {
+        let effect = match input {
+            Input::Event(event) => self.handle(&event),
+            Input::Search(news) => {
+                self.searched(news);
+                self.tick()
+            }
+            Input::Server(actions, online) => {
+                self.sync_online(&actions, online);
+                self.forced_pass();
+                Effect::None
+            }
+            Input::Drawn(geometry) => {
+                self.set_geometry(geometry);
+                Effect::None
+            }
+        };
+        self.emit(effect);
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Puts `effect` in the outbox (nothing for [`Effect::None`]).
+    pub(crate) fn emit(&mut self, effect: Effect) {
+        if effect != Effect::None {
+            self.outbox.push(effect);
+        }
+    }
+
     /// Remembers the geometry of the screen just drawn, for mouse clicks and scrolling.
-    pub fn set_geometry(&mut self, geometry: Geometry) {
+    pub(crate) fn set_geometry(&mut self, geometry: Geometry) {
         if !geometry.hidden {
             self.ignored_keys = 0;
         }

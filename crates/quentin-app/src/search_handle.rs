@@ -20,6 +20,20 @@ pub enum SearchOrder {
     Stop,
 }
 
+/// Two orders are the same when they ask the same: the same line of the same game (which
+/// gives the same position), budget and level; or both stop.
+impl PartialEq for SearchOrder {
+    fn eq(&self, other: &SearchOrder) -> bool {
+        match (self, other) {
+            (SearchOrder::Start(p, line, budget, level), SearchOrder::Start(q, l, b, v)) => {
+                p.setup() == q.setup() && line == l && budget == b && level == v
+            }
+            (SearchOrder::Stop, SearchOrder::Stop) => true,
+            _ => false,
+        }
+    }
+}
+
 /// What the search has to say: its latest report, and whether it has ended.
 #[derive(Clone, Debug, Default)]
 pub struct SearchNews {

@@ -3,9 +3,9 @@
 //!
 //! The computer is a *player*, not a colour: it plays player 1 (who moved first) or player 2,
 //! and after a swap it keeps playing the same player, now with the other colour. The app never
-//! holds the search: it leaves [`SearchOrder`]s for its door ([`App::take_orders`]), which runs
-//! the search and tells the app its news ([`App::searched`]) before every [`App::tick`]; nothing
-//! here waits for it.
+//! holds the search: it puts [`SearchOrder`]s in its outbox ([`Effect::Search`]), and its front
+//! end runs the search and tells the app its news ([`Input::Search`](super::Input::Search))
+//! before every frame; nothing here waits for it.
 
 use crate::record::Players;
 use crate::rules::{Action, Color, Position};
@@ -203,14 +203,9 @@ impl App {
         }
     }
 
-    /// What the app asks of the search since the last call, for its door to carry out in
-    /// order.
-    pub fn take_orders(&mut self) -> Vec<SearchOrder> {
-        std::mem::take(&mut self.orders)
-    }
-
-    /// Tells the app the latest news of the search its door runs, for the next [`App::tick`].
-    pub fn searched(&mut self, news: SearchNews) {
+    /// Tells the app the latest news of the search its front end runs, for the next
+    /// [`App::tick`].
+    pub(crate) fn searched(&mut self, news: SearchNews) {
         self.news = Some(news);
     }
 
@@ -218,7 +213,7 @@ impl App {
     /// computer's move or shows the hint once found, and asks for searches to start or stop as
     /// the shown position and the wishes change (at once: after the computer's move, the next
     /// search is asked for in the same call). The door calls it many times a second.
-    pub fn tick(&mut self) -> Effect {
+    pub(crate) fn tick(&mut self) -> Effect {
         let effect = self.read_search();
         self.schedule();
         effect
@@ -274,7 +269,7 @@ impl App {
             && (search.line != line || Some(search.job) != wanted)
         {
             if !search.done {
-                self.orders.push(SearchOrder::Stop);
+                self.outbox.push(Effect::Search(SearchOrder::Stop));
             }
             self.search = None;
         }
@@ -288,8 +283,12 @@ impl App {
                 Job::Review => (GameReview::BUDGET, Level::FULL),
             };
             let position = Box::new(self.positions[line.len()].clone());
-            self.orders
-                .push(SearchOrder::Start(position, line.to_vec(), budget, level));
+            self.outbox.push(Effect::Search(SearchOrder::Start(
+                position,
+                line.to_vec(),
+                budget,
+                level,
+            )));
             self.search = Some(Search {
                 job,
                 line: line.to_vec(),
@@ -364,7 +363,7 @@ impl App {
         if let Some(search) = &mut self.search
             && !search.done
         {
-            self.orders.push(SearchOrder::Stop);
+            self.outbox.push(Effect::Search(SearchOrder::Stop));
             search.done = true;
         }
     }

@@ -21,7 +21,7 @@ impl App {
     }
 
     /// Handles one terminal event.
-    pub fn handle(&mut self, event: &Event) -> Effect {
+    pub(crate) fn handle(&mut self, event: &Event) -> Effect {
         match event {
             Event::Key(key) if key.kind == KeyEventKind::Press => self.key(*key),
             Event::Mouse(mouse) => self.mouse(*mouse),

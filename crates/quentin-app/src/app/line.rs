@@ -186,7 +186,7 @@ impl App {
         next.players = self.versus.players();
         next.computer = self.computer;
         // The stop of the old game's search must still reach the search.
-        next.orders = std::mem::take(&mut self.orders);
+        next.outbox = std::mem::take(&mut self.outbox);
         next.analysis = self.analysis;
         next.tip_given = self.tip_given;
         *self = next;

@@ -1,8 +1,9 @@
 //! A game played over the network, as the app sees it: one seat is this session's (or none, for
 //! a watcher), the other player's actions arrive from the server, and nothing is played on the
 //! board until the server has committed it. The app does not know where its events come from or
-//! where its requests go: its door (the server's session) takes the [`Request`]s
-//! ([`App::take_requests`]) and brings back what the server holds ([`App::sync_online`]).
+//! where its requests go: its front end (the server's session) carries out the [`Request`]s of its
+//! outbox ([`Effect::Send`](super::Effect::Send)) and brings back what the server holds
+//! ([`Input::Server`](super::Input::Server)).
 
 use crate::rules::{Action, Color, Position};
 
@@ -63,15 +64,10 @@ impl App {
         self.online.as_ref()
     }
 
-    /// What the player asked of the server since the last call.
-    pub fn take_requests(&mut self) -> Vec<Request> {
-        std::mem::take(&mut self.requests)
-    }
-
     /// Brings the game to what the server holds: its actions (new ones played here, taken
     /// back ones removed) and the state beside the board. Said in the message when the
     /// opponent played.
-    pub fn sync_online(&mut self, actions: &[Action], online: Online) {
+    pub(crate) fn sync_online(&mut self, actions: &[Action], online: Online) {
         let common = self
             .actions
             .iter()
@@ -154,7 +150,7 @@ impl App {
         }
         match self.position().preview(action) {
             Ok(_) => {
-                self.requests.push(Request::Play(action));
+                self.emit(Effect::Send(Request::Play(action)));
                 self.pick = Pick::Nothing;
                 self.info(format!("Sending {action}…"));
             }
@@ -182,7 +178,7 @@ impl App {
         let playing = online.seat.is_some() && online.result.is_none();
         match command {
             C::Resign if playing && resigning => {
-                self.requests.push(Request::Resign);
+                self.emit(Effect::Send(Request::Resign));
                 self.info("Resigning…");
             }
             C::Resign if playing => {
@@ -192,7 +188,7 @@ impl App {
             C::Undo if playing && online.rated => self.warn("A rated game has no takebacks."),
             C::Undo if playing => {
                 let agreeing = online.takeback.is_some() && online.takeback != online.seat;
-                self.requests.push(Request::Takeback);
+                self.emit(Effect::Send(Request::Takeback));
                 self.info(if agreeing {
                     "Agreed: the last action is taken back."
                 } else {
@@ -214,16 +210,18 @@ impl App {
     }
 
     /// When this session's player must pass (no legal placement), the pass to send.
-    pub fn forced_pass(&mut self) {
+    pub(crate) fn forced_pass(&mut self) {
         let Some(seat) = self.online.as_ref().and_then(|o| o.seat) else {
             return;
         };
         if self.online.as_ref().is_some_and(|o| o.result.is_none())
             && self.my_turn(seat)
             && self.position().legal_actions() == [Action::Pass]
-            && !self.requests.contains(&Request::Play(Action::Pass))
+            && !self
+                .outbox
+                .contains(&Effect::Send(Request::Play(Action::Pass)))
         {
-            self.requests.push(Request::Play(Action::Pass));
+            self.emit(Effect::Send(Request::Play(Action::Pass)));
             self.info("You have no legal placement and pass.");
         }
     }

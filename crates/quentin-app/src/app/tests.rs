@@ -371,3 +371,32 @@ fn the_action_list_follows_the_current_action_unless_scrolled() {
     press(&mut app, "uuuuuuuu");
     assert_eq!(app.list_top(4), 1);
 }
+
+#[test]
+fn an_online_move_and_leaving_come_out_of_the_step_in_order() {
+    let setup = Setup {
+        size: 3,
+        pie: false,
+        ..Setup::new(Game::Quentin)
+    };
+    let online = Online {
+        seat: Some(0),
+        names: ["alice".to_string(), "bob".to_string()],
+        ratings: [1500, 1500],
+        clock: String::new(),
+        left: [0, 0],
+        running: Some(0),
+        rated: false,
+        result: None,
+        takeback: None,
+    };
+    let mut app = App::online(vec![setup.start().unwrap()], Vec::new(), online, Look::FULL);
+    let play = Effect::Send(Request::Play(Action::Place(p("b2"))));
+    assert_eq!(app.step(Input::Event(key(KeyCode::Enter))), [play]);
+    // Nothing is played before the server has it.
+    assert!(app.actions().is_empty());
+    assert_eq!(
+        app.step(Input::Event(key(KeyCode::Char('q')))),
+        [Effect::Quit]
+    );
+}

@@ -4,8 +4,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::*;
-use crate::app::Look;
 use crate::app::tests::effect_of;
+use crate::app::{Input, Look};
 use crate::record::Record;
 use crate::rules::{Game, Setup};
 use crate::search::Calibration;
@@ -43,10 +43,21 @@ pub(crate) fn versus_with(
 /// search's news, ticks it, and carries out the orders it gave.
 pub(crate) fn tick(app: &mut App, script: &Arc<Mutex<Script>>) -> Effect {
     let mut search: Box<dyn SearchHandle> = Box::new(Fake(Arc::clone(script)));
-    app.searched(search.news());
-    let effect = app.tick();
-    search.obey(app.take_orders());
-    effect
+    let effects = app.step(Input::Search(search.news()));
+    carry_out(search.as_mut(), effects)
+}
+
+/// Carries out the search's orders among `effects` with `search`, as the front end does; the
+/// last of the others (`Effect::None` when there is none).
+pub(crate) fn carry_out(search: &mut dyn SearchHandle, effects: Vec<Effect>) -> Effect {
+    let mut last = Effect::None;
+    for effect in effects {
+        match effect {
+            Effect::Search(order) => search.obey(vec![order]),
+            other => last = other,
+        }
+    }
+    last
 }
 
 /// Presses each key of `keys` as [`effect_of`] does, the orders each key gave carried out after
@@ -56,7 +67,8 @@ pub(crate) fn keys(app: &mut App, script: &Arc<Mutex<Script>>, keys: &str) -> Ef
     let mut effect = Effect::None;
     for key in keys.chars() {
         effect = effect_of(app, &key.to_string());
-        search.obey(app.take_orders());
+        let asked = std::mem::take(&mut app.outbox);
+        let _ = carry_out(search.as_mut(), asked);
     }
     effect
 }

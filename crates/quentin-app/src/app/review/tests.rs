@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use crate::input::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
-use crate::app::computer::tests::{answer, report, tick};
+use crate::app::computer::tests::{answer, carry_out, report, tick};
 use crate::app::{Look, Versus};
 use crate::record::Record;
 use crate::search::review::Mark;
@@ -17,7 +17,8 @@ fn press(app: &mut App, script: &Arc<Mutex<Script>>, c: char) -> Effect {
     let event = Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
     let effect = app.handle(&event);
     let mut search: Box<dyn SearchHandle> = Box::new(Fake(Arc::clone(script)));
-    search.obey(app.take_orders());
+    let asked = std::mem::take(&mut app.outbox);
+    let _ = carry_out(search.as_mut(), asked);
     effect
 }
 
