@@ -20,7 +20,7 @@ pub mod tui;
 /// The records' text format and the rules' text, from the app crate (`quentin-app`), under the
 /// names the program's modules use.
 pub use quentin_app::{guide, record};
-/// The rules crate, `quentin-rules`, under the name the program's rooms use.
+/// The rules crate, `quentin-rules`, under the name the program's modules use.
 pub use quentin_rules as rules;
-/// The search crate, `quentin-search`, under the name the program's rooms use.
+/// The search crate, `quentin-search`, under the name the program's modules use.
 pub use quentin_search as search;

@@ -1,24 +1,27 @@
-//! The terminal interface: hot-seat play and interactive replay.
+//! The terminal front end: hot-seat play and interactive replay.
 //!
-//! - [`app`]: the interface as a state machine fed with terminal events.
-//! - [`render`]: drawing the app's state, a pure function into a buffer.
+//! - [`app`]: the interface as a state machine fed with the app's own input events, from the
+//!   app crate (`quentin-app`), as are [`render`] (drawing the app's state, a pure function
+//!   into a buffer), [`input`], [`layout`] and [`commands`].
+//! - [`translate`]: crossterm's events in the app's input.
 //!
 //! The command line enters by [`play`], [`resume`], [`replay`], [`require_terminal`] and
-//! [`keys_in_short`], and says who plays with [`Versus`]; the rooms behind them are the
+//! [`keys_in_short`], and says who plays with [`Versus`]; the modules behind them are the
 //! interface's own.
 //!
 //! This module runs the loop: it sets the terminal up, draws, reads events, saves the record
 //! after every change, and puts the terminal back however the program ends (quit, error, panic,
 //! or a signal such as SIGTERM or SIGINT): raw mode off, the alternate screen left, mouse
-//! capture off, the cursor shown. Ctrl-Z (SIGTSTP) gives the terminal back before stopping and `fg` (SIGCONT)
-//! takes it again. Only SIGKILL cannot be caught; the record on disk then still holds every
+//! capture off, the cursor shown. Ctrl-Z (SIGTSTP) gives the terminal back before stopping and
+//! `fg` (SIGCONT) takes it again. Only SIGKILL cannot be caught; the record on disk then still holds every
 //! completed action.
 
 mod searching;
 mod session;
 pub mod translate;
 
-/// The app, its input, its drawing, its keys and its search handle, from the app crate (`quentin-app`).
+/// The app, its input, its layout, its drawing, its keys and its search handle, from the app
+/// crate (`quentin-app`).
 pub use quentin_app::{app, commands, input, layout, render, search_handle};
 
 use std::io::{self, IsTerminal};

@@ -182,7 +182,7 @@ pub struct App {
     versus: Versus,
     /// The `player1`/`player2` texts shown and recorded.
     players: Players,
-    /// Whether a computer player stands behind the app (its door runs the search).
+    /// Whether a computer player stands behind the app (its front end runs the search).
     computer: bool,
     /// What the app asks of its front end, until the step that asked gives it back.
     outbox: Vec<Effect>,
@@ -207,7 +207,7 @@ pub struct App {
     game_review: Option<review::GameReview>,
 }
 
-/// The app is plain data: it holds no search, no terminal and nothing shared, so any door can
+/// The app is plain data: it holds no search, no terminal and nothing shared, so any front end can
 /// drive it from any thread (the network server runs one for each session, in async tasks).
 const _: () = {
     const fn send<T: Send + 'static>() {}

@@ -1,6 +1,6 @@
 //! The run loop's handle on the computer player: start a search of a position, ask for its
 //! latest report, stop it. The app never holds it: it sends [`SearchOrder`]s out and is told
-//! the news back (Elm-style), so that it stays plain data that any door can drive. Whatever is
+//! the news back (Elm-style), so that it stays plain data that any front end can drive. Whatever is
 //! behind the handle runs on its own thread and answers at once, so the screen never waits.
 //!
 //! [`SearchHandle`] speaks in the search's own [`Budget`] and [`Report`]; the program's search
@@ -10,7 +10,7 @@ use crate::rules::{Action, Position};
 
 pub use crate::search::{Budget, Level, MoveReport, Proven, Report};
 
-/// What the app asks of the search that its door owns and runs.
+/// What the app asks of the search that its front end owns and runs.
 #[derive(Clone, Debug)]
 pub enum SearchOrder {
     /// Search the position after these actions from the start of the game, within this budget,
@@ -43,7 +43,7 @@ pub struct SearchNews {
     pub done: bool,
 }
 
-/// A search running on its own thread, seen from the door that runs it. Every method returns
+/// A search running on its own thread, seen from the front end that runs it. Every method returns
 /// at once.
 pub trait SearchHandle: Send {
     /// Starts searching `position`, reached by `line` from the start of the game, within

@@ -115,7 +115,7 @@ fn worth(report: &Report, whom: &str) -> String {
 }
 
 impl App {
-    /// Puts a computer behind the app: who it plays. The app's door runs the search it asks
+    /// Puts a computer behind the app: who it plays. The app's front end runs the search it asks
     /// for.
     pub fn set_computer(&mut self, versus: Versus) {
         self.versus = versus;
@@ -212,7 +212,7 @@ impl App {
     /// Brings the app up to date with the search: reads the news it was told, plays the
     /// computer's move or shows the hint once found, and asks for searches to start or stop as
     /// the shown position and the wishes change (at once: after the computer's move, the next
-    /// search is asked for in the same call). The door calls it many times a second.
+    /// search is asked for in the same call). The front end calls it many times a second.
     pub(crate) fn tick(&mut self) -> Effect {
         let effect = self.read_search();
         self.schedule();

@@ -1,6 +1,6 @@
 //! The review of a game in the app: after a game or in a replay, `v` has the search look at
 //! every position of the line, one after the other, in the background (the app never waits: the
-//! door runs each search as it runs the others, [`super::computer`]); then
+//! front end runs each search as it runs the others, [`super::computer`]); then
 //! [`crate::search::review::weigh`] marks the actions, and `m`/`M` jump between the marked ones.
 
 use crate::rules::Action;
