@@ -6,13 +6,13 @@
 //! - [`record`]: reading and writing game records, the plain-text move lists.
 //! - [`library`]: the records on disk: listing them, finding the game to resume.
 //! - [`save`]: one game's record file, locked and written atomically, so that no game is lost.
-//! - [`report`]: the JSON and text views of a replayed position.
+//! - [`position_view`]: the JSON and text views of a replayed position.
 //! - [`tui`]: the terminal interface, hot-seat play and interactive replay.
 
 pub mod bench;
 pub mod cli;
 pub mod library;
-pub mod report;
+pub mod position_view;
 pub mod save;
 pub mod server;
 pub mod tui;
