@@ -4,10 +4,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use quentin::record::Record;
 use quentin::rules::{Game, Setup};
-use quentin::tui::app::{App, Look};
+use quentin::tui::app::{App, Input, Look};
+use quentin::tui::input::{Event, KeyCode, KeyEvent, KeyModifiers};
 use quentin::tui::render::draw;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -33,10 +33,10 @@ fn game(moves: usize) -> App {
     let record = Record::new(setup, actions).expect("the actions were legal");
     let mut app = App::replay(&record, usize::MAX, Look::FULL);
     // Play on, so that the cursor's preview and legality are drawn too.
-    let _ = app.handle(&Event::Key(KeyEvent::new(
+    let _ = app.step(Input::Event(Event::Key(KeyEvent::new(
         KeyCode::Char('p'),
         KeyModifiers::NONE,
-    )));
+    ))));
     app
 }
 

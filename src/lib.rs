@@ -6,20 +6,21 @@
 //! - [`record`]: reading and writing game records, the plain-text move lists.
 //! - [`library`]: the records on disk: listing them, finding the game to resume.
 //! - [`save`]: one game's record file, locked and written atomically, so that no game is lost.
-//! - [`report`]: the JSON and text views of a replayed position.
+//! - [`position_view`]: the JSON and text views of a replayed position.
 //! - [`tui`]: the terminal interface, hot-seat play and interactive replay.
 
 pub mod bench;
 pub mod cli;
-pub mod guide;
 pub mod library;
-pub mod record;
-pub mod report;
+pub mod position_view;
 pub mod save;
 pub mod server;
 pub mod tui;
 
-/// The rules crate, `quentin-rules`, under the name the program's rooms use.
+/// The records' text format and the rules' text, from the app crate (`quentin-app`), under the
+/// names the program's modules use.
+pub use quentin_app::{guide, record};
+/// The rules crate, `quentin-rules`, under the name the program's modules use.
 pub use quentin_rules as rules;
-/// The search crate, `quentin-search`, under the name the program's rooms use.
+/// The search crate, `quentin-search`, under the name the program's modules use.
 pub use quentin_search as search;

@@ -18,26 +18,7 @@ use crate::rules::{Game, Outcome};
 /// The largest record file read; a record of a whole game is a few kilobytes.
 pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 
-/// A path as printed for a person: control characters (which a terminal could take for
-/// commands) escaped, everything else as it is.
-#[must_use]
-pub fn shown(path: &Path) -> String {
-    escaped(&path.to_string_lossy())
-}
-
-/// `text` with its control characters escaped, for a terminal.
-#[must_use]
-pub fn escaped(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        if ch.is_control() {
-            out.extend(ch.escape_default());
-        } else {
-            out.push(ch);
-        }
-    }
-    out
-}
+pub use quentin_app::escape::{escaped, shown};
 
 /// A path as a shell takes it back: [`shown`], single-quoted when it holds anything but
 /// letters, digits and `/._-+,:@~=`.

@@ -305,8 +305,8 @@ fn every_relative_link_and_path_of_the_docs_exists() {
 
 /// How the documents write a key of the interface's table.
 fn key_name(key: quentin::tui::commands::Key) -> String {
-    use crossterm::event::KeyCode;
     use quentin::tui::commands::Key;
+    use quentin::tui::input::KeyCode;
     match key {
         Key::Code(KeyCode::Char(' ')) => "Space".to_string(),
         Key::Code(KeyCode::Char(c)) => format!("`{c}`"),

@@ -1,5 +1,6 @@
-//! The computer's command-line doors other than GTP, from the outside: `analyze` (JSON fields,
-//! text, the exit statuses of `replay`), `match` and `bench --policy`. Playout budgets only.
+//! The computer's command-line entry points other than GTP, from the outside: `analyze` (JSON
+//! fields, text, the exit statuses of `replay`), `match` and `bench --policy`. Playout budgets
+//! only.
 
 use std::path::Path;
 use std::process::{Command, Output};

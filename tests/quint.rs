@@ -5,8 +5,8 @@
 use std::process::Command;
 
 use proptest::prelude::*;
+use quentin::position_view;
 use quentin::record::Record;
-use quentin::report;
 use quentin::rules::{Action, Color, Game, Position, Setup};
 use serde_json::Value;
 
@@ -327,8 +327,8 @@ proptest! {
         let back = Record::parse(&text).unwrap();
         prop_assert_eq!(&back, &record);
         prop_assert_eq!(back.to_text(), text);
-        let json = report::json(&pos, &actions);
-        prop_assert_eq!(report::json(&back.final_position(), back.actions()), json.clone());
+        let json = position_view::json(&pos, &actions);
+        prop_assert_eq!(position_view::json(&back.final_position(), back.actions()), json.clone());
         prop_assert_eq!(json["game"].as_str(), Some("quint"));
         prop_assert_eq!(json["size"].as_u64(), Some(8));
         prop_assert_eq!(json["pie"].as_bool(), Some(false));

@@ -91,7 +91,7 @@ pub(super) fn round(x: f64) -> f64 {
 
 /// The analysis for people: the position, then the best actions with their chances and lines.
 fn text_of(record: &Record, position: &Position, at: usize, report: &Report) -> String {
-    let mut out = crate::report::text(position, &record.actions()[..at]);
+    let mut out = crate::position_view::text(position, &record.actions()[..at]);
     let mover = report.to_move.map_or("nobody", |c| c.name());
     out.push_str(&format!(
         "\n{} playouts in {:.1} s ({:.0}/s)\n",

@@ -85,7 +85,7 @@ fn text(entries: &[Entry], hidden: usize, dir: &str) -> String {
                 let result = match &s.outcome {
                     None => "unfinished".to_string(),
                     Some(o) => match o.winner() {
-                        Some(color) => format!("{} won", crate::report::capitalised(color)),
+                        Some(color) => format!("{} won", color.capitalised()),
                         None => "draw".to_string(),
                     },
                 };

@@ -273,7 +273,7 @@ impl Gtp {
             },
             ("showboard", []) => {
                 // An empty line would end the answer early: GTP answers have none.
-                let board = crate::report::text(&self.position, &self.actions);
+                let board = crate::position_view::text(&self.position, &self.actions);
                 let lines: Vec<&str> = board.lines().filter(|l| !l.trim().is_empty()).collect();
                 text(format!("\n{}", lines.join("\n")))
             }

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 use clap::Args;
 
+use crate::position_view;
 use crate::record::Record;
-use crate::report;
 
 use super::{BadRecord, load_record, write_stdout};
 
@@ -74,11 +74,11 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<()> {
     let position = record.position_at(at);
     let moves = &record.actions()[..at];
     let out = if args.json {
-        let mut s = serde_json::to_string_pretty(&report::json(&position, moves))?;
+        let mut s = serde_json::to_string_pretty(&position_view::json(&position, moves))?;
         s.push('\n');
         s
     } else {
-        let mut text = report::text(&position, moves);
+        let mut text = position_view::text(&position, moves);
         for (i, player) in record.players().iter().enumerate() {
             if let Some(player) = player {
                 text.push_str(&format!("Player {}: {player}\n", i + 1));

@@ -10,7 +10,6 @@ use clap::Args;
 use serde_json::{Map, Value, json};
 
 use crate::record::{Record, quote};
-use crate::report::capitalised;
 use crate::search::review::{self, ActionReview, PlayerSummary, Progress, Review, Unreviewed};
 
 use super::analyze::round;
@@ -126,7 +125,7 @@ fn marked_line(a: &ActionReview) -> String {
     format!(
         "{:>4}. {:<5} {:<6} {:<13} {} → {}{better}\n",
         a.index,
-        capitalised(a.colour),
+        a.colour.capitalised(),
         a.action.to_string(),
         mark,
         percent(a.win_before),
@@ -157,7 +156,7 @@ fn text_of(record: &Record, review: &Review) -> String {
     let end = record.final_position();
     let result = match end.outcome() {
         Some(o) => match o.winner() {
-            Some(w) => format!("{} won", capitalised(w)),
+            Some(w) => format!("{} won", w.capitalised()),
             None => "drawn".to_string(),
         },
         None => "unfinished".to_string(),

@@ -12,13 +12,13 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use crossterm::event::Event;
 use russh::ChannelId;
 use russh::server::Handle;
 use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
 use super::link::Link;
+use crate::tui::input::{Event, KeyCode};
 
 /// What comes from the channel.
 #[derive(Debug)]
@@ -459,14 +459,14 @@ impl Keys {
             if self.partial == [0x1b] {
                 if last {
                     self.partial.clear();
-                    out.push(Event::Key(crossterm::event::KeyCode::Esc.into()));
+                    out.push(Event::Key(KeyCode::Esc.into()));
                 }
                 continue;
             }
             match terminput::Event::parse_from(&self.partial) {
                 Ok(Some(event)) => {
                     self.partial.clear();
-                    if let Ok(event) = terminput_crossterm::to_crossterm(event) {
+                    if let Some(event) = super::translate::from_terminput(event) {
                         out.push(event);
                     }
                 }
@@ -480,7 +480,7 @@ impl Keys {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use crate::tui::input::{KeyEvent, KeyModifiers};
 
     fn keys(chunks: &[&[u8]]) -> Vec<Event> {
         let mut keys = Keys::default();

@@ -5,7 +5,7 @@
 
 mod form;
 
-use crossterm::event::{
+use crate::tui::input::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::buffer::Buffer;

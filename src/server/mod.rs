@@ -4,7 +4,8 @@
 //! - [`spec`]: what a challenge asks for.
 //! - [`store`]: the SQLite file every move is committed to before anyone hears of it.
 //! - [`hub`]: players, challenges and games, behind one lock; the rules decide every move.
-//! - [`ssh`]: keys, channels and what runs on them; [`channel`]: a channel's two ends.
+//! - [`ssh`]: keys, channels and what runs on them; [`channel`]: a channel's two ends;
+//!   [`translate`]: the keys read from a channel, in the app's input.
 //! - [`gate`]: the places of connections and sessions, and their bounds; [`link`]: one
 //!   connection's deadlines and the switch that cuts it.
 //! - [`bot`]: the line protocol for programs; [`interactive`] and [`lobby`]: people's screens.
@@ -24,6 +25,7 @@ mod run;
 pub mod spec;
 pub mod ssh;
 pub mod store;
+pub mod translate;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;

@@ -1,25 +1,28 @@
-//! The terminal interface: hot-seat play and interactive replay.
+//! The terminal front end: hot-seat play and interactive replay.
 //!
-//! - [`app`]: the interface as a state machine fed with terminal events.
-//! - [`render`]: drawing the app's state, a pure function into a buffer.
+//! - [`app`]: the interface as a state machine fed with the app's own input events, from the
+//!   app crate (`quentin-app`), as are [`render`] (drawing the app's state, a pure function
+//!   into a buffer), [`input`], [`layout`] and [`commands`].
+//! - [`translate`]: crossterm's events in the app's input.
 //!
 //! The command line enters by [`play`], [`resume`], [`replay`], [`require_terminal`] and
-//! [`keys_in_short`], and says who plays with [`Versus`]; the rooms behind them are the
+//! [`keys_in_short`], and says who plays with [`Versus`]; the modules behind them are the
 //! interface's own.
 //!
 //! This module runs the loop: it sets the terminal up, draws, reads events, saves the record
 //! after every change, and puts the terminal back however the program ends (quit, error, panic,
 //! or a signal such as SIGTERM or SIGINT): raw mode off, the alternate screen left, mouse
-//! capture off, the cursor shown. Ctrl-Z (SIGTSTP) gives the terminal back before stopping and `fg` (SIGCONT)
-//! takes it again. Only SIGKILL cannot be caught; the record on disk then still holds every
+//! capture off, the cursor shown. Ctrl-Z (SIGTSTP) gives the terminal back before stopping and
+//! `fg` (SIGCONT) takes it again. Only SIGKILL cannot be caught; the record on disk then still holds every
 //! completed action.
 
-pub mod app;
-pub mod commands;
-pub mod render;
-pub mod search_handle;
 mod searching;
 mod session;
+pub mod translate;
+
+/// The app, its input, its layout, its drawing, its keys and its search handle, from the app
+/// crate (`quentin-app`).
+pub use quentin_app::{app, commands, input, layout, render, search_handle};
 
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
@@ -40,12 +43,12 @@ use ratatui::backend::CrosstermBackend;
 use crate::record::Record;
 use crate::rules::Setup;
 
-use app::{App, Effect, Look, Mode};
+use app::{App, Effect, Input, Look, Mode};
 use search_handle::SearchHandle;
 
 use crate::save::RecordFile;
 pub use app::Versus;
-use render::Geometry;
+use layout::Geometry;
 
 /// Plays a new game of `setup`, between people or against the computer as `versus` says (its
 /// search on `threads` threads, 0 for the machine's cores), saving the record after every
@@ -194,11 +197,9 @@ impl Session {
         loop {
             // The search first: the computer's move played, or its next search started, before
             // the frame that shows it.
-            self.app.searched(search.news());
-            let ticked = self.app.tick();
-            search.obey(self.app.take_orders());
-            if ticked == Effect::Save {
-                self.save();
+            let news = Input::Search(search.news());
+            if self.carry_out(news, search, None) {
+                return Ok(());
             }
             if REDRAW.swap(false, Ordering::SeqCst) {
                 // A fresh terminal knows nothing of the old screen, so it draws every cell
@@ -216,7 +217,9 @@ impl Session {
                 .draw(|frame| geometry = render::render(&self.app, frame))
                 .context("cannot draw")?;
             execute!(io::stdout(), EndSynchronizedUpdate).context("cannot draw")?;
-            self.app.set_geometry(geometry);
+            if self.carry_out(Input::Drawn(geometry), search, None) {
+                return Ok(());
+            }
             #[cfg(feature = "test-hooks")]
             if panic_after_frame {
                 panic!("QUENTIN_TEST_PANIC is set: a panic after the first frame, as asked");
@@ -234,17 +237,37 @@ impl Session {
             };
             // Kept while a replay shows: playing on goes back to it when nothing can be saved.
             let replay = (self.app.mode() == Mode::Replay).then(|| self.app.clone());
-            let effect = self.app.handle(&event);
-            search.obey(self.app.take_orders());
+            let event = Input::Event(translate::from_crossterm(event));
+            if self.carry_out(event, search, replay) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Steps the app with `input` and carries out what it asks, in order; whether the loop must
+    /// end. `replay` is the app as it was while a replay showed (playing on goes back to it
+    /// when nothing can be saved).
+    fn carry_out(
+        &mut self,
+        input: Input,
+        search: &mut dyn SearchHandle,
+        mut replay: Option<App>,
+    ) -> bool {
+        for effect in self.app.step(input) {
             match effect {
                 Effect::None => {}
-                Effect::Quit if self.may_quit() => return Ok(()),
+                Effect::Quit if self.may_quit() => return true,
                 Effect::Quit => {}
                 Effect::Suspend => suspend(),
                 Effect::Save => self.save(),
-                Effect::NewRecord => self.new_line(replay),
+                Effect::NewRecord => self.new_line(replay.take()),
+                Effect::Search(order) => search.obey(vec![order]),
+                // Only the server's sessions make an online app (`App::online`): an app of the
+                // terminal has no server to send to, and never asks to.
+                Effect::Send(_) => {}
             }
         }
+        false
     }
 }
 

@@ -133,20 +133,24 @@ mod tests {
     /// The review of `text` by the interface's `v`, run by this door behind the app as the
     /// terminal loop runs it.
     fn reviewed_in_the_interface(text: &str) -> crate::search::review::Review {
-        use crate::tui::app::{App, Look, Versus};
-        use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+        use crate::tui::app::{App, Effect, Input, Look, Versus};
+        use crate::tui::input::{Event, KeyCode, KeyEvent};
         let record = crate::record::Record::parse(text).unwrap();
         let mut app = App::replay(&record, usize::MAX, Look::FULL);
         app.set_computer(Versus::PEOPLE);
         // Several threads asked for: the review plays on one, with its own seed.
         let mut search: Box<dyn SearchHandle> = Box::new(Searching::new(2));
-        let v = Event::Key(KeyEvent::new(KeyCode::Char('v'), KeyModifiers::NONE));
-        let _ = app.handle(&v);
-        search.obey(app.take_orders());
+        let obey = |effects: Vec<Effect>, search: &mut Box<dyn SearchHandle>| {
+            for effect in effects {
+                if let Effect::Search(order) = effect {
+                    search.obey(vec![order]);
+                }
+            }
+        };
+        let v = Event::Key(KeyEvent::from(KeyCode::Char('v')));
+        obey(app.step(Input::Event(v)), &mut search);
         while app.game_review().is_none() {
-            app.searched(search.news());
-            let _ = app.tick();
-            search.obey(app.take_orders());
+            obey(app.step(Input::Search(search.news())), &mut search);
             std::thread::yield_now();
         }
         app.game_review().unwrap().clone()

@@ -209,10 +209,34 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::Record;
     use crate::save;
-    use crate::tui::app::Effect;
-    use crate::tui::app::tests::{after, effect_of};
+    use crate::tui::app::{Effect, Input, Look};
+    use crate::tui::input::{Event, KeyCode, KeyEvent};
     use std::fs;
+
+    /// A game of Quentin on `size`×`size` after the record's `moves`, as `quentin resume`
+    /// opens it.
+    fn after(size: usize, pie: bool, moves: &str) -> App {
+        let pie = if pie { "on" } else { "off" };
+        let record = Record::parse(&format!("size {size}\npie {pie}\n{moves}\n")).unwrap();
+        App::resume(&record, Look::FULL)
+    }
+
+    /// Presses each key of `keys` (`\n` for Enter); the last effect of the last key.
+    fn effect_of(app: &mut App, keys: &str) -> Effect {
+        let mut effect = Effect::None;
+        for c in keys.chars() {
+            let code = if c == '\n' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(c)
+            };
+            let event = Event::Key(KeyEvent::from(code));
+            effect = app.step(Input::Event(event)).pop().unwrap_or(Effect::None);
+        }
+        effect
+    }
 
     /// A session whose 3×3 game Black has just won, saved in `DIR/game.txt`; returns it, the
     /// directory and the saved record.

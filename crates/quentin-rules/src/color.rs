@@ -33,6 +33,16 @@ impl Color {
         }
     }
 
+    /// The name at the head of a sentence, as messages and reports write it: `Black` or
+    /// `White`.
+    #[must_use]
+    pub const fn capitalised(self) -> &'static str {
+        match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        }
+    }
+
     /// The board letter used in JSON boards and worked examples: `B` or `W`.
     #[must_use]
     pub const fn letter(self) -> char {
@@ -67,5 +77,6 @@ mod tests {
         }
         assert_eq!(Color::Black.to_string(), "black");
         assert_eq!(Color::White.letter(), 'W');
+        assert_eq!(Color::Black.capitalised(), "Black");
     }
 }

@@ -262,7 +262,7 @@ pub fn review(
 }
 
 /// The review of the line `actions` played from `start`, given the search's report on the
-/// position before each action (`reports[i]` before `actions[i]`): for a door that runs the
+/// position before each action (`reports[i]` before `actions[i]`): for a front end that runs the
 /// searches itself, one by one. Only the actions with a report are weighed.
 ///
 /// # Errors

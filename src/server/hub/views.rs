@@ -85,7 +85,7 @@ impl GameView {
         };
         Some(format!(
             "{} ({}) wins {how}",
-            crate::report::capitalised(color),
+            color.capitalised(),
             self.names[seat]
         ))
     }

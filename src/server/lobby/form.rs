@@ -1,7 +1,7 @@
 //! The form of a new challenge in the lobby: the game, size, pie rule, who moves first, the
 //! clock, rated or casual, and perhaps one opponent; its keys and its lines.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::tui::input::{KeyCode, KeyEvent};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 

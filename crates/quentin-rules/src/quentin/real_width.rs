@@ -3,7 +3,7 @@
 //! from a few words around it rather than from the padded grid of the largest board.
 //!
 //! [`Position`](crate::Position) keeps Quentin on the shared [`Board`](crate::Board), whose
-//! padded grid, counts and change lists every other room reads. A playout needs much less: which
+//! padded grid, counts and change lists every other module reads. A playout needs much less: which
 //! placements are legal, what they fill, and who has won. [`QuentinBoard`] keeps only that, and
 //! answers as the rules do (the tests below play the two side by side on random games at every
 //! size): a placement, the territories it closes filled, refused when a stone of the turn then

@@ -252,7 +252,7 @@ fn weighing_the_reports_of_part_of_a_line_weighs_that_part() {
     };
     let (start, line) = thrown_away_win(setup, 3);
     let whole = reviewed(&start, &line, 400, 1);
-    // The searches one by one, as a door that runs them itself does.
+    // The searches one by one, as a front end that runs them itself does.
     let mut searcher = Searcher::new(limits(400, 1));
     let mut position = start.clone();
     let mut reports = Vec::new();

@@ -1,0 +1,483 @@
+//! The interface as a state machine, with one way in and one way out: [`App::step`] takes one
+//! [`Input`] (an event at the terminal, the search's news, the server's game, the frame drawn)
+//! and gives back what the front end must do ([`Effect`]s: save, search, send, quit, in the
+//! order asked). No terminal, no files: the tests drive it with key and mouse events.
+//!
+//! The app keeps the whole line of play: every position from the start, the actions between them
+//! and how many of them are on the board now. Undo steps back along that line and redo forward;
+//! a new action cuts the undone ones off. The record always holds the actions on the board.
+//!
+//! Quint's moves take several keys (select a piece, its destination, the pieces to take): that
+//! part of the machine is in its `quint` module.
+
+pub(crate) mod computer;
+mod keys;
+mod line;
+pub(crate) mod online;
+pub(crate) mod quint;
+mod review;
+mod text;
+
+use std::path::{Path, PathBuf};
+
+use crate::record::{self, Players, Record};
+use crate::rules::{Action, Color, Point, Position, Setup, SetupError};
+
+use super::input::Event;
+use super::layout::Geometry;
+use super::search_handle::{SearchNews, SearchOrder};
+
+use computer::Search;
+pub use computer::{Hint, Job, Versus, chance};
+pub use online::{Online, Request};
+pub use review::REVIEW_PLAYOUTS;
+
+pub use quint::{Pick, capturable, cells_text, dropping, reachable};
+pub use text::{KONOBI_TIP, dimensions, refusal_text, removals_text, wins_text};
+
+/// Whether the app plays a game or steps through a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Two people play at one keyboard.
+    Play,
+    /// A saved record is shown, one position at a time.
+    Replay,
+}
+
+/// How the board is drawn: the terminal's abilities and the player's wishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Look {
+    /// Draw with ASCII characters only (`--ascii`).
+    pub ascii: bool,
+    /// Use colours (off when `NO_COLOR` is set).
+    pub color: bool,
+}
+
+impl Look {
+    /// Unicode glyphs and colours: the normal look.
+    pub const FULL: Look = Look {
+        ascii: false,
+        color: true,
+    };
+
+    /// The look the environment asks for: colours unless `NO_COLOR` is set to something.
+    #[must_use]
+    pub fn from_env(ascii: bool) -> Look {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Look {
+            ascii,
+            color: !no_color,
+        }
+    }
+}
+
+/// What the app asks of its front end, in the order asked: the one way out of the app. Each
+/// call of [`App::step`] gives them back; the front end carries them out in that order.
+#[derive(Clone, Debug, PartialEq)]
+#[must_use]
+pub enum Effect {
+    /// Nothing: what a key that only changes the screen gives inside the app (never in the
+    /// outbox).
+    None,
+    /// The line of play changed: save the record.
+    Save,
+    /// A new game began (after a win, or playing on from a replay): save it to a new record
+    /// file and tell the app its path.
+    NewRecord,
+    /// Leave the program.
+    Quit,
+    /// Give the terminal back and stop, as Ctrl-Z does in a shell (`fg` takes it back).
+    Suspend,
+    /// Start or stop the search the front end runs for the app.
+    Search(SearchOrder),
+    /// Send this to the server (an online game).
+    Send(Request),
+}
+
+/// What a front end tells the app: the one way in. Both front ends (the terminal loop and a
+/// session of the network server) call [`App::step`] with these, in the same order: the news
+/// first (the search's, or the server's game), then the frame drawn, then each event.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// Something happened at the player's terminal.
+    Event(Event),
+    /// The latest news of the search the front end runs (before every frame, while the app
+    /// has a computer behind it).
+    Search(SearchNews),
+    /// The server's game as committed: its actions, and its state beside the board (an online
+    /// game, whenever the server says it changed and before every frame).
+    Server(Vec<Action>, Online),
+    /// A frame was drawn: where things are now, for mouse clicks and scrolling.
+    Drawn(Geometry),
+}
+
+/// How a message is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// News: an action played, a pass announced.
+    Info,
+    /// Something was refused: an illegal point, a key that does nothing now.
+    Refusal,
+}
+
+/// The last message in the side panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// The words.
+    pub text: String,
+    /// How to show them.
+    pub tone: Tone,
+}
+
+/// The person playing `color`: 1 for the one who moved first, 2 for the other; a swap exchanges
+/// them.
+#[must_use]
+pub fn player(color: Color, swapped: bool) -> u8 {
+    match (color, swapped) {
+        (Color::Black, false) | (Color::White, true) => 1,
+        (Color::Black, true) | (Color::White, false) => 2,
+    }
+}
+
+/// The person playing `color` in `position`'s game: 1 for the one who moved first (Black, but
+/// White in Quint), 2 for the other; a swap exchanges them.
+#[must_use]
+pub fn player_of(position: &Position, color: Color) -> u8 {
+    let white_first = position.game().first_color() == Color::White;
+    player(color, position.swapped() != white_first)
+}
+
+/// The state of the interface: events and the search's news in, effects and search orders out.
+#[derive(Clone, Debug)]
+pub struct App {
+    /// Every position of the line of play: `positions[i]` follows the first `i` actions.
+    positions: Vec<Position>,
+    /// The line of play, undone actions included.
+    actions: Vec<Action>,
+    /// How many actions are on the board; the rest can be redone.
+    current: usize,
+    cursor: Point,
+    mode: Mode,
+    message: Option<Message>,
+    help: bool,
+    /// How many lines the help is scrolled down.
+    help_scroll: usize,
+    /// Keys ignored while the window is too small for the board, counted for the player (and
+    /// so that what typed keys did can always be read back from the screen).
+    ignored_keys: usize,
+    /// Konobi's first-time tip, while it shows (not the computer's hint).
+    tip: Option<&'static str>,
+    /// Whether that hint was shown already: it shows once a session.
+    tip_given: bool,
+    look: Look,
+    record_path: Option<PathBuf>,
+    /// The first entry shown in the action list, when the player scrolled it; `None` follows
+    /// the current action.
+    list_top: Option<usize>,
+    /// The screen geometry of the last render, for mouse clicks.
+    geometry: Geometry,
+    /// Quint's selection in the move phase.
+    pick: Pick,
+    /// Who plays what.
+    versus: Versus,
+    /// The `player1`/`player2` texts shown and recorded.
+    players: Players,
+    /// Whether a computer player stands behind the app (its front end runs the search).
+    computer: bool,
+    /// What the app asks of its front end, until the step that asked gives it back.
+    outbox: Vec<Effect>,
+    /// What the search said last, not yet read by a tick.
+    news: Option<SearchNews>,
+    /// The search under way or just ended.
+    search: Option<Search>,
+    /// Whether a hint was asked for and not found yet.
+    hint_wanted: bool,
+    /// The last hint found by the computer.
+    suggestion: Option<Hint>,
+    /// Whether the live analysis is on.
+    analysis: bool,
+    /// Whether the replay is of the game just finished here, looked over (`n` then starts a
+    /// new game).
+    reviewing: bool,
+    /// The game over the network, when this is one.
+    online: Option<Online>,
+    /// Whether `R` was just pressed once: a second press resigns.
+    resign_asked: bool,
+    /// The review of the game, under way or done.
+    game_review: Option<review::GameReview>,
+}
+
+/// The app is plain data: it holds no search, no terminal and nothing shared, so any front end can
+/// drive it from any thread (the network server runs one for each session, in async tasks).
+const _: () = {
+    const fn send<T: Send + 'static>() {}
+    send::<App>();
+};
+
+/// How many lines a mouse wheel step scrolls the action list.
+const WHEEL_LINES: usize = 3;
+
+/// How many forced passes may follow one another before the app stops passing by itself (two
+/// would mean neither side can place a stone; the rules make that impossible, but a loop of
+/// passes must never hang the interface).
+const MAX_AUTO_PASSES: usize = 2;
+
+impl App {
+    /// A new game from `setup`.
+    ///
+    /// # Errors
+    /// When the setup is invalid.
+    pub fn new(setup: Setup, look: Look) -> Result<App, SetupError> {
+        let start = setup.start()?;
+        Ok(App::from_line(vec![start], Vec::new(), Mode::Play, look))
+    }
+
+    /// The record shown after its first `at` actions (all of them when `at` is larger), to step
+    /// through.
+    #[must_use]
+    pub fn replay(record: &Record, at: usize, look: Look) -> App {
+        let actions = record.actions().to_vec();
+        let positions = record.positions();
+        let mut app = App::from_line(positions, actions, Mode::Replay, look);
+        app.players = record.players().clone();
+        app.go_to(at);
+        app.info("Replay: Left/Right step, Home/End jump, p plays on from the shown position.");
+        app
+    }
+
+    /// The game of `record`, ready to play on after its last action.
+    #[must_use]
+    pub fn resume(record: &Record, look: Look) -> App {
+        let mut app = App::replay(record, usize::MAX, look);
+        app.mode = Mode::Play;
+        let n = app.current;
+        app.info(format!(
+            "Resumed after {n} action{}; new actions are added to the same record.",
+            if n == 1 { "" } else { "s" }
+        ));
+        app
+    }
+
+    fn from_line(positions: Vec<Position>, actions: Vec<Action>, mode: Mode, look: Look) -> App {
+        let size = positions.first().map_or(1, Position::size);
+        let current = actions.len();
+        App {
+            positions,
+            actions,
+            current,
+            cursor: Point::new(size / 2, size / 2),
+            mode,
+            message: None,
+            help: false,
+            help_scroll: 0,
+            ignored_keys: 0,
+            tip: None,
+            tip_given: false,
+            look,
+            record_path: None,
+            list_top: None,
+            geometry: Geometry::default(),
+            pick: Pick::Nothing,
+            versus: Versus::PEOPLE,
+            players: Players::default(),
+            computer: false,
+            outbox: Vec::new(),
+            news: None,
+            search: None,
+            hint_wanted: false,
+            suggestion: None,
+            analysis: false,
+            reviewing: false,
+            online: None,
+            resign_asked: false,
+            game_review: None,
+        }
+    }
+
+    /// The position on the board.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        // ok: `positions` holds one more entry than there are actions, and `current` counts
+        // actions, so the index is always in range.
+        &self.positions[self.current]
+    }
+
+    /// The position after the first `n` actions of the line of play (the current one when `n`
+    /// is beyond it).
+    #[must_use]
+    pub fn position_at(&self, n: usize) -> &Position {
+        self.positions.get(n).unwrap_or_else(|| self.position())
+    }
+
+    /// The setup of the game.
+    #[must_use]
+    pub fn setup(&self) -> Setup {
+        self.position().setup()
+    }
+
+    /// The whole line of play, undone actions included.
+    #[must_use]
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// How many actions are on the board.
+    #[must_use]
+    pub fn current(&self) -> usize {
+        self.current
+    }
+
+    /// The last action on the board.
+    #[must_use]
+    pub fn last_action(&self) -> Option<Action> {
+        self.current.checked_sub(1).map(|i| self.actions[i])
+    }
+
+    /// The point of the last placement on the board, to mark it.
+    #[must_use]
+    pub fn last_placement(&self) -> Option<Point> {
+        self.actions[..self.current]
+            .iter()
+            .rev()
+            .find_map(|a| a.point())
+    }
+
+    /// The cursor.
+    #[must_use]
+    pub fn cursor(&self) -> Point {
+        self.cursor
+    }
+
+    /// Play or replay.
+    #[must_use]
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The last message.
+    #[must_use]
+    pub fn message(&self) -> Option<&Message> {
+        self.message.as_ref()
+    }
+
+    /// Whether the help overlay is open.
+    #[must_use]
+    pub fn help_open(&self) -> bool {
+        self.help
+    }
+
+    /// A tip for a newcomer shown under the last message, such as why Konobi refuses most
+    /// diagonal moves.
+    #[must_use]
+    pub fn tip(&self) -> Option<&'static str> {
+        self.tip
+    }
+
+    /// How many lines the help overlay is scrolled down (the drawing shows no more than its
+    /// last line at the bottom).
+    #[must_use]
+    pub fn help_scroll(&self) -> usize {
+        self.help_scroll
+    }
+
+    /// How many keys were ignored since the window became too small for the board.
+    #[must_use]
+    pub fn ignored_keys(&self) -> usize {
+        self.ignored_keys
+    }
+
+    /// How to draw.
+    #[must_use]
+    pub fn look(&self) -> Look {
+        self.look
+    }
+
+    /// Where the record is saved, once the run loop said so.
+    #[must_use]
+    pub fn record_path(&self) -> Option<&Path> {
+        self.record_path.as_deref()
+    }
+
+    /// Tells the app where its record is saved (shown in the help overlay).
+    pub fn set_record_path(&mut self, path: PathBuf) {
+        self.record_path = Some(path);
+    }
+
+    /// Takes one input and gives back what the app asks of its front end, in order (the
+    /// search's orders and the server's requests as they were asked, then what the input
+    /// itself calls for).
+    pub fn step(&mut self, input: Input) -> Vec<Effect> {
+        let effect = match input {
+            Input::Event(event) => self.handle(&event),
+            Input::Search(news) => {
+                self.searched(news);
+                self.tick()
+            }
+            Input::Server(actions, online) => {
+                self.sync_online(&actions, online);
+                self.forced_pass();
+                Effect::None
+            }
+            Input::Drawn(geometry) => {
+                self.set_geometry(geometry);
+                Effect::None
+            }
+        };
+        self.emit(effect);
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Puts `effect` in the outbox (nothing for [`Effect::None`]).
+    pub(crate) fn emit(&mut self, effect: Effect) {
+        if effect != Effect::None {
+            self.outbox.push(effect);
+        }
+    }
+
+    /// Remembers the geometry of the screen just drawn, for mouse clicks and scrolling.
+    pub(crate) fn set_geometry(&mut self, geometry: Geometry) {
+        if !geometry.hidden {
+            self.ignored_keys = 0;
+        }
+        self.geometry = geometry;
+    }
+
+    /// The record of the actions on the board.
+    #[must_use]
+    pub fn record_text(&self) -> String {
+        record::write_players(self.setup(), &self.players, &self.actions[..self.current])
+    }
+
+    /// Shows a refusal or a failure (of the app, or outside it, such as saving).
+    pub fn warn(&mut self, text: impl Into<String>) {
+        self.tip = None;
+        self.message = Some(Message {
+            text: text.into(),
+            tone: Tone::Refusal,
+        });
+    }
+
+    /// Shows news: what happened, what the keys do now.
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.tip = None;
+        self.message = Some(Message {
+            text: text.into(),
+            tone: Tone::Info,
+        });
+    }
+
+    /// The first entry of the action list to show in `rows` lines: where the player scrolled
+    /// it, or else around the current action.
+    #[must_use]
+    pub fn list_top(&self, rows: usize) -> usize {
+        let len = self.actions.len();
+        let last_top = len.saturating_sub(rows);
+        match self.list_top {
+            Some(top) => top.min(last_top),
+            None => self.current.saturating_sub(1 + rows / 2).min(last_top),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,0 +1,242 @@
+//! The line of play: acting, forced passes, undo and redo, new games and playing on.
+
+use crate::rules::{Action, Color, Illegal, KonobiViolation, Position};
+
+use super::text::{KONOBI_TIP, dimensions, fills_text, join, refusal_text, removals_text};
+use super::{App, Effect, MAX_AUTO_PASSES, Mode, Pick, player, player_of, quint};
+use crate::layout::BoardStyle;
+
+impl App {
+    /// Plays `action` for the side to move, then any forced passes; refuses an illegal action
+    /// with the rules' reason and changes nothing.
+    pub(super) fn act(&mut self, action: Action) -> Effect {
+        if self.online.is_some() {
+            return self.online_act(action);
+        }
+        let position = self.position();
+        if position.is_over() {
+            self.warn("The game is over: n starts a new game, u takes back the last action.");
+            return Effect::None;
+        }
+        let Some(mover) = position.to_move() else {
+            return Effect::None;
+        };
+        let effect = match position.preview(action) {
+            Ok(effect) => effect,
+            Err(reason) => {
+                let what = match action {
+                    Action::Swap => "swap".to_string(),
+                    other => format!("play {other}"),
+                };
+                let why = refusal_text(&reason);
+                self.warn(format!("{} cannot {what}: {why}.", mover.capitalised()));
+                if matches!(
+                    reason,
+                    Illegal::Konobi(KonobiViolation::AvoidableWeakConnection { .. })
+                ) && !self.tip_given
+                {
+                    self.tip = Some(KONOBI_TIP);
+                    self.tip_given = true;
+                }
+                return Effect::None;
+            }
+        };
+        let mut next = position.clone();
+        if let Err(reason) = next.play(action) {
+            // The preview said it was legal; the rules would have to contradict themselves.
+            self.warn(format!(
+                "{} cannot play {action}: {reason}.",
+                mover.capitalised()
+            ));
+            return Effect::None;
+        }
+        let mut text = match action {
+            Action::Swap => format!(
+                "Swap: the players exchange colours; Player {} now plays White.",
+                player(Color::White, true)
+            ),
+            Action::Pass => format!("{} passes.", mover.capitalised()),
+            Action::Step { .. } => format!("{} played {action}.", mover.capitalised()),
+            Action::Place(p) => {
+                let mut filled = [0usize; 2];
+                for (_, color) in effect.fills() {
+                    filled[color.index()] += 1;
+                }
+                let unit = BoardStyle::of(position.game()).unit();
+                let removing = removals_text(&effect)
+                    .map(|r| format!(", removing {r}"))
+                    .unwrap_or_default();
+                format!(
+                    "{} played {p}{}{removing}.",
+                    mover.capitalised(),
+                    fills_text(filled, unit)
+                )
+            }
+        };
+        self.push(action, next);
+        self.pass_if_forced(&mut text);
+        if let Some(why) = quint::ending(self.position()) {
+            text.push(' ');
+            text.push_str(&why);
+        }
+        if let Some(outcome) = self.position().outcome()
+            && let Some(winner) = outcome.winner()
+        {
+            text.push_str(&format!(
+                " {} wins (Player {}).",
+                winner.capitalised(),
+                player_of(self.position(), winner)
+            ));
+        }
+        self.info(text);
+        Effect::Save
+    }
+
+    /// Plays the pass of a side that has no legal placement, announcing it in `text`.
+    pub(super) fn pass_if_forced(&mut self, text: &mut String) {
+        for _ in 0..MAX_AUTO_PASSES {
+            let position = self.position();
+            let Some(stuck) = position.to_move() else {
+                return;
+            };
+            if position.legal_actions() != [Action::Pass] {
+                return;
+            }
+            let mut next = position.clone();
+            if next.play(Action::Pass).is_err() {
+                return;
+            }
+            text.push_str(&format!(
+                " {} has no legal placement and passes.",
+                stuck.capitalised()
+            ));
+            self.push(Action::Pass, next);
+        }
+    }
+
+    /// Puts `action`, leading to `next`, after the current action; undone actions are dropped.
+    pub(super) fn push(&mut self, action: Action, next: Position) {
+        self.actions.truncate(self.current);
+        self.positions.truncate(self.current + 1);
+        self.actions.push(action);
+        self.positions.push(next);
+        self.current += 1;
+        self.list_top = None;
+        self.pick = Pick::Nothing;
+        self.tip = None;
+    }
+
+    /// Whether action number `n` (from 1) is a pass. Passes are only ever forced, so the app
+    /// played it by itself right after the action that forced it.
+    pub(super) fn is_pass(&self, n: usize) -> bool {
+        n > 0 && self.actions.get(n - 1) == Some(&Action::Pass)
+    }
+
+    pub(super) fn undo(&mut self) -> Effect {
+        if self.current == 0 {
+            self.warn("Nothing to undo.");
+            return Effect::None;
+        }
+        let mut undone = Vec::new();
+        // A forced pass goes with the action that forced it: undoing only the pass would give
+        // the turn back to a side that must pass again at once.
+        loop {
+            self.current -= 1;
+            undone.push(self.actions[self.current]);
+            if !self.is_pass(self.current + 1) || self.current == 0 {
+                break;
+            }
+        }
+        undone.reverse();
+        self.list_top = None;
+        self.pick = Pick::Nothing;
+        self.info(format!("Undone: {}. r redoes.", join(&undone)));
+        Effect::Save
+    }
+
+    pub(super) fn redo(&mut self) -> Effect {
+        if self.current == self.actions.len() {
+            self.warn("Nothing to redo.");
+            return Effect::None;
+        }
+        let mut redone = vec![self.actions[self.current]];
+        self.current += 1;
+        while self.current < self.actions.len() && self.is_pass(self.current + 1) {
+            redone.push(self.actions[self.current]);
+            self.current += 1;
+        }
+        self.list_top = None;
+        self.pick = Pick::Nothing;
+        self.info(format!("Redone: {}.", join(&redone)));
+        Effect::Save
+    }
+
+    pub(super) fn new_game(&mut self) -> Effect {
+        let finished = self.reviewing && self.positions.last().is_some_and(Position::is_over);
+        if !self.position().is_over() && !finished {
+            self.warn("n starts a new game once this one is won.");
+            return Effect::None;
+        }
+        self.stop_search();
+        let setup = self.setup();
+        let start = self.positions[0].clone();
+        let mut next = App::from_line(vec![start], Vec::new(), Mode::Play, self.look);
+        // The same players, and the same computer behind them.
+        next.versus = self.versus;
+        next.players = self.versus.players();
+        next.computer = self.computer;
+        // The stop of the old game's search must still reach the search.
+        next.outbox = std::mem::take(&mut self.outbox);
+        next.analysis = self.analysis;
+        next.tip_given = self.tip_given;
+        *self = next;
+        self.info(format!(
+            "New game of {} on {}.",
+            setup.game.title(),
+            dimensions(setup.size, self.look)
+        ));
+        Effect::NewRecord
+    }
+
+    /// After a game ends, steps back into it to look it over as in a replay (the analysis
+    /// follows the position shown); its record, already saved, stays whole.
+    pub(super) fn review(&mut self, n: usize) -> Effect {
+        self.mode = Mode::Replay;
+        self.reviewing = true;
+        self.go_to(n);
+        self.info(
+            "Looking the game over: Left/Right step, a analyses, p plays on from the shown \
+             position, n starts a new game.",
+        );
+        Effect::None
+    }
+
+    pub(super) fn go_to(&mut self, n: usize) {
+        self.current = n.min(self.actions.len());
+        self.list_top = None;
+    }
+
+    pub(super) fn play_on(&mut self) -> Effect {
+        if self.position().is_over() {
+            self.warn(
+                "The game is over here: step back (Left) to play on from an earlier position.",
+            );
+            return Effect::None;
+        }
+        self.actions.truncate(self.current);
+        self.positions.truncate(self.current + 1);
+        self.mode = Mode::Play;
+        self.reviewing = false;
+        self.game_review = None;
+        self.players = self.versus.players();
+        self.record_path = None;
+        self.list_top = None;
+        let mut text = format!(
+            "Playing on after action {} into a new record; the replayed file is left as it was.",
+            self.current
+        );
+        self.pass_if_forced(&mut text);
+        self.info(text);
+        Effect::NewRecord
+    }
+}

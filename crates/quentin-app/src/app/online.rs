@@ -1,0 +1,228 @@
+//! A game played over the network, as the app sees it: one seat is this session's (or none, for
+//! a watcher), the other player's actions arrive from the server, and nothing is played on the
+//! board until the server has committed it. The app does not know where its events come from or
+//! where its requests go: its front end (the server's session) carries out the [`Request`]s of its
+//! outbox ([`Effect::Send`](super::Effect::Send)) and brings back what the server holds
+//! ([`Input::Server`](super::Input::Server)).
+
+use crate::rules::{Action, Color, Position};
+
+use super::{App, Effect, Mode, Pick, player_of};
+
+/// What the player asks of the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Play this action.
+    Play(Action),
+    /// Resign the game.
+    Resign,
+    /// Ask to take the last action back, or agree to the opponent's asking.
+    Takeback,
+}
+
+/// An online game's state beside the board: who plays, their clocks, the result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Online {
+    /// This session's seat (0: player 1, who moved first); `None` for a watcher.
+    pub seat: Option<usize>,
+    /// The players' names, player 1 first.
+    pub names: [String; 2],
+    /// Their ratings at this game.
+    pub ratings: [i64; 2],
+    /// The time control, in words.
+    pub clock: String,
+    /// Milliseconds left on each clock when the server last said.
+    pub left: [i64; 2],
+    /// The seat whose clock runs.
+    pub running: Option<usize>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The result in words, once over.
+    pub result: Option<String>,
+    /// The seat that asks to take the last action back.
+    pub takeback: Option<usize>,
+}
+
+impl App {
+    /// An online game, from what the server holds.
+    #[must_use]
+    pub fn online(
+        positions: Vec<Position>,
+        actions: Vec<Action>,
+        online: Online,
+        look: super::Look,
+    ) -> App {
+        let mut app = App::from_line(positions, actions, Mode::Play, look);
+        app.players = [Some(online.names[0].clone()), Some(online.names[1].clone())];
+        app.online = Some(online);
+        app
+    }
+
+    /// The online game's state, when this is one.
+    #[must_use]
+    pub fn online_state(&self) -> Option<&Online> {
+        self.online.as_ref()
+    }
+
+    /// Brings the game to what the server holds: its actions (new ones played here, taken
+    /// back ones removed) and the state beside the board. Said in the message when the
+    /// opponent played.
+    pub(crate) fn sync_online(&mut self, actions: &[Action], online: Online) {
+        let common = self
+            .actions
+            .iter()
+            .zip(actions)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let old_len = self.actions.len();
+        if common != old_len || common != actions.len() {
+            self.actions.truncate(common);
+            self.positions.truncate(common + 1);
+            for action in &actions[common..] {
+                let mut next = self.positions[self.positions.len() - 1].clone();
+                if next.play(*action).is_err() {
+                    break;
+                }
+                self.positions.push(next);
+                self.actions.push(*action);
+            }
+            self.current = self.actions.len();
+            self.list_top = None;
+            self.pick = Pick::Nothing;
+            if self.actions.len() > common {
+                let last = self.actions[self.current - 1];
+                let mover = self.positions[self.current - 1]
+                    .to_move()
+                    .map_or("", Color::capitalised);
+                self.info(format!("{mover} played {last}."));
+            } else {
+                self.info("The last action was taken back, as both players agreed.");
+            }
+        }
+        let asked = online.takeback.is_some()
+            && online.takeback != self.online.as_ref().and_then(|o| o.takeback);
+        let ended =
+            online.result.is_some() && self.online.as_ref().is_some_and(|o| o.result.is_none());
+        let seat = online.seat;
+        if let Some(result) = online.result.clone().filter(|_| ended) {
+            // After the move that ended it, when one did.
+            let played = match (old_len != self.actions.len(), self.message()) {
+                (true, Some(message)) => format!("{} ", message.text),
+                _ => String::new(),
+            };
+            self.info(format!("{played}{result}."));
+        } else if asked && online.takeback != seat && seat.is_some() {
+            self.info("Your opponent asks to take the last action back: u agrees.");
+        }
+        self.online = Some(online);
+    }
+
+    /// Whether the online game waits for somebody else (the opponent, or always for a
+    /// watcher); says so.
+    pub(super) fn online_busy(&mut self) -> bool {
+        let Some(online) = &self.online else {
+            return false;
+        };
+        let text = match (online.seat, &online.result) {
+            (_, Some(result)) => format!("The game is over: {result}. q goes back to the lobby."),
+            (None, None) => "You are watching this game: q goes back to the lobby.".to_string(),
+            (Some(seat), None) if !self.my_turn(seat) => {
+                "Not your turn: wait for your opponent's move.".to_string()
+            }
+            _ => return false,
+        };
+        self.warn(text);
+        true
+    }
+
+    fn my_turn(&self, seat: usize) -> bool {
+        let position = self.position();
+        position
+            .to_move()
+            .is_some_and(|c| usize::from(player_of(position, c)) == seat + 1)
+    }
+
+    /// An action of this session's player, sent to the server once the rules allow it here;
+    /// it is played on the board when the server has it.
+    pub(super) fn online_act(&mut self, action: Action) -> Effect {
+        if self.online_busy() {
+            return Effect::None;
+        }
+        match self.position().preview(action) {
+            Ok(_) => {
+                self.emit(Effect::Send(Request::Play(action)));
+                self.pick = Pick::Nothing;
+                self.info(format!("Sending {action}…"));
+            }
+            Err(reason) => {
+                let mover = self.position().to_move().map_or("", Color::capitalised);
+                self.warn(format!(
+                    "{mover} cannot play {action}: {}.",
+                    super::refusal_text(&reason)
+                ));
+            }
+        }
+        Effect::None
+    }
+
+    /// The keys that mean something else online: `u` asks for a takeback, `R` resigns (twice),
+    /// and what a local game offers beside (redo, new game, hints) is not offered. `None` for
+    /// the keys that work as in a local game.
+    pub(super) fn online_key(
+        &mut self,
+        command: super::super::commands::Command,
+    ) -> Option<Effect> {
+        use super::super::commands::Command as C;
+        let online = self.online.as_ref()?;
+        let resigning = std::mem::take(&mut self.resign_asked);
+        let playing = online.seat.is_some() && online.result.is_none();
+        match command {
+            C::Resign if playing && resigning => {
+                self.emit(Effect::Send(Request::Resign));
+                self.info("Resigning…");
+            }
+            C::Resign if playing => {
+                self.resign_asked = true;
+                self.warn("Press R again to resign this game.");
+            }
+            C::Undo if playing && online.rated => self.warn("A rated game has no takebacks."),
+            C::Undo if playing => {
+                let agreeing = online.takeback.is_some() && online.takeback != online.seat;
+                self.emit(Effect::Send(Request::Takeback));
+                self.info(if agreeing {
+                    "Agreed: the last action is taken back."
+                } else {
+                    "Takeback asked: your opponent may agree."
+                });
+            }
+            // A watcher's, or after the game: what the game's state allows is said instead.
+            C::Resign | C::Undo => {
+                self.online_busy();
+            }
+            C::Redo | C::NewGame | C::Hint | C::Analysis | C::PlayOn => {
+                self.warn("Not in an online game.");
+            }
+            // Looking back at a finished game stays on the live board.
+            C::Left | C::First if self.position().is_over() => {}
+            _ => return None,
+        }
+        Some(Effect::None)
+    }
+
+    /// When this session's player must pass (no legal placement), the pass to send.
+    pub(crate) fn forced_pass(&mut self) {
+        let Some(seat) = self.online.as_ref().and_then(|o| o.seat) else {
+            return;
+        };
+        if self.online.as_ref().is_some_and(|o| o.result.is_none())
+            && self.my_turn(seat)
+            && self.position().legal_actions() == [Action::Pass]
+            && !self
+                .outbox
+                .contains(&Effect::Send(Request::Play(Action::Pass)))
+        {
+            self.emit(Effect::Send(Request::Play(Action::Pass)));
+            self.info("You have no legal placement and pass.");
+        }
+    }
+}

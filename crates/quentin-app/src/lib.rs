@@ -1,0 +1,31 @@
+//! quentin's interface, apart from any terminal: the app as a state machine and its drawing.
+//!
+//! - [`input`]: the app's own input events, which each front end translates into.
+//! - [`app`]: the state machine: input events and the search's news in, effects out.
+//! - [`layout`]: where things are on the screen, which the renderer finds and the app reads.
+//! - [`render`]: drawing the app's state, a pure function into a ratatui buffer.
+//! - [`commands`]: the one table of keys, which the app dispatches and the help lists.
+//! - [`search_handle`]: how a front end runs the search the app asks for.
+//! - [`record`]: reading and writing game records, the plain-text move lists.
+//! - [`guide`]: the short rules and board marks of each game, for the help and `quentin rules`.
+//! - [`escape`]: text from outside (a path, a name) made safe to print on a terminal.
+//!
+//! The front ends (the terminal loop, the SSH server) live in the program crate; this crate
+//! knows no terminal library, no network and no file.
+
+#![forbid(unsafe_code)]
+
+pub mod app;
+pub mod commands;
+pub mod escape;
+pub mod guide;
+pub mod input;
+pub mod layout;
+pub mod record;
+pub mod render;
+pub mod search_handle;
+
+/// The rules crate, `quentin-rules`, under the name the modules use.
+pub use quentin_rules as rules;
+/// The search crate, `quentin-search`, under the name the modules use.
+pub use quentin_search as search;
