@@ -171,6 +171,8 @@ fn main() {
             "1",
         ])
         .args(["--max-sessions", &(o.sessions + 10).to_string()])
+        // Its log: refusals only, not a line for each bot.
+        .args(["--log-level", "warn"])
         // Every bot connects at once, from one address.
         .args(["--max-startups", &(o.sessions + 10).to_string()])
         .args(["--max-startups-per-address", &(o.sessions + 10).to_string()])
