@@ -258,7 +258,7 @@ impl Hub {
     /// A rated game, nothing to take back, not one's game, a store that cannot save.
     pub async fn takeback(&self, player: i64, id: i64, now: i64) -> Result<bool, Refusal> {
         let (turn, seat) = self.seat(player, id).await?;
-        let (asker, keep, left, position) = {
+        let (keep, left, position) = {
             let mut inner = self.lock();
             let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
             if game.row.rated {
@@ -278,9 +278,8 @@ impl Hub {
             for action in &game.row.actions[..keep] {
                 position.play(*action).map_err(Refusal::Illegal)?;
             }
-            (game.takeback, keep, game.left_at(now), position)
+            (keep, game.left_at(now), position)
         };
-        let _ = asker;
         let change = Change::TakeBack {
             game: id,
             index: keep,
