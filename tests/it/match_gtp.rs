@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-mod common;
-mod scratch;
+use crate::common;
+use crate::scratch;
 
 use common::stdout_json;
 

@@ -10,7 +10,7 @@ use quentin::report;
 use quentin::rules::{Action, Color, Game, Position, Setup};
 use serde_json::Value;
 
-mod scratch;
+use crate::scratch;
 
 use scratch::{ScratchFile, scratch_file};
 
