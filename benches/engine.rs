@@ -9,7 +9,7 @@
 //! generator, so that the positions stay the same when that generator changes and a version
 //! can be compared with an earlier one on the very same positions.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use std::hint::black_box;

@@ -9,6 +9,8 @@
 //! - [`position_view`]: the JSON and text views of a replayed position.
 //! - [`tui`]: the terminal interface, hot-seat play and interactive replay.
 
+#![forbid(unsafe_code)]
+
 pub mod bench;
 pub mod cli;
 pub mod library;

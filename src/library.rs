@@ -11,6 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 use directories::ProjectDirs;
+use time::{OffsetDateTime, PrimitiveDateTime};
 
 use crate::record::Record;
 use crate::rules::{Game, Outcome};
@@ -69,13 +70,23 @@ pub fn data_dir() -> Result<PathBuf> {
     Ok(dirs.data_dir().to_path_buf())
 }
 
-/// The UTC date and time of `time`: year, month, day, hour, minute, second.
+/// The UTC date and time of `time`: year, month, day, hour, minute, second. A time before
+/// 1970 (a clock set wrong) counts as 1970's first second, one after the year 9999 as that
+/// year's last (a file's time can be set to anything).
 fn utc(time: SystemTime) -> [i64; 6] {
     let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let rem = i64::try_from(secs % 86_400).unwrap_or(0);
-    let (y, m, d) = civil_from_days(days);
-    [y, m, d, rem / 3600, rem / 60 % 60, rem % 60]
+    let time = i64::try_from(secs)
+        .ok()
+        .and_then(|secs| OffsetDateTime::from_unix_timestamp(secs).ok())
+        .unwrap_or(PrimitiveDateTime::MAX.assume_utc());
+    [
+        i64::from(time.year()),
+        i64::from(u8::from(time.month())),
+        i64::from(time.day()),
+        i64::from(time.hour()),
+        i64::from(time.minute()),
+        i64::from(time.second()),
+    ]
 }
 
 /// `2026-11-22T03-43-00`: the UTC time, with `-` instead of `:` so every file system takes it
@@ -98,20 +109,6 @@ pub fn rfc3339(time: SystemTime) -> String {
 pub fn minute(time: SystemTime) -> String {
     let [y, m, d, h, mi, _] = utc(time);
     format!("{y:04}-{m:02}-{d:02} {h:02}:{mi:02}")
-}
-
-/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// What a readable record holds.
@@ -206,7 +203,7 @@ pub fn open_regular(
     {
         use std::os::unix::fs::OpenOptionsExt;
         // Reads and writes of a regular file are not changed by it.
-        options.custom_flags(libc::O_NONBLOCK);
+        options.custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits());
     }
     let file = options.open(path).map_err(|e| Unreadable::Io("open", e))?;
     let meta = file.metadata().map_err(|e| Unreadable::Io("read", e))?;
@@ -348,6 +345,14 @@ mod tests {
         assert_eq!(minute(t), "2026-11-22 03:43");
         let leap = UNIX_EPOCH + Duration::from_secs(951_782_400);
         assert_eq!(timestamp(leap), "2000-02-29T00-00-00");
+    }
+
+    #[test]
+    fn times_off_the_calendar_are_clamped_not_a_panic() {
+        let before = UNIX_EPOCH - Duration::from_secs(86_400);
+        assert_eq!(timestamp(before), "1970-01-01T00-00-00");
+        let far = UNIX_EPOCH + Duration::from_secs(400_000_000_000);
+        assert_eq!(rfc3339(far), "9999-12-31T23:59:59Z");
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The `quentin` binary: parse the command line, hand over, report errors.
 
+#![forbid(unsafe_code)]
+
 use std::io::Write as _;
 use std::process::ExitCode;
 

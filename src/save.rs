@@ -423,12 +423,12 @@ fn temporary_owner(name: &str) -> Option<u32> {
 /// Whether the process `pid` is running.
 #[cfg(unix)]
 fn alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
+    let Ok(pid) = i32::try_from(pid) else {
         return false;
     };
-    // SAFETY: kill with signal 0 sends nothing; it only asks whether the process exists.
-    let sent = unsafe { libc::kill(pid, 0) };
-    sent == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    // Signal 0 sends nothing; it only asks whether the process exists (a process of another
+    // user answers "not permitted", and is alive).
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None) != Err(nix::errno::Errno::ESRCH)
 }
 
 #[cfg(not(unix))]

@@ -457,8 +457,7 @@ async fn game_screen(
         {
             return Next::Quit;
         }
-        if let Carried::Leave =
-            carry_out(ctx, me.0, id, &mut app, AppInput::Drawn(geometry)).await
+        if let Carried::Leave = carry_out(ctx, me.0, id, &mut app, AppInput::Drawn(geometry)).await
         {
             return Next::Lobby;
         }
@@ -492,13 +491,7 @@ fn app_of(view: &GameView, me: i64, look: Look) -> App {
 /// Feeds `events` to the game's app one by one, each one's effects carried out before the
 /// next event (a move typed just before `q` still reaches the server); where the screen goes
 /// when the player leaves it.
-async fn feed(
-    ctx: &Context,
-    me: i64,
-    id: i64,
-    app: &mut App,
-    events: Vec<Event>,
-) -> Option<Next> {
+async fn feed(ctx: &Context, me: i64, id: i64, app: &mut App, events: Vec<Event>) -> Option<Next> {
     for event in events {
         if let Carried::Leave = carry_out(ctx, me, id, app, AppInput::Event(event)).await {
             return Some(Next::Lobby);
@@ -557,9 +550,9 @@ mod tests {
     use super::*;
     use crate::server::Limits;
     use crate::server::clock::Clock;
+    use crate::server::gate::{Bounds, Gate};
     use crate::server::hub::{Hub, HubLimits};
     use crate::server::spec::Spec;
-    use crate::server::gate::{Bounds, Gate};
     use crate::server::store::Sqlite;
     use crate::tui::input::{KeyCode, KeyEvent};
 

@@ -45,7 +45,10 @@ where
         Ok(()) => true,
         Err(e) => {
             if e.is_panic() {
-                report(format_args!("{what} failed: {}", panic_message(&*e.into_panic())));
+                report(format_args!(
+                    "{what} failed: {}",
+                    panic_message(&*e.into_panic())
+                ));
             }
             false
         }

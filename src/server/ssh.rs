@@ -172,7 +172,11 @@ impl Connection {
         let exec = exec.map(str::to_string);
         let what = format!(
             "the {} session of {}",
-            if exec.is_none() { "terminal" } else { "command" },
+            if exec.is_none() {
+                "terminal"
+            } else {
+                "command"
+            },
             who.shown()
         );
         let closing = out.clone();
@@ -180,53 +184,53 @@ impl Connection {
         spawn_supervised(
             what,
             async move {
-            // Held while the session runs: its place, and its count on the connection.
-            let _held = (place, running);
-            let status = match (refused, exec.as_deref()) {
-                (Some(refused), Some("bot")) => {
-                    let _ = out.send(format!("? {refused}\n\n").as_bytes()).await;
-                    0
-                }
-                (Some(refused), None) => {
-                    let _ = out
-                        .send(format!("quentin: {refused}.\r\n").as_bytes())
-                        .await;
-                    0
-                }
-                (Some(refused), Some(_)) => {
-                    let _ = out.send_err(&format!("quentin: {refused}\n")).await;
-                    1
-                }
-                (None, Some("bot")) => {
-                    if let Some(refusal) = enter(&ctx, &who) {
-                        let _ = out.send(format!("? {refusal}\n\n").as_bytes()).await;
-                    } else {
-                        bot::run(ctx, who, rx, alive_rx, out.clone()).await;
+                // Held while the session runs: its place, and its count on the connection.
+                let _held = (place, running);
+                let status = match (refused, exec.as_deref()) {
+                    (Some(refused), Some("bot")) => {
+                        let _ = out.send(format!("? {refused}\n\n").as_bytes()).await;
+                        0
                     }
-                    0
-                }
-                (None, Some(command)) => match record(&ctx, command) {
-                    Ok(text) => u32::from(out.send(text.as_bytes()).await.is_err()),
-                    Err(why) => {
-                        let _ = out.send_err(&format!("quentin: {why}\n")).await;
+                    (Some(refused), None) => {
+                        let _ = out
+                            .send(format!("quentin: {refused}.\r\n").as_bytes())
+                            .await;
+                        0
+                    }
+                    (Some(refused), Some(_)) => {
+                        let _ = out.send_err(&format!("quentin: {refused}\n")).await;
                         1
                     }
-                },
-                (None, None) => {
-                    if let Some(term) = term {
-                        interactive::run(ctx, who, term, no_color, rx, out.clone()).await;
-                    } else {
-                        let _ = out
+                    (None, Some("bot")) => {
+                        if let Some(refusal) = enter(&ctx, &who) {
+                            let _ = out.send(format!("? {refusal}\n\n").as_bytes()).await;
+                        } else {
+                            bot::run(ctx, who, rx, alive_rx, out.clone()).await;
+                        }
+                        0
+                    }
+                    (None, Some(command)) => match record(&ctx, command) {
+                        Ok(text) => u32::from(out.send(text.as_bytes()).await.is_err()),
+                        Err(why) => {
+                            let _ = out.send_err(&format!("quentin: {why}\n")).await;
+                            1
+                        }
+                    },
+                    (None, None) => {
+                        if let Some(term) = term {
+                            interactive::run(ctx, who, term, no_color, rx, out.clone()).await;
+                        } else {
+                            let _ = out
                             .send(b"quentin: the game needs a terminal: ssh -t, or `ssh HOST bot` for programs\r\n")
                             .await;
+                        }
+                        0
                     }
-                    0
-                }
-            };
-            // A connection whose login a limit refused is closed by its client once told, or
-            // else at the end of the grace time: it still counts as not logged in.
-            out.close(status).await;
-        },
+                };
+                // A connection whose login a limit refused is closed by its client once told, or
+                // else at the end of the grace time: it still counts as not logged in.
+                out.close(status).await;
+            },
             move || async move { closing.close(1).await },
         );
     }

@@ -302,16 +302,17 @@ impl Drop for Engine {
     }
 }
 
-/// Kills the process group the child leads (Unix; elsewhere the child alone is killed).
+/// Kills the process group the child leads (Unix; elsewhere the child alone is killed). The
+/// group is the child's own (`process_group(0)` at the spawn), and the child is not reaped yet
+/// (or was reaped just now, while its group may still have members that keep the group's id
+/// from being reused).
 #[cfg(unix)]
 fn kill_group(child: &Child) {
-    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
-        // SAFETY: kill only sends a signal. The group is the child's own (`process_group(0)`
-        // at the spawn), and the child is not reaped yet (or was reaped just now, while its
-        // group may still have members that keep the group's id from being reused).
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+    if let Ok(pid) = i32::try_from(child.id()) {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
     }
 }
 

@@ -11,7 +11,7 @@ use quentin::rules::Point;
 use quentin::rules::brique::is_light;
 use serde_json::Value;
 
-mod scratch;
+use crate::scratch;
 
 use scratch::scratch;
 

@@ -2,8 +2,7 @@
 //! answered `=` or shown to the opponent is there, the store passes `PRAGMA integrity_check`,
 //! and the players, reconnecting, find the game and play it on.
 
-mod scratch;
-mod serve;
+use crate::serve;
 
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-mod common;
-mod scratch;
+use crate::common;
+use crate::scratch;
 
 use common::stdout_json;
 
@@ -348,9 +348,9 @@ fn an_interrupted_match_ends_its_engine_and_reports_the_games_played() {
         assert!(started.elapsed() < HANG, "the engine never hung");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: a signal to the child this test started and has not yet waited for.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    // A signal to the child this test started and has not yet waited for.
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
     let out = wait_guarded(child);
     assert_eq!(out.status.code(), Some(130));
     let err = String::from_utf8_lossy(&out.stderr);

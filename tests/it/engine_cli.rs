@@ -11,8 +11,8 @@ use quentin::search::Calibration;
 use quentin::search::players::wins_at_once;
 use quentin::search::rng::Rng;
 
-mod common;
-mod scratch;
+use crate::common;
+use crate::scratch;
 
 use common::stdout_json;
 

@@ -2,8 +2,7 @@
 //! record files that are not plain or are in use, resuming, and kills during a burst of moves.
 //! The real binary runs in a pseudo-terminal (see `pty`).
 
-mod pty;
-mod scratch;
+use crate::pty;
 
 use std::fs;
 use std::thread;

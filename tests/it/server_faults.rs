@@ -3,8 +3,7 @@
 //! still run out, the sessions are still answered, and a stop still exits cleanly. And the
 //! protocol's limits are the documented ones.
 
-mod scratch;
-mod serve;
+use crate::serve;
 
 use serve::{Pipes, Server, TIMEOUT, key, scratch};
 

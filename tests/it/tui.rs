@@ -4,8 +4,7 @@
 //! Nothing here needs a terminal of its own, and nothing sleeps for a fixed time: every wait
 //! polls the screen (or the process) until what it waits for shows, with a generous timeout.
 
-mod pty;
-mod scratch;
+use crate::pty;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -3,8 +3,7 @@
 //! actions, the best action of the shown position and the keys that jump between the marks.
 //! Every wait is for what the screen shows.
 
-mod pty;
-mod scratch;
+use crate::pty;
 
 use std::fs;
 

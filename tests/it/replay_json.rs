@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-mod scratch;
+use crate::scratch;
 
 use scratch::scratch_file;
 

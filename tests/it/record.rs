@@ -1,6 +1,6 @@
 //! Records: strict reading with `LINE:COLUMN: message` errors, writing, and the round trip.
 
-mod common;
+use crate::common;
 
 use common::{quentin, random_game};
 use proptest::prelude::*;

@@ -9,7 +9,7 @@
 //! (one to eleven words) are followed action by action against the reference, up to the largest
 //! board.
 
-mod common;
+use crate::common;
 
 use common::naive::{self, Points, Stones, on_edge};
 use common::reference::{self, RefPosition};

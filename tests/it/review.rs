@@ -10,8 +10,8 @@ use quentin::rules::Action;
 use quentin::search::players::wins_at_once;
 use serde_json::Value;
 
-mod common;
-mod scratch;
+use crate::common;
+use crate::scratch;
 
 use scratch::scratch_file;
 

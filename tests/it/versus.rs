@@ -6,8 +6,7 @@
 //! here (the machine is loaded and shared); the tests wait with a generous timeout and print
 //! what they measured, for the report.
 
-mod pty;
-mod scratch;
+use crate::pty;
 
 use std::fs;
 use std::path::Path;

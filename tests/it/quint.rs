@@ -10,7 +10,7 @@ use quentin::record::Record;
 use quentin::rules::{Action, Color, Game, Position, Setup};
 use serde_json::Value;
 
-mod scratch;
+use crate::scratch;
 
 use scratch::{ScratchFile, scratch_file};
 

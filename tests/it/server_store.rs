@@ -2,8 +2,7 @@
 //! named and kept out of play while the others are served, and a file that is not a store
 //! refused.
 
-mod scratch;
-mod serve;
+use crate::serve;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -1,6 +1,6 @@
 //! Property tests over random Quentin games of sizes 3 to 13.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

@@ -4,9 +4,8 @@
 //! watches it live; the record fetched with `ssh ... record ID` replays with `quentin replay`.
 //! The lobby answers the mouse: a click selects a line, a second one opens it.
 
-mod pty;
-mod scratch;
-mod serve;
+use crate::pty;
+use crate::serve;
 
 use portable_pty::CommandBuilder;
 use pty::Session;

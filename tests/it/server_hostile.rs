@@ -3,9 +3,8 @@
 //! impossible window sizes, clients that vanish, and more sessions than allowed. Each gets a
 //! clear refusal, and the players beside them never notice.
 
-mod pty;
-mod scratch;
-mod serve;
+use crate::pty;
+use crate::serve;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

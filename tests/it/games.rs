@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
-mod scratch;
+use crate::scratch;
 
 use scratch::{Scratch, scratch};
 

@@ -2,8 +2,7 @@
 //! whole games of the four games between two bot sessions, every refusal of the protocol's
 //! table, and clocks that run out (moved on by the test server's clock, not by sleeping).
 
-mod scratch;
-mod serve;
+use crate::serve;
 
 use quentin::record::Record;
 use quentin::rules::{Action, Position};

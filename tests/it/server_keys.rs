@@ -3,8 +3,7 @@
 //! the same data (the one `ssh-keygen -lf` gives, as docs/server.md says); a player's key is the
 //! player, whatever user name the ssh command line gives.
 
-mod scratch;
-mod serve;
+use crate::serve;
 
 use std::os::unix::fs::PermissionsExt;
 use std::process::{Command, Stdio};

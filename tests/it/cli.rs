@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-mod common;
-mod scratch;
+use crate::common;
+use crate::scratch;
 
 use scratch::{ScratchFile, scratch, scratch_file};
 

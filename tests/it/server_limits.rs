@@ -4,9 +4,8 @@
 //! the handshake, and one key with sessions of every kind. Each is closed or bounded, the
 //! players beside it play on, and every place comes back.
 
-mod pty;
-mod scratch;
-mod serve;
+use crate::pty;
+use crate::serve;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

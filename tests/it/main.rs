@@ -1,0 +1,43 @@
+//! The integration tests, as modules of one test program: one link of the whole program instead
+//! of one per file (a cold `cargo test --release` built 28 of them). Each module is what was a
+//! test file of its own; `cargo test --release --test it tui::` runs one of them.
+//!
+//! The helpers the modules share: [`common`] (plain reference rules), [`pty`] (the program in a
+//! pseudo-terminal), [`scratch`] (temporary directories), [`serve`] (a server and its clients).
+
+mod common;
+mod pty;
+mod scratch;
+mod serve;
+
+mod brique;
+mod cli;
+mod differential;
+mod docs;
+mod engine_cli;
+mod game_option;
+mod games;
+mod gtp;
+mod konobi;
+mod match_gtp;
+mod perft;
+mod quentin_props;
+mod quentin_rules;
+mod quint;
+mod random_games;
+mod record;
+mod replay_json;
+mod review;
+mod review_tui;
+mod safety;
+mod server_bot;
+mod server_crash;
+mod server_faults;
+mod server_hostile;
+mod server_keys;
+mod server_limits;
+mod server_play;
+mod server_store;
+mod start_from;
+mod tui;
+mod versus;
