@@ -47,11 +47,12 @@ fn a_review_started_after_a_game_draws_the_graph() {
     // The keys work on: a step back moves the graph's mark and shows the best action there.
     s.send("h");
     let screen = s.wait_for("Black's chance, action 4");
-    assert!(screen.contains("Best here: "), "{screen}");
-    assert!(screen.contains("Played b3: unmarked"), "{screen}");
+    assert!(screen.contains("Best here ◇: "), "{screen}");
+    // Unmarked, it still says what it lost.
+    assert!(screen.contains("Played b3: lost "), "{screen}");
     assert!(
-        screen.contains('◆'),
-        "the best action marked on the board: {screen}"
+        screen.contains('◇'),
+        "the best action marked on the board, apart from a hint's ◆: {screen}"
     );
     s.send("q");
     assert!(s.wait_exit());
@@ -96,10 +97,10 @@ fn in_a_replay_the_jump_keys_find_the_thrown_away_win() {
     let screen = s.wait_for("Action 15, a1: blunder; better ");
     assert!(screen.contains("Showing action 14 of 16"), "{screen}");
     assert!(
-        screen.contains("Played a1: blunder (100% → 0%)"),
+        screen.contains("Played a1: blunder, lost 100% (100% → 0%)"),
         "{screen}"
     );
-    assert!(screen.contains("Best here: "), "{screen}");
+    assert!(screen.contains("Best here ◇: "), "{screen}");
     assert!(screen.contains("Black's chance, action 14"), "{screen}");
     s.send("m");
     s.wait_for("No marked action after this one.");

@@ -243,7 +243,7 @@ fn a_hint_and_the_live_analysis_come_from_the_real_search() {
     s.wait_for("White to move: Player 2");
     s.send("t");
     s.wait_for("Hint for White: ");
-    s.wait_for("Hint: ");
+    s.wait_for("Hint ◆: ");
     // Between people the hint plays nothing.
     assert_eq!(record(&path).unwrap().actions().len(), 1);
     s.send("a");
