@@ -17,10 +17,10 @@ pub fn say(line: impl Display) {
     }
 }
 
-/// Reports `what` on the standard error, for the host; a failed write is ignored, since there
-/// is nowhere else to say it.
+/// Reports `what` in the host's log, as an error (on the standard error, where a failed write
+/// is dropped, since there is nowhere else to say it: `run::start_log`).
 pub fn report(what: impl Display) {
-    let _ = writeln!(std::io::stderr().lock(), "quentin serve: {what}");
+    tracing::error!("{what}");
 }
 
 /// The message a panic carried.

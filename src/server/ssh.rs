@@ -172,10 +172,10 @@ impl Connection {
         let exec = exec.map(str::to_string);
         let what = format!(
             "the {} session of {}",
-            if exec.is_none() {
-                "terminal"
-            } else {
-                "command"
+            match exec.as_deref() {
+                None => "terminal",
+                Some("bot") => "bot",
+                Some(_) => "command",
             },
             who.shown()
         );

@@ -160,7 +160,7 @@ mod tests {
     fn the_interface_s_review_gives_the_marks_of_quentin_review_every_time() {
         use crate::search::review;
         // Quentin 5×5: Black, able to win at once with action 15, plays a1 instead, and White
-        // wins at once with d5 (tests/review.rs).
+        // wins at once with d5 (tests/it/review.rs).
         let text = "game quentin\nsize 5\npie off\n\
                     c3 e4 d3 d4 e1 e3 c4 d1 c2 a4 b3 b2 c1 b5 a1 d5\n";
         let record = crate::record::Record::parse(text).unwrap();
