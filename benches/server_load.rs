@@ -8,6 +8,15 @@
 //! 200 sessions, 30 moves a game, each bot thinking 0.5 to 1.5 s before a move (`--think 1000`,
 //! a blitz pace; `--think 0` plays as fast as the server answers, to measure its throughput),
 //! at most 300 s; the sessions are capped at 1000.
+//!
+//! `--attack KIND` makes it a soak: while the honest bots play, attackers from other loopback
+//! addresses try to lock them out (`half-open`, `silent-bot`, `resize`, `one-key` or `mix`:
+//! `server_load/attack.rs`), against a server with its default bounds before the login. When
+//! the time is up every client goes, and it measures how long until every key (the honest
+//! bots' and the attackers') is let in again: the slots come back.
+
+#[path = "server_load/attack.rs"]
+mod attack;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -22,7 +31,7 @@ use russh::keys::{PrivateKey, PrivateKeyWithHashAlg};
 use russh::{ChannelMsg, ChannelReadHalf, ChannelWriteHalf};
 use tokio::sync::{Barrier, oneshot};
 
-struct Client;
+pub struct Client;
 
 impl client::Handler for Client {
     type Error = russh::Error;
@@ -35,6 +44,18 @@ impl client::Handler for Client {
     }
 }
 
+/// The key of honest bot `seed`.
+fn honest_key(seed: u64) -> PrivateKey {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8] = 0x51;
+    PrivateKey::new(
+        KeypairData::Ed25519(Ed25519Keypair::from_seed(&bytes)),
+        "load",
+    )
+    .unwrap()
+}
+
 /// A bot session: the channel's two halves and what came and was not read yet.
 struct Bot {
     _handle: Handle<Client>,
@@ -45,14 +66,7 @@ struct Bot {
 
 impl Bot {
     async fn connect(port: u16, seed: u64) -> Bot {
-        let mut bytes = [0u8; 32];
-        bytes[..8].copy_from_slice(&seed.to_le_bytes());
-        bytes[8] = 0x51;
-        let key = PrivateKey::new(
-            KeypairData::Ed25519(Ed25519Keypair::from_seed(&bytes)),
-            "load",
-        )
-        .unwrap();
+        let key = honest_key(seed);
         let config = Arc::new(client::Config {
             nodelay: true,
             ..Default::default()
@@ -102,6 +116,8 @@ struct Options {
     seconds: u64,
     /// Milliseconds each bot thinks before its move: 0 plays as fast as the server answers.
     think: u64,
+    /// The attack of a soak, if any.
+    attack: Option<&'static str>,
 }
 
 fn options() -> Options {
@@ -110,6 +126,7 @@ fn options() -> Options {
         moves: 30,
         seconds: 300,
         think: 1000,
+        attack: None,
     };
     let args: Vec<String> = std::env::args().collect();
     for pair in args.windows(2) {
@@ -119,6 +136,14 @@ fn options() -> Options {
             "--moves" => o.moves = value().clamp(1, 150),
             "--seconds" => o.seconds = value() as u64,
             "--think" => o.think = value() as u64,
+            "--attack" => {
+                o.attack = Some(
+                    attack::KINDS
+                        .into_iter()
+                        .find(|k| *k == pair[1])
+                        .expect("--attack half-open, silent-bot, resize, one-key or mix"),
+                );
+            }
             _ => {}
         }
     }
@@ -170,12 +195,25 @@ fn main() {
             "--sessions-per-key",
             "1",
         ])
-        .args(["--max-sessions", &(o.sessions + 10).to_string()])
+        // Room for the attackers' keys that log in (8, and one that tries 20 times).
+        .args(["--max-sessions", &(o.sessions + 20).to_string()])
         // Its log: refusals only, not a line for each bot.
-        .args(["--log-level", "warn"])
-        // Every bot connects at once, from one address.
-        .args(["--max-startups", &(o.sessions + 10).to_string()])
-        .args(["--max-startups-per-address", &(o.sessions + 10).to_string()])
+        .args([
+            "--log-level",
+            if o.attack.is_some() { "error" } else { "warn" },
+        ])
+        // Every bot connects at once, from one address; a soak keeps the default bounds
+        // before the login, and its bots connect a few at a time.
+        .args(if o.attack.is_some() {
+            Vec::new()
+        } else {
+            vec![
+                "--max-startups".to_string(),
+                (o.sessions + 10).to_string(),
+                "--max-startups-per-address".to_string(),
+                (o.sessions + 10).to_string(),
+            ]
+        })
         .arg("--data")
         .arg(dir.path())
         .stdout(Stdio::piped())
@@ -194,7 +232,9 @@ fn main() {
     let held = Arc::new(AtomicUsize::new(0));
     let games = o.sessions / 2;
     let ready = Arc::new(Barrier::new(o.sessions + 1));
-    let (cpu_before, moves, elapsed) = runtime.block_on(async {
+    let logins = Arc::new(tokio::sync::Semaphore::new(8));
+    let tally = Arc::new(attack::Tally::default());
+    let (cpu_before, moves, elapsed, back) = runtime.block_on(async {
         let mut tasks = Vec::new();
         for g in 0..games {
             let (tx, rx) = oneshot::channel::<String>();
@@ -202,7 +242,8 @@ fn main() {
             let mut rx = Some(rx);
             let mut tx = Some(tx);
             for side in 0..2 {
-                let (ready, held, rts, sent) = (
+                let (logins, ready, held, rts, sent) = (
+                    logins.clone(),
                     ready.clone(),
                     held.clone(),
                     round_trips.clone(),
@@ -214,7 +255,9 @@ fn main() {
                     (None, rx.take())
                 };
                 tasks.push(tokio::spawn(async move {
+                    let permit = logins.acquire().await.unwrap();
                     let mut bot = Bot::connect(port, (g * 2 + side) as u64).await;
+                    drop(permit);
                     held.fetch_add(1, Ordering::SeqCst);
                     assert_eq!(
                         bot.ask(&format!("register load{g}x{side}")).await.as_str(),
@@ -277,10 +320,22 @@ fn main() {
             }
         }
         ready.wait().await;
+        let mut attackers = tokio::task::JoinSet::new();
+        if let Some(kind) = o.attack {
+            attack::start(kind, port, &tally, &mut attackers);
+        }
         let cpu_before = cpu_seconds(pid);
         let start = Instant::now();
         let all = futures_all(tasks, Duration::from_secs(o.seconds)).await;
-        (cpu_before, all, start.elapsed())
+        let elapsed = start.elapsed();
+        attackers.abort_all();
+        while attackers.join_next().await.is_some() {}
+        let back = if o.attack.is_some() {
+            Some(slots_back(port, o.sessions).await)
+        } else {
+            None
+        };
+        (cpu_before, all, elapsed, back)
     });
     let cpu = cpu_seconds(pid) - cpu_before;
     let peak_kb = status_kb(pid, "VmHWM:");
@@ -314,13 +369,43 @@ fn main() {
         "  server CPU per move     {:.2} ms",
         cpu * 1000.0 / moves.max(1) as f64
     );
+    if let (Some(kind), Some(back)) = (o.attack, back) {
+        println!(
+            "  attack                  {kind}: {} connections opened, {} ended by the server",
+            tally.opened.load(Ordering::Relaxed),
+            tally.ended.load(Ordering::Relaxed)
+        );
+        println!(
+            "  slots back              every key let in again {:.1} s after the clients went",
+            back.as_secs_f64()
+        );
+    }
+}
+
+/// How long after every client went until each honest bot's key and each attacker's key is let
+/// in again (a session of it answers `whoami`); at most two minutes, else it panics: a slot kept.
+async fn slots_back(port: u16, sessions: usize) -> Duration {
+    let start = Instant::now();
+    let honest = (0..sessions as u64).map(|n| (honest_key(n), 1));
+    let attackers = [100, 200, 300].map(|n| (attack::key(n), 2 + (n % 8) as u8));
+    for (key, from) in honest.chain(attackers) {
+        while !attack::answers(&key, from, port).await {
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "a slot did not come back within two minutes"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    start.elapsed()
 }
 
 /// Waits for every task, within `limit`; the moves they played.
 async fn futures_all(tasks: Vec<tokio::task::JoinHandle<usize>>, limit: Duration) -> usize {
     let deadline = tokio::time::Instant::now() + limit;
     let mut moves = 0;
-    for task in tasks {
+    let mut tasks = tasks.into_iter();
+    for task in tasks.by_ref() {
         match tokio::time::timeout_at(deadline, task).await {
             Ok(Ok(n)) => moves += n,
             Ok(Err(e)) => panic!("a bot failed: {e}"),
@@ -329,6 +414,11 @@ async fn futures_all(tasks: Vec<tokio::task::JoinHandle<usize>>, limit: Duration
                 break;
             }
         }
+    }
+    // The bots still playing go, and their connections with them.
+    for task in tasks {
+        task.abort();
+        let _ = task.await;
     }
     moves
 }
