@@ -2,7 +2,6 @@
 //! which the release binary is built without), the system's time plus an offset that the
 //! `clock advance` command of a test server moves on (no test sleeps to make a clock run out).
 
-#[cfg(feature = "test-hooks")]
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -14,6 +13,9 @@ pub struct Clock {
     test: bool,
     #[cfg(feature = "test-hooks")]
     offset: AtomicI64,
+    /// How far the database's clock is ahead of this machine's, when several processes share
+    /// one: they all read the database's time, not each its own machine's.
+    skew: AtomicI64,
 }
 
 impl Clock {
@@ -30,6 +32,7 @@ impl Clock {
         Clock {
             test: true,
             offset: AtomicI64::new(0),
+            skew: AtomicI64::new(0),
         }
     }
 
@@ -39,7 +42,18 @@ impl Clock {
         let real = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
-        real + self.offset()
+        real + self.offset() + self.skew.load(Ordering::Relaxed)
+    }
+
+    /// This machine's time now, without the skew: to measure the skew by.
+    #[must_use]
+    pub fn local(&self) -> i64 {
+        self.now() - self.skew.load(Ordering::Relaxed)
+    }
+
+    /// Sets how far the database's clock is ahead of this machine's.
+    pub fn set_skew(&self, ms: i64) {
+        self.skew.store(ms, Ordering::Relaxed);
     }
 
     /// How far a test clock was moved on.

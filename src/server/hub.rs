@@ -8,13 +8,15 @@
 //! Times are milliseconds since the epoch, passed in by the caller from the server's clock, so
 //! that tests can move time on without waiting.
 
+mod command;
 mod lobby;
+mod mirror;
 mod play;
 mod refusal;
 mod views;
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use anyhow::Result;
 use tokio::sync::{OwnedMutexGuard, oneshot, watch};
@@ -23,6 +25,9 @@ use crate::rules::{Color, Game, Position};
 
 use super::store::{Applied, Backend, ChallengeRow, Change, Damaged, GameRow, RatingRow, Writer};
 
+pub use command::{
+    GameCommand, Outcome, Owner, PeerFuture, Peers, answer_from_wire, answer_to_wire,
+};
 pub use refusal::Refusal;
 pub use views::{ChallengeView, GameView, Standing};
 
@@ -126,6 +131,8 @@ pub(crate) struct Inner {
     damaged_rows: Vec<Damaged>,
     /// Sessions open for each player.
     pub(crate) online: HashMap<i64, usize>,
+    /// Sessions open for each player on the other processes of the database.
+    pub(crate) online_elsewhere: HashMap<i64, usize>,
     lobby: watch::Sender<u64>,
     limits: HubLimits,
 }
@@ -170,6 +177,8 @@ pub struct Hub {
     lobby_turn: Turn,
     /// Held by the end of a rated game, from its check to its commit.
     ratings_turn: Turn,
+    /// The other processes on the same database, if any.
+    peers: OnceLock<Arc<dyn Peers>>,
 }
 
 /// Names: 2 to 20 letters, digits, `-` and `_`.
@@ -210,6 +219,7 @@ impl Hub {
             damaged: BTreeMap::new(),
             damaged_rows: Vec::new(),
             online: HashMap::new(),
+            online_elsewhere: HashMap::new(),
             lobby,
             limits,
         };
@@ -264,7 +274,21 @@ impl Hub {
             store: Writer::start(store)?,
             lobby_turn: Turn::default(),
             ratings_turn: Turn::default(),
+            peers: OnceLock::new(),
         })
+    }
+
+    /// Joins the other processes on the same database: from now on a game's commands go to
+    /// its owner.
+    pub fn join(&self, peers: Arc<dyn Peers>) {
+        let _ = self.peers.set(peers);
+    }
+
+    /// Tells the other processes `note`, if there are any.
+    fn note(&self, note: String) {
+        if let Some(peers) = self.peers.get() {
+            peers.note(note);
+        }
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {

@@ -64,6 +64,10 @@ impl Hub {
         }
         *n += 1;
         inner.lobby_changed();
+        drop(inner);
+        if let Some(peers) = self.peers.get() {
+            peers.presence_changed();
+        }
         Ok(())
     }
 
@@ -77,6 +81,10 @@ impl Hub {
             }
         }
         inner.lobby_changed();
+        drop(inner);
+        if let Some(peers) = self.peers.get() {
+            peers.presence_changed();
+        }
     }
 
     /// A new challenge by `by`; its number, once on disk.
@@ -135,11 +143,19 @@ impl Hub {
             Some(_) => return Err(Refusal::NotYourChallenge),
             None => return Err(Refusal::NoSuchChallenge(id)),
         }
-        self.commit(Change::CloseChallenge(id), vec![turn], move |inner, _| {
-            inner.challenges.remove(&id);
-            inner.lobby_changed();
-            Ok(())
-        })
+        self.commit(
+            Change::CloseChallenge(id),
+            vec![turn],
+            move |inner, applied| {
+                inner.challenges.remove(&id);
+                inner.lobby_changed();
+                // Accepted on another server process meanwhile.
+                if applied == Applied::Taken {
+                    return Err(Refusal::NoSuchChallenge(id));
+                }
+                Ok(())
+            },
+        )
         .await
     }
 
@@ -194,8 +210,18 @@ impl Hub {
         let seat = usize::from(players[1] == player);
         let color = color_of(&position, seat);
         let change = Change::StartGame(row.clone());
-        self.commit(change, vec![turn], move |inner, _| {
+        let peers = self.peers.get().cloned();
+        self.commit(change, vec![turn], move |inner, applied| {
             inner.challenges.remove(&id);
+            if applied == Applied::Taken {
+                // Accepted or withdrawn on another server process meanwhile.
+                inner.lobby_changed();
+                return Err(Refusal::NoSuchChallenge(id));
+            }
+            // The process where a game starts owns it first.
+            if let Some(peers) = peers {
+                peers.started(id);
+            }
             inner.games.insert(id, Live::new(row, position));
             inner.lobby_changed();
             tracing::info!(game = id, players = ?players, "a game starts");

@@ -12,7 +12,9 @@ use crate::rules::{Action, Color, Game};
 
 use super::super::report::report;
 use super::super::store::{Change, GameRow, RatingRow};
-use super::{Held, Hub, Inner, Player, Refusal, color_of, ending_word, seat_of};
+use super::{
+    GameCommand, Held, Hub, Inner, Outcome, Owner, Player, Refusal, color_of, ending_word, seat_of,
+};
 
 /// What the end of a game changes, decided before its commit.
 struct Ending {
@@ -49,6 +51,19 @@ impl Hub {
     /// Not in the game, not its turn, an illegal action, a game over (perhaps just now, on
     /// time), or a store that cannot save.
     pub async fn play(
+        &self,
+        player: i64,
+        id: i64,
+        action: Action,
+        now: i64,
+    ) -> Result<(), Refusal> {
+        self.act(player, id, GameCommand::Play(action), now)
+            .await
+            .map(|_| ())
+    }
+
+    /// [`Hub::play`] in this process, which owns the game.
+    async fn play_here(
         &self,
         player: i64,
         id: i64,
@@ -131,6 +146,12 @@ impl Hub {
     /// # Errors
     /// Not in the game, a game over, a store that cannot save.
     pub async fn resign(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
+        self.act(player, id, GameCommand::Resign, now)
+            .await
+            .map(|_| ())
+    }
+
+    async fn resign_here(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
         let (turn, seat) = self.seat(player, id).await?;
         self.end(vec![turn], id, 1 - seat, "resignation", now).await
     }
@@ -143,6 +164,12 @@ impl Hub {
             .games
             .values()
             .filter(|g| g.to_move().is_some_and(|seat| g.left_at(now)[seat] <= 0))
+            // Only a game's owner ends it on time.
+            .filter(|g| {
+                self.peers
+                    .get()
+                    .is_none_or(|p| p.owner(g.row.id) == Owner::Me)
+            })
             .map(|g| (g.row.id, g.turn.clone()))
             .collect();
         let mut ending = Vec::new();
@@ -163,12 +190,20 @@ impl Hub {
                 )),
             }
         }
-        let beat = self.submit(Change::Beat(now), Vec::new(), |_, _| Ok(()));
+        // Several processes on one database keep no one heartbeat: each game's owner renews
+        // its lease instead (docs/server.md).
+        let beat = if self.peers.get().is_none() {
+            Some(self.submit(Change::Beat(now), Vec::new(), |_, _| Ok(())))
+        } else {
+            None
+        };
         let mut any = false;
         for answer in ending {
             any |= matches!(answer.await, Ok(Ok(())));
         }
-        if let Ok(Err(e)) = beat.await {
+        if let Some(beat) = beat
+            && let Ok(Err(e)) = beat.await
+        {
             report(format_args!(
                 "cannot write the heartbeat (tried again at the next tick): {e:#}"
             ));
@@ -257,6 +292,12 @@ impl Hub {
     /// # Errors
     /// A rated game, nothing to take back, not one's game, a store that cannot save.
     pub async fn takeback(&self, player: i64, id: i64, now: i64) -> Result<bool, Refusal> {
+        self.act(player, id, GameCommand::TakeBack, now)
+            .await
+            .map(|outcome| outcome == Outcome::TakenBack)
+    }
+
+    async fn takeback_here(&self, player: i64, id: i64, now: i64) -> Result<bool, Refusal> {
         let (turn, seat) = self.seat(player, id).await?;
         let (keep, left, position) = {
             let mut inner = self.lock();
@@ -268,9 +309,11 @@ impl Hub {
                 return Err(Refusal::NothingToTakeBack);
             }
             if game.takeback.is_none_or(|asker| asker == seat) {
-                // Only asked: nothing to save.
+                // Only asked: nothing to save; the other processes are told.
                 game.takeback = Some(seat);
                 game.told();
+                drop(inner);
+                self.note(format!("takeback {id} {seat}"));
                 return Ok(false);
             }
             let keep = game.row.actions.len() - 1;
@@ -301,15 +344,135 @@ impl Hub {
     }
 
     /// `player` declines the other's takeback request.
-    pub fn decline_takeback(&self, player: i64, id: i64) {
+    ///
+    /// # Errors
+    /// Not in the game, a game over.
+    pub async fn decline_takeback(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
+        self.act(player, id, GameCommand::Decline, now)
+            .await
+            .map(|_| ())
+    }
+
+    fn decline_here(&self, player: i64, id: i64) -> Result<(), Refusal> {
         let mut inner = self.lock();
-        if let Some(game) = inner.games.get_mut(&id)
-            && let Some(seat) = game.row.players.iter().position(|p| *p == player)
-            && game.takeback.is_some_and(|asker| asker != seat)
-        {
+        let game = inner.live(id)?;
+        let seat = game
+            .row
+            .players
+            .iter()
+            .position(|p| *p == player)
+            .ok_or(Refusal::NotYourGame)?;
+        let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
+        if game.takeback.is_some_and(|asker| asker != seat) {
             game.takeback = None;
             game.told();
+            drop(inner);
+            self.note(format!("takeback {id} -"));
         }
+        Ok(())
+    }
+
+    /// `command` of `player` to game `id`, in the process that owns the game: this one, or
+    /// the owner it is passed to. Answered once on disk.
+    ///
+    /// # Errors
+    /// As the command's own, and [`Refusal::Moving`] when no process owns the game for ten
+    /// seconds (its owner gone and its lease not yet run out).
+    pub async fn act(
+        &self,
+        player: i64,
+        id: i64,
+        command: GameCommand,
+        now: i64,
+    ) -> Result<Outcome, Refusal> {
+        let Some(peers) = self.peers.get() else {
+            return self.act_here(player, id, command, now).await;
+        };
+        // What this process's copy of the game refuses is refused at once, with its reason.
+        self.check(player, id, command)?;
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            match peers.owner(id) {
+                Owner::Me => return self.act_here(player, id, command, now).await,
+                Owner::Other(owner) => match peers.forward(&owner, player, id, command).await {
+                    Some(Err(Refusal::Moving)) | None => peers.settle(id).await,
+                    Some(answer) => return answer,
+                },
+                Owner::Nobody => {
+                    if self.lock().live(id)?.row.result.is_some() {
+                        return Err(Refusal::GameOver);
+                    }
+                    peers.settle(id).await;
+                }
+            }
+            // Settled: asked again at once when somebody owns the game now; else after a
+            // moment, until the lease of a dead owner has run out and the game is taken over.
+            if peers.owner(id) == Owner::Nobody {
+                if tokio::time::Instant::now() >= deadline {
+                    return Err(Refusal::Moving);
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            } else if tokio::time::Instant::now() >= deadline {
+                return Err(Refusal::Moving);
+            }
+        }
+    }
+
+    /// `command` run here: this process owns game `id` (or is the only one).
+    ///
+    /// # Errors
+    /// As the command's own.
+    pub async fn act_here(
+        &self,
+        player: i64,
+        id: i64,
+        command: GameCommand,
+        now: i64,
+    ) -> Result<Outcome, Refusal> {
+        match command {
+            GameCommand::Play(action) => self
+                .play_here(player, id, action, now)
+                .await
+                .map(|()| Outcome::Done),
+            GameCommand::Resign => self
+                .resign_here(player, id, now)
+                .await
+                .map(|()| Outcome::Done),
+            GameCommand::TakeBack => self.takeback_here(player, id, now).await.map(|taken| {
+                if taken {
+                    Outcome::TakenBack
+                } else {
+                    Outcome::Asked
+                }
+            }),
+            GameCommand::Decline => self.decline_here(player, id).map(|()| Outcome::Done),
+        }
+    }
+
+    /// What this process's copy of game `id` says of `command` by `player`, without waiting:
+    /// not one's game, over, not one's turn, illegal.
+    pub fn check(&self, player: i64, id: i64, command: GameCommand) -> Result<(), Refusal> {
+        let inner = self.lock();
+        let game = inner.live(id)?;
+        let seat = game
+            .row
+            .players
+            .iter()
+            .position(|p| *p == player)
+            .ok_or(Refusal::NotYourGame)?;
+        if game.row.result.is_some() {
+            return Err(Refusal::GameOver);
+        }
+        if let GameCommand::Play(action) = command {
+            if game.to_move() != Some(seat) {
+                return Err(Refusal::NotYourTurn);
+            }
+            game.position
+                .clone()
+                .play(action)
+                .map_err(Refusal::Illegal)?;
+        }
+        Ok(())
     }
 }
 

@@ -54,6 +54,8 @@ pub enum Refusal {
     NothingToTakeBack,
     /// The store could not save it (the host's log says why).
     NotSaved,
+    /// The game's server process is gone and another has not taken it over yet.
+    Moving,
 }
 
 impl fmt::Display for Refusal {
@@ -88,6 +90,9 @@ impl fmt::Display for Refusal {
             Refusal::RatedNoTakeback => f.write_str("a rated game has no takebacks"),
             Refusal::NothingToTakeBack => f.write_str("nothing to take back"),
             Refusal::NotSaved => f.write_str("the server cannot save now: try again later"),
+            Refusal::Moving => f.write_str(
+                "the game is moving to another server process: try again in a few seconds",
+            ),
         }
     }
 }

@@ -306,7 +306,13 @@ impl Hub {
     #[must_use]
     pub fn online(&self) -> Vec<String> {
         let inner = self.lock();
-        let mut names: Vec<String> = inner.online.keys().map(|id| inner.name_of(*id)).collect();
+        let ids: std::collections::BTreeSet<i64> = inner
+            .online
+            .keys()
+            .chain(inner.online_elsewhere.keys())
+            .copied()
+            .collect();
+        let mut names: Vec<String> = ids.into_iter().map(|id| inner.name_of(id)).collect();
         names.sort_by_key(|n| n.to_lowercase());
         names
     }

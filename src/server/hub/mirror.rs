@@ -1,0 +1,132 @@
+//! The hub as a copy of what other server processes on the same database changed: the players,
+//! challenges and games they committed, read back from the database when they say so, and who
+//! is online there. A game's copy is replaced only when it is not this process's own (its owner
+//! changes its memory as it commits), or when this process has just taken it over.
+
+use std::collections::HashMap;
+
+use crate::rules::Game;
+
+use super::super::store::{ChallengeRow, GameRow, PlayerRow, RatingRow};
+use super::{Hub, Live, replay};
+
+impl Hub {
+    /// Players as the database has them now, and their ratings.
+    pub fn mirror_players(&self, players: &[PlayerRow], ratings: &[(i64, Game, RatingRow)]) {
+        let mut inner = self.lock();
+        for p in players {
+            if !inner.players.contains_key(&p.id) {
+                inner.add_player(p.id, &p.name, &p.key);
+            }
+        }
+        for (id, game, rating) in ratings {
+            if let Some(p) = inner.players.get_mut(id) {
+                p.ratings.insert(*game, *rating);
+            }
+        }
+        inner.lobby_changed();
+    }
+
+    /// The challenges `ids` as the database has them now: those in `open` are open, the others
+    /// closed (accepted or withdrawn).
+    pub fn mirror_challenges(&self, ids: &[i64], open: Vec<ChallengeRow>) {
+        let mut inner = self.lock();
+        for id in ids {
+            inner.challenges.remove(id);
+        }
+        for c in open {
+            inner.challenges.insert(c.id, c);
+        }
+        inner.lobby_changed();
+    }
+
+    /// Games as the database has them now. A game that does not replay by the rules is left
+    /// as it was (and the host told).
+    pub fn mirror_games(&self, games: Vec<GameRow>) {
+        let mut inner = self.lock();
+        let mut lobby = false;
+        for row in games {
+            let id = row.id;
+            match inner.games.get_mut(&id) {
+                Some(live) if live.row == row => {}
+                Some(live) => {
+                    // Most often one action more: played on the copy, not replayed whole.
+                    let extends = row.actions.len() == live.row.actions.len() + 1
+                        && row.actions.starts_with(&live.row.actions);
+                    let position = if extends {
+                        let mut position = live.position.clone();
+                        match position.play(row.actions[row.actions.len() - 1]) {
+                            Ok(()) => Ok(position),
+                            Err(e) => Err(e.to_string()),
+                        }
+                    } else {
+                        replay(&row)
+                    };
+                    match position {
+                        Ok(position) => {
+                            lobby |= live.row.result != row.result;
+                            if live.row.actions != row.actions {
+                                live.takeback = None;
+                            }
+                            live.position = position;
+                            live.row = row;
+                            live.told();
+                        }
+                        Err(why) => tracing::error!(game = id, "cannot follow the game: {why}"),
+                    }
+                }
+                None => match replay(&row) {
+                    Ok(position) => {
+                        inner.games.insert(id, Live::new(row, position));
+                        lobby = true;
+                    }
+                    Err(why) => tracing::error!(game = id, "cannot follow the game: {why}"),
+                },
+            }
+        }
+        if lobby {
+            inner.lobby_changed();
+        }
+    }
+
+    /// Who asked to take back in game `id` (seat 0 or 1), or nobody.
+    pub fn mirror_takeback(&self, id: i64, asker: Option<usize>) {
+        let mut inner = self.lock();
+        if let Some(game) = inner.games.get_mut(&id) {
+            game.takeback = asker;
+            game.told();
+        }
+    }
+
+    /// The sessions open for each player on the other processes.
+    pub fn mirror_online(&self, elsewhere: HashMap<i64, usize>) {
+        let mut inner = self.lock();
+        if inner.online_elsewhere != elsewhere {
+            inner.online_elsewhere = elsewhere;
+            inner.lobby_changed();
+        }
+    }
+
+    /// The sessions open here for each player.
+    #[must_use]
+    pub fn online_here(&self) -> Vec<(i64, usize)> {
+        self.lock().online.iter().map(|(p, n)| (*p, *n)).collect()
+    }
+
+    /// The numbers of the games not over.
+    #[must_use]
+    pub fn running_games(&self) -> Vec<i64> {
+        self.lock()
+            .games
+            .values()
+            .filter(|g| g.row.result.is_none())
+            .map(|g| g.row.id)
+            .collect()
+    }
+
+    /// The numbers of the open challenges.
+    #[must_use]
+    pub fn challenge_numbers(&self) -> Vec<i64> {
+        self.lock().challenges.keys().copied().collect()
+    }
+}
