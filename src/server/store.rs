@@ -5,6 +5,8 @@
 //! workers. [`Sqlite`] is the one backend today (one file in the data directory); docs/server.md
 //! plans a second on a database server.
 
+pub mod postgres;
+mod rows;
 mod schema;
 mod sqlite;
 mod writer;
@@ -17,6 +19,7 @@ use crate::rules::{Action, Game, Setup};
 
 use super::spec::TimeControl;
 
+pub use postgres::Postgres;
 pub use schema::VERSION;
 pub use sqlite::Sqlite;
 pub use writer::Writer;

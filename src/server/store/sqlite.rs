@@ -6,9 +6,9 @@ use std::path::Path;
 use anyhow::{Context as _, Result, anyhow, bail};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 
-use crate::rules::{Action, Game, Setup};
+use crate::rules::Game;
 
-use super::super::spec::TimeControl;
+use super::rows::{attach_moves, clock_of, setup_of};
 use super::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow, schema,
 };
@@ -16,20 +16,6 @@ use super::{
 /// The store in one SQLite file.
 pub struct Sqlite {
     conn: Connection,
-}
-
-fn setup_of(game: &str, size: i64, pie: bool, pieces: i64) -> Result<Setup> {
-    let game = Game::from_name(game).with_context(|| format!("unknown game {game}"))?;
-    Ok(Setup {
-        game,
-        size: usize::try_from(size).with_context(|| format!("size {size}"))?,
-        pie,
-        pieces: usize::try_from(pieces).with_context(|| format!("{pieces} pieces"))?,
-    })
-}
-
-fn clock_of(text: &str) -> Result<TimeControl> {
-    TimeControl::from_stored(text).with_context(|| format!("a bad clock {text}"))
 }
 
 impl Sqlite {
@@ -177,56 +163,12 @@ impl Sqlite {
         let mut statement = self
             .conn
             .prepare("SELECT game, idx, action FROM moves ORDER BY game, idx")?;
-        let mut rows = statement.query([])?;
-        let mut at = 0;
-        let mut bad: Vec<(i64, String)> = Vec::new();
-        while let Some(row) = rows.next()? {
-            let (id, index, action): (i64, i64, String) = (row.get(0)?, row.get(1)?, row.get(2)?);
-            while games.get(at).is_some_and(|g| g.id < id) {
-                at += 1;
-            }
-            let Some(game) = games.get_mut(at).filter(|g| g.id == id) else {
-                // A move of a game that is not here (or already found damaged).
-                if !damaged.iter().any(|d| d.kind == "game" && d.id == id)
-                    && !bad.iter().any(|(b, _)| *b == id)
-                {
-                    bad.push((id, "moves of a game the store does not have".to_string()));
-                }
-                continue;
-            };
-            if bad.iter().any(|(b, _)| *b == id) {
-                continue;
-            }
-            let number = game.actions.len();
-            if index != number as i64 {
-                bad.push((id, format!("move {} is missing", number + 1)));
-                continue;
-            }
-            match Action::parse(&action) {
-                Ok(action) => game.actions.push(action),
-                Err(e) => bad.push((
-                    id,
-                    format!(
-                        "move {}, {}, is not an action ({e})",
-                        number + 1,
-                        shown(&action)
-                    ),
-                )),
-            }
-        }
-        games.retain(|g| !bad.iter().any(|(b, _)| *b == g.id));
-        damaged.extend(bad.into_iter().map(|(id, why)| Damaged {
-            kind: "game",
-            id,
-            why,
-        }));
+        let moves = statement
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        attach_moves(&mut games, moves, damaged);
         Ok(games)
     }
-}
-
-/// Text from the file, safe to print: control characters escaped, at most 40 characters.
-fn shown(text: &str) -> String {
-    text.chars().take(40).flat_map(char::escape_debug).collect()
 }
 
 fn game_of(id: i64, r: &Row<'_>) -> Result<GameRow> {

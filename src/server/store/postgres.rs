@@ -1,0 +1,595 @@
+//! The store on PostgreSQL (`quentin serve --database URL`): the same rows as on SQLite, on a
+//! database server that several server processes share. Each change is a transaction of its
+//! own, committed before anyone is told of it; the changes of a batch run side by side on the
+//! pool's connections (PostgreSQL shares one flush among the commits that come together). Each
+//! transaction also says what it changed on the channel `quentin` (NOTIFY, delivered on
+//! commit), so that the other processes read it; and the moves of a game are written only by
+//! the process that owns the game (`owners`), checked in the move's own transaction.
+
+mod schema;
+
+use std::str::FromStr as _;
+use std::sync::Arc;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::{GenericClient, NoTls, Row, Transaction};
+
+use crate::rules::Game;
+
+use super::rows::{attach_moves, clock_of, setup_of};
+use super::{
+    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow,
+};
+
+/// How long an owner's lease on a game lasts without renewal, in milliseconds.
+pub const LEASE_MS: i64 = 3_000;
+
+/// The channel the processes tell each other on.
+pub const CHANNEL: &str = "quentin";
+
+/// The store on a PostgreSQL database.
+pub struct Postgres {
+    pool: Pool,
+    handle: tokio::runtime::Handle,
+    /// This process's name in `owners`, `processes` and the notifications.
+    process: Arc<str>,
+}
+
+/// The URL with its password hidden, for messages.
+#[must_use]
+pub fn shown_url(url: &str) -> String {
+    match tokio_postgres::Config::from_str(url) {
+        Ok(config) => {
+            let user = config.get_user().unwrap_or("");
+            let host = config
+                .get_hosts()
+                .first()
+                .map(|h| match h {
+                    tokio_postgres::config::Host::Tcp(host) => host.clone(),
+                    #[cfg(unix)]
+                    tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
+                })
+                .unwrap_or_default();
+            let port = config.get_ports().first().copied().unwrap_or(5432);
+            let db = config.get_dbname().unwrap_or("");
+            format!("postgres://{user}@{host}:{port}/{db}")
+        }
+        Err(_) => "(a URL that cannot be read)".to_string(),
+    }
+}
+
+/// A pool of connections to `url`, checked with one connection.
+///
+/// # Errors
+/// A URL that cannot be read, a database that cannot be reached.
+pub async fn pool(url: &str, size: usize) -> Result<Pool> {
+    let shown = shown_url(url);
+    let config = tokio_postgres::Config::from_str(url).with_context(|| {
+        format!("cannot read the database URL {shown}: write postgres://user@host:port/dbname")
+    })?;
+    let manager = Manager::from_config(
+        config,
+        NoTls,
+        ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        },
+    );
+    let pool = Pool::builder(manager)
+        .max_size(size)
+        .runtime(deadpool_postgres::Runtime::Tokio1)
+        .wait_timeout(Some(std::time::Duration::from_secs(10)))
+        .create_timeout(Some(std::time::Duration::from_secs(10)))
+        .build()
+        .context("cannot make the database's pool")?;
+    drop(
+        pool.get()
+            .await
+            .map_err(|e| anyhow!("{e}"))
+            .with_context(|| format!("cannot reach the database {shown}"))?,
+    );
+    Ok(pool)
+}
+
+impl Postgres {
+    /// Opens the store on `pool`'s database, bringing it to the current version. Must be
+    /// called inside the server's runtime, whose `handle` the store's thread then uses.
+    ///
+    /// # Errors
+    /// A database that cannot be reached or written, or from a newer quentin.
+    pub async fn open(pool: Pool, process: &str, what: &str) -> Result<Postgres> {
+        let mut client = pool.get().await.map_err(|e| anyhow!("{e}"))?;
+        schema::migrate(&mut client, what).await?;
+        Ok(Postgres {
+            pool,
+            handle: tokio::runtime::Handle::current(),
+            process: process.into(),
+        })
+    }
+
+    /// The database's version.
+    ///
+    /// # Errors
+    /// When it cannot be read.
+    pub async fn version(&self) -> Result<i64> {
+        let client = self.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+        schema::version(&client).await
+    }
+
+    /// Everything, as [`Backend::load`] gives it.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn load_async(&self) -> Result<Loaded> {
+        let client = self.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+        let mut damaged = Vec::new();
+        let players = client
+            .query("SELECT id, name, key FROM players ORDER BY id", &[])
+            .await?
+            .iter()
+            .map(player_of)
+            .collect();
+        let ratings = ratings_of(
+            &client
+                .query(
+                    "SELECT player, game, rating, deviation, volatility, games FROM ratings",
+                    &[],
+                )
+                .await?,
+        );
+        let challenges = challenges_of(
+            client
+                .query(&format!("{CHALLENGES} WHERE open ORDER BY id"), &[])
+                .await?,
+            &mut damaged,
+        );
+        let games = read_games(&**client, "TRUE", &[], &mut damaged).await?;
+        // No downtime to forgive at the start: the takeovers do it, game by game.
+        let heartbeat = None;
+        Ok(Loaded {
+            players,
+            ratings,
+            challenges,
+            games,
+            damaged,
+            heartbeat,
+        })
+    }
+}
+
+const CHALLENGES: &str =
+    "SELECT id, \"by\", game, size, pie, pieces, first, clock, rated, to_player
+                          FROM challenges";
+
+fn player_of(r: &Row) -> PlayerRow {
+    PlayerRow {
+        id: r.get(0),
+        name: r.get(1),
+        key: r.get(2),
+    }
+}
+
+fn ratings_of(rows: &[Row]) -> Vec<(i64, Game, RatingRow)> {
+    rows.iter()
+        .filter_map(|r| {
+            let game = Game::from_name(r.get::<_, &str>(1))?;
+            Some((
+                r.get(0),
+                game,
+                RatingRow {
+                    rating: r.get(2),
+                    deviation: r.get(3),
+                    volatility: r.get(4),
+                    games: r.get(5),
+                },
+            ))
+        })
+        .collect()
+}
+
+fn challenges_of(rows: Vec<Row>, damaged: &mut Vec<Damaged>) -> Vec<ChallengeRow> {
+    let mut out = Vec::new();
+    for r in rows {
+        let id: i64 = r.get(0);
+        let row = (|| {
+            Ok::<_, anyhow::Error>(ChallengeRow {
+                id,
+                by: r.try_get(1)?,
+                setup: setup_of(r.try_get(2)?, r.try_get(3)?, r.try_get(4)?, r.try_get(5)?)?,
+                first: r.try_get(6)?,
+                clock: clock_of(r.try_get(7)?)?,
+                rated: r.try_get(8)?,
+                to: r.try_get(9)?,
+            })
+        })();
+        match row {
+            Ok(row) => out.push(row),
+            Err(e) => damaged.push(Damaged {
+                kind: "challenge",
+                id,
+                why: format!("{e:#}"),
+            }),
+        }
+    }
+    out
+}
+
+fn game_of(r: &Row) -> Result<GameRow> {
+    let result: Option<String> = r.try_get(12)?;
+    let reason: Option<String> = r.try_get(13)?;
+    Ok(GameRow {
+        id: r.try_get(0)?,
+        setup: setup_of(r.try_get(1)?, r.try_get(2)?, r.try_get(3)?, r.try_get(4)?)?,
+        players: [r.try_get(5)?, r.try_get(6)?],
+        clock: clock_of(r.try_get(7)?)?,
+        rated: r.try_get(8)?,
+        left: [r.try_get(9)?, r.try_get(10)?],
+        turn_since: r.try_get(11)?,
+        actions: Vec::new(),
+        result: result.zip(reason),
+        ended: r.try_get(14)?,
+    })
+}
+
+/// The games that `filter` (SQL over `games`, with `params`) picks, with their moves.
+async fn read_games(
+    client: &impl GenericClient,
+    filter: &str,
+    params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    damaged: &mut Vec<Damaged>,
+) -> Result<Vec<GameRow>> {
+    let rows = client
+        .query(
+            &format!(
+                "SELECT id, game, size, pie, pieces, player1, player2, clock, rated, left1,
+                        left2, turn_since, result, reason, ended
+                 FROM games WHERE {filter} ORDER BY id"
+            ),
+            params,
+        )
+        .await?;
+    let mut games = Vec::new();
+    for r in &rows {
+        match game_of(r) {
+            Ok(game) => games.push(game),
+            Err(e) => damaged.push(Damaged {
+                kind: "game",
+                id: r.get(0),
+                why: format!("{e:#}"),
+            }),
+        }
+    }
+    let moves = client
+        .query(
+            &format!(
+                "SELECT game, idx, action FROM moves
+                 WHERE game IN (SELECT id FROM games WHERE {filter}) ORDER BY game, idx"
+            ),
+            params,
+        )
+        .await?;
+    attach_moves(
+        &mut games,
+        moves.iter().map(|r| (r.get(0), r.get(1), r.get(2))),
+        damaged,
+    );
+    Ok(games)
+}
+
+/// The games of numbers `ids`, as they are now, with their moves; a game that cannot be read
+/// is named in `damaged`.
+///
+/// # Errors
+/// When the database cannot be read.
+pub async fn games(
+    client: &impl GenericClient,
+    ids: &[i64],
+    damaged: &mut Vec<Damaged>,
+) -> Result<Vec<GameRow>> {
+    read_games(client, "id = ANY($1)", &[&ids], damaged).await
+}
+
+/// The open challenges among `ids`.
+///
+/// # Errors
+/// When the database cannot be read.
+pub async fn open_challenges(
+    client: &impl GenericClient,
+    ids: &[i64],
+) -> Result<Vec<ChallengeRow>> {
+    let rows = client
+        .query(
+            &format!("{CHALLENGES} WHERE open AND id = ANY($1)"),
+            &[&ids],
+        )
+        .await?;
+    Ok(challenges_of(rows, &mut Vec::new()))
+}
+
+/// The players `ids` and their ratings.
+///
+/// # Errors
+/// When the database cannot be read.
+pub async fn players(
+    client: &impl GenericClient,
+    ids: &[i64],
+) -> Result<(Vec<PlayerRow>, Vec<(i64, Game, RatingRow)>)> {
+    let players = client
+        .query(
+            "SELECT id, name, key FROM players WHERE id = ANY($1)",
+            &[&ids],
+        )
+        .await?
+        .iter()
+        .map(player_of)
+        .collect();
+    let ratings = client
+        .query(
+            "SELECT player, game, rating, deviation, volatility, games FROM ratings
+             WHERE player = ANY($1)",
+            &[&ids],
+        )
+        .await?;
+    Ok((players, ratings_of(&ratings)))
+}
+
+/// Checks, in `tx`, that `process` owns game `game`, and holds the lease's row until the end of
+/// the transaction: no other process writes the game's moves meanwhile.
+async fn owned(tx: &Transaction<'_>, process: &str, game: i64) -> Result<()> {
+    let n = tx
+        .execute(
+            "UPDATE owners SET renewed = renewed WHERE game = $1 AND process = $2",
+            &[&game, &process],
+        )
+        .await?;
+    if n == 0 {
+        bail!("game {game} is owned by another server process now");
+    }
+    Ok(())
+}
+
+/// Applies one change in `tx`: its outcome, and what to tell the other processes.
+async fn apply(
+    tx: &Transaction<'_>,
+    process: &str,
+    change: &Change,
+) -> Result<(Applied, Vec<String>)> {
+    Ok(match change {
+        Change::AddPlayer { key, name, at } => {
+            let row = tx
+                .query_opt(
+                    "INSERT INTO players(name, key, created) VALUES ($1, $2, $3)
+                     ON CONFLICT DO NOTHING RETURNING id",
+                    &[name, key, at],
+                )
+                .await?;
+            match row {
+                Some(r) => {
+                    let id: i64 = r.get(0);
+                    (Applied::Id(id), vec![format!("player {id}")])
+                }
+                None => (Applied::Taken, Vec::new()),
+            }
+        }
+        Change::AddChallenge(c) => {
+            let id: i64 = tx
+                .query_one(
+                    "INSERT INTO challenges(\"by\", game, size, pie, pieces, first, clock, rated,
+                                            to_player)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+                    &[
+                        &c.by,
+                        &c.setup.game.name(),
+                        &(c.setup.size as i64),
+                        &c.setup.pie,
+                        &(c.setup.pieces as i64),
+                        &c.first,
+                        &c.clock.stored(),
+                        &c.rated,
+                        &c.to,
+                    ],
+                )
+                .await?
+                .get(0);
+            (Applied::Id(id), vec![format!("challenge {id}")])
+        }
+        Change::CloseChallenge(id) => {
+            let n = tx
+                .execute(
+                    "UPDATE challenges SET open = FALSE WHERE id = $1 AND open",
+                    &[id],
+                )
+                .await?;
+            if n == 0 {
+                (Applied::Taken, Vec::new())
+            } else {
+                (Applied::Done, vec![format!("challenge {id}")])
+            }
+        }
+        Change::StartGame(game) => {
+            let n = tx
+                .execute(
+                    "UPDATE challenges SET open = FALSE WHERE id = $1 AND open",
+                    &[&game.id],
+                )
+                .await?;
+            if n == 0 {
+                // Accepted or withdrawn on another process meanwhile.
+                return Ok((Applied::Taken, Vec::new()));
+            }
+            tx.execute(
+                "INSERT INTO games(id, game, size, pie, pieces, player1, player2, clock, rated,
+                                   left1, left2, turn_since)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                &[
+                    &game.id,
+                    &game.setup.game.name(),
+                    &(game.setup.size as i64),
+                    &game.setup.pie,
+                    &(game.setup.pieces as i64),
+                    &game.players[0],
+                    &game.players[1],
+                    &game.clock.stored(),
+                    &game.rated,
+                    &game.left[0],
+                    &game.left[1],
+                    &game.turn_since,
+                ],
+            )
+            .await?;
+            // The process that starts a game owns it first.
+            tx.execute(
+                "INSERT INTO owners(game, process, taken, renewed, expires)
+                 VALUES ($1, $2, quentin_now(), quentin_now(), quentin_now() + $3)
+                 ON CONFLICT (game) DO UPDATE SET process = excluded.process,
+                     taken = excluded.taken, renewed = excluded.renewed,
+                     expires = excluded.expires",
+                &[&game.id, &process, &LEASE_MS],
+            )
+            .await?;
+            (
+                Applied::Done,
+                vec![
+                    format!("challenge {}", game.id),
+                    format!("game {}", game.id),
+                ],
+            )
+        }
+        Change::AddAction {
+            game,
+            index,
+            action,
+            left,
+            at,
+            end,
+            ratings,
+        } => {
+            owned(tx, process, *game).await?;
+            if let Some(action) = action {
+                tx.execute(
+                    "INSERT INTO moves(game, idx, action, at) VALUES ($1, $2, $3, $4)",
+                    &[game, &(*index as i64), &action.to_string(), at],
+                )
+                .await?;
+            }
+            tx.execute(
+                "UPDATE games SET left1 = $2, left2 = $3, turn_since = $4 WHERE id = $1",
+                &[game, &left[0], &left[1], at],
+            )
+            .await?;
+            if let Some((result, reason)) = end {
+                tx.execute(
+                    "UPDATE games SET result = $2, reason = $3, ended = $4 WHERE id = $1",
+                    &[game, result, reason, at],
+                )
+                .await?;
+                tx.execute("DELETE FROM owners WHERE game = $1", &[game])
+                    .await?;
+            }
+            for (player, which, r) in ratings {
+                tx.execute(
+                    "INSERT INTO ratings(player, game, rating, deviation, volatility, games)
+                     VALUES ($1, $2, $3, $4, $5, $6)
+                     ON CONFLICT (player, game) DO UPDATE SET rating = excluded.rating,
+                         deviation = excluded.deviation, volatility = excluded.volatility,
+                         games = excluded.games",
+                    &[
+                        player,
+                        &which.name(),
+                        &r.rating,
+                        &r.deviation,
+                        &r.volatility,
+                        &r.games,
+                    ],
+                )
+                .await?;
+            }
+            (Applied::Done, vec![format!("game {game}")])
+        }
+        Change::TakeBack {
+            game,
+            index,
+            left,
+            at,
+        } => {
+            owned(tx, process, *game).await?;
+            tx.execute(
+                "DELETE FROM moves WHERE game = $1 AND idx >= $2",
+                &[game, &(*index as i64)],
+            )
+            .await?;
+            tx.execute(
+                "UPDATE games SET left1 = $2, left2 = $3, turn_since = $4 WHERE id = $1",
+                &[game, &left[0], &left[1], at],
+            )
+            .await?;
+            (Applied::Done, vec![format!("game {game}")])
+        }
+        // Several processes keep no one heartbeat, and forgive no downtime all at once: each
+        // game's owner renews its lease, and a takeover forgives the time since the last
+        // renewal (`src/server/cluster.rs`). A heartbeat copied from SQLite stays, for the
+        // games that were never owned here.
+        Change::Beat(_) | Change::Forgive(_) => (Applied::Done, Vec::new()),
+    })
+}
+
+/// One change in a transaction of its own, with its notifications.
+async fn commit_one(pool: &Pool, process: &str, change: &Change) -> Result<Applied> {
+    let mut client = pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    let tx = client.transaction().await?;
+    let (applied, notes) = apply(&tx, process, change).await?;
+    for note in notes {
+        tx.execute(
+            "SELECT pg_notify($1, $2)",
+            &[&CHANNEL, &format!("{process} {note}")],
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(applied)
+}
+
+impl Backend for Postgres {
+    fn load(&mut self) -> Result<Loaded> {
+        self.handle.block_on(self.load_async())
+    }
+
+    fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
+        let tasks: Vec<_> = changes
+            .iter()
+            .map(|change| {
+                let (pool, process, change) =
+                    (self.pool.clone(), self.process.clone(), (*change).clone());
+                self.handle
+                    .spawn(async move { commit_one(&pool, &process, &change).await })
+            })
+            .collect();
+        Ok(self.handle.block_on(async {
+            let mut outcomes = Vec::with_capacity(tasks.len());
+            for task in tasks {
+                outcomes.push(task.await.unwrap_or_else(|e| Err(anyhow!("{e}"))));
+            }
+            outcomes
+        }))
+    }
+
+    fn integrity(&mut self) -> Result<String> {
+        // PostgreSQL checks its own pages; what is ours to check is that every move belongs
+        // to a game.
+        self.handle.block_on(async {
+            let client = self.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+            let orphans: i64 = client
+                .query_one(
+                    "SELECT count(*) FROM moves WHERE game NOT IN (SELECT id FROM games)",
+                    &[],
+                )
+                .await?
+                .get(0);
+            Ok(if orphans == 0 {
+                "ok".to_string()
+            } else {
+                format!("{orphans} moves of games the database does not have")
+            })
+        })
+    }
+}

@@ -1,0 +1,106 @@
+//! The store's tables on PostgreSQL: the same tables and the same version as on SQLite (the
+//! row `version` of `meta` says which of the ordered steps a database has had), and three
+//! tables of its own that the processes sharing it coordinate through: `owners` (each running
+//! game's owner and its lease), `processes` (who is alive) and `presence` (who is online where).
+//! Opening a database runs the steps it lacks in one transaction, under a lock that makes
+//! processes starting together take turns.
+
+use anyhow::{Context as _, Result, bail};
+use tokio_postgres::Client;
+
+/// The steps, in order: step `n` (from 0) brings a database from version `n` to `n + 1`. Step
+/// `n` makes the tables of SQLite's step `n`, in PostgreSQL's types.
+const STEPS: &[&str] = &["
+CREATE TABLE IF NOT EXISTS players(
+    id BIGSERIAL PRIMARY KEY,
+    name TEXT NOT NULL,
+    key TEXT NOT NULL UNIQUE,
+    created BIGINT NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS players_name ON players (lower(name));
+CREATE TABLE IF NOT EXISTS ratings(
+    player BIGINT NOT NULL, game TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL, deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL, games BIGINT NOT NULL,
+    PRIMARY KEY(player, game));
+CREATE TABLE IF NOT EXISTS challenges(
+    id BIGSERIAL PRIMARY KEY,
+    \"by\" BIGINT NOT NULL, game TEXT NOT NULL, size BIGINT NOT NULL, pie BOOLEAN NOT NULL,
+    pieces BIGINT NOT NULL, first TEXT NOT NULL, clock TEXT NOT NULL, rated BOOLEAN NOT NULL,
+    to_player BIGINT, open BOOLEAN NOT NULL DEFAULT TRUE);
+CREATE TABLE IF NOT EXISTS games(
+    id BIGINT PRIMARY KEY,
+    game TEXT NOT NULL, size BIGINT NOT NULL, pie BOOLEAN NOT NULL, pieces BIGINT NOT NULL,
+    player1 BIGINT NOT NULL, player2 BIGINT NOT NULL, clock TEXT NOT NULL,
+    rated BOOLEAN NOT NULL, left1 BIGINT NOT NULL, left2 BIGINT NOT NULL,
+    turn_since BIGINT NOT NULL, result TEXT, reason TEXT, ended BIGINT);
+CREATE INDEX IF NOT EXISTS games_running ON games (id) WHERE result IS NULL;
+CREATE TABLE IF NOT EXISTS moves(
+    game BIGINT NOT NULL, idx BIGINT NOT NULL, action TEXT NOT NULL, at BIGINT NOT NULL,
+    PRIMARY KEY(game, idx));
+CREATE TABLE IF NOT EXISTS owners(
+    game BIGINT PRIMARY KEY, process TEXT NOT NULL, taken BIGINT NOT NULL,
+    renewed BIGINT NOT NULL, expires BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS processes(
+    id TEXT PRIMARY KEY, listen TEXT NOT NULL, started BIGINT NOT NULL, expires BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS presence(
+    process TEXT NOT NULL, player BIGINT NOT NULL, sessions BIGINT NOT NULL,
+    PRIMARY KEY(process, player));
+"];
+
+// The two stores count the same versions: a step added to one is added to the other.
+const _: () = assert!(STEPS.len() as i64 == super::super::VERSION);
+
+/// The key of the advisory lock under which a database is brought to the current version.
+const MIGRATION_LOCK: i64 = 0x0071_7565_6e74_696e;
+
+/// Brings the database to the current version; `what` names it in the errors.
+///
+/// # Errors
+/// A database from a newer quentin, one that cannot be written.
+pub async fn migrate(client: &mut Client, what: &str) -> Result<()> {
+    let tx = client.transaction().await?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .await?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value BIGINT NOT NULL);
+         CREATE OR REPLACE FUNCTION quentin_now() RETURNS BIGINT LANGUAGE sql VOLATILE AS
+             $$ SELECT (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT $$;",
+    )
+    .await
+    .with_context(|| format!("cannot make the tables in {what}"))?;
+    let version: i64 = tx
+        .query_opt("SELECT value FROM meta WHERE key = 'version'", &[])
+        .await?
+        .map_or(0, |r| r.get(0));
+    let newest = STEPS.len() as i64;
+    if version > newest {
+        bail!(
+            "{what} has schema version {version}, newer than this quentin knows ({newest}): \
+             run the quentin that wrote it"
+        );
+    }
+    for (n, step) in STEPS.iter().enumerate().skip(usize::try_from(version)?) {
+        tx.batch_execute(step)
+            .await
+            .with_context(|| format!("cannot bring {what} to version {}", n + 1))?;
+    }
+    tx.execute(
+        "INSERT INTO meta(key, value) VALUES ('version', $1)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        &[&newest],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The database's version.
+///
+/// # Errors
+/// When it cannot be read.
+pub async fn version(client: &Client) -> Result<i64> {
+    Ok(client
+        .query_opt("SELECT value FROM meta WHERE key = 'version'", &[])
+        .await?
+        .map_or(0, |r| r.get(0)))
+}
