@@ -9,6 +9,11 @@
 //! a blitz pace; `--think 0` plays as fast as the server answers, to measure its throughput),
 //! at most 300 s; the sessions are capped at 1000.
 //!
+//! `--database URL --processes N` runs N server processes on a new PostgreSQL database made on
+//! the server of URL (and dropped after), the two bots of a game on different processes, and
+//! adds each process's memory and CPU and the database's CPU (its server processes' on this
+//! machine, from /proc).
+//!
 //! `--attack KIND` makes it a soak: while the honest bots play, attackers from other loopback
 //! addresses try to lock them out (`half-open`, `silent-bot`, `resize`, `one-key` or `mix`:
 //! `server_load/attack.rs`), against a server with its default bounds before the login. When
@@ -118,6 +123,56 @@ struct Options {
     think: u64,
     /// The attack of a soak, if any.
     attack: Option<&'static str>,
+    /// Server processes.
+    processes: usize,
+}
+
+/// The database URL of `--database`, if any.
+fn database() -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.windows(2)
+        .find(|pair| pair[0] == "--database")
+        .map(|pair| pair[1].clone())
+}
+
+/// A new database on the server of `url` for this run (its URL and name), dropped at the end.
+fn make_database(url: &str) -> (String, String) {
+    let name = format!("quentin_bench_{}", std::process::id());
+    admin(url, &format!("CREATE DATABASE {name}"));
+    let config: tokio_postgres::Config = url.parse().expect("a database URL");
+    let user = config.get_user().unwrap_or("postgres");
+    let host = match config.get_hosts().first() {
+        Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
+        _ => "127.0.0.1".to_string(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    (format!("postgres://{user}@{host}:{port}/{name}"), name)
+}
+
+fn admin(url: &str, sql: &str) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+            .await
+            .expect("the database of --database");
+        tokio::spawn(connection);
+        client.batch_execute(sql).await.unwrap();
+    });
+}
+
+/// The CPU time of every PostgreSQL server process on this machine so far.
+fn database_cpu_seconds() -> f64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                .is_ok_and(|c| c.trim().starts_with("postgres"))
+        })
+        .map(cpu_seconds)
+        .sum()
 }
 
 fn options() -> Options {
@@ -127,6 +182,7 @@ fn options() -> Options {
         seconds: 300,
         think: 1000,
         attack: None,
+        processes: 1,
     };
     let args: Vec<String> = std::env::args().collect();
     for pair in args.windows(2) {
@@ -136,6 +192,7 @@ fn options() -> Options {
             "--moves" => o.moves = value().clamp(1, 150),
             "--seconds" => o.seconds = value() as u64,
             "--think" => o.think = value() as u64,
+            "--processes" => o.processes = value().clamp(1, 16),
             "--attack" => {
                 o.attack = Some(
                     attack::KINDS
@@ -187,46 +244,20 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 fn main() {
     let o = options();
     let dir = tempfile::tempdir().unwrap();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_quentin"))
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--sessions-per-key",
-            "1",
-        ])
-        // Room for the attackers' keys that log in (8, and one that tries 20 times).
-        .args(["--max-sessions", &(o.sessions + 20).to_string()])
-        // Its log: refusals only, not a line for each bot.
-        .args([
-            "--log-level",
-            if o.attack.is_some() { "error" } else { "warn" },
-        ])
-        // Every bot connects at once, from one address; a soak keeps the default bounds
-        // before the login, and its bots connect a few at a time.
-        .args(if o.attack.is_some() {
-            Vec::new()
-        } else {
-            vec![
-                "--max-startups".to_string(),
-                (o.sessions + 10).to_string(),
-                "--max-startups-per-address".to_string(),
-                (o.sessions + 10).to_string(),
-            ]
-        })
-        .arg("--data")
-        .arg(dir.path())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let port: u16 = loop {
-        let line = lines.next().expect("an address").unwrap();
-        if let Some(a) = line.strip_prefix("quentin serve: listening on ") {
-            break a.rsplit(':').next().unwrap().parse().unwrap();
-        }
-    };
-    let pid = server.id();
+    let made = database().map(|url| make_database(&url));
+    assert!(
+        o.processes == 1 || made.is_some(),
+        "--processes needs --database URL"
+    );
+    let mut servers = Servers(
+        (0..o.processes)
+            .map(|_| start_server(&o, dir.path(), made.as_ref().map(|d| d.0.as_str())))
+            .collect(),
+    );
+    let ports: Vec<u16> = servers.0.iter().map(|(_, port)| *port).collect();
+    let pids: Vec<u32> = servers.0.iter().map(|(child, _)| child.id()).collect();
+    let port = ports[0];
+
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let round_trips = Arc::new(Mutex::new(Vec::new()));
     let held = Arc::new(AtomicUsize::new(0));
@@ -234,7 +265,7 @@ fn main() {
     let ready = Arc::new(Barrier::new(o.sessions + 1));
     let logins = Arc::new(tokio::sync::Semaphore::new(8));
     let tally = Arc::new(attack::Tally::default());
-    let (cpu_before, moves, elapsed, back) = runtime.block_on(async {
+    let (cpu_before, db_before, moves, elapsed, back) = runtime.block_on(async {
         let mut tasks = Vec::new();
         for g in 0..games {
             let (tx, rx) = oneshot::channel::<String>();
@@ -249,6 +280,8 @@ fn main() {
                     round_trips.clone(),
                     sent.clone(),
                 );
+                // The two players of a game on different processes, when there are several.
+                let port = ports[(g + side) % ports.len()];
                 let (tx, rx) = if side == 0 {
                     (tx.take(), None)
                 } else {
@@ -272,7 +305,15 @@ fn main() {
                         id
                     } else {
                         let id = rx.unwrap().await.unwrap();
-                        assert!(bot.ask(&format!("accept {id}")).await.starts_with('='));
+                        // On another process, the challenge arrives within moments.
+                        loop {
+                            let answer = bot.ask(&format!("accept {id}")).await;
+                            if answer.starts_with('=') {
+                                break;
+                            }
+                            assert!(answer.contains("no such challenge"), "{answer}");
+                            tokio::time::sleep(Duration::from_millis(5)).await;
+                        }
                         id
                     };
                     ready.wait().await;
@@ -286,7 +327,12 @@ fn main() {
                     let mut rng = 0x2545_f491_4f6c_dd1d_u64 ^ (g as u64) << 1 ^ side as u64;
                     let mut played = 0;
                     while position.ply() < o.moves {
-                        let answer = bot.ask(&format!("wait {id}")).await;
+                        let mut answer = bot.ask(&format!("wait {id}")).await;
+                        // On another process, the game arrives within moments.
+                        while answer.contains("no such game") {
+                            tokio::time::sleep(Duration::from_millis(5)).await;
+                            answer = bot.ask(&format!("wait {id}")).await;
+                        }
                         let Some(last) = answer.strip_prefix("= turn ") else {
                             break;
                         };
@@ -324,7 +370,8 @@ fn main() {
         if let Some(kind) = o.attack {
             attack::start(kind, port, &tally, &mut attackers);
         }
-        let cpu_before = cpu_seconds(pid);
+        let cpu_before: Vec<f64> = pids.iter().map(|p| cpu_seconds(*p)).collect();
+        let db_before = database_cpu_seconds();
         let start = Instant::now();
         let all = futures_all(tasks, Duration::from_secs(o.seconds)).await;
         let elapsed = start.elapsed();
@@ -335,17 +382,34 @@ fn main() {
         } else {
             None
         };
-        (cpu_before, all, elapsed, back)
+        (cpu_before, db_before, all, elapsed, back)
     });
-    let cpu = cpu_seconds(pid) - cpu_before;
-    let peak_kb = status_kb(pid, "VmHWM:");
+    let cpu: Vec<f64> = pids
+        .iter()
+        .zip(&cpu_before)
+        .map(|(p, before)| cpu_seconds(*p) - before)
+        .collect();
+    let db_cpu = database_cpu_seconds() - db_before;
+    let peaks: Vec<u64> = pids.iter().map(|p| status_kb(*p, "VmHWM:")).collect();
     let mut rts = round_trips.lock().unwrap().clone();
     rts.sort();
-    let _ = server.kill();
-    let _ = server.wait();
+    servers.stop();
+    if let (Some(url), Some((_, name))) = (database(), &made) {
+        admin(
+            &url,
+            &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+        );
+    }
     println!(
-        "server load: {} sessions in {games} live games of Quentin 13x13 over SSH on 127.0.0.1, thinking {} ms a move",
-        o.sessions, o.think
+        "server load: {} sessions in {games} live games of Quentin 13x13 over SSH on 127.0.0.1, thinking {} ms a move, {} server process(es){}",
+        o.sessions,
+        o.think,
+        o.processes,
+        if made.is_some() {
+            " on PostgreSQL"
+        } else {
+            " on SQLite"
+        }
     );
     println!("  sessions held at once   {}", held.load(Ordering::SeqCst));
     println!(
@@ -361,14 +425,21 @@ fn main() {
         "  round trip p99          {:.1} ms",
         percentile(&rts, 0.99).as_secs_f64() * 1000.0
     );
-    println!(
-        "  server peak memory      {:.1} MB",
-        peak_kb as f64 / 1024.0
-    );
-    println!(
-        "  server CPU per move     {:.2} ms",
-        cpu * 1000.0 / moves.max(1) as f64
-    );
+    for (n, (peak, cpu)) in peaks.iter().zip(&cpu).enumerate() {
+        println!(
+            "  server {n} peak memory    {:.1} MB, CPU {:.1} s ({:.2} ms a move in all)",
+            *peak as f64 / 1024.0,
+            cpu,
+            cpu * 1000.0 / moves.max(1) as f64
+        );
+    }
+    if made.is_some() {
+        println!(
+            "  database CPU            {db_cpu:.1} s ({:.2} ms a move, {:.0} % of a core)",
+            db_cpu * 1000.0 / moves.max(1) as f64,
+            db_cpu * 100.0 / elapsed.as_secs_f64()
+        );
+    }
     if let (Some(kind), Some(back)) = (o.attack, back) {
         println!(
             "  attack                  {kind}: {} connections opened, {} ended by the server",
@@ -380,6 +451,80 @@ fn main() {
             back.as_secs_f64()
         );
     }
+}
+
+/// The server processes, killed when the bench ends, however it ends.
+struct Servers(Vec<(std::process::Child, u16)>);
+
+impl Servers {
+    fn stop(&mut self) {
+        for (server, _) in &mut self.0 {
+            let _ = server.kill();
+            let _ = server.wait();
+        }
+    }
+}
+
+impl Drop for Servers {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Starts a server process: its child and its port.
+fn start_server(
+    o: &Options,
+    dir: &std::path::Path,
+    database: Option<&str>,
+) -> (std::process::Child, u16) {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_quentin"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--sessions-per-key",
+            "1",
+        ])
+        // Room for the attackers' keys that log in (8, and one that tries 20 times).
+        .args(["--max-sessions", &(o.sessions + 20).to_string()])
+        // Its log: refusals only, not a line for each bot.
+        .args([
+            "--log-level",
+            if o.attack.is_some() { "error" } else { "warn" },
+        ])
+        // Every bot connects at once, from one address; a soak keeps the default bounds
+        // before the login, and its bots connect a few at a time.
+        .args(if o.attack.is_some() {
+            Vec::new()
+        } else {
+            vec![
+                "--max-startups".to_string(),
+                (o.sessions + 10).to_string(),
+                "--max-startups-per-address".to_string(),
+                (o.sessions + 10).to_string(),
+            ]
+        })
+        .arg("--data")
+        .arg(dir)
+        .args(
+            database
+                .map(|url| ["--database", url])
+                .into_iter()
+                .flatten(),
+        )
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let port: u16 = loop {
+        let line = lines.next().expect("an address").unwrap();
+        if let Some(a) = line.strip_prefix("quentin serve: listening on ") {
+            break a.rsplit(':').next().unwrap().parse().unwrap();
+        }
+    };
+    // The rest of its output is read on, so that the pipe never fills.
+    std::thread::spawn(move || for _ in lines {});
+    (server, port)
 }
 
 /// How long after every client went until each honest bot's key and each attacker's key is let

@@ -7,16 +7,28 @@ use clap::Args;
 
 use crate::server::{ServeOptions, serve as run};
 
-/// `quentin serve [--listen ADDR:PORT] [--data DIR] [--max-sessions N] ...`.
+/// `quentin serve [--listen ADDR:PORT] [--data DIR] [--database URL] [--max-sessions N] ...`.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct ServeArgs {
+    #[command(subcommand)]
+    command: Option<ServeCommand>,
     /// Where to listen; 0.0.0.0:2222 opens it to other machines, port 0 picks a free one.
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:2222")]
     listen: String,
     /// The server's data: its host key and its store [default: the data directory's
-    /// server/].
+    /// server/]. With --database, the host key only: several processes may share it.
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
+    /// Keep the store on this PostgreSQL database instead of SQLite in --data, shared with
+    /// the other processes started on it: postgres://user@host:port/dbname.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "QUENTIN_DATABASE_URL",
+        hide_env_values = true
+    )]
+    database: Option<String>,
     /// Logged-in connections at once, in all.
     #[arg(long, value_name = "N", default_value_t = 256)]
     max_sessions: usize,
@@ -51,11 +63,30 @@ pub struct ServeArgs {
     test_clock: bool,
 }
 
+/// What else `quentin serve` does.
+#[derive(clap::Subcommand, Debug)]
+enum ServeCommand {
+    /// Copy a server's SQLite store into a PostgreSQL database (empty, or made by quentin
+    /// with no rows yet): players, keys, ratings, challenges, games and moves; the counts are
+    /// checked. Stop the server first.
+    Migrate {
+        /// The SQLite store: DIR/server.db.
+        #[arg(long, value_name = "FILE")]
+        from: PathBuf,
+        /// The database: postgres://user@host:port/dbname.
+        #[arg(long, value_name = "URL")]
+        to: String,
+    },
+}
+
 /// Runs the server until SIGINT or SIGTERM.
 ///
 /// # Errors
 /// A data directory, store or address that cannot be used.
 pub fn serve(args: &ServeArgs) -> Result<()> {
+    if let Some(ServeCommand::Migrate { from, to }) = &args.command {
+        return crate::server::migrate(from, to);
+    }
     let data = match &args.data {
         Some(dir) => dir.clone(),
         None => crate::library::data_dir()?.join("server"),
@@ -63,6 +94,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
     run(&ServeOptions {
         listen: args.listen.clone(),
         data,
+        database: args.database.clone(),
         max_sessions: args.max_sessions,
         max_startups: args.max_startups,
         max_startups_per_address: args.max_startups_per_address,

@@ -15,11 +15,13 @@
 pub mod bot;
 pub mod channel;
 pub mod clock;
+pub mod cluster;
 pub mod gate;
 pub mod hub;
 pub mod interactive;
 pub mod link;
 pub mod lobby;
+mod migrate;
 pub mod report;
 mod run;
 pub mod spec;
@@ -33,6 +35,7 @@ use std::time::Duration;
 
 use tokio::sync::{Notify, watch};
 
+pub use migrate::migrate;
 pub use run::{ServeOptions, serve};
 
 /// The limits of a running server.

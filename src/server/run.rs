@@ -17,12 +17,14 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, watch};
 
 use super::clock::Clock;
+use super::cluster::Cluster;
 use super::gate::{Bounds, Gate};
 use super::hub::{Hub, HubLimits};
 use super::link::{Cut, Link};
 use super::report::{say, survive};
 use super::ssh::Connection;
 use super::store::Sqlite;
+use super::store::postgres::{self, Postgres};
 use super::{Context, Limits};
 
 /// How long a stop waits for the clients to take their last words and close.
@@ -35,6 +37,8 @@ pub struct ServeOptions {
     pub listen: String,
     /// The data directory: the host key and the store.
     pub data: PathBuf,
+    /// A PostgreSQL database to keep the store on, shared with other processes.
+    pub database: Option<String>,
     /// Logged-in connections in all.
     pub max_sessions: usize,
     /// Connections not yet logged in, in all.
@@ -86,6 +90,15 @@ fn host_key(dir: &Path) -> Result<PrivateKey> {
     file.write_all(text.as_bytes())?;
     file.sync_all()?;
     Ok(key)
+}
+
+/// This process's name among those on one database: the address it was asked to listen on,
+/// its process number and a random tag (a process started again is another).
+fn cluster_name(listen: &str) -> String {
+    let random = std::collections::hash_map::RandomState::new();
+    let tag = std::hash::BuildHasher::hash_one(&random, std::process::id()) & 0xffff_ffff;
+    let listen: String = listen.chars().filter(|c| !c.is_whitespace()).collect();
+    format!("{listen}/{}/{tag:08x}", std::process::id())
 }
 
 /// Takes the data directory's lock (the file `lock` in it) for as long as the returned file is
@@ -253,8 +266,12 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     builder
         .create(&options.data)
         .with_context(|| format!("cannot make the data directory {}", options.data.display()))?;
-    // Held until the server stops: a second server on this directory is refused.
-    let _lock = lock_data(&options.data)?;
+    // Held until the server stops: a second server on this directory's store is refused.
+    // Processes on one database share it, and the directory holds only the host key.
+    let _lock = match options.database {
+        None => Some(lock_data(&options.data)?),
+        Some(_) => None,
+    };
     let key = host_key(&options.data)?;
     let fingerprint = key.public_key().fingerprint(HashAlg::Sha256);
     #[cfg(feature = "test-hooks")]
@@ -265,14 +282,29 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     };
     #[cfg(not(feature = "test-hooks"))]
     let clock = Clock::new();
-    let store = Sqlite::open(&options.data.join("server.db"))?;
-    let hub = Hub::open(
-        store,
-        HubLimits {
-            challenges_per_player: options.challenges_per_player,
-        },
-        clock.now(),
-    )?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    let hub_limits = HubLimits {
+        challenges_per_player: options.challenges_per_player,
+    };
+    let name = cluster_name(&options.listen);
+    let (hub, pool) = match &options.database {
+        None => {
+            let store = Sqlite::open(&options.data.join("server.db"))?;
+            (Hub::open(store, hub_limits, clock.now())?, None)
+        }
+        Some(url) => {
+            let what = postgres::shown_url(url);
+            let (store, pool) = runtime.block_on(async {
+                let pool = postgres::pool(url, 16).await?;
+                let store = Postgres::open(pool.clone(), &name, &what).await?;
+                Ok::<_, anyhow::Error>((store, pool))
+            })?;
+            (Hub::open(store, hub_limits, clock.now())?, Some(pool))
+        }
+    };
     for damaged in hub.damaged() {
         // Said to the host at the start: these stay out of play until repaired.
         tracing::warn!("{damaged}; it stays out of play");
@@ -313,11 +345,12 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         max_auth_attempts: 6,
         ..Default::default()
     });
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the server's runtime")?;
     runtime.block_on(async move {
+        if let (Some(pool), Some(url)) = (pool, &options.database) {
+            Cluster::join(&ctx, pool, url, name)
+                .await
+                .context("cannot join the other server processes on the database")?;
+        }
         let listener = TcpListener::bind(&options.listen)
             .await
             .with_context(|| format!("cannot listen on {}", options.listen))?;
@@ -326,6 +359,9 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         say(format_args!("quentin serve: listening on {address}"));
         say(format_args!("host key fingerprint: {fingerprint}"));
         say(format_args!("data: {}", options.data.display()));
+        if let Some(url) = &options.database {
+            say(format_args!("database: {}", postgres::shown_url(url)));
+        }
         let ticker = ctx.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(1));

@@ -31,6 +31,8 @@ mod review;
 mod review_tui;
 mod safety;
 mod server_bot;
+mod server_cluster;
+mod server_cluster_ops;
 mod server_crash;
 mod server_faults;
 mod server_hostile;

@@ -527,7 +527,7 @@ async fn apply(
         }
         // Several processes keep no one heartbeat, and forgive no downtime all at once: each
         // game's owner renews its lease, and a takeover forgives the time since the last
-        // renewal (`src/server/cluster.rs`). A heartbeat copied from SQLite stays, for the
+        // renewal (docs/server.md). A heartbeat copied from SQLite stays, for the
         // games that were never owned here.
         Change::Beat(_) | Change::Forgive(_) => (Applied::Done, Vec::new()),
     })

@@ -4,6 +4,7 @@
 //! clients are killed when their handles drop, and the scratch directory goes.
 #![allow(dead_code)]
 
+pub mod pg;
 pub mod play;
 
 use std::io::{BufRead, BufReader, Write};
@@ -121,6 +122,11 @@ impl Server {
         self.child.try_wait().unwrap().is_none()
     }
 
+    /// Its process number.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Kills it with SIGKILL and waits for it.
     pub fn kill9(&mut self) {
         let _ = self.child.kill();
@@ -152,51 +158,12 @@ impl Server {
 
     /// The options of [`Server::ssh`], for a command built elsewhere.
     pub fn ssh_args(&self, key: &Path) -> Vec<String> {
-        let mut args: Vec<String> = [
-            "-F",
-            "/dev/null",
-            "-o",
-            "StrictHostKeyChecking=no",
-            "-o",
-            "UserKnownHostsFile=/dev/null",
-            "-o",
-            "LogLevel=ERROR",
-            "-o",
-            "BatchMode=yes",
-            "-o",
-            "IdentitiesOnly=yes",
-            "-o",
-            "IdentityAgent=none",
-            "-o",
-            "ConnectTimeout=30",
-            "-p",
-        ]
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-        args.push(self.port.to_string());
-        args.push("-i".to_string());
-        args.push(key.display().to_string());
-        args.push("player@127.0.0.1".to_string());
-        args
+        ssh_args_at(key, self.port)
     }
 
     /// Opens a bot session with `key`.
     pub fn bot(&self, key: &Path) -> Bot {
-        let mut child = self
-            .ssh(key, &["bot"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take();
-        let lines = lines(child.stdout.take());
-        Bot {
-            child,
-            stdin,
-            lines,
-        }
+        bot_at(key, self.port)
     }
 
     /// A bot session with a new key `dir/name`, registered as `name`.
@@ -211,6 +178,57 @@ impl Server {
         let out = self.ssh(key, &["record", id]).output().unwrap();
         assert!(out.status.success(), "record {id}: {out:?}");
         String::from_utf8(out.stdout).unwrap()
+    }
+}
+
+/// The options of `ssh` to a server on 127.0.0.1:`port` (a server's, or a balancer's in front
+/// of servers), with `key` and no configuration of the machine's or the user's.
+pub fn ssh_args_at(key: &Path, port: u16) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "-F",
+        "/dev/null",
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "LogLevel=ERROR",
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "IdentityAgent=none",
+        "-o",
+        "ConnectTimeout=30",
+        "-p",
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    args.push(port.to_string());
+    args.push("-i".to_string());
+    args.push(key.display().to_string());
+    args.push("player@127.0.0.1".to_string());
+    args
+}
+
+/// A bot session with `key` to 127.0.0.1:`port`.
+pub fn bot_at(key: &Path, port: u16) -> Bot {
+    let mut child = Command::new(ssh_program())
+        .args(ssh_args_at(key, port))
+        .arg("bot")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take();
+    let lines = lines(child.stdout.take());
+    Bot {
+        child,
+        stdin,
+        lines,
     }
 }
 
@@ -235,7 +253,7 @@ pub enum Pipes {
 }
 
 /// A port of 127.0.0.1 free now (nothing else in the tests asks for a fixed one).
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()

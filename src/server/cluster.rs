@@ -1,0 +1,283 @@
+//! Several `quentin serve` processes on one PostgreSQL database (docs/server.md). Each process
+//! keeps a copy of everything in its hub, as one process does; what is committed anywhere
+//! reaches the others through the database's notification channel (LISTEN/NOTIFY), and they
+//! read it back ([`follow`]). A game has one owner at a time, the process that holds its lease
+//! in `owners` and renews it each second ([`lease`]): only the owner checks and commits the
+//! game's commands and runs its clock; the others pass commands to it on the same channel and
+//! wait for its answer. When an owner dies its leases run out, and any other process takes its
+//! games over, charging nobody's clock for the time between the owner's last renewal and the
+//! takeover.
+
+mod follow;
+mod lease;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::Duration;
+
+use anyhow::{Result, anyhow};
+use deadpool_postgres::Pool;
+use tokio::sync::{Notify, mpsc, oneshot};
+
+use super::Context;
+use super::hub::{GameCommand, Outcome, Owner, PeerFuture, Peers, Refusal, answer_from_wire};
+use super::store::postgres::{CHANNEL, LEASE_MS, games};
+
+/// How long a command passed to a game's owner waits for its answer before the owner is
+/// looked up again.
+const ANSWER_WAIT: Duration = Duration::from_millis(2_500);
+
+/// This process among the others on the database.
+pub struct Cluster {
+    /// Its name: in `owners`, `processes`, `presence` and every notification.
+    pub name: String,
+    pool: Pool,
+    url: String,
+    /// Each running game's owner, as last read or told.
+    owners: Mutex<HashMap<i64, String>>,
+    /// Commands passed to other processes, waiting for their answers.
+    pending: Mutex<HashMap<u64, oneshot::Sender<String>>>,
+    next: AtomicU64,
+    /// Notifications to send, sent together by one task.
+    outbox: mpsc::UnboundedSender<String>,
+    /// Told when the players online here change.
+    presence: Notify,
+    /// The task that follows the others, to read a game again.
+    follower: OnceLock<mpsc::UnboundedSender<follow::Heard>>,
+    ctx: OnceLock<Weak<Context>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Cluster {
+    /// Joins the processes on `pool`'s database as `name`:
+    /// starts following the others, renewing its leases and sending its notifications. The
+    /// hub of `ctx` passes game commands through the cluster from now on.
+    ///
+    /// # Errors
+    /// A database that cannot be reached.
+    pub async fn join(
+        ctx: &Arc<Context>,
+        pool: Pool,
+        url: &str,
+        name: String,
+    ) -> Result<Arc<Cluster>> {
+        let (outbox, queue) = mpsc::unbounded_channel();
+        let cluster = Arc::new(Cluster {
+            name,
+            pool,
+            url: url.to_string(),
+            owners: Mutex::new(HashMap::new()),
+            pending: Mutex::new(HashMap::new()),
+            next: AtomicU64::new(1),
+            outbox,
+            presence: Notify::new(),
+            follower: OnceLock::new(),
+            ctx: OnceLock::new(),
+        });
+        let _ = cluster.ctx.set(Arc::downgrade(ctx));
+        lease::measure_skew(&cluster, ctx).await?;
+        lease::renew(&cluster).await?;
+        ctx.hub.join(cluster.clone());
+        let _ = cluster.follower.set(follow::start(cluster.clone()).await?);
+        tokio::spawn(send(cluster.clone(), queue));
+        tokio::spawn(lease::run(cluster.clone()));
+        tokio::spawn(lease::presence(cluster.clone()));
+        // What was committed before the listening began is read once.
+        follow::resync_all(&cluster, ctx).await?;
+        tracing::info!(process = %cluster.name, "joined the other server processes on the database");
+        Ok(cluster)
+    }
+
+    fn ctx(&self) -> Option<Arc<Context>> {
+        self.ctx.get().and_then(Weak::upgrade)
+    }
+
+    fn set_owner(&self, id: i64, owner: Option<String>) {
+        let mut owners = lock(&self.owners);
+        match owner {
+            Some(owner) => owners.insert(id, owner),
+            None => owners.remove(&id),
+        };
+    }
+
+    /// Takes game `id` over if nobody holds a live lease on it: whether this process owns it
+    /// after. The mover's clock is charged only up to the old owner's last renewal.
+    async fn take_over(&self, id: i64) -> Result<bool> {
+        let mut client = self.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+        let tx = client.transaction().await?;
+        let game = tx
+            .query_opt(
+                "SELECT turn_since, result IS NOT NULL FROM games WHERE id = $1 FOR UPDATE",
+                &[&id],
+            )
+            .await?;
+        let Some(game) = game else {
+            return Ok(false);
+        };
+        if game.get::<_, bool>(1) {
+            tx.execute("DELETE FROM owners WHERE game = $1", &[&id])
+                .await?;
+            tx.commit().await?;
+            self.set_owner(id, None);
+            return Ok(false);
+        }
+        let turn_since: i64 = game.get(0);
+        let lease = tx
+            .query_opt(
+                "SELECT process, renewed, expires < quentin_now() FROM owners
+                 WHERE game = $1 FOR UPDATE",
+                &[&id],
+            )
+            .await?;
+        let (old, renewed) = match lease {
+            Some(row) if !row.get::<_, bool>(2) => {
+                let owner: String = row.get(0);
+                let mine = owner == self.name;
+                self.set_owner(id, Some(owner));
+                return Ok(mine);
+            }
+            Some(row) => (row.get::<_, String>(0), row.get::<_, i64>(1)),
+            // Never owned here (a store moved from SQLite): its server's last heartbeat.
+            None => (
+                "-".to_string(),
+                tx.query_opt("SELECT value FROM meta WHERE key = 'alive'", &[])
+                    .await?
+                    .map_or(turn_since, |r| r.get(0)),
+            ),
+        };
+        let taken = tx
+            .execute(
+                "INSERT INTO owners(game, process, taken, renewed, expires)
+                 VALUES ($1, $2, quentin_now(), quentin_now(), quentin_now() + $3)
+                 ON CONFLICT (game) DO UPDATE SET process = excluded.process,
+                     taken = excluded.taken, renewed = excluded.renewed,
+                     expires = excluded.expires
+                 WHERE owners.expires < quentin_now()",
+                &[&id, &self.name, &LEASE_MS],
+            )
+            .await?;
+        if taken == 0 {
+            return Ok(false);
+        }
+        // The time the mover had used while the old owner lived is kept; the rest is
+        // forgiven.
+        tx.execute(
+            "UPDATE games SET turn_since =
+                 (SELECT taken FROM owners WHERE game = $1) - GREATEST(0, $2 - turn_since)
+             WHERE id = $1",
+            &[&id, &renewed],
+        )
+        .await?;
+        tx.execute(
+            "SELECT pg_notify($1, $2)",
+            &[&CHANNEL, &format!("{} game {id}", self.name)],
+        )
+        .await?;
+        tx.commit().await?;
+        self.set_owner(id, Some(self.name.clone()));
+        let rows = games(&**client, &[id], &mut Vec::new()).await?;
+        if let Some(ctx) = self.ctx() {
+            ctx.hub.mirror_games(rows);
+        }
+        tracing::info!(game = id, from = %old, "took the game over");
+        Ok(true)
+    }
+}
+
+impl Peers for Cluster {
+    fn owner(&self, id: i64) -> Owner {
+        match lock(&self.owners).get(&id) {
+            Some(owner) if *owner == self.name => Owner::Me,
+            Some(owner) => Owner::Other(owner.clone()),
+            None => Owner::Nobody,
+        }
+    }
+
+    fn forward<'a>(
+        &'a self,
+        owner: &'a str,
+        player: i64,
+        id: i64,
+        command: GameCommand,
+    ) -> PeerFuture<'a, Option<Result<Outcome, Refusal>>> {
+        Box::pin(async move {
+            let request = self.next.fetch_add(1, Ordering::Relaxed);
+            let (answer, answered) = oneshot::channel();
+            lock(&self.pending).insert(request, answer);
+            self.note(format!(
+                "ask {owner} {request} {player} {id} {}",
+                command.to_wire()
+            ));
+            let word = tokio::time::timeout(ANSWER_WAIT, answered).await;
+            lock(&self.pending).remove(&request);
+            let word = word.ok()?.ok()?;
+            if matches!(word.as_str(), "ok" | "taken" | "asked")
+                && let Some(follower) = self.follower.get()
+            {
+                // The player sees their own command in this process's copy before the answer.
+                let (done, read) = oneshot::channel();
+                if follower.send(follow::Heard::Refresh(id, done)).is_ok() {
+                    let _ = read.await;
+                }
+            }
+            Some(answer_from_wire(&word, id).unwrap_or_else(|| {
+                // The owner found it illegal: this copy of the game says why.
+                let checked = self.ctx().map(|ctx| ctx.hub.check(player, id, command));
+                match checked {
+                    Some(Err(refusal)) => Err(refusal),
+                    _ => Err(Refusal::NotYourTurn),
+                }
+            }))
+        })
+    }
+
+    fn settle(&self, id: i64) -> PeerFuture<'_, ()> {
+        Box::pin(async move {
+            if let Err(e) = self.take_over(id).await {
+                tracing::warn!(game = id, "cannot read or take the game's lease: {e:#}");
+            }
+        })
+    }
+
+    fn note(&self, note: String) {
+        let _ = self.outbox.send(format!("{} {note}", self.name));
+    }
+
+    fn presence_changed(&self) {
+        self.presence.notify_one();
+    }
+
+    fn started(&self, id: i64) {
+        self.set_owner(id, Some(self.name.clone()));
+    }
+}
+
+/// Sends the queued notifications, all that are waiting in one statement.
+async fn send(cluster: Arc<Cluster>, mut queue: mpsc::UnboundedReceiver<String>) {
+    while let Some(first) = queue.recv().await {
+        let mut notes = vec![first];
+        while let Ok(more) = queue.try_recv() {
+            notes.push(more);
+        }
+        let sent = async {
+            let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+            client
+                .execute(
+                    "SELECT pg_notify($1, note) FROM unnest($2::TEXT[]) AS note",
+                    &[&CHANNEL, &notes],
+                )
+                .await?;
+            Ok::<_, anyhow::Error>(())
+        };
+        if let Err(e) = sent.await {
+            tracing::error!(
+                "cannot tell the other server processes ({} notes lost): {e:#}",
+                notes.len()
+            );
+        }
+    }
+}

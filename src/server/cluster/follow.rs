@@ -1,0 +1,289 @@
+//! Following the other processes: a connection of its own listens on the channel; what they
+//! committed is read back from the database and copied into the hub (all that came together
+//! read at once), commands for the games this process owns are run and answered, and answers
+//! to the commands this process passed on reach their waiters.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Result, anyhow};
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::{AsyncMessage, NoTls};
+
+use super::super::Context;
+use super::super::hub::{GameCommand, Owner, Peers, answer_to_wire};
+use super::super::report::survive;
+use super::super::store::postgres::{CHANNEL, games, open_challenges, players};
+use super::{Cluster, lock};
+
+/// What the following task hears.
+pub(super) enum Heard {
+    /// A notification's payload.
+    Note(String),
+    /// The notifications were lost: everything is read again.
+    Resync,
+    /// Game `id` is read again, and then the sender told: a command this process passed to
+    /// the game's owner was answered, and its player must see its own move at once.
+    Refresh(i64, oneshot::Sender<()>),
+}
+
+/// What was said on the channel since the last read.
+#[derive(Default)]
+struct News {
+    players: BTreeSet<i64>,
+    challenges: BTreeSet<i64>,
+    games: BTreeSet<i64>,
+    online: bool,
+}
+
+/// Starts listening (the first connection made before this returns, so that nothing
+/// committed after it is missed), and the task that acts on what is heard.
+///
+/// # Errors
+/// A database that cannot be reached.
+pub(super) async fn start(cluster: Arc<Cluster>) -> Result<mpsc::UnboundedSender<Heard>> {
+    let (heard, hearing) = mpsc::unbounded_channel();
+    let refresh = heard.clone();
+    let first = listen(&cluster.url, heard.clone()).await?;
+    let url = cluster.url.clone();
+    tokio::spawn(async move {
+        let (mut connection, mut _client) = first;
+        loop {
+            let _ = connection.await;
+            tracing::error!("lost the database's notifications: listening again");
+            loop {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                match listen(&url, heard.clone()).await {
+                    Ok(next) => {
+                        (connection, _client) = next;
+                        // What was said meanwhile is lost: everything is read again.
+                        let _ = heard.send(Heard::Resync);
+                        break;
+                    }
+                    Err(e) => tracing::error!("cannot listen to the database: {e:#}"),
+                }
+            }
+        }
+    });
+    tokio::spawn(act(cluster, hearing));
+    Ok(refresh)
+}
+
+/// A listening connection: its notifications go to `heard` until its task ends. The client
+/// given back keeps the connection open.
+async fn listen(
+    url: &str,
+    heard: mpsc::UnboundedSender<Heard>,
+) -> Result<(tokio::task::JoinHandle<()>, tokio_postgres::Client)> {
+    let (client, mut connection) = tokio_postgres::connect(url, NoTls).await?;
+    let task = tokio::spawn(async move {
+        loop {
+            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                Some(Ok(AsyncMessage::Notification(n))) => {
+                    let _ = heard.send(Heard::Note(n.payload().to_string()));
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => {
+                    tracing::error!("the database's notifications: {e}");
+                    return;
+                }
+                None => return,
+            }
+        }
+    });
+    client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+    Ok((task, client))
+}
+
+/// Acts on what is heard, all that came together at once. One task reads everything, in
+/// order: a copy in memory never goes back to an older state of the database.
+async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>) {
+    while let Some(first) = hearing.recv().await {
+        let Some(ctx) = cluster.ctx() else { return };
+        let mut news = News::default();
+        let mut resync = false;
+        let mut waiting = Vec::new();
+        let mut next = Some(first);
+        while let Some(heard) = next {
+            match heard {
+                Heard::Note(payload) => take(&cluster, &ctx, &payload, &mut news),
+                Heard::Resync => resync = true,
+                Heard::Refresh(id, done) => {
+                    news.games.insert(id);
+                    waiting.push(done);
+                }
+            }
+            next = hearing.try_recv().ok();
+        }
+        let read = async {
+            if resync {
+                resync_all(&cluster, &ctx).await
+            } else {
+                copy(&cluster, &ctx, &news).await
+            }
+        };
+        if let Err(e) = read.await {
+            tracing::error!("cannot read what the other server processes changed: {e:#}");
+        }
+        for done in waiting {
+            let _ = done.send(());
+        }
+    }
+}
+
+/// One notification: `<process> <what> <words>`.
+fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut News) {
+    let mut words = payload.split(' ');
+    let (Some(from), Some(what)) = (words.next(), words.next()) else {
+        return;
+    };
+    if from == cluster.name {
+        return;
+    }
+    let rest: Vec<&str> = words.collect();
+    let number = |i: usize| rest.get(i).and_then(|w| w.parse::<i64>().ok());
+    match (what, number(0)) {
+        ("player", Some(id)) => {
+            news.players.insert(id);
+        }
+        ("challenge", Some(id)) => {
+            news.challenges.insert(id);
+        }
+        ("game", Some(id)) => {
+            // Only a game's owner commits it.
+            cluster.set_owner(id, Some(from.to_string()));
+            news.games.insert(id);
+        }
+        ("takeback", Some(id)) => {
+            ctx.hub
+                .mirror_takeback(id, rest.get(1).and_then(|w| w.parse().ok()));
+        }
+        ("online", _) => news.online = true,
+        ("ask", _) if rest.first() == Some(&cluster.name.as_str()) => {
+            let (Some(request), Some(player), Some(id)) = (number(1), number(2), number(3)) else {
+                return;
+            };
+            let command = GameCommand::from_wire(&rest[4..].join(" "));
+            let (cluster, ctx, from) = (cluster.clone(), ctx.clone(), from.to_string());
+            tokio::spawn(survive(
+                "a command from another server process",
+                async move {
+                    let word = match command {
+                        None => "not-saved",
+                        Some(_) if cluster.owner(id) != Owner::Me => "moving",
+                        Some(command) => {
+                            let answer =
+                                ctx.hub.act_here(player, id, command, ctx.clock.now()).await;
+                            answer_to_wire(&answer)
+                        }
+                    };
+                    cluster.note(format!("answer {from} {request} {word}"));
+                },
+            ));
+        }
+        ("answer", _) if rest.first() == Some(&cluster.name.as_str()) => {
+            if let (Some(request), Some(word)) =
+                (rest.get(1).and_then(|w| w.parse::<u64>().ok()), rest.get(2))
+                && let Some(waiter) = lock(&cluster.pending).remove(&request)
+            {
+                let _ = waiter.send((*word).to_string());
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Reads what `news` names and copies it into the hub: the games before the challenges, so
+/// that an accepted challenge is never seen gone before its game is there.
+async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
+    let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    if !news.players.is_empty() {
+        let ids: Vec<i64> = news.players.iter().copied().collect();
+        let (rows, ratings) = players(&**client, &ids).await?;
+        ctx.hub.mirror_players(&rows, &ratings);
+    }
+    // The games this process owns are its own to change.
+    let ids: Vec<i64> = news
+        .games
+        .iter()
+        .copied()
+        .filter(|id| cluster.owner(*id) != Owner::Me)
+        .collect();
+    if !ids.is_empty() {
+        let rows = games(&**client, &ids, &mut Vec::new()).await?;
+        // A game that ended changed its players' ratings.
+        let rated: Vec<i64> = rows
+            .iter()
+            .filter(|g| g.result.is_some() && g.rated)
+            .flat_map(|g| g.players)
+            .collect();
+        ctx.hub.mirror_games(rows);
+        if !rated.is_empty() {
+            let (rows, ratings) = players(&**client, &rated).await?;
+            ctx.hub.mirror_players(&rows, &ratings);
+        }
+    }
+    if !news.challenges.is_empty() {
+        let ids: Vec<i64> = news.challenges.iter().copied().collect();
+        let open = open_challenges(&**client, &ids).await?;
+        ctx.hub.mirror_challenges(&ids, open);
+    }
+    if news.online {
+        let rows = client
+            .query(
+                "SELECT player, sum(sessions)::BIGINT FROM presence WHERE process <> $1
+                 GROUP BY player",
+                &[&cluster.name],
+            )
+            .await?;
+        let elsewhere: HashMap<i64, usize> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.get::<_, i64>(0),
+                    usize::try_from(r.get::<_, i64>(1)).unwrap_or(0),
+                )
+            })
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        ctx.hub.mirror_online(elsewhere);
+    }
+    Ok(())
+}
+
+/// Reads everything again: at the start, and after the notifications were lost.
+pub(super) async fn resync_all(cluster: &Cluster, ctx: &Context) -> Result<()> {
+    let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    let all = |table: &'static str| {
+        let client = &client;
+        async move {
+            Ok::<Vec<i64>, anyhow::Error>(
+                client
+                    .query(&format!("SELECT id FROM {table}"), &[])
+                    .await?
+                    .iter()
+                    .map(|r| r.get(0))
+                    .collect(),
+            )
+        }
+    };
+    let news = News {
+        players: all("players").await?.into_iter().collect(),
+        challenges: all("challenges WHERE open")
+            .await?
+            .into_iter()
+            .chain(ctx.hub.challenge_numbers())
+            .collect(),
+        games: all("games").await?.into_iter().collect(),
+        online: true,
+    };
+    for row in client
+        .query("SELECT game, process FROM owners", &[])
+        .await?
+    {
+        cluster.set_owner(row.get(0), Some(row.get(1)));
+    }
+    drop(client);
+    copy(cluster, ctx, &news).await
+}

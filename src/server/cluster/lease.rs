@@ -1,0 +1,177 @@
+//! Each second: this process says it is alive and renews the leases on its games, reads who
+//! owns what, takes over the games whose owner's lease ran out, and clears the presence of the
+//! processes that died. Now and then it measures how far the database's clock is from its own,
+//! so that every process reads the one time of the database. And it writes who is online here
+//! whenever that changes.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Result, anyhow};
+
+use super::super::Context;
+use super::super::hub::Peers as _;
+use super::super::store::postgres::LEASE_MS;
+use super::{Cluster, lock};
+
+/// Seconds between two measures of the clocks' skew.
+const SKEW_EVERY: u32 = 30;
+
+/// Measures how far the database's clock is ahead of this machine's (half a round trip's
+/// error at most) and sets the server's clock by it.
+///
+/// # Errors
+/// A database that cannot be reached.
+pub(super) async fn measure_skew(cluster: &Cluster, ctx: &Context) -> Result<()> {
+    let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    let mut best: Option<(i64, i64)> = None;
+    for _ in 0..3 {
+        let before = ctx.clock.local();
+        let db: i64 = client.query_one("SELECT quentin_now()", &[]).await?.get(0);
+        let after = ctx.clock.local();
+        let trip = after - before;
+        if best.is_none_or(|(t, _)| trip < t) {
+            best = Some((trip, db - (before + after) / 2));
+        }
+    }
+    if let Some((_, skew)) = best {
+        ctx.clock.set_skew(skew);
+    }
+    Ok(())
+}
+
+/// Says this process is alive, renews its leases and reads who owns what.
+///
+/// # Errors
+/// A database that cannot be reached.
+pub(super) async fn renew(cluster: &Cluster) -> Result<()> {
+    let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    client
+        .execute(
+            "INSERT INTO processes(id, listen, started, expires)
+             VALUES ($1, $2, quentin_now(), quentin_now() + $3)
+             ON CONFLICT (id) DO UPDATE SET expires = excluded.expires",
+            &[
+                &cluster.name,
+                &cluster.name.split('/').next().unwrap_or(""),
+                &LEASE_MS,
+            ],
+        )
+        .await?;
+    client
+        .execute(
+            "UPDATE owners SET renewed = quentin_now(), expires = quentin_now() + $2
+             WHERE process = $1",
+            &[&cluster.name, &LEASE_MS],
+        )
+        .await?;
+    let rows = client
+        .query("SELECT game, process FROM owners", &[])
+        .await?;
+    let mut owners = lock(&cluster.owners);
+    owners.clear();
+    for row in rows {
+        owners.insert(row.get(0), row.get(1));
+    }
+    Ok(())
+}
+
+/// Takes over the running games that nobody owns any more.
+async fn take_over_orphans(cluster: &Cluster) -> Result<()> {
+    let orphans: Vec<i64> = {
+        let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+        client
+            .query(
+                "SELECT g.id FROM games g LEFT JOIN owners o ON o.game = g.id
+                 WHERE g.result IS NULL AND (o.game IS NULL OR o.expires < quentin_now())
+                 ORDER BY g.id LIMIT 200",
+                &[],
+            )
+            .await?
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
+    };
+    for id in orphans {
+        cluster.take_over(id).await?;
+    }
+    Ok(())
+}
+
+/// Forgets the processes whose lease ran out, and who was online on them.
+async fn clear_the_dead(cluster: &Cluster) -> Result<()> {
+    let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    let gone = client
+        .execute(
+            "DELETE FROM presence WHERE process NOT IN
+                 (SELECT id FROM processes WHERE expires >= quentin_now())",
+            &[],
+        )
+        .await?;
+    client
+        .execute(
+            "DELETE FROM processes WHERE expires < quentin_now() - $1",
+            &[&LEASE_MS],
+        )
+        .await?;
+    if gone > 0 {
+        cluster.note("online".to_string());
+    }
+    Ok(())
+}
+
+/// The lease's loop, each second, for as long as the server runs. A failing second is logged
+/// and the next one tries again; a process that cannot renew for [`LEASE_MS`] loses its games
+/// to the others, whose takeover its own writes then find (each move checks the lease).
+pub(super) async fn run(cluster: Arc<Cluster>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut n: u32 = 0;
+    loop {
+        tick.tick().await;
+        n = n.wrapping_add(1);
+        let Some(ctx) = cluster.ctx() else { return };
+        let second = async {
+            renew(&cluster).await?;
+            take_over_orphans(&cluster).await?;
+            clear_the_dead(&cluster).await?;
+            if n.is_multiple_of(SKEW_EVERY) {
+                measure_skew(&cluster, &ctx).await?;
+            }
+            Ok::<_, anyhow::Error>(())
+        };
+        if let Err(e) = second.await {
+            tracing::error!("cannot renew this process's leases (tried again in a second): {e:#}");
+        }
+    }
+}
+
+/// Writes who is online here whenever that changes (and every ten seconds, in case a write
+/// failed), and tells the others.
+pub(super) async fn presence(cluster: Arc<Cluster>) {
+    loop {
+        let _ = tokio::time::timeout(Duration::from_secs(10), cluster.presence.notified()).await;
+        let Some(ctx) = cluster.ctx() else { return };
+        let here = ctx.hub.online_here();
+        let write = async {
+            let mut client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+            let tx = client.transaction().await?;
+            tx.execute("DELETE FROM presence WHERE process = $1", &[&cluster.name])
+                .await?;
+            let players: Vec<i64> = here.iter().map(|(p, _)| *p).collect();
+            let sessions: Vec<i64> = here.iter().map(|(_, n)| *n as i64).collect();
+            tx.execute(
+                "INSERT INTO presence(process, player, sessions)
+                 SELECT $1, player, n FROM unnest($2::BIGINT[], $3::BIGINT[]) AS t(player, n)",
+                &[&cluster.name, &players, &sessions],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok::<_, anyhow::Error>(())
+        };
+        match write.await {
+            Ok(()) => cluster.note("online".to_string()),
+            Err(e) => tracing::error!("cannot write who is online here: {e:#}"),
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! `quentin serve migrate --from DIR/server.db --to URL`: a community moves from its SQLite
+//! store to a PostgreSQL database, every row as it is (numbers, times, the games' moves), in
+//! one transaction; then the rows of each table are counted on both sides.
+
+use std::path::Path;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use rusqlite::{Connection, OpenFlags};
+
+use super::report::say;
+use super::store::Sqlite;
+use super::store::postgres::{self, Postgres};
+
+/// The tables copied, in an order that keeps every row's references behind it.
+const TABLES: [&str; 6] = ["players", "ratings", "challenges", "games", "moves", "meta"];
+
+/// Copies the store `from` into the database `to`, which must hold no players, challenges or
+/// games yet.
+///
+/// # Errors
+/// A store that cannot be read or is in use by a server, a database that cannot be reached or
+/// is not empty, counts that differ after the copy (then nothing is kept).
+pub fn migrate(from: &Path, to: &str) -> Result<()> {
+    if !from.is_file() {
+        bail!(
+            "{} is not a server's store (a file DIR/server.db)",
+            from.display()
+        );
+    }
+    // Brings the file to the current version, and refuses what is not a store.
+    drop(Sqlite::open(from)?);
+    if let Some(dir) = from.parent() {
+        let lock = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(dir.join("lock"));
+        if let Ok(lock) = lock
+            && lock.try_lock().is_err()
+        {
+            bail!(
+                "a quentin serve is running on {}: stop it first, so that nothing changes \
+                 during the copy",
+                dir.display()
+            );
+        }
+    }
+    let source = Connection::open_with_flags(from, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .with_context(|| format!("cannot open {}", from.display()))?;
+    let what = postgres::shown_url(to);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let counts = runtime.block_on(copy(&source, to, &what))?;
+    for (table, n) in TABLES.iter().zip(counts) {
+        say(format_args!("{table}: {n} rows copied"));
+    }
+    say(format_args!(
+        "{} is copied into {what}: start the servers with --database",
+        from.display()
+    ));
+    Ok(())
+}
+
+/// A column's value as it crosses: SQLite's integers stand for PostgreSQL's booleans where
+/// the table says so.
+enum Value {
+    Int(Option<i64>),
+    Bool(bool),
+    Real(f64),
+    Text(Option<String>),
+}
+
+/// Each table's columns, and how each crosses.
+fn columns(table: &str) -> &'static [(&'static str, char)] {
+    match table {
+        "players" => &[("id", 'i'), ("name", 't'), ("key", 't'), ("created", 'i')],
+        "ratings" => &[
+            ("player", 'i'),
+            ("game", 't'),
+            ("rating", 'r'),
+            ("deviation", 'r'),
+            ("volatility", 'r'),
+            ("games", 'i'),
+        ],
+        "challenges" => &[
+            ("id", 'i'),
+            ("by", 'i'),
+            ("game", 't'),
+            ("size", 'i'),
+            ("pie", 'b'),
+            ("pieces", 'i'),
+            ("first", 't'),
+            ("clock", 't'),
+            ("rated", 'b'),
+            ("to_player", 'i'),
+            ("open", 'b'),
+        ],
+        "games" => &[
+            ("id", 'i'),
+            ("game", 't'),
+            ("size", 'i'),
+            ("pie", 'b'),
+            ("pieces", 'i'),
+            ("player1", 'i'),
+            ("player2", 'i'),
+            ("clock", 't'),
+            ("rated", 'b'),
+            ("left1", 'i'),
+            ("left2", 'i'),
+            ("turn_since", 'i'),
+            ("result", 't'),
+            ("reason", 't'),
+            ("ended", 'i'),
+        ],
+        "moves" => &[("game", 'i'), ("idx", 'i'), ("action", 't'), ("at", 'i')],
+        _ => &[("key", 't'), ("value", 'i')],
+    }
+}
+
+fn read(source: &Connection, table: &str) -> Result<Vec<Vec<Value>>> {
+    let cols = columns(table);
+    let names: Vec<String> = cols.iter().map(|(c, _)| format!("\"{c}\"")).collect();
+    let mut statement = source.prepare(&format!("SELECT {} FROM {table}", names.join(", ")))?;
+    let mut rows = statement.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let mut row = Vec::with_capacity(cols.len());
+        for (i, (_, kind)) in cols.iter().enumerate() {
+            row.push(match kind {
+                'i' => Value::Int(r.get(i)?),
+                'b' => Value::Bool(r.get::<_, i64>(i)? != 0),
+                'r' => Value::Real(r.get(i)?),
+                _ => Value::Text(r.get(i)?),
+            });
+        }
+        out.push(row);
+    }
+    Ok(out)
+}
+
+async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
+    let pool = postgres::pool(to, 2).await?;
+    // Makes the tables, at the current version.
+    drop(Postgres::open(pool.clone(), "migrate", what).await?);
+    let mut client = pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    let tx = client.transaction().await?;
+    for table in ["players", "challenges", "games"] {
+        let n: i64 = tx
+            .query_one(&format!("SELECT count(*) FROM {table}"), &[])
+            .await?
+            .get(0);
+        if n > 0 {
+            bail!("{what} already holds {table} ({n}): migrate into an empty database");
+        }
+    }
+    let mut counts = Vec::new();
+    for table in TABLES {
+        let rows = read(source, table).with_context(|| format!("cannot read {table}"))?;
+        let cols = columns(table);
+        let names: Vec<String> = cols.iter().map(|(c, _)| format!("\"{c}\"")).collect();
+        let marks: Vec<String> = (1..=cols.len()).map(|i| format!("${i}")).collect();
+        let conflict = if table == "meta" {
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+        } else {
+            ""
+        };
+        let insert = tx
+            .prepare(&format!(
+                "INSERT INTO {table}({}) VALUES ({}){conflict}",
+                names.join(", "),
+                marks.join(", ")
+            ))
+            .await?;
+        for row in &rows {
+            let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = row
+                .iter()
+                .map(|v| match v {
+                    Value::Int(v) => v as &(dyn tokio_postgres::types::ToSql + Sync),
+                    Value::Bool(v) => v,
+                    Value::Real(v) => v,
+                    Value::Text(v) => v,
+                })
+                .collect();
+            tx.execute(&insert, &params)
+                .await
+                .with_context(|| format!("cannot copy a row of {table}"))?;
+        }
+        let source_count = rows.len() as i64;
+        // The version row is the database's own.
+        let filter = if table == "meta" {
+            " WHERE key <> 'version'"
+        } else {
+            ""
+        };
+        let copied: i64 = tx
+            .query_one(&format!("SELECT count(*) FROM {table}{filter}"), &[])
+            .await?
+            .get(0);
+        let source_count = if table == "meta" {
+            rows.iter()
+                .filter(|r| !matches!(&r[0], Value::Text(Some(k)) if k == "version"))
+                .count() as i64
+        } else {
+            source_count
+        };
+        if copied != source_count {
+            bail!(
+                "{table}: {source_count} rows in the store, {copied} in the database: nothing is kept"
+            );
+        }
+        counts.push(copied);
+    }
+    // New rows number on from the copied ones.
+    for table in ["players", "challenges"] {
+        tx.execute(
+            &format!(
+                "SELECT setval(pg_get_serial_sequence('{table}', 'id'),
+                               GREATEST((SELECT max(id) FROM {table}), 1))"
+            ),
+            &[],
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(counts)
+}
