@@ -418,3 +418,23 @@ fn the_help_teaches_the_rules_that_quentin_rules_prints_and_scrolls_to_the_keys(
     s.send("q");
     assert!(s.wait_exit());
 }
+
+/// Thirty Quint drops, 15 pieces each: White has a4 b4 c4 d4, and e3-e4 makes five.
+const QUINT_FIVE: &str = "game quint\npieces 15\n\
+    a4 b8 b4 d8 c4 f8 d4 h8 e3 b6 a8 d6 c8 f6 e8 h6 g8 a2 a6 b2 c6 c2 e6 d2 g6 f1 h1 g1 h3 f3\n";
+
+#[test]
+fn quint_s_step_preview_says_when_the_step_wins() {
+    let (mut s, _dir) = replaying("quint-wins", "five.txt", QUINT_FIVE);
+    s.send("p");
+    s.wait_for("Playing on after action 30");
+    // The cursor starts on e5: down to e3, select it, up to e4.
+    s.send("jj\r");
+    s.wait_for("Selected e3.");
+    s.send("k");
+    // The panel wraps it: `e3-e4: Enter moves here, wins for` / `White`.
+    let screen = s.wait_for("e3-e4: Enter moves here, wins for");
+    assert!(screen.contains("│ White "), "{screen}");
+    s.send("q");
+    assert!(s.wait_exit());
+}
