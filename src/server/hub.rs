@@ -10,6 +10,7 @@
 
 mod lobby;
 mod play;
+mod presence;
 mod refusal;
 mod views;
 
@@ -23,8 +24,9 @@ use crate::rules::{Color, Game, Position};
 
 use super::store::{Applied, Backend, ChallengeRow, Change, Damaged, GameRow, RatingRow, Writer};
 
+pub use presence::Watching;
 pub use refusal::Refusal;
-pub use views::{ChallengeView, GameView, Standing};
+pub use views::{ABORTED, ChallengeView, GameView, Standing, shown_rating, signed};
 
 /// The hub's limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +59,10 @@ pub(crate) struct Live {
     pub(crate) position: Position,
     /// Who asked to take the last action back (0 or 1), in a casual game.
     pub(crate) takeback: Option<usize>,
+    /// What its end changed each player's rating by, once a rated game is over (memory only).
+    pub(crate) changes: Option<[i64; 2]>,
+    /// How many game screens watch it, its players' not counted.
+    pub(crate) watchers: usize,
     pub(crate) news: watch::Sender<u64>,
     /// Held from a change's check to its commit: the game's changes come one at a time.
     turn: Turn,
@@ -68,6 +74,8 @@ impl Live {
             row,
             position,
             takeback: None,
+            changes: None,
+            watchers: 0,
             news: watch::channel(0).0,
             turn: Turn::default(),
         }

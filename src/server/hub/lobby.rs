@@ -63,6 +63,9 @@ impl Hub {
             return Err(Refusal::TooManySessions(most));
         }
         *n += 1;
+        if *n == 1 {
+            inner.presence_changed(player);
+        }
         inner.lobby_changed();
         Ok(())
     }
@@ -74,6 +77,7 @@ impl Hub {
             *n -= 1;
             if *n == 0 {
                 inner.online.remove(&player);
+                inner.presence_changed(player);
             }
         }
         inner.lobby_changed();

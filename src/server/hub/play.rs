@@ -102,11 +102,12 @@ impl Hub {
             ratings: ratings.clone(),
         };
         self.commit(change, held, move |inner, _| {
-            keep_ratings(&mut inner.players, &ratings);
+            let changes = keep_ratings(&mut inner.players, &ratings);
             let over = end.is_some();
             let Some(game) = inner.games.get_mut(&id) else {
                 return Ok(());
             };
+            game.changes = changes;
             game.position = position;
             game.row.actions.push(action);
             game.row.left = left;
@@ -237,8 +238,9 @@ impl Hub {
             ratings: ending.ratings.clone(),
         };
         Ok(self.submit(change, held, move |inner, _| {
-            keep_ratings(&mut inner.players, &ending.ratings);
+            let changes = keep_ratings(&mut inner.players, &ending.ratings);
             if let Some(game) = inner.games.get_mut(&ending.id) {
+                game.changes = changes;
                 game.row.left = ending.left;
                 game.row.turn_since = now;
                 game.row.result = Some((ending.result, ending.reason));
@@ -373,10 +375,18 @@ fn rate(
     ]
 }
 
-fn keep_ratings(players: &mut HashMap<i64, Player>, ratings: &[(i64, Game, RatingRow)]) {
+/// Keeps the new `ratings` of a game's two players (player 1's first); what each changed by,
+/// rounded as shown, when there are two.
+fn keep_ratings(
+    players: &mut HashMap<i64, Player>,
+    ratings: &[(i64, Game, RatingRow)],
+) -> Option<[i64; 2]> {
+    let mut changes = Vec::new();
     for (id, game, rating) in ratings {
         if let Some(p) = players.get_mut(id) {
-            p.ratings.insert(*game, *rating);
+            let old = p.ratings.insert(*game, *rating).unwrap_or_default();
+            changes.push(rating.rating.round() as i64 - old.rating.round() as i64);
         }
     }
+    <[i64; 2]>::try_from(changes).ok()
 }

@@ -1,28 +1,42 @@
 //! A game on a player's terminal, played or watched: the game's own app and renderer, fed the
 //! hub's committed game and the player's keys, its requests carried out by the hub.
 
-use crate::tui::app::{App, Effect, Input as AppInput, Look, Online, Request};
+use crate::tui::app::{App, Effect, Finish, Input as AppInput, Look, Online, Request};
 use crate::tui::input::Event;
 use crate::tui::layout::Geometry;
 use crate::tui::render;
 
 use super::super::Context;
 use super::super::channel::Inbox;
-use super::super::hub::GameView;
+use super::super::hub::{ABORTED, GameView};
 use super::{CLOCK_TICK, Next, Screen};
 
 fn online_of(view: &GameView, me: i64) -> Online {
     Online {
         seat: view.seat(me),
         names: view.names.clone(),
-        ratings: view.ratings,
+        ratings: [0, 1].map(|seat| view.rating_text(seat)),
+        changes: view.changes,
         clock: view.clock.to_string(),
         left: view.left,
+        low: view.clock.low_ms(),
         running: view.to_move,
         rated: view.rated,
-        result: view.result_text(),
+        result: finish_of(view),
         takeback: view.takeback,
+        connected: view.connected,
+        watchers: view.watchers,
     }
+}
+
+/// How game `view` ended, for the app.
+fn finish_of(view: &GameView) -> Option<Finish> {
+    let (winner, how) = view.outcome()?;
+    Some(match winner {
+        _ if how == ABORTED => Finish::Aborted(view.no_first_move()),
+        Some(seat) => Finish::Won(seat, how.to_string()),
+        None => Finish::Drawn(how.to_string()),
+    })
 }
 
 /// A game, played or watched, until the player goes back to the lobby.
@@ -42,6 +56,8 @@ pub(super) async fn game_screen(
         color: screen.color,
     };
     let mut app = app_of(&view, me.0, look);
+    // Counted among the game's watchers while the screen is open, when not a player of it.
+    let _watching = ctx.hub.watching(id, me.0);
     let mut tick = tokio::time::interval(CLOCK_TICK);
     loop {
         news.borrow_and_update();
@@ -126,6 +142,10 @@ async fn carry_out(ctx: &Context, me: i64, id: i64, app: &mut App, input: AppInp
                     Request::Play(action) => ctx.hub.play(me, id, action, now).await,
                     Request::Resign => ctx.hub.resign(me, id, now).await,
                     Request::Takeback => ctx.hub.takeback(me, id, now).await.map(|_| ()),
+                    Request::Decline => {
+                        ctx.hub.decline_takeback(me, id);
+                        Ok(())
+                    }
                 };
                 if let Err(refusal) = done {
                     app.warn(format!("The server refused: {refusal}."));

@@ -1,0 +1,95 @@
+//! Online play as players of lichess and online Go servers expect it, through the real `ssh`
+//! client in pseudo-terminals and a real `quentin serve`: names from each side (`You win`,
+//! `alice wins`), nothing stale offered (no swap to a watcher, none after the end), presence
+//! (the opponent gone and back, the watchers counted), aborts and the low-time warning,
+//! ratings shown with their provisional mark and the change a game made, and the lobby's form,
+//! footer, scrolling and takebacks declined.
+
+use crate::serve;
+use crate::server_play::{login_with, newcomer};
+
+use serve::{Server, key, scratch};
+
+#[test]
+fn a_game_names_its_players_from_each_side_counts_watchers_and_says_when_the_opponent_goes() {
+    let dir = scratch("server-names");
+    let server = Server::start(&dir, &[]);
+    let kb = key(&dir, "bob");
+    let mut bob = server.bot(&kb);
+    assert_eq!(bob.ask("register bob"), "=");
+    // Alice moves first (the acceptor), pie on: after her first stone White may swap.
+    let id = bob.ok("challenge quentin size 5 first you casual");
+    let mut alice = newcomer(&server, &dir, "alice");
+    alice.wait_for(&format!("#{id} quentin 5x5"));
+    alice.send("\r");
+    let screen = alice.wait_for("Black to move: you");
+    assert!(screen.contains("bob 1500?"), "{screen}");
+    assert!(screen.contains("alice (you) 1500?"), "{screen}");
+    alice.send("\r");
+    assert_eq!(bob.ok(&format!("wait {id}")), "turn c3");
+    // Her own move in her words; no swap offered to her: it is not her turn.
+    let screen = alice.wait_for("You played c3.");
+    assert!(screen.contains("White to move: bob"), "{screen}");
+    assert!(!screen.contains("swaps"), "{screen}");
+
+    // Carol watches: the lobby counts one action, her panel names the players, offers no
+    // swap, and Alice's panel counts her.
+    let mut carol = newcomer(&server, &dir, "carol");
+    carol.wait_for(&format!("#{id} quentin alice vs bob, 1 action"));
+    carol.send("\r");
+    let screen = carol.wait_for("White to move: bob");
+    assert!(screen.contains("watching"), "{screen}");
+    assert!(!screen.contains("swaps"), "{screen}");
+    alice.wait_for("1 watcher");
+
+    // Bob's session goes: Alice is told, and his line says so; he comes back.
+    assert!(bob.finish().success());
+    let screen = alice.wait_for("bob left the game");
+    assert!(screen.contains("bob (away)"), "{screen}");
+    let mut bob = server.bot(&kb);
+    assert_eq!(bob.ok("whoami"), "bob");
+    alice.wait_for("bob is back.");
+
+    // He plays, then resigns: each side reads the end its way, and nothing of the game is
+    // offered.
+    assert_eq!(bob.ask(&format!("play {id} a1")), "=");
+    alice.wait_for("bob played a1.");
+    assert_eq!(bob.ask(&format!("resign {id}")), "=");
+    let screen = alice.wait_for("You win by resignation");
+    assert!(!screen.contains("to move"), "{screen}");
+    assert!(!screen.contains("swaps"), "{screen}");
+    assert!(screen.contains("? help   q lobby"), "{screen}");
+    carol.wait_for("alice wins by resignation");
+    carol.send("q");
+    carol.wait_for("Recent results");
+}
+
+#[test]
+fn a_takeback_asked_can_be_declined() {
+    let dir = scratch("server-decline");
+    let server = Server::start(&dir, &[]);
+    let mut bob = newcomer(&server, &dir, "bob");
+    let mut alice = server.registered(&dir, "alice");
+    let id = alice.ok("challenge quentin size 5 pie off first you casual");
+    drop(alice);
+    let mut alice = login_with(&server, &dir, &dir.join("alice"), &[]);
+    alice.wait_for("Open challenges");
+    bob.wait_for(&format!("#{id} quentin"));
+    bob.send("\r");
+    bob.wait_for("Black to move: you");
+    bob.send("\r");
+    bob.wait_for("You played c3.");
+    // Her challenge accepted, Alice's game opened by itself; she plays, then asks for her
+    // move back; Bob says no.
+    alice.wait_for("White to move: you");
+    alice.send("h\r");
+    alice.wait_for("You played b3.");
+    alice.send("u");
+    alice.wait_for("Takeback asked: your opponent may agree.");
+    bob.wait_for("Takeback asked: u agrees, d declines");
+    bob.send("d");
+    bob.wait_for("Takeback declined.");
+    alice.wait_for("Your opponent declined the takeback.");
+    let record = server.record(&dir.join("bob"), &id);
+    assert!(record.ends_with("c3\nb3\n"), "{record}");
+}
