@@ -18,6 +18,7 @@ use ratatui::{TerminalOptions, Viewport};
 
 use super::bot::Who;
 use super::channel::{Ended, Inbox, Input, Keys, Out};
+use super::hub::Refusal;
 use super::lobby::{Ask, Board, Lobby, Rows};
 use super::{Context, Presence};
 use game::game_screen;
@@ -356,6 +357,8 @@ async fn lobby_screen(
                     .iter()
                     .any(|g| g.id == **id && g.result.is_none())
         }) {
+            // What the lobby said is old news once the game opens.
+            lobby.message = None;
             return Next::Game(*id);
         }
         waiting = open;
@@ -398,7 +401,13 @@ async fn lobby_screen(
                         ),
                         false,
                     ),
-                    Err(refusal) => lobby.say(refusal.to_string(), true),
+                    Err(refusal) => {
+                        let name = matches!(
+                            refusal,
+                            Refusal::NoSuchPlayer(_) | Refusal::ChallengeYourself
+                        );
+                        lobby.challenge_refused(refusal.to_string(), name);
+                    }
                 },
             }
         }

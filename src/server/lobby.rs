@@ -16,7 +16,7 @@ use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget, Wrap};
 
 use crate::tui::render::clock_text;
 
-use super::hub::{ChallengeView, GameView, Standing};
+use super::hub::{ChallengeView, GameView, Standing, shown_rating};
 use super::spec::{First, Spec};
 use form::Form;
 
@@ -101,6 +101,9 @@ pub struct Lobby {
     pub me: (i64, String),
     selected: usize,
     form: Option<Form>,
+    /// The form of the last challenge made, until the server answers: a refused one opens
+    /// again as it was.
+    sent: Option<Form>,
     help: bool,
     /// Where the selectable lines were drawn last.
     rows: Rows,
@@ -140,8 +143,28 @@ impl Lobby {
         self.message = Some((text.into(), refused));
     }
 
+    /// The server refused the challenge just made, saying `why`: its form opens again as it
+    /// was, `why` under it (on the opponent's field when `name` is the fault).
+    pub fn challenge_refused(&mut self, why: String, name: bool) {
+        match self.sent.take() {
+            Some(form) => self.form = Some(form.refused(why, name)),
+            None => self.say(why, true),
+        }
+    }
+
     /// Handles one terminal event.
     pub fn handle(&mut self, event: &Event) -> Ask {
+        // A message answers the key before: the next key or click takes it away.
+        if matches!(
+            event,
+            Event::Key(_)
+                | Event::Mouse(MouseEvent {
+                    kind: MouseEventKind::Down(_),
+                    ..
+                })
+        ) {
+            self.message = None;
+        }
         match event {
             Event::Key(key) if key.kind == KeyEventKind::Press => self.key(*key),
             Event::Mouse(mouse) => self.mouse(*mouse),
@@ -167,7 +190,7 @@ impl Lobby {
                 KeyCode::Esc => Ask::Nothing,
                 _ => Ask::Challenge(form.spec()),
             };
-            self.form = None;
+            self.sent = self.form.take().filter(|_| ask != Ask::Nothing);
             return ask;
         }
         match key.code {
@@ -327,7 +350,7 @@ impl Lobby {
         for g in &b.mine {
             let seat = g.seat(self.me.0).unwrap_or(0);
             let state = match (&g.result, g.to_move) {
-                (Some(_), _) => g.result_words().unwrap_or_default(),
+                (Some(_), _) => g.result_for(seat).unwrap_or_default(),
                 (None, Some(s)) if s == seat => format!("your turn, {}", clock_text(g.left[seat])),
                 _ => "their turn".to_string(),
             };
@@ -345,12 +368,13 @@ impl Lobby {
         for g in b.live.iter().filter(|g| g.seat(self.me.0).is_none()) {
             item(
                 format!(
-                    "#{} {} {} vs {}, {} actions",
+                    "#{} {} {} vs {}, {} action{}",
                     g.id,
                     g.setup.game,
                     g.names[0],
                     g.names[1],
-                    g.actions.len()
+                    g.actions.len(),
+                    if g.actions.len() == 1 { "" } else { "s" }
                 ),
                 &mut lines,
             );
@@ -367,21 +391,33 @@ impl Lobby {
         lines.push(Line::styled("Leaderboard", bold));
         for s in &b.leaders {
             lines.push(Line::from(format!(
-                "  {:<8} {:<20} {} ±{} ({} game{})",
+                "  {:<8} {:<20} {:>5} RD {} ({} game{})",
                 s.game.name(),
                 s.name,
-                s.rating,
-                s.deviation * 2,
+                shown_rating(s.rating, s.provisional),
+                s.deviation,
                 s.games,
                 if s.games == 1 { "" } else { "s" }
             )));
         }
-        lines.push(Line::default());
-        lines.push(Line::from(
-            "Up/Down select  Enter accept/open/watch  c challenge  d withdraw  ? help  q quit",
-        ));
-        Paragraph::new(lines).render(inner, buf);
-        Rows::of(inner, at.into_iter().enumerate().map(|(n, at)| (at, n)))
+        // The footer stays on the last row; the rest scrolls to keep the selected line shown.
+        let footer =
+            Line::from("Up/Down select  Enter open  c challenge  d withdraw  ? help  q quit");
+        let rows = usize::from(inner.height).saturating_sub(1);
+        let chosen = at.get(selected).copied().unwrap_or(0);
+        let top = (chosen + 2)
+            .saturating_sub(rows)
+            .min(lines.len().saturating_sub(rows));
+        let mut shown: Vec<Line> = lines.into_iter().skip(top).take(rows).collect();
+        shown.resize(rows, Line::default());
+        shown.push(footer);
+        Paragraph::new(shown).render(inner, buf);
+        let visible = at
+            .into_iter()
+            .enumerate()
+            .filter(|(_, at)| (top..top + rows).contains(at))
+            .map(|(n, at)| (at - top, n));
+        Rows::of(inner, visible)
     }
 }
 

@@ -5,9 +5,12 @@
 //! ratings shown with their provisional mark and the change a game made, and the lobby's form,
 //! footer, scrolling and takebacks declined.
 
+use crate::pty;
 use crate::serve;
 use crate::server_play::{login_with, newcomer};
 
+use portable_pty::CommandBuilder;
+use pty::Session;
 use serve::{Server, key, scratch};
 
 #[test]
@@ -60,8 +63,53 @@ fn a_game_names_its_players_from_each_side_counts_watchers_and_says_when_the_opp
     assert!(!screen.contains("swaps"), "{screen}");
     assert!(screen.contains("? help   q lobby"), "{screen}");
     carol.wait_for("alice wins by resignation");
+    // The lobby lists the game from Alice's side.
+    alice.send("q");
+    alice.wait_for(&format!("#{id} quentin vs bob: won by resignation"));
     carol.send("q");
     carol.wait_for("Recent results");
+}
+
+#[test]
+fn a_challenge_to_a_wrong_name_keeps_the_form_and_the_lobby_fits_and_scrolls() {
+    let dir = scratch("server-lobby-form");
+    let server = Server::start(&dir, &[]);
+    let mut bob = server.registered(&dir, "bob");
+    let mut alice = newcomer(&server, &dir, "alice");
+    // The footer fits 80 columns whole.
+    alice.wait_for("? help  q quit");
+    // Size 14, then a name that nobody has.
+    alice.send("c");
+    alice.wait_for("New challenge");
+    alice.send("jljjjjjnobody\r");
+    let screen = alice.wait_for("Refused: no player named nobody.");
+    assert!(screen.contains("14×14"), "the form as it was: {screen}");
+    assert!(screen.contains("> Opponent   nobody"), "{screen}");
+    // Put right: the challenge is made with the same terms.
+    alice.send("\x7f\x7f\x7f\x7f\x7f\x7fbob\r");
+    alice.wait_for("Challenge #1 made: quentin 14x14");
+    // The news goes with the next key.
+    alice.send("j");
+    pty::wait_gone(&alice, "Challenge #1 made");
+    assert!(bob.ok("challenges").contains(" to bob"));
+
+    // Ten challenges in a window of 12 rows: the lobby scrolls to the one selected.
+    for _ in 0..9 {
+        bob.ok("challenge konobi size 9");
+    }
+    let mut command = CommandBuilder::new(serve::ssh_program());
+    command.args(server.ssh_args(&key(&dir, "carol")));
+    command.env("TERM", pty::TERM);
+    let mut carol = Session::spawn(&dir, command, 12, 80);
+    carol.wait_for("pick a name");
+    carol.send("carol\r");
+    carol.wait_for("> #1 quentin");
+    carol.send("jjjjjjjjj");
+    let screen = carol.wait_for("> #10 konobi");
+    assert!(screen.contains("q quit"), "the footer stays: {screen}");
+    assert!(!screen.contains("#1 quentin"), "scrolled: {screen}");
+    carol.send("q");
+    assert!(carol.wait_exit());
 }
 
 #[test]

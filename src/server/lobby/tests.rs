@@ -1,4 +1,5 @@
 //! The lobby's keys, mouse and drawing, tested on its plain data.
+
 use super::*;
 
 fn key(code: KeyCode) -> Event {
