@@ -202,6 +202,8 @@ fn every_refusal_of_the_protocol_says_why() {
         Some("? illegal move")
     );
     assert_eq!(c.ask(&format!("resign {id}")), "? not your game");
+    // Bob resigns after his first move (before it, the game would be aborted).
+    assert_eq!(b.ask(&format!("play {id} b2")), "=");
     assert_eq!(b.ask(&format!("resign {id}")), "=");
     assert_eq!(a.ask(&format!("wait {id}")), "= over B+ resignation");
     assert_eq!(a.ask(&format!("play {id} d4")), "? the game is over");
@@ -234,19 +236,28 @@ fn a_live_clock_and_a_correspondence_deadline_run_out() {
     b.ok("register bob");
     let live = a.ok("challenge quentin size 5 first me clock 1+0");
     b.ok(&format!("accept {live}"));
+    // Each makes a first move (a game without one is aborted, not lost).
     a.ok(&format!("play {live} c3"));
+    assert_eq!(b.ask(&format!("wait {live}")), "= turn c3");
+    b.ok(&format!("play {live} a1"));
+    assert_eq!(a.ask(&format!("wait {live}")), "= turn a1");
+    a.ok(&format!("play {live} c4"));
     // Bob thinks; 59 s pass, then 2 more: his minute is gone while he waits.
     b.ok("clock advance 59");
-    assert_eq!(b.ask(&format!("wait {live}")), "= turn c3");
+    assert_eq!(b.ask(&format!("wait {live}")), "= turn c4");
     a.send(&format!("wait {live}"));
     b.ok("clock advance 2");
     assert_eq!(a.answer(), "= over B+ time");
-    assert_eq!(b.ask(&format!("play {live} c2")), "? the game is over");
+    assert_eq!(b.ask(&format!("play {live} c1")), "? the game is over");
     let slow = a.ok("challenge brique size 5 first you days 2");
     b.ok(&format!("accept {slow}"));
     b.ok(&format!("play {slow} c3"));
-    a.ok("clock advance 172799");
     assert_eq!(a.ask(&format!("wait {slow}")), "= turn c3");
+    a.ok(&format!("play {slow} a1"));
+    assert_eq!(b.ask(&format!("wait {slow}")), "= turn a1");
+    b.ok(&format!("play {slow} e5"));
+    a.ok("clock advance 172799");
+    assert_eq!(a.ask(&format!("wait {slow}")), "= turn e5");
     b.send(&format!("wait {slow}"));
     a.ok("clock advance 2");
     assert_eq!(b.answer(), "= over B+ time");

@@ -71,6 +71,54 @@ fn a_game_names_its_players_from_each_side_counts_watchers_and_says_when_the_opp
 }
 
 #[test]
+fn a_first_move_not_made_in_time_aborts_the_game_and_a_rated_game_shows_the_rating_change() {
+    let dir = scratch("server-abort");
+    let server = Server::start(&dir, &[]);
+    let mut bob = server.registered(&dir, "bob");
+    let id = bob.ok("challenge quentin size 5 first you clock 1+0");
+    let mut alice = newcomer(&server, &dir, "alice");
+    alice.wait_for(&format!("#{id} quentin 5x5"));
+    alice.send("\r");
+    alice.wait_for("Black to move: you");
+    // A few seconds left of her minute: the clock says it is low.
+    let games: serde_json::Value = serde_json::from_str(&bob.ok("games --json")).unwrap();
+    let left = games[0]["their_time_ms"].as_i64().unwrap() / 1000;
+    bob.ok(&format!("clock advance {}", left - 6));
+    alice.wait_for("◀ low time!");
+    // Her first move never comes: the game is aborted, not lost, and not rated.
+    bob.ok("clock advance 10");
+    alice.wait_for("Game aborted: you made no first move");
+    assert_eq!(bob.ok(&format!("wait {id}")), "over aborted no-first-move");
+    alice.send("q");
+    let screen = alice.wait_for(&format!("#{id} quentin vs bob: aborted: not rated"));
+    assert!(
+        !screen.contains("RD"),
+        "nobody is on the leaderboard: {screen}"
+    );
+
+    // A rated game that is played: its end shows the rating change.
+    let id = bob.ok("challenge quentin size 5 first you clock 1+0");
+    alice.wait_for(&format!("#{id} quentin 5x5"));
+    alice.send("\r");
+    alice.wait_for("Black to move: you");
+    alice.send("\r");
+    assert_eq!(bob.ok(&format!("wait {id}")), "turn c3");
+    assert_eq!(bob.ask(&format!("play {id} a1")), "=");
+    alice.wait_for("bob played a1.");
+    assert_eq!(bob.ask(&format!("resign {id}")), "=");
+    let screen = alice.wait_for("You win by resignation");
+    let line = screen
+        .lines()
+        .find(|l| l.contains("Your rating: "))
+        .unwrap_or_else(|| panic!("no rating change: {screen}"));
+    assert!(line.contains("? (+"), "provisional, and up: {line}");
+    alice.send("q");
+    let screen = alice.wait_for(&format!("#{id} quentin vs bob: won by resignation, +"));
+    // The leaderboard labels the deviation and marks the provisional ratings.
+    assert!(screen.contains("? RD "), "{screen}");
+}
+
+#[test]
 fn a_challenge_to_a_wrong_name_keeps_the_form_and_the_lobby_fits_and_scrolls() {
     let dir = scratch("server-lobby-form");
     let server = Server::start(&dir, &[]);

@@ -12,7 +12,12 @@ use crate::rules::{Action, Color, Game};
 
 use super::super::report::report;
 use super::super::store::{Change, GameRow, RatingRow};
+use super::views::ABORTED;
 use super::{Held, Hub, Inner, Player, Refusal, color_of, ending_word, seat_of};
+
+/// Why an aborted game ended: a player made no first move (ran out of time, or resigned,
+/// before it).
+pub const NO_FIRST_MOVE: &str = "no-first-move";
 
 /// What the end of a game changes, decided before its commit.
 struct Ending {
@@ -216,12 +221,18 @@ impl Hub {
         let ending = {
             let inner = self.lock();
             let game = inner.live(id)?;
+            // The loser has made no move yet: the game is aborted, won by nobody, not rated.
+            let aborted = game.row.actions.len() <= 1 - winner;
             Ending {
                 id,
                 left: game.left_at(now).map(|l| l.max(0)),
-                result: color_of(&game.position, winner).name().to_string(),
-                reason: reason.to_string(),
-                ratings: if game.row.rated {
+                result: if aborted {
+                    ABORTED.to_string()
+                } else {
+                    color_of(&game.position, winner).name().to_string()
+                },
+                reason: if aborted { NO_FIRST_MOVE } else { reason }.to_string(),
+                ratings: if game.row.rated && !aborted {
                     rate(&inner.players, &game.row, Some(winner))
                 } else {
                     Vec::new()
