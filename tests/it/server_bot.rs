@@ -164,7 +164,7 @@ fn every_refusal_of_the_protocol_says_why() {
     let listed = b.ok("challenges");
     assert!(
         listed.starts_with(&format!(
-            "{id} quentin 5 Alice pie on first me clock 10+5 rated"
+            "{id} quentin 5 Alice pie on first Alice clock 10+5 rated"
         )),
         "{listed}"
     );
@@ -303,4 +303,39 @@ fn a_bot_that_sends_nothing_is_closed_after_the_idle_timeout_but_not_while_it_wa
     assert_eq!(bob.ask(&format!("play {id} a1")), "=");
     alice.finish();
     bob.finish();
+}
+
+#[test]
+fn wait_on_one_s_own_challenge_waits_for_its_game_or_its_withdrawal() {
+    let dir = scratch("server-bot-wait-challenge");
+    let server = Server::start(&dir, &[]);
+    let ka = key(&dir, "alice");
+    let mut alice = server.bot(&ka);
+    assert_eq!(alice.ask("register alice"), "=");
+    let mut bob = server.registered(&dir, "bob");
+    // The list says who moves first (the challenger by name, the acceptor, or random) and
+    // the pieces of Quint only.
+    let first = alice.ok("challenge quentin size 3 pie off first me");
+    let second = alice.ok("challenge quint first you");
+    let third = alice.ok("challenge konobi first random casual");
+    assert_eq!(
+        bob.ok("challenges"),
+        format!(
+            "{first} quentin 3 alice pie off first alice clock 10+5 rated\n\
+             {second} quint 8 alice pie off pieces 20 first acceptor clock 10+5 rated\n\
+             {third} konobi 11 alice pie on first random clock 10+5 casual"
+        )
+    );
+    // `wait` on the open challenge answers once Bob accepts: as for the game.
+    alice.send(&format!("wait {first}"));
+    assert_eq!(bob.ok(&format!("accept {first}")), format!("{first} white"));
+    assert_eq!(alice.answer(), "= turn -");
+    // One withdrawn by another session of hers: `wait` says so.
+    alice.send(&format!("wait {second}"));
+    let mut other = server.bot(&ka);
+    assert_eq!(other.ask(&format!("withdraw {second}")), "=");
+    assert_eq!(alice.answer(), "= withdrawn");
+    // Somebody else's challenge, or none, is no game to wait for.
+    assert_eq!(bob.ask(&format!("wait {third}")), "? no such game");
+    assert_eq!(alice.ask("wait 99"), "? no such game");
 }

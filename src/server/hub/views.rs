@@ -218,9 +218,20 @@ pub struct ChallengeView {
 }
 
 impl ChallengeView {
+    /// Who moves first, for anyone who reads the list: the challenger's name, `acceptor`
+    /// (whoever accepts it) or `random`.
+    #[must_use]
+    pub fn first_mover(&self) -> &str {
+        match self.first.as_str() {
+            "me" => &self.by_name,
+            "you" => "acceptor",
+            _ => "random",
+        }
+    }
+
     /// One line of the bot protocol's `challenges`: `ID GAME SIZE BY pie on [pieces N] first
-    /// random clock 10+5 rated [to NAME]`, the pieces for the games played with pieces in hand
-    /// only (Quint).
+    /// WHO clock 10+5 rated [to NAME]`, WHO the challenger's name, `acceptor` or `random`; the
+    /// pieces for the games played with pieces in hand only (Quint).
     #[must_use]
     pub fn line(&self) -> String {
         let clock = match self.clock {
@@ -239,7 +250,7 @@ impl ChallengeView {
             self.setup.size,
             self.by_name,
             if self.setup.pie { "on" } else { "off" },
-            self.first,
+            self.first_mover(),
             if self.rated { "rated" } else { "casual" }
         );
         if let Some(to) = &self.to {
