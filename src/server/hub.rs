@@ -20,8 +20,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use anyhow::Result;
 use tokio::sync::{OwnedMutexGuard, oneshot, watch};
 
-use crate::rules::{Color, Game, Position};
+use crate::rules::{Color, Position};
 
+use super::size_class::RatingKey;
 use super::store::{Applied, Backend, ChallengeRow, Change, Damaged, GameRow, RatingRow, Writer};
 
 pub use presence::Watching;
@@ -47,7 +48,7 @@ impl Default for HubLimits {
 #[derive(Clone, Debug)]
 pub(crate) struct Player {
     pub(crate) name: String,
-    pub(crate) ratings: HashMap<Game, RatingRow>,
+    pub(crate) ratings: HashMap<RatingKey, RatingRow>,
 }
 
 /// Waits its turn to change something: one change at a time of what it guards.

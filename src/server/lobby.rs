@@ -391,8 +391,9 @@ impl Lobby {
         lines.push(Line::styled("Leaderboard", bold));
         for s in &b.leaders {
             lines.push(Line::from(format!(
-                "  {:<8} {:<20} {:>5} RD {} ({} game{})",
+                "  {:<8} {:<5} {:<20} {:>5} RD {} ({} game{})",
                 s.game.name(),
+                s.class.to_string(),
                 s.name,
                 shown_rating(s.rating, s.provisional),
                 s.deviation,

@@ -22,6 +22,7 @@ pub mod link;
 pub mod lobby;
 pub mod report;
 mod run;
+pub mod size_class;
 pub mod spec;
 pub mod ssh;
 pub mod store;

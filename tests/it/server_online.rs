@@ -114,8 +114,11 @@ fn a_first_move_not_made_in_time_aborts_the_game_and_a_rated_game_shows_the_rati
     assert!(line.contains("? (+"), "provisional, and up: {line}");
     alice.send("q");
     let screen = alice.wait_for(&format!("#{id} quentin vs bob: won by resignation, +"));
-    // The leaderboard labels the deviation and marks the provisional ratings.
+    // The leaderboard labels the deviation and marks the provisional ratings; a 5×5 game
+    // counts for the small boards' rating (3-9) only.
     assert!(screen.contains("? RD "), "{screen}");
+    assert!(screen.contains("quentin  3-9 "), "{screen}");
+    assert!(!screen.contains("10-15"), "{screen}");
 }
 
 #[test]

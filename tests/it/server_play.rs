@@ -277,9 +277,9 @@ fn leaderboard(screen: &str) -> Vec<(String, i64, String)> {
                 .trim_matches(|c| c == '│' || c == ' ')
                 .split_whitespace()
                 .collect();
-            // `quentin  alice  1662? RD 290 (1 game)`: `?` while provisional.
+            // `quentin  3-9  alice  1662? RD 290 (1 game)`: `?` while provisional.
             match words.as_slice() {
-                [_, name, rating, "RD", _, games @ ..] => Some((
+                [_, _, name, rating, "RD", _, games @ ..] => Some((
                     name.to_string(),
                     rating.trim_end_matches('?').parse().ok()?,
                     games.join(" "),

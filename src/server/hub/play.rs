@@ -8,9 +8,10 @@ use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use tokio::sync::{OwnedMutexGuard, oneshot};
 
-use crate::rules::{Action, Color, Game};
+use crate::rules::{Action, Color};
 
 use super::super::report::report;
+use super::super::size_class::{RatingKey, rating_key};
 use super::super::store::{Change, GameRow, RatingRow};
 use super::views::ABORTED;
 use super::{Held, Hub, Inner, Player, Refusal, color_of, ending_word, seat_of};
@@ -25,7 +26,7 @@ struct Ending {
     left: [i64; 2],
     result: String,
     reason: String,
-    ratings: Vec<(i64, Game, RatingRow)>,
+    ratings: Vec<(i64, RatingKey, RatingRow)>,
 }
 
 impl Hub {
@@ -353,12 +354,13 @@ fn rate(
     players: &HashMap<i64, Player>,
     row: &GameRow,
     winner: Option<usize>,
-) -> Vec<(i64, Game, RatingRow)> {
-    let game = row.setup.game;
+) -> Vec<(i64, RatingKey, RatingRow)> {
+    // A rating for each game and board-size class: a 5×5 game moves no 13×13 rating.
+    let key = rating_key(row.setup);
     let of = |id: i64| {
         players
             .get(&id)
-            .and_then(|p| p.ratings.get(&game))
+            .and_then(|p| p.ratings.get(&key))
             .copied()
             .unwrap_or_default()
     };
@@ -381,8 +383,8 @@ fn rate(
         games: old.games + 1,
     };
     vec![
-        (row.players[0], game, back(na, a)),
-        (row.players[1], game, back(nb, b)),
+        (row.players[0], key, back(na, a)),
+        (row.players[1], key, back(nb, b)),
     ]
 }
 
@@ -390,12 +392,12 @@ fn rate(
 /// rounded as shown, when there are two.
 fn keep_ratings(
     players: &mut HashMap<i64, Player>,
-    ratings: &[(i64, Game, RatingRow)],
+    ratings: &[(i64, RatingKey, RatingRow)],
 ) -> Option<[i64; 2]> {
     let mut changes = Vec::new();
-    for (id, game, rating) in ratings {
+    for (id, key, rating) in ratings {
         if let Some(p) = players.get_mut(id) {
-            let old = p.ratings.insert(*game, *rating).unwrap_or_default();
+            let old = p.ratings.insert(*key, *rating).unwrap_or_default();
             changes.push(rating.rating.round() as i64 - old.rating.round() as i64);
         }
     }

@@ -4,6 +4,7 @@
 use crate::record::{self, Players};
 use crate::rules::{Action, Color, Game, Position, Setup};
 
+use super::super::size_class::{SizeClass, rating_key};
 use super::super::spec::TimeControl;
 use super::{Hub, Inner, Live, color_of};
 
@@ -267,6 +268,8 @@ pub struct Standing {
     pub name: String,
     /// The game.
     pub game: Game,
+    /// The class of board sizes the rating is for.
+    pub class: SizeClass,
     /// The rating, rounded.
     pub rating: i64,
     /// Its deviation, rounded.
@@ -289,7 +292,7 @@ impl Inner {
         let rating = |id: i64| {
             self.players
                 .get(&id)
-                .and_then(|p| p.ratings.get(&row.setup.game))
+                .and_then(|p| p.ratings.get(&rating_key(row.setup)))
                 .copied()
                 .unwrap_or_default()
         };
@@ -415,19 +418,25 @@ impl Hub {
         names
     }
 
-    /// The best rated players at each game, best first; at most `most` a game.
+    /// The best rated players at each game and board-size class, best first; at most `most`
+    /// a game and class.
     #[must_use]
     pub fn leaderboard(&self, most: usize) -> Vec<Standing> {
         let inner = self.lock();
         let mut out = Vec::new();
-        for game in Game::ALL {
+        for key in Game::ALL
+            .into_iter()
+            .flat_map(|g| SizeClass::ALL.map(|c| (g, c)))
+        {
+            let (game, class) = key;
             let mut rows: Vec<Standing> = inner
                 .players
                 .values()
                 .filter_map(|p| {
-                    p.ratings.get(&game).map(|r| Standing {
+                    p.ratings.get(&key).map(|r| Standing {
                         name: p.name.clone(),
                         game,
+                        class,
                         rating: r.rating.round() as i64,
                         deviation: r.deviation.round() as i64,
                         provisional: r.deviation > PROVISIONAL,
