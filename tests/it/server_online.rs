@@ -192,3 +192,24 @@ fn a_takeback_asked_can_be_declined() {
     let record = server.record(&dir.join("bob"), &id);
     assert!(record.ends_with("c3\nb3\n"), "{record}");
 }
+
+#[test]
+fn the_swap_is_offered_to_the_player_who_may_swap_and_no_longer_once_the_game_is_over() {
+    let dir = scratch("server-swap-stale");
+    let server = Server::start(&dir, &[]);
+    let mut bob = server.registered(&dir, "bob");
+    let id = bob.ok("challenge quentin size 5 first me casual");
+    let mut alice = newcomer(&server, &dir, "alice");
+    alice.wait_for(&format!("#{id} quentin 5x5"));
+    alice.send("\r");
+    alice.wait_for("Black to move: bob");
+    assert_eq!(bob.ask(&format!("play {id} c3")), "=");
+    alice.wait_for("s swaps colours (pie rule)");
+    // Bob resigns after his first move: Alice wins (whether or not she has moved), and the
+    // swap she was offered goes with the game.
+    assert_eq!(bob.ask(&format!("resign {id}")), "=");
+    let screen = alice.wait_for("You win by resignation");
+    assert!(!screen.contains("swaps"), "{screen}");
+    assert!(!screen.contains("to move"), "{screen}");
+    assert!(screen.contains("1 action played"), "{screen}");
+}

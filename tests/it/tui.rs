@@ -467,3 +467,16 @@ fn quint_s_step_preview_says_when_the_step_wins() {
     s.send("q");
     assert!(s.wait_exit());
 }
+
+#[test]
+fn a_replay_of_a_record_with_names_names_its_players() {
+    let text = "game quentin\nsize 3\npie off\nplayer1 alice\nplayer2 bob\nb2 a1 b1 c1 b3\n";
+    let (mut s, _dir) = replaying("named-replay", "named.txt", text);
+    s.wait_for("Black wins! alice");
+    s.send("hh");
+    let screen = s.wait_for("Showing action 3 of 5");
+    assert!(screen.contains("White to move: bob"), "{screen}");
+    assert!(screen.contains("  3. alice Black b1"), "{screen}");
+    s.send("q");
+    assert!(s.wait_exit());
+}
