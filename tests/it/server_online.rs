@@ -213,3 +213,20 @@ fn the_swap_is_offered_to_the_player_who_may_swap_and_no_longer_once_the_game_is
     assert!(!screen.contains("to move"), "{screen}");
     assert!(screen.contains("1 action played"), "{screen}");
 }
+
+#[test]
+fn a_swap_is_said_with_who_plays_which_colour_now() {
+    let dir = scratch("server-swap-said");
+    let server = Server::start(&dir, &[]);
+    let mut bob = server.registered(&dir, "bob");
+    let id = bob.ok("challenge quentin size 5 first me casual");
+    let mut alice = newcomer(&server, &dir, "alice");
+    alice.wait_for(&format!("#{id} quentin 5x5"));
+    alice.send("\r");
+    alice.wait_for("Black to move: bob");
+    assert_eq!(bob.ask(&format!("play {id} c3")), "=");
+    alice.wait_for("s swaps colours (pie rule)");
+    alice.send("s");
+    alice.wait_for("You swapped colours: you now play Black.");
+    assert_eq!(bob.ok(&format!("wait {id}")), "turn swap");
+}

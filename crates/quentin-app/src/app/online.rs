@@ -365,7 +365,7 @@ fn played_text(online: &Online, before: &Position, after: &Position, action: Act
             let play = if you { "play" } else { "plays" };
             format!(
                 "{who_upper} swapped colours: {who} now {play} {}.",
-                now.name()
+                now.capitalised()
             )
         }
         Action::Pass => format!("{who_upper} passed."),
