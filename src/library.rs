@@ -122,6 +122,8 @@ pub struct Summary {
     pub actions: usize,
     /// How the game ended, `None` while it is unfinished.
     pub outcome: Option<Outcome>,
+    /// Who played, as the record's `player1`/`player2` headers say.
+    pub players: crate::record::Players,
 }
 
 impl Summary {
@@ -134,6 +136,7 @@ impl Summary {
             size: record.setup().size,
             actions: record.actions().len(),
             outcome: last.outcome().cloned(),
+            players: record.players().clone(),
         }
     }
 }

@@ -61,10 +61,11 @@ fn json_of(entry: &Entry) -> Value {
             object["actions"] = json!(s.actions);
             object["finished"] = json!(s.outcome.is_some());
             object["winner"] = json!(s.outcome.as_ref().map(winner));
+            object["players"] = json!(s.players);
             object["error"] = Value::Null;
         }
         Err(reason) => {
-            for key in ["game", "size", "actions", "finished", "winner"] {
+            for key in ["game", "size", "actions", "finished", "winner", "players"] {
                 object[key] = Value::Null;
             }
             object["error"] = json!(reason);
@@ -73,7 +74,29 @@ fn json_of(entry: &Entry) -> Value {
     object
 }
 
-/// One line a game: when, game, size, actions, result, path.
+/// Who played, in short: `alice vs bob`, `you vs computer level 4`, `hot seat`.
+fn who(players: &crate::record::Players) -> String {
+    // `computer, level 4, 2 s a move` is the computer at level 4.
+    let short = |text: &str| match text.strip_prefix("computer, ") {
+        Some(rest) => format!("computer {}", rest.split(',').next().unwrap_or(rest)),
+        None => library::escaped(text),
+    };
+    let computer = |p: &Option<String>| p.as_deref().is_some_and(|t| t.starts_with("computer"));
+    match players {
+        [None, None] => "hot seat".to_string(),
+        [a, b] => {
+            let one = computer(a) != computer(b);
+            let side = |p: &Option<String>| match p {
+                Some(text) => short(text),
+                None if one => "you".to_string(),
+                None => "?".to_string(),
+            };
+            format!("{} vs {}", side(a), side(b))
+        }
+    }
+}
+
+/// One line a game: when, game, size, actions, result, who played, path.
 fn text(entries: &[Entry], hidden: usize, dir: &str) -> String {
     if entries.is_empty() {
         return format!("No saved games in {dir}.\n");
@@ -91,10 +114,11 @@ fn text(entries: &[Entry], hidden: usize, dir: &str) -> String {
                 };
                 let actions = if s.actions == 1 { "action" } else { "actions" };
                 format!(
-                    "{:<8} {:>5}  {:>4} {actions:<7}  {result:<10}",
+                    "{:<8} {:>5}  {:>4} {actions:<7}  {result:<10}  {:<24}",
                     s.game.name(),
                     format!("{0}×{0}", s.size),
-                    s.actions
+                    s.actions,
+                    who(&s.players)
                 )
             }
             Err(reason) => format!("unreadable: {}", library::escaped(reason)),

@@ -156,8 +156,33 @@ pub struct PlayArgs {
     /// Where to save the record after every action (default: a new file in the data directory).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// The two players' names at one keyboard, the one who moves first first (`alice,bob`):
+    /// shown on the screen and written in the record.
+    #[arg(long, value_name = "FIRST,SECOND", value_parser = parse_names)]
+    pub names: Option<Names>,
     #[command(flatten)]
     pub interface: InterfaceArgs,
+}
+
+/// The names of `--names`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Names(pub [String; 2]);
+
+/// Reads `--names FIRST,SECOND`: two names of 1 to 20 characters, letters, digits, spaces,
+/// `-`, `_` and `.`.
+fn parse_names(text: &str) -> Result<Names, String> {
+    let good = |name: &str| {
+        (1..=20).contains(&name.chars().count())
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.'))
+    };
+    match text.split(',').map(str::trim).collect::<Vec<_>>()[..] {
+        [a, b] if good(a) && good(b) => Ok(Names([a.to_string(), b.to_string()])),
+        _ => Err(format!(
+            "{text:?} is not two names, FIRST,SECOND (each 1 to 20 letters, digits, spaces, - _ .)"
+        )),
+    }
 }
 
 /// Which game, on what board, with which options: shared by every command that starts a game
@@ -312,12 +337,19 @@ impl Cli {
 }
 
 fn play(args: &PlayArgs) -> Result<()> {
+    let versus = args.interface.computer.versus()?;
+    if args.names.is_some() && versus.computer != [false, false] {
+        return Err(usage_error(
+            "--names names two people at one keyboard: not with --computer",
+        ));
+    }
     crate::tui::play(
         args.game.setup()?,
         args.record.clone(),
         args.interface.ascii,
-        args.interface.computer.versus()?,
+        versus,
         args.interface.computer.threads(),
+        args.names.clone().map(|n| n.0),
     )
 }
 

@@ -268,9 +268,17 @@ async fn wait(ctx: &Context, who: &Who, words: &[&str], reader: &mut Reader) -> 
         Ok(id) => id,
         Err(e) => return Some(Err(e)),
     };
-    let mut news = match ctx.hub.watch_game(id) {
-        Ok(news) => news,
-        Err(refusal) => return Some(Err(refusal.to_string())),
+    // One's own open challenge: its game, once accepted (it keeps the number).
+    let mut news = loop {
+        match ctx.hub.watch_game(id) {
+            Ok(news) => break news,
+            Err(refusal) => match waiting_challenge(ctx, me, id, reader).await {
+                Waited::Accepted => {}
+                Waited::Withdrawn => return Some(Ok("withdrawn".to_string())),
+                Waited::NotOpen => return Some(Err(refusal.to_string())),
+                Waited::Gone => return None,
+            },
+        }
     };
     loop {
         news.borrow_and_update();
@@ -295,6 +303,45 @@ async fn wait(ctx: &Context, who: &Who, words: &[&str], reader: &mut Reader) -> 
             changed = news.changed() => if changed.is_err() { return None },
             gone = reader.alive.changed() => if gone.is_err() { return None },
             () = reader.input.stopping() => return None,
+        }
+    }
+}
+
+/// How the wait for one's own challenge ended.
+enum Waited {
+    /// Its game has started.
+    Accepted,
+    /// It was withdrawn (by another session of the player).
+    Withdrawn,
+    /// It is no open challenge of this player.
+    NotOpen,
+    /// The session ended meanwhile.
+    Gone,
+}
+
+/// Waits while `me`'s challenge `id` is open: until it is accepted or withdrawn.
+async fn waiting_challenge(ctx: &Context, me: i64, id: i64, reader: &mut Reader) -> Waited {
+    let mut lobby = ctx.hub.watch_lobby();
+    let mut seen = false;
+    loop {
+        lobby.borrow_and_update();
+        let mine = ctx
+            .hub
+            .challenges()
+            .iter()
+            .any(|c| c.id == id && c.by == me);
+        if !mine {
+            return match (seen, ctx.hub.game(id, ctx.clock.now()).is_some()) {
+                (_, true) => Waited::Accepted,
+                (true, false) => Waited::Withdrawn,
+                (false, false) => Waited::NotOpen,
+            };
+        }
+        seen = true;
+        tokio::select! {
+            changed = lobby.changed() => if changed.is_err() { return Waited::Gone },
+            gone = reader.alive.changed() => if gone.is_err() { return Waited::Gone },
+            () = reader.input.stopping() => return Waited::Gone,
         }
     }
 }

@@ -37,14 +37,12 @@ pub struct Cluster {
     /// Each running game's owner, as last read or told.
     owners: Mutex<HashMap<i64, String>>,
     /// Commands passed to other processes, waiting for their answers.
-    pending: Mutex<HashMap<u64, oneshot::Sender<String>>>,
+    pending: Mutex<HashMap<u64, (i64, oneshot::Sender<String>)>>,
     next: AtomicU64,
     /// Notifications to send, sent together by one task.
     outbox: mpsc::UnboundedSender<String>,
     /// Told when the players online here change.
     presence: Notify,
-    /// The task that follows the others, to read a game again.
-    follower: OnceLock<mpsc::UnboundedSender<follow::Heard>>,
     ctx: OnceLock<Weak<Context>>,
 }
 
@@ -75,14 +73,13 @@ impl Cluster {
             next: AtomicU64::new(1),
             outbox,
             presence: Notify::new(),
-            follower: OnceLock::new(),
             ctx: OnceLock::new(),
         });
         let _ = cluster.ctx.set(Arc::downgrade(ctx));
         lease::measure_skew(&cluster, ctx).await?;
         lease::renew(&cluster).await?;
         ctx.hub.join(cluster.clone());
-        let _ = cluster.follower.set(follow::start(cluster.clone()).await?);
+        follow::start(cluster.clone()).await?;
         tokio::spawn(send(cluster.clone(), queue));
         tokio::spawn(lease::run(cluster.clone()));
         tokio::spawn(lease::presence(cluster.clone()));
@@ -181,7 +178,7 @@ impl Cluster {
         self.set_owner(id, Some(self.name.clone()));
         let rows = games(&**client, &[id], &mut Vec::new()).await?;
         if let Some(ctx) = self.ctx() {
-            ctx.hub.mirror_games(rows);
+            let _ = ctx.hub.mirror_games(rows);
         }
         tracing::info!(game = id, from = %old, "took the game over");
         Ok(true)
@@ -207,7 +204,7 @@ impl Peers for Cluster {
         Box::pin(async move {
             let request = self.next.fetch_add(1, Ordering::Relaxed);
             let (answer, answered) = oneshot::channel();
-            lock(&self.pending).insert(request, answer);
+            lock(&self.pending).insert(request, (id, answer));
             self.note(format!(
                 "ask {owner} {request} {player} {id} {}",
                 command.to_wire()
@@ -215,15 +212,9 @@ impl Peers for Cluster {
             let word = tokio::time::timeout(ANSWER_WAIT, answered).await;
             lock(&self.pending).remove(&request);
             let word = word.ok()?.ok()?;
-            if matches!(word.as_str(), "ok" | "taken" | "asked")
-                && let Some(follower) = self.follower.get()
-            {
-                // The player sees their own command in this process's copy before the answer.
-                let (done, read) = oneshot::channel();
-                if follower.send(follow::Heard::Refresh(id, done)).is_ok() {
-                    let _ = read.await;
-                }
-            }
+            // The answer comes after the game's news (PostgreSQL delivers notifications in
+            // the order of their commits), and after the game is read back when its news had
+            // to be: the player sees their own command in this process's copy at once.
             Some(answer_from_wire(&word, id).unwrap_or_else(|| {
                 // The owner found it illegal: this copy of the game says why.
                 let checked = self.ctx().map(|ctx| ctx.hub.check(player, id, command));

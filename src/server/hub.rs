@@ -12,6 +12,7 @@ mod command;
 mod lobby;
 mod mirror;
 mod play;
+mod presence;
 mod refusal;
 mod views;
 
@@ -21,15 +22,17 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use anyhow::Result;
 use tokio::sync::{OwnedMutexGuard, oneshot, watch};
 
-use crate::rules::{Color, Game, Position};
+use crate::rules::{Color, Position};
 
+use super::size_class::RatingKey;
 use super::store::{Applied, Backend, ChallengeRow, Change, Damaged, GameRow, RatingRow, Writer};
 
 pub use command::{
     GameCommand, Outcome, Owner, PeerFuture, Peers, answer_from_wire, answer_to_wire,
 };
+pub use presence::Watching;
 pub use refusal::Refusal;
-pub use views::{ChallengeView, GameView, Standing};
+pub use views::{ABORTED, ChallengeView, GameView, Standing, shown_rating, signed};
 
 /// The hub's limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +53,7 @@ impl Default for HubLimits {
 #[derive(Clone, Debug)]
 pub(crate) struct Player {
     pub(crate) name: String,
-    pub(crate) ratings: HashMap<Game, RatingRow>,
+    pub(crate) ratings: HashMap<RatingKey, RatingRow>,
 }
 
 /// Waits its turn to change something: one change at a time of what it guards.
@@ -62,6 +65,10 @@ pub(crate) struct Live {
     pub(crate) position: Position,
     /// Who asked to take the last action back (0 or 1), in a casual game.
     pub(crate) takeback: Option<usize>,
+    /// What its end changed each player's rating by, once a rated game is over (memory only).
+    pub(crate) changes: Option<[i64; 2]>,
+    /// How many game screens watch it, its players' not counted.
+    pub(crate) watchers: usize,
     pub(crate) news: watch::Sender<u64>,
     /// Held from a change's check to its commit: the game's changes come one at a time.
     turn: Turn,
@@ -73,6 +80,8 @@ impl Live {
             row,
             position,
             takeback: None,
+            changes: None,
+            watchers: 0,
             news: watch::channel(0).0,
             turn: Turn::default(),
         }

@@ -16,7 +16,7 @@ use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget, Wrap};
 
 use crate::tui::render::clock_text;
 
-use super::hub::{ChallengeView, GameView, Standing};
+use super::hub::{ChallengeView, GameView, Standing, shown_rating};
 use super::spec::{First, Spec};
 use form::Form;
 
@@ -101,6 +101,9 @@ pub struct Lobby {
     pub me: (i64, String),
     selected: usize,
     form: Option<Form>,
+    /// The form of the last challenge made, until the server answers: a refused one opens
+    /// again as it was.
+    sent: Option<Form>,
     help: bool,
     /// Where the selectable lines were drawn last.
     rows: Rows,
@@ -140,8 +143,28 @@ impl Lobby {
         self.message = Some((text.into(), refused));
     }
 
+    /// The server refused the challenge just made, saying `why`: its form opens again as it
+    /// was, `why` under it (on the opponent's field when `name` is the fault).
+    pub fn challenge_refused(&mut self, why: String, name: bool) {
+        match self.sent.take() {
+            Some(form) => self.form = Some(form.refused(why, name)),
+            None => self.say(why, true),
+        }
+    }
+
     /// Handles one terminal event.
     pub fn handle(&mut self, event: &Event) -> Ask {
+        // A message answers the key before: the next key or click takes it away.
+        if matches!(
+            event,
+            Event::Key(_)
+                | Event::Mouse(MouseEvent {
+                    kind: MouseEventKind::Down(_),
+                    ..
+                })
+        ) {
+            self.message = None;
+        }
         match event {
             Event::Key(key) if key.kind == KeyEventKind::Press => self.key(*key),
             Event::Mouse(mouse) => self.mouse(*mouse),
@@ -167,7 +190,7 @@ impl Lobby {
                 KeyCode::Esc => Ask::Nothing,
                 _ => Ask::Challenge(form.spec()),
             };
-            self.form = None;
+            self.sent = self.form.take().filter(|_| ask != Ask::Nothing);
             return ask;
         }
         match key.code {
@@ -327,7 +350,7 @@ impl Lobby {
         for g in &b.mine {
             let seat = g.seat(self.me.0).unwrap_or(0);
             let state = match (&g.result, g.to_move) {
-                (Some(_), _) => g.result_words().unwrap_or_default(),
+                (Some(_), _) => g.result_for(seat).unwrap_or_default(),
                 (None, Some(s)) if s == seat => format!("your turn, {}", clock_text(g.left[seat])),
                 _ => "their turn".to_string(),
             };
@@ -345,12 +368,13 @@ impl Lobby {
         for g in b.live.iter().filter(|g| g.seat(self.me.0).is_none()) {
             item(
                 format!(
-                    "#{} {} {} vs {}, {} actions",
+                    "#{} {} {} vs {}, {} action{}",
                     g.id,
                     g.setup.game,
                     g.names[0],
                     g.names[1],
-                    g.actions.len()
+                    g.actions.len(),
+                    if g.actions.len() == 1 { "" } else { "s" }
                 ),
                 &mut lines,
             );
@@ -367,21 +391,34 @@ impl Lobby {
         lines.push(Line::styled("Leaderboard", bold));
         for s in &b.leaders {
             lines.push(Line::from(format!(
-                "  {:<8} {:<20} {} ±{} ({} game{})",
+                "  {:<8} {:<5} {:<20} {:>5} RD {} ({} game{})",
                 s.game.name(),
+                s.class.to_string(),
                 s.name,
-                s.rating,
-                s.deviation * 2,
+                shown_rating(s.rating, s.provisional),
+                s.deviation,
                 s.games,
                 if s.games == 1 { "" } else { "s" }
             )));
         }
-        lines.push(Line::default());
-        lines.push(Line::from(
-            "Up/Down select  Enter accept/open/watch  c challenge  d withdraw  ? help  q quit",
-        ));
-        Paragraph::new(lines).render(inner, buf);
-        Rows::of(inner, at.into_iter().enumerate().map(|(n, at)| (at, n)))
+        // The footer stays on the last row; the rest scrolls to keep the selected line shown.
+        let footer =
+            Line::from("Up/Down select  Enter open  c challenge  d withdraw  ? help  q quit");
+        let rows = usize::from(inner.height).saturating_sub(1);
+        let chosen = at.get(selected).copied().unwrap_or(0);
+        let top = (chosen + 2)
+            .saturating_sub(rows)
+            .min(lines.len().saturating_sub(rows));
+        let mut shown: Vec<Line> = lines.into_iter().skip(top).take(rows).collect();
+        shown.resize(rows, Line::default());
+        shown.push(footer);
+        Paragraph::new(shown).render(inner, buf);
+        let visible = at
+            .into_iter()
+            .enumerate()
+            .filter(|(_, at)| (top..top + rows).contains(at))
+            .map(|(n, at)| (at - top, n));
+        Rows::of(inner, visible)
     }
 }
 
@@ -403,163 +440,4 @@ const HELP: &[&str] = &[
 ];
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn key(code: KeyCode) -> Event {
-        Event::Key(code.into())
-    }
-
-    #[test]
-    fn the_form_makes_the_challenge_it_shows() {
-        let mut lobby = Lobby::new((1, "alice".to_string()));
-        assert_eq!(lobby.handle(&key(KeyCode::Char('c'))), Ask::Nothing);
-        // Konobi, 10x10, pie off, first me, 1 day a move, casual, for bob.
-        let keys = [
-            KeyCode::Right,
-            KeyCode::Down,
-            KeyCode::Left,
-            KeyCode::Down,
-            KeyCode::Right,
-            KeyCode::Down,
-            KeyCode::Right,
-            KeyCode::Down,
-            KeyCode::Right,
-            KeyCode::Right,
-            KeyCode::Right,
-            KeyCode::Down,
-            KeyCode::Right,
-            KeyCode::Down,
-            KeyCode::Char('b'),
-            KeyCode::Char('o'),
-            KeyCode::Char('!'),
-            KeyCode::Char('b'),
-        ];
-        for k in keys {
-            assert_eq!(lobby.handle(&key(k)), Ask::Nothing);
-        }
-        let Ask::Challenge(spec) = lobby.handle(&key(KeyCode::Enter)) else {
-            panic!("Enter makes the challenge");
-        };
-        assert_eq!(spec.summary(), "konobi 10x10 pie off, 1 day a move, casual");
-        assert_eq!(spec.first, First::Me);
-        assert_eq!(spec.to.as_deref(), Some("bob"));
-    }
-
-    fn click(column: u16, row: u16) -> Event {
-        Event::Mouse(MouseEvent {
-            kind: MouseEventKind::Down(MouseButton::Left),
-            column,
-            row,
-            modifiers: KeyModifiers::NONE,
-        })
-    }
-
-    fn wheel(kind: MouseEventKind) -> Event {
-        Event::Mouse(MouseEvent {
-            kind,
-            column: 0,
-            row: 0,
-            modifiers: KeyModifiers::NONE,
-        })
-    }
-
-    /// Draws `lobby` on 80×24 and remembers its rows; the screen's lines.
-    fn drawn(lobby: &mut Lobby) -> Vec<String> {
-        let area = Rect::new(0, 0, 80, 24);
-        let mut buf = Buffer::empty(area);
-        let rows = lobby.draw(area, &mut buf, true);
-        lobby.set_rows(rows);
-        (0..24)
-            .map(|y| (0..80).map(|x| buf[(x, y)].symbol()).collect())
-            .collect()
-    }
-
-    fn row_of(screen: &[String], text: &str) -> u16 {
-        screen.iter().position(|l| l.contains(text)).unwrap() as u16
-    }
-
-    #[test]
-    fn a_click_selects_a_line_and_a_second_click_opens_it() {
-        let mut lobby = Lobby::new((1, "alice".to_string()));
-        lobby.board.challenges = [(7, 2, "bob"), (8, 1, "alice"), (9, 3, "carol")]
-            .map(|(id, by, name)| ChallengeView {
-                id,
-                by,
-                by_name: name.to_string(),
-                setup: crate::rules::Setup::new(crate::rules::Game::Quentin),
-                first: "random".to_string(),
-                clock: super::super::spec::TimeControl::Days(1),
-                rated: true,
-                to: None,
-            })
-            .to_vec();
-        let screen = drawn(&mut lobby);
-        let carol = row_of(&screen, "by carol");
-        // Outside the lines: nothing.
-        assert_eq!(lobby.handle(&click(30, 0)), Ask::Nothing);
-        assert_eq!(lobby.handle(&click(79, carol)), Ask::Nothing);
-        assert_eq!(lobby.selected, 0);
-        // A click selects; a click on the selected line accepts.
-        assert_eq!(lobby.handle(&click(30, carol)), Ask::Nothing);
-        assert_eq!(lobby.selected, 2);
-        assert!(drawn(&mut lobby)[usize::from(carol)].contains("> #9"));
-        assert_eq!(lobby.handle(&click(5, carol)), Ask::Accept(9));
-        // One's own challenge: what Enter says.
-        let own = row_of(&screen, "by alice");
-        assert_eq!(lobby.handle(&click(30, own)), Ask::Nothing);
-        assert_eq!(lobby.handle(&click(30, own)), Ask::Nothing);
-        assert!(
-            lobby
-                .message
-                .as_ref()
-                .unwrap()
-                .0
-                .contains("your own challenge")
-        );
-        // The wheel moves the selection a line a step, within the list.
-        for kind in [MouseEventKind::ScrollUp, MouseEventKind::ScrollUp] {
-            lobby.handle(&wheel(kind));
-        }
-        assert_eq!(lobby.selected, 0);
-        for _ in 0..5 {
-            lobby.handle(&wheel(MouseEventKind::ScrollDown));
-        }
-        assert_eq!(lobby.selected, 2);
-        // In the help, a click closes it and does nothing else.
-        lobby.handle(&key(KeyCode::Char('?')));
-        assert!(drawn(&mut lobby).iter().any(|l| l.contains("this help")));
-        assert_eq!(lobby.handle(&click(30, carol)), Ask::Nothing);
-        assert!(drawn(&mut lobby).iter().any(|l| l.contains("by carol")));
-        assert_eq!(lobby.selected, 2);
-    }
-
-    #[test]
-    fn in_the_form_a_click_picks_a_field_and_a_second_click_changes_it() {
-        let mut lobby = Lobby::new((1, "alice".to_string()));
-        lobby.handle(&key(KeyCode::Char('c')));
-        let screen = drawn(&mut lobby);
-        let size = row_of(&screen, "Size");
-        assert_eq!(lobby.handle(&click(10, size)), Ask::Nothing);
-        assert!(drawn(&mut lobby)[usize::from(size)].contains("> Size"));
-        lobby.handle(&click(10, size));
-        assert!(drawn(&mut lobby)[usize::from(size)].contains("14×14"));
-        lobby.handle(&wheel(MouseEventKind::ScrollDown));
-        lobby.handle(&click(10, row_of(&screen, "Game")));
-        lobby.handle(&click(10, row_of(&screen, "Game")));
-        let Ask::Challenge(spec) = lobby.handle(&key(KeyCode::Enter)) else {
-            panic!("Enter makes the challenge");
-        };
-        assert_eq!(spec.setup.game, crate::rules::Game::Konobi);
-    }
-
-    #[test]
-    fn it_draws_in_any_size_without_a_panic() {
-        let lobby = Lobby::new((1, "alice".to_string()));
-        for (w, h) in [(0, 0), (1, 1), (5, 3), (80, 24), (400, 150)] {
-            let area = Rect::new(0, 0, w, h);
-            let mut buf = Buffer::empty(area);
-            lobby.draw(area, &mut buf, true);
-        }
-    }
-}
+mod tests;

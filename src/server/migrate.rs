@@ -78,6 +78,7 @@ fn columns(table: &str) -> &'static [(&'static str, char)] {
         "ratings" => &[
             ("player", 'i'),
             ("game", 't'),
+            ("class", 't'),
             ("rating", 'r'),
             ("deviation", 'r'),
             ("volatility", 'r'),

@@ -24,6 +24,7 @@ pub mod lobby;
 mod migrate;
 pub mod report;
 mod run;
+pub mod size_class;
 pub mod spec;
 pub mod ssh;
 pub mod store;

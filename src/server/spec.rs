@@ -30,6 +30,16 @@ impl TimeControl {
         }
     }
 
+    /// Below how many milliseconds a running clock is low on time: a tenth of the start, from
+    /// 10 to 30 seconds for a live clock (10 s at 1+0, 30 s at 10+5).
+    #[must_use]
+    pub fn low_ms(self) -> i64 {
+        match self {
+            TimeControl::Live { .. } => (self.start_ms() / 10).clamp(10_000, 30_000),
+            TimeControl::Days(_) => self.start_ms() / 10,
+        }
+    }
+
     /// The clock of a player who has just moved with `left` milliseconds on it.
     #[must_use]
     pub fn after_move_ms(self, left: i64) -> i64 {

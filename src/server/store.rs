@@ -15,8 +15,9 @@ use std::fmt;
 
 use anyhow::Result;
 
-use crate::rules::{Action, Game, Setup};
+use crate::rules::{Action, Setup};
 
+use super::size_class::RatingKey;
 use super::spec::TimeControl;
 
 pub use postgres::Postgres;
@@ -125,8 +126,8 @@ impl fmt::Display for Damaged {
 pub struct Loaded {
     /// Every player.
     pub players: Vec<PlayerRow>,
-    /// Every player's rating at each game they have one for.
-    pub ratings: Vec<(i64, Game, RatingRow)>,
+    /// Every player's rating at each game and board-size class they have one for.
+    pub ratings: Vec<(i64, RatingKey, RatingRow)>,
     /// The open challenges, oldest first.
     pub challenges: Vec<ChallengeRow>,
     /// Every game with its actions, by number.
@@ -172,8 +173,8 @@ pub enum Change {
         at: i64,
         /// The result and why, when it ended the game.
         end: Option<(String, String)>,
-        /// The players' new ratings.
-        ratings: Vec<(i64, Game, RatingRow)>,
+        /// The players' new ratings, each at the game and board-size class it is kept for.
+        ratings: Vec<(i64, RatingKey, RatingRow)>,
     },
     /// The actions of game `game` from number `index` on taken back, with the clocks after.
     TakeBack {

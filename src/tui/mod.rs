@@ -52,8 +52,8 @@ use layout::Geometry;
 
 /// Plays a new game of `setup`, between people or against the computer as `versus` says (its
 /// search on `threads` threads, 0 for the machine's cores), saving the record after every
-/// action to `record` or, without it, to a new file in the data directory. Prints the record's
-/// path on exit.
+/// action to `record` or, without it, to a new file in the data directory, the players named
+/// `names` when given. Prints the record's path on exit.
 ///
 /// # Errors
 /// When there is no terminal, the record cannot be created, or the terminal fails.
@@ -63,10 +63,14 @@ pub fn play(
     ascii: bool,
     versus: Versus,
     threads: usize,
+    names: Option<[String; 2]>,
 ) -> Result<()> {
     require_terminal()?;
     let mut app = App::new(setup, Look::from_env(ascii))?;
     app.set_computer(versus);
+    if let Some(names) = names {
+        app.set_names(names);
+    }
     let file = match record {
         Some(path) => RecordFile::named(path)?,
         None => RecordFile::in_data_dir(SystemTime::now())?,

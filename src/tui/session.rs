@@ -188,6 +188,10 @@ impl Session {
                     shell_word(path)
                 );
             }
+            // A game over has nothing to play on: no `quentin resume` is suggested.
+            _ if over && (!self.written.is_empty() || current.is_some()) => {
+                let _ = writeln!(stdout, "`quentin games` lists your games.");
+            }
             _ if !self.written.is_empty() || current.is_some() => {
                 let _ = writeln!(
                     stdout,

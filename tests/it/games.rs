@@ -57,10 +57,14 @@ fn three(name: &str) -> (Scratch, PathBuf) {
     let (dir, games) = data(name);
     record(
         &games.join("won.txt"),
-        "size 3\npie off\nb1 a1 b2 a2 b3\n",
+        "size 3\npie off\nplayer2 computer, level 4, 2 s a move\nb1 a1 b2 a2 b3\n",
         60,
     );
-    record(&games.join("open.txt"), "game konobi\nsize 5\nc3\n", 180);
+    record(
+        &games.join("open.txt"),
+        "game konobi\nsize 5\nplayer1 alice\nplayer2 bob\nc3\n",
+        180,
+    );
     record(&games.join("bad.txt"), "size 5\nc3 c3\n", 120);
     (dir, games)
 }
@@ -73,9 +77,15 @@ fn games_lists_newest_first_with_result_and_unreadable_records() {
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[0].starts_with("2026-01-01 00:03 UTC"), "{out}");
     for (line, words) in lines.iter().zip([
-        ["konobi", "5×5", "1 action ", "unfinished"],
-        ["unreadable", "2:4:", "illegal", "bad.txt"],
-        ["quentin", "3×3", "5 actions", "Black won"],
+        ["konobi", "5×5", "1 action ", "unfinished", "alice vs bob"],
+        ["unreadable", "2:4:", "illegal", "bad.txt", ""],
+        [
+            "quentin",
+            "3×3",
+            "5 actions",
+            "Black won",
+            "you vs computer level 4",
+        ],
     ]) {
         for word in words {
             assert!(line.contains(word), "{word:?} in {line:?}");
@@ -102,6 +112,7 @@ fn games_json_has_the_fields_programs_need() {
     assert_eq!(open["error"], Value::Null);
     assert!(list[1]["error"].as_str().unwrap().contains("illegal"));
     assert_eq!(list[1]["game"], Value::Null);
+    assert_eq!(open["players"], serde_json::json!(["alice", "bob"]));
     assert_eq!(list[2]["winner"], "black");
     assert_eq!(list[2]["finished"], true);
     assert_eq!(list[2]["size"], 3);

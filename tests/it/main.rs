@@ -38,6 +38,7 @@ mod server_faults;
 mod server_hostile;
 mod server_keys;
 mod server_limits;
+mod server_online;
 mod server_play;
 mod server_store;
 mod start_from;

@@ -164,7 +164,7 @@ fn every_refusal_of_the_protocol_says_why() {
     let listed = b.ok("challenges");
     assert!(
         listed.starts_with(&format!(
-            "{id} quentin 5 Alice pie on first me clock 10+5 rated"
+            "{id} quentin 5 Alice pie on first Alice clock 10+5 rated"
         )),
         "{listed}"
     );
@@ -202,6 +202,8 @@ fn every_refusal_of_the_protocol_says_why() {
         Some("? illegal move")
     );
     assert_eq!(c.ask(&format!("resign {id}")), "? not your game");
+    // Bob resigns after his first move (before it, the game would be aborted).
+    assert_eq!(b.ask(&format!("play {id} b2")), "=");
     assert_eq!(b.ask(&format!("resign {id}")), "=");
     assert_eq!(a.ask(&format!("wait {id}")), "= over B+ resignation");
     assert_eq!(a.ask(&format!("play {id} d4")), "? the game is over");
@@ -234,19 +236,28 @@ fn a_live_clock_and_a_correspondence_deadline_run_out() {
     b.ok("register bob");
     let live = a.ok("challenge quentin size 5 first me clock 1+0");
     b.ok(&format!("accept {live}"));
+    // Each makes a first move (a game without one is aborted, not lost).
     a.ok(&format!("play {live} c3"));
+    assert_eq!(b.ask(&format!("wait {live}")), "= turn c3");
+    b.ok(&format!("play {live} a1"));
+    assert_eq!(a.ask(&format!("wait {live}")), "= turn a1");
+    a.ok(&format!("play {live} c4"));
     // Bob thinks; 59 s pass, then 2 more: his minute is gone while he waits.
     b.ok("clock advance 59");
-    assert_eq!(b.ask(&format!("wait {live}")), "= turn c3");
+    assert_eq!(b.ask(&format!("wait {live}")), "= turn c4");
     a.send(&format!("wait {live}"));
     b.ok("clock advance 2");
     assert_eq!(a.answer(), "= over B+ time");
-    assert_eq!(b.ask(&format!("play {live} c2")), "? the game is over");
+    assert_eq!(b.ask(&format!("play {live} c1")), "? the game is over");
     let slow = a.ok("challenge brique size 5 first you days 2");
     b.ok(&format!("accept {slow}"));
     b.ok(&format!("play {slow} c3"));
-    a.ok("clock advance 172799");
     assert_eq!(a.ask(&format!("wait {slow}")), "= turn c3");
+    a.ok(&format!("play {slow} a1"));
+    assert_eq!(b.ask(&format!("wait {slow}")), "= turn a1");
+    b.ok(&format!("play {slow} e5"));
+    a.ok("clock advance 172799");
+    assert_eq!(a.ask(&format!("wait {slow}")), "= turn e5");
     b.send(&format!("wait {slow}"));
     a.ok("clock advance 2");
     assert_eq!(b.answer(), "= over B+ time");
@@ -292,4 +303,39 @@ fn a_bot_that_sends_nothing_is_closed_after_the_idle_timeout_but_not_while_it_wa
     assert_eq!(bob.ask(&format!("play {id} a1")), "=");
     alice.finish();
     bob.finish();
+}
+
+#[test]
+fn wait_on_one_s_own_challenge_waits_for_its_game_or_its_withdrawal() {
+    let dir = scratch("server-bot-wait-challenge");
+    let server = Server::start(&dir, &[]);
+    let ka = key(&dir, "alice");
+    let mut alice = server.bot(&ka);
+    assert_eq!(alice.ask("register alice"), "=");
+    let mut bob = server.registered(&dir, "bob");
+    // The list says who moves first (the challenger by name, the acceptor, or random) and
+    // the pieces of Quint only.
+    let first = alice.ok("challenge quentin size 3 pie off first me");
+    let second = alice.ok("challenge quint first you");
+    let third = alice.ok("challenge konobi first random casual");
+    assert_eq!(
+        bob.ok("challenges"),
+        format!(
+            "{first} quentin 3 alice pie off first alice clock 10+5 rated\n\
+             {second} quint 8 alice pie off pieces 20 first acceptor clock 10+5 rated\n\
+             {third} konobi 11 alice pie on first random clock 10+5 casual"
+        )
+    );
+    // `wait` on the open challenge answers once Bob accepts: as for the game.
+    alice.send(&format!("wait {first}"));
+    assert_eq!(bob.ok(&format!("accept {first}")), format!("{first} white"));
+    assert_eq!(alice.answer(), "= turn -");
+    // One withdrawn by another session of hers: `wait` says so.
+    alice.send(&format!("wait {second}"));
+    let mut other = server.bot(&ka);
+    assert_eq!(other.ask(&format!("withdraw {second}")), "=");
+    assert_eq!(alice.answer(), "= withdrawn");
+    // Somebody else's challenge, or none, is no game to wait for.
+    assert_eq!(bob.ask(&format!("wait {third}")), "? no such game");
+    assert_eq!(alice.ask("wait 99"), "? no such game");
 }

@@ -34,6 +34,7 @@ fn the_clocks_run_out_though_a_write_fails_and_nobody_reads_the_errors() {
         server.registered(&dir, "bob"),
     );
     // Two live games, Bob to move in both: a minute on his clock in one, two in the other.
+    // He never makes his first move: each game ends aborted when his clock runs out.
     let short = a.ok("challenge quentin size 5 first me clock 1+0");
     let long = a.ok("challenge quentin size 5 first me clock 2+0");
     for id in [&short, &long] {
@@ -48,7 +49,10 @@ fn the_clocks_run_out_though_a_write_fails_and_nobody_reads_the_errors() {
     store.execute_batch(REFUSE_HEARTBEAT).unwrap();
     // Bob's last second of the first minute runs out on its own: a tick ends the game, and
     // fails to write the heartbeat after.
-    assert_eq!(a.ask(&format!("wait {short}")), "= over B+ time");
+    assert_eq!(
+        a.ask(&format!("wait {short}")),
+        "= over aborted no-first-move"
+    );
     // The disk takes writes again; Bob's second game is left a few seconds, which only the
     // ticks (still running) can see run out.
     store
@@ -56,7 +60,10 @@ fn the_clocks_run_out_though_a_write_fails_and_nobody_reads_the_errors() {
         .unwrap();
     let left = seconds_left(&mut b, &long);
     b.ok(&format!("clock advance {}", left - 4));
-    assert_eq!(a.ask(&format!("wait {long}")), "= over B+ time");
+    assert_eq!(
+        a.ask(&format!("wait {long}")),
+        "= over aborted no-first-move"
+    );
     // And the heartbeat is written again, by the ticks after that end.
     let ended: i64 = store
         .query_row("SELECT ended FROM games WHERE id = ?1", [&long], |r| {

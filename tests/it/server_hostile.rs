@@ -202,9 +202,9 @@ fn windows_from_nothing_to_ten_thousand_columns_and_vanishing_clients() {
     }
     alice.resize(24, 80);
     alice.wait_for("alice (you)");
-    // A move played now still reaches her screen.
+    // A move played now (by her own bot session, as Black) still reaches her screen.
     Play::new(id.clone()).moves(&mut players, 1);
-    alice.wait_for("Black played");
+    alice.wait_for("You played");
 
     // Clients that vanish: mid-handshake, mid-frame (a terminal killed while drawing), mid-move.
     let mut raw = TcpStream::connect(("127.0.0.1", server.port)).unwrap();

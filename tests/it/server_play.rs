@@ -32,12 +32,12 @@ fn mouse(button: u8, (row, column): (usize, usize)) -> String {
 }
 
 /// An interactive `ssh` to the server in an 80×24 pseudo-terminal.
-fn login(server: &Server, dir: &std::path::Path, key: &std::path::Path) -> Session {
+pub(crate) fn login(server: &Server, dir: &std::path::Path, key: &std::path::Path) -> Session {
     login_with(server, dir, key, &[])
 }
 
 /// [`login`] with ssh's own `options` first (ssh keeps the first value it reads of each).
-fn login_with(
+pub(crate) fn login_with(
     server: &Server,
     dir: &std::path::Path,
     key: &std::path::Path,
@@ -51,12 +51,17 @@ fn login_with(
 }
 
 /// Logs in with a new key and picks `name`; the lobby is then shown.
-fn newcomer(server: &Server, dir: &std::path::Path, name: &str) -> Session {
+pub(crate) fn newcomer(server: &Server, dir: &std::path::Path, name: &str) -> Session {
     newcomer_with(server, dir, name, &[])
 }
 
 /// [`newcomer`] with ssh's own options `options` first.
-fn newcomer_with(server: &Server, dir: &std::path::Path, name: &str, options: &[&str]) -> Session {
+pub(crate) fn newcomer_with(
+    server: &Server,
+    dir: &std::path::Path,
+    name: &str,
+    options: &[&str],
+) -> Session {
     let mut session = login_with(server, dir, &key(dir, name), options);
     session.wait_for("pick a name");
     session.send(&format!("{name}\r"));
@@ -101,15 +106,17 @@ fn two_players_play_a_game_over_ssh_while_a_third_watches() {
             (&mut bob, white[n / 2])
         };
         mover.send(&format!("{keys}\r"));
-        let colour = if n % 2 == 0 { "Black" } else { "White" };
-        let played = format!("{colour} played {name}.");
-        for screen in [&alice, &bob, &carol] {
-            screen.wait_for(&played);
+        // Each screen names the mover: `You` to the mover, the name to the others.
+        let mover = if n % 2 == 0 { "alice" } else { "bob" };
+        for (screen, me) in [(&alice, "alice"), (&bob, "bob"), (&carol, "carol")] {
+            let who = if me == mover { "You" } else { mover };
+            screen.wait_for(&format!("{who} played {name}."));
         }
     }
-    for screen in [&alice, &bob, &carol] {
-        screen.wait_for("Black wins!");
-    }
+    // The banner from each side: the winner's, the loser's, a watcher's.
+    alice.wait_for("You win by connection");
+    bob.wait_for("You lose by connection");
+    carol.wait_for("alice wins by connection");
     // Watchers cannot act: a key on Carol's board is refused.
     carol.send("\r");
     carol.wait_for("The game is over");
@@ -270,10 +277,13 @@ fn leaderboard(screen: &str) -> Vec<(String, i64, String)> {
                 .trim_matches(|c| c == '│' || c == ' ')
                 .split_whitespace()
                 .collect();
+            // `quentin  3-9  alice  1662? RD 290 (1 game)`: `?` while provisional.
             match words.as_slice() {
-                [_, name, rating, _, games @ ..] => {
-                    Some((name.to_string(), rating.parse().ok()?, games.join(" ")))
-                }
+                [_, _, name, rating, "RD", _, games @ ..] => Some((
+                    name.to_string(),
+                    rating.trim_end_matches('?').parse().ok()?,
+                    games.join(" "),
+                )),
                 _ => None,
             }
         })
@@ -325,7 +335,7 @@ fn a_watcher_s_keys_change_nothing_in_the_game_being_played() {
     let mut carol = newcomer(&server, &dir, "carol");
     carol.wait_for(&format!("#{id} quentin alice vs bob"));
     carol.send("\r");
-    carol.wait_for("1. P1 Black c3");
+    carol.wait_for("1. alice Black c3");
     // Enter and Space play no stone; R twice resigns nothing, u asks for no takeback: each
     // says what a watcher may do. The help, opened after them, shows they have all been read.
     carol.send("lj\r");
@@ -341,7 +351,7 @@ fn a_watcher_s_keys_change_nothing_in_the_game_being_played() {
     // The game is where it was: Bob to move after c3, and it goes on.
     assert_eq!(bob.ok(&format!("wait {id}")), "turn c3");
     assert_eq!(bob.ask(&format!("play {id} a1")), "=");
-    carol.wait_for("White played a1.");
+    carol.wait_for("bob played a1.");
     let record = server.record(&dir.join("alice"), &id);
     let actions: Vec<&str> = record.lines().filter(|l| !l.contains(' ')).collect();
     assert_eq!(actions, ["c3", "a1"], "{record}");

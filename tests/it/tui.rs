@@ -418,3 +418,65 @@ fn the_help_teaches_the_rules_that_quentin_rules_prints_and_scrolls_to_the_keys(
     s.send("q");
     assert!(s.wait_exit());
 }
+
+#[test]
+fn hot_seat_players_named_are_named_on_screen_in_the_record_and_the_end_suggests_no_resume() {
+    let dir = scratch("names");
+    let record = dir.join("named.txt");
+    let path = record.to_str().unwrap();
+    let mut s = Session::start(
+        &dir,
+        &[
+            "--size",
+            "3",
+            "--no-pie",
+            "--names",
+            "alice,bob",
+            "--record",
+            path,
+        ],
+    );
+    s.wait_for("Black to move: alice");
+    s.win_3x3_as_black();
+    s.wait_for("Black wins! alice");
+    s.send("q");
+    assert!(s.wait_exit());
+    let out = String::from_utf8_lossy(&s.wait_output("lists your games.")).to_string();
+    assert!(!out.contains("quentin resume"), "a game over: {out}");
+    s.assert_restored();
+    let text = fs::read_to_string(&record).unwrap();
+    assert!(text.contains("player1 alice\nplayer2 bob\n"), "{text}");
+}
+
+/// Thirty Quint drops, 15 pieces each: White has a4 b4 c4 d4, and e3-e4 makes five.
+const QUINT_FIVE: &str = "game quint\npieces 15\n\
+    a4 b8 b4 d8 c4 f8 d4 h8 e3 b6 a8 d6 c8 f6 e8 h6 g8 a2 a6 b2 c6 c2 e6 d2 g6 f1 h1 g1 h3 f3\n";
+
+#[test]
+fn quint_s_step_preview_says_when_the_step_wins() {
+    let (mut s, _dir) = replaying("quint-wins", "five.txt", QUINT_FIVE);
+    s.send("p");
+    s.wait_for("Playing on after action 30");
+    // The cursor starts on e5: down to e3, select it, up to e4.
+    s.send("jj\r");
+    s.wait_for("Selected e3.");
+    s.send("k");
+    // The panel wraps it: `e3-e4: Enter moves here, wins for` / `White`.
+    let screen = s.wait_for("e3-e4: Enter moves here, wins for");
+    assert!(screen.contains("│ White "), "{screen}");
+    s.send("q");
+    assert!(s.wait_exit());
+}
+
+#[test]
+fn a_replay_of_a_record_with_names_names_its_players() {
+    let text = "game quentin\nsize 3\npie off\nplayer1 alice\nplayer2 bob\nb2 a1 b1 c1 b3\n";
+    let (mut s, _dir) = replaying("named-replay", "named.txt", text);
+    s.wait_for("Black wins! alice");
+    s.send("hh");
+    let screen = s.wait_for("Showing action 3 of 5");
+    assert!(screen.contains("White to move: bob"), "{screen}");
+    assert!(screen.contains("  3. alice Black b1"), "{screen}");
+    s.send("q");
+    assert!(s.wait_exit());
+}

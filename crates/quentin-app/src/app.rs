@@ -13,6 +13,7 @@
 pub(crate) mod computer;
 mod keys;
 mod line;
+mod names;
 pub(crate) mod online;
 pub(crate) mod quint;
 mod review;
@@ -29,7 +30,7 @@ use super::search_handle::{SearchNews, SearchOrder};
 
 use computer::Search;
 pub use computer::{Hint, Job, Versus, chance};
-pub use online::{Online, Request};
+pub use online::{Finish, Online, Request};
 pub use review::REVIEW_PLAYOUTS;
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};

@@ -58,6 +58,8 @@ pub enum Command {
     Quit,
     /// Give the terminal back to the shell (Ctrl-Z).
     Suspend,
+    /// On a server: decline the opponent's asking to take an action back.
+    Decline,
     /// Resign an online game (pressed twice).
     Resign,
 }
@@ -177,9 +179,9 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         section: Section::Game,
-        keys: "R",
-        does: "resign a game on a server (press twice)",
-        binds: &[(Code(Char('R')), C::Resign)],
+        keys: "R, d",
+        does: "on a server: resign (press twice); decline a takeback",
+        binds: &[(Code(Char('R')), C::Resign), (Code(Char('d')), C::Decline)],
     },
     Row {
         section: Section::Game,

@@ -16,16 +16,14 @@ use super::super::hub::{GameCommand, Owner, Peers, answer_to_wire};
 use super::super::report::survive;
 use super::super::store::postgres::{CHANNEL, games, open_challenges, players};
 use super::{Cluster, lock};
+use crate::rules::Action;
 
 /// What the following task hears.
-pub(super) enum Heard {
+enum Heard {
     /// A notification's payload.
     Note(String),
     /// The notifications were lost: everything is read again.
     Resync,
-    /// Game `id` is read again, and then the sender told: a command this process passed to
-    /// the game's owner was answered, and its player must see its own move at once.
-    Refresh(i64, oneshot::Sender<()>),
 }
 
 /// What was said on the channel since the last read.
@@ -35,6 +33,8 @@ struct News {
     challenges: BTreeSet<i64>,
     games: BTreeSet<i64>,
     online: bool,
+    /// Answers to give once the games of this batch are read.
+    answers: Vec<(oneshot::Sender<String>, String)>,
 }
 
 /// Starts listening (the first connection made before this returns, so that nothing
@@ -42,9 +42,8 @@ struct News {
 ///
 /// # Errors
 /// A database that cannot be reached.
-pub(super) async fn start(cluster: Arc<Cluster>) -> Result<mpsc::UnboundedSender<Heard>> {
+pub(super) async fn start(cluster: Arc<Cluster>) -> Result<()> {
     let (heard, hearing) = mpsc::unbounded_channel();
-    let refresh = heard.clone();
     let first = listen(&cluster.url, heard.clone()).await?;
     let url = cluster.url.clone();
     tokio::spawn(async move {
@@ -67,7 +66,7 @@ pub(super) async fn start(cluster: Arc<Cluster>) -> Result<mpsc::UnboundedSender
         }
     });
     tokio::spawn(act(cluster, hearing));
-    Ok(refresh)
+    Ok(())
 }
 
 /// A listening connection: its notifications go to `heard` until its task ends. The client
@@ -103,16 +102,11 @@ async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>)
         let Some(ctx) = cluster.ctx() else { return };
         let mut news = News::default();
         let mut resync = false;
-        let mut waiting = Vec::new();
         let mut next = Some(first);
         while let Some(heard) = next {
             match heard {
                 Heard::Note(payload) => take(&cluster, &ctx, &payload, &mut news),
                 Heard::Resync => resync = true,
-                Heard::Refresh(id, done) => {
-                    news.games.insert(id);
-                    waiting.push(done);
-                }
             }
             next = hearing.try_recv().ok();
         }
@@ -126,8 +120,8 @@ async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>)
         if let Err(e) = read.await {
             tracing::error!("cannot read what the other server processes changed: {e:#}");
         }
-        for done in waiting {
-            let _ = done.send(());
+        for (waiter, word) in news.answers {
+            let _ = waiter.send(word);
         }
     }
 }
@@ -153,7 +147,27 @@ fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut Ne
         ("game", Some(id)) => {
             // Only a game's owner commits it.
             cluster.set_owner(id, Some(from.to_string()));
-            news.games.insert(id);
+            // A move that comes with its news is played on the copy; anything else is read.
+            let played = match rest.get(1..) {
+                Some(["move", index, action, left0, left1, at]) => {
+                    match (
+                        index.parse(),
+                        Action::parse(action),
+                        left0.parse(),
+                        left1.parse(),
+                        at.parse(),
+                    ) {
+                        (Ok(index), Ok(action), Ok(l0), Ok(l1), Ok(at)) => {
+                            ctx.hub.mirror_move(id, index, action, [l0, l1], at)
+                        }
+                        _ => false,
+                    }
+                }
+                _ => false,
+            };
+            if !played {
+                news.games.insert(id);
+            }
         }
         ("takeback", Some(id)) => {
             ctx.hub
@@ -185,9 +199,15 @@ fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut Ne
         ("answer", _) if rest.first() == Some(&cluster.name.as_str()) => {
             if let (Some(request), Some(word)) =
                 (rest.get(1).and_then(|w| w.parse::<u64>().ok()), rest.get(2))
-                && let Some(waiter) = lock(&cluster.pending).remove(&request)
+                && let Some((game, waiter)) = lock(&cluster.pending).remove(&request)
             {
-                let _ = waiter.send((*word).to_string());
+                // The game's news came before its answer: played on the copy already, or to
+                // be read in this batch, after which the answer is given.
+                if news.games.contains(&game) {
+                    news.answers.push((waiter, (*word).to_string()));
+                } else {
+                    let _ = waiter.send((*word).to_string());
+                }
             }
         }
         _ => {}
@@ -212,15 +232,22 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
         .collect();
     if !ids.is_empty() {
         let rows = games(&**client, &ids, &mut Vec::new()).await?;
-        // A game that ended changed its players' ratings.
-        let rated: Vec<i64> = rows
+        // A rated game that ended changed its players' ratings.
+        let rated: Vec<(i64, [i64; 2])> = rows
             .iter()
             .filter(|g| g.result.is_some() && g.rated)
-            .flat_map(|g| g.players)
+            .map(|g| (g.id, g.players))
             .collect();
-        ctx.hub.mirror_games(rows);
+        let ended = ctx.hub.mirror_games(rows);
+        let rated: Vec<(i64, [i64; 2])> = rated
+            .into_iter()
+            .filter(|(id, _)| ended.contains(id))
+            .collect();
         if !rated.is_empty() {
-            let (rows, ratings) = players(&**client, &rated).await?;
+            let ids: Vec<i64> = rated.iter().flat_map(|(_, p)| *p).collect();
+            let (rows, ratings) = players(&**client, &ids).await?;
+            let games: Vec<i64> = rated.iter().map(|(id, _)| *id).collect();
+            ctx.hub.mirror_rating_changes(&games, &ratings);
             ctx.hub.mirror_players(&rows, &ratings);
         }
     }
@@ -277,6 +304,7 @@ pub(super) async fn resync_all(cluster: &Cluster, ctx: &Context) -> Result<()> {
             .collect(),
         games: all("games").await?.into_iter().collect(),
         online: true,
+        answers: Vec::new(),
     };
     for row in client
         .query("SELECT game, process FROM owners", &[])

@@ -63,6 +63,9 @@ impl Hub {
             return Err(Refusal::TooManySessions(most));
         }
         *n += 1;
+        if *n == 1 {
+            inner.presence_changed(player);
+        }
         inner.lobby_changed();
         drop(inner);
         if let Some(peers) = self.peers.get() {
@@ -78,6 +81,7 @@ impl Hub {
             *n -= 1;
             if *n == 0 {
                 inner.online.remove(&player);
+                inner.presence_changed(player);
             }
         }
         inner.lobby_changed();

@@ -5,14 +5,14 @@
 
 use std::collections::HashMap;
 
-use crate::rules::Game;
-
+use super::super::size_class::{RatingKey, rating_key};
 use super::super::store::{ChallengeRow, GameRow, PlayerRow, RatingRow};
 use super::{Hub, Live, replay};
+use crate::rules::Action;
 
 impl Hub {
     /// Players as the database has them now, and their ratings.
-    pub fn mirror_players(&self, players: &[PlayerRow], ratings: &[(i64, Game, RatingRow)]) {
+    pub fn mirror_players(&self, players: &[PlayerRow], ratings: &[(i64, RatingKey, RatingRow)]) {
         let mut inner = self.lock();
         for p in players {
             if !inner.players.contains_key(&p.id) {
@@ -40,9 +40,10 @@ impl Hub {
         inner.lobby_changed();
     }
 
-    /// Games as the database has them now. A game that does not replay by the rules is left
-    /// as it was (and the host told).
-    pub fn mirror_games(&self, games: Vec<GameRow>) {
+    /// Games as the database has them now: the numbers of those that have just ended. A game
+    /// that does not replay by the rules is left as it was (and the host told).
+    pub fn mirror_games(&self, games: Vec<GameRow>) -> Vec<i64> {
+        let mut ended = Vec::new();
         let mut inner = self.lock();
         let mut lobby = false;
         for row in games {
@@ -64,6 +65,9 @@ impl Hub {
                     };
                     match position {
                         Ok(position) => {
+                            if live.row.result.is_none() && row.result.is_some() {
+                                ended.push(id);
+                            }
                             lobby |= live.row.result != row.result;
                             if live.row.actions != row.actions {
                                 live.takeback = None;
@@ -87,6 +91,72 @@ impl Hub {
         if lobby {
             inner.lobby_changed();
         }
+        ended
+    }
+
+    /// The rating changes of the rated games `ended` (just ended on another process), from
+    /// the players' ratings here before and in `ratings` after: shown as the owner's are.
+    pub fn mirror_rating_changes(&self, ended: &[i64], ratings: &[(i64, RatingKey, RatingRow)]) {
+        let mut inner = self.lock();
+        for id in ended {
+            let Some(game) = inner.games.get(id) else {
+                continue;
+            };
+            if !game.row.rated {
+                continue;
+            }
+            let key = rating_key(game.row.setup);
+            let players = game.row.players;
+            let change = players.map(|p| {
+                let old = inner
+                    .players
+                    .get(&p)
+                    .and_then(|p| p.ratings.get(&key))
+                    .copied()
+                    .unwrap_or_default();
+                let new = ratings
+                    .iter()
+                    .find(|(q, k, _)| *q == p && *k == key)
+                    .map_or(old, |(_, _, r)| *r);
+                new.rating.round() as i64 - old.rating.round() as i64
+            });
+            if let Some(game) = inner.games.get_mut(id) {
+                game.changes = Some(change);
+                game.told();
+            }
+        }
+    }
+
+    /// Action number `index` of game `id`, played on another process, with the clocks after it
+    /// and its time: played on this copy when the copy has the actions before it, else
+    /// false (the game is then read back).
+    pub fn mirror_move(
+        &self,
+        id: i64,
+        index: usize,
+        action: Action,
+        left: [i64; 2],
+        at: i64,
+    ) -> bool {
+        let mut inner = self.lock();
+        let Some(game) = inner.games.get_mut(&id) else {
+            return false;
+        };
+        if game.row.actions.len() != index || game.row.result.is_some() {
+            // Already here (read back since), or behind: read it back.
+            return game.row.actions.len() > index;
+        }
+        let mut position = game.position.clone();
+        if position.play(action).is_err() {
+            return false;
+        }
+        game.position = position;
+        game.row.actions.push(action);
+        game.row.left = left;
+        game.row.turn_since = at;
+        game.takeback = None;
+        game.told();
+        true
     }
 
     /// Who asked to take back in game `id` (seat 0 or 1), or nobody.
@@ -102,7 +172,22 @@ impl Hub {
     pub fn mirror_online(&self, elsewhere: HashMap<i64, usize>) {
         let mut inner = self.lock();
         if inner.online_elsewhere != elsewhere {
+            // The games of those who came or went hear of it (an opponent away, or back).
+            let moved: Vec<i64> = elsewhere
+                .keys()
+                .filter(|p| !inner.online_elsewhere.contains_key(p))
+                .chain(
+                    inner
+                        .online_elsewhere
+                        .keys()
+                        .filter(|p| !elsewhere.contains_key(p)),
+                )
+                .copied()
+                .collect();
             inner.online_elsewhere = elsewhere;
+            for player in moved {
+                inner.presence_changed(player);
+            }
             inner.lobby_changed();
         }
     }

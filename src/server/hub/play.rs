@@ -8,13 +8,19 @@ use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use tokio::sync::{OwnedMutexGuard, oneshot};
 
-use crate::rules::{Action, Color, Game};
+use crate::rules::{Action, Color};
 
 use super::super::report::report;
+use super::super::size_class::{RatingKey, rating_key};
 use super::super::store::{Change, GameRow, RatingRow};
+use super::views::ABORTED;
 use super::{
     GameCommand, Held, Hub, Inner, Outcome, Owner, Player, Refusal, color_of, ending_word, seat_of,
 };
+
+/// Why an aborted game ended: a player made no first move (ran out of time, or resigned,
+/// before it).
+pub const NO_FIRST_MOVE: &str = "no-first-move";
 
 /// What the end of a game changes, decided before its commit.
 struct Ending {
@@ -22,7 +28,7 @@ struct Ending {
     left: [i64; 2],
     result: String,
     reason: String,
-    ratings: Vec<(i64, Game, RatingRow)>,
+    ratings: Vec<(i64, RatingKey, RatingRow)>,
 }
 
 impl Hub {
@@ -117,11 +123,12 @@ impl Hub {
             ratings: ratings.clone(),
         };
         self.commit(change, held, move |inner, _| {
-            keep_ratings(&mut inner.players, &ratings);
+            let changes = keep_ratings(&mut inner.players, &ratings);
             let over = end.is_some();
             let Some(game) = inner.games.get_mut(&id) else {
                 return Ok(());
             };
+            game.changes = changes;
             game.position = position;
             game.row.actions.push(action);
             game.row.left = left;
@@ -250,12 +257,18 @@ impl Hub {
         let ending = {
             let inner = self.lock();
             let game = inner.live(id)?;
+            // The loser has made no move yet: the game is aborted, won by nobody, not rated.
+            let aborted = game.row.actions.len() <= 1 - winner;
             Ending {
                 id,
                 left: game.left_at(now).map(|l| l.max(0)),
-                result: color_of(&game.position, winner).name().to_string(),
-                reason: reason.to_string(),
-                ratings: if game.row.rated {
+                result: if aborted {
+                    ABORTED.to_string()
+                } else {
+                    color_of(&game.position, winner).name().to_string()
+                },
+                reason: if aborted { NO_FIRST_MOVE } else { reason }.to_string(),
+                ratings: if game.row.rated && !aborted {
                     rate(&inner.players, &game.row, Some(winner))
                 } else {
                     Vec::new()
@@ -272,8 +285,9 @@ impl Hub {
             ratings: ending.ratings.clone(),
         };
         Ok(self.submit(change, held, move |inner, _| {
-            keep_ratings(&mut inner.players, &ending.ratings);
+            let changes = keep_ratings(&mut inner.players, &ending.ratings);
             if let Some(game) = inner.games.get_mut(&ending.id) {
+                game.changes = changes;
                 game.row.left = ending.left;
                 game.row.turn_since = now;
                 game.row.result = Some((ending.result, ending.reason));
@@ -503,12 +517,13 @@ fn rate(
     players: &HashMap<i64, Player>,
     row: &GameRow,
     winner: Option<usize>,
-) -> Vec<(i64, Game, RatingRow)> {
-    let game = row.setup.game;
+) -> Vec<(i64, RatingKey, RatingRow)> {
+    // A rating for each game and board-size class: a 5×5 game moves no 13×13 rating.
+    let key = rating_key(row.setup);
     let of = |id: i64| {
         players
             .get(&id)
-            .and_then(|p| p.ratings.get(&game))
+            .and_then(|p| p.ratings.get(&key))
             .copied()
             .unwrap_or_default()
     };
@@ -531,15 +546,23 @@ fn rate(
         games: old.games + 1,
     };
     vec![
-        (row.players[0], game, back(na, a)),
-        (row.players[1], game, back(nb, b)),
+        (row.players[0], key, back(na, a)),
+        (row.players[1], key, back(nb, b)),
     ]
 }
 
-fn keep_ratings(players: &mut HashMap<i64, Player>, ratings: &[(i64, Game, RatingRow)]) {
-    for (id, game, rating) in ratings {
+/// Keeps the new `ratings` of a game's two players (player 1's first); what each changed by,
+/// rounded as shown, when there are two.
+fn keep_ratings(
+    players: &mut HashMap<i64, Player>,
+    ratings: &[(i64, RatingKey, RatingRow)],
+) -> Option<[i64; 2]> {
+    let mut changes = Vec::new();
+    for (id, key, rating) in ratings {
         if let Some(p) = players.get_mut(id) {
-            p.ratings.insert(*game, *rating);
+            let old = p.ratings.insert(*key, *rating).unwrap_or_default();
+            changes.push(rating.rating.round() as i64 - old.rating.round() as i64);
         }
     }
+    <[i64; 2]>::try_from(changes).ok()
 }

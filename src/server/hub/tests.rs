@@ -130,11 +130,15 @@ async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody(
     assert_eq!(view.left, [50_000, 50_000]);
     assert_eq!(hub.challenges().len(), 1);
     assert_eq!(hub.integrity().await.unwrap(), "ok");
-    // Bob's time runs out 50 s later, with no move: the tick ends the game.
+    // Bob's time runs out 50 s later, with no move: the tick ends the game, aborted, as he
+    // never made his first move.
     assert!(!hub.tick(3_669_999).await);
     assert!(hub.tick(3_670_000).await);
     let view = hub.game(id, 3_670_000).unwrap();
-    assert_eq!(view.result_words().as_deref(), Some("B+ time"));
+    assert_eq!(
+        view.result_words().as_deref(),
+        Some("aborted no-first-move")
+    );
     assert_eq!(
         hub.play(b, id, at("a1"), 3_670_001).await,
         Err(Refusal::GameOver)
@@ -159,10 +163,14 @@ async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_
         hub.play(b, live, at("c2"), 90_000).await,
         Err(Refusal::TimeRanOut)
     );
+    // Bob's flag fell before his first move: the game is aborted, and rated for nobody.
+    let view = hub.game(live, 90_000).unwrap();
     assert_eq!(
-        hub.game(live, 90_000).unwrap().result_text().as_deref(),
-        Some("Black (alice) wins on time")
+        view.result_text().as_deref(),
+        Some("Game aborted: bob made no first move")
     );
+    assert!(view.changes.is_none());
+    assert!(hub.leaderboard(5).is_empty());
     let day = 86_400_000;
     let slow = hub
         .challenge(a, &spec("brique size 5 first you days 2 casual"))

@@ -4,6 +4,7 @@
 use crate::record::{self, Players};
 use crate::rules::{Action, Color, Game, Position, Setup};
 
+use super::super::size_class::{SizeClass, rating_key};
 use super::super::spec::TimeControl;
 use super::{Hub, Inner, Live, color_of};
 
@@ -20,6 +21,15 @@ pub struct GameView {
     pub names: [String; 2],
     /// Their ratings at this game, rounded.
     pub ratings: [i64; 2],
+    /// Whether each rating is provisional (its deviation still high).
+    pub provisional: [bool; 2],
+    /// What the game changed each rating by, once a rated game is over (kept while the
+    /// server runs).
+    pub changes: Option<[i64; 2]>,
+    /// Whether each player has a session open on the server.
+    pub connected: [bool; 2],
+    /// How many game screens watch it, its players' not counted.
+    pub watchers: usize,
     /// The actions played.
     pub actions: Vec<Action>,
     /// The position they reach.
@@ -58,22 +68,18 @@ impl GameView {
             let score = match winner.as_str() {
                 "black" => "B+",
                 "white" => "W+",
+                ABORTED => ABORTED,
                 _ => "0",
             };
             format!("{score} {why}")
         })
     }
 
-    /// The result for people: `White (bob) wins on time`.
+    /// How it ended: the winning seat (`None`: a draw, or an abort), and how in words (`by
+    /// connection`, `on time`); an abort is `aborted`.
     #[must_use]
-    pub fn result_text(&self) -> Option<String> {
+    pub fn outcome(&self) -> Option<(Option<usize>, &'static str)> {
         let (winner, why) = self.result.as_ref()?;
-        let color = match winner.as_str() {
-            "black" => Color::Black,
-            "white" => Color::White,
-            _ => return Some("A draw: the position came a third time".to_string()),
-        };
-        let seat = usize::from(self.color(1) == color);
         let how = match why.as_str() {
             "time" => "on time",
             "resignation" => "by resignation",
@@ -81,13 +87,66 @@ impl GameView {
             "quint" => "with a quint",
             "no-piece-left" => "(the other has no piece left)",
             "no-legal-action" => "(the other cannot move)",
+            "repetition" => "by repetition",
             _ => "",
+        };
+        let seat = match winner.as_str() {
+            "black" => Some(usize::from(self.color(1) == Color::Black)),
+            "white" => Some(usize::from(self.color(1) == Color::White)),
+            ABORTED => return Some((None, ABORTED)),
+            _ => None,
+        };
+        Some((seat, how))
+    }
+
+    /// The seat that made no first move, in an aborted game: the first seat with no action.
+    #[must_use]
+    pub fn no_first_move(&self) -> usize {
+        self.actions.len().min(1)
+    }
+
+    /// The result for people: `White (bob) wins on time`, `Game aborted: bob made no first
+    /// move`.
+    #[must_use]
+    pub fn result_text(&self) -> Option<String> {
+        let (winner, how) = self.outcome()?;
+        if how == ABORTED {
+            return Some(format!(
+                "Game aborted: {} made no first move",
+                self.names[self.no_first_move()]
+            ));
+        }
+        let Some(seat) = winner else {
+            return Some(format!("Draw {how}"));
         };
         Some(format!(
             "{} ({}) wins {how}",
-            color.capitalised(),
+            self.color(seat).capitalised(),
             self.names[seat]
         ))
+    }
+
+    /// The result from `seat`'s side: `won by connection`, `lost on time`, `draw by
+    /// repetition`, `aborted`, with the rating change of a rated game (`won on time, +12`).
+    #[must_use]
+    pub fn result_for(&self, seat: usize) -> Option<String> {
+        let (winner, how) = self.outcome()?;
+        let mut text = match winner {
+            _ if how == ABORTED => "aborted: not rated".to_string(),
+            Some(w) if w == seat => format!("won {how}"),
+            Some(_) => format!("lost {how}"),
+            None => format!("draw {how}"),
+        };
+        if let Some(changes) = self.changes {
+            text.push_str(&format!(", {}", signed(changes[seat])));
+        }
+        Some(text)
+    }
+
+    /// Seat `seat`'s rating as shown: `1500?` while provisional.
+    #[must_use]
+    pub fn rating_text(&self, seat: usize) -> String {
+        shown_rating(self.ratings[seat], self.provisional[seat])
     }
 
     /// The record, as `quentin replay` reads it: the players' names as its headers, comments
@@ -108,6 +167,33 @@ impl GameView {
         }
         out.push_str(&record::write_players(self.setup, &players, &self.actions));
         out
+    }
+}
+
+/// The result word of an aborted game: no one won and it is not rated.
+pub const ABORTED: &str = "aborted";
+
+/// A rating deviation above which a rating is provisional and shown with `?` (lichess's
+/// threshold): about the deviation after a dozen games against settled players.
+pub const PROVISIONAL: f64 = 110.0;
+
+/// A rating as shown: `1500?` while provisional.
+#[must_use]
+pub fn shown_rating(rating: i64, provisional: bool) -> String {
+    if provisional {
+        format!("{rating}?")
+    } else {
+        rating.to_string()
+    }
+}
+
+/// A change of rating with its sign: `+12`, `-7`, `+0`.
+#[must_use]
+pub fn signed(n: i64) -> String {
+    if n < 0 {
+        n.to_string()
+    } else {
+        format!("+{n}")
     }
 }
 
@@ -133,9 +219,20 @@ pub struct ChallengeView {
 }
 
 impl ChallengeView {
+    /// Who moves first, for anyone who reads the list: the challenger's name, `acceptor`
+    /// (whoever accepts it) or `random`.
+    #[must_use]
+    pub fn first_mover(&self) -> &str {
+        match self.first.as_str() {
+            "me" => &self.by_name,
+            "you" => "acceptor",
+            _ => "random",
+        }
+    }
+
     /// One line of the bot protocol's `challenges`: `ID GAME SIZE BY pie on [pieces N] first
-    /// random clock 10+5 rated [to NAME]`, the pieces for the games played with pieces in hand
-    /// only (Quint).
+    /// WHO clock 10+5 rated [to NAME]`, WHO the challenger's name, `acceptor` or `random`; the
+    /// pieces for the games played with pieces in hand only (Quint).
     #[must_use]
     pub fn line(&self) -> String {
         let clock = match self.clock {
@@ -154,7 +251,7 @@ impl ChallengeView {
             self.setup.size,
             self.by_name,
             if self.setup.pie { "on" } else { "off" },
-            self.first,
+            self.first_mover(),
             if self.rated { "rated" } else { "casual" }
         );
         if let Some(to) = &self.to {
@@ -171,10 +268,14 @@ pub struct Standing {
     pub name: String,
     /// The game.
     pub game: Game,
+    /// The class of board sizes the rating is for.
+    pub class: SizeClass,
     /// The rating, rounded.
     pub rating: i64,
     /// Its deviation, rounded.
     pub deviation: i64,
+    /// Whether it is provisional (its deviation above [`PROVISIONAL`]).
+    pub provisional: bool,
     /// Rated games played.
     pub games: i64,
 }
@@ -191,15 +292,23 @@ impl Inner {
         let rating = |id: i64| {
             self.players
                 .get(&id)
-                .and_then(|p| p.ratings.get(&row.setup.game))
-                .map_or(1500, |r| r.rating.round() as i64)
+                .and_then(|p| p.ratings.get(&rating_key(row.setup)))
+                .copied()
+                .unwrap_or_default()
         };
+        let ratings = row.players.map(rating);
         GameView {
             id: row.id,
             setup: row.setup,
             players: row.players,
             names: row.players.map(|p| self.name_of(p)),
-            ratings: row.players.map(rating),
+            ratings: ratings.map(|r| r.rating.round() as i64),
+            provisional: ratings.map(|r| r.deviation > PROVISIONAL),
+            changes: game.changes,
+            connected: row
+                .players
+                .map(|p| self.online.contains_key(&p) || self.online_elsewhere.contains_key(&p)),
+            watchers: game.watchers,
             actions: row.actions.clone(),
             position: game.position.clone(),
             clock: row.clock,
@@ -317,21 +426,28 @@ impl Hub {
         names
     }
 
-    /// The best rated players at each game, best first; at most `most` a game.
+    /// The best rated players at each game and board-size class, best first; at most `most`
+    /// a game and class.
     #[must_use]
     pub fn leaderboard(&self, most: usize) -> Vec<Standing> {
         let inner = self.lock();
         let mut out = Vec::new();
-        for game in Game::ALL {
+        for key in Game::ALL
+            .into_iter()
+            .flat_map(|g| SizeClass::ALL.map(|c| (g, c)))
+        {
+            let (game, class) = key;
             let mut rows: Vec<Standing> = inner
                 .players
                 .values()
                 .filter_map(|p| {
-                    p.ratings.get(&game).map(|r| Standing {
+                    p.ratings.get(&key).map(|r| Standing {
                         name: p.name.clone(),
                         game,
+                        class,
                         rating: r.rating.round() as i64,
                         deviation: r.deviation.round() as i64,
+                        provisional: r.deviation > PROVISIONAL,
                         games: r.games,
                     })
                 })

@@ -52,6 +52,9 @@ pub(super) struct Form {
     spec: Spec,
     clock: usize,
     opponent: String,
+    /// Why the server refused the challenge the form made, shown under it when it opens
+    /// again with what was typed.
+    refused: Option<String>,
 }
 
 impl Form {
@@ -61,7 +64,18 @@ impl Form {
             spec: Spec::new(Game::Quentin),
             clock: 3,
             opponent: String::new(),
+            refused: None,
         }
+    }
+
+    /// The form again, as it was, with why its challenge was refused; on the opponent's field
+    /// when the name was the fault.
+    pub(super) fn refused(mut self, why: String, name: bool) -> Form {
+        if name {
+            self.field = FIELDS.len() - 1;
+        }
+        self.refused = Some(why);
+        self
     }
 
     fn change(&mut self, step: isize) {
@@ -179,9 +193,8 @@ impl Form {
         let bold = Style::new().add_modifier(Modifier::BOLD);
         let mut lines = vec![
             Line::styled("New challenge", bold),
-            Line::from(
-                "Up/Down (j/k, Tab): a field   Left/Right (h/l): change it   Enter: make it   Esc: cancel",
-            ),
+            Line::from("Up/Down (j/k, Tab): a field   Left/Right (h/l): change it"),
+            Line::from("Enter: make the challenge   Esc: cancel"),
             Line::default(),
         ];
         for (i, name) in FIELDS.iter().enumerate() {
@@ -193,6 +206,10 @@ impl Form {
             ));
         }
         let fields = lines.len() - FIELDS.len()..lines.len();
+        if let Some(why) = &self.refused {
+            lines.push(Line::default());
+            lines.push(Line::styled(format!("Refused: {why}."), bold));
+        }
         (lines, fields)
     }
 }

@@ -17,6 +17,7 @@ use tokio_postgres::{GenericClient, NoTls, Row, Transaction};
 
 use crate::rules::Game;
 
+use super::super::size_class::{RatingKey, SizeClass};
 use super::rows::{attach_moves, clock_of, setup_of};
 use super::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow,
@@ -129,14 +130,7 @@ impl Postgres {
             .iter()
             .map(player_of)
             .collect();
-        let ratings = ratings_of(
-            &client
-                .query(
-                    "SELECT player, game, rating, deviation, volatility, games FROM ratings",
-                    &[],
-                )
-                .await?,
-        );
+        let ratings = ratings_of(&client.query(RATINGS, &[]).await?);
         let challenges = challenges_of(
             client
                 .query(&format!("{CHALLENGES} WHERE open ORDER BY id"), &[])
@@ -169,23 +163,27 @@ fn player_of(r: &Row) -> PlayerRow {
     }
 }
 
-fn ratings_of(rows: &[Row]) -> Vec<(i64, Game, RatingRow)> {
+fn ratings_of(rows: &[Row]) -> Vec<(i64, RatingKey, RatingRow)> {
     rows.iter()
         .filter_map(|r| {
             let game = Game::from_name(r.get::<_, &str>(1))?;
+            let class = SizeClass::from_name(r.get::<_, &str>(2))?;
             Some((
                 r.get(0),
-                game,
+                (game, class),
                 RatingRow {
-                    rating: r.get(2),
-                    deviation: r.get(3),
-                    volatility: r.get(4),
-                    games: r.get(5),
+                    rating: r.get(3),
+                    deviation: r.get(4),
+                    volatility: r.get(5),
+                    games: r.get(6),
                 },
             ))
         })
         .collect()
 }
+
+const RATINGS: &str =
+    "SELECT player, game, class, rating, deviation, volatility, games FROM ratings";
 
 fn challenges_of(rows: Vec<Row>, damaged: &mut Vec<Damaged>) -> Vec<ChallengeRow> {
     let mut out = Vec::new();
@@ -313,7 +311,7 @@ pub async fn open_challenges(
 pub async fn players(
     client: &impl GenericClient,
     ids: &[i64],
-) -> Result<(Vec<PlayerRow>, Vec<(i64, Game, RatingRow)>)> {
+) -> Result<(Vec<PlayerRow>, Vec<(i64, RatingKey, RatingRow)>)> {
     let players = client
         .query(
             "SELECT id, name, key FROM players WHERE id = ANY($1)",
@@ -324,11 +322,7 @@ pub async fn players(
         .map(player_of)
         .collect();
     let ratings = client
-        .query(
-            "SELECT player, game, rating, deviation, volatility, games FROM ratings
-             WHERE player = ANY($1)",
-            &[&ids],
-        )
+        .query(&format!("{RATINGS} WHERE player = ANY($1)"), &[&ids])
         .await?;
     Ok((players, ratings_of(&ratings)))
 }
@@ -486,16 +480,18 @@ async fn apply(
                 tx.execute("DELETE FROM owners WHERE game = $1", &[game])
                     .await?;
             }
-            for (player, which, r) in ratings {
+            for (player, (which, class), r) in ratings {
                 tx.execute(
-                    "INSERT INTO ratings(player, game, rating, deviation, volatility, games)
-                     VALUES ($1, $2, $3, $4, $5, $6)
-                     ON CONFLICT (player, game) DO UPDATE SET rating = excluded.rating,
+                    "INSERT INTO ratings(player, game, class, rating, deviation, volatility,
+                                         games)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)
+                     ON CONFLICT (player, game, class) DO UPDATE SET rating = excluded.rating,
                          deviation = excluded.deviation, volatility = excluded.volatility,
                          games = excluded.games",
                     &[
                         player,
                         &which.name(),
+                        &class.name(),
                         &r.rating,
                         &r.deviation,
                         &r.volatility,
@@ -504,7 +500,16 @@ async fn apply(
                 )
                 .await?;
             }
-            (Applied::Done, vec![format!("game {game}")])
+            // The move itself goes with the news, so that the others need not read it back;
+            // an end (with its ratings) is read back.
+            let note = match (action, end) {
+                (Some(action), None) => format!(
+                    "game {game} move {index} {action} {} {} {at}",
+                    left[0], left[1]
+                ),
+                _ => format!("game {game}"),
+            };
+            (Applied::Done, vec![note])
         }
         Change::TakeBack {
             game,

@@ -8,8 +8,12 @@
 use anyhow::{Context as _, Result, bail};
 use rusqlite::Connection;
 
-/// The steps, in order: step `n` (from 0) brings a file from version `n` to `n + 1`.
-const STEPS: &[&str] = &["
+/// The steps, in order: step `n` (from 0) brings a file from version `n` to `n + 1`. Step 1
+/// (version 2) keeps ratings per game and board-size class (`small`, `medium`, `large`: see
+/// `src/server/size_class.rs`); a rating of version 1, one per game, becomes the rating of the
+/// class of the game's own size (`medium`; Quint's 8×8, `small`).
+const STEPS: &[&str] = &[
+    "
 CREATE TABLE IF NOT EXISTS players(
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE COLLATE NOCASE,
@@ -35,7 +39,21 @@ CREATE TABLE IF NOT EXISTS moves(
     game INTEGER NOT NULL, idx INTEGER NOT NULL, action TEXT NOT NULL, at INTEGER NOT NULL,
     PRIMARY KEY(game, idx));
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-"];
+",
+    "
+CREATE TABLE ratings_by_size(
+    player INTEGER NOT NULL, game TEXT NOT NULL, class TEXT NOT NULL,
+    rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY(player, game, class));
+INSERT INTO ratings_by_size
+    SELECT player, game, CASE game WHEN 'quint' THEN 'small' ELSE 'medium' END,
+           rating, deviation, volatility, games
+    FROM ratings;
+DROP TABLE ratings;
+ALTER TABLE ratings_by_size RENAME TO ratings;
+",
+];
 
 /// The tables of version 1, which a file of version 0 must have to be a store.
 const TABLES: [&str; 6] = ["players", "ratings", "challenges", "games", "moves", "meta"];

@@ -8,6 +8,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 
 use crate::rules::Game;
 
+use super::super::size_class::{RatingKey, SizeClass};
 use super::rows::{attach_moves, clock_of, setup_of};
 use super::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow, schema,
@@ -84,27 +85,30 @@ impl Sqlite {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    fn ratings(&self) -> Result<Vec<(i64, Game, RatingRow)>> {
-        let mut statement = self
-            .conn
-            .prepare("SELECT player, game, rating, deviation, volatility, games FROM ratings")?;
+    fn ratings(&self) -> Result<Vec<(i64, RatingKey, RatingRow)>> {
+        let mut statement = self.conn.prepare(
+            "SELECT player, game, class, rating, deviation, volatility, games FROM ratings",
+        )?;
         let rows = statement.query_map([], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
                 RatingRow {
-                    rating: r.get(2)?,
-                    deviation: r.get(3)?,
-                    volatility: r.get(4)?,
-                    games: r.get(5)?,
+                    rating: r.get(3)?,
+                    deviation: r.get(4)?,
+                    volatility: r.get(5)?,
+                    games: r.get(6)?,
                 },
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (player, game, rating) = row?;
-            if let Some(game) = Game::from_name(&game) {
-                out.push((player, game, rating));
+            let (player, game, class, rating) = row?;
+            if let (Some(game), Some(class)) =
+                (Game::from_name(&game), SizeClass::from_name(&class))
+            {
+                out.push((player, (game, class), rating));
             }
         }
         Ok(out)
@@ -303,14 +307,15 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
                     params![game, result, reason, at],
                 )?;
             }
-            for (player, game, r) in ratings {
+            for (player, (game, class), r) in ratings {
                 conn.execute(
-                    "INSERT OR REPLACE INTO ratings(player, game, rating, deviation, volatility,
-                                                    games)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    "INSERT OR REPLACE INTO ratings(player, game, class, rating, deviation,
+                                                    volatility, games)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                     params![
                         player,
                         game.name(),
+                        class.name(),
                         r.rating,
                         r.deviation,
                         r.volatility,

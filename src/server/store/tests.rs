@@ -73,6 +73,51 @@ fn a_store_from_before_versions_opens_with_its_rows_at_the_current_version() {
 }
 
 #[test]
+fn a_version_1_store_keeps_each_rating_for_its_game_s_own_size_class_and_rates_by_class() {
+    use crate::rules::Game;
+    use crate::server::size_class::SizeClass;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(BEFORE_VERSIONS).unwrap();
+    conn.execute_batch(
+        "INSERT INTO ratings VALUES (2, 'quint', 1400.0, 300.0, 0.06, 1);
+         PRAGMA user_version = 1;",
+    )
+    .unwrap();
+    drop(conn);
+    let mut store = Sqlite::open(&path).unwrap();
+    assert_eq!(store.version().unwrap(), VERSION);
+    assert_eq!(VERSION, 2);
+    let mut ratings = store.load().unwrap().ratings;
+    ratings.sort_by_key(|r| r.0);
+    let keys: Vec<_> = ratings.iter().map(|r| (r.0, r.1, r.2.rating)).collect();
+    assert_eq!(
+        keys,
+        [
+            (1, (Game::Quentin, SizeClass::Medium), 1620.5),
+            (2, (Game::Quint, SizeClass::Small), 1400.0)
+        ]
+    );
+    // A small board's rating is kept apart from the medium one of the same game.
+    let small = (Game::Quentin, SizeClass::Small);
+    let change = Change::AddAction {
+        game: 1,
+        index: 2,
+        action: Some(Action::Pass),
+        left: [0, 0],
+        at: 0,
+        end: None,
+        ratings: vec![(1, small, RatingRow::default())],
+    };
+    assert!(store.commit(&[&change]).unwrap()[0].is_ok());
+    let ratings = store.load().unwrap().ratings;
+    let alice: Vec<_> = ratings.iter().filter(|r| r.0 == 1).map(|r| r.1).collect();
+    assert_eq!(alice.len(), 2, "{ratings:?}");
+    assert!(alice.contains(&small) && alice.contains(&(Game::Quentin, SizeClass::Medium)));
+}
+
+#[test]
 fn what_is_not_a_store_is_refused_and_left_alone() {
     let dir = tempfile::tempdir().unwrap();
     let refused = |name: &str, bytes: &[u8], says: &str| {

@@ -52,8 +52,8 @@ impl App {
         }
         let mut text = match action {
             Action::Swap => format!(
-                "Swap: the players exchange colours; Player {} now plays White.",
-                player(Color::White, true)
+                "Swap: the players exchange colours; {} now plays White.",
+                self.person(player(Color::White, true))
             ),
             Action::Pass => format!("{} passes.", mover.capitalised()),
             Action::Step { .. } => format!("{} played {action}.", mover.capitalised()),
@@ -183,7 +183,12 @@ impl App {
         let mut next = App::from_line(vec![start], Vec::new(), Mode::Play, self.look);
         // The same players, and the same computer behind them.
         next.versus = self.versus;
-        next.players = self.versus.players();
+        // People keep their names (`--names`); a computer is named by its level.
+        next.players = if self.versus.computer == [false, false] {
+            self.players.clone()
+        } else {
+            self.versus.players()
+        };
         next.computer = self.computer;
         // The stop of the old game's search must still reach the search.
         next.outbox = std::mem::take(&mut self.outbox);

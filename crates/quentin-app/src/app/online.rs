@@ -18,6 +18,20 @@ pub enum Request {
     Resign,
     /// Ask to take the last action back, or agree to the opponent's asking.
     Takeback,
+    /// Decline the opponent's asking to take the last action back.
+    Decline,
+}
+
+/// How an online game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The seat won, as said (`by connection`, `on time`, `by resignation`).
+    Won(usize, String),
+    /// A draw, as said (`by repetition`).
+    Drawn(String),
+    /// The seat made no first move in time (or resigned before it): the game is aborted, no
+    /// one wins and it is not rated.
+    Aborted(usize),
 }
 
 /// An online game's state beside the board: who plays, their clocks, the result.
@@ -27,20 +41,94 @@ pub struct Online {
     pub seat: Option<usize>,
     /// The players' names, player 1 first.
     pub names: [String; 2],
-    /// Their ratings at this game.
-    pub ratings: [i64; 2],
+    /// Their ratings at this game, as shown (`1500?` while provisional).
+    pub ratings: [String; 2],
+    /// What the game changed each rating by, once a rated game is over.
+    pub changes: Option<[i64; 2]>,
     /// The time control, in words.
     pub clock: String,
     /// Milliseconds left on each clock when the server last said.
     pub left: [i64; 2],
+    /// Below this many milliseconds a running clock is low on time (0: never).
+    pub low: i64,
     /// The seat whose clock runs.
     pub running: Option<usize>,
     /// Rated or casual.
     pub rated: bool,
-    /// The result in words, once over.
-    pub result: Option<String>,
+    /// How it ended, once over.
+    pub result: Option<Finish>,
     /// The seat that asks to take the last action back.
     pub takeback: Option<usize>,
+    /// Whether each player has a session open on the server.
+    pub connected: [bool; 2],
+    /// How many others watch the game.
+    pub watchers: usize,
+}
+
+impl Online {
+    /// Who seat `seat` is to this viewer: `you`, or their name.
+    #[must_use]
+    pub fn who(&self, seat: usize) -> &str {
+        if self.seat == Some(seat) {
+            "you"
+        } else {
+            &self.names[seat]
+        }
+    }
+
+    /// The result from this viewer's side: `You win on time`, `You lose by connection`,
+    /// `alice wins by resignation`, `Draw by repetition`, `Game aborted: bob made no first
+    /// move`.
+    #[must_use]
+    pub fn result_text(&self) -> Option<String> {
+        Some(match self.result.as_ref()? {
+            Finish::Won(seat, how) => match self.seat {
+                Some(me) if me == *seat => format!("You win {how}"),
+                Some(_) => format!("You lose {how}"),
+                None => format!("{} wins {how}", self.names[*seat]),
+            },
+            Finish::Drawn(how) => format!("Draw {how}"),
+            Finish::Aborted(seat) => {
+                format!("Game aborted: {} made no first move", self.who(*seat))
+            }
+        })
+    }
+
+    /// The viewer's rating change after a rated game, in words: `Your rating: 1512? (+12)`;
+    /// a watcher's: both players'.
+    #[must_use]
+    pub fn change_text(&self) -> Option<String> {
+        let changes = self.changes?;
+        let signed = |n: i64| {
+            if n < 0 {
+                n.to_string()
+            } else {
+                format!("+{n}")
+            }
+        };
+        Some(match self.seat {
+            Some(me) => format!(
+                "Your rating: {} ({})",
+                self.ratings[me],
+                signed(changes[me])
+            ),
+            None => format!(
+                "{} {} ({}), {} {} ({})",
+                self.names[0],
+                self.ratings[0],
+                signed(changes[0]),
+                self.names[1],
+                self.ratings[1],
+                signed(changes[1])
+            ),
+        })
+    }
+
+    /// Whether the clock of `seat` runs low.
+    #[must_use]
+    pub fn low_on_time(&self, seat: usize) -> bool {
+        self.result.is_none() && self.running == Some(seat) && self.left[seat] < self.low
+    }
 }
 
 impl App {
@@ -90,11 +178,13 @@ impl App {
             self.list_top = None;
             self.pick = Pick::Nothing;
             if self.actions.len() > common {
-                let last = self.actions[self.current - 1];
-                let mover = self.positions[self.current - 1]
-                    .to_move()
-                    .map_or("", Color::capitalised);
-                self.info(format!("{mover} played {last}."));
+                let text = played_text(
+                    &online,
+                    &self.positions[self.current - 1],
+                    &self.positions[self.current],
+                    self.actions[self.current - 1],
+                );
+                self.info(text);
             } else {
                 self.info("The last action was taken back, as both players agreed.");
             }
@@ -104,15 +194,38 @@ impl App {
         let ended =
             online.result.is_some() && self.online.as_ref().is_some_and(|o| o.result.is_none());
         let seat = online.seat;
-        if let Some(result) = online.result.clone().filter(|_| ended) {
+        // One's own asking gone with no action taken back: the opponent said no.
+        let declined = seat.is_some()
+            && online.takeback.is_none()
+            && self.online.as_ref().is_some_and(|o| o.takeback == seat)
+            && self.actions.len() == old_len
+            && online.result.is_none();
+        let presence = match (seat, &self.online) {
+            (Some(me), Some(before)) if before.connected[1 - me] != online.connected[1 - me] => {
+                Some(if online.connected[1 - me] {
+                    format!("{} is back.", online.names[1 - me])
+                } else {
+                    format!(
+                        "{} left the game; it waits for them, their clock running.",
+                        online.names[1 - me]
+                    )
+                })
+            }
+            _ => None,
+        };
+        if let Some(result) = online.result_text().filter(|_| ended) {
             // After the move that ended it, when one did.
             let played = match (old_len != self.actions.len(), self.message()) {
                 (true, Some(message)) => format!("{} ", message.text),
                 _ => String::new(),
             };
             self.info(format!("{played}{result}."));
+        } else if declined {
+            self.info("Your opponent declined the takeback.");
         } else if asked && online.takeback != seat && seat.is_some() {
-            self.info("Your opponent asks to take the last action back: u agrees.");
+            self.info("Your opponent asks to take the last action back: u agrees, d declines.");
+        } else if let Some(text) = presence.filter(|_| online.result.is_none()) {
+            self.info(text);
         }
         self.online = Some(online);
     }
@@ -123,7 +236,7 @@ impl App {
         let Some(online) = &self.online else {
             return false;
         };
-        let text = match (online.seat, &online.result) {
+        let text = match (online.seat, online.result_text()) {
             (_, Some(result)) => format!("The game is over: {result}. q goes back to the lobby."),
             (None, None) => "You are watching this game: q goes back to the lobby.".to_string(),
             (Some(seat), None) if !self.my_turn(seat) => {
@@ -135,7 +248,7 @@ impl App {
         true
     }
 
-    fn my_turn(&self, seat: usize) -> bool {
+    pub(super) fn my_turn(&self, seat: usize) -> bool {
         let position = self.position();
         position
             .to_move()
@@ -195,15 +308,20 @@ impl App {
                     "Takeback asked: your opponent may agree."
                 });
             }
+            C::Decline if playing && online.takeback.is_some_and(|s| Some(s) != online.seat) => {
+                self.emit(Effect::Send(Request::Decline));
+                self.info("Takeback declined.");
+            }
+            C::Decline if playing => self.warn("d declines a takeback: none is asked."),
             // A watcher's, or after the game: what the game's state allows is said instead.
-            C::Resign | C::Undo => {
+            C::Resign | C::Undo | C::Decline => {
                 self.online_busy();
             }
             C::Redo | C::NewGame | C::Hint | C::Analysis | C::PlayOn => {
                 self.warn("Not in an online game.");
             }
             // Looking back at a finished game stays on the live board.
-            C::Left | C::First if self.position().is_over() => {}
+            C::Left | C::First if self.finished() => {}
             _ => return None,
         }
         Some(Effect::None)
@@ -224,5 +342,33 @@ impl App {
             self.emit(Effect::Send(Request::Play(Action::Pass)));
             self.info("You have no legal placement and pass.");
         }
+    }
+}
+
+/// What the news of an action says: `You played c3.`, `bob played c3.`, `bob swapped: bob
+/// now plays Black.`
+fn played_text(online: &Online, before: &Position, after: &Position, action: Action) -> String {
+    let Some(color) = before.to_move() else {
+        return format!("{action} was played.");
+    };
+    let seat = usize::from(player_of(before, color)) - 1;
+    let who = online.who(seat);
+    let you = online.seat == Some(seat);
+    // A sentence begins with `You`; a name is written as its player wrote it.
+    let who_upper = if you { "You" } else { who };
+    match action {
+        Action::Swap => {
+            let now = [Color::Black, Color::White]
+                .into_iter()
+                .find(|&c| usize::from(player_of(after, c)) - 1 == seat)
+                .unwrap_or(color);
+            let play = if you { "play" } else { "plays" };
+            format!(
+                "{who_upper} swapped colours: {who} now {play} {}.",
+                now.capitalised()
+            )
+        }
+        Action::Pass => format!("{who_upper} passed."),
+        _ => format!("{who_upper} played {action}."),
     }
 }

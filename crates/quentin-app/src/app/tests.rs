@@ -379,18 +379,12 @@ fn an_online_move_and_leaving_come_out_of_the_step_in_order() {
         pie: false,
         ..Setup::new(Game::Quentin)
     };
-    let online = Online {
-        seat: Some(0),
-        names: ["alice".to_string(), "bob".to_string()],
-        ratings: [1500, 1500],
-        clock: String::new(),
-        left: [0, 0],
-        running: Some(0),
-        rated: false,
-        result: None,
-        takeback: None,
-    };
-    let mut app = App::online(vec![setup.start().unwrap()], Vec::new(), online, Look::FULL);
+    let mut app = App::online(
+        vec![setup.start().unwrap()],
+        Vec::new(),
+        online(Some(0)),
+        Look::FULL,
+    );
     let play = Effect::Send(Request::Play(Action::Place(p("b2"))));
     assert_eq!(app.step(Input::Event(key(KeyCode::Enter))), [play]);
     // Nothing is played before the server has it.
@@ -399,4 +393,48 @@ fn an_online_move_and_leaving_come_out_of_the_step_in_order() {
         app.step(Input::Event(key(KeyCode::Char('q')))),
         [Effect::Quit]
     );
+}
+
+/// An online casual game of alice (player 1) and bob, both connected, seen from `seat`.
+pub(crate) fn online(seat: Option<usize>) -> Online {
+    Online {
+        seat,
+        names: ["alice".to_string(), "bob".to_string()],
+        ratings: ["1500?".to_string(), "1500?".to_string()],
+        changes: None,
+        clock: "10+5".to_string(),
+        left: [600_000, 600_000],
+        low: 30_000,
+        running: Some(0),
+        rated: false,
+        result: None,
+        takeback: None,
+        connected: [true, true],
+        watchers: 0,
+    }
+}
+
+#[test]
+fn an_online_result_is_said_from_the_viewers_side() {
+    let won = |seat| Online {
+        result: Some(Finish::Won(1, "on time".to_string())),
+        ..online(seat)
+    };
+    assert_eq!(won(Some(1)).result_text().unwrap(), "You win on time");
+    assert_eq!(won(Some(0)).result_text().unwrap(), "You lose on time");
+    assert_eq!(won(None).result_text().unwrap(), "bob wins on time");
+    let aborted = Online {
+        result: Some(Finish::Aborted(0)),
+        ..online(Some(0))
+    };
+    assert_eq!(
+        aborted.result_text().unwrap(),
+        "Game aborted: you made no first move"
+    );
+    let rated = Online {
+        changes: Some([-9, 9]),
+        ratings: ["1491?".to_string(), "1509?".to_string()],
+        ..won(Some(1))
+    };
+    assert_eq!(rated.change_text().unwrap(), "Your rating: 1509? (+9)");
 }

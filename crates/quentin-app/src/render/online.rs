@@ -4,7 +4,7 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use crate::app::{App, player_of};
+use crate::app::{App, Online, player_of};
 use crate::rules::Color;
 
 use super::{Glyphs, Palette, stone};
@@ -22,10 +22,20 @@ pub fn clock_text(ms: i64) -> String {
     }
 }
 
-/// The lines, when the app plays a game over the network.
+/// The banner of an online game that is over, from the viewer's side: the result, and the
+/// rating change of a rated game.
+pub(super) fn banner(online: &Online) -> Option<Vec<String>> {
+    let mut lines = vec![online.result_text()?];
+    lines.extend(online.change_text());
+    Some(lines)
+}
+
+/// The lines, when the app plays a game over the network: both players with their ratings,
+/// clocks (the running one marked, and said when low) and presence, the terms and the
+/// watchers, and a takeback asked.
 pub(super) fn lines<'a>(
     app: &App,
-    width: usize,
+    _width: usize,
     glyphs: &Glyphs,
     palette: &Palette,
 ) -> Vec<Line<'a>> {
@@ -34,11 +44,6 @@ pub(super) fn lines<'a>(
     };
     let position = app.position();
     let mut out = Vec::new();
-    // A game won on the board has its banner already; one won on time or by resignation not.
-    if let Some(result) = online.result.as_ref().filter(|_| !position.is_over()) {
-        let text = format!("{}{result}{}", glyphs.win[0], glyphs.win[1]);
-        out.push(Line::styled(format!("{text:^width$}"), palette.banner));
-    }
     for seat in 0..2 {
         let color = if usize::from(player_of(position, Color::Black)) == seat + 1 {
             Color::Black
@@ -51,12 +56,26 @@ pub(super) fn lines<'a>(
             ""
         };
         let running = online.running == Some(seat) && online.result.is_none();
+        let change = match online.changes {
+            Some(changes) if changes[seat] < 0 => format!(" {}", changes[seat]),
+            Some(changes) => format!(" +{}", changes[seat]),
+            None => String::new(),
+        };
+        let away = if online.connected[seat] || online.result.is_some() {
+            ""
+        } else {
+            " (away)"
+        };
         let text = format!(
-            " {}{you} {} {}{}",
-            online.names[seat],
-            online.ratings[seat],
+            " {}{you}{away} {}{change} ",
+            online.names[seat], online.ratings[seat],
+        );
+        let low = online.low_on_time(seat);
+        let clock = format!(
+            "{}{}{}",
             clock_text(online.left[seat]),
-            if running { " ◀" } else { "" }
+            if running { " ◀" } else { "" },
+            if low { " low time!" } else { "" }
         );
         let style = if running {
             Style::new().add_modifier(Modifier::BOLD)
@@ -66,20 +85,30 @@ pub(super) fn lines<'a>(
         out.push(Line::from(vec![
             stone(color, glyphs, palette),
             Span::styled(text, style),
+            Span::styled(clock, if low { palette.refusal } else { style }),
         ]));
     }
+    let watchers = match (online.seat, online.watchers) {
+        (None, 0 | 1) => "; watching".to_string(),
+        (None, n) => format!("; watching with {} more", n - 1),
+        (_, 0) => String::new(),
+        (_, 1) => "; 1 watcher".to_string(),
+        (_, n) => format!("; {n} watchers"),
+    };
     out.push(Line::from(format!(
-        "{}, {}{}",
+        "{}, {}{watchers}",
         if online.rated { "Rated" } else { "Casual" },
         online.clock,
-        if online.seat.is_none() {
-            "; watching"
-        } else {
-            ""
-        }
     )));
-    if online.seat.is_some() && online.takeback.is_some() && online.takeback != online.seat {
-        out.push(Line::styled("Takeback asked: u agrees", palette.hint));
+    if online.seat.is_some()
+        && online.result.is_none()
+        && online.takeback.is_some()
+        && online.takeback != online.seat
+    {
+        out.push(Line::styled(
+            "Takeback asked: u agrees, d declines",
+            palette.hint,
+        ));
     }
     out
 }

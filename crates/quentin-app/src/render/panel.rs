@@ -92,7 +92,20 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
     let position = app.position();
     let mut top: Vec<Line> = Vec::new();
     let ending = position.outcome().map(|o| (o.winner(), o.ending()));
+    let online_end = app.online_state().and_then(super::online::banner);
     match (ending, position.to_move()) {
+        // An online game's end, from the viewer's side, whether on the board or not.
+        _ if online_end.is_some() => {
+            for (i, text) in online_end.into_iter().flatten().enumerate() {
+                // The result in stars, the rating change under it.
+                let text = if i == 0 {
+                    format!("{}{text}{}", glyphs.win[0], glyphs.win[1])
+                } else {
+                    text
+                };
+                top.push(Line::styled(format!("{text:^width$}"), palette.banner));
+            }
+        }
         (Some((Some(winner), _)), _) => {
             let versus = app.versus();
             let who = player_of(position, winner);
@@ -110,9 +123,10 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
                 )
             } else {
                 format!(
-                    "{}{} wins! Player {who}{}",
+                    "{}{} wins! {}{}",
                     glyphs.win[0],
                     winner.capitalised(),
+                    app.person(who),
                     glyphs.win[1]
                 )
             };
@@ -128,9 +142,9 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         }
         (None, Some(color)) => {
             let mut text = format!(
-                " {} to move: Player {}",
+                " {} to move: {}",
                 color.capitalised(),
-                player_of(position, color)
+                app.person(player_of(position, color))
             );
             if app.mode() == Mode::Play && app.computer_plays(position, color) {
                 // The player's number and the level when there is room for them.
@@ -155,7 +169,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
     let total = app.actions().len();
     let counter = match app.mode() {
         Mode::Replay => format!("Showing action {} of {total}", app.current()),
-        Mode::Play if position.is_over() => match app.current() {
+        Mode::Play if app.finished() => match app.current() {
             1 => "1 action played".to_string(),
             n => format!("{n} actions played"),
         },
@@ -181,13 +195,14 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
     if position.game() == Game::Quint {
         top.extend(quint::pieces_lines(position));
     }
-    if app.mode() == Mode::Play && position.is_legal(Action::Swap) && !app.computer_to_move() {
+    if app.may_act() && position.is_legal(Action::Swap) {
         top.push(Line::styled(
             "s swaps colours (pie rule)",
             palette.label_here,
         ));
     }
-    if app.mode() == Mode::Play && !position.is_over() {
+    let watching = app.online_state().is_some_and(|o| o.seat.is_none());
+    if app.mode() == Mode::Play && !app.finished() && !watching {
         let (text, illegal) = if position.game() == Game::Quint {
             quint::cursor_text(app)
         } else {
@@ -225,7 +240,16 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
 /// The bottom of the panel: what the game's board shows, whose edges are whose, and the keys
 /// to remember.
 fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
-    let keys = if app.mode() == Mode::Play && app.position().is_over() {
+    let online = app
+        .online_state()
+        .map(|o| o.seat.is_some() && o.result.is_none());
+    let keys = if let Some(playing) = online {
+        if playing {
+            "? help   R resign   q lobby"
+        } else {
+            "? help   q lobby"
+        }
+    } else if app.mode() == Mode::Play && app.position().is_over() {
         "n new game   u undo   q quit"
     } else if app.setup().game == Game::Quint {
         "Esc goes back   ? help   q quit"
@@ -322,15 +346,16 @@ fn action_line<'a>(app: &App, i: usize, palette: &Palette) -> Line<'a> {
             .into_iter()
             .find(|&c| player_of(after, c) == swapper)
             .unwrap_or(color);
+        let who = app.short_person(swapper);
         spans.push(Span::raw(format!(
-            "P{swapper} swap (P{swapper} now {})",
+            "{who} swap ({who} now {})",
             now.capitalised()
         )));
     } else {
         if let Some(color) = before.to_move() {
             spans.push(Span::raw(format!(
-                "P{} {:<5} ",
-                player_of(before, color),
+                "{} {:<5} ",
+                app.short_person(player_of(before, color)),
                 color.capitalised()
             )));
         }

@@ -10,7 +10,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color as Paint, Modifier, Style};
 use ratatui::text::Line;
 
-use crate::rules::{Action, Color, Point, Position};
+use crate::rules::{Action, Captures, Color, Point, Position};
 
 use super::super::app::{App, Mode, Pick, capturable, cells_text, dropping, reachable, wins_text};
 use super::{Glyphs, Palette, draw_cursor, draw_stone, paint, put};
@@ -298,7 +298,16 @@ pub(super) fn cursor_text(app: &App) -> (String, bool) {
                 } else {
                     format!(", can take {}", cells_text(takes.iter()))
                 };
-                (format!("{from}-{cursor}: Enter moves here{can}"), false)
+                let plain = Action::Step {
+                    from,
+                    to: cursor,
+                    captures: Captures::NONE,
+                };
+                let wins = wins_text(position, plain);
+                (
+                    format!("{from}-{cursor}: Enter moves here{can}{wins}"),
+                    false,
+                )
             } else {
                 (
                     format!("{from} selected: Enter on a marked cell (Esc cancels)"),
@@ -315,7 +324,10 @@ pub(super) fn cursor_text(app: &App) -> (String, bool) {
                 captures: taken,
             };
             (
-                format!("Enter plays {action}; Space or x on a marked piece takes or spares it"),
+                format!(
+                    "Enter plays {action}{}; Space or x on a marked piece takes or spares it",
+                    wins_text(position, action)
+                ),
                 false,
             )
         }

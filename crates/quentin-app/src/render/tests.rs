@@ -236,3 +236,66 @@ fn a_winning_placement_says_so_before_it_is_played() {
     assert!(screen.contains("c2: legal"), "{screen}");
     assert!(!screen.contains("wins for"), "{screen}");
 }
+
+/// Online Quentin 5×5, pie on, after Black's (alice's) c3, seen from `seat`.
+fn online_after_c3(online: crate::app::Online) -> App {
+    let local = after(5, true, "c3");
+    let positions = vec![local.position_at(0).clone(), local.position().clone()];
+    App::online(positions, local.actions().to_vec(), online, Look::FULL)
+}
+
+#[test]
+fn an_online_game_names_its_players_and_a_watcher_is_offered_no_swap() {
+    use crate::app::tests::online;
+    let bob = online_after_c3(crate::app::Online {
+        running: Some(1),
+        watchers: 2,
+        ..online(Some(1))
+    });
+    let mut bob = bob;
+    let screen = draw_app(&mut bob, 80, 24).backend().to_string();
+    assert!(screen.contains("White to move: you"), "{screen}");
+    assert!(screen.contains("s swaps colours"), "{screen}");
+    assert!(screen.contains("2 watchers"), "{screen}");
+    let mut carol = online_after_c3(crate::app::Online {
+        running: Some(1),
+        watchers: 1,
+        ..online(None)
+    });
+    let screen = draw_app(&mut carol, 80, 24).backend().to_string();
+    assert!(screen.contains("White to move: bob"), "{screen}");
+    assert!(!screen.contains("swaps"), "{screen}");
+    assert!(screen.contains("watching"), "{screen}");
+}
+
+#[test]
+fn an_online_game_resigned_shows_the_viewers_result_and_no_stale_offer() {
+    use crate::app::tests::online;
+    let mut bob = online_after_c3(crate::app::Online {
+        result: Some(crate::app::Finish::Won(0, "by resignation".to_string())),
+        rated: true,
+        changes: Some([12, -12]),
+        ratings: ["1512?".to_string(), "1488?".to_string()],
+        connected: [true, false],
+        ..online(Some(1))
+    });
+    let terminal = draw_app(&mut bob, 80, 24);
+    let screen = terminal.backend().to_string();
+    assert!(!screen.contains("to move"), "{screen}");
+    assert!(!screen.contains("swaps"), "{screen}");
+    insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn a_low_clock_says_so() {
+    use crate::app::tests::online;
+    let mut alice = online_after_c3(crate::app::Online {
+        left: [600_000, 9_000],
+        running: Some(1),
+        connected: [true, false],
+        ..online(Some(0))
+    });
+    let screen = draw_app(&mut alice, 80, 24).backend().to_string();
+    assert!(screen.contains("0:09 ◀ low time!"), "{screen}");
+    assert!(screen.contains("bob (away)"), "{screen}");
+}

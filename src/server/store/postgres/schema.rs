@@ -9,8 +9,10 @@ use anyhow::{Context as _, Result, bail};
 use tokio_postgres::Client;
 
 /// The steps, in order: step `n` (from 0) brings a database from version `n` to `n + 1`. Step
-/// `n` makes the tables of SQLite's step `n`, in PostgreSQL's types.
-const STEPS: &[&str] = &["
+/// `n` makes the tables of SQLite's step `n`, in PostgreSQL's types: step 2 keeps ratings by
+/// game and board-size class, each rating of version 1 going to its game's own size's class.
+const STEPS: &[&str] = &[
+    "
 CREATE TABLE IF NOT EXISTS players(
     id BIGSERIAL PRIMARY KEY,
     name TEXT NOT NULL,
@@ -45,7 +47,15 @@ CREATE TABLE IF NOT EXISTS processes(
 CREATE TABLE IF NOT EXISTS presence(
     process TEXT NOT NULL, player BIGINT NOT NULL, sessions BIGINT NOT NULL,
     PRIMARY KEY(process, player));
-"];
+",
+    "
+ALTER TABLE ratings ADD COLUMN class TEXT;
+UPDATE ratings SET class = CASE game WHEN 'quint' THEN 'small' ELSE 'medium' END;
+ALTER TABLE ratings ALTER COLUMN class SET NOT NULL;
+ALTER TABLE ratings DROP CONSTRAINT ratings_pkey;
+ALTER TABLE ratings ADD PRIMARY KEY (player, game, class);
+",
+];
 
 // The two stores count the same versions: a step added to one is added to the other.
 const _: () = assert!(STEPS.len() as i64 == super::super::VERSION);

@@ -1,0 +1,52 @@
+//! Who is at a game: its players' sessions on the server (counted by [`Hub::enter`] and
+//! [`Hub::leave`]) and the screens that watch it. A change of either is news of the game, so
+//! that its players see the opponent leave or come back and the watchers counted.
+
+use std::sync::{Arc, Mutex};
+
+use super::{Hub, Inner, lock};
+
+/// A game screen that watches a game it is no player of; counted out when dropped.
+pub struct Watching {
+    memory: Arc<Mutex<Inner>>,
+    id: i64,
+}
+
+impl Hub {
+    /// Counts a screen of `viewer` on game `id` in, when `viewer` is none of its players:
+    /// the game's watchers, until the guard is dropped.
+    #[must_use]
+    pub fn watching(&self, id: i64, viewer: i64) -> Option<Watching> {
+        let mut inner = self.lock();
+        let game = inner.games.get_mut(&id)?;
+        if game.row.players.contains(&viewer) {
+            return None;
+        }
+        game.watchers += 1;
+        game.told();
+        Some(Watching {
+            memory: self.memory.clone(),
+            id,
+        })
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        if let Some(game) = lock(&self.memory).games.get_mut(&self.id) {
+            game.watchers = game.watchers.saturating_sub(1);
+            game.told();
+        }
+    }
+}
+
+impl Inner {
+    /// Tells `player`'s unfinished games that their connection changed.
+    pub(super) fn presence_changed(&self, player: i64) {
+        for game in self.games.values() {
+            if game.row.result.is_none() && game.row.players.contains(&player) {
+                game.told();
+            }
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! A game on a player's terminal, played or watched: the game's own app and renderer, fed the
+//! hub's committed game and the player's keys, its requests carried out by the hub.
+
+use crate::tui::app::{App, Effect, Finish, Input as AppInput, Look, Online, Request};
+use crate::tui::input::Event;
+use crate::tui::layout::Geometry;
+use crate::tui::render;
+
+use super::super::Context;
+use super::super::channel::Inbox;
+use super::super::hub::{ABORTED, GameView};
+use super::{CLOCK_TICK, Next, Screen};
+
+fn online_of(view: &GameView, me: i64) -> Online {
+    Online {
+        seat: view.seat(me),
+        names: view.names.clone(),
+        ratings: [0, 1].map(|seat| view.rating_text(seat)),
+        changes: view.changes,
+        clock: view.clock.to_string(),
+        left: view.left,
+        low: view.clock.low_ms(),
+        running: view.to_move,
+        rated: view.rated,
+        result: finish_of(view),
+        takeback: view.takeback,
+        connected: view.connected,
+        watchers: view.watchers,
+    }
+}
+
+/// How game `view` ended, for the app.
+fn finish_of(view: &GameView) -> Option<Finish> {
+    let (winner, how) = view.outcome()?;
+    Some(match winner {
+        _ if how == ABORTED => Finish::Aborted(view.no_first_move()),
+        Some(seat) => Finish::Won(seat, how.to_string()),
+        None => Finish::Drawn(how.to_string()),
+    })
+}
+
+/// A game, played or watched, until the player goes back to the lobby.
+pub(super) async fn game_screen(
+    ctx: &Context,
+    me: &(i64, String),
+    id: i64,
+    screen: &mut Screen,
+    input: &mut Inbox,
+) -> Next {
+    let (Ok(mut news), Some(view)) = (ctx.hub.watch_game(id), ctx.hub.game(id, ctx.clock.now()))
+    else {
+        return Next::Lobby;
+    };
+    let look = Look {
+        ascii: false,
+        color: screen.color,
+    };
+    let mut app = app_of(&view, me.0, look);
+    // Counted among the game's watchers while the screen is open, when not a player of it.
+    let _watching = ctx.hub.watching(id, me.0);
+    let mut tick = tokio::time::interval(CLOCK_TICK);
+    loop {
+        news.borrow_and_update();
+        if let Some(view) = ctx.hub.game(id, ctx.clock.now()) {
+            let server = AppInput::Server(view.actions.clone(), online_of(&view, me.0));
+            match carry_out(ctx, me.0, id, &mut app, server).await {
+                Carried::Leave => return Next::Lobby,
+                // What was sent comes back in the hub's game: read it before drawing.
+                Carried::Sent => continue,
+                Carried::Nothing => {}
+            }
+        }
+        let mut geometry = Geometry::default();
+        if !screen
+            .draw(|area, buf| geometry = render::draw(&app, area, buf))
+            .await
+        {
+            return Next::Quit;
+        }
+        if let Carried::Leave = carry_out(ctx, me.0, id, &mut app, AppInput::Drawn(geometry)).await
+        {
+            return Next::Lobby;
+        }
+        let events = tokio::select! {
+            got = input.recv() => match screen.events(got).await {
+                Some(events) => events,
+                None => return Next::Quit,
+            },
+            _ = news.changed() => continue,
+            _ = tick.tick() => continue,
+        };
+        if let Some(next) = feed(ctx, me.0, id, &mut app, events).await {
+            return next;
+        }
+    }
+}
+
+/// The app of game `view` for player `me` (a watcher when not one of its players).
+fn app_of(view: &GameView, me: i64, look: Look) -> App {
+    let mut positions = vec![view.setup.start().unwrap_or_else(|_| view.position.clone())];
+    for action in &view.actions {
+        let mut next = positions[positions.len() - 1].clone();
+        if next.play(*action).is_err() {
+            break;
+        }
+        positions.push(next);
+    }
+    App::online(positions, view.actions.clone(), online_of(view, me), look)
+}
+
+/// Feeds `events` to the game's app one by one, each one's effects carried out before the
+/// next event (a move typed just before `q` still reaches the server); where the screen goes
+/// when the player leaves it.
+async fn feed(ctx: &Context, me: i64, id: i64, app: &mut App, events: Vec<Event>) -> Option<Next> {
+    for event in events {
+        if let Carried::Leave = carry_out(ctx, me, id, app, AppInput::Event(event)).await {
+            return Some(Next::Lobby);
+        }
+    }
+    None
+}
+
+/// What carrying out the app's effects came to.
+enum Carried {
+    /// Nothing for the session to follow up.
+    Nothing,
+    /// A request went to the hub.
+    Sent,
+    /// The player leaves the game for the lobby.
+    Leave,
+}
+
+/// Steps the game's app with `input` and carries out every effect it asks for, in order:
+/// requests go to the hub (a refusal is said on the screen).
+async fn carry_out(ctx: &Context, me: i64, id: i64, app: &mut App, input: AppInput) -> Carried {
+    let mut carried = Carried::Nothing;
+    for effect in app.step(input) {
+        match effect {
+            Effect::Send(request) => {
+                let now = ctx.clock.now();
+                let done = match request {
+                    Request::Play(action) => ctx.hub.play(me, id, action, now).await,
+                    Request::Resign => ctx.hub.resign(me, id, now).await,
+                    Request::Takeback => ctx.hub.takeback(me, id, now).await.map(|_| ()),
+                    Request::Decline => ctx.hub.decline_takeback(me, id, now).await,
+                };
+                if let Err(refusal) = done {
+                    app.warn(format!("The server refused: {refusal}."));
+                }
+                carried = Carried::Sent;
+            }
+            Effect::Quit => return Carried::Leave,
+            Effect::None => {}
+            // An online app's line changes only by what the hub committed, which the store has
+            // saved already: its keys send requests instead of playing, and a new game or
+            // playing on is refused online. It never asks to save.
+            Effect::Save | Effect::NewRecord => {}
+            // No computer stands behind an online game (`App::online` sets none), so the app
+            // asks for no search.
+            Effect::Search(_) => {}
+            // The player's terminal is the ssh client's: the server has no terminal to give
+            // back, and cannot stop the client (its own escape, `~^Z`, does).
+            Effect::Suspend => {}
+        }
+    }
+    carried
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::server::Limits;
+    use crate::server::clock::Clock;
+    use crate::server::gate::{Bounds, Gate};
+    use crate::server::hub::{Hub, HubLimits};
+    use crate::server::spec::Spec;
+    use crate::server::store::Sqlite;
+    use crate::tui::input::{KeyCode, KeyEvent};
+
+    /// A server's shared state on a fresh store in `dir`.
+    fn context(dir: &std::path::Path) -> Context {
+        let store = Sqlite::open(&dir.join("server.db")).unwrap();
+        Context {
+            hub: Hub::open(store, HubLimits::default(), 0).unwrap(),
+            clock: Clock::new(),
+            limits: Limits {
+                max_sessions: 4,
+                sessions_per_key: 2,
+                idle: Duration::from_secs(60),
+                login_grace: Duration::from_secs(20),
+            },
+            gate: Gate::new(Bounds {
+                max_startups: 4,
+                startups_per_address: 4,
+                max_sessions: 4,
+                sessions_per_key: 2,
+            }),
+            connections: std::sync::atomic::AtomicUsize::new(0),
+            stop: tokio::sync::watch::channel(false).0,
+            cut_all: tokio::sync::watch::channel(false).0,
+            closed: tokio::sync::Notify::new(),
+        }
+    }
+
+    /// A move typed just before `q`, in the same chunk of bytes, still reaches the server: the
+    /// session carries out each event's effects before it reads the next event (it used to
+    /// leave on `q` with the move's request still in the app).
+    #[tokio::test]
+    async fn a_move_typed_just_before_leaving_reaches_the_server() {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = context(dir.path());
+        let now = ctx.clock.now();
+        let (alice, _) = ctx.hub.register("ka", "alice", now).await.unwrap();
+        let (bob, _) = ctx.hub.register("kb", "bob", now).await.unwrap();
+        let words = ["quentin", "size", "3", "pie", "off", "first", "me"];
+        let id = ctx
+            .hub
+            .challenge(alice, &Spec::parse(&words).unwrap())
+            .await
+            .unwrap();
+        let (id, _) = ctx.hub.accept(bob, id, now).await.unwrap();
+        let view = ctx.hub.game(id, now).unwrap();
+        let mut app = app_of(&view, alice, Look::FULL);
+        let events = vec![
+            Event::Key(KeyEvent::from(KeyCode::Enter)),
+            Event::Key(KeyEvent::from(KeyCode::Char('q'))),
+        ];
+        let next = feed(&ctx, alice, id, &mut app, events).await;
+        assert!(matches!(next, Some(Next::Lobby)));
+        let actions = ctx.hub.game(id, ctx.clock.now()).unwrap().actions;
+        assert_eq!(actions, [crate::rules::Action::parse("b2").unwrap()]);
+    }
+}

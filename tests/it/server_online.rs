@@ -1,0 +1,232 @@
+//! Online play as players of lichess and online Go servers expect it, through the real `ssh`
+//! client in pseudo-terminals and a real `quentin serve`: names from each side (`You win`,
+//! `alice wins`), nothing stale offered (no swap to a watcher, none after the end), presence
+//! (the opponent gone and back, the watchers counted), aborts and the low-time warning,
+//! ratings shown with their provisional mark and the change a game made, and the lobby's form,
+//! footer, scrolling and takebacks declined.
+
+use crate::pty;
+use crate::serve;
+use crate::server_play::{login_with, newcomer};
+
+use portable_pty::CommandBuilder;
+use pty::Session;
+use serve::{Server, key, scratch};
+
+#[test]
+fn a_game_names_its_players_from_each_side_counts_watchers_and_says_when_the_opponent_goes() {
+    let dir = scratch("server-names");
+    let server = Server::start(&dir, &[]);
+    let kb = key(&dir, "bob");
+    let mut bob = server.bot(&kb);
+    assert_eq!(bob.ask("register bob"), "=");
+    // Alice moves first (the acceptor), pie on: after her first stone White may swap.
+    let id = bob.ok("challenge quentin size 5 first you casual");
+    let mut alice = newcomer(&server, &dir, "alice");
+    alice.wait_for(&format!("#{id} quentin 5x5"));
+    alice.send("\r");
+    let screen = alice.wait_for("Black to move: you");
+    assert!(screen.contains("bob 1500?"), "{screen}");
+    assert!(screen.contains("alice (you) 1500?"), "{screen}");
+    alice.send("\r");
+    assert_eq!(bob.ok(&format!("wait {id}")), "turn c3");
+    // Her own move in her words; no swap offered to her: it is not her turn.
+    let screen = alice.wait_for("You played c3.");
+    assert!(screen.contains("White to move: bob"), "{screen}");
+    assert!(!screen.contains("swaps"), "{screen}");
+
+    // Carol watches: the lobby counts one action, her panel names the players, offers no
+    // swap, and Alice's panel counts her.
+    let mut carol = newcomer(&server, &dir, "carol");
+    carol.wait_for(&format!("#{id} quentin alice vs bob, 1 action"));
+    carol.send("\r");
+    let screen = carol.wait_for("White to move: bob");
+    assert!(screen.contains("watching"), "{screen}");
+    assert!(!screen.contains("swaps"), "{screen}");
+    alice.wait_for("1 watcher");
+
+    // Bob's session goes: Alice is told, and his line says so; he comes back.
+    assert!(bob.finish().success());
+    let screen = alice.wait_for("bob left the game");
+    assert!(screen.contains("bob (away)"), "{screen}");
+    let mut bob = server.bot(&kb);
+    assert_eq!(bob.ok("whoami"), "bob");
+    alice.wait_for("bob is back.");
+
+    // He plays, then resigns: each side reads the end its way, and nothing of the game is
+    // offered.
+    assert_eq!(bob.ask(&format!("play {id} a1")), "=");
+    alice.wait_for("bob played a1.");
+    assert_eq!(bob.ask(&format!("resign {id}")), "=");
+    let screen = alice.wait_for("You win by resignation");
+    assert!(!screen.contains("to move"), "{screen}");
+    assert!(!screen.contains("swaps"), "{screen}");
+    assert!(screen.contains("? help   q lobby"), "{screen}");
+    carol.wait_for("alice wins by resignation");
+    // The lobby lists the game from Alice's side.
+    alice.send("q");
+    alice.wait_for(&format!("#{id} quentin vs bob: won by resignation"));
+    carol.send("q");
+    carol.wait_for("Recent results");
+}
+
+#[test]
+fn a_first_move_not_made_in_time_aborts_the_game_and_a_rated_game_shows_the_rating_change() {
+    let dir = scratch("server-abort");
+    let server = Server::start(&dir, &[]);
+    let mut bob = server.registered(&dir, "bob");
+    let id = bob.ok("challenge quentin size 5 first you clock 1+0");
+    let mut alice = newcomer(&server, &dir, "alice");
+    alice.wait_for(&format!("#{id} quentin 5x5"));
+    alice.send("\r");
+    alice.wait_for("Black to move: you");
+    // A few seconds left of her minute: the clock says it is low.
+    let games: serde_json::Value = serde_json::from_str(&bob.ok("games --json")).unwrap();
+    let left = games[0]["their_time_ms"].as_i64().unwrap() / 1000;
+    bob.ok(&format!("clock advance {}", left - 6));
+    alice.wait_for("◀ low time!");
+    // Her first move never comes: the game is aborted, not lost, and not rated.
+    bob.ok("clock advance 10");
+    alice.wait_for("Game aborted: you made no first move");
+    assert_eq!(bob.ok(&format!("wait {id}")), "over aborted no-first-move");
+    alice.send("q");
+    let screen = alice.wait_for(&format!("#{id} quentin vs bob: aborted: not rated"));
+    assert!(
+        !screen.contains("RD"),
+        "nobody is on the leaderboard: {screen}"
+    );
+
+    // A rated game that is played: its end shows the rating change.
+    let id = bob.ok("challenge quentin size 5 first you clock 1+0");
+    alice.wait_for(&format!("#{id} quentin 5x5"));
+    alice.send("\r");
+    alice.wait_for("Black to move: you");
+    alice.send("\r");
+    assert_eq!(bob.ok(&format!("wait {id}")), "turn c3");
+    assert_eq!(bob.ask(&format!("play {id} a1")), "=");
+    alice.wait_for("bob played a1.");
+    assert_eq!(bob.ask(&format!("resign {id}")), "=");
+    let screen = alice.wait_for("You win by resignation");
+    let line = screen
+        .lines()
+        .find(|l| l.contains("Your rating: "))
+        .unwrap_or_else(|| panic!("no rating change: {screen}"));
+    assert!(line.contains("? (+"), "provisional, and up: {line}");
+    alice.send("q");
+    let screen = alice.wait_for(&format!("#{id} quentin vs bob: won by resignation, +"));
+    // The leaderboard labels the deviation and marks the provisional ratings; a 5×5 game
+    // counts for the small boards' rating (3-9) only.
+    assert!(screen.contains("? RD "), "{screen}");
+    assert!(screen.contains("quentin  3-9 "), "{screen}");
+    assert!(!screen.contains("10-15"), "{screen}");
+}
+
+#[test]
+fn a_challenge_to_a_wrong_name_keeps_the_form_and_the_lobby_fits_and_scrolls() {
+    let dir = scratch("server-lobby-form");
+    let server = Server::start(&dir, &[]);
+    let mut bob = server.registered(&dir, "bob");
+    let mut alice = newcomer(&server, &dir, "alice");
+    // The footer fits 80 columns whole.
+    alice.wait_for("? help  q quit");
+    // Size 14, then a name that nobody has.
+    alice.send("c");
+    alice.wait_for("New challenge");
+    alice.send("jljjjjjnobody\r");
+    let screen = alice.wait_for("Refused: no player named nobody.");
+    assert!(screen.contains("14×14"), "the form as it was: {screen}");
+    assert!(screen.contains("> Opponent   nobody"), "{screen}");
+    // Put right: the challenge is made with the same terms.
+    alice.send("\x7f\x7f\x7f\x7f\x7f\x7fbob\r");
+    alice.wait_for("Challenge #1 made: quentin 14x14");
+    // The news goes with the next key.
+    alice.send("j");
+    pty::wait_gone(&alice, "Challenge #1 made");
+    assert!(bob.ok("challenges").contains(" to bob"));
+
+    // Ten challenges in a window of 12 rows: the lobby scrolls to the one selected.
+    for _ in 0..9 {
+        bob.ok("challenge konobi size 9");
+    }
+    let mut command = CommandBuilder::new(serve::ssh_program());
+    command.args(server.ssh_args(&key(&dir, "carol")));
+    command.env("TERM", pty::TERM);
+    let mut carol = Session::spawn(&dir, command, 12, 80);
+    carol.wait_for("pick a name");
+    carol.send("carol\r");
+    carol.wait_for("> #1 quentin");
+    carol.send("jjjjjjjjj");
+    let screen = carol.wait_for("> #10 konobi");
+    assert!(screen.contains("q quit"), "the footer stays: {screen}");
+    assert!(!screen.contains("#1 quentin"), "scrolled: {screen}");
+    carol.send("q");
+    assert!(carol.wait_exit());
+}
+
+#[test]
+fn a_takeback_asked_can_be_declined() {
+    let dir = scratch("server-decline");
+    let server = Server::start(&dir, &[]);
+    let mut bob = newcomer(&server, &dir, "bob");
+    let mut alice = server.registered(&dir, "alice");
+    let id = alice.ok("challenge quentin size 5 pie off first you casual");
+    drop(alice);
+    let mut alice = login_with(&server, &dir, &dir.join("alice"), &[]);
+    alice.wait_for("Open challenges");
+    bob.wait_for(&format!("#{id} quentin"));
+    bob.send("\r");
+    bob.wait_for("Black to move: you");
+    bob.send("\r");
+    bob.wait_for("You played c3.");
+    // Her challenge accepted, Alice's game opened by itself; she plays, then asks for her
+    // move back; Bob says no.
+    alice.wait_for("White to move: you");
+    alice.send("h\r");
+    alice.wait_for("You played b3.");
+    alice.send("u");
+    alice.wait_for("Takeback asked: your opponent may agree.");
+    bob.wait_for("Takeback asked: u agrees, d declines");
+    bob.send("d");
+    bob.wait_for("Takeback declined.");
+    alice.wait_for("Your opponent declined the takeback.");
+    let record = server.record(&dir.join("bob"), &id);
+    assert!(record.ends_with("c3\nb3\n"), "{record}");
+}
+
+#[test]
+fn the_swap_is_offered_to_the_player_who_may_swap_and_no_longer_once_the_game_is_over() {
+    let dir = scratch("server-swap-stale");
+    let server = Server::start(&dir, &[]);
+    let mut bob = server.registered(&dir, "bob");
+    let id = bob.ok("challenge quentin size 5 first me casual");
+    let mut alice = newcomer(&server, &dir, "alice");
+    alice.wait_for(&format!("#{id} quentin 5x5"));
+    alice.send("\r");
+    alice.wait_for("Black to move: bob");
+    assert_eq!(bob.ask(&format!("play {id} c3")), "=");
+    alice.wait_for("s swaps colours (pie rule)");
+    // Bob resigns after his first move: Alice wins (whether or not she has moved), and the
+    // swap she was offered goes with the game.
+    assert_eq!(bob.ask(&format!("resign {id}")), "=");
+    let screen = alice.wait_for("You win by resignation");
+    assert!(!screen.contains("swaps"), "{screen}");
+    assert!(!screen.contains("to move"), "{screen}");
+    assert!(screen.contains("1 action played"), "{screen}");
+}
+
+#[test]
+fn a_swap_is_said_with_who_plays_which_colour_now() {
+    let dir = scratch("server-swap-said");
+    let server = Server::start(&dir, &[]);
+    let mut bob = server.registered(&dir, "bob");
+    let id = bob.ok("challenge quentin size 5 first me casual");
+    let mut alice = newcomer(&server, &dir, "alice");
+    alice.wait_for(&format!("#{id} quentin 5x5"));
+    alice.send("\r");
+    alice.wait_for("Black to move: bob");
+    assert_eq!(bob.ask(&format!("play {id} c3")), "=");
+    alice.wait_for("s swaps colours (pie rule)");
+    alice.send("s");
+    alice.wait_for("You swapped colours: you now play Black.");
+    assert_eq!(bob.ok(&format!("wait {id}")), "turn swap");
+}
