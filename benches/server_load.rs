@@ -338,7 +338,7 @@ fn main() {
                         };
                         if last != "-" {
                             if let Some(t) = sent.lock().unwrap().take() {
-                                rts.lock().unwrap().push(t.elapsed());
+                                rts.lock().unwrap().push((t.elapsed(), t));
                             }
                             position.play(Action::parse(last).unwrap()).unwrap();
                         }
@@ -391,7 +391,23 @@ fn main() {
         .collect();
     let db_cpu = database_cpu_seconds() - db_before;
     let peaks: Vec<u64> = pids.iter().map(|p| status_kb(*p, "VmHWM:")).collect();
-    let mut rts = round_trips.lock().unwrap().clone();
+    let mut timed = round_trips.lock().unwrap().clone();
+    timed.sort_by_key(|(rt, _)| std::cmp::Reverse(*rt));
+    // When the slowest round trips began, from the first move: a tail at the start, or
+    // spread over the run.
+    let first = timed.iter().map(|(_, at)| *at).min();
+    let slowest: Vec<String> = timed
+        .iter()
+        .take(5)
+        .map(|(rt, at)| {
+            format!(
+                "{:.0} ms at {:.1} s",
+                rt.as_secs_f64() * 1000.0,
+                first.map_or(0.0, |f| at.duration_since(f).as_secs_f64())
+            )
+        })
+        .collect();
+    let mut rts: Vec<Duration> = timed.iter().map(|(rt, _)| *rt).collect();
     rts.sort();
     servers.stop();
     if let (Some(url), Some((_, name))) = (database(), &made) {
@@ -425,6 +441,7 @@ fn main() {
         "  round trip p99          {:.1} ms",
         percentile(&rts, 0.99).as_secs_f64() * 1000.0
     );
+    println!("  the slowest             {}", slowest.join(", "));
     for (n, (peak, cpu)) in peaks.iter().zip(&cpu).enumerate() {
         println!(
             "  server {n} peak memory    {:.1} MB, CPU {:.1} s ({:.2} ms a move in all)",
