@@ -118,11 +118,14 @@ fn three_processes_on_one_database_referee_every_game_while_a_third_watches() {
         wait_for_challenge(&mut bots[1], &id);
         bots[1].ok(&format!("accept {id}"));
         wait_for_game(&mut bots[0], &id);
-        if n == 0 {
-            carol.wait_for(&format!("#{id} quentin alice vs bob"));
-            carol.send("\r");
-            carol.wait_for("watching");
-        }
+        // Carol opens it from the lobby: the game being played is her list's first line
+        // (she has no challenge and no game of her own), which k (up) reaches.
+        let line = format!("#{id} {} alice vs bob", game.name());
+        carol.wait_for(&line);
+        carol.send("kkkkkkkk");
+        carol.wait_for(&format!("> {line}"));
+        carol.send("\r");
+        carol.wait_for("watching");
         let mut position = Setup {
             size,
             pie: false,
@@ -143,10 +146,11 @@ fn three_processes_on_one_database_referee_every_game_while_a_third_watches() {
             assert_eq!(bots[seat].ask(&format!("play {id} {action}")), "=");
             position.play(action).unwrap();
             played += 1;
-            if n == 0 {
-                carol.wait_for(&format!("played {action}."));
-            }
+            carol.wait_for(&format!("played {action}."));
         }
+        // Carol has seen every move; she goes back to the lobby for the next game.
+        carol.send("q");
+        carol.wait_for("Recent results");
         // Both players hear the end, each from its own process.
         for bot in &mut bots {
             let over = bot.ok(&format!("wait {id}"));
