@@ -105,24 +105,35 @@ impl Cluster {
     /// after. The mover's clock is charged only up to the old owner's last renewal.
     async fn take_over(&self, id: i64) -> Result<bool> {
         let mut client = self.pool.get().await.map_err(|e| anyhow!("{e}"))?;
-        let tx = client.transaction().await?;
-        let game = tx
+        // Most often somebody holds a live lease: read without a lock.
+        let now = client
             .query_opt(
-                "SELECT turn_since, result IS NOT NULL FROM games WHERE id = $1 FOR UPDATE",
+                "SELECT o.process, o.expires < quentin_now(), g.result IS NOT NULL
+                 FROM games g LEFT JOIN owners o ON o.game = g.id WHERE g.id = $1",
                 &[&id],
             )
             .await?;
-        let Some(game) = game else {
+        let Some(now) = now else {
             return Ok(false);
         };
-        if game.get::<_, bool>(1) {
-            tx.execute("DELETE FROM owners WHERE game = $1", &[&id])
+        if now.get::<_, bool>(2) {
+            client
+                .execute("DELETE FROM owners WHERE game = $1", &[&id])
                 .await?;
-            tx.commit().await?;
             self.set_owner(id, None);
             return Ok(false);
         }
-        let turn_since: i64 = game.get(0);
+        if let (Some(owner), Some(false)) = (
+            now.get::<_, Option<String>>(0),
+            now.get::<_, Option<bool>>(1),
+        ) {
+            let mine = owner == self.name;
+            self.set_owner(id, Some(owner));
+            return Ok(mine);
+        }
+        // The lease ran out, or there is none: taken in a transaction that locks the lease
+        // first and then the game, in the order a move's own transaction locks them.
+        let tx = client.transaction().await?;
         let lease = tx
             .query_opt(
                 "SELECT process, renewed, expires < quentin_now() FROM owners
@@ -130,6 +141,16 @@ impl Cluster {
                 &[&id],
             )
             .await?;
+        let game = tx
+            .query_one(
+                "SELECT turn_since, result IS NOT NULL FROM games WHERE id = $1 FOR UPDATE",
+                &[&id],
+            )
+            .await?;
+        if game.get::<_, bool>(1) {
+            return Ok(false);
+        }
+        let turn_since: i64 = game.get(0);
         let (old, renewed) = match lease {
             Some(row) if !row.get::<_, bool>(2) => {
                 let owner: String = row.get(0);

@@ -110,7 +110,7 @@ fn three_processes_on_one_database_referee_every_game_while_a_third_watches() {
         (Game::Quint, 8),
     ];
     let mut seed = 7;
-    for (n, (game, size)) in games.into_iter().enumerate() {
+    for (game, size) in games {
         let id = bots[0].ok(&format!(
             "challenge {} size {size} pie off first me casual clock 30+0",
             game.name()

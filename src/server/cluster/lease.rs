@@ -68,8 +68,9 @@ pub(super) async fn renew(cluster: &Cluster) -> Result<()> {
     let rows = client
         .query("SELECT game, process FROM owners", &[])
         .await?;
+    // Added to what the notifications told, never cleared: a game that started after this
+    // read keeps the owner its news named.
     let mut owners = lock(&cluster.owners);
-    owners.clear();
     for row in rows {
         owners.insert(row.get(0), row.get(1));
     }
