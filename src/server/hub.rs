@@ -95,6 +95,23 @@ impl Live {
         self.position.to_move().map(|c| seat_of(&self.position, c))
     }
 
+    /// The seat of `player`, in a game that goes on: the guard of every change of a game.
+    ///
+    /// # Errors
+    /// Not one's game, or over.
+    pub(crate) fn seat_going_on(&self, player: i64) -> Result<usize, Refusal> {
+        let seat = self
+            .row
+            .players
+            .iter()
+            .position(|p| *p == player)
+            .ok_or(Refusal::NotYourGame)?;
+        if self.row.result.is_some() {
+            return Err(Refusal::GameOver);
+        }
+        Ok(seat)
+    }
+
     /// The milliseconds left to each player at `now`.
     pub(crate) fn left_at(&self, now: i64) -> [i64; 2] {
         let mut left = self.row.left;

@@ -20,12 +20,12 @@ fn processes(dir: &Path, db: &Database, n: usize) -> Vec<Server> {
         .collect()
 }
 
-/// Asks `bot` for the open challenges until challenge `id` is among them: the process it is
-/// on has heard of it.
-pub fn wait_for_challenge(bot: &mut Bot, id: &str) {
+/// Asks `bot` `what` (`challenges`, `games`) until a line of number `id` is among the
+/// answer's: the process it is on has heard of it.
+fn wait_listed(bot: &mut Bot, what: &str, id: &str) {
     let started = std::time::Instant::now();
     loop {
-        let answer = bot.ask("challenges");
+        let answer = bot.ask(what);
         if answer
             .lines()
             .any(|l| l.trim_start_matches("= ").starts_with(&format!("{id} ")))
@@ -34,30 +34,20 @@ pub fn wait_for_challenge(bot: &mut Bot, id: &str) {
         }
         assert!(
             started.elapsed() < TIMEOUT,
-            "challenge {id} never reached: {answer}"
+            "{what}: {id} never reached: {answer}"
         );
         std::thread::yield_now();
     }
 }
 
-/// Asks `bot` for its games until game `id` is among them: the process it is on has heard
-/// that it started.
+/// Waits until challenge `id` is among `bot`'s open challenges.
+pub fn wait_for_challenge(bot: &mut Bot, id: &str) {
+    wait_listed(bot, "challenges", id);
+}
+
+/// Waits until game `id` is among `bot`'s games: its process has heard that it started.
 pub fn wait_for_game(bot: &mut Bot, id: &str) {
-    let started = std::time::Instant::now();
-    loop {
-        let answer = bot.ask("games");
-        if answer
-            .lines()
-            .any(|l| l.trim_start_matches("= ").starts_with(&format!("{id} ")))
-        {
-            return;
-        }
-        assert!(
-            started.elapsed() < TIMEOUT,
-            "game {id} never reached: {answer}"
-        );
-        std::thread::yield_now();
-    }
+    wait_listed(bot, "games", id);
 }
 
 /// A seeded choice among the legal actions: the games end, and differ.

@@ -37,17 +37,7 @@ impl Hub {
     async fn seat(&self, player: i64, id: i64) -> Result<(OwnedMutexGuard<()>, usize), Refusal> {
         let turn = self.lock().live(id)?.turn.clone();
         let turn = turn.lock_owned().await;
-        let inner = self.lock();
-        let game = inner.live(id)?;
-        let seat = game
-            .row
-            .players
-            .iter()
-            .position(|p| *p == player)
-            .ok_or(Refusal::NotYourGame)?;
-        if game.row.result.is_some() {
-            return Err(Refusal::GameOver);
-        }
+        let seat = self.lock().live(id)?.seat_going_on(player)?;
         Ok((turn, seat))
     }
 
@@ -369,13 +359,7 @@ impl Hub {
 
     fn decline_here(&self, player: i64, id: i64) -> Result<(), Refusal> {
         let mut inner = self.lock();
-        let game = inner.live(id)?;
-        let seat = game
-            .row
-            .players
-            .iter()
-            .position(|p| *p == player)
-            .ok_or(Refusal::NotYourGame)?;
+        let seat = inner.live(id)?.seat_going_on(player)?;
         let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
         if game.takeback.is_some_and(|asker| asker != seat) {
             game.takeback = None;
@@ -468,15 +452,7 @@ impl Hub {
     pub fn check(&self, player: i64, id: i64, command: GameCommand) -> Result<(), Refusal> {
         let inner = self.lock();
         let game = inner.live(id)?;
-        let seat = game
-            .row
-            .players
-            .iter()
-            .position(|p| *p == player)
-            .ok_or(Refusal::NotYourGame)?;
-        if game.row.result.is_some() {
-            return Err(Refusal::GameOver);
-        }
+        let seat = game.seat_going_on(player)?;
         if let GameCommand::Play(action) = command {
             if game.to_move() != Some(seat) {
                 return Err(Refusal::NotYourTurn);
