@@ -265,6 +265,8 @@ fn main() {
     let ready = Arc::new(Barrier::new(o.sessions + 1));
     let logins = Arc::new(tokio::sync::Semaphore::new(8));
     let tally = Arc::new(attack::Tally::default());
+    // How late the bench's own runtime woke at worst, and when.
+    let lag = Arc::new(Mutex::new((Duration::ZERO, Duration::ZERO)));
     let (cpu_before, db_before, moves, elapsed, back) = runtime.block_on(async {
         let mut tasks = Vec::new();
         for g in 0..games {
@@ -366,6 +368,24 @@ fn main() {
             }
         }
         ready.wait().await;
+        // The bench's own runtime, watched: a task that sleeps a millisecond at a time and
+        // notes how late it wakes, so that a stall of the measuring client is told apart from
+        // one of the servers.
+        let watched = Instant::now();
+        let watcher = {
+            let lag = lag.clone();
+            tokio::spawn(async move {
+                loop {
+                    let asleep = Instant::now();
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                    let late = asleep.elapsed().saturating_sub(Duration::from_millis(1));
+                    let mut worst = lag.lock().unwrap();
+                    if late > worst.0 {
+                        *worst = (late, asleep.duration_since(watched));
+                    }
+                }
+            })
+        };
         let mut attackers = tokio::task::JoinSet::new();
         if let Some(kind) = o.attack {
             attack::start(kind, port, &tally, &mut attackers);
@@ -375,6 +395,7 @@ fn main() {
         let start = Instant::now();
         let all = futures_all(tasks, Duration::from_secs(o.seconds)).await;
         let elapsed = start.elapsed();
+        watcher.abort();
         attackers.abort_all();
         while attackers.join_next().await.is_some() {}
         let back = if o.attack.is_some() {
@@ -442,6 +463,12 @@ fn main() {
         percentile(&rts, 0.99).as_secs_f64() * 1000.0
     );
     println!("  the slowest             {}", slowest.join(", "));
+    let (late, at) = *lag.lock().unwrap();
+    println!(
+        "  the bench's runtime     late by at most {:.0} ms (at {:.1} s)",
+        late.as_secs_f64() * 1000.0,
+        at.as_secs_f64()
+    );
     for (n, (peak, cpu)) in peaks.iter().zip(&cpu).enumerate() {
         println!(
             "  server {n} peak memory    {:.1} MB, CPU {:.1} s ({:.2} ms a move in all)",
