@@ -330,13 +330,15 @@ pub async fn players(
 /// Checks, in `tx`, that `process` owns game `game`, and holds the lease's row until the end of
 /// the transaction: no other process writes the game's moves meanwhile.
 async fn owned(tx: &Transaction<'_>, process: &str, game: i64) -> Result<()> {
-    let n = tx
-        .execute(
-            "UPDATE owners SET renewed = renewed WHERE game = $1 AND process = $2",
+    // A share lock, not an update: no new row version a move, and a takeover (an update of
+    // the row) still waits for the move's commit, or the move for the takeover's.
+    let held = tx
+        .query_opt(
+            "SELECT 1 FROM owners WHERE game = $1 AND process = $2 FOR SHARE",
             &[&game, &process],
         )
         .await?;
-    if n == 0 {
+    if held.is_none() {
         bail!("game {game} is owned by another server process now");
     }
     Ok(())
