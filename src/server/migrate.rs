@@ -119,10 +119,32 @@ fn columns(table: &str) -> &'static [(&'static str, char)] {
     }
 }
 
+/// A table's columns, quoted, for a statement.
+fn column_list(table: &str) -> String {
+    let names: Vec<String> = columns(table)
+        .iter()
+        .map(|(c, _)| format!("\"{c}\""))
+        .collect();
+    names.join(", ")
+}
+
+/// The rows of a table that are the community's: `meta`'s `version` is each store's own (the
+/// database keeps its own, never overwritten).
+fn which_rows(table: &str) -> &'static str {
+    if table == "meta" {
+        " WHERE key <> 'version'"
+    } else {
+        ""
+    }
+}
+
 fn read(source: &Connection, table: &str) -> Result<Vec<Vec<Value>>> {
     let cols = columns(table);
-    let names: Vec<String> = cols.iter().map(|(c, _)| format!("\"{c}\"")).collect();
-    let mut statement = source.prepare(&format!("SELECT {} FROM {table}", names.join(", ")))?;
+    let mut statement = source.prepare(&format!(
+        "SELECT {} FROM {table}{}",
+        column_list(table),
+        which_rows(table)
+    ))?;
     let mut rows = statement.query([])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
@@ -158,9 +180,9 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
     let mut counts = Vec::new();
     for table in TABLES {
         let rows = read(source, table).with_context(|| format!("cannot read {table}"))?;
-        let cols = columns(table);
-        let names: Vec<String> = cols.iter().map(|(c, _)| format!("\"{c}\"")).collect();
-        let marks: Vec<String> = (1..=cols.len()).map(|i| format!("${i}")).collect();
+        let marks: Vec<String> = (1..=columns(table).len())
+            .map(|i| format!("${i}"))
+            .collect();
         let conflict = if table == "meta" {
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
         } else {
@@ -169,7 +191,7 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
         let insert = tx
             .prepare(&format!(
                 "INSERT INTO {table}({}) VALUES ({}){conflict}",
-                names.join(", "),
+                column_list(table),
                 marks.join(", ")
             ))
             .await?;
@@ -188,23 +210,13 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
                 .with_context(|| format!("cannot copy a row of {table}"))?;
         }
         let source_count = rows.len() as i64;
-        // The version row is the database's own.
-        let filter = if table == "meta" {
-            " WHERE key <> 'version'"
-        } else {
-            ""
-        };
         let copied: i64 = tx
-            .query_one(&format!("SELECT count(*) FROM {table}{filter}"), &[])
+            .query_one(
+                &format!("SELECT count(*) FROM {table}{}", which_rows(table)),
+                &[],
+            )
             .await?
             .get(0);
-        let source_count = if table == "meta" {
-            rows.iter()
-                .filter(|r| !matches!(&r[0], Value::Text(Some(k)) if k == "version"))
-                .count() as i64
-        } else {
-            source_count
-        };
         if copied != source_count {
             bail!(
                 "{table}: {source_count} rows in the store, {copied} in the database: nothing is kept"
