@@ -193,18 +193,25 @@ fn a_takeback_asked_can_be_declined() {
     assert!(record.ends_with("c3\nb3\n"), "{record}");
 }
 
-#[test]
-fn the_swap_is_offered_to_the_player_who_may_swap_and_no_longer_once_the_game_is_over() {
-    let dir = scratch("server-swap-stale");
-    let server = Server::start(&dir, &[]);
-    let mut bob = server.registered(&dir, "bob");
+/// Bob (a bot) moves first in a casual Quentin 5×5 with the pie rule; Alice, in a terminal,
+/// accepts and is offered the swap after his c3.
+fn swap_offered(dir: &std::path::Path) -> (Server, serve::Bot, Session, String) {
+    let server = Server::start(dir, &[]);
+    let mut bob = server.registered(dir, "bob");
     let id = bob.ok("challenge quentin size 5 first me casual");
-    let mut alice = newcomer(&server, &dir, "alice");
+    let mut alice = newcomer(&server, dir, "alice");
     alice.wait_for(&format!("#{id} quentin 5x5"));
     alice.send("\r");
     alice.wait_for("Black to move: bob");
     assert_eq!(bob.ask(&format!("play {id} c3")), "=");
     alice.wait_for("s swaps colours (pie rule)");
+    (server, bob, alice, id)
+}
+
+#[test]
+fn the_swap_is_offered_to_the_player_who_may_swap_and_no_longer_once_the_game_is_over() {
+    let dir = scratch("server-swap-stale");
+    let (_server, mut bob, alice, id) = swap_offered(&dir);
     // Bob resigns after his first move: Alice wins (whether or not she has moved), and the
     // swap she was offered goes with the game.
     assert_eq!(bob.ask(&format!("resign {id}")), "=");
@@ -217,15 +224,7 @@ fn the_swap_is_offered_to_the_player_who_may_swap_and_no_longer_once_the_game_is
 #[test]
 fn a_swap_is_said_with_who_plays_which_colour_now() {
     let dir = scratch("server-swap-said");
-    let server = Server::start(&dir, &[]);
-    let mut bob = server.registered(&dir, "bob");
-    let id = bob.ok("challenge quentin size 5 first me casual");
-    let mut alice = newcomer(&server, &dir, "alice");
-    alice.wait_for(&format!("#{id} quentin 5x5"));
-    alice.send("\r");
-    alice.wait_for("Black to move: bob");
-    assert_eq!(bob.ask(&format!("play {id} c3")), "=");
-    alice.wait_for("s swaps colours (pie rule)");
+    let (_server, mut bob, mut alice, id) = swap_offered(&dir);
     alice.send("s");
     alice.wait_for("You swapped colours: you now play Black.");
     assert_eq!(bob.ok(&format!("wait {id}")), "turn swap");
