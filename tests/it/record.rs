@@ -188,7 +188,8 @@ proptest! {
         prop_assert_eq!(replayed.to_move(), last.to_move());
     }
 
-    /// The positions of a record, built in one pass, are the positions after each action.
+    /// The line of a record, built in one pass, holds the positions after each action, and
+    /// `position_at` is the line's.
     #[test]
     fn positions_follow_each_action(
         size in 3usize..=9,
@@ -197,9 +198,14 @@ proptest! {
         let setup = quentin(size, true);
         let (positions, actions) = random_game(setup, &choices);
         let record = Record::new(setup, actions).unwrap();
-        let all = record.positions();
+        let line = record.line();
+        prop_assert_eq!(line.shown(), record.actions().len());
+        prop_assert_eq!(line.actions(), record.actions());
+        let all: Vec<_> = (0..=line.actions().len()).map(|n| line.position_at(n)).collect();
         prop_assert_eq!(all.len(), positions.len());
         for (n, (one_pass, played)) in all.iter().zip(&positions).enumerate() {
+            let at = record.position_at(n);
+            prop_assert_eq!(at.board(), played.board());
             prop_assert_eq!(one_pass.board(), played.board());
             prop_assert_eq!(one_pass.to_move(), played.to_move());
             prop_assert_eq!(one_pass.ply(), n);

@@ -12,15 +12,16 @@
 
 pub(crate) mod computer;
 mod keys;
-mod line;
 mod names;
 pub(crate) mod online;
+mod playing;
 pub(crate) mod quint;
 mod review;
 mod text;
 
 use std::path::{Path, PathBuf};
 
+use crate::game_line::GameLine;
 use crate::record::{self, Players, Record};
 use crate::rules::{Action, Color, Point, Position, Setup, SetupError};
 
@@ -151,12 +152,8 @@ pub fn player_of(position: &Position, color: Color) -> u8 {
 /// The state of the interface: events and the search's news in, effects and search orders out.
 #[derive(Clone, Debug)]
 pub struct App {
-    /// Every position of the line of play: `positions[i]` follows the first `i` actions.
-    positions: Vec<Position>,
-    /// The line of play, undone actions included.
-    actions: Vec<Action>,
-    /// How many actions are on the board; the rest can be redone.
-    current: usize,
+    /// The line of play: its positions, its actions (undone ones included), the shown one.
+    line: GameLine,
     cursor: Point,
     mode: Mode,
     message: Option<Message>,
@@ -230,16 +227,14 @@ impl App {
     /// When the setup is invalid.
     pub fn new(setup: Setup, look: Look) -> Result<App, SetupError> {
         let start = setup.start()?;
-        Ok(App::from_line(vec![start], Vec::new(), Mode::Play, look))
+        Ok(App::from_line(GameLine::new(start), Mode::Play, look))
     }
 
     /// The record shown after its first `at` actions (all of them when `at` is larger), to step
     /// through.
     #[must_use]
     pub fn replay(record: &Record, at: usize, look: Look) -> App {
-        let actions = record.actions().to_vec();
-        let positions = record.positions();
-        let mut app = App::from_line(positions, actions, Mode::Replay, look);
+        let mut app = App::from_line(record.line(), Mode::Replay, look);
         app.players = record.players().clone();
         app.go_to(at);
         app.info("Replay: Left/Right step, Home/End jump, p plays on from the shown position.");
@@ -251,7 +246,7 @@ impl App {
     pub fn resume(record: &Record, look: Look) -> App {
         let mut app = App::replay(record, usize::MAX, look);
         app.mode = Mode::Play;
-        let n = app.current;
+        let n = app.current();
         app.info(format!(
             "Resumed after {n} action{}; new actions are added to the same record.",
             if n == 1 { "" } else { "s" }
@@ -259,13 +254,10 @@ impl App {
         app
     }
 
-    fn from_line(positions: Vec<Position>, actions: Vec<Action>, mode: Mode, look: Look) -> App {
-        let size = positions.first().map_or(1, Position::size);
-        let current = actions.len();
+    fn from_line(line: GameLine, mode: Mode, look: Look) -> App {
+        let size = line.start().size();
         App {
-            positions,
-            actions,
-            current,
+            line,
             cursor: Point::new(size / 2, size / 2),
             mode,
             message: None,
@@ -298,16 +290,14 @@ impl App {
     /// The position on the board.
     #[must_use]
     pub fn position(&self) -> &Position {
-        // ok: `positions` holds one more entry than there are actions, and `current` counts
-        // actions, so the index is always in range.
-        &self.positions[self.current]
+        self.line.position()
     }
 
-    /// The position after the first `n` actions of the line of play (the current one when `n`
-    /// is beyond it).
+    /// The position after the first `n` actions of the line of play (after all of them when
+    /// `n` is beyond it).
     #[must_use]
     pub fn position_at(&self, n: usize) -> &Position {
-        self.positions.get(n).unwrap_or_else(|| self.position())
+        self.line.position_at(n)
     }
 
     /// The setup of the game.
@@ -319,28 +309,25 @@ impl App {
     /// The whole line of play, undone actions included.
     #[must_use]
     pub fn actions(&self) -> &[Action] {
-        &self.actions
+        self.line.actions()
     }
 
     /// How many actions are on the board.
     #[must_use]
     pub fn current(&self) -> usize {
-        self.current
+        self.line.shown()
     }
 
     /// The last action on the board.
     #[must_use]
     pub fn last_action(&self) -> Option<Action> {
-        self.current.checked_sub(1).map(|i| self.actions[i])
+        self.line.last_played()
     }
 
     /// The point of the last placement on the board, to mark it.
     #[must_use]
     pub fn last_placement(&self) -> Option<Point> {
-        self.actions[..self.current]
-            .iter()
-            .rev()
-            .find_map(|a| a.point())
+        self.line.played().iter().rev().find_map(|a| a.point())
     }
 
     /// The cursor.
@@ -446,7 +433,7 @@ impl App {
     /// The record of the actions on the board.
     #[must_use]
     pub fn record_text(&self) -> String {
-        record::write_players(self.setup(), &self.players, &self.actions[..self.current])
+        record::write_players(self.setup(), &self.players, self.line.played())
     }
 
     /// Shows a refusal or a failure (of the app, or outside it, such as saving).
@@ -471,11 +458,11 @@ impl App {
     /// it, or else around the current action.
     #[must_use]
     pub fn list_top(&self, rows: usize) -> usize {
-        let len = self.actions.len();
+        let len = self.line.actions().len();
         let last_top = len.saturating_sub(rows);
         match self.list_top {
             Some(top) => top.min(last_top),
-            None => self.current.saturating_sub(1 + rows / 2).min(last_top),
+            None => self.current().saturating_sub(1 + rows / 2).min(last_top),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! quentin's interface, apart from any terminal: the app as a state machine and its drawing.
 //!
 //! - [`input`]: the app's own input events, which each front end translates into.
+//! - [`game_line`]: a game's line of play: its positions, actions and the shown one; replay,
+//!   undo and redo, catching up with a server.
 //! - [`app`]: the state machine: input events and the search's news in, effects out.
 //! - [`layout`]: where things are on the screen, which the renderer finds and the app reads.
 //! - [`render`]: drawing the app's state, a pure function into a ratatui buffer.
@@ -18,6 +20,7 @@
 pub mod app;
 pub mod commands;
 pub mod escape;
+pub mod game_line;
 pub mod guide;
 pub mod input;
 pub mod layout;

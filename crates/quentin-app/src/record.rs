@@ -12,6 +12,7 @@
 
 use std::fmt;
 
+use crate::game_line::GameLine;
 use crate::rules::{Action, Game, ParseActionError, Position, Setup};
 
 /// The longest piece of a record's own text quoted in a message.
@@ -427,47 +428,35 @@ impl Record {
         &self.actions
     }
 
+    /// The line of play of the first `n` actions (all of them when `n` is larger), all shown.
+    fn line_to(&self, n: usize) -> GameLine {
+        // A record only exists once its setup started and its actions played (see `parse`).
+        let start = match self.setup.start() {
+            Ok(start) => start,
+            Err(e) => unreachable!("a parsed record has a valid setup: {e}"),
+        };
+        match GameLine::replay(start, &self.actions[..n.min(self.actions.len())]) {
+            Ok(line) => line,
+            Err(stopped) => unreachable!("a parsed record holds only legal actions: {stopped:?}"),
+        }
+    }
+
+    /// The game's line of play: every position, each action played once, all shown.
+    #[must_use]
+    pub fn line(&self) -> GameLine {
+        self.line_to(self.actions.len())
+    }
+
     /// The position after the first `n` actions (all of them when `n` is larger).
     #[must_use]
     pub fn position_at(&self, n: usize) -> Position {
-        // A record only exists once its setup started and its actions played (see `parse`).
-        let mut pos = match self.setup.start() {
-            Ok(pos) => pos,
-            Err(e) => unreachable!("a parsed record has a valid setup: {e}"),
-        };
-        for &action in self.actions.iter().take(n) {
-            if let Err(e) = pos.play(action) {
-                unreachable!("a parsed record holds only legal actions: {e}");
-            }
-        }
-        pos
-    }
-
-    /// The position before the first action, then after each action: `actions().len() + 1`
-    /// positions, built in one pass (each action played once, not the line replayed from the
-    /// start for each position).
-    #[must_use]
-    pub fn positions(&self) -> Vec<Position> {
-        let mut pos = self.position_at(0);
-        let mut all = Vec::with_capacity(self.actions.len() + 1);
-        for &action in &self.actions {
-            let next = {
-                let mut next = pos.clone();
-                if let Err(e) = next.play(action) {
-                    unreachable!("a parsed record holds only legal actions: {e}");
-                }
-                next
-            };
-            all.push(std::mem::replace(&mut pos, next));
-        }
-        all.push(pos);
-        all
+        self.line_to(n).last().clone()
     }
 
     /// The position after every action.
     #[must_use]
     pub fn final_position(&self) -> Position {
-        self.position_at(self.actions.len())
+        self.line().last().clone()
     }
 
     /// The record as text: the headers, then one action per line.

@@ -2,6 +2,7 @@
 //! hub's committed game and the player's keys, its requests carried out by the hub.
 
 use crate::tui::app::{App, Effect, Finish, Input as AppInput, Look, Online, Request};
+use crate::tui::game_line::GameLine;
 use crate::tui::input::Event;
 use crate::tui::layout::Geometry;
 use crate::tui::render;
@@ -97,15 +98,11 @@ pub(super) async fn game_screen(
 
 /// The app of game `view` for player `me` (a watcher when not one of its players).
 fn app_of(view: &GameView, me: i64, look: Look) -> App {
-    let mut positions = vec![view.setup.start().unwrap_or_else(|_| view.position.clone())];
-    for action in &view.actions {
-        let mut next = positions[positions.len() - 1].clone();
-        if next.play(*action).is_err() {
-            break;
-        }
-        positions.push(next);
-    }
-    App::online(positions, view.actions.clone(), online_of(view, me), look)
+    let start = view.setup.start().unwrap_or_else(|_| view.position.clone());
+    // The hub commits only what the rules accept; were it otherwise, the board shows the game
+    // up to the refused action.
+    let line = GameLine::replay(start, &view.actions).unwrap_or_else(|stopped| stopped.line);
+    App::online(line, online_of(view, me), look)
 }
 
 /// Feeds `events` to the game's app one by one, each one's effects carried out before the

@@ -153,7 +153,7 @@ impl App {
     pub fn thinking(&self) -> Option<(Job, Option<&Report>)> {
         self.search
             .as_ref()
-            .filter(|s| !s.done && s.job != Job::Review && s.line == self.actions[..self.current])
+            .filter(|s| !s.done && s.job != Job::Review && s.line == self.line.played())
             .map(|s| (s.job, s.report.as_ref()))
     }
 
@@ -162,7 +162,7 @@ impl App {
     pub fn report(&self) -> Option<&Report> {
         self.search
             .as_ref()
-            .filter(|s| s.job != Job::Review && s.line == self.actions[..self.current])
+            .filter(|s| s.job != Job::Review && s.line == self.line.played())
             .and_then(|s| s.report.as_ref())
     }
 
@@ -177,7 +177,7 @@ impl App {
     pub fn suggestion(&self) -> Option<&Hint> {
         self.suggestion
             .as_ref()
-            .filter(|h| h.line == self.actions[..self.current])
+            .filter(|h| h.line == self.line.played())
     }
 
     /// What a search should be doing now, if anything: the computer's move first, then a
@@ -224,7 +224,7 @@ impl App {
                 .as_ref()
                 .and_then(|r| r.next_line())
                 .is_some_and(|line| line == search.line),
-            _ => search.line == self.actions[..self.current],
+            _ => search.line == self.line.played(),
         };
         if search.done || !searched {
             return Effect::None;
@@ -256,7 +256,7 @@ impl App {
         let reviewing = self.game_review.as_ref().and_then(|r| r.next_line());
         let (wanted, line) = match reviewing {
             Some(line) => (Some(Job::Review), line),
-            None => (self.wanted(), &self.actions[..self.current]),
+            None => (self.wanted(), self.line.played()),
         };
         if let Some(search) = &self.search
             && (search.line != line || Some(search.job) != wanted)
@@ -269,7 +269,7 @@ impl App {
         if self.search.is_none()
             && let Some(job) = wanted
         {
-            let position = Box::new(self.positions[line.len()].clone());
+            let position = Box::new(self.line.position_at(line.len()).clone());
             let (budget, level) = match job {
                 Job::Move => (Budget::Seconds(self.versus.think), self.versus.level),
                 Job::Hint => (Budget::Seconds(self.versus.think), Level::FULL),
@@ -307,7 +307,7 @@ impl App {
                 };
                 self.hint_wanted = false;
                 self.suggestion = Some(Hint {
-                    line: self.actions[..self.current].to_vec(),
+                    line: self.line.played().to_vec(),
                     action: best,
                     win: report.chance(),
                     color,
@@ -428,14 +428,17 @@ impl App {
             self.warn("The computer plays both sides: there is nothing of yours to take back.");
             return Effect::None;
         }
-        let Some(target) = (0..self.current).rev().find(|&k| self.person_to_move_at(k)) else {
+        let Some(target) = (0..self.current())
+            .rev()
+            .find(|&k| self.person_to_move_at(k))
+        else {
             // Its search goes on: there is nothing to go back to.
             self.warn("Nothing of yours to take back yet.");
             return Effect::None;
         };
         self.stop_search();
-        let undone = join(&self.actions[target..self.current]);
-        self.current = target;
+        let undone = join(&self.line.actions()[target..self.current()]);
+        self.line.go_to(target);
         self.list_top = None;
         self.pick = Pick::Nothing;
         self.info(format!("Taken back: {undone}. r redoes."));
@@ -447,17 +450,17 @@ impl App {
         if self.versus.computer == [false, false] {
             return self.redo();
         }
-        let len = self.actions.len();
-        if self.current == len {
+        let len = self.line.actions().len();
+        if self.current() == len {
             self.warn("Nothing to redo.");
             return Effect::None;
         }
         self.stop_search();
-        let target = (self.current + 1..=len)
+        let target = (self.current() + 1..=len)
             .find(|&k| self.person_to_move_at(k))
             .unwrap_or(len);
-        let redone = join(&self.actions[self.current..target]);
-        self.current = target;
+        let redone = join(&self.line.actions()[self.current()..target]);
+        self.line.go_to(target);
         self.list_top = None;
         self.pick = Pick::Nothing;
         self.info(format!("Redone: {redone}."));

@@ -112,7 +112,7 @@ impl App {
         }
         let over = self.position().is_over();
         match command {
-            Command::Left if over => return self.review(self.current.saturating_sub(1)),
+            Command::Left if over => return self.review(self.current().saturating_sub(1)),
             Command::First if over => return self.review(0),
             Command::Left => self.move_cursor(-1, 0),
             Command::Right => self.move_cursor(1, 0),
@@ -136,10 +136,10 @@ impl App {
 
     fn replay_key(&mut self, command: Command) -> Effect {
         match command {
-            Command::Left => self.go_to(self.current.saturating_sub(1)),
-            Command::Right => self.go_to(self.current + 1),
+            Command::Left => self.go_to(self.current().saturating_sub(1)),
+            Command::Right => self.go_to(self.current() + 1),
             Command::First => self.go_to(0),
-            Command::Last => self.go_to(self.actions.len()),
+            Command::Last => self.go_to(self.line.actions().len()),
             Command::PlayOn => return self.play_on(),
             Command::Hint => return self.ask_hint(),
             Command::Analysis => return self.toggle_analysis(),

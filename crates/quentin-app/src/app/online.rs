@@ -5,6 +5,7 @@
 //! outbox ([`Effect::Send`](super::Effect::Send)) and brings back what the server holds
 //! ([`Input::Server`](super::Input::Server)).
 
+use crate::game_line::GameLine;
 use crate::rules::{Action, Color, Position};
 
 use super::{App, Effect, Mode, Pick, player_of};
@@ -134,13 +135,8 @@ impl Online {
 impl App {
     /// An online game, from what the server holds.
     #[must_use]
-    pub fn online(
-        positions: Vec<Position>,
-        actions: Vec<Action>,
-        online: Online,
-        look: super::Look,
-    ) -> App {
-        let mut app = App::from_line(positions, actions, Mode::Play, look);
+    pub fn online(line: GameLine, online: Online, look: super::Look) -> App {
+        let mut app = App::from_line(line, Mode::Play, look);
         app.players = [Some(online.names[0].clone()), Some(online.names[1].clone())];
         app.online = Some(online);
         app
@@ -156,38 +152,32 @@ impl App {
     /// back ones removed) and the state beside the board. Said in the message when the
     /// opponent played.
     pub(crate) fn sync_online(&mut self, actions: &[Action], online: Online) {
-        let common = self
-            .actions
-            .iter()
-            .zip(actions)
-            .take_while(|(a, b)| a == b)
-            .count();
-        let old_len = self.actions.len();
-        if common != old_len || common != actions.len() {
-            self.actions.truncate(common);
-            self.positions.truncate(common + 1);
-            for action in &actions[common..] {
-                let mut next = self.positions[self.positions.len() - 1].clone();
-                if next.play(*action).is_err() {
-                    break;
-                }
-                self.positions.push(next);
-                self.actions.push(*action);
-            }
-            self.current = self.actions.len();
+        let old_len = self.line.actions().len();
+        let caught = self.line.catch_up(actions);
+        if !matches!(caught, Ok(None)) {
             self.list_top = None;
             self.pick = Pick::Nothing;
-            if self.actions.len() > common {
+        }
+        match (caught, self.line.last_played()) {
+            (Ok(None), _) => {}
+            (Ok(Some(caught)), Some(last)) if caught.added > 0 => {
+                let n = self.current();
                 let text = played_text(
                     &online,
-                    &self.positions[self.current - 1],
-                    &self.positions[self.current],
-                    self.actions[self.current - 1],
+                    self.line.position_at(n - 1),
+                    self.line.position(),
+                    last,
                 );
                 self.info(text);
-            } else {
+            }
+            (Ok(Some(_)), _) => {
                 self.info("The last action was taken back, as both players agreed.");
             }
+            // The hub commits only what the rules accept: this would be the server's fault.
+            (Err(reason), _) => self.warn(format!(
+                "The server's game holds an action the rules refuse ({reason}): the board \
+                 shows the game before it."
+            )),
         }
         let asked = online.takeback.is_some()
             && online.takeback != self.online.as_ref().and_then(|o| o.takeback);
@@ -198,7 +188,7 @@ impl App {
         let declined = seat.is_some()
             && online.takeback.is_none()
             && self.online.as_ref().is_some_and(|o| o.takeback == seat)
-            && self.actions.len() == old_len
+            && self.line.actions().len() == old_len
             && online.result.is_none();
         let presence = match (seat, &self.online) {
             (Some(me), Some(before)) if before.connected[1 - me] != online.connected[1 - me] => {
@@ -215,7 +205,7 @@ impl App {
         };
         if let Some(result) = online.result_text().filter(|_| ended) {
             // After the move that ended it, when one did.
-            let played = match (old_len != self.actions.len(), self.message()) {
+            let played = match (old_len != self.line.actions().len(), self.message()) {
                 (true, Some(message)) => format!("{} ", message.text),
                 _ => String::new(),
             };

@@ -308,6 +308,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::app::tests::{effect_of, key, press};
     use crate::app::{Look, Mode, player_of};
+    use crate::game_line::GameLine;
     use crate::input::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
     use crate::rules::{Board, Game, Outcome, Setup};
 
@@ -321,7 +322,7 @@ pub(crate) mod tests {
         let position = Setup::new(Game::Quint)
             .start_quint_from(&board, [0, 0], to_move)
             .unwrap();
-        App::from_line(vec![position], Vec::new(), Mode::Play, look)
+        App::from_line(GameLine::new(position), Mode::Play, look)
     }
 
     /// [`THREE_CAPTURES`] with the cursor on c4.

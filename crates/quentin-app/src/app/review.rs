@@ -57,11 +57,11 @@ impl App {
     pub fn reviewed_here(&self) -> Option<&ActionReview> {
         let review = self.game_review.as_ref()?;
         let done = review.done.as_ref()?;
-        let shown = &self.actions[..self.current];
+        let shown = self.line.played();
         if !review.line.starts_with(shown) {
             return None;
         }
-        done.actions.get(self.current)
+        done.actions.get(self.current())
     }
 
     /// The mark of action `i` (from 0) of the line, when the review is done and the line is
@@ -70,7 +70,7 @@ impl App {
     pub fn mark_of(&self, i: usize) -> Option<crate::search::review::Mark> {
         let review = self.game_review.as_ref()?;
         let done = review.done.as_ref()?;
-        (self.actions.get(..=i) == review.line.get(..=i))
+        (self.line.actions().get(..=i) == review.line.get(..=i))
             .then(|| done.actions.get(i).and_then(|a| a.mark))
             .flatten()
     }
@@ -86,28 +86,28 @@ impl App {
                 self.warn("v reviews a game once it is over, or in a replay.");
                 return Effect::None;
             }
-            let _ = self.review(self.current);
+            let _ = self.review(self.current());
         }
-        if self.actions.is_empty() {
+        if self.line.actions().is_empty() {
             self.warn("There is no action to review.");
             return Effect::None;
         }
         if self
             .game_review
             .as_ref()
-            .is_some_and(|r| r.line == self.actions)
+            .is_some_and(|r| r.line == self.line.actions())
         {
             self.info("This game is reviewed already: m and M jump between the marked actions.");
             return Effect::None;
         }
         self.game_review = Some(GameReview {
-            line: self.actions.clone(),
+            line: self.line.actions().to_vec(),
             reports: Vec::new(),
             done: None,
         });
         self.info(format!(
             "Reviewing {} positions in the background; the keys work meanwhile.",
-            self.actions.len()
+            self.line.actions().len()
         ));
         Effect::None
     }
@@ -126,7 +126,7 @@ impl App {
         if review.reports.len() < review.line.len() {
             return;
         }
-        let start = &self.positions[0];
+        let start = self.line.start();
         match weigh(start, &review.line, &review.reports) {
             Ok(done) => {
                 let marked = done.actions.iter().filter(|a| a.mark.is_some()).count();
@@ -150,7 +150,7 @@ impl App {
             return Effect::None;
         };
         // The shown position is before action `current + 1`.
-        let here = self.current + 1;
+        let here = self.current() + 1;
         let target = if back {
             review.previous_mark(here)
         } else {

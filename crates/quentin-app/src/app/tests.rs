@@ -1,6 +1,7 @@
 //! State-machine tests: keys and clicks in, state and effects out.
 
 use super::*;
+use crate::game_line::GameLine;
 use crate::input::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -380,8 +381,7 @@ fn an_online_move_and_leaving_come_out_of_the_step_in_order() {
         ..Setup::new(Game::Quentin)
     };
     let mut app = App::online(
-        vec![setup.start().unwrap()],
-        Vec::new(),
+        GameLine::new(setup.start().unwrap()),
         online(Some(0)),
         Look::FULL,
     );

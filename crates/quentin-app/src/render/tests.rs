@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::app::tests::{after, after_with, game, press};
+use crate::game_line::GameLine;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color as Paint;
@@ -240,8 +241,8 @@ fn a_winning_placement_says_so_before_it_is_played() {
 /// Online Quentin 5×5, pie on, after Black's (alice's) c3, seen from `seat`.
 fn online_after_c3(online: crate::app::Online) -> App {
     let local = after(5, true, "c3");
-    let positions = vec![local.position_at(0).clone(), local.position().clone()];
-    App::online(positions, local.actions().to_vec(), online, Look::FULL)
+    let line = GameLine::replay(local.position_at(0).clone(), local.actions()).unwrap();
+    App::online(line, online, Look::FULL)
 }
 
 #[test]

@@ -1,6 +1,8 @@
-//! The line of play: acting, forced passes, undo and redo, new games and playing on.
+//! Acting on the line of play: actions and forced passes, undo and redo, new games and
+//! playing on (the line itself is [`GameLine`]; this says what happened in words).
 
-use crate::rules::{Action, Color, Illegal, KonobiViolation, Position};
+use crate::game_line::GameLine;
+use crate::rules::{Action, Color, Illegal, KonobiViolation};
 
 use super::text::{KONOBI_TIP, dimensions, fills_text, join, refusal_text, removals_text};
 use super::{App, Effect, MAX_AUTO_PASSES, Mode, Pick, player, player_of, quint};
@@ -41,15 +43,6 @@ impl App {
                 return Effect::None;
             }
         };
-        let mut next = position.clone();
-        if let Err(reason) = next.play(action) {
-            // The preview said it was legal; the rules would have to contradict themselves.
-            self.warn(format!(
-                "{} cannot play {action}: {reason}.",
-                mover.capitalised()
-            ));
-            return Effect::None;
-        }
         let mut text = match action {
             Action::Swap => format!(
                 "Swap: the players exchange colours; {} now plays White.",
@@ -73,7 +66,14 @@ impl App {
                 )
             }
         };
-        self.push(action, next);
+        if let Err(reason) = self.push(action) {
+            // The preview said it was legal; the rules would have to contradict themselves.
+            self.warn(format!(
+                "{} cannot play {action}: {reason}.",
+                mover.capitalised()
+            ));
+            return Effect::None;
+        }
         self.pass_if_forced(&mut text);
         if let Some(why) = quint::ending(self.position()) {
             text.push(' ');
@@ -102,52 +102,38 @@ impl App {
             if position.legal_actions() != [Action::Pass] {
                 return;
             }
-            let mut next = position.clone();
-            if next.play(Action::Pass).is_err() {
+            if self.push(Action::Pass).is_err() {
                 return;
             }
             text.push_str(&format!(
                 " {} has no legal placement and passes.",
                 stuck.capitalised()
             ));
-            self.push(Action::Pass, next);
         }
     }
 
-    /// Puts `action`, leading to `next`, after the current action; undone actions are dropped.
-    pub(super) fn push(&mut self, action: Action, next: Position) {
-        self.actions.truncate(self.current);
-        self.positions.truncate(self.current + 1);
-        self.actions.push(action);
-        self.positions.push(next);
-        self.current += 1;
+    /// Plays `action` after the current action; undone actions are dropped.
+    pub(super) fn push(&mut self, action: Action) -> Result<(), Illegal> {
+        self.line.play(action)?;
         self.list_top = None;
         self.pick = Pick::Nothing;
         self.tip = None;
+        Ok(())
     }
 
     /// Whether action number `n` (from 1) is a pass. Passes are only ever forced, so the app
     /// played it by itself right after the action that forced it.
     pub(super) fn is_pass(&self, n: usize) -> bool {
-        n > 0 && self.actions.get(n - 1) == Some(&Action::Pass)
+        self.line.is_pass(n)
     }
 
     pub(super) fn undo(&mut self) -> Effect {
-        if self.current == 0 {
+        // A forced pass goes with the action that forced it.
+        let undone = self.line.undo();
+        if undone.is_empty() {
             self.warn("Nothing to undo.");
             return Effect::None;
         }
-        let mut undone = Vec::new();
-        // A forced pass goes with the action that forced it: undoing only the pass would give
-        // the turn back to a side that must pass again at once.
-        loop {
-            self.current -= 1;
-            undone.push(self.actions[self.current]);
-            if !self.is_pass(self.current + 1) || self.current == 0 {
-                break;
-            }
-        }
-        undone.reverse();
         self.list_top = None;
         self.pick = Pick::Nothing;
         self.info(format!("Undone: {}. r redoes.", join(&undone)));
@@ -155,15 +141,10 @@ impl App {
     }
 
     pub(super) fn redo(&mut self) -> Effect {
-        if self.current == self.actions.len() {
+        let redone = self.line.redo();
+        if redone.is_empty() {
             self.warn("Nothing to redo.");
             return Effect::None;
-        }
-        let mut redone = vec![self.actions[self.current]];
-        self.current += 1;
-        while self.current < self.actions.len() && self.is_pass(self.current + 1) {
-            redone.push(self.actions[self.current]);
-            self.current += 1;
         }
         self.list_top = None;
         self.pick = Pick::Nothing;
@@ -172,15 +153,15 @@ impl App {
     }
 
     pub(super) fn new_game(&mut self) -> Effect {
-        let finished = self.reviewing && self.positions.last().is_some_and(Position::is_over);
+        let finished = self.reviewing && self.line.last().is_over();
         if !self.position().is_over() && !finished {
             self.warn("n starts a new game once this one is won.");
             return Effect::None;
         }
         self.stop_search();
         let setup = self.setup();
-        let start = self.positions[0].clone();
-        let mut next = App::from_line(vec![start], Vec::new(), Mode::Play, self.look);
+        let start = self.line.start().clone();
+        let mut next = App::from_line(GameLine::new(start), Mode::Play, self.look);
         // The same players, and the same computer behind them.
         next.versus = self.versus;
         // People keep their names (`--names`); a computer is named by its level.
@@ -217,7 +198,7 @@ impl App {
     }
 
     pub(super) fn go_to(&mut self, n: usize) {
-        self.current = n.min(self.actions.len());
+        self.line.go_to(n);
         self.list_top = None;
     }
 
@@ -228,8 +209,7 @@ impl App {
             );
             return Effect::None;
         }
-        self.actions.truncate(self.current);
-        self.positions.truncate(self.current + 1);
+        self.line.cut();
         self.mode = Mode::Play;
         self.reviewing = false;
         self.game_review = None;
@@ -238,7 +218,7 @@ impl App {
         self.list_top = None;
         let mut text = format!(
             "Playing on after action {} into a new record; the replayed file is left as it was.",
-            self.current
+            self.current()
         );
         self.pass_if_forced(&mut text);
         self.info(text);
