@@ -17,6 +17,7 @@ pub(crate) mod online;
 mod playing;
 pub(crate) mod quint;
 mod review;
+mod state;
 mod text;
 
 use std::path::{Path, PathBuf};
@@ -29,10 +30,10 @@ use super::input::Event;
 use super::layout::Geometry;
 use super::search_handle::{SearchNews, SearchOrder};
 
-use computer::Search;
 pub use computer::{Hint, Job, Versus, chance};
 pub use online::{Finish, Online, Request};
 pub use review::REVIEW_PLAYOUTS;
+use state::{Analysis, Computer, Help, Notes, OnlineSeat, Review, Screen, Seats};
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};
 pub use text::{KONOBI_TIP, dimensions, refusal_text, removals_text, wins_text};
@@ -150,59 +151,33 @@ pub fn player_of(position: &Position, color: Color) -> u8 {
 }
 
 /// The state of the interface: events and the search's news in, effects and search orders out.
+/// Each concern keeps its own part (`app/state.rs`).
 #[derive(Clone, Debug)]
 pub struct App {
     /// The line of play: its positions, its actions (undone ones included), the shown one.
     line: GameLine,
-    cursor: Point,
+    /// Play or replay.
     mode: Mode,
-    message: Option<Message>,
-    help: bool,
-    /// How many lines the help is scrolled down.
-    help_scroll: usize,
-    /// Keys ignored while the window is too small for the board, counted for the player (and
-    /// so that what typed keys did can always be read back from the screen).
-    ignored_keys: usize,
-    /// Konobi's first-time tip, while it shows (not the computer's hint).
-    tip: Option<&'static str>,
-    /// Whether that hint was shown already: it shows once a session.
-    tip_given: bool,
-    look: Look,
+    /// Where the record is saved, once it is.
     record_path: Option<PathBuf>,
-    /// The first entry shown in the action list, when the player scrolled it; `None` follows
-    /// the current action.
-    list_top: Option<usize>,
-    /// The screen geometry of the last render, for mouse clicks.
-    geometry: Geometry,
-    /// Quint's selection in the move phase.
-    pick: Pick,
-    /// Who plays what.
-    versus: Versus,
-    /// The `player1`/`player2` texts shown and recorded.
-    players: Players,
-    /// Whether a computer player stands behind the app (its front end runs the search).
-    computer: bool,
+    /// What the board and the panel show, and where they are on the screen.
+    screen: Screen,
+    /// The panel's message and tip.
+    notes: Notes,
+    /// The help overlay.
+    help: Help,
+    /// Who plays, and their names.
+    seats: Seats,
+    /// The computer's search.
+    computer: Computer,
+    /// The live analysis and the hints.
+    analysis: Analysis,
+    /// Looking the game over, and its review.
+    review: Review,
+    /// The seat at a game on a server.
+    online: OnlineSeat,
     /// What the app asks of its front end, until the step that asked gives it back.
     outbox: Vec<Effect>,
-    /// What the search said last, not yet read by a tick.
-    news: Option<SearchNews>,
-    /// The search under way or just ended.
-    search: Option<Search>,
-    /// Whether a hint was asked for and not found yet.
-    hint_wanted: bool,
-    /// The last hint found by the computer.
-    suggestion: Option<Hint>,
-    /// Whether the live analysis is on.
-    analysis: bool,
-    /// Whether the replay is of the game just finished here, looked over (`n` then starts a
-    /// new game).
-    reviewing: bool,
-    /// The game over the network, when this is one.
-    online: Option<Online>,
-    /// Whether `R` was just pressed once: a second press resigns.
-    resign_asked: bool,
-    /// The review of the game, under way or done.
-    game_review: Option<review::GameReview>,
 }
 
 /// The app is plain data: it holds no search, no terminal and nothing shared, so any front end can
@@ -235,7 +210,7 @@ impl App {
     #[must_use]
     pub fn replay(record: &Record, at: usize, look: Look) -> App {
         let mut app = App::from_line(record.line(), Mode::Replay, look);
-        app.players = record.players().clone();
+        app.seats.players = record.players().clone();
         app.go_to(at);
         app.info("Replay: Left/Right step, Home/End jump, p plays on from the shown position.");
         app
@@ -258,32 +233,27 @@ impl App {
         let size = line.start().size();
         App {
             line,
-            cursor: Point::new(size / 2, size / 2),
             mode,
-            message: None,
-            help: false,
-            help_scroll: 0,
-            ignored_keys: 0,
-            tip: None,
-            tip_given: false,
-            look,
             record_path: None,
-            list_top: None,
-            geometry: Geometry::default(),
-            pick: Pick::Nothing,
-            versus: Versus::PEOPLE,
-            players: Players::default(),
-            computer: false,
+            screen: Screen {
+                cursor: Point::new(size / 2, size / 2),
+                pick: Pick::Nothing,
+                list_top: None,
+                geometry: Geometry::default(),
+                look,
+                ignored_keys: 0,
+            },
+            notes: Notes::default(),
+            help: Help::default(),
+            seats: Seats {
+                versus: Versus::PEOPLE,
+                players: Players::default(),
+            },
+            computer: Computer::default(),
+            analysis: Analysis::default(),
+            review: Review::default(),
+            online: OnlineSeat::default(),
             outbox: Vec::new(),
-            news: None,
-            search: None,
-            hint_wanted: false,
-            suggestion: None,
-            analysis: false,
-            reviewing: false,
-            online: None,
-            resign_asked: false,
-            game_review: None,
         }
     }
 
@@ -333,7 +303,7 @@ impl App {
     /// The cursor.
     #[must_use]
     pub fn cursor(&self) -> Point {
-        self.cursor
+        self.screen.cursor
     }
 
     /// Play or replay.
@@ -345,39 +315,39 @@ impl App {
     /// The last message.
     #[must_use]
     pub fn message(&self) -> Option<&Message> {
-        self.message.as_ref()
+        self.notes.message.as_ref()
     }
 
     /// Whether the help overlay is open.
     #[must_use]
     pub fn help_open(&self) -> bool {
-        self.help
+        self.help.open
     }
 
     /// A tip for a newcomer shown under the last message, such as why Konobi refuses most
     /// diagonal moves.
     #[must_use]
     pub fn tip(&self) -> Option<&'static str> {
-        self.tip
+        self.notes.tip
     }
 
     /// How many lines the help overlay is scrolled down (the drawing shows no more than its
     /// last line at the bottom).
     #[must_use]
     pub fn help_scroll(&self) -> usize {
-        self.help_scroll
+        self.help.scroll
     }
 
     /// How many keys were ignored since the window became too small for the board.
     #[must_use]
     pub fn ignored_keys(&self) -> usize {
-        self.ignored_keys
+        self.screen.ignored_keys
     }
 
     /// How to draw.
     #[must_use]
     pub fn look(&self) -> Look {
-        self.look
+        self.screen.look
     }
 
     /// Where the record is saved, once the run loop said so.
@@ -425,21 +395,21 @@ impl App {
     /// Remembers the geometry of the screen just drawn, for mouse clicks and scrolling.
     pub(crate) fn set_geometry(&mut self, geometry: Geometry) {
         if !geometry.hidden {
-            self.ignored_keys = 0;
+            self.screen.ignored_keys = 0;
         }
-        self.geometry = geometry;
+        self.screen.geometry = geometry;
     }
 
     /// The record of the actions on the board.
     #[must_use]
     pub fn record_text(&self) -> String {
-        record::write_players(self.setup(), &self.players, self.line.played())
+        record::write_players(self.setup(), &self.seats.players, self.line.played())
     }
 
     /// Shows a refusal or a failure (of the app, or outside it, such as saving).
     pub fn warn(&mut self, text: impl Into<String>) {
-        self.tip = None;
-        self.message = Some(Message {
+        self.notes.tip = None;
+        self.notes.message = Some(Message {
             text: text.into(),
             tone: Tone::Refusal,
         });
@@ -447,8 +417,8 @@ impl App {
 
     /// Shows news: what happened, what the keys do now.
     pub fn info(&mut self, text: impl Into<String>) {
-        self.tip = None;
-        self.message = Some(Message {
+        self.notes.tip = None;
+        self.notes.message = Some(Message {
             text: text.into(),
             tone: Tone::Info,
         });
@@ -460,7 +430,7 @@ impl App {
     pub fn list_top(&self, rows: usize) -> usize {
         let len = self.line.actions().len();
         let last_top = len.saturating_sub(rows);
-        match self.list_top {
+        match self.screen.list_top {
             Some(top) => top.min(last_top),
             None => self.current().saturating_sub(1 + rows / 2).min(last_top),
         }

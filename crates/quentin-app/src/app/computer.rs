@@ -111,30 +111,30 @@ impl App {
     /// Puts a computer behind the app: who it plays. The app's front end runs the search it asks
     /// for.
     pub fn set_computer(&mut self, versus: Versus) {
-        self.versus = versus;
-        self.computer = true;
+        self.seats.versus = versus;
+        self.computer.behind = true;
         // A game resumed between people keeps the players its record names.
         if self.mode == Mode::Play && versus.computer != [false, false] {
-            self.players = versus.players();
+            self.seats.players = versus.players();
         }
     }
 
     /// Who plays what.
     #[must_use]
     pub fn versus(&self) -> Versus {
-        self.versus
+        self.seats.versus
     }
 
     /// The `player1`/`player2` texts: of the record replayed, or of this game.
     #[must_use]
     pub fn players(&self) -> &Players {
-        &self.players
+        &self.seats.players
     }
 
     /// Whether the computer plays `color` in `position`.
     #[must_use]
     pub fn computer_plays(&self, position: &Position, color: Color) -> bool {
-        self.versus.plays(player_of(position, color))
+        self.seats.versus.plays(player_of(position, color))
     }
 
     /// Whether it is the computer's turn in the game being played.
@@ -151,7 +151,8 @@ impl App {
     /// The search under way (not ended) and what it reports so far.
     #[must_use]
     pub fn thinking(&self) -> Option<(Job, Option<&Report>)> {
-        self.search
+        self.computer
+            .search
             .as_ref()
             .filter(|s| !s.done && s.job != Job::Review && s.line == self.line.played())
             .map(|s| (s.job, s.report.as_ref()))
@@ -160,7 +161,8 @@ impl App {
     /// The latest report on the shown position, of whatever search looked at it.
     #[must_use]
     pub fn report(&self) -> Option<&Report> {
-        self.search
+        self.computer
+            .search
             .as_ref()
             .filter(|s| s.job != Job::Review && s.line == self.line.played())
             .and_then(|s| s.report.as_ref())
@@ -169,13 +171,14 @@ impl App {
     /// Whether the live analysis is on.
     #[must_use]
     pub fn analysis_on(&self) -> bool {
-        self.analysis
+        self.analysis.on
     }
 
     /// The hint for the shown position, once found.
     #[must_use]
     pub fn suggestion(&self) -> Option<&Hint> {
-        self.suggestion
+        self.analysis
+            .hint
             .as_ref()
             .filter(|h| h.line == self.line.played())
     }
@@ -187,9 +190,9 @@ impl App {
             None
         } else if self.computer_to_move() {
             Some(Job::Move)
-        } else if self.hint_wanted {
+        } else if self.analysis.hint_wanted {
             Some(Job::Hint)
-        } else if self.analysis {
+        } else if self.analysis.on {
             Some(Job::Analysis)
         } else {
             None
@@ -199,7 +202,7 @@ impl App {
     /// Tells the app the latest news of the search its front end runs, for the next
     /// [`App::tick`].
     pub(crate) fn searched(&mut self, news: SearchNews) {
-        self.news = Some(news);
+        self.computer.news = Some(news);
     }
 
     /// Brings the app up to date with the search: reads the news it was told, plays the
@@ -214,13 +217,14 @@ impl App {
 
     /// Reads the news of the search under way; once it has ended, acts on its final report.
     fn read_search(&mut self) -> Effect {
-        let news = self.news.take();
-        let (Some(news), Some(search)) = (news, self.search.as_mut()) else {
+        let news = self.computer.news.take();
+        let (Some(news), Some(search)) = (news, self.computer.search.as_mut()) else {
             return Effect::None;
         };
         let searched = match search.job {
             Job::Review => self
-                .game_review
+                .review
+                .game
                 .as_ref()
                 .and_then(|r| r.next_line())
                 .is_some_and(|line| line == search.line),
@@ -248,31 +252,34 @@ impl App {
     /// Stops a search that no longer fits the shown position or the wishes, and starts the
     /// one wanted.
     fn schedule(&mut self) {
-        if !self.computer {
+        if !self.computer.behind {
             return;
         }
         // The review, while under way, goes before what the shown position wants (it runs only
         // where the computer has no move to make: after a game, in a replay).
-        let reviewing = self.game_review.as_ref().and_then(|r| r.next_line());
+        let reviewing = self.review.game.as_ref().and_then(|r| r.next_line());
         let (wanted, line) = match reviewing {
             Some(line) => (Some(Job::Review), line),
             None => (self.wanted(), self.line.played()),
         };
-        if let Some(search) = &self.search
+        if let Some(search) = &self.computer.search
             && (search.line != line || Some(search.job) != wanted)
         {
             if !search.done {
                 self.outbox.push(Effect::Search(SearchOrder::Stop));
             }
-            self.search = None;
+            self.computer.search = None;
         }
-        if self.search.is_none()
+        if self.computer.search.is_none()
             && let Some(job) = wanted
         {
             let position = Box::new(self.line.position_at(line.len()).clone());
             let (budget, level) = match job {
-                Job::Move => (Budget::Seconds(self.versus.think), self.versus.level),
-                Job::Hint => (Budget::Seconds(self.versus.think), Level::FULL),
+                Job::Move => (
+                    Budget::Seconds(self.seats.versus.think),
+                    self.seats.versus.level,
+                ),
+                Job::Hint => (Budget::Seconds(self.seats.versus.think), Level::FULL),
                 Job::Analysis => (Budget::Unlimited, Level::FULL),
                 Job::Review => (GameReview::BUDGET, Level::FULL),
             };
@@ -280,7 +287,7 @@ impl App {
                 Job::Review => SearchOrder::Review(position, line.to_vec()),
                 _ => SearchOrder::Start(position, line.to_vec(), budget, level),
             }));
-            self.search = Some(Search {
+            self.computer.search = Some(Search {
                 job,
                 line: line.to_vec(),
                 done: false,
@@ -295,7 +302,7 @@ impl App {
         let Some((best, report)) = report.and_then(|i| i.best.map(|b| (b, i))) else {
             if job != Job::Analysis {
                 self.warn("The computer found no action to take here.");
-                self.hint_wanted = false;
+                self.analysis.hint_wanted = false;
             }
             return Effect::None;
         };
@@ -305,8 +312,8 @@ impl App {
                 let Some(color) = self.position().to_move() else {
                     return Effect::None;
                 };
-                self.hint_wanted = false;
-                self.suggestion = Some(Hint {
+                self.analysis.hint_wanted = false;
+                self.analysis.hint = Some(Hint {
                     line: self.line.played().to_vec(),
                     action: best,
                     win: report.chance(),
@@ -331,14 +338,14 @@ impl App {
         let effect = self.act(action);
         if effect != Effect::Save {
             // The search proposed an action the rules refuse: say so rather than hang.
-            let why = self.message.as_ref().map_or("", |m| m.text.as_str());
+            let why = self.notes.message.as_ref().map_or("", |m| m.text.as_str());
             let text = format!("The computer's choice {action} was refused: {why}");
             self.warn(text);
-            self.versus.computer = [false, false];
+            self.seats.versus.computer = [false, false];
             return Effect::None;
         }
         let for_it = worth(report, "for it");
-        let said = self.message.as_ref().map_or("", |m| m.text.as_str());
+        let said = self.notes.message.as_ref().map_or("", |m| m.text.as_str());
         let played = format!("{} played {action}", mover.capitalised());
         let text = match said.strip_prefix(&played) {
             Some(rest) => format!("Computer played {action}{for_it}{rest}"),
@@ -351,7 +358,7 @@ impl App {
 
     /// Asks the search under way, if any, to end.
     pub(super) fn stop_search(&mut self) {
-        if let Some(search) = &mut self.search
+        if let Some(search) = &mut self.computer.search
             && !search.done
         {
             self.outbox.push(Effect::Search(SearchOrder::Stop));
@@ -361,7 +368,7 @@ impl App {
 
     /// Refuses what a person may not do while the computer is thinking of its move; says so.
     pub(super) fn busy(&mut self) -> bool {
-        if self.online.is_some() {
+        if self.online.game.is_some() {
             return self.online_busy();
         }
         if !self.computer_to_move() {
@@ -376,32 +383,40 @@ impl App {
 
     /// `t`: looks for the best action for the side to move, for `think` seconds.
     pub(super) fn ask_hint(&mut self) -> Effect {
-        if !self.computer {
+        if !self.computer.behind {
             self.warn("No computer player is available here.");
         } else if self.position().is_over() {
             self.warn("The game is over: there is nothing to hint.");
         } else if !self.busy() {
-            self.suggestion = None;
-            self.hint_wanted = true;
-            self.info(format!("Looking for a hint ({} s)...", self.versus.think));
+            self.analysis.hint = None;
+            self.analysis.hint_wanted = true;
+            self.info(format!(
+                "Looking for a hint ({} s)...",
+                self.seats.versus.think
+            ));
         }
         Effect::None
     }
 
     /// `a`: turns the live analysis on or off.
     pub(super) fn toggle_analysis(&mut self) -> Effect {
-        if !self.computer {
+        if !self.computer.behind {
             self.warn("No computer player is available here.");
             return Effect::None;
         }
-        self.analysis = !self.analysis;
-        if self.analysis {
+        self.analysis.on = !self.analysis.on;
+        if self.analysis.on {
             self.info(
                 "Analysis on: the bar is Black's win chance, 1 2 3 on the board the best moves; \
                  a turns it off.",
             );
         } else {
-            if self.search.as_ref().is_some_and(|s| s.job == Job::Analysis) {
+            if self
+                .computer
+                .search
+                .as_ref()
+                .is_some_and(|s| s.job == Job::Analysis)
+            {
                 self.stop_search();
             }
             self.info("Analysis off.");
@@ -421,10 +436,10 @@ impl App {
     /// `u`: against the computer, takes back its reply and your move together, back to your
     /// turn, stopping its search first; between people, the last action.
     pub(super) fn take_back(&mut self) -> Effect {
-        if self.versus.computer == [false, false] {
+        if self.seats.versus.computer == [false, false] {
             return self.undo();
         }
-        if self.versus.computer == [true, true] {
+        if self.seats.versus.computer == [true, true] {
             self.warn("The computer plays both sides: there is nothing of yours to take back.");
             return Effect::None;
         }
@@ -439,15 +454,15 @@ impl App {
         self.stop_search();
         let undone = join(&self.line.actions()[target..self.current()]);
         self.line.go_to(target);
-        self.list_top = None;
-        self.pick = Pick::Nothing;
+        self.screen.list_top = None;
+        self.screen.pick = Pick::Nothing;
         self.info(format!("Taken back: {undone}. r redoes."));
         Effect::Save
     }
 
     /// `r`: against the computer, redoes up to your next turn; between people, one action.
     pub(super) fn bring_back(&mut self) -> Effect {
-        if self.versus.computer == [false, false] {
+        if self.seats.versus.computer == [false, false] {
             return self.redo();
         }
         let len = self.line.actions().len();
@@ -461,8 +476,8 @@ impl App {
             .unwrap_or(len);
         let redone = join(&self.line.actions()[self.current()..target]);
         self.line.go_to(target);
-        self.list_top = None;
-        self.pick = Pick::Nothing;
+        self.screen.list_top = None;
+        self.screen.pick = Pick::Nothing;
         self.info(format!("Redone: {redone}."));
         Effect::Save
     }

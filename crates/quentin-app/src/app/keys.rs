@@ -11,9 +11,9 @@ use super::{App, Effect, Mode, WHEEL_LINES};
 
 impl App {
     pub(super) fn scroll(&mut self, down: bool, lines: usize) {
-        let rows = self.geometry.list_rows.max(1);
+        let rows = self.screen.geometry.list_rows.max(1);
         let top = self.list_top(rows);
-        self.list_top = Some(if down {
+        self.screen.list_top = Some(if down {
             top + lines
         } else {
             top.saturating_sub(lines)
@@ -37,32 +37,38 @@ impl App {
             Some(Command::Quit) if key.code != KeyCode::Esc => return Effect::Quit,
             Some(Command::Suspend) => return Effect::Suspend,
             Some(Command::Help) => {
-                self.help = !self.help;
-                self.help_scroll = 0;
+                self.help.open = !self.help.open;
+                self.help.scroll = 0;
                 return Effect::None;
             }
-            _ if self.help && command.is_some_and(|c| self.scroll_help(c)) => {
+            _ if self.help.open && command.is_some_and(|c| self.scroll_help(c)) => {
                 return Effect::None;
             }
             // Esc closes the help as it closes any dialog; only q and Ctrl-C quit from it.
-            _ if self.help => {
-                self.help = false;
+            _ if self.help.open => {
+                self.help.open = false;
                 return Effect::None;
             }
             // Nothing may act on a board the player cannot see.
-            Some(Command::Quit) if self.geometry.hidden => return Effect::Quit,
-            _ if self.geometry.hidden => {
-                self.ignored_keys += 1;
+            Some(Command::Quit) if self.screen.geometry.hidden => return Effect::Quit,
+            _ if self.screen.geometry.hidden => {
+                self.screen.ignored_keys += 1;
                 return Effect::None;
             }
             Some(Command::Quit) if self.quint_cancel() => return Effect::None,
             Some(Command::Quit) => return Effect::Quit,
             Some(Command::PageUp) => {
-                self.scroll(false, self.geometry.list_rows.saturating_sub(1).max(1));
+                self.scroll(
+                    false,
+                    self.screen.geometry.list_rows.saturating_sub(1).max(1),
+                );
                 return Effect::None;
             }
             Some(Command::PageDown) => {
-                self.scroll(true, self.geometry.list_rows.saturating_sub(1).max(1));
+                self.scroll(
+                    true,
+                    self.screen.geometry.list_rows.saturating_sub(1).max(1),
+                );
                 return Effect::None;
             }
             _ => {}
@@ -78,10 +84,10 @@ impl App {
 
     /// Scrolls the help with the arrows, `j`/`k`, PgUp/PgDn, Home/End; false for any other key.
     fn scroll_help(&mut self, command: Command) -> bool {
-        let help = self.geometry.help;
+        let help = self.screen.geometry.help;
         let page = help.rows.saturating_sub(1).max(1);
-        let top = self.help_scroll.min(help.max_scroll);
-        self.help_scroll = match command {
+        let top = self.help.scroll.min(help.max_scroll);
+        self.help.scroll = match command {
             Command::Up => top.saturating_sub(1),
             Command::Down => top + 1,
             Command::PageUp => top.saturating_sub(page),
@@ -118,7 +124,7 @@ impl App {
             Command::Right => self.move_cursor(1, 0),
             Command::Up => self.move_cursor(0, 1),
             Command::Down => self.move_cursor(0, -1),
-            Command::Play | Command::Select => return self.act(Action::Place(self.cursor)),
+            Command::Play | Command::Select => return self.act(Action::Place(self.screen.cursor)),
             Command::Swap => return self.act(Action::Swap),
             Command::Undo => return self.take_back(),
             Command::Redo => return self.bring_back(),
@@ -146,7 +152,7 @@ impl App {
             Command::Review => return self.start_review(),
             Command::NextMark => return self.jump_to_mark(false),
             Command::PreviousMark => return self.jump_to_mark(true),
-            Command::NewGame if self.reviewing => return self.new_game(),
+            Command::NewGame if self.review.looking_over => return self.new_game(),
             Command::Play
             | Command::Select
             | Command::Swap
@@ -161,19 +167,19 @@ impl App {
     }
 
     fn mouse(&mut self, mouse: MouseEvent) -> Effect {
-        if self.geometry.hidden {
+        if self.screen.geometry.hidden {
             return Effect::None;
         }
         match mouse.kind {
             MouseEventKind::ScrollUp => self.scroll(false, WHEEL_LINES),
             MouseEventKind::ScrollDown => self.scroll(true, WHEEL_LINES),
             // A click anywhere closes the help, and does nothing else.
-            MouseEventKind::Down(MouseButton::Left) if self.help => self.help = false,
+            MouseEventKind::Down(MouseButton::Left) if self.help.open => self.help.open = false,
             MouseEventKind::Moved | MouseEventKind::Down(MouseButton::Left) => {
-                let Some(point) = self.geometry.point_at(mouse.column, mouse.row) else {
+                let Some(point) = self.screen.geometry.point_at(mouse.column, mouse.row) else {
                     return Effect::None;
                 };
-                self.cursor = point;
+                self.screen.cursor = point;
                 if mouse.kind == MouseEventKind::Down(MouseButton::Left)
                     && self.mode == Mode::Play
                     && !self.busy()
@@ -191,8 +197,8 @@ impl App {
 
     pub(super) fn move_cursor(&mut self, dc: isize, dr: isize) {
         let board = self.position().board();
-        if let Some(p) = board.step(self.cursor, (dc, dr)) {
-            self.cursor = p;
+        if let Some(p) = board.step(self.screen.cursor, (dc, dr)) {
+            self.screen.cursor = p;
         }
     }
 }

@@ -14,11 +14,11 @@ impl App {
     #[must_use]
     pub fn person(&self, n: u8) -> String {
         let i = usize::from(n.saturating_sub(1)).min(1);
-        if let Some(online) = &self.online {
+        if let Some(online) = &self.online.game {
             return online.who(i).to_string();
         }
-        match &self.players[i] {
-            Some(name) if !self.versus.plays(n) && name.chars().count() <= NAME_LIMIT => {
+        match &self.seats.players[i] {
+            Some(name) if !self.seats.versus.plays(n) && name.chars().count() <= NAME_LIMIT => {
                 name.clone()
             }
             _ => format!("Player {n}"),
@@ -30,11 +30,11 @@ impl App {
     #[must_use]
     pub fn short_person(&self, n: u8) -> String {
         let i = usize::from(n.saturating_sub(1)).min(1);
-        let name = match &self.online {
+        let name = match &self.online.game {
             Some(online) => Some(online.names[i].as_str()),
-            None => self.players[i]
+            None => self.seats.players[i]
                 .as_deref()
-                .filter(|name| !self.versus.plays(n) && name.chars().count() <= NAME_LIMIT),
+                .filter(|name| !self.seats.versus.plays(n) && name.chars().count() <= NAME_LIMIT),
         };
         match name {
             Some(name) => name.chars().take(8).collect(),
@@ -45,14 +45,19 @@ impl App {
     /// Names the two players of a game at one keyboard (`--names alice,bob`): shown on the
     /// screen and written in the record's `player1`/`player2` headers.
     pub fn set_names(&mut self, names: [String; 2]) {
-        self.players = names.map(Some);
+        self.seats.players = names.map(Some);
     }
 
     /// Whether the game is over: won or drawn on the board, or ended by the server (time,
     /// resignation, an abort).
     #[must_use]
     pub fn finished(&self) -> bool {
-        self.position().is_over() || self.online.as_ref().is_some_and(|o| o.result.is_some())
+        self.position().is_over()
+            || self
+                .online
+                .game
+                .as_ref()
+                .is_some_and(|o| o.result.is_some())
     }
 
     /// Whether the viewer may act on the board now: a game being played, not over, and not
@@ -62,7 +67,7 @@ impl App {
         if self.mode != Mode::Play || self.finished() || self.computer_to_move() {
             return false;
         }
-        match &self.online {
+        match &self.online.game {
             Some(online) => online.seat.is_some_and(|seat| self.my_turn(seat)),
             None => true,
         }

@@ -137,15 +137,15 @@ impl App {
     #[must_use]
     pub fn online(line: GameLine, online: Online, look: super::Look) -> App {
         let mut app = App::from_line(line, Mode::Play, look);
-        app.players = [Some(online.names[0].clone()), Some(online.names[1].clone())];
-        app.online = Some(online);
+        app.seats.players = [Some(online.names[0].clone()), Some(online.names[1].clone())];
+        app.online.game = Some(online);
         app
     }
 
     /// The online game's state, when this is one.
     #[must_use]
     pub fn online_state(&self) -> Option<&Online> {
-        self.online.as_ref()
+        self.online.game.as_ref()
     }
 
     /// Brings the game to what the server holds: its actions (new ones played here, taken
@@ -155,8 +155,8 @@ impl App {
         let old_len = self.line.actions().len();
         let caught = self.line.catch_up(actions);
         if !matches!(caught, Ok(None)) {
-            self.list_top = None;
-            self.pick = Pick::Nothing;
+            self.screen.list_top = None;
+            self.screen.pick = Pick::Nothing;
         }
         match (caught, self.line.last_played()) {
             (Ok(None), _) => {}
@@ -180,17 +180,25 @@ impl App {
             )),
         }
         let asked = online.takeback.is_some()
-            && online.takeback != self.online.as_ref().and_then(|o| o.takeback);
-        let ended =
-            online.result.is_some() && self.online.as_ref().is_some_and(|o| o.result.is_none());
+            && online.takeback != self.online.game.as_ref().and_then(|o| o.takeback);
+        let ended = online.result.is_some()
+            && self
+                .online
+                .game
+                .as_ref()
+                .is_some_and(|o| o.result.is_none());
         let seat = online.seat;
         // One's own asking gone with no action taken back: the opponent said no.
         let declined = seat.is_some()
             && online.takeback.is_none()
-            && self.online.as_ref().is_some_and(|o| o.takeback == seat)
+            && self
+                .online
+                .game
+                .as_ref()
+                .is_some_and(|o| o.takeback == seat)
             && self.line.actions().len() == old_len
             && online.result.is_none();
-        let presence = match (seat, &self.online) {
+        let presence = match (seat, &self.online.game) {
             (Some(me), Some(before)) if before.connected[1 - me] != online.connected[1 - me] => {
                 Some(if online.connected[1 - me] {
                     format!("{} is back.", online.names[1 - me])
@@ -217,13 +225,13 @@ impl App {
         } else if let Some(text) = presence.filter(|_| online.result.is_none()) {
             self.info(text);
         }
-        self.online = Some(online);
+        self.online.game = Some(online);
     }
 
     /// Whether the online game waits for somebody else (the opponent, or always for a
     /// watcher); says so.
     pub(super) fn online_busy(&mut self) -> bool {
-        let Some(online) = &self.online else {
+        let Some(online) = &self.online.game else {
             return false;
         };
         let text = match (online.seat, online.result_text()) {
@@ -254,7 +262,7 @@ impl App {
         match self.position().preview(action) {
             Ok(_) => {
                 self.emit(Effect::Send(Request::Play(action)));
-                self.pick = Pick::Nothing;
+                self.screen.pick = Pick::Nothing;
                 self.info(format!("Sending {action}…"));
             }
             Err(reason) => {
@@ -276,8 +284,8 @@ impl App {
         command: super::super::commands::Command,
     ) -> Option<Effect> {
         use super::super::commands::Command as C;
-        let online = self.online.as_ref()?;
-        let resigning = std::mem::take(&mut self.resign_asked);
+        let online = self.online.game.as_ref()?;
+        let resigning = std::mem::take(&mut self.online.resign_asked);
         let playing = online.seat.is_some() && online.result.is_none();
         match command {
             C::Resign if playing && resigning => {
@@ -285,7 +293,7 @@ impl App {
                 self.info("Resigning…");
             }
             C::Resign if playing => {
-                self.resign_asked = true;
+                self.online.resign_asked = true;
                 self.warn("Press R again to resign this game.");
             }
             C::Undo if playing && online.rated => self.warn("A rated game has no takebacks."),
@@ -319,10 +327,14 @@ impl App {
 
     /// When this session's player must pass (no legal placement), the pass to send.
     pub(crate) fn forced_pass(&mut self) {
-        let Some(seat) = self.online.as_ref().and_then(|o| o.seat) else {
+        let Some(seat) = self.online.game.as_ref().and_then(|o| o.seat) else {
             return;
         };
-        if self.online.as_ref().is_some_and(|o| o.result.is_none())
+        if self
+            .online
+            .game
+            .as_ref()
+            .is_some_and(|o| o.result.is_none())
             && self.my_turn(seat)
             && self.position().legal_actions() == [Action::Pass]
             && !self

@@ -12,7 +12,7 @@ impl App {
     /// Plays `action` for the side to move, then any forced passes; refuses an illegal action
     /// with the rules' reason and changes nothing.
     pub(super) fn act(&mut self, action: Action) -> Effect {
-        if self.online.is_some() {
+        if self.online.game.is_some() {
             return self.online_act(action);
         }
         let position = self.position();
@@ -35,10 +35,10 @@ impl App {
                 if matches!(
                     reason,
                     Illegal::Konobi(KonobiViolation::AvoidableWeakConnection { .. })
-                ) && !self.tip_given
+                ) && !self.notes.tip_given
                 {
-                    self.tip = Some(KONOBI_TIP);
-                    self.tip_given = true;
+                    self.notes.tip = Some(KONOBI_TIP);
+                    self.notes.tip_given = true;
                 }
                 return Effect::None;
             }
@@ -115,9 +115,9 @@ impl App {
     /// Plays `action` after the current action; undone actions are dropped.
     pub(super) fn push(&mut self, action: Action) -> Result<(), Illegal> {
         self.line.play(action)?;
-        self.list_top = None;
-        self.pick = Pick::Nothing;
-        self.tip = None;
+        self.screen.list_top = None;
+        self.screen.pick = Pick::Nothing;
+        self.notes.tip = None;
         Ok(())
     }
 
@@ -134,8 +134,8 @@ impl App {
             self.warn("Nothing to undo.");
             return Effect::None;
         }
-        self.list_top = None;
-        self.pick = Pick::Nothing;
+        self.screen.list_top = None;
+        self.screen.pick = Pick::Nothing;
         self.info(format!("Undone: {}. r redoes.", join(&undone)));
         Effect::Save
     }
@@ -146,14 +146,14 @@ impl App {
             self.warn("Nothing to redo.");
             return Effect::None;
         }
-        self.list_top = None;
-        self.pick = Pick::Nothing;
+        self.screen.list_top = None;
+        self.screen.pick = Pick::Nothing;
         self.info(format!("Redone: {}.", join(&redone)));
         Effect::Save
     }
 
     pub(super) fn new_game(&mut self) -> Effect {
-        let finished = self.reviewing && self.line.last().is_over();
+        let finished = self.review.looking_over && self.line.last().is_over();
         if !self.position().is_over() && !finished {
             self.warn("n starts a new game once this one is won.");
             return Effect::None;
@@ -161,25 +161,25 @@ impl App {
         self.stop_search();
         let setup = self.setup();
         let start = self.line.start().clone();
-        let mut next = App::from_line(GameLine::new(start), Mode::Play, self.look);
+        let mut next = App::from_line(GameLine::new(start), Mode::Play, self.screen.look);
         // The same players, and the same computer behind them.
-        next.versus = self.versus;
+        next.seats.versus = self.seats.versus;
         // People keep their names (`--names`); a computer is named by its level.
-        next.players = if self.versus.computer == [false, false] {
-            self.players.clone()
+        next.seats.players = if self.seats.versus.computer == [false, false] {
+            self.seats.players.clone()
         } else {
-            self.versus.players()
+            self.seats.versus.players()
         };
-        next.computer = self.computer;
+        next.computer.behind = self.computer.behind;
         // The stop of the old game's search must still reach the search.
         next.outbox = std::mem::take(&mut self.outbox);
-        next.analysis = self.analysis;
-        next.tip_given = self.tip_given;
+        next.analysis.on = self.analysis.on;
+        next.notes.tip_given = self.notes.tip_given;
         *self = next;
         self.info(format!(
             "New game of {} on {}.",
             setup.game.title(),
-            dimensions(setup.size, self.look)
+            dimensions(setup.size, self.screen.look)
         ));
         Effect::NewRecord
     }
@@ -188,7 +188,7 @@ impl App {
     /// follows the position shown); its record, already saved, stays whole.
     pub(super) fn review(&mut self, n: usize) -> Effect {
         self.mode = Mode::Replay;
-        self.reviewing = true;
+        self.review.looking_over = true;
         self.go_to(n);
         self.info(
             "Looking the game over: Left/Right step, a analyses, p plays on from the shown \
@@ -199,7 +199,7 @@ impl App {
 
     pub(super) fn go_to(&mut self, n: usize) {
         self.line.go_to(n);
-        self.list_top = None;
+        self.screen.list_top = None;
     }
 
     pub(super) fn play_on(&mut self) -> Effect {
@@ -211,11 +211,11 @@ impl App {
         }
         self.line.cut();
         self.mode = Mode::Play;
-        self.reviewing = false;
-        self.game_review = None;
-        self.players = self.versus.players();
+        self.review.looking_over = false;
+        self.review.game = None;
+        self.seats.players = self.seats.versus.players();
         self.record_path = None;
-        self.list_top = None;
+        self.screen.list_top = None;
         let mut text = format!(
             "Playing on after action {} into a new record; the replayed file is left as it was.",
             self.current()

@@ -135,7 +135,7 @@ impl App {
     /// The Quint selection on the board (nothing outside Quint's move phase).
     #[must_use]
     pub fn pick(&self) -> Pick {
-        self.pick
+        self.screen.pick
     }
 
     /// Quint's keys: Enter, Space and `x`. `None` for the keys the other games share, and
@@ -147,7 +147,7 @@ impl App {
         {
             return None;
         }
-        let cursor = self.cursor;
+        let cursor = self.screen.cursor;
         if dropping(position) {
             return match command {
                 Command::Capture => {
@@ -157,7 +157,7 @@ impl App {
                 _ => Some(self.act(Action::Place(cursor))),
             };
         }
-        Some(match (self.pick, command) {
+        Some(match (self.screen.pick, command) {
             (Pick::Captures { capturable, .. }, Command::Select | Command::Capture)
                 if capturable.contains(cursor) =>
             {
@@ -196,7 +196,7 @@ impl App {
         if position.is_over() || dropping(position) {
             return self.act(Action::Place(p));
         }
-        match self.pick {
+        match self.screen.pick {
             Pick::Captures { capturable, .. } if capturable.contains(p) => self.toggle(p),
             Pick::Captures {
                 from, to, taken, ..
@@ -214,14 +214,14 @@ impl App {
     /// Esc: goes back one stage of the selection. `false` when nothing was selected (then Esc
     /// quits).
     pub(super) fn quint_cancel(&mut self) -> bool {
-        match self.pick {
+        match self.screen.pick {
             Pick::Nothing => return false,
             Pick::Piece(from) => {
-                self.pick = Pick::Nothing;
+                self.screen.pick = Pick::Nothing;
                 self.info(format!("{from} is no longer selected."));
             }
             Pick::Captures { from, .. } => {
-                self.pick = Pick::Piece(from);
+                self.screen.pick = Pick::Piece(from);
                 self.info(format!("{from} is selected: choose where it goes."));
             }
         }
@@ -234,9 +234,9 @@ impl App {
         let Some(mover) = position.to_move() else {
             return Effect::None;
         };
-        if let Pick::Piece(from) = self.pick {
+        if let Pick::Piece(from) = self.screen.pick {
             if p == from {
-                self.pick = Pick::Nothing;
+                self.screen.pick = Pick::Nothing;
                 self.info(format!("{from} is no longer selected."));
                 return Effect::None;
             }
@@ -251,11 +251,11 @@ impl App {
                         "The {color} piece on {p} cannot move: no empty cell next to it."
                     ));
                 } else {
-                    self.pick = Pick::Piece(p);
+                    self.screen.pick = Pick::Piece(p);
                     self.info(format!("Selected {p}."));
                 }
             }
-            _ => match self.pick.selected() {
+            _ => match self.screen.pick.selected() {
                 Some(from) => self.warn(format!(
                     "The piece on {from} steps one cell up, down, left or right, to an empty \
                      cell: {p} is none of them."
@@ -275,7 +275,7 @@ impl App {
         if capturable.is_empty() {
             return self.act(step(from, to, Captures::NONE));
         }
-        self.pick = Pick::Captures {
+        self.screen.pick = Pick::Captures {
             from,
             to,
             capturable,
@@ -292,7 +292,7 @@ impl App {
     fn toggle(&mut self, p: Point) -> Effect {
         if let Pick::Captures {
             from, to, taken, ..
-        } = &mut self.pick
+        } = &mut self.screen.pick
         {
             *taken = toggled(*taken, p);
             let verb = if taken.contains(p) { "taken" } else { "spared" };
@@ -328,7 +328,7 @@ pub(crate) mod tests {
     /// [`THREE_CAPTURES`] with the cursor on c4.
     pub(crate) fn three_captures() -> App {
         let mut app = quint_app(THREE_CAPTURES, Color::White, Look::FULL);
-        app.cursor = p("c4");
+        app.screen.cursor = p("c4");
         app
     }
 
@@ -508,7 +508,7 @@ pub(crate) mod tests {
     }
 
     fn click(app: &mut App, name: &str) -> Effect {
-        let (column, row) = app.geometry.cells.unwrap().cell(p(name));
+        let (column, row) = app.screen.geometry.cells.unwrap().cell(p(name));
         app.handle(&Event::Mouse(MouseEvent {
             kind: MouseEventKind::Down(MouseButton::Left),
             column,
@@ -553,7 +553,7 @@ pub(crate) mod tests {
                 ("a2", "\nv\n"),
                 ("g7", "\n^\n"),
             ] {
-                app.cursor = p(from);
+                app.screen.cursor = p(from);
                 assert_eq!(effect_of(&mut app, keys), Effect::Save, "{from}");
             }
         }
@@ -578,7 +578,7 @@ pub(crate) mod tests {
             Color::White,
             Look::FULL,
         );
-        app.cursor = p("a1");
+        app.screen.cursor = p("a1");
         press(&mut app, "\nl\n\n");
         assert_eq!(last_token(&app), "a1-b1xc1");
         assert_eq!(

@@ -39,13 +39,14 @@ impl App {
     /// The review, once done.
     #[must_use]
     pub fn game_review(&self) -> Option<&Review> {
-        self.game_review.as_ref().and_then(|r| r.done.as_ref())
+        self.review.game.as_ref().and_then(|r| r.done.as_ref())
     }
 
     /// How far the review under way has come: positions searched, positions in all.
     #[must_use]
     pub fn review_progress(&self) -> Option<(usize, usize)> {
-        self.game_review
+        self.review
+            .game
             .as_ref()
             .filter(|r| r.done.is_none())
             .map(|r| (r.reports.len(), r.line.len()))
@@ -55,7 +56,7 @@ impl App {
     /// the shown line is the one reviewed: its best action is the one to mark on the board.
     #[must_use]
     pub fn reviewed_here(&self) -> Option<&ActionReview> {
-        let review = self.game_review.as_ref()?;
+        let review = self.review.game.as_ref()?;
         let done = review.done.as_ref()?;
         let shown = self.line.played();
         if !review.line.starts_with(shown) {
@@ -68,7 +69,7 @@ impl App {
     /// the one reviewed.
     #[must_use]
     pub fn mark_of(&self, i: usize) -> Option<crate::search::review::Mark> {
-        let review = self.game_review.as_ref()?;
+        let review = self.review.game.as_ref()?;
         let done = review.done.as_ref()?;
         (self.line.actions().get(..=i) == review.line.get(..=i))
             .then(|| done.actions.get(i).and_then(|a| a.mark))
@@ -77,7 +78,7 @@ impl App {
 
     /// `v`: starts the review of the whole line, after a game or in a replay.
     pub(super) fn start_review(&mut self) -> Effect {
-        if !self.computer {
+        if !self.computer.behind {
             self.warn("No computer player is available here.");
             return Effect::None;
         }
@@ -93,14 +94,15 @@ impl App {
             return Effect::None;
         }
         if self
-            .game_review
+            .review
+            .game
             .as_ref()
             .is_some_and(|r| r.line == self.line.actions())
         {
             self.info("This game is reviewed already: m and M jump between the marked actions.");
             return Effect::None;
         }
-        self.game_review = Some(GameReview {
+        self.review.game = Some(GameReview {
             line: self.line.actions().to_vec(),
             reports: Vec::new(),
             done: None,
@@ -114,12 +116,12 @@ impl App {
 
     /// The review's search of its next position ended with `report`.
     pub(super) fn reviewed(&mut self, report: Option<Report>) {
-        let Some(review) = self.game_review.as_mut() else {
+        let Some(review) = self.review.game.as_mut() else {
             return;
         };
         let Some(report) = report else {
             self.warn("The review was stopped.");
-            self.game_review = None;
+            self.review.game = None;
             return;
         };
         review.reports.push(report);
@@ -137,7 +139,7 @@ impl App {
                 ));
             }
             Err(e) => {
-                self.game_review = None;
+                self.review.game = None;
                 self.warn(format!("The review failed: {e:?}"));
             }
         }

@@ -32,7 +32,12 @@ pub(crate) fn played(game: Game, look: Look, size: usize, pie: bool, moves: &str
     let mut app = App::new(setup, look).unwrap();
     for token in moves.split_whitespace() {
         let action = Action::parse(token).unwrap();
-        assert_eq!(app.act(action), Effect::Save, "{token}: {:?}", app.message);
+        assert_eq!(
+            app.act(action),
+            Effect::Save,
+            "{token}: {:?}",
+            app.notes.message
+        );
     }
     app
 }
@@ -185,7 +190,7 @@ const BEFORE_PASS: &str = "e2 c1 d5 a3 d1 c5 c3 d3 a4 e4 c2 a5 a1";
 #[test]
 fn a_forced_pass_is_announced_played_and_undone_with_its_cause() {
     let mut app = after(5, false, BEFORE_PASS);
-    app.cursor = p("b2");
+    app.screen.cursor = p("b2");
     assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
     assert_eq!(
         text(&app),
@@ -208,7 +213,7 @@ fn a_win_is_announced_and_n_starts_a_new_game() {
     let mut app = after(3, false, "b2 a1 b1 c1");
     assert_eq!(effect_of(&mut app, "n"), Effect::None);
     assert_eq!(text(&app), "n starts a new game once this one is won.");
-    app.cursor = p("b3");
+    app.screen.cursor = p("b3");
     assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
     assert_eq!(text(&app), "Black played b3. Black wins (Player 1).");
     assert!(app.position().is_over());
