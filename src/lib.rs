@@ -1,10 +1,11 @@
 //! quentin: Luis Bolaños Mures's connection games in a terminal.
 //!
 //! - [`rules`]: the pure rules library (positions, actions, outcomes).
-//! - [`guide`]: the short rules and board marks of each game, for the help and `quentin rules`.
+//! - [`rules_text`]: the short rules and board marks of each game, for the help and `quentin
+//!   rules`.
 //! - [`search`]: the computer player and its random playouts.
 //! - [`record`]: reading and writing game records, the plain-text move lists.
-//! - [`library`]: the records on disk: listing them, finding the game to resume.
+//! - [`saved_games`]: the records on disk: listing them, finding the game to resume.
 //! - [`save`]: one game's record file, locked and written atomically, so that no game is lost.
 //! - [`position_view`]: the JSON and text views of a replayed position.
 //! - [`tui`]: the terminal interface, hot-seat play and interactive replay.
@@ -13,15 +14,15 @@
 
 pub mod bench;
 pub mod cli;
-pub mod library;
 pub mod position_view;
 pub mod save;
+pub mod saved_games;
 pub mod server;
 pub mod tui;
 
 /// The records' text format and the rules' text, from the app crate (`quentin-app`), under the
 /// names the program's modules use.
-pub use quentin_app::{guide, record};
+pub use quentin_app::{record, rules_text};
 /// The rules crate, `quentin-rules`, under the name the program's modules use.
 pub use quentin_rules as rules;
 /// The search crate, `quentin-search`, under the name the program's modules use.

@@ -17,9 +17,9 @@ use std::time::SystemTime;
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use crate::library::{self, Unreadable, shell_word, shown, timestamp};
 use crate::record::{self, Players};
 use crate::rules::{Action, Setup};
+use crate::saved_games::{self, Unreadable, shell_word, shown, timestamp};
 
 /// How many numbered names (`name-2.txt`, `name-3.txt`, …) are tried for a fresh record file.
 const MAX_TRIES: u32 = 1000;
@@ -148,7 +148,7 @@ impl RecordFile {
     /// # Errors
     /// When there is no data directory or it cannot be created.
     pub fn in_data_dir(now: SystemTime) -> Result<RecordFile> {
-        let dir = library::games_dir()?;
+        let dir = saved_games::games_dir()?;
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", shown(&dir)))?;
         let mut file = RecordFile::claim(&dir, &timestamp(now), "txt")?;
         file.in_data_dir = true;
@@ -232,7 +232,7 @@ impl RecordFile {
     }
 
     /// The file's whole content, read from the locked file (at most
-    /// [`library::MAX_RECORD_BYTES`]).
+    /// [`saved_games::MAX_RECORD_BYTES`]).
     ///
     /// # Errors
     /// Any I/O error, or a file too large to be a record.
@@ -243,14 +243,14 @@ impl RecordFile {
             .seek(SeekFrom::Start(0))
             .and_then(|_| {
                 (&self.file)
-                    .take(library::MAX_RECORD_BYTES + 1)
+                    .take(saved_games::MAX_RECORD_BYTES + 1)
                     .read_to_end(&mut bytes)
             })
             .with_context(|| format!("cannot read {name}"))?;
-        if bytes.len() as u64 > library::MAX_RECORD_BYTES {
+        if bytes.len() as u64 > saved_games::MAX_RECORD_BYTES {
             bail!(
                 "{name}: the record is larger than {} MiB, too large to be a game record",
-                library::MAX_RECORD_BYTES / (1024 * 1024)
+                saved_games::MAX_RECORD_BYTES / (1024 * 1024)
             );
         }
         self.ends_line = bytes.last().is_none_or(|&b| b == b'\n');
@@ -334,19 +334,19 @@ impl RecordFile {
     }
 }
 
-/// Opens `path` to read and write, a regular file only ([`library::open_regular`]); creates
+/// Opens `path` to read and write, a regular file only ([`saved_games::open_regular`]); creates
 /// it first when `create` is set and nothing is there. Says whether it created it.
 fn open_regular(path: &Path, create: bool) -> Result<(File, Metadata, bool), Unreadable> {
     let mut options = OpenOptions::new();
     options.read(true).write(true);
     if create {
-        match library::open_regular(path, options.clone().create_new(true)) {
+        match saved_games::open_regular(path, options.clone().create_new(true)) {
             Ok((file, meta)) => return Ok((file, meta, true)),
             Err(Unreadable::Io(_, e)) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(e),
         }
     }
-    let (file, meta) = library::open_regular(path, &options)?;
+    let (file, meta) = saved_games::open_regular(path, &options)?;
     Ok((file, meta, false))
 }
 

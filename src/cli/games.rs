@@ -4,8 +4,8 @@ use anyhow::Result;
 use clap::Args;
 use serde_json::{Value, json};
 
-use crate::library::{self, Entry, minute, rfc3339, shown};
 use crate::rules::{Color, Outcome};
+use crate::saved_games::{self, Entry, minute, rfc3339, shown};
 
 use super::write_stdout;
 
@@ -24,8 +24,8 @@ pub(super) struct GamesArgs {
 }
 
 pub(super) fn games(args: &GamesArgs) -> Result<()> {
-    let dir = library::games_dir()?;
-    let mut entries = library::games(&dir)?;
+    let dir = saved_games::games_dir()?;
+    let mut entries = saved_games::games(&dir)?;
     let hidden = if args.all {
         0
     } else {
@@ -79,7 +79,7 @@ fn who(players: &crate::record::Players) -> String {
     // `computer, level 4, 2 s a move` is the computer at level 4.
     let short = |text: &str| match text.strip_prefix("computer, ") {
         Some(rest) => format!("computer {}", rest.split(',').next().unwrap_or(rest)),
-        None => library::escaped(text),
+        None => saved_games::escaped(text),
     };
     let computer = |p: &Option<String>| p.as_deref().is_some_and(|t| t.starts_with("computer"));
     match players {
@@ -121,7 +121,7 @@ fn text(entries: &[Entry], hidden: usize, dir: &str) -> String {
                     who(&s.players)
                 )
             }
-            Err(reason) => format!("unreadable: {}", library::escaped(reason)),
+            Err(reason) => format!("unreadable: {}", saved_games::escaped(reason)),
         };
         out.push_str(&format!(
             "{} UTC  {what}  {}\n",

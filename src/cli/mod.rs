@@ -29,9 +29,9 @@ use anyhow::{Context, Result, anyhow};
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::library::{self, Unreadable, shown};
 use crate::record::Record;
 use crate::rules::{Game, Setup};
+use crate::saved_games::{self, Unreadable, shown};
 
 pub use computer::{ComputerArgs, Seat};
 
@@ -294,7 +294,7 @@ impl std::error::Error for BadRecord {}
 /// I/O error when the file cannot be read.
 pub fn load_record(path: &Path) -> Result<Record> {
     let name = shown(path);
-    let bytes = library::read_bytes(path).map_err(|e| match e {
+    let bytes = saved_games::read_bytes(path).map_err(|e| match e {
         Unreadable::TooLarge => anyhow::Error::new(BadRecord(e.message(&name))),
         Unreadable::Io(..) | Unreadable::NotRegular(_) => anyhow!(e.message(&name)),
     })?;

@@ -51,7 +51,7 @@ pub(super) fn action_count(record: &Record, file: &Path, at: Option<u64>) -> Res
             Ok(n) if n <= total => Ok(n),
             _ => bail!(BadRecord(format!(
                 "{}: --at {n} is beyond the end of the record ({total} action{})",
-                crate::library::shown(file),
+                crate::saved_games::shown(file),
                 if total == 1 { "" } else { "s" }
             ))),
         },

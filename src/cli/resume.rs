@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use anyhow::{Result, anyhow};
 use clap::Args;
 
-use crate::library::{self, shown};
 use crate::save::RecordFile;
+use crate::saved_games::{self, shown};
 
 use super::{InterfaceArgs, parse_record};
 
@@ -33,8 +33,8 @@ pub(super) fn resume(args: &ResumeArgs) -> Result<()> {
     let path = match &args.file {
         Some(path) => path.clone(),
         None => {
-            let dir = library::games_dir()?;
-            library::latest_unfinished(&dir)?.ok_or_else(|| {
+            let dir = saved_games::games_dir()?;
+            saved_games::latest_unfinished(&dir)?.ok_or_else(|| {
                 anyhow!(
                     "there is no unfinished game in {}: `quentin games` lists the records, \
                      `quentin resume FILE` plays on one, `quentin` starts a new game",

@@ -6,8 +6,8 @@ use std::io::IsTerminal;
 use anyhow::Result;
 use clap::Args;
 
-use crate::guide;
 use crate::rules::Game;
+use crate::rules_text;
 
 use super::{GameArg, write_stdout};
 
@@ -38,7 +38,7 @@ pub(super) fn rules(args: &RulesArgs) -> Result<()> {
     };
     let texts: Vec<String> = games
         .into_iter()
-        .map(|game| guide::guide(game).text(width, args.ascii))
+        .map(|game| rules_text::guide(game).text(width, args.ascii))
         .collect();
     write_stdout(&texts.join("\n"))
 }

@@ -89,7 +89,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
     }
     let data = match &args.data {
         Some(dir) => dir.clone(),
-        None => crate::library::data_dir()?.join("server"),
+        None => crate::saved_games::data_dir()?.join("server"),
     };
     run(&ServeOptions {
         listen: args.listen.clone(),

@@ -5,7 +5,8 @@
 use crate::rules::{Action, Position};
 use crate::search::{Limits, Searcher, Thinker};
 
-use super::search_handle::{Budget, Level, Report, SearchHandle};
+use super::search_handle::SearchHandle;
+use crate::search::{Budget, Level, Report};
 
 /// The search, one [`Thinker`] at a time.
 pub(super) struct Searching {

@@ -8,8 +8,8 @@ use std::time::SystemTime;
 
 use anyhow::{Result, anyhow};
 
-use crate::library::{shell_word, shown};
 use crate::rules::{Action, Setup};
+use crate::saved_games::{shell_word, shown};
 
 use super::Session;
 use super::app::App;

@@ -343,8 +343,8 @@ fn a_bad_record_exits_1_and_a_good_one_0() {
 
 #[test]
 fn rules_prints_the_text_of_the_help_overlay() {
-    use quentin::guide::guide;
     use quentin::rules::Game;
+    use quentin::rules_text::guide;
     let words = |text: &str| -> Vec<String> {
         text.split_whitespace()
             .filter(|w| *w != "-")

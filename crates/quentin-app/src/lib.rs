@@ -9,7 +9,9 @@
 //! - [`commands`]: the one table of keys, which the app dispatches and the help lists.
 //! - [`search_handle`]: how a front end runs the search the app asks for.
 //! - [`record`]: reading and writing game records, the plain-text move lists.
-//! - [`guide`]: the short rules and board marks of each game, for the help and `quentin rules`.
+//! - [`rules_text`]: the short rules and board marks of each game, for the help and `quentin
+//!   rules`.
+//! - [`wrap`]: text broken into lines by the columns a terminal shows.
 //! - [`escape`]: text from outside (a path, a name) made safe to print on a terminal.
 //!
 //! The front ends (the terminal loop, the SSH server) live in the program crate; this crate
@@ -21,12 +23,13 @@ pub mod app;
 pub mod commands;
 pub mod escape;
 pub mod game_line;
-pub mod guide;
 pub mod input;
 pub mod layout;
 pub mod record;
 pub mod render;
+pub mod rules_text;
 pub mod search_handle;
+pub mod wrap;
 
 /// The rules crate, `quentin-rules`, under the name the modules use.
 pub use quentin_rules as rules;

@@ -28,7 +28,7 @@ mod panel;
 mod review;
 mod squares;
 
-use crate::guide::wrap;
+use crate::wrap::wrap;
 use help::draw_help;
 pub use online::clock_text;
 use palette::{Palette, paint};

@@ -3,12 +3,12 @@
 //! the news back (Elm-style), so that it stays plain data that any front end can drive. Whatever is
 //! behind the handle runs on its own thread and answers at once, so the screen never waits.
 //!
-//! [`SearchHandle`] speaks in the search's own [`Budget`] and [`Report`]; the program's search
+//! [`SearchHandle`] speaks in the search crate's own [`Budget`] and [`Report`] (imported from
+//! there, not named again here); the program's search
 //! stands behind it in the run loop, and the state-machine tests put a scripted one there.
 
 use crate::rules::{Action, Position};
-
-pub use crate::search::{Budget, Level, MoveReport, Proven, Report};
+use crate::search::{Budget, Level, Report};
 
 /// What the app asks of the search that its front end owns and runs.
 #[derive(Clone, Debug)]

@@ -9,8 +9,8 @@
 
 use crate::record::Players;
 use crate::rules::{Action, Color, Position};
-use crate::search::Level;
-use crate::search_handle::{Budget, Proven, Report, SearchNews, SearchOrder};
+use crate::search::{Budget, Level, Proven, Report};
+use crate::search_handle::{SearchNews, SearchOrder};
 
 use super::review::GameReview;
 use super::text::join;

@@ -5,7 +5,7 @@
 
 use crate::rules::Action;
 use crate::search::review::{ActionReview, Review, weigh};
-use crate::search_handle::{Budget, Report};
+use crate::search::{Budget, Report};
 
 use super::{App, Effect, Mode};
 

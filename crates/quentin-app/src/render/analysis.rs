@@ -9,11 +9,11 @@ use ratatui::text::Line;
 
 use crate::app::{App, Job, Look, Mode, chance};
 use crate::rules::{Action, Color, Position};
-use crate::search_handle::{MoveReport, Proven, Report};
+use crate::search::{MoveReport, Proven, Report};
 
 use super::{BoardGeometry, Palette, paint, put};
-use crate::guide::wrap;
 use crate::layout::CellGeometry;
+use crate::wrap::wrap;
 
 /// Columns the win-chance bar takes beside the board: the bar and a gap.
 pub(super) const BAR_WIDTH: u16 = 2;
@@ -528,7 +528,7 @@ mod tests {
         use crate::app::Versus;
         use crate::app::quint::tests::{THREE_CAPTURES, quint_app};
         use crate::rules::Color;
-        use crate::search_handle::Proven;
+        use crate::search::Proven;
         let mut app = quint_app(THREE_CAPTURES, Color::White, Look::FULL);
         app.set_computer(Versus::PEOPLE);
         let script = Arc::new(Mutex::new(Script::default()));

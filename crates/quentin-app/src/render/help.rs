@@ -9,8 +9,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget};
 
-use crate::guide::{self, MARK_WIDTH, wrap};
 use crate::rules::Game;
+use crate::rules_text::{self, MARK_WIDTH};
+use crate::wrap::wrap;
 
 use crate::app::App;
 use crate::commands::{self, Section};
@@ -29,7 +30,7 @@ const MAX_WIDTH: u16 = 80;
 /// Every line of the help for `app`, for a text `width` columns wide.
 pub(super) fn help_lines<'a>(app: &App, width: usize, glyphs: &Glyphs) -> Vec<Line<'a>> {
     let game = app.setup().game;
-    let guide = guide::guide(game);
+    let guide = rules_text::guide(game);
     let ascii = glyphs.stone[0].is_ascii();
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let heading =
@@ -211,7 +212,7 @@ mod tests {
     fn the_help_says_the_rules_and_every_mark_of_the_guide() {
         for game in Game::ALL {
             let all: Vec<String> = screens(game).iter().flat_map(|s| words(s)).collect();
-            let guide = guide::guide(game);
+            let guide = rules_text::guide(game);
             for rule in guide.rules {
                 assert!(contains_run(&all, &words(rule)), "{game}: {rule}");
             }

@@ -12,7 +12,7 @@ use crate::rules::{Action, Board, Color, Ending, Game, Point, Position};
 use crate::app::{App, Mode, Tone, dimensions, player_of, refusal_text, removals_text, wins_text};
 
 use super::{BoardStyle, Glyphs, Palette, analysis, konobi, quint, squares, stone};
-use crate::guide::wrap;
+use crate::wrap::wrap;
 
 /// How many points differ between two boards.
 fn differences(a: &Board, b: &Board) -> usize {

@@ -9,8 +9,9 @@ use crate::app::{Input, Look};
 use crate::record::Record;
 use crate::rules::{Game, Setup};
 use crate::search::Calibration;
+use crate::search::{Budget, MoveReport, Report};
+use crate::search_handle::SearchHandle;
 use crate::search_handle::fake::{Fake, Script};
-use crate::search_handle::{Budget, MoveReport, Report, SearchHandle};
 
 /// A game of Quentin on `size`×`size` against the computer playing `computer`, thinking 2 s
 /// a move, with a scripted engine; returns the app and the script.
