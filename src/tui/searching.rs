@@ -131,7 +131,7 @@ mod tests {
     use super::*;
     use crate::rules::{Game, Setup};
 
-    /// The review of `text` by the interface's `v`, run by this door behind the app as the
+    /// The review of `text` by the interface's `v`, run by this front end behind the app as the
     /// terminal loop runs it.
     fn reviewed_in_the_interface(text: &str) -> crate::search::review::Review {
         use crate::tui::app::{App, Effect, Input, Look, Versus};
