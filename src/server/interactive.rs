@@ -7,6 +7,8 @@ mod game;
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::sync::watch;
+
 use crate::tui::input::{Event, KeyCode, KeyEventKind, KeyModifiers};
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use crossterm::{cursor, event as ev, queue, terminal};
@@ -175,6 +177,22 @@ impl Screen {
             }
         }
         Some(events)
+    }
+
+    /// Waits for what changes the screen: the player's input (its events), or the hub's
+    /// `news` or the clock's `tick` (no events: the screen is drawn again). `None` when the
+    /// client has gone. The lobby and a game's screen wait alike.
+    async fn wait(
+        &mut self,
+        input: &mut Inbox,
+        news: &mut watch::Receiver<u64>,
+        tick: &mut tokio::time::Interval,
+    ) -> Option<Vec<Event>> {
+        tokio::select! {
+            got = input.recv() => self.events(got).await,
+            _ = news.changed() => Some(Vec::new()),
+            _ = tick.tick() => Some(Vec::new()),
+        }
     }
 }
 
@@ -371,13 +389,8 @@ async fn lobby_screen(
             return Next::Quit;
         }
         lobby.set_rows(rows);
-        let events = tokio::select! {
-            got = input.recv() => match screen.events(got).await {
-                Some(events) => events,
-                None => return Next::Quit,
-            },
-            _ = news.changed() => continue,
-            _ = tick.tick() => continue,
+        let Some(events) = screen.wait(input, &mut news, &mut tick).await else {
+            return Next::Quit;
         };
         let now = ctx.clock.now();
         for event in events {

@@ -235,6 +235,8 @@ fn code_paths(markdown: &str) -> Vec<String> {
                 && !span.contains(char::is_whitespace)
                 && !span.contains("://")
                 && !span.starts_with(['~', '/', '$', '%', '…', '-', '.'])
+                // Build output, wherever CARGO_TARGET_DIR puts it: not a file of the clone.
+                && !span.starts_with("target/")
                 && !span.contains(['*', '<', '>', '…']);
             if looks_like_path {
                 paths.push(span.to_string());

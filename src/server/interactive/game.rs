@@ -82,13 +82,8 @@ pub(super) async fn game_screen(
         {
             return Next::Lobby;
         }
-        let events = tokio::select! {
-            got = input.recv() => match screen.events(got).await {
-                Some(events) => events,
-                None => return Next::Quit,
-            },
-            _ = news.changed() => continue,
-            _ = tick.tick() => continue,
+        let Some(events) = screen.wait(input, &mut news, &mut tick).await else {
+            return Next::Quit;
         };
         if let Some(next) = feed(ctx, me.0, id, &mut app, events).await {
             return next;
