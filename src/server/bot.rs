@@ -65,14 +65,15 @@ impl Reader {
 }
 
 /// Runs the protocol until `quit`, the end of the input (after the commands that came before
-/// it are answered) or a closed channel.
+/// it are answered) or a closed channel. Whether the client sent more than the session may
+/// hold before reading its answers (its connection is then to be closed).
 pub async fn run(
     ctx: Arc<Context>,
     mut who: Who,
     input: Inbox,
     alive: watch::Receiver<()>,
     out: Out,
-) {
+) -> bool {
     let mut reader = Reader {
         input,
         open: true,
@@ -141,6 +142,7 @@ pub async fn run(
         Some(Ended::Gone) | None => String::new(),
     };
     let _ = out.send(why.as_bytes()).await;
+    reader.input.ended() == Some(Ended::Flooded)
 }
 
 type Answer = Result<String, String>;

@@ -180,12 +180,14 @@ impl Connection {
             who.shown()
         );
         let closing = out.clone();
+        let link = self.link.clone();
         // A panic in the session ends it alone: it is reported, and the channel closed.
         spawn_supervised(
             what,
             async move {
                 // Held while the session runs: its place, and its count on the connection.
                 let _held = (place, running);
+                let mut flooded = false;
                 let status = match (refused, exec.as_deref()) {
                     (Some(refused), Some("bot")) => {
                         let _ = out.send(format!("? {refused}\n\n").as_bytes()).await;
@@ -205,7 +207,7 @@ impl Connection {
                         if let Some(refusal) = enter(&ctx, &who) {
                             let _ = out.send(format!("? {refusal}\n\n").as_bytes()).await;
                         } else {
-                            bot::run(ctx, who, rx, alive_rx, out.clone()).await;
+                            flooded = bot::run(ctx, who, rx, alive_rx, out.clone()).await;
                         }
                         0
                     }
@@ -230,6 +232,14 @@ impl Connection {
                 // A connection whose login a limit refused is closed by its client once told, or
                 // else at the end of the grace time: it still counts as not logged in.
                 out.close(status).await;
+                // A bot that flooded its input is not left to linger once told why: its client
+                // may never read what is left (OpenSSH waits to write it out before it goes),
+                // and the connection would hold its place until the idle timeout.
+                if flooded {
+                    link.cut(format!(
+                        "too much input: {BOT_INPUT} bytes before reading the answers"
+                    ));
+                }
             },
             move || async move { closing.close(1).await },
         );

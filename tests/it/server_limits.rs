@@ -29,18 +29,23 @@ fn fingerprint(path: &Path) -> String {
     text.split_whitespace().nth(1).unwrap().to_string()
 }
 
-/// Reads the server's log until a line has every one of `words`; returns it.
+/// Reads the server's log until a line has every one of `words`; returns it. Fails with the
+/// lines read meanwhile.
 fn wait_log(server: &Server, words: &[&str]) -> String {
     let deadline = Instant::now() + TIMEOUT;
+    let mut read = Vec::new();
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        let line = server
-            .stderr
-            .recv_timeout(left)
-            .unwrap_or_else(|e| panic!("no log line with {words:?} ({e})"));
+        let line = server.stderr.recv_timeout(left).unwrap_or_else(|e| {
+            panic!(
+                "no log line with {words:?} ({e}); the lines read meanwhile:\n{}",
+                read.join("\n")
+            )
+        });
         if words.iter().all(|w| line.contains(w)) {
             return line;
         }
+        read.push(line);
     }
 }
 
