@@ -116,41 +116,32 @@ impl Style {
     const fn new(playouts: u64, loss: f64) -> Style {
         Style { playouts, loss }
     }
+}
 
-    /// The style of the table made for a board of `from` points a side, on one of `side`: the
-    /// playouts scaled by the boards' points (as full strength's playouts in a given time
-    /// scale, so that a level keeps its share of full strength's effort), the loss as it is.
-    fn scaled(self, from: usize, side: usize) -> Style {
-        let (from, points) = ((from * from) as f64, (side * side) as f64);
-        Style {
-            playouts: (self.playouts as f64 * from / points).round().max(1.0) as u64,
-            loss: self.loss,
-        }
-    }
+/// `playouts` of a table made for a board of `from` points a side, on one of `side`: scaled by
+/// the boards' points, as full strength's playouts in a given time scale, so that a level keeps
+/// its share of full strength's effort.
+fn scaled(playouts: u64, from: usize, side: usize) -> f64 {
+    playouts as f64 * (from * from) as f64 / (side * side) as f64
 }
 
 /// Level `k`'s style (0 for level 1) on a board of `side` points a side. Up to 9×9 the 9×9 table,
-/// from 13×13 on the 13×13 table, each scaled by the board's points ([`Style::scaled`]); a board
-/// between the two goes between them geometrically, in playouts (both scaled to its points) as
-/// in loss, by how far its side is from 9 towards 13 (11×11: the geometric mean), so that the
-/// playouts still grow and the loss still shrinks from one level to the next.
+/// from 13×13 on the 13×13 table, the playouts scaled by the board's points ([`scaled`]) and
+/// the loss as it is; a board between the two goes between them geometrically, in playouts
+/// (both tables scaled to its points) as in loss, by how far its side is from 9 towards 13
+/// (11×11: the geometric mean), so that the playouts still grow and the loss still shrinks
+/// from one level to the next.
 fn schedule(k: usize, side: usize) -> Option<Style> {
-    let (small, large) = (
-        SMALL.get(k)?.scaled(SMALL_SIDE, side),
-        LARGE.get(k)?.scaled(LARGE_SIDE, side),
-    );
-    if side <= SMALL_SIDE {
-        return Some(small);
-    }
-    if side >= LARGE_SIDE {
-        return Some(large);
-    }
-    let f = (side - SMALL_SIDE) as f64 / (LARGE_SIDE - SMALL_SIDE) as f64;
+    let (small, large) = (SMALL.get(k)?, LARGE.get(k)?);
+    let f =
+        (side.clamp(SMALL_SIDE, LARGE_SIDE) - SMALL_SIDE) as f64 / (LARGE_SIDE - SMALL_SIDE) as f64;
     let between = |a: f64, b: f64| a.powf(1.0 - f) * b.powf(f);
+    let playouts = between(
+        scaled(small.playouts, SMALL_SIDE, side),
+        scaled(large.playouts, LARGE_SIDE, side),
+    );
     Some(Style {
-        playouts: between(small.playouts as f64, large.playouts as f64)
-            .round()
-            .max(1.0) as u64,
+        playouts: (playouts.round() as u64).max(1),
         loss: between(small.loss, large.loss),
     })
 }
