@@ -5,13 +5,17 @@
 //! weaker on purpose, and plays as a weaker player would, not at random (and without the
 //! prior: the ladder was measured without it):
 //!
-//! - **Fewer playouts**: a fixed number a move, from 100 at level 1 to 36,000 at level 9 on
-//!   13×13, on one thread, so that a level plays alike on every machine and whatever else the
-//!   machine is doing (the think time still caps it, on boards too large for it). They are
-//!   added to what the tree keeps from earlier moves, as full strength adds its think time's.
-//!   Other boards scale the number by their points, as full strength's playouts in a given
-//!   time scale (on 9×9 about twice as many), so that a level keeps its share of full
-//!   strength's effort on every size.
+//! - **Fewer playouts**: a fixed number a move, on one thread, so that a level plays alike on
+//!   every machine and whatever else the machine is doing (the think time still caps it, on
+//!   boards too large for it). They are added to what the tree keeps from earlier moves, as
+//!   full strength adds its think time's. There are two tables, one measured on 9×9 and one on
+//!   13×13 (from 209 and 100 playouts at level 1 to 75,111 and 36,000 at level 9): a board
+//!   smaller than 9×9 or larger than 13×13 scales the nearest table's number by its points, as
+//!   full strength's playouts in a given time scale, so that a level keeps its share of full
+//!   strength's effort; a board between the two goes between the tables ([`schedule`]).
+//!   Two tables, not one scaled, because the horizon below wins more games on the larger
+//!   board: with the 9×9 table scaled, the middle of the 13×13 ladder stretched past the 85 %
+//!   a step may take, while 9×9 stayed within it.
 //! - **A choice that gives some win chance away**: each level has a loss, the win chance its
 //!   move gives away on average against the action full strength would play. The actions are
 //!   drawn as the search ranks them, by their playouts to the power `1 / t` (sampling the
@@ -21,7 +25,8 @@
 //!   alike when even that gives away less: a position where nothing matters). So a level errs
 //!   among the moves the search found plausible, more where they differ little, and a move's
 //!   odds never rest on the win share of a few lucky playouts. The loss runs from 0.5 at level
-//!   1 (about every action alike: random play, a little below `greedy`) down to 0.0004 at level 9.
+//!   1 on 9×9 (about every action alike: random play near the stones, a little below `greedy`)
+//!   down to 0.0004 at level 9; each table has its own.
 //!
 //! - **A horizon, not a dice roll** (`level/horizon.rs`): before the draw, the actions are
 //!   narrowed by what a player of the level's strength never misses, from what the search
@@ -67,49 +72,79 @@ struct Style {
     loss: f64,
 }
 
-/// The board the playouts of `STYLES` are for: 13×13.
-const REFERENCE_POINTS: u64 = 13 * 13;
+/// The side of the smaller board the schedule was measured on: 9×9 ([`SMALL`]).
+const SMALL_SIDE: usize = 9;
+/// The side of the larger board the schedule was measured on: 13×13 ([`LARGE`]).
+const LARGE_SIDE: usize = 13;
 
-/// Levels 1 to 9 (their playouts on 13×13), chosen by matches (docs/engine-strength.md has the
-/// ladder they give).
-const STYLES: [Style; 9] = [
-    Style {
-        playouts: 100,
-        loss: 0.5,
-    },
-    Style {
-        playouts: 200,
-        loss: 0.17,
-    },
-    Style {
-        playouts: 350,
-        loss: 0.098,
-    },
-    Style {
-        playouts: 570,
-        loss: 0.061,
-    },
-    Style {
-        playouts: 1_000,
-        loss: 0.034,
-    },
-    Style {
-        playouts: 1_800,
-        loss: 0.016,
-    },
-    Style {
-        playouts: 3_700,
-        loss: 0.01,
-    },
-    Style {
-        playouts: 9_000,
-        loss: 0.0028,
-    },
-    Style {
-        playouts: 36_000,
-        loss: 0.0004,
-    },
+/// Levels 1 to 9 on 9×9, chosen by matches (docs/engine-strength.md has the ladder they give).
+/// These are the playouts the 13×13 figures of the one schedule before gave when scaled by the
+/// board's points (169 / 81), kept as they were: every 9×9 step is within 60-85 %.
+const SMALL: [Style; 9] = [
+    Style::new(209, 0.5),
+    Style::new(417, 0.17),
+    Style::new(730, 0.098),
+    Style::new(1_189, 0.061),
+    Style::new(2_086, 0.034),
+    Style::new(3_756, 0.016),
+    Style::new(7_720, 0.01),
+    Style::new(18_778, 0.0028),
+    Style::new(75_111, 0.0004),
 ];
+
+/// Levels 1 to 9 on 13×13, chosen by matches (docs/engine-strength.md, "A schedule per board
+/// size"). Not the 9×9 table scaled: since the horizon (`level/horizon.rs`) a level from 5 up
+/// misses no win or threat at once, which wins more games on the larger board, where the games
+/// are longer and such a miss comes up more often; with the 9×9 table scaled, the 13×13 steps
+/// from level 6 to 8 scored 88-90 %, above the 85 % a step may take. From `greedy` to full
+/// strength the larger board also spans more strength, so that each of the nine steps has to be
+/// near 80 %: level 1 plays about even with `greedy` (a lower loss than 9×9's) and levels 2 to 7
+/// are stronger than 9×9's scaled, closer to levels 8 and 9, which are as before.
+const LARGE: [Style; 9] = [
+    Style::new(100, 0.35),
+    Style::new(220, 0.14),
+    Style::new(400, 0.08),
+    Style::new(720, 0.045),
+    Style::new(1_400, 0.022),
+    Style::new(2_200, 0.012),
+    Style::new(4_300, 0.0071),
+    Style::new(9_000, 0.0028),
+    Style::new(36_000, 0.0004),
+];
+
+impl Style {
+    const fn new(playouts: u64, loss: f64) -> Style {
+        Style { playouts, loss }
+    }
+}
+
+/// `playouts` of a table made for a board of `from` points a side, on one of `side`: scaled by
+/// the boards' points, as full strength's playouts in a given time scale, so that a level keeps
+/// its share of full strength's effort.
+fn scaled(playouts: u64, from: usize, side: usize) -> f64 {
+    playouts as f64 * (from * from) as f64 / (side * side) as f64
+}
+
+/// Level `k`'s style (0 for level 1) on a board of `side` points a side. Up to 9×9 the 9×9 table,
+/// from 13×13 on the 13×13 table, the playouts scaled by the board's points ([`scaled`]) and
+/// the loss as it is; a board between the two goes between them geometrically, in playouts
+/// (both tables scaled to its points) as in loss, by how far its side is from 9 towards 13
+/// (11×11: the geometric mean), so that the playouts still grow and the loss still shrinks
+/// from one level to the next.
+fn schedule(k: usize, side: usize) -> Option<Style> {
+    let (small, large) = (SMALL.get(k)?, LARGE.get(k)?);
+    let f =
+        (side.clamp(SMALL_SIDE, LARGE_SIDE) - SMALL_SIDE) as f64 / (LARGE_SIDE - SMALL_SIDE) as f64;
+    let between = |a: f64, b: f64| a.powf(1.0 - f) * b.powf(f);
+    let playouts = between(
+        scaled(small.playouts, SMALL_SIDE, side),
+        scaled(large.playouts, LARGE_SIDE, side),
+    );
+    Some(Style {
+        playouts: (playouts.round() as u64).max(1),
+        loss: between(small.loss, large.loss),
+    })
+}
 
 impl Level {
     /// The weakest level.
@@ -141,23 +176,26 @@ impl Level {
         self.0 >= Level::FULL.0
     }
 
-    /// How this level plays; `None` at full strength.
-    fn style(self) -> Option<Style> {
+    /// How this level plays on a board of `side` points a side; `None` at full strength.
+    fn style(self, side: usize) -> Option<Style> {
         let k = usize::from(self.0).checked_sub(1)?;
-        STYLES.get(k).copied()
+        schedule(k, side.max(1))
     }
 
     /// The playouts of a move on a board of `side` points a side, `None` at full strength (as
-    /// many as the budget allows). The table's figures are for 13×13; another board scales
-    /// them by its points (169 / side², so about twice as many on 9×9), as full strength's
-    /// playouts in a given time scale, so that each level keeps the same share of full
-    /// strength's effort on every size.
+    /// many as the budget allows). Two tables, one measured on 9×9 and one on 13×13, each
+    /// scaled by the board's points beyond its own size, a board between them in between
+    /// ([`schedule`]).
     #[must_use]
     pub fn playouts(self, side: usize) -> Option<u64> {
-        let side = side.max(1) as u64;
-        let points = side * side;
-        self.style()
-            .map(|style| ((style.playouts * REFERENCE_POINTS + points / 2) / points).max(1))
+        self.style(side).map(|style| style.playouts)
+    }
+
+    /// The win chance this level's move gives away on average against full strength's, on a
+    /// board of `side` points a side; `None` at full strength.
+    #[must_use]
+    pub fn loss(self, side: usize) -> Option<f64> {
+        self.style(side).map(|style| style.loss)
     }
 
     /// The action this level plays at `position` after the search that gave `report`, drawn
@@ -166,7 +204,7 @@ impl Level {
     /// ([`horizon`]: wins at once taken, threats answered, proved wins kept, near the fight).
     #[must_use]
     pub fn choose(self, position: &Position, report: &Report, rng: &mut Rng) -> Option<Action> {
-        let (Some(style), Some(best)) = (self.style(), report.moves.first()) else {
+        let (Some(style), Some(best)) = (self.style(position.size()), report.moves.first()) else {
             return report.best;
         };
         // Proved losses come last: when the first is one, every action is, and the first holds

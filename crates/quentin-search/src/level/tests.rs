@@ -64,13 +64,64 @@ fn levels_are_one_to_ten() {
 fn a_level_s_playouts_scale_with_the_board_s_points() {
     let level = Level::new(9).unwrap();
     let on = |side| level.playouts(side).unwrap();
-    assert_eq!(on(13), 36_000);
-    // 169 / 81 as many on 9×9, 169 / 361 on 19×19, rounded.
-    assert_eq!(on(9), 75_111);
-    assert_eq!(on(19), 16_853);
-    assert!(on(9) > on(11) && on(11) > on(13) && on(13) > on(15));
+    assert_eq!(on(13), LARGE[8].playouts);
+    assert_eq!(on(9), SMALL[8].playouts);
+    // Beyond the two tables, the nearest one scaled by the points: 169 / 361 of 13×13's on
+    // 19×19, 81 / 49 of 9×9's on 7×7, rounded.
+    assert_eq!(
+        on(19),
+        (LARGE[8].playouts as f64 * 169.0 / 361.0).round() as u64
+    );
+    assert_eq!(
+        on(7),
+        (SMALL[8].playouts as f64 * 81.0 / 49.0).round() as u64
+    );
+    assert!(on(7) > on(9) && on(9) > on(11) && on(11) > on(13) && on(13) > on(15));
     // Never none, however large the board.
     assert!(levels().take(9).all(|l| l.playouts(1_000).unwrap() >= 1));
+}
+
+#[test]
+fn each_size_has_its_schedule_and_the_boards_between_go_between() {
+    let table = |side: usize| -> Vec<(u64, f64)> {
+        levels()
+            .take(9)
+            .map(|l| (l.playouts(side).unwrap(), l.loss(side).unwrap()))
+            .collect()
+    };
+    let of = |styles: &[Style]| -> Vec<(u64, f64)> {
+        styles.iter().map(|s| (s.playouts, s.loss)).collect()
+    };
+    // Exactly the 9×9 table on 9×9 (the schedule 9×9 was measured with, unchanged) and the
+    // 13×13 table on 13×13.
+    assert_eq!(table(9), of(&SMALL));
+    assert_eq!(table(13), of(&LARGE));
+    assert_eq!(Level::FULL.loss(13), None);
+    // On every size the playouts grow and the loss shrinks with the level.
+    for side in 5..=19 {
+        let t = table(side);
+        assert!(
+            t.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 > w[1].1),
+            "{side}×{side}: {t:?}"
+        );
+    }
+    // 11×11, halfway, stands between the two tables (each scaled to its points) in playouts
+    // and in loss: their geometric mean.
+    for (k, level) in levels().take(9).enumerate() {
+        let small = SMALL[k].playouts as f64 * 81.0 / 121.0;
+        let large = LARGE[k].playouts as f64 * 169.0 / 121.0;
+        let playouts = level.playouts(11).unwrap() as f64;
+        assert!(
+            playouts >= small.min(large).floor() && playouts <= small.max(large).ceil(),
+            "{level}: {playouts}"
+        );
+        assert!((playouts - (small * large).sqrt()).abs() <= 0.5, "{level}");
+        let loss = level.loss(11).unwrap();
+        assert!(
+            (loss - (SMALL[k].loss * LARGE[k].loss).sqrt()).abs() < 1e-12,
+            "{level}"
+        );
+    }
 }
 
 #[test]
