@@ -9,7 +9,7 @@
 //!   every machine and whatever else the machine is doing (the think time still caps it, on
 //!   boards too large for it). They are added to what the tree keeps from earlier moves, as
 //!   full strength adds its think time's. There are two tables, one measured on 9×9 and one on
-//!   13×13 (from 209 and 100 playouts at level 1 to 75,111 and 36,000 at level 9): a board
+//!   13×13 (from 209 and 100 playouts at level 1 to 120,000 and 36,000 at level 9): a board
 //!   smaller than 9×9 or larger than 13×13 scales the nearest table's number by its points, as
 //!   full strength's playouts in a given time scale, so that a level keeps its share of full
 //!   strength's effort; a board between the two goes between the tables ([`schedule`]).
@@ -78,8 +78,10 @@ const SMALL_SIDE: usize = 9;
 const LARGE_SIDE: usize = 13;
 
 /// Levels 1 to 9 on 9×9, chosen by matches (docs/engine-strength.md has the ladder they give).
-/// These are the playouts the 13×13 figures of the one schedule before gave when scaled by the
-/// board's points (169 / 81), kept as they were: every 9×9 step is within 60-85 %.
+/// Levels 1 to 7 are the playouts the 13×13 figures of the one schedule before gave when scaled
+/// by the board's points (169 / 81); levels 8 and 9 were moved up (from 18,778 / 0.0028 and
+/// 75,111 / 0.0004), which brought full strength's step over level 9 from 88 % into the band:
+/// every 9×9 step is within 60-85 %.
 const SMALL: [Style; 9] = [
     Style::new(209, 0.5),
     Style::new(417, 0.17),
@@ -88,8 +90,8 @@ const SMALL: [Style; 9] = [
     Style::new(2_086, 0.034),
     Style::new(3_756, 0.016),
     Style::new(7_720, 0.01),
-    Style::new(18_778, 0.0028),
-    Style::new(75_111, 0.0004),
+    Style::new(30_000, 0.0018),
+    Style::new(120_000, 0.0002),
 ];
 
 /// Levels 1 to 9 on 13×13, chosen by matches (docs/engine-strength.md, "A schedule per board
