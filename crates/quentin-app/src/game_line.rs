@@ -78,6 +78,18 @@ impl GameLine {
         Ok(line)
     }
 
+    /// The position after `actions` played from `start`, without keeping the positions
+    /// between (where only the end is read: a record's last position for a listing).
+    ///
+    /// # Errors
+    /// Which action (from 0) is illegal where it comes, and why.
+    pub fn play_out(mut start: Position, actions: &[Action]) -> Result<Position, (usize, Illegal)> {
+        for (index, &action) in actions.iter().enumerate() {
+            start.play(action).map_err(|reason| (index, reason))?;
+        }
+        Ok(start)
+    }
+
     /// The position before the first action.
     #[must_use]
     pub fn start(&self) -> &Position {

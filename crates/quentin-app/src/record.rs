@@ -428,35 +428,39 @@ impl Record {
         &self.actions
     }
 
-    /// The line of play of the first `n` actions (all of them when `n` is larger), all shown.
-    fn line_to(&self, n: usize) -> GameLine {
+    /// The position before the first action.
+    fn start(&self) -> Position {
         // A record only exists once its setup started and its actions played (see `parse`).
-        let start = match self.setup.start() {
+        match self.setup.start() {
             Ok(start) => start,
             Err(e) => unreachable!("a parsed record has a valid setup: {e}"),
-        };
-        match GameLine::replay(start, &self.actions[..n.min(self.actions.len())]) {
-            Ok(line) => line,
-            Err(stopped) => unreachable!("a parsed record holds only legal actions: {stopped:?}"),
         }
     }
 
     /// The game's line of play: every position, each action played once, all shown.
     #[must_use]
     pub fn line(&self) -> GameLine {
-        self.line_to(self.actions.len())
+        match GameLine::replay(self.start(), &self.actions) {
+            Ok(line) => line,
+            Err(stopped) => unreachable!("a parsed record holds only legal actions: {stopped:?}"),
+        }
     }
 
-    /// The position after the first `n` actions (all of them when `n` is larger).
+    /// The position after the first `n` actions (all of them when `n` is larger); the
+    /// positions between are not kept.
     #[must_use]
     pub fn position_at(&self, n: usize) -> Position {
-        self.line_to(n).last().clone()
+        let actions = &self.actions[..n.min(self.actions.len())];
+        match GameLine::play_out(self.start(), actions) {
+            Ok(position) => position,
+            Err((_, e)) => unreachable!("a parsed record holds only legal actions: {e}"),
+        }
     }
 
     /// The position after every action.
     #[must_use]
     pub fn final_position(&self) -> Position {
-        self.line().last().clone()
+        self.position_at(self.actions.len())
     }
 
     /// The record as text: the headers, then one action per line.

@@ -52,6 +52,17 @@ fn a_replay_keeps_every_position_each_action_played_once_from_the_one_before() {
 }
 
 #[test]
+fn playing_out_ends_where_the_replay_ends_and_names_the_illegal_action() {
+    let line = GameLine::replay(start(), &actions("c3 b2 c4")).unwrap();
+    let end = GameLine::play_out(start(), &actions("c3 b2 c4")).unwrap();
+    assert!(same_position(&end, line.last()));
+    let (index, reason) = GameLine::play_out(start(), &actions("c3 c3 c4")).unwrap_err();
+    assert_eq!(index, 1);
+    let stopped = GameLine::replay(start(), &actions("c3 c3 c4")).unwrap_err();
+    assert_eq!(reason, stopped.reason);
+}
+
+#[test]
 fn a_replay_stops_at_an_illegal_action_with_the_line_before_it() {
     let stopped = GameLine::replay(start(), &actions("c3 c3 c4")).unwrap_err();
     assert_eq!(stopped.index, 1);
