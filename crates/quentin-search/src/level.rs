@@ -193,13 +193,6 @@ impl Level {
         self.style(side).map(|style| style.playouts)
     }
 
-    /// The win chance this level's move gives away on average against full strength's, on a
-    /// board of `side` points a side; `None` at full strength.
-    #[must_use]
-    pub fn loss(self, side: usize) -> Option<f64> {
-        self.style(side).map(|style| style.loss)
-    }
-
     /// The action this level plays at `position` after the search that gave `report`, drawn
     /// with `rng`; `None` only for a finished game. Full strength plays the report's best
     /// action; below, the draw is among the actions the level's horizon allows

@@ -86,7 +86,7 @@ fn each_size_has_its_schedule_and_the_boards_between_go_between() {
     let table = |side: usize| -> Vec<(u64, f64)> {
         levels()
             .take(9)
-            .map(|l| (l.playouts(side).unwrap(), l.loss(side).unwrap()))
+            .map(|l| (l.playouts(side).unwrap(), l.style(side).unwrap().loss))
             .collect()
     };
     let of = |styles: &[Style]| -> Vec<(u64, f64)> {
@@ -96,7 +96,7 @@ fn each_size_has_its_schedule_and_the_boards_between_go_between() {
     // 13×13 table on 13×13.
     assert_eq!(table(9), of(&SMALL));
     assert_eq!(table(13), of(&LARGE));
-    assert_eq!(Level::FULL.loss(13), None);
+    assert!(Level::FULL.style(13).is_none());
     // On every size the playouts grow and the loss shrinks with the level.
     for side in 5..=19 {
         let t = table(side);
@@ -116,7 +116,7 @@ fn each_size_has_its_schedule_and_the_boards_between_go_between() {
             "{level}: {playouts}"
         );
         assert!((playouts - (small * large).sqrt()).abs() <= 0.5, "{level}");
-        let loss = level.loss(11).unwrap();
+        let loss = level.style(11).unwrap().loss;
         assert!(
             (loss - (SMALL[k].loss * LARGE[k].loss).sqrt()).abs() < 1e-12,
             "{level}"
