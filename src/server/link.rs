@@ -93,6 +93,13 @@ impl Link {
         known.ending.get_or_insert_with(|| why.into());
     }
 
+    /// Cuts it now, for the reason [`Link::ending`] gave, once the session has said its last
+    /// words.
+    pub fn end(&self) {
+        let why = self.known().ending;
+        self.cut(why.unwrap_or_else(|| "ended by the server".to_string()));
+    }
+
     /// The login came: the grace time no longer runs.
     pub fn logged_in(&self) {
         self.state.send_modify(|s| {

@@ -236,9 +236,7 @@ impl Connection {
                 // may never read what is left (OpenSSH waits to write it out before it goes),
                 // and the connection would hold its place until the idle timeout.
                 if flooded {
-                    link.cut(format!(
-                        "too much input: {BOT_INPUT} bytes before reading the answers"
-                    ));
+                    link.end();
                 }
             },
             move || async move { closing.close(1).await },
