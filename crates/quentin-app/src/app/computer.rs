@@ -14,7 +14,7 @@ use crate::search_handle::{SearchNews, SearchOrder};
 
 use super::review::GameReview;
 use super::text::join;
-use super::{App, Effect, Mode, Pick, player_of};
+use super::{App, Effect, Mode, player_of};
 
 /// Who plays what: the computer's players, how strongly it plays and how long it thinks.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -454,8 +454,7 @@ impl App {
         self.stop_search();
         let undone = join(&self.line.actions()[target..self.current()]);
         self.line.go_to(target);
-        self.screen.list_top = None;
-        self.screen.pick = Pick::Nothing;
+        self.screen.follow_line();
         self.info(format!("Taken back: {undone}. r redoes."));
         Effect::Save
     }
@@ -476,8 +475,7 @@ impl App {
             .unwrap_or(len);
         let redone = join(&self.line.actions()[self.current()..target]);
         self.line.go_to(target);
-        self.screen.list_top = None;
-        self.screen.pick = Pick::Nothing;
+        self.screen.follow_line();
         self.info(format!("Redone: {redone}."));
         Effect::Save
     }

@@ -155,8 +155,7 @@ impl App {
         let old_len = self.line.actions().len();
         let caught = self.line.catch_up(actions);
         if !matches!(caught, Ok(None)) {
-            self.screen.list_top = None;
-            self.screen.pick = Pick::Nothing;
+            self.screen.follow_line();
         }
         match (caught, self.line.last_played()) {
             (Ok(None), _) => {}

@@ -5,7 +5,7 @@ use crate::game_line::GameLine;
 use crate::rules::{Action, Color, Illegal, KonobiViolation};
 
 use super::text::{KONOBI_TIP, dimensions, fills_text, join, refusal_text, removals_text};
-use super::{App, Effect, MAX_AUTO_PASSES, Mode, Pick, player, player_of, quint};
+use super::{App, Effect, MAX_AUTO_PASSES, Mode, player, player_of, quint};
 use crate::layout::BoardStyle;
 
 impl App {
@@ -115,8 +115,7 @@ impl App {
     /// Plays `action` after the current action; undone actions are dropped.
     pub(super) fn push(&mut self, action: Action) -> Result<(), Illegal> {
         self.line.play(action)?;
-        self.screen.list_top = None;
-        self.screen.pick = Pick::Nothing;
+        self.screen.follow_line();
         self.notes.tip = None;
         Ok(())
     }
@@ -134,8 +133,7 @@ impl App {
             self.warn("Nothing to undo.");
             return Effect::None;
         }
-        self.screen.list_top = None;
-        self.screen.pick = Pick::Nothing;
+        self.screen.follow_line();
         self.info(format!("Undone: {}. r redoes.", join(&undone)));
         Effect::Save
     }
@@ -146,8 +144,7 @@ impl App {
             self.warn("Nothing to redo.");
             return Effect::None;
         }
-        self.screen.list_top = None;
-        self.screen.pick = Pick::Nothing;
+        self.screen.follow_line();
         self.info(format!("Redone: {}.", join(&redone)));
         Effect::Save
     }

@@ -33,6 +33,15 @@ pub(super) struct Screen {
     pub(super) ignored_keys: usize,
 }
 
+impl Screen {
+    /// After the line of play moved (an action, undo, redo, the server's news): the action list
+    /// follows the current action again, and Quint's selection is dropped.
+    pub(super) fn follow_line(&mut self) {
+        self.list_top = None;
+        self.pick = Pick::Nothing;
+    }
+}
+
 /// The panel's words: the last message and Konobi's first-time tip.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Notes {
