@@ -48,6 +48,10 @@ pub struct ServeArgs {
     /// Open challenges one player may have at once.
     #[arg(long, value_name = "N", default_value_t = 10)]
     challenges_per_player: usize,
+    /// Reviews of finished games the server runs at once, each on one thread (`v` after a
+    /// game); more wait their turn, and a player has one at a time. 0 turns them off.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    review_threads: usize,
     /// Seconds a session may send nothing (no key; no command from a bot, whose wait does not
     /// count) before it is told why and closed; its games wait.
     #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
@@ -102,6 +106,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         sessions_per_key: args.sessions_per_key,
         challenges_per_player: args.challenges_per_player,
         idle_timeout: args.idle_timeout,
+        review_threads: args.review_threads,
         #[cfg(feature = "test-hooks")]
         test_clock: args.test_clock,
         log_level: args.log_level.clone(),

@@ -10,7 +10,7 @@ use tokio::sync::watch;
 use crate::rules::Action;
 
 use super::channel::{Ended, Inbox, Input, Out};
-use super::hub::{GameView, Refusal};
+use super::hub::{GameView, Refusal, Rematch};
 use super::spec::{Spec, shown};
 use super::{Context, Presence};
 
@@ -116,6 +116,7 @@ pub async fn run(
                 break;
             }
             "wait" => wait(&ctx, &who, &words, &mut reader).await,
+            "rematch" => rematch(&ctx, &who, &words, &mut reader).await,
             _ => command(&ctx, &mut who, &words).await,
         };
         presence.player = who.player.as_ref().map(|(id, _)| *id);
@@ -210,6 +211,17 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
             Ok(id) => said(hub.resign(*me, id, now).await.map(|()| String::new())),
             Err(why) => Err(why),
         },
+        ("abort", Some((me, _))) => match id_of(words) {
+            Ok(id) if words.len() == 2 => {
+                said(hub.abort(*me, id, now).await.map(|()| String::new()))
+            }
+            Ok(_) => Err("abort ID".to_string()),
+            Err(why) => Err(why),
+        },
+        ("takeback", Some((me, _))) => match id_of(words) {
+            Ok(id) => takeback(ctx, *me, id, words.get(2..).unwrap_or_default()).await,
+            Err(why) => Err(why),
+        },
         ("record", Some(_)) => id_of(words).and_then(|id| {
             hub.record(id, now)
                 .map(|r| r.trim_end().to_string())
@@ -230,6 +242,88 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
         (word, Some(_)) => Err(format!("unknown command {}", shown(word))),
     };
     Some(answer)
+}
+
+/// `takeback ID` asks (`= asked N`, the number of actions it would take back), `takeback ID
+/// yes` agrees to the opponent's asking (`= taken N`), `takeback ID no` declines it.
+async fn takeback(ctx: &Context, me: i64, id: i64, rest: &[&str]) -> Answer {
+    let now = ctx.clock.now();
+    let hub = &ctx.hub;
+    let view = hub
+        .game(id, now)
+        .ok_or_else(|| hub.missing(id).to_string())?;
+    let seat = view.seat(me).ok_or("not your game")?;
+    let theirs = view.takeback_asked().filter(|(asker, _)| *asker != seat);
+    match (rest, theirs) {
+        ([], Some(_)) => Err(format!(
+            "your opponent asked for a takeback: takeback {id} yes, or takeback {id} no"
+        )),
+        ([], None) => {
+            hub.takeback(me, id, now).await.map_err(|r| r.to_string())?;
+            let asked = hub
+                .game(id, ctx.clock.now())
+                .and_then(|v| v.takeback_asked())
+                .map_or(0, |(_, n)| n);
+            Ok(format!("asked {asked}"))
+        }
+        (["yes"], Some((_, n))) => {
+            hub.takeback(me, id, now).await.map_err(|r| r.to_string())?;
+            Ok(format!("taken {n}"))
+        }
+        (["no"], Some(_)) => said(
+            hub.decline_takeback(me, id, now)
+                .await
+                .map(|()| String::new()),
+        ),
+        (["yes" | "no"], None) => Err("no takeback asked".to_string()),
+        _ => Err("takeback ID [yes|no]".to_string()),
+    }
+}
+
+/// `rematch ID`: offers a rematch of a finished game, or accepts the opponent's offer; the
+/// first to ask waits until the other asks too (`= NEW-ID`) or declines (`= declined`).
+/// `rematch ID no` declines the opponent's offer. `None` when the session ended while waiting.
+async fn rematch(ctx: &Context, who: &Who, words: &[&str], reader: &mut Reader) -> Option<Answer> {
+    let Some((me, _)) = who.player else {
+        return Some(Err("register first: register NAME".to_string()));
+    };
+    let id = match id_of(words) {
+        Ok(id) => id,
+        Err(e) => return Some(Err(e)),
+    };
+    match words.get(2..).unwrap_or_default() {
+        [] => {}
+        ["no"] => {
+            return Some(said(
+                ctx.hub.decline_rematch(me, id).map(|()| String::new()),
+            ));
+        }
+        _ => return Some(Err("rematch ID [no]".to_string())),
+    }
+    let mut news = match ctx.hub.watch_game(id) {
+        Ok(news) => news,
+        Err(refusal) => return Some(Err(refusal.to_string())),
+    };
+    if let Err(refusal) = ctx.hub.rematch(me, id, ctx.clock.now()).await {
+        return Some(Err(refusal.to_string()));
+    }
+    loop {
+        news.borrow_and_update();
+        match ctx
+            .hub
+            .game(id, ctx.clock.now())
+            .and_then(|g| g.rematch_state)
+        {
+            Some(Rematch::Started(next)) => return Some(Ok(next.to_string())),
+            Some(Rematch::Declined) | None => return Some(Ok("declined".to_string())),
+            Some(Rematch::Offered) => {}
+        }
+        tokio::select! {
+            changed = news.changed() => if changed.is_err() { return None },
+            gone = reader.alive.changed() => if gone.is_err() { return None },
+            () = reader.input.stopping() => return None,
+        }
+    }
 }
 
 /// A hub's answer in the protocol's words.
@@ -293,6 +387,10 @@ async fn wait(ctx: &Context, who: &Who, words: &[&str], reader: &mut Reader) -> 
         if let Some(result) = game.result_words() {
             return Some(Ok(format!("over {result}")));
         }
+        // The opponent asks for a takeback: the answer waits on this player.
+        if let Some((_, n)) = game.takeback_asked().filter(|(asker, _)| *asker != seat) {
+            return Some(Ok(format!("takeback {n}")));
+        }
         if game.to_move == Some(seat) {
             let last = game
                 .actions
@@ -349,8 +447,10 @@ async fn waiting_challenge(ctx: &Context, me: i64, id: i64, reader: &mut Reader)
 }
 
 fn state(game: &GameView, seat: usize) -> String {
+    let asked = game.takeback_asked().filter(|(asker, _)| *asker != seat);
     match (game.result_words(), game.to_move) {
         (Some(result), _) => format!("over {result}"),
+        (None, _) if asked.is_some() => format!("takeback {}", asked.map_or(0, |(_, n)| n)),
         (None, Some(s)) if s == seat => "turn".to_string(),
         _ => "waiting".to_string(),
     }

@@ -8,6 +8,7 @@
 //! Times are milliseconds since the epoch, passed in by the caller from the server's clock, so
 //! that tests can move time on without waiting.
 
+mod agree;
 mod command;
 mod lobby;
 mod mirror;
@@ -23,10 +24,12 @@ use anyhow::Result;
 use tokio::sync::{OwnedMutexGuard, oneshot, watch};
 
 use crate::rules::{Color, Position};
+use quentin_app::game_line::takeback_len;
 
 use super::size_class::RatingKey;
 use super::store::{Applied, Backend, ChallengeRow, Change, Damaged, GameRow, RatingRow, Writer};
 
+pub use agree::Rematch;
 pub use command::{
     GameCommand, Outcome, Owner, PeerFuture, Peers, answer_from_wire, answer_to_wire,
 };
@@ -63,8 +66,15 @@ type Turn = Arc<tokio::sync::Mutex<()>>;
 pub(crate) struct Live {
     pub(crate) row: GameRow,
     pub(crate) position: Position,
-    /// Who asked to take the last action back (0 or 1), in a casual game.
+    /// Who asked to take back (0 or 1), in a casual game: their last action and the reply
+    /// after it, if any.
     pub(crate) takeback: Option<usize>,
+    /// Once over: who offers a rematch (memory only).
+    pub(crate) rematch: Option<usize>,
+    /// Once over: the rematch's game, when both agreed.
+    pub(crate) rematch_game: Option<i64>,
+    /// Once over: the offer of a rematch was declined.
+    pub(crate) rematch_declined: bool,
     /// What its end changed each player's rating by, once a rated game is over (memory only).
     pub(crate) changes: Option<[i64; 2]>,
     /// How many game screens watch it, its players' not counted.
@@ -80,6 +90,9 @@ impl Live {
             row,
             position,
             takeback: None,
+            rematch: None,
+            rematch_game: None,
+            rematch_declined: false,
             changes: None,
             watchers: 0,
             news: watch::channel(0).0,
@@ -112,13 +125,46 @@ impl Live {
         Ok(seat)
     }
 
-    /// The milliseconds left to each player at `now`.
+    /// The milliseconds left to each player at `now`. A player's first move does not run
+    /// their clock: it has a timer of its own ([`Live::first_move_left`]).
     pub(crate) fn left_at(&self, now: i64) -> [i64; 2] {
         let mut left = self.row.left;
-        if let Some(p) = self.to_move() {
+        if let Some(p) = self.to_move()
+            && self.first_move_pending().is_none()
+        {
             left[p] -= (now - self.row.turn_since).max(0);
         }
         left
+    }
+
+    /// The seat to move while it has made no first move (the first two actions are each
+    /// player's first), in a game that goes on.
+    pub(crate) fn first_move_pending(&self) -> Option<usize> {
+        self.to_move().filter(|_| self.row.actions.len() < 2)
+    }
+
+    /// The milliseconds left at `now` for the first move of the seat to move, while it has
+    /// made none; past them the game is aborted.
+    pub(crate) fn first_move_left(&self, now: i64) -> Option<i64> {
+        self.first_move_pending()?;
+        Some(self.row.clock.first_move_ms() - (now - self.row.turn_since).max(0))
+    }
+
+    /// Whether the player to move has run out of time at `now`, on their clock or on their
+    /// first move's timer.
+    pub(crate) fn flagged(&self, now: i64) -> bool {
+        self.first_move_left(now).is_some_and(|l| l <= 0)
+            || self
+                .to_move()
+                .is_some_and(|seat| self.left_at(now)[seat] <= 0)
+    }
+
+    /// How many actions a takeback asked by `seat` takes back (0: none to take back).
+    pub(crate) fn takeback_len(&self, seat: usize) -> usize {
+        match self.row.setup.start() {
+            Ok(start) => takeback_len(&start, &self.row.actions, seat),
+            Err(_) => 0,
+        }
     }
 
     fn told(&self) {
@@ -126,11 +172,7 @@ impl Live {
     }
 }
 
-/// The seat (0 for player 1, who moved first) that plays `color` in `position`.
-#[must_use]
-pub fn seat_of(position: &Position, color: Color) -> usize {
-    usize::from((color == position.game().first_color()) == position.swapped())
-}
+pub use quentin_app::game_line::seat_of;
 
 /// The colour seat `seat` plays in `position`.
 #[must_use]

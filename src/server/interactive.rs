@@ -22,6 +22,7 @@ use super::bot::Who;
 use super::channel::{Ended, Inbox, Input, Keys, Out};
 use super::hub::Refusal;
 use super::lobby::{Ask, Board, Lobby, Rows};
+use super::spec::TimeControl;
 use super::{Context, Presence};
 use game::game_screen;
 
@@ -224,7 +225,9 @@ pub async fn run(
         match ctx.hub.enter(me.0, ctx.limits.sessions_per_key) {
             Ok(()) => {
                 let _presence = Presence::counted(&ctx.hub, Some(me.0));
-                let mut next = Next::Lobby;
+                // A live game that goes on opens at once (its clock runs); the lobby is one
+                // key away. Correspondence games wait in the lobby's list.
+                let mut next = running_live_game(&ctx, me.0).map_or(Next::Lobby, Next::Game);
                 let mut lobby = Lobby::new(me.clone());
                 loop {
                     next = match next {
@@ -332,6 +335,16 @@ async fn pick_name(
             }
         }
     }
+}
+
+/// The player's live game that goes on, if any: the one whose turn came last.
+fn running_live_game(ctx: &Context, me: i64) -> Option<i64> {
+    ctx.hub
+        .games_of(me, ctx.clock.now(), 100)
+        .into_iter()
+        .filter(|g| g.result.is_none() && matches!(g.clock, TimeControl::Live { .. }))
+        .map(|g| g.id)
+        .next()
 }
 
 fn board(ctx: &Context, me: i64) -> Board {

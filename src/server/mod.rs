@@ -23,6 +23,7 @@ pub mod link;
 pub mod lobby;
 mod migrate;
 pub mod report;
+mod reviews;
 mod run;
 pub mod size_class;
 pub mod spec;
@@ -71,6 +72,8 @@ pub struct Context {
     pub cut_all: watch::Sender<bool>,
     /// Told whenever a connection closes.
     pub closed: Notify,
+    /// The reviews of finished games the server runs.
+    pub reviews: reviews::Reviews,
 }
 
 /// A player's session counted in by [`hub::Hub::enter`]; counted out when this is dropped,

@@ -54,6 +54,8 @@ pub struct ServeOptions {
     /// Seconds a session may send nothing while the server waits for it (a key, a bot's
     /// command) before it is closed.
     pub idle_timeout: u64,
+    /// Reviews of finished games run at once (0: none).
+    pub review_threads: usize,
     /// A clock that `clock advance` moves on (for tests).
     #[cfg(feature = "test-hooks")]
     pub test_clock: bool,
@@ -329,6 +331,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         stop: watch::channel(false).0,
         cut_all: watch::channel(false).0,
         closed: Notify::new(),
+        reviews: super::reviews::Reviews::new(options.review_threads),
     });
     let config = Arc::new(russh::server::Config {
         methods: MethodSet::from(&[MethodKind::PublicKey][..]),

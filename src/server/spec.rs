@@ -40,6 +40,16 @@ impl TimeControl {
         }
     }
 
+    /// How long each player has for their first move before the game is aborted: 30 s, or a
+    /// tenth of a live game's time when that is shorter; a day by correspondence.
+    #[must_use]
+    pub fn first_move_ms(self) -> i64 {
+        match self {
+            TimeControl::Live { .. } => (self.start_ms() / 10).min(30_000),
+            TimeControl::Days(_) => 86_400_000,
+        }
+    }
+
     /// The clock of a player who has just moved with `left` milliseconds on it.
     #[must_use]
     pub fn after_move_ms(self, left: i64) -> i64 {

@@ -16,7 +16,7 @@
 //! `fg` (SIGCONT) takes it again. Only SIGKILL cannot be caught; the record on disk then still holds every
 //! completed action.
 
-mod searching;
+pub(crate) mod searching;
 mod session;
 pub mod translate;
 

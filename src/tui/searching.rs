@@ -9,7 +9,7 @@ use super::search_handle::SearchHandle;
 use crate::search::{Budget, Level, Report};
 
 /// The search, one [`Thinker`] at a time.
-pub(super) struct Searching {
+pub(crate) struct Searching {
     threads: usize,
     thinker: Option<Thinker>,
     /// The line of actions to the position the thinker searches.
@@ -26,7 +26,7 @@ pub(super) struct Searching {
 
 impl Searching {
     /// No search yet; each will use `threads` threads (0: the machine's cores).
-    pub(super) fn new(threads: usize) -> Searching {
+    pub(crate) fn new(threads: usize) -> Searching {
         Searching {
             threads,
             thinker: None,

@@ -30,6 +30,7 @@ mod replay_json;
 mod review;
 mod review_tui;
 mod safety;
+mod server_agree;
 mod server_bot;
 mod server_cluster;
 mod server_cluster_ops;

@@ -262,7 +262,7 @@ fn a_live_clock_and_a_correspondence_deadline_run_out() {
     a.ok("clock advance 2");
     assert_eq!(b.answer(), "= over B+ time");
     let record = server.record(&kb, &slow);
-    assert!(record.contains("Black (bob) wins on time"), "{record}");
+    assert!(record.contains("ran out of time: bob wins"), "{record}");
     // A player's own clock, moved on by nobody, is not a test server's: the real one refuses.
     a.finish();
     b.finish();

@@ -58,14 +58,14 @@ fn a_game_names_its_players_from_each_side_counts_watchers_and_says_when_the_opp
     assert_eq!(bob.ask(&format!("play {id} a1")), "=");
     alice.wait_for("bob played a1.");
     assert_eq!(bob.ask(&format!("resign {id}")), "=");
-    let screen = alice.wait_for("You win by resignation");
+    let screen = alice.wait_for("bob resigned: you win");
     assert!(!screen.contains("to move"), "{screen}");
     assert!(!screen.contains("swaps"), "{screen}");
     assert!(screen.contains("? help   q lobby"), "{screen}");
-    carol.wait_for("alice wins by resignation");
+    carol.wait_for("bob resigned: alice wins");
     // The lobby lists the game from Alice's side.
     alice.send("q");
-    alice.wait_for(&format!("#{id} quentin vs bob: won by resignation"));
+    alice.wait_for(&format!("#{id} quentin vs bob: bob resigned: you win"));
     carol.send("q");
     carol.wait_for("Recent results");
 }
@@ -80,23 +80,23 @@ fn a_first_move_not_made_in_time_aborts_the_game_and_a_rated_game_shows_the_rati
     alice.wait_for(&format!("#{id} quentin 5x5"));
     alice.send("\r");
     alice.wait_for("Black to move: you");
-    // A few seconds left of her minute: the clock says it is low.
-    let games: serde_json::Value = serde_json::from_str(&bob.ok("games --json")).unwrap();
-    let left = games[0]["their_time_ms"].as_i64().unwrap() / 1000;
-    bob.ok(&format!("clock advance {}", left - 6));
-    alice.wait_for("◀ low time!");
+    // A first move has a timer of its own, a tenth of the minute here; her clock stands.
+    alice.wait_for("First move in 0:0");
     // Her first move never comes: the game is aborted, not lost, and not rated.
-    bob.ok("clock advance 10");
+    bob.ok("clock advance 7");
     alice.wait_for("Game aborted: you made no first move");
     assert_eq!(bob.ok(&format!("wait {id}")), "over aborted no-first-move");
     alice.send("q");
-    let screen = alice.wait_for(&format!("#{id} quentin vs bob: aborted: not rated"));
+    let screen = alice.wait_for(&format!(
+        "#{id} quentin vs bob: Game aborted: you made no first move"
+    ));
     assert!(
         !screen.contains("RD"),
         "nobody is on the leaderboard: {screen}"
     );
 
-    // A rated game that is played: its end shows the rating change.
+    // A rated game that is played: a few seconds left of her minute, the clock says it is
+    // low; its end shows the rating change.
     let id = bob.ok("challenge quentin size 5 first you clock 1+0");
     alice.wait_for(&format!("#{id} quentin 5x5"));
     alice.send("\r");
@@ -105,15 +105,19 @@ fn a_first_move_not_made_in_time_aborts_the_game_and_a_rated_game_shows_the_rati
     assert_eq!(bob.ok(&format!("wait {id}")), "turn c3");
     assert_eq!(bob.ask(&format!("play {id} a1")), "=");
     alice.wait_for("bob played a1.");
+    let games: serde_json::Value = serde_json::from_str(&bob.ok("games --json")).unwrap();
+    let left = games[0]["their_time_ms"].as_i64().unwrap() / 1000;
+    bob.ok(&format!("clock advance {}", left - 6));
+    alice.wait_for("◀ low time!");
     assert_eq!(bob.ask(&format!("resign {id}")), "=");
-    let screen = alice.wait_for("You win by resignation");
+    let screen = alice.wait_for("bob resigned: you win");
     let line = screen
         .lines()
         .find(|l| l.contains("Your rating: "))
         .unwrap_or_else(|| panic!("no rating change: {screen}"));
     assert!(line.contains("? (+"), "provisional, and up: {line}");
     alice.send("q");
-    let screen = alice.wait_for(&format!("#{id} quentin vs bob: won by resignation, +"));
+    let screen = alice.wait_for(&format!("#{id} quentin vs bob: bob resigned: you win, +"));
     // The leaderboard labels the deviation and marks the provisional ratings; a 5×5 game
     // counts for the small boards' rating (3-9) only.
     assert!(screen.contains("? RD "), "{screen}");
@@ -184,8 +188,8 @@ fn a_takeback_asked_can_be_declined() {
     alice.send("h\r");
     alice.wait_for("You played b3.");
     alice.send("u");
-    alice.wait_for("Takeback asked: your opponent may agree.");
-    bob.wait_for("Takeback asked: u agrees, d declines");
+    alice.wait_for("Takeback asked: 1 action (b3 by you); bob may");
+    bob.wait_for("Takeback of 1 action: u agrees, d declines");
     bob.send("d");
     bob.wait_for("Takeback declined.");
     alice.wait_for("Your opponent declined the takeback.");
@@ -215,7 +219,7 @@ fn the_swap_is_offered_to_the_player_who_may_swap_and_no_longer_once_the_game_is
     // Bob resigns after his first move: Alice wins (whether or not she has moved), and the
     // swap she was offered goes with the game.
     assert_eq!(bob.ask(&format!("resign {id}")), "=");
-    let screen = alice.wait_for("You win by resignation");
+    let screen = alice.wait_for("bob resigned: you win");
     assert!(!screen.contains("swaps"), "{screen}");
     assert!(!screen.contains("to move"), "{screen}");
     assert!(screen.contains("1 action played"), "{screen}");

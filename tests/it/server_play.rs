@@ -114,16 +114,16 @@ fn two_players_play_a_game_over_ssh_while_a_third_watches() {
         }
     }
     // The banner from each side: the winner's, the loser's, a watcher's.
-    alice.wait_for("You win by connection");
-    bob.wait_for("You lose by connection");
-    carol.wait_for("alice wins by connection");
+    alice.wait_for("You joined top and bottom: you win");
+    bob.wait_for("alice joined top and bottom: you lose");
+    carol.wait_for("alice joined top and bottom and wins");
     // Watchers cannot act: a key on Carol's board is refused.
     carol.send("\r");
     carol.wait_for("The game is over");
 
     // Back to the lobby; the result is listed, and the record replays.
     alice.send("q");
-    alice.wait_for("#1 quentin: Black (alice) wins by connection");
+    alice.wait_for("#1 quentin: alice joined top and bottom and wins");
     let record = dir.join("game-1.txt");
     std::fs::write(&record, server.record(&dir.join("alice"), "1")).unwrap();
     let replay = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))

@@ -82,7 +82,7 @@ fn a_whole_game_against_the_computer_ends_with_a_banner_and_a_record_naming_it()
     }
     let screen = wait_until("the banner", || {
         let screen = s.screen();
-        (screen.contains("You win!") || screen.contains("The computer wins!")).then_some(screen)
+        (screen.contains("You win!") || screen.contains("The computer wins (")).then_some(screen)
     });
     eprintln!("{screen}");
     let text = fs::read_to_string(&path).unwrap();
@@ -97,7 +97,7 @@ fn a_whole_game_against_the_computer_ends_with_a_banner_and_a_record_naming_it()
     let banner = if winner == Color::Black {
         "You win!"
     } else {
-        "The computer wins!"
+        "The computer wins (White)"
     };
     assert!(screen.contains(banner), "{winner}: {screen}");
     s.send("q");

@@ -31,7 +31,7 @@ use super::layout::Geometry;
 use super::search_handle::{SearchNews, SearchOrder};
 
 pub use computer::{Hint, Job, Versus, chance};
-pub use online::{Finish, Online, Request};
+pub use online::{Abort, Finish, Online, Request, Win, edges};
 pub use review::REVIEW_PLAYOUTS;
 use state::{Analysis, Computer, Help, Notes, OnlineSeat, Review, Screen, Seats};
 

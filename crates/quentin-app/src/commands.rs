@@ -62,6 +62,8 @@ pub enum Command {
     Decline,
     /// Resign an online game (pressed twice).
     Resign,
+    /// Abort an online game before both players have made a first move.
+    Abort,
 }
 
 /// A key as the table names it.
@@ -162,7 +164,7 @@ pub const ROWS: &[Row] = &[
     Row {
         section: Section::Game,
         keys: "n",
-        does: "new game, once the game is won",
+        does: "new game, once the game is won (on a server: a rematch)",
         binds: &[(Code(Char('n')), C::NewGame)],
     },
     Row {
@@ -179,9 +181,14 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         section: Section::Game,
-        keys: "R, d",
-        does: "on a server: resign (press twice); decline a takeback",
-        binds: &[(Code(Char('R')), C::Resign), (Code(Char('d')), C::Decline)],
+        keys: "R, A, d",
+        does: "on a server: resign (press twice); abort before both have moved; decline a \
+               takeback",
+        binds: &[
+            (Code(Char('R')), C::Resign),
+            (Code(Char('A')), C::Abort),
+            (Code(Char('d')), C::Decline),
+        ],
     },
     Row {
         section: Section::Game,

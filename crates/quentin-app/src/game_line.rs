@@ -7,7 +7,7 @@
 //! action is played once, from the position before it; the positions are kept, so stepping
 //! back and forth costs nothing.
 
-use crate::rules::{Action, Illegal, Position};
+use crate::rules::{Action, Color, Illegal, Position};
 
 /// A game's line of play. Undone actions stay on the line after the shown position until a
 /// new action cuts them off, so that they can be redone.
@@ -44,6 +44,35 @@ pub struct CaughtUp {
     pub dropped: usize,
     /// How many were added after them.
     pub added: usize,
+}
+
+/// The seat (0: the player who moved first, 1: the other) that plays `color` in `position`:
+/// the pie rule's swap exchanges the colours, not the seats.
+#[must_use]
+pub fn seat_of(position: &Position, color: Color) -> usize {
+    usize::from((color == position.game().first_color()) == position.swapped())
+}
+
+/// How many actions at the end of `actions` (played from `start`) a takeback asked by `seat`
+/// removes, as on lichess: back to and including that seat's last action, that is its move
+/// and the opponent's reply when asked on its own turn, its move alone when asked just after
+/// it. 0 when the seat has made no action.
+#[must_use]
+pub fn takeback_len(start: &Position, actions: &[Action], seat: usize) -> usize {
+    let mut position = start.clone();
+    let mut last = None;
+    for (i, &action) in actions.iter().enumerate() {
+        if position
+            .to_move()
+            .is_some_and(|color| seat_of(&position, color) == seat)
+        {
+            last = Some(i);
+        }
+        if position.play(action).is_err() {
+            break;
+        }
+    }
+    last.map_or(0, |i| actions.len() - i)
 }
 
 impl GameLine {

@@ -173,6 +173,15 @@ fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut Ne
             ctx.hub
                 .mirror_takeback(id, rest.get(1).and_then(|w| w.parse().ok()));
         }
+        ("rematch", Some(id)) => match rest.get(1..) {
+            Some(["game", next]) => {
+                if let Ok(next) = next.parse() {
+                    ctx.hub.rematch_started(id, next);
+                }
+            }
+            Some([seat]) => ctx.hub.mirror_rematch(id, seat.parse().ok()),
+            _ => tracing::warn!(note = ?rest, "a rematch note not understood"),
+        },
         ("online", _) => news.online = true,
         ("ask", _) if rest.first() == Some(&cluster.name.as_str()) => {
             let (Some(request), Some(player), Some(id)) = (number(1), number(2), number(3)) else {

@@ -20,6 +20,8 @@ pub enum GameCommand {
     TakeBack,
     /// Declines the other's asking to take back.
     Decline,
+    /// Aborts the game, before both players have made a first move.
+    Abort,
 }
 
 /// What a command did.
@@ -42,6 +44,7 @@ impl GameCommand {
             GameCommand::Resign => "resign".to_string(),
             GameCommand::TakeBack => "takeback".to_string(),
             GameCommand::Decline => "decline".to_string(),
+            GameCommand::Abort => "abort".to_string(),
         }
     }
 
@@ -54,6 +57,7 @@ impl GameCommand {
             ("resign", None) => GameCommand::Resign,
             ("takeback", None) => GameCommand::TakeBack,
             ("decline", None) => GameCommand::Decline,
+            ("abort", None) => GameCommand::Abort,
             _ => return None,
         };
         words.next().is_none().then_some(command)
@@ -78,6 +82,7 @@ pub fn answer_to_wire(answer: &Result<Outcome, Refusal>) -> &'static str {
         Err(Refusal::Illegal(_)) => "illegal",
         Err(Refusal::RatedNoTakeback) => "rated-no-takeback",
         Err(Refusal::NothingToTakeBack) => "nothing-to-take-back",
+        Err(Refusal::TooLateToAbort) => "too-late-to-abort",
         Err(Refusal::Moving) => "moving",
         Err(_) => "not-saved",
     }
@@ -99,6 +104,7 @@ pub fn answer_from_wire(word: &str, id: i64) -> Option<Result<Outcome, Refusal>>
         "not-your-turn" => Err(Refusal::NotYourTurn),
         "rated-no-takeback" => Err(Refusal::RatedNoTakeback),
         "nothing-to-take-back" => Err(Refusal::NothingToTakeBack),
+        "too-late-to-abort" => Err(Refusal::TooLateToAbort),
         "moving" => Err(Refusal::Moving),
         "not-saved" => Err(Refusal::NotSaved),
         _ => return None,
@@ -161,6 +167,7 @@ mod tests {
             GameCommand::Resign,
             GameCommand::TakeBack,
             GameCommand::Decline,
+            GameCommand::Abort,
         ] {
             assert_eq!(GameCommand::from_wire(&command.to_wire()), Some(command));
         }
@@ -179,6 +186,7 @@ mod tests {
             Err(Refusal::NotYourTurn),
             Err(Refusal::RatedNoTakeback),
             Err(Refusal::NothingToTakeBack),
+            Err(Refusal::TooLateToAbort),
             Err(Refusal::Moving),
             Err(Refusal::NotSaved),
         ] {

@@ -22,6 +22,9 @@ use super::{
 /// before it).
 pub const NO_FIRST_MOVE: &str = "no-first-move";
 
+/// Why an aborted game ended: a player aborted it before both had moved.
+pub const ABORT_ASKED: &str = "by-player";
+
 /// What the end of a game changes, decided before its commit.
 struct Ending {
     id: i64,
@@ -34,7 +37,11 @@ struct Ending {
 impl Hub {
     /// Waits for game `id`'s turn, then checks that `player` plays in it and that it goes on:
     /// the turn, held until the change is committed, and their seat.
-    async fn seat(&self, player: i64, id: i64) -> Result<(OwnedMutexGuard<()>, usize), Refusal> {
+    pub(super) async fn seat(
+        &self,
+        player: i64,
+        id: i64,
+    ) -> Result<(OwnedMutexGuard<()>, usize), Refusal> {
         let turn = self.lock().live(id)?.turn.clone();
         let turn = turn.lock_owned().await;
         let seat = self.lock().live(id)?.seat_going_on(player)?;
@@ -160,7 +167,7 @@ impl Hub {
             .lock()
             .games
             .values()
-            .filter(|g| g.to_move().is_some_and(|seat| g.left_at(now)[seat] <= 0))
+            .filter(|g| g.flagged(now))
             // Only a game's owner ends it on time.
             .filter(|g| {
                 self.peers
@@ -210,15 +217,11 @@ impl Hub {
 
     /// Whether the player to move in game `id` has no time left at `now`.
     fn out_of_time(&self, id: i64, now: i64) -> bool {
-        self.lock()
-            .games
-            .get(&id)
-            .and_then(|g| g.to_move().map(|seat| g.left_at(now)[seat] <= 0))
-            .unwrap_or(false)
+        self.lock().games.get(&id).is_some_and(|g| g.flagged(now))
     }
 
     /// Ends game `id` with seat `winner` the winner, for `reason`; once on disk.
-    async fn end(
+    pub(super) async fn end(
         &self,
         held: Held,
         id: i64,
@@ -247,8 +250,10 @@ impl Hub {
         let ending = {
             let inner = self.lock();
             let game = inner.live(id)?;
-            // The loser has made no move yet: the game is aborted, won by nobody, not rated.
-            let aborted = game.row.actions.len() <= 1 - winner;
+            // Aborted when asked, or when the loser has made no move yet: won by nobody, not
+            // rated.
+            let asked = reason == ABORT_ASKED;
+            let aborted = asked || game.row.actions.len() <= 1 - winner;
             Ending {
                 id,
                 left: game.left_at(now).map(|l| l.max(0)),
@@ -257,7 +262,12 @@ impl Hub {
                 } else {
                     color_of(&game.position, winner).name().to_string()
                 },
-                reason: if aborted { NO_FIRST_MOVE } else { reason }.to_string(),
+                reason: if aborted && !asked {
+                    NO_FIRST_MOVE
+                } else {
+                    reason
+                }
+                .to_string(),
                 ratings: if game.row.rated && !aborted {
                     rate(&inner.players, &game.row, Some(winner))
                 } else {
@@ -288,86 +298,6 @@ impl Hub {
             inner.lobby_changed();
             Ok(())
         }))
-    }
-
-    /// `player` asks to take the last action back, or agrees to the other's asking; in casual
-    /// games only. Whether the action was taken back.
-    ///
-    /// # Errors
-    /// A rated game, nothing to take back, not one's game, a store that cannot save.
-    pub async fn takeback(&self, player: i64, id: i64, now: i64) -> Result<bool, Refusal> {
-        self.act(player, id, GameCommand::TakeBack, now)
-            .await
-            .map(|outcome| outcome == Outcome::TakenBack)
-    }
-
-    async fn takeback_here(&self, player: i64, id: i64, now: i64) -> Result<bool, Refusal> {
-        let (turn, seat) = self.seat(player, id).await?;
-        let (keep, left, position) = {
-            let mut inner = self.lock();
-            let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
-            if game.row.rated {
-                return Err(Refusal::RatedNoTakeback);
-            }
-            if game.row.actions.is_empty() {
-                return Err(Refusal::NothingToTakeBack);
-            }
-            if game.takeback.is_none_or(|asker| asker == seat) {
-                // Only asked: nothing to save; the other processes are told.
-                game.takeback = Some(seat);
-                game.told();
-                drop(inner);
-                self.note(format!("takeback {id} {seat}"));
-                return Ok(false);
-            }
-            let keep = game.row.actions.len() - 1;
-            let mut position = game.row.setup.start().map_err(Refusal::BadSetup)?;
-            for action in &game.row.actions[..keep] {
-                position.play(*action).map_err(Refusal::Illegal)?;
-            }
-            (keep, game.left_at(now), position)
-        };
-        let change = Change::TakeBack {
-            game: id,
-            index: keep,
-            left,
-            at: now,
-        };
-        self.commit(change, vec![turn], move |inner, _| {
-            if let Some(game) = inner.games.get_mut(&id) {
-                game.row.actions.truncate(keep);
-                game.position = position;
-                game.row.left = left;
-                game.row.turn_since = now;
-                game.takeback = None;
-                game.told();
-            }
-            Ok(true)
-        })
-        .await
-    }
-
-    /// `player` declines the other's takeback request.
-    ///
-    /// # Errors
-    /// Not in the game, a game over.
-    pub async fn decline_takeback(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
-        self.act(player, id, GameCommand::Decline, now)
-            .await
-            .map(|_| ())
-    }
-
-    fn decline_here(&self, player: i64, id: i64) -> Result<(), Refusal> {
-        let mut inner = self.lock();
-        let seat = inner.live(id)?.seat_going_on(player)?;
-        let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
-        if game.takeback.is_some_and(|asker| asker != seat) {
-            game.takeback = None;
-            game.told();
-            drop(inner);
-            self.note(format!("takeback {id} -"));
-        }
-        Ok(())
     }
 
     /// `command` of `player` to game `id`, in the process that owns the game: this one, or
@@ -447,6 +377,10 @@ impl Hub {
                 }
             }),
             GameCommand::Decline => self.decline_here(player, id).map(|()| Outcome::Done),
+            GameCommand::Abort => self
+                .abort_here(player, id, now)
+                .await
+                .map(|()| Outcome::Done),
         }
     }
 

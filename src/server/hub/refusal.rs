@@ -50,8 +50,12 @@ pub enum Refusal {
     Illegal(Illegal),
     /// A takeback in a rated game.
     RatedNoTakeback,
-    /// A takeback with no action played.
+    /// A takeback asked by one who has made no action.
     NothingToTakeBack,
+    /// An abort after both players have made a first move.
+    TooLateToAbort,
+    /// A rematch of a game not over.
+    NotOver,
     /// The store could not save it (the host's log says why).
     NotSaved,
     /// The game's server process is gone and another has not taken it over yet.
@@ -89,6 +93,10 @@ impl fmt::Display for Refusal {
             Refusal::Illegal(why) => write!(f, "illegal move: {why}"),
             Refusal::RatedNoTakeback => f.write_str("a rated game has no takebacks"),
             Refusal::NothingToTakeBack => f.write_str("nothing to take back"),
+            Refusal::TooLateToAbort => {
+                f.write_str("both players have moved: the game can no longer be aborted")
+            }
+            Refusal::NotOver => f.write_str("the game is not over"),
             Refusal::NotSaved => f.write_str("the server cannot save now: try again later"),
             Refusal::Moving => f.write_str(
                 "the game is moving to another server process: try again in a few seconds",

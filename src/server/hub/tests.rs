@@ -81,7 +81,7 @@ async fn a_game_is_played_to_its_end_and_rated() {
     assert_eq!(view.result_words().as_deref(), Some("B+ connection"));
     assert_eq!(
         view.result_text().as_deref(),
-        Some("Black (alice) wins by connection")
+        Some("alice joined top and bottom and wins")
     );
     assert!(
         view.ratings[0] > 1500 && view.ratings[1] < 1500,
@@ -107,18 +107,18 @@ async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody(
         let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
         let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
         let id = hub
-            .challenge(a, &spec("konobi size 5 first me clock 1+0"))
+            .challenge(a, &spec("konobi size 5 first me clock 10+0"))
             .await
             .unwrap();
         hub.challenge(a, &spec("brique")).await.unwrap();
         hub.accept(b, id, 0).await.unwrap();
         hub.play(a, id, at("c3"), 10_000).await.unwrap();
-        // The server is last alive at 20 s: bob has used 10 s of his minute.
+        // The server is last alive at 20 s: bob has used 10 s of his first move's 30.
         hub.tick(20_000).await;
         hub.close().await;
         (a, b, id)
     };
-    // Back an hour later: bob still has 50 s.
+    // Back an hour later: bob still has 20 s for his first move, and his whole clock.
     let hub = Hub::open(
         Sqlite::open(&path).unwrap(),
         HubLimits::default(),
@@ -127,14 +127,14 @@ async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody(
     .unwrap();
     let view = hub.game(id, 3_620_000).unwrap();
     assert_eq!(view.actions, vec![at("c3")]);
-    assert_eq!(view.left, [50_000, 50_000]);
+    assert_eq!(view.left, [600_000, 600_000]);
+    assert_eq!(view.first_move, Some(20_000));
     assert_eq!(hub.challenges().len(), 1);
     assert_eq!(hub.integrity().await.unwrap(), "ok");
-    // Bob's time runs out 50 s later, with no move: the tick ends the game, aborted, as he
-    // never made his first move.
-    assert!(!hub.tick(3_669_999).await);
-    assert!(hub.tick(3_670_000).await);
-    let view = hub.game(id, 3_670_000).unwrap();
+    // Bob's first move does not come 20 s later: the tick ends the game, aborted.
+    assert!(!hub.tick(3_639_999).await);
+    assert!(hub.tick(3_640_000).await);
+    let view = hub.game(id, 3_640_000).unwrap();
     assert_eq!(
         view.result_words().as_deref(),
         Some("aborted no-first-move")
@@ -156,32 +156,54 @@ async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_
         .await
         .unwrap();
     hub.accept(b, live, 0).await.unwrap();
-    hub.play(a, live, at("c3"), 30_000).await.unwrap();
-    // 30 s used, 2 s added.
-    assert_eq!(hub.game(live, 30_000).unwrap().left, [32_000, 60_000]);
+    // A first move does not run the clock (it has a timer of its own): 2 s added.
+    hub.play(a, live, at("c3"), 3_000).await.unwrap();
+    assert_eq!(hub.game(live, 3_000).unwrap().left, [62_000, 60_000]);
+    assert_eq!(hub.game(live, 5_000).unwrap().first_move, Some(4_000));
+    // Bob's first move does not come within its 6 s (a tenth of the minute): the game is
+    // aborted, and rated for nobody.
     assert_eq!(
-        hub.play(b, live, at("c2"), 90_000).await,
+        hub.play(b, live, at("c2"), 9_001).await,
         Err(Refusal::TimeRanOut)
     );
-    // Bob's flag fell before his first move: the game is aborted, and rated for nobody.
-    let view = hub.game(live, 90_000).unwrap();
+    let view = hub.game(live, 9_001).unwrap();
     assert_eq!(
         view.result_text().as_deref(),
         Some("Game aborted: bob made no first move")
     );
     assert!(view.changes.is_none());
     assert!(hub.leaderboard(5).is_empty());
+    // Once both have moved, the clocks run: 30 s used, 2 s added; a move after the flag fell
+    // loses on time.
+    let live = hub
+        .challenge(a, &spec("quentin size 5 first me clock 1+2"))
+        .await
+        .unwrap();
+    hub.accept(b, live, 0).await.unwrap();
+    hub.play(a, live, at("c3"), 1_000).await.unwrap();
+    hub.play(b, live, at("a1"), 2_000).await.unwrap();
+    hub.play(a, live, at("c2"), 32_000).await.unwrap();
+    assert_eq!(hub.game(live, 32_000).unwrap().left, [34_000, 62_000]);
+    assert_eq!(
+        hub.play(b, live, at("a2"), 94_001).await,
+        Err(Refusal::TimeRanOut)
+    );
+    assert_eq!(
+        hub.game(live, 94_001).unwrap().result_words().as_deref(),
+        Some("B+ time")
+    );
     let day = 86_400_000;
     let slow = hub
         .challenge(a, &spec("brique size 5 first you days 2 casual"))
         .await
         .unwrap();
     hub.accept(b, slow, 0).await.unwrap();
-    hub.play(b, slow, at("c3"), day).await.unwrap();
-    hub.play(a, slow, at("c2"), 2 * day).await.unwrap();
+    // Each first move within its day.
+    hub.play(b, slow, at("c3"), day - 1).await.unwrap();
+    hub.play(a, slow, at("c2"), 2 * day - 2).await.unwrap();
     // Each move has its two days afresh: bob, Black, may wait 2 days less a moment.
-    assert!(!hub.tick(4 * day - 1).await);
-    assert!(hub.tick(4 * day).await);
+    assert!(!hub.tick(4 * day - 3).await);
+    assert!(hub.tick(4 * day - 2).await);
     assert_eq!(
         hub.game(slow, 4 * day).unwrap().result_words().as_deref(),
         Some("W+ time")

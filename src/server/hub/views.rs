@@ -6,7 +6,11 @@ use crate::rules::{Action, Color, Game, Position, Setup};
 
 use super::super::size_class::{SizeClass, rating_key};
 use super::super::spec::TimeControl;
+use super::agree::Rematch;
+use super::play::{ABORT_ASKED, NO_FIRST_MOVE};
 use super::{Hub, Inner, Live, color_of};
+use quentin_app::app::{Abort, Finish, Win};
+use quentin_app::game_line::takeback_len;
 
 /// A game as its players and watchers see it.
 #[derive(Clone, Debug)]
@@ -44,8 +48,14 @@ pub struct GameView {
     pub result: Option<(String, String)>,
     /// Rated or casual.
     pub rated: bool,
-    /// The seat that asks to take the last action back.
+    /// The seat that asks to take back.
     pub takeback: Option<usize>,
+    /// Milliseconds left for the first move of the seat to move, while it has made none.
+    pub first_move: Option<i64>,
+    /// Once over: who offers a rematch.
+    pub rematch: Option<usize>,
+    /// Once over: what the offer of a rematch has given.
+    pub rematch_state: Option<Rematch>,
 }
 
 impl GameView {
@@ -61,7 +71,8 @@ impl GameView {
         color_of(&self.position, seat)
     }
 
-    /// The result in the bot protocol's words: `B+ connection`, `W+ time`, `0 repetition`.
+    /// The result in the bot protocol's words: `B+ connection`, `W+ time`, `0 repetition`,
+    /// `aborted no-first-move`.
     #[must_use]
     pub fn result_words(&self) -> Option<String> {
         self.result.as_ref().map(|(winner, why)| {
@@ -75,28 +86,47 @@ impl GameView {
         })
     }
 
-    /// How it ended: the winning seat (`None`: a draw, or an abort), and how in words (`by
-    /// connection`, `on time`); an abort is `aborted`.
+    /// How it ended, as a type: the one place where the stored words of a result are read.
+    /// A word this version does not know is logged and read as a plain win or abort.
     #[must_use]
-    pub fn outcome(&self) -> Option<(Option<usize>, &'static str)> {
+    pub fn finish(&self) -> Option<Finish> {
         let (winner, why) = self.result.as_ref()?;
-        let how = match why.as_str() {
-            "time" => "on time",
-            "resignation" => "by resignation",
-            "connection" => "by connection",
-            "quint" => "with a quint",
-            "no-piece-left" => "(the other has no piece left)",
-            "no-legal-action" => "(the other cannot move)",
-            "repetition" => "by repetition",
-            _ => "",
-        };
         let seat = match winner.as_str() {
-            "black" => Some(usize::from(self.color(1) == Color::Black)),
-            "white" => Some(usize::from(self.color(1) == Color::White)),
-            ABORTED => return Some((None, ABORTED)),
+            "black" => Some(self.seat_of_color(Color::Black)),
+            "white" => Some(self.seat_of_color(Color::White)),
             _ => None,
         };
-        Some((seat, how))
+        Some(match (winner.as_str(), seat) {
+            (ABORTED, _) => Finish::Aborted(match why.as_str() {
+                ABORT_ASKED => Abort::Asked,
+                NO_FIRST_MOVE => Abort::NoFirstMove(self.no_first_move()),
+                other => {
+                    tracing::warn!(game = self.id, why = other, "an abort's reason not known");
+                    Abort::Asked
+                }
+            }),
+            (_, Some(seat)) => Finish::Won(
+                seat,
+                match why.as_str() {
+                    "connection" => Win::Connection(self.color(seat)),
+                    "quint" => Win::Quint,
+                    "no-piece-left" => Win::NoPieceLeft,
+                    "no-legal-action" => Win::NoLegalAction,
+                    "time" => Win::Time,
+                    "resignation" => Win::Resignation,
+                    other => {
+                        tracing::warn!(game = self.id, why = other, "a win's reason not known");
+                        Win::Connection(self.color(seat))
+                    }
+                },
+            ),
+            (_, None) => Finish::Drawn,
+        })
+    }
+
+    /// The seat that plays `color` at the end of the game.
+    fn seat_of_color(&self, color: Color) -> usize {
+        usize::from(self.color(1) == color)
     }
 
     /// The seat that made no first move, in an aborted game: the first seat with no action.
@@ -105,42 +135,30 @@ impl GameView {
         self.actions.len().min(1)
     }
 
-    /// The result for people: `White (bob) wins on time`, `Game aborted: bob made no first
-    /// move`.
+    /// The result for people, as a watcher reads it: `bob joined left and right and wins`,
+    /// `alice ran out of time: bob wins`, `Game aborted: bob made no first move`.
     #[must_use]
     pub fn result_text(&self) -> Option<String> {
-        let (winner, how) = self.outcome()?;
-        if how == ABORTED {
-            return Some(format!(
-                "Game aborted: {} made no first move",
-                self.names[self.no_first_move()]
-            ));
-        }
-        let Some(seat) = winner else {
-            return Some(format!("Draw {how}"));
-        };
-        Some(format!(
-            "{} ({}) wins {how}",
-            self.color(seat).capitalised(),
-            self.names[seat]
-        ))
+        Some(self.finish()?.text(&self.names, None))
     }
 
-    /// The result from `seat`'s side: `won by connection`, `lost on time`, `draw by
-    /// repetition`, `aborted`, with the rating change of a rated game (`won on time, +12`).
+    /// The result from `seat`'s side, with the rating change of a rated game: `You joined
+    /// top and bottom: you win, +12`.
     #[must_use]
     pub fn result_for(&self, seat: usize) -> Option<String> {
-        let (winner, how) = self.outcome()?;
-        let mut text = match winner {
-            _ if how == ABORTED => "aborted: not rated".to_string(),
-            Some(w) if w == seat => format!("won {how}"),
-            Some(_) => format!("lost {how}"),
-            None => format!("draw {how}"),
-        };
+        let mut text = self.finish()?.text(&self.names, Some(seat));
         if let Some(changes) = self.changes {
             text.push_str(&format!(", {}", signed(changes[seat])));
         }
         Some(text)
+    }
+
+    /// The seat that asks for a takeback and how many actions it would take back.
+    #[must_use]
+    pub fn takeback_asked(&self) -> Option<(usize, usize)> {
+        let asker = self.takeback?;
+        let start = self.setup.start().ok()?;
+        Some((asker, takeback_len(&start, &self.actions, asker)))
     }
 
     /// Seat `seat`'s rating as shown: `1500?` while provisional.
@@ -281,7 +299,7 @@ pub struct Standing {
 }
 
 impl Inner {
-    fn name_of(&self, id: i64) -> String {
+    pub(super) fn name_of(&self, id: i64) -> String {
         self.players
             .get(&id)
             .map_or_else(|| format!("#{id}"), |p| p.name.clone())
@@ -317,6 +335,9 @@ impl Inner {
             result: row.result.clone(),
             rated: row.rated,
             takeback: game.takeback,
+            first_move: game.first_move_left(now).map(|l| l.max(0)),
+            rematch: game.rematch,
+            rematch_state: game.rematch_state(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! A game on a player's terminal, played or watched: the game's own app and renderer, fed the
 //! hub's committed game and the player's keys, its requests carried out by the hub.
 
-use crate::tui::app::{App, Effect, Finish, Input as AppInput, Look, Online, Request};
+use crate::tui::app::{App, Effect, Input as AppInput, Look, Online, Request};
 use crate::tui::game_line::GameLine;
 use crate::tui::input::Event;
 use crate::tui::layout::Geometry;
@@ -9,7 +9,8 @@ use crate::tui::render;
 
 use super::super::Context;
 use super::super::channel::Inbox;
-use super::super::hub::{ABORTED, GameView};
+use super::super::hub::{GameView, Rematch};
+use super::super::reviews::Reviewer;
 use super::{CLOCK_TICK, Next, Screen};
 
 fn online_of(view: &GameView, me: i64) -> Online {
@@ -23,21 +24,13 @@ fn online_of(view: &GameView, me: i64) -> Online {
         low: view.clock.low_ms(),
         running: view.to_move,
         rated: view.rated,
-        result: finish_of(view),
+        result: view.finish(),
         takeback: view.takeback,
+        first_move: view.first_move,
+        rematch: view.rematch,
         connected: view.connected,
         watchers: view.watchers,
     }
-}
-
-/// How game `view` ended, for the app.
-fn finish_of(view: &GameView) -> Option<Finish> {
-    let (winner, how) = view.outcome()?;
-    Some(match winner {
-        _ if how == ABORTED => Finish::Aborted(view.no_first_move()),
-        Some(seat) => Finish::Won(seat, how.to_string()),
-        None => Finish::Drawn(how.to_string()),
-    })
 }
 
 /// A game, played or watched, until the player goes back to the lobby.
@@ -57,14 +50,30 @@ pub(super) async fn game_screen(
         color: screen.color,
     };
     let mut app = app_of(&view, me.0, look);
+    if ctx.reviews.on() && view.seat(me.0).is_some() {
+        app.allow_reviews();
+    }
     // Counted among the game's watchers while the screen is open, when not a player of it.
     let _watching = ctx.hub.watching(id, me.0);
     let mut tick = tokio::time::interval(CLOCK_TICK);
+    let mut side = Side::default();
     loop {
         news.borrow_and_update();
+        // The review's news first, as the terminal's loop gives the search's.
+        if let Some(searched) = side.reviewer.news(&ctx.reviews, me.0, &mut app)
+            && let Carried::Leave = carry_out(ctx, me.0, id, &mut app, searched, &mut side).await
+        {
+            return Next::Lobby;
+        }
         if let Some(view) = ctx.hub.game(id, ctx.clock.now()) {
+            // A rematch both players asked for: its game opens at once, for its players.
+            if let (Some(Rematch::Started(next)), Some(_)) = (view.rematch_state, view.seat(me.0))
+                && side.asked_rematch
+            {
+                return Next::Game(next);
+            }
             let server = AppInput::Server(view.actions.clone(), online_of(&view, me.0));
-            match carry_out(ctx, me.0, id, &mut app, server).await {
+            match carry_out(ctx, me.0, id, &mut app, server, &mut side).await {
                 Carried::Leave => return Next::Lobby,
                 // What was sent comes back in the hub's game: read it before drawing.
                 Carried::Sent => continue,
@@ -78,14 +87,22 @@ pub(super) async fn game_screen(
         {
             return Next::Quit;
         }
-        if let Carried::Leave = carry_out(ctx, me.0, id, &mut app, AppInput::Drawn(geometry)).await
+        if let Carried::Leave = carry_out(
+            ctx,
+            me.0,
+            id,
+            &mut app,
+            AppInput::Drawn(geometry),
+            &mut side,
+        )
+        .await
         {
             return Next::Lobby;
         }
         let Some(events) = screen.wait(input, &mut news, &mut tick).await else {
             return Next::Quit;
         };
-        if let Some(next) = feed(ctx, me.0, id, &mut app, events).await {
+        if let Some(next) = feed(ctx, me.0, id, &mut app, events, &mut side).await {
             return next;
         }
     }
@@ -103,13 +120,28 @@ fn app_of(view: &GameView, me: i64, look: Look) -> App {
 /// Feeds `events` to the game's app one by one, each one's effects carried out before the
 /// next event (a move typed just before `q` still reaches the server); where the screen goes
 /// when the player leaves it.
-async fn feed(ctx: &Context, me: i64, id: i64, app: &mut App, events: Vec<Event>) -> Option<Next> {
+async fn feed(
+    ctx: &Context,
+    me: i64,
+    id: i64,
+    app: &mut App,
+    events: Vec<Event>,
+    side: &mut Side,
+) -> Option<Next> {
     for event in events {
-        if let Carried::Leave = carry_out(ctx, me, id, app, AppInput::Event(event)).await {
+        if let Carried::Leave = carry_out(ctx, me, id, app, AppInput::Event(event), side).await {
             return Some(Next::Lobby);
         }
     }
     None
+}
+
+/// What a game screen keeps beside its app: whether this session asked for a rematch (only
+/// then does the rematch's game open here), and the review the server runs for it.
+#[derive(Default)]
+struct Side {
+    asked_rematch: bool,
+    reviewer: Reviewer,
 }
 
 /// What carrying out the app's effects came to.
@@ -124,7 +156,14 @@ enum Carried {
 
 /// Steps the game's app with `input` and carries out every effect it asks for, in order:
 /// requests go to the hub (a refusal is said on the screen).
-async fn carry_out(ctx: &Context, me: i64, id: i64, app: &mut App, input: AppInput) -> Carried {
+async fn carry_out(
+    ctx: &Context,
+    me: i64,
+    id: i64,
+    app: &mut App,
+    input: AppInput,
+    side: &mut Side,
+) -> Carried {
     let mut carried = Carried::Nothing;
     for effect in app.step(input) {
         match effect {
@@ -134,7 +173,22 @@ async fn carry_out(ctx: &Context, me: i64, id: i64, app: &mut App, input: AppInp
                     Request::Play(action) => ctx.hub.play(me, id, action, now).await,
                     Request::Resign => ctx.hub.resign(me, id, now).await,
                     Request::Takeback => ctx.hub.takeback(me, id, now).await.map(|_| ()),
-                    Request::Decline => ctx.hub.decline_takeback(me, id, now).await,
+                    Request::Decline => {
+                        let rematch = ctx
+                            .hub
+                            .game(id, now)
+                            .is_some_and(|v| v.finish().is_some() && v.rematch.is_some());
+                        if rematch {
+                            ctx.hub.decline_rematch(me, id)
+                        } else {
+                            ctx.hub.decline_takeback(me, id, now).await
+                        }
+                    }
+                    Request::Abort => ctx.hub.abort(me, id, now).await,
+                    Request::Rematch => {
+                        side.asked_rematch = true;
+                        ctx.hub.rematch(me, id, now).await.map(|_| ())
+                    }
                 };
                 if let Err(refusal) = done {
                     app.warn(format!("The server refused: {refusal}."));
@@ -147,9 +201,9 @@ async fn carry_out(ctx: &Context, me: i64, id: i64, app: &mut App, input: AppInp
             // saved already: its keys send requests instead of playing, and a new game or
             // playing on is refused online. It never asks to save.
             Effect::Save | Effect::NewRecord => {}
-            // No computer stands behind an online game (`App::online` sets none), so the app
-            // asks for no search.
-            Effect::Search(_) => {}
+            // The one search an online app asks for is the review of a finished game, when
+            // the server runs reviews (`App::allow_reviews`).
+            Effect::Search(order) => side.reviewer.obey(&ctx.reviews, me, order, app),
             // The player's terminal is the ssh client's: the server has no terminal to give
             // back, and cannot stop the client (its own escape, `~^Z`, does).
             Effect::Suspend => {}
@@ -193,6 +247,7 @@ mod tests {
             stop: tokio::sync::watch::channel(false).0,
             cut_all: tokio::sync::watch::channel(false).0,
             closed: tokio::sync::Notify::new(),
+            reviews: crate::server::reviews::Reviews::new(1),
         }
     }
 
@@ -219,7 +274,7 @@ mod tests {
             Event::Key(KeyEvent::from(KeyCode::Enter)),
             Event::Key(KeyEvent::from(KeyCode::Char('q'))),
         ];
-        let next = feed(&ctx, alice, id, &mut app, events).await;
+        let next = feed(&ctx, alice, id, &mut app, events, &mut Side::default()).await;
         assert!(matches!(next, Some(Next::Lobby)));
         let actions = ctx.hub.game(id, ctx.clock.now()).unwrap().actions;
         assert_eq!(actions, [crate::rules::Action::parse("b2").unwrap()]);

@@ -141,6 +141,9 @@ impl App {
     }
 
     fn replay_key(&mut self, command: Command) -> Effect {
+        if let Some(effect) = self.online_replay_key(command) {
+            return effect;
+        }
         match command {
             Command::Left => self.go_to(self.current().saturating_sub(1)),
             Command::Right => self.go_to(self.current() + 1),

@@ -5,7 +5,7 @@
 //! outbox ([`Effect::Send`](super::Effect::Send)) and brings back what the server holds
 //! ([`Input::Server`](super::Input::Server)).
 
-use crate::game_line::GameLine;
+use crate::game_line::{GameLine, seat_of, takeback_len};
 use crate::rules::{Action, Color, Position};
 
 use super::{App, Effect, Mode, Pick, player_of};
@@ -17,22 +17,109 @@ pub enum Request {
     Play(Action),
     /// Resign the game.
     Resign,
-    /// Ask to take the last action back, or agree to the opponent's asking.
+    /// Ask to take one's last action back (with the opponent's reply after it, if any), or
+    /// agree to the opponent's asking.
     Takeback,
-    /// Decline the opponent's asking to take the last action back.
+    /// Decline the opponent's asking to take back.
     Decline,
+    /// Abort the game, before both players have made a first move.
+    Abort,
+    /// Offer a rematch once the game is over, or accept the opponent's offer.
+    Rematch,
 }
 
 /// How an online game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Finish {
-    /// The seat won, as said (`by connection`, `on time`, `by resignation`).
-    Won(usize, String),
-    /// A draw, as said (`by repetition`).
-    Drawn(String),
-    /// The seat made no first move in time (or resigned before it): the game is aborted, no
-    /// one wins and it is not rated.
-    Aborted(usize),
+    /// The seat won, and how.
+    Won(usize, Win),
+    /// A draw: Quint's third repetition.
+    Drawn,
+    /// Nobody won and it is not rated: aborted before both players had moved.
+    Aborted(Abort),
+}
+
+/// How a game was won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Win {
+    /// The winner, of this colour, joined its two edges with a chain.
+    Connection(Color),
+    /// Exactly five in a row (Quint).
+    Quint,
+    /// The loser had no piece left on the board (Quint).
+    NoPieceLeft,
+    /// The loser, to move, had no legal action (Quint).
+    NoLegalAction,
+    /// The loser's clock ran out.
+    Time,
+    /// The loser resigned.
+    Resignation,
+}
+
+/// Why a game was aborted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Abort {
+    /// This seat made no first move in time.
+    NoFirstMove(usize),
+    /// A player aborted it before both had moved.
+    Asked,
+}
+
+/// The edges a colour joins in the connection games.
+#[must_use]
+pub fn edges(color: Color) -> &'static str {
+    match color {
+        Color::Black => "top and bottom",
+        Color::White => "left and right",
+    }
+}
+
+impl Finish {
+    /// The result in words, `viewer` (a seat, or none for a watcher) addressed as `you`:
+    /// `bob joined top and bottom: you lose`, `You win on time`, `alice resigned: bob wins`,
+    /// `Draw by repetition`, `Game aborted: bob made no first move`.
+    #[must_use]
+    pub fn text(&self, names: &[String; 2], viewer: Option<usize>) -> String {
+        let who = |seat: usize| {
+            if viewer == Some(seat) {
+                "you".to_string()
+            } else {
+                names[seat].clone()
+            }
+        };
+        let upper = |seat: usize| {
+            if viewer == Some(seat) {
+                "You".to_string()
+            } else {
+                names[seat].clone()
+            }
+        };
+        match *self {
+            Finish::Won(seat, how) => {
+                let loser = 1 - seat;
+                // What happened, and who it was done by.
+                let (done, by) = match how {
+                    Win::Connection(color) => (format!("joined {}", edges(color)), seat),
+                    Win::Quint => ("made a quint".to_string(), seat),
+                    Win::NoPieceLeft => ("had no piece left".to_string(), loser),
+                    Win::NoLegalAction => ("had no legal action".to_string(), loser),
+                    Win::Time => ("ran out of time".to_string(), loser),
+                    Win::Resignation => ("resigned".to_string(), loser),
+                };
+                match viewer {
+                    Some(me) if me == seat => format!("{} {done}: you win", upper(by)),
+                    Some(_) => format!("{} {done}: you lose", upper(by)),
+                    None if by == seat => format!("{} {done} and wins", names[seat]),
+                    None => format!("{} {done}: {} wins", names[by], names[seat]),
+                }
+            }
+            Finish::Drawn => "Draw by repetition".to_string(),
+            Finish::Aborted(Abort::NoFirstMove(seat)) => {
+                format!("Game aborted: {} made no first move", who(seat))
+            }
+            Finish::Aborted(Abort::Asked) => "Game aborted before both had moved".to_string(),
+        }
+    }
 }
 
 /// An online game's state beside the board: who plays, their clocks, the result.
@@ -58,8 +145,13 @@ pub struct Online {
     pub rated: bool,
     /// How it ended, once over.
     pub result: Option<Finish>,
-    /// The seat that asks to take the last action back.
+    /// The seat that asks to take back (its last action, and the reply after it if any).
     pub takeback: Option<usize>,
+    /// Milliseconds left for the running seat's first move, while it has made none: past it
+    /// the game is aborted.
+    pub first_move: Option<i64>,
+    /// The seat that offers a rematch, once the game is over.
+    pub rematch: Option<usize>,
     /// Whether each player has a session open on the server.
     pub connected: [bool; 2],
     /// How many others watch the game.
@@ -77,22 +169,16 @@ impl Online {
         }
     }
 
-    /// The result from this viewer's side: `You win on time`, `You lose by connection`,
-    /// `alice wins by resignation`, `Draw by repetition`, `Game aborted: bob made no first
-    /// move`.
+    /// The result from this viewer's side ([`Finish::text`]).
     #[must_use]
     pub fn result_text(&self) -> Option<String> {
-        Some(match self.result.as_ref()? {
-            Finish::Won(seat, how) => match self.seat {
-                Some(me) if me == *seat => format!("You win {how}"),
-                Some(_) => format!("You lose {how}"),
-                None => format!("{} wins {how}", self.names[*seat]),
-            },
-            Finish::Drawn(how) => format!("Draw {how}"),
-            Finish::Aborted(seat) => {
-                format!("Game aborted: {} made no first move", self.who(*seat))
-            }
-        })
+        Some(self.result.as_ref()?.text(&self.names, self.seat))
+    }
+
+    /// Whether the viewer lost the game (a banner without stars).
+    #[must_use]
+    pub fn viewer_lost(&self) -> bool {
+        matches!((&self.result, self.seat), (Some(Finish::Won(w, _)), Some(me)) if *w != me)
     }
 
     /// The viewer's rating change after a rated game, in words: `Your rating: 1512? (+12)`;
@@ -142,6 +228,12 @@ impl App {
         app
     }
 
+    /// Lets the player review the game once it is over (`v`): the front end (a server that
+    /// runs reviews) runs the review's searches, and no other.
+    pub fn allow_reviews(&mut self) {
+        self.computer.behind = true;
+    }
+
     /// The online game's state, when this is one.
     #[must_use]
     pub fn online_state(&self) -> Option<&Online> {
@@ -169,8 +261,11 @@ impl App {
                 );
                 self.info(text);
             }
-            (Ok(Some(_)), _) => {
-                self.info("The last action was taken back, as both players agreed.");
+            (Ok(Some(caught)), _) => {
+                self.info(match caught.dropped {
+                    1 => "1 action was taken back, as both players agreed.".to_string(),
+                    n => format!("{n} actions were taken back, as both players agreed."),
+                });
             }
             // The hub commits only what the rules accept: this would be the server's fault.
             (Err(reason), _) => self.warn(format!(
@@ -186,6 +281,8 @@ impl App {
                 .game
                 .as_ref()
                 .is_some_and(|o| o.result.is_none());
+        let rematch_offered = online.rematch.is_some()
+            && online.rematch != self.online.game.as_ref().and_then(|o| o.rematch);
         let seat = online.seat;
         // One's own asking gone with no action taken back: the opponent said no.
         let declined = seat.is_some()
@@ -219,12 +316,50 @@ impl App {
             self.info(format!("{played}{result}."));
         } else if declined {
             self.info("Your opponent declined the takeback.");
-        } else if asked && online.takeback != seat && seat.is_some() {
-            self.info("Your opponent asks to take the last action back: u agrees, d declines.");
+        } else if let Some(asker) = online.takeback.filter(|&a| asked && Some(a) != seat) {
+            let what = self.takeback_words(&online, asker);
+            let text = if seat.is_some() {
+                format!(
+                    "{} asks to take back {what}: u agrees, d declines.",
+                    online.names[asker]
+                )
+            } else {
+                format!("{} asks to take back {what}.", online.names[asker])
+            };
+            self.info(text);
+        } else if rematch_offered && online.rematch != seat && seat.is_some() {
+            self.info(format!(
+                "{} offers a rematch: n accepts.",
+                online.names[1 - seat.unwrap_or(0)]
+            ));
         } else if let Some(text) = presence.filter(|_| online.result.is_none()) {
             self.info(text);
         }
         self.online.game = Some(online);
+    }
+
+    /// How many actions a takeback asked by `asker` would take back, in words: `2 actions`.
+    #[must_use]
+    pub fn takeback_count(&self, asker: usize) -> String {
+        match takeback_len(self.line.start(), self.line.actions(), asker) {
+            1 => "1 action".to_string(),
+            n => format!("{n} actions"),
+        }
+    }
+
+    /// The actions a takeback asked by `asker` would take back, in words: `2 actions (e4 by
+    /// you, c4 by bob)`.
+    pub(crate) fn takeback_words(&self, online: &Online, asker: usize) -> String {
+        let actions = self.line.actions();
+        let n = takeback_len(self.line.start(), actions, asker);
+        let listed: Vec<String> = (actions.len() - n..actions.len())
+            .map(|i| {
+                let before = self.line.position_at(i);
+                let by = before.to_move().map_or(asker, |c| seat_of(before, c));
+                format!("{} by {}", actions[i], online.who(by))
+            })
+            .collect();
+        format!("{} ({})", self.takeback_count(asker), listed.join(", "))
     }
 
     /// Whether the online game waits for somebody else (the opponent, or always for a
@@ -298,11 +433,43 @@ impl App {
             C::Undo if playing && online.rated => self.warn("A rated game has no takebacks."),
             C::Undo if playing => {
                 let agreeing = online.takeback.is_some() && online.takeback != online.seat;
+                let online = online.clone();
+                let me = online.seat.unwrap_or(0);
+                let asker = if agreeing { 1 - me } else { me };
+                if takeback_len(self.line.start(), self.line.actions(), asker) == 0 {
+                    self.warn("Nothing to take back: you have not moved yet.");
+                    return Some(Effect::None);
+                }
+                let what = self.takeback_words(&online, asker);
                 self.emit(Effect::Send(Request::Takeback));
                 self.info(if agreeing {
-                    "Agreed: the last action is taken back."
+                    format!("Agreed: {what} taken back.")
                 } else {
-                    "Takeback asked: your opponent may agree."
+                    format!(
+                        "Takeback asked: {what}; {} may agree.",
+                        online.names[1 - me]
+                    )
+                });
+            }
+            C::Abort
+                if playing && online.first_move.is_some()
+                    || playing && self.line.actions().len() < 2 =>
+            {
+                self.emit(Effect::Send(Request::Abort));
+                self.info("Aborting the game…");
+            }
+            C::Abort if playing => {
+                self.warn(
+                    "Both players have moved: the game can no longer be aborted (R resigns).",
+                );
+            }
+            C::NewGame if online.seat.is_some() && online.result.is_some() => {
+                let accepting = online.rematch.is_some() && online.rematch != online.seat;
+                self.emit(Effect::Send(Request::Rematch));
+                self.info(if accepting {
+                    "Rematch accepted: the new game opens…"
+                } else {
+                    "Rematch offered: the new game starts when your opponent accepts (n)."
                 });
             }
             C::Decline if playing && online.takeback.is_some_and(|s| Some(s) != online.seat) => {
@@ -310,15 +477,54 @@ impl App {
                 self.info("Takeback declined.");
             }
             C::Decline if playing => self.warn("d declines a takeback: none is asked."),
+            C::Decline
+                if online.seat.is_some()
+                    && online.result.is_some()
+                    && online.rematch.is_some_and(|s| Some(s) != online.seat) =>
+            {
+                self.emit(Effect::Send(Request::Decline));
+                self.info("Rematch declined.");
+            }
             // A watcher's, or after the game: what the game's state allows is said instead.
-            C::Resign | C::Undo | C::Decline => {
+            C::Resign | C::Undo | C::Decline | C::Abort | C::NewGame => {
                 self.online_busy();
             }
-            C::Redo | C::NewGame | C::Hint | C::Analysis | C::PlayOn => {
+            C::Redo | C::Hint | C::Analysis | C::PlayOn => {
                 self.warn("Not in an online game.");
             }
-            // Looking back at a finished game stays on the live board.
-            C::Left | C::First if self.finished() => {}
+            // Stepping back through a finished game, as in a replay.
+            C::Left if self.finished() => {
+                return Some(self.review(self.current().saturating_sub(1)));
+            }
+            C::First if self.finished() => return Some(self.review(0)),
+            _ => return None,
+        }
+        Some(Effect::None)
+    }
+
+    /// The keys of a finished online game looked over as a replay that mean something else
+    /// than in a local replay; `None` for those that work as there (stepping, the review).
+    pub(super) fn online_replay_key(
+        &mut self,
+        command: super::super::commands::Command,
+    ) -> Option<Effect> {
+        use super::super::commands::Command as C;
+        self.online.game.as_ref()?;
+        match command {
+            C::NewGame => return self.online_key(command),
+            C::PlayOn | C::Hint | C::Analysis | C::Redo => {
+                self.warn("Not in an online game: record ID over ssh takes the record home.");
+            }
+            C::Play
+            | C::Select
+            | C::Swap
+            | C::Capture
+            | C::Undo
+            | C::Resign
+            | C::Decline
+            | C::Abort => {
+                self.online_busy();
+            }
             _ => return None,
         }
         Some(Effect::None)

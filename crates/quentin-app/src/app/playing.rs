@@ -187,10 +187,17 @@ impl App {
         self.mode = Mode::Replay;
         self.review.looking_over = true;
         self.go_to(n);
-        self.info(
-            "Looking the game over: Left/Right step, a analyses, p plays on from the shown \
-             position, n starts a new game.",
-        );
+        if self.online.game.is_some() {
+            self.info(
+                "Looking the game over: Left/Right step, v reviews it, n offers a rematch, q \
+                 goes back to the lobby.",
+            );
+        } else {
+            self.info(
+                "Looking the game over: Left/Right step, a analyses, p plays on from the shown \
+                 position, n starts a new game.",
+            );
+        }
         Effect::None
     }
 

@@ -79,11 +79,16 @@ impl App {
     /// `v`: starts the review of the whole line, after a game or in a replay.
     pub(super) fn start_review(&mut self) -> Effect {
         if !self.computer.behind {
-            self.warn("No computer player is available here.");
+            self.warn(if self.online.game.is_some() {
+                "This server runs no reviews: record ID over ssh takes the record home for \
+                 quentin review."
+            } else {
+                "No computer player is available here."
+            });
             return Effect::None;
         }
         if self.mode == Mode::Play {
-            if !self.position().is_over() {
+            if !self.finished() {
                 self.warn("v reviews a game once it is over, or in a replay.");
                 return Effect::None;
             }

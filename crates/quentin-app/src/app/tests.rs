@@ -1,5 +1,6 @@
 //! State-machine tests: keys and clicks in, state and effects out.
 
+use super::online::{Abort, Win};
 use super::*;
 use crate::game_line::GameLine;
 use crate::input::{
@@ -414,6 +415,8 @@ pub(crate) fn online(seat: Option<usize>) -> Online {
         rated: false,
         result: None,
         takeback: None,
+        first_move: None,
+        rematch: None,
         connected: [true, true],
         watchers: 0,
     }
@@ -422,14 +425,53 @@ pub(crate) fn online(seat: Option<usize>) -> Online {
 #[test]
 fn an_online_result_is_said_from_the_viewers_side() {
     let won = |seat| Online {
-        result: Some(Finish::Won(1, "on time".to_string())),
+        result: Some(Finish::Won(1, Win::Time)),
         ..online(seat)
     };
-    assert_eq!(won(Some(1)).result_text().unwrap(), "You win on time");
-    assert_eq!(won(Some(0)).result_text().unwrap(), "You lose on time");
-    assert_eq!(won(None).result_text().unwrap(), "bob wins on time");
+    assert_eq!(
+        won(Some(1)).result_text().unwrap(),
+        "alice ran out of time: you win"
+    );
+    assert_eq!(
+        won(Some(0)).result_text().unwrap(),
+        "You ran out of time: you lose"
+    );
+    assert_eq!(
+        won(None).result_text().unwrap(),
+        "alice ran out of time: bob wins"
+    );
+    // A connection says who joined which edges, in every game's words.
+    let joined = |seat| Online {
+        result: Some(Finish::Won(1, Win::Connection(Color::White))),
+        ..online(seat)
+    };
+    assert_eq!(
+        joined(Some(1)).result_text().unwrap(),
+        "You joined left and right: you win"
+    );
+    assert_eq!(
+        joined(Some(0)).result_text().unwrap(),
+        "bob joined left and right: you lose"
+    );
+    assert_eq!(
+        joined(None).result_text().unwrap(),
+        "bob joined left and right and wins"
+    );
+    let resigned = Online {
+        result: Some(Finish::Won(0, Win::Resignation)),
+        ..online(Some(0))
+    };
+    assert_eq!(resigned.result_text().unwrap(), "bob resigned: you win");
+    let asked = Online {
+        result: Some(Finish::Aborted(Abort::Asked)),
+        ..online(None)
+    };
+    assert_eq!(
+        asked.result_text().unwrap(),
+        "Game aborted before both had moved"
+    );
     let aborted = Online {
-        result: Some(Finish::Aborted(0)),
+        result: Some(Finish::Aborted(Abort::NoFirstMove(0))),
         ..online(Some(0))
     };
     assert_eq!(

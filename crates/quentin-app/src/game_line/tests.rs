@@ -173,3 +173,47 @@ fn catching_up_with_an_illegal_action_ends_the_line_before_it() {
     assert!(line.catch_up(&actions("c3 c3 c4")).is_err());
     assert_eq!(line.played(), actions("c3"));
 }
+
+#[test]
+fn a_takeback_asked_on_ones_turn_takes_back_ones_move_and_the_reply() {
+    // alice (seat 0) e5, bob c3, alice e4, bob c4: alice to move.
+    let line = actions("e5 c3 e4 c4");
+    assert_eq!(
+        takeback_len(&start(), &line, 0),
+        2,
+        "alice's e4 and bob's c4"
+    );
+    assert_eq!(takeback_len(&start(), &line, 1), 1, "bob's c4 alone");
+    // Just after alice's move: her move alone; bob takes back his c3 and her e4 after it.
+    let line = actions("e5 c3 e4");
+    assert_eq!(takeback_len(&start(), &line, 0), 1);
+    assert_eq!(takeback_len(&start(), &line, 1), 2);
+    // Nothing to take back for a seat that has not moved.
+    assert_eq!(takeback_len(&start(), &actions("e5"), 1), 0);
+    assert_eq!(takeback_len(&start(), &[], 0), 0);
+}
+
+#[test]
+fn the_swap_is_the_second_players_action_and_the_seats_keep_their_turns() {
+    let start = Setup {
+        size: 5,
+        pie: true,
+        ..Setup::new(Game::Quentin)
+    }
+    .start()
+    .unwrap();
+    let line = actions("c3 swap");
+    assert_eq!(takeback_len(&start, &line, 1), 1, "the swap");
+    assert_eq!(
+        takeback_len(&start, &line, 0),
+        2,
+        "c3 and the swap after it"
+    );
+    let mut after = start.clone();
+    for action in &line {
+        after.play(*action).unwrap();
+    }
+    // After the swap, the first player still moves: now with the colour the second had.
+    let color = after.to_move().unwrap();
+    assert_eq!(seat_of(&after, color), 0);
+}

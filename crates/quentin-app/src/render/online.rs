@@ -100,15 +100,42 @@ pub(super) fn lines<'a>(
         if online.rated { "Rated" } else { "Casual" },
         online.clock,
     )));
-    if online.seat.is_some()
-        && online.result.is_none()
-        && online.takeback.is_some()
-        && online.takeback != online.seat
-    {
+    // The running player's (◀) first move has a timer of its own; their clock stands.
+    if let Some(left) = online.first_move.filter(|_| online.result.is_none()) {
         out.push(Line::styled(
-            "Takeback asked: u agrees, d declines",
+            format!("First move in {}, else aborted", clock_text(left)),
             palette.hint,
         ));
+    }
+    match online.takeback {
+        Some(asker) if online.result.is_none() && online.seat.is_some_and(|me| me != asker) => {
+            out.push(Line::styled(
+                format!(
+                    "Takeback of {}: u agrees, d declines",
+                    app.takeback_count(asker)
+                ),
+                palette.hint,
+            ));
+        }
+        _ => {}
+    }
+    match (online.rematch, online.seat) {
+        (None, Some(_)) if online.result.is_some() => out.push(Line::styled(
+            "n rematch, Left looks the game over",
+            palette.hint,
+        )),
+        (Some(by), Some(me)) if online.result.is_some() && by != me => out.push(Line::styled(
+            format!("{} offers a rematch: n accepts", online.names[by]),
+            palette.hint,
+        )),
+        (Some(_), Some(_)) if online.result.is_some() => out.push(Line::styled(
+            format!(
+                "Rematch offered: waiting for {}",
+                online.names[1 - online.seat.unwrap_or(0)]
+            ),
+            palette.hint,
+        )),
+        _ => {}
     }
     out
 }

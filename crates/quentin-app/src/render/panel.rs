@@ -9,7 +9,9 @@ use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget};
 
 use crate::rules::{Action, Board, Color, Ending, Game, Point, Position};
 
-use crate::app::{App, Mode, Tone, dimensions, player_of, refusal_text, removals_text, wins_text};
+use crate::app::{
+    App, Mode, Online, Tone, dimensions, player_of, refusal_text, removals_text, wins_text,
+};
 
 use super::{BoardStyle, Glyphs, Palette, analysis, konobi, quint, squares, stone};
 use crate::wrap::wrap;
@@ -97,8 +99,9 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         // An online game's end, from the viewer's side, whether on the board or not.
         _ if online_end.is_some() => {
             for (i, text) in online_end.into_iter().flatten().enumerate() {
-                // The result in stars, the rating change under it.
-                let text = if i == 0 {
+                // The result in stars (none for the loser), the rating change under it.
+                let lost = app.online_state().is_some_and(Online::viewer_lost);
+                let text = if i == 0 && !lost {
                     format!("{}{text}{}", glyphs.win[0], glyphs.win[1])
                 } else {
                     text
@@ -110,17 +113,17 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
             let versus = app.versus();
             let who = player_of(position, winner);
             let text = if versus.against_one_person() && app.mode() == Mode::Play {
-                let said = if versus.plays(who) {
-                    "The computer wins!"
+                if versus.plays(who) {
+                    // No stars for the loser.
+                    format!("The computer wins ({})", winner.capitalised())
                 } else {
-                    "You win!"
-                };
-                format!(
-                    "{}{said} ({}){}",
-                    glyphs.win[0],
-                    winner.capitalised(),
-                    glyphs.win[1]
-                )
+                    format!(
+                        "{}You win! ({}){}",
+                        glyphs.win[0],
+                        winner.capitalised(),
+                        glyphs.win[1]
+                    )
+                }
             } else {
                 format!(
                     "{}{} wins! {}{}",

@@ -1,0 +1,250 @@
+//! What the two players of a game agree on, or one may do before both have moved: a takeback
+//! (asked by one, agreed by the other, in casual games), an abort before both have made a
+//! first move, and a rematch once the game is over.
+
+use super::super::spec::{First, Spec};
+use super::super::store::Change;
+use super::play::ABORT_ASKED;
+use super::{GameCommand, Hub, Live, Refusal};
+
+/// What asking for a rematch gave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rematch {
+    /// Offered: the other player has to ask too.
+    Offered,
+    /// Both asked: the new game's number.
+    Started(i64),
+    /// The other player declined.
+    Declined,
+}
+
+impl Hub {
+    /// `player` asks to take back their last action (and the opponent's reply after it, if
+    /// any), or agrees to the other's asking; in casual games only. Whether the actions were
+    /// taken back.
+    ///
+    /// # Errors
+    /// A rated game, nothing to take back, not one's game, a store that cannot save.
+    pub async fn takeback(&self, player: i64, id: i64, now: i64) -> Result<bool, Refusal> {
+        self.act(player, id, GameCommand::TakeBack, now)
+            .await
+            .map(|outcome| outcome == super::Outcome::TakenBack)
+    }
+
+    pub(super) async fn takeback_here(
+        &self,
+        player: i64,
+        id: i64,
+        now: i64,
+    ) -> Result<bool, Refusal> {
+        let (turn, seat) = self.seat(player, id).await?;
+        let (keep, left, position) = {
+            let mut inner = self.lock();
+            let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
+            if game.row.rated {
+                return Err(Refusal::RatedNoTakeback);
+            }
+            if game.takeback.is_none_or(|asker| asker == seat) {
+                if game.takeback_len(seat) == 0 {
+                    return Err(Refusal::NothingToTakeBack);
+                }
+                // Only asked: nothing to save; the other processes are told.
+                game.takeback = Some(seat);
+                game.told();
+                drop(inner);
+                self.note(format!("takeback {id} {seat}"));
+                return Ok(false);
+            }
+            // Agreed: the asker's last action goes, and whatever followed it.
+            let asker = 1 - seat;
+            let keep = game.row.actions.len() - game.takeback_len(asker);
+            let mut position = game.row.setup.start().map_err(Refusal::BadSetup)?;
+            for action in &game.row.actions[..keep] {
+                position.play(*action).map_err(Refusal::Illegal)?;
+            }
+            (keep, game.left_at(now), position)
+        };
+        let change = Change::TakeBack {
+            game: id,
+            index: keep,
+            left,
+            at: now,
+        };
+        self.commit(change, vec![turn], move |inner, _| {
+            if let Some(game) = inner.games.get_mut(&id) {
+                game.row.actions.truncate(keep);
+                game.position = position;
+                game.row.left = left;
+                game.row.turn_since = now;
+                game.takeback = None;
+                game.told();
+            }
+            Ok(true)
+        })
+        .await
+    }
+
+    /// `player` declines the other's takeback request.
+    ///
+    /// # Errors
+    /// Not in the game, a game over.
+    pub async fn decline_takeback(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
+        self.act(player, id, GameCommand::Decline, now)
+            .await
+            .map(|_| ())
+    }
+
+    pub(super) fn decline_here(&self, player: i64, id: i64) -> Result<(), Refusal> {
+        let mut inner = self.lock();
+        let seat = inner.live(id)?.seat_going_on(player)?;
+        let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
+        if game.takeback.is_some_and(|asker| asker != seat) {
+            game.takeback = None;
+            game.told();
+            drop(inner);
+            self.note(format!("takeback {id} -"));
+        }
+        Ok(())
+    }
+
+    /// `player` aborts game `id`: either player may, until both have made a first move. No
+    /// one wins and it is not rated.
+    ///
+    /// # Errors
+    /// Both have moved, not one's game, a game over, a store that cannot save.
+    pub async fn abort(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
+        self.act(player, id, GameCommand::Abort, now)
+            .await
+            .map(|_| ())
+    }
+
+    pub(super) async fn abort_here(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
+        let (turn, _) = self.seat(player, id).await?;
+        if self.lock().live(id)?.row.actions.len() >= 2 {
+            return Err(Refusal::TooLateToAbort);
+        }
+        tracing::info!(game = id, player, "a player aborts a game");
+        self.end(vec![turn], id, 0, ABORT_ASKED, now).await
+    }
+
+    /// `player` asks for a rematch of finished game `id` (the same terms, the first move the
+    /// other way round), or accepts the other's offer: the new game starts once both have
+    /// asked.
+    ///
+    /// # Errors
+    /// A game not over, not one's game, a store that cannot save.
+    pub async fn rematch(&self, player: i64, id: i64, now: i64) -> Result<Rematch, Refusal> {
+        let (spec, players, seat) = {
+            let mut inner = self.lock();
+            let game = inner.live(id)?;
+            let seat = game
+                .row
+                .players
+                .iter()
+                .position(|p| *p == player)
+                .ok_or(Refusal::NotYourGame)?;
+            if game.row.result.is_none() {
+                return Err(Refusal::NotOver);
+            }
+            if let Some(next) = game.rematch_game {
+                return Ok(Rematch::Started(next));
+            }
+            let offered = game.rematch;
+            let players = game.row.players;
+            let spec = Spec {
+                setup: game.row.setup,
+                // The one who moved second now moves first.
+                first: First::Me,
+                clock: game.row.clock,
+                rated: game.row.rated,
+                to: None,
+            };
+            if offered.is_none_or(|by| by == seat) {
+                let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
+                game.rematch = Some(seat);
+                game.rematch_declined = false;
+                game.told();
+                drop(inner);
+                self.note(format!("rematch {id} {seat}"));
+                return Ok(Rematch::Offered);
+            }
+            (spec, players, seat)
+        };
+        // Both asked: a challenge of the second player's to the first, accepted at once. The
+        // challenge is the store's way to a new game number, on every backend.
+        let by = players[1];
+        let to = players[0];
+        let to_name = self.lock().name_of(to);
+        let challenge = self
+            .challenge(
+                by,
+                &Spec {
+                    to: Some(to_name),
+                    ..spec
+                },
+            )
+            .await?;
+        let (next, _) = self.accept(to, challenge, now).await?;
+        let _ = seat;
+        self.rematch_started(id, next);
+        self.note(format!("rematch {id} game {next}"));
+        Ok(Rematch::Started(next))
+    }
+
+    /// `player` declines the other's offer of a rematch of game `id`.
+    ///
+    /// # Errors
+    /// Not one's game, or no such game.
+    pub fn decline_rematch(&self, player: i64, id: i64) -> Result<(), Refusal> {
+        let mut inner = self.lock();
+        let game = inner.live(id)?;
+        let seat = game
+            .row
+            .players
+            .iter()
+            .position(|p| *p == player)
+            .ok_or(Refusal::NotYourGame)?;
+        if game.rematch.is_some_and(|by| by != seat) {
+            let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
+            game.rematch = None;
+            game.rematch_declined = true;
+            game.told();
+            drop(inner);
+            self.note(format!("rematch {id} -"));
+        }
+        Ok(())
+    }
+
+    /// Game `id`'s rematch started as game `next` (here, or on another process).
+    pub(crate) fn rematch_started(&self, id: i64, next: i64) {
+        let mut inner = self.lock();
+        if let Some(game) = inner.games.get_mut(&id) {
+            game.rematch = None;
+            game.rematch_game = Some(next);
+            game.told();
+        }
+    }
+
+    /// Who offers a rematch of game `id` (a seat), or nobody since the offer was declined
+    /// (`None`), as another process said.
+    pub(crate) fn mirror_rematch(&self, id: i64, offer: Option<usize>) {
+        let mut inner = self.lock();
+        if let Some(game) = inner.games.get_mut(&id) {
+            game.rematch_declined = offer.is_none() && game.rematch.is_some();
+            game.rematch = offer;
+            game.told();
+        }
+    }
+}
+
+impl Live {
+    /// What asking for a rematch has given so far, for a seat waiting on its offer.
+    pub(crate) fn rematch_state(&self) -> Option<Rematch> {
+        match (self.rematch_game, self.rematch, self.rematch_declined) {
+            (Some(next), ..) => Some(Rematch::Started(next)),
+            (None, None, true) => Some(Rematch::Declined),
+            (None, Some(_), _) => Some(Rematch::Offered),
+            (None, None, false) => None,
+        }
+    }
+}
