@@ -31,6 +31,7 @@ mod quint_tactics;
 mod report;
 pub mod review;
 pub mod rng;
+pub mod solver;
 mod thinker;
 mod tree;
 
