@@ -186,6 +186,7 @@ pub fn solve(pos: &Position, limits: &SolveLimits) -> Solution {
         };
     }
     let kids = children(pos, None);
+    counter.nodes += kids.len() as u64;
     let to_end = limits.depth.is_none();
     let depth = limits
         .depth
