@@ -19,6 +19,7 @@ mod games;
 mod gtp;
 mod limits;
 mod manual;
+mod puzzles;
 mod replay;
 mod resume;
 mod review;
@@ -116,6 +117,9 @@ enum Command {
     /// Prove what the side to move of a record's position can do: a win within N of its own
     /// moves with every winning first move, or no win, or unknown when the budget runs out.
     Solve(solve::SolveArgs),
+    /// Puzzles proved by the solver: `quentin puzzles generate --game G --size N --count K
+    /// --seed S`.
+    Puzzles(puzzles::PuzzlesArgs),
     /// Play the computer against a baseline player or against itself at another budget.
     Match(arena::MatchArgs),
     /// Run the game server that any SSH client reaches: `ssh -p 2222 HOST` to play, watch
@@ -333,6 +337,7 @@ impl Cli {
             Some(Command::Analyze(args)) => analyze::analyze(&args),
             Some(Command::Review(args)) => review::review(&args),
             Some(Command::Solve(args)) => solve::solve(&args),
+            Some(Command::Puzzles(args)) => puzzles::puzzles(&args),
             Some(Command::Match(args)) => arena::run(&args),
             Some(Command::Serve(args)) => serve::serve(&args),
             Some(Command::Help(args)) => help(&args),

@@ -136,3 +136,53 @@ fn solve_refuses_bad_depths_budgets_records_and_finished_games() {
     let out = solve_record(WIN_IN_ONE, &["--at", "9"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn puzzles_generate_prints_proved_puzzles_that_replay() {
+    let args = [
+        "puzzles", "generate", "--game", "brique", "--size", "5", "--no-pie", "--count", "2",
+        "--seed", "7", "--depth", "2",
+    ];
+    let out = quentin(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["game"], "brique");
+        assert_eq!(v["goal"], "win");
+        let mut pos = Setup {
+            size: 5,
+            pie: false,
+            ..Setup::new(Game::Brique)
+        }
+        .start()
+        .unwrap();
+        let tokens = |key: &str| -> Vec<Action> {
+            v[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| Action::parse(t.as_str().unwrap()).unwrap())
+                .collect()
+        };
+        for a in tokens("setup") {
+            pos.play(a).unwrap();
+        }
+        let side = pos.to_move();
+        for a in tokens("solution") {
+            pos.play(a).unwrap();
+        }
+        // The solution ends the game, won by the puzzle's side.
+        assert_eq!(pos.winner(), side, "{line}");
+    }
+    // The same seed, the same puzzles.
+    assert_eq!(String::from_utf8(quentin(&args).stdout).unwrap(), text);
+    let out = quentin(&["puzzles", "generate", "--depth", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+}

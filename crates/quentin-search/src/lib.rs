@@ -27,6 +27,7 @@ pub mod patterns;
 pub mod players;
 pub mod playout;
 pub mod policy;
+pub mod puzzles;
 mod quint_tactics;
 mod report;
 pub mod review;
