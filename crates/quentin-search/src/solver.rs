@@ -167,7 +167,8 @@ impl Counter {
 #[must_use]
 pub fn solve(pos: &Position, limits: &SolveLimits) -> Solution {
     let mut counter = Counter::new(limits);
-    let Some(mover) = pos.to_move() else {
+    // A finished game, or no move left to win with.
+    let (Some(mover), false) = (pos.to_move(), limits.depth == Some(0)) else {
         return Solution {
             verdict: Verdict::NoWin,
             depth: 0,
@@ -176,15 +177,6 @@ pub fn solve(pos: &Position, limits: &SolveLimits) -> Solution {
             nodes: 0,
         };
     };
-    if limits.depth == Some(0) {
-        return Solution {
-            verdict: Verdict::NoWin,
-            depth: 0,
-            winning: Vec::new(),
-            complete: true,
-            nodes: 0,
-        };
-    }
     let kids = children(pos, None);
     counter.nodes += kids.len() as u64;
     let to_end = limits.depth.is_none();
