@@ -8,6 +8,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use serde_json::json;
 
+use crate::rules::Color;
 use crate::search::solver::{self, MAX_DEPTH, Solution, SolveLimits, Verdict};
 
 use super::analyze::round;
@@ -93,7 +94,12 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
         s
     } else {
         let mut out = crate::position_view::text(&position, &record.actions()[..at]);
-        let mover = position.to_move().map_or("nobody", |c| c.name());
+        // "Black" or "White", as the position's own text writes them.
+        let mover = match position.to_move() {
+            Some(Color::Black) => "Black",
+            Some(Color::White) => "White",
+            None => "Nobody",
+        };
         out.push('\n');
         out.push_str(&verdict_text(&solution, mover, args.depth));
         out.push_str(&format!(
@@ -112,8 +118,14 @@ fn verdict_text(solution: &Solution, mover: &str, asked: Option<usize>) -> Strin
     let moves: Vec<String> = solution.winning.iter().map(ToString::to_string).collect();
     match solution.verdict {
         Verdict::Win => {
+            // With a depth asked beyond the quickest win, the list is of the moves that win
+            // within the asked depth.
+            let list = match asked {
+                Some(d) if d > solution.depth => format!("Moves that win within {}", within(d)),
+                _ => "Winning moves".to_string(),
+            };
             let mut s = format!(
-                "{mover} to move wins within {} (proved).\nWinning moves: {}\n",
+                "{mover} to move wins within {} (proved).\n{list}: {}\n",
                 within(solution.depth),
                 moves.join(" ")
             );

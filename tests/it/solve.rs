@@ -102,7 +102,7 @@ fn solve_text_is_for_people() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("black to move wins within 1 move (proved)"),
+        text.contains("Black to move wins within 1 move (proved)"),
         "{text}"
     );
     // c1 and c3 win too, within two moves: not listed at depth 1.
