@@ -1,6 +1,6 @@
 //! The command line, parsed with clap: `quentin [play]` here, each other subcommand in its own
 //! module (`replay`, `resume`, `games`, `bench`, `rules`, `completions`,
-//! `manual`, `gtp`, `analyze`, `review`, `match` in `arena`); the computer player's options of the commands
+//! `manual`, `gtp`, `analyze`, `solve`, `review`, `match` in `arena`); the computer player's options of the commands
 //! that open a game in `computer`, the search's of the others in `limits`.
 //!
 //! Every wrong use of the command line exits with status 2 and clap's usage message, including
@@ -19,11 +19,13 @@ mod games;
 mod gtp;
 mod limits;
 mod manual;
+mod puzzles;
 mod replay;
 mod resume;
 mod review;
 mod rules;
 mod serve;
+mod solve;
 
 use anyhow::{Context, Result, anyhow};
 use clap::error::ErrorKind;
@@ -112,6 +114,12 @@ enum Command {
     /// Search every position of a record and mark the actions that lost much of their mover's
     /// win chance (inaccuracy, mistake, blunder), with the better action; a summary per player.
     Review(review::ReviewArgs),
+    /// Prove what the side to move of a record's position can do: a win within N of its own
+    /// moves with every winning first move, or no win, or unknown when the budget runs out.
+    Solve(solve::SolveArgs),
+    /// Puzzles proved by the solver: `quentin puzzles generate --game G --size N --count K
+    /// --seed S`.
+    Puzzles(puzzles::PuzzlesArgs),
     /// Play the computer against a baseline player or against itself at another budget.
     Match(arena::MatchArgs),
     /// Run the game server that any SSH client reaches: `ssh -p 2222 HOST` to play, watch
@@ -328,6 +336,8 @@ impl Cli {
             Some(Command::Gtp(args)) => gtp::gtp(&args),
             Some(Command::Analyze(args)) => analyze::analyze(&args),
             Some(Command::Review(args)) => review::review(&args),
+            Some(Command::Solve(args)) => solve::solve(&args),
+            Some(Command::Puzzles(args)) => puzzles::puzzles(&args),
             Some(Command::Match(args)) => arena::run(&args),
             Some(Command::Serve(args)) => serve::serve(&args),
             Some(Command::Help(args)) => help(&args),

@@ -42,6 +42,7 @@ mod server_limits;
 mod server_online;
 mod server_play;
 mod server_store;
+mod solve;
 mod start_from;
 mod tui;
 mod versus;

@@ -27,10 +27,12 @@ pub mod patterns;
 pub mod players;
 pub mod playout;
 pub mod policy;
+pub mod puzzles;
 mod quint_tactics;
 mod report;
 pub mod review;
 pub mod rng;
+pub mod solver;
 mod thinker;
 mod tree;
 

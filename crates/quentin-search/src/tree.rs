@@ -22,7 +22,7 @@ use edge::{Edge, Edges, NO_POINT, proved_value};
 mod expand;
 pub(crate) use expand::centrality;
 mod inherit;
-mod prior;
+pub(crate) mod prior;
 use prior::Prior;
 mod select;
 

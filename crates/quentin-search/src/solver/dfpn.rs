@@ -1,0 +1,436 @@
+//! Depth-first proof-number search for Quentin, Konobi and Brique (see the parent module).
+//!
+//! A node is a position, whether the attacker (the person the question is about) is to move
+//! (an OR node) or the defender (an AND node), and the attacker's moves left. The table keeps
+//! for each position and kind of node its proof and disproof numbers at the depth they were
+//! last worked out for, the fewest attacker moves a proof found needs (a proof serves every
+//! depth at or above it) and the depth below which the attacker was shown not to win (a
+//! refutation serves every depth below it). The numbers only steer the search; the proofs and
+//! refutations are exact, built from settled children only.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+use quentin_rules::{Action, Color, Game, Point, Position};
+
+use super::{Counter, Engine, Kid, OutOfBudget, Settled, children, landing};
+
+/// A proof or disproof number that cannot be reached: a settled node's other number.
+const INF: u32 = u32::MAX;
+/// The largest number a sum of children's numbers is held to, below [`INF`].
+const CAP: u32 = INF - 1;
+/// No proof known ([`Entry::win_in`]).
+const NO_PROOF: u16 = u16::MAX;
+/// The entries the table keeps before it forgets the unsettled ones (about 60 bytes each).
+const TABLE_CAP: usize = 1 << 21;
+
+/// A position and the kind of node: the stones exactly on boards of up to 128 points, else as
+/// two 128-bit Zobrist sums (a false match then has a chance of about 2^-128 per pair).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    stones: [u128; 2],
+    /// Bit 0: White to move; bit 1: a swap is offered; bit 2: the attacker is to move.
+    flags: u8,
+}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let [b, w] = self.stones;
+        let fold = |x: u128| (x as u64) ^ ((x >> 64) as u64).rotate_left(17);
+        state.write_u64(fold(b) ^ fold(w).rotate_left(31) ^ u64::from(self.flags));
+    }
+}
+
+/// The hasher of the table: the key's one word mixed (SplitMix64's finaliser).
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
+/// A random 128-bit word for the point of index `i` and a colour, for the Zobrist sums.
+fn zobrist(i: usize, color: Color) -> u128 {
+    let mix = |mut z: u64| {
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let seed = (i as u64) << 1 | color.index() as u64;
+    u128::from(mix(seed)) << 64 | u128::from(mix(seed ^ 0x5851_f42d_4c95_7f2d))
+}
+
+fn key(pos: &Position, attacker_to_move: bool) -> Key {
+    let size = pos.size();
+    let board = pos.board();
+    let exact = size * size <= 128;
+    let mut stones = [0u128; 2];
+    for p in board.points() {
+        if let Some(c) = board.get(p) {
+            stones[c.index()] ^= if exact {
+                1 << (p.row() * size + p.col())
+            } else {
+                zobrist(p.index(), c)
+            };
+        }
+    }
+    let flags = u8::from(pos.to_move() == Some(Color::White))
+        | u8::from(pos.swap_available()) << 1
+        | u8::from(attacker_to_move) << 2;
+    Key { stones, flags }
+}
+
+/// What the table knows of a node.
+#[derive(Clone, Copy)]
+struct Entry {
+    pn: u32,
+    dn: u32,
+    /// The depth `pn` and `dn` were worked out for.
+    depth: u16,
+    /// The fewest attacker moves a proof found needs, [`NO_PROOF`] when none.
+    win_in: u16,
+    /// The attacker does not win within any depth below this (0: nothing known).
+    no_win_below: u16,
+}
+
+/// A node of the search.
+struct Node {
+    pos: Position,
+    /// Whether the attacker is to move.
+    or: bool,
+    /// The attacker's moves left.
+    depth: u16,
+    key: Key,
+    /// Where the stone placed last went.
+    last: Option<Point>,
+    /// Its value, once known here (settled when it was made, or by its own search).
+    settled: Option<Settled>,
+}
+
+/// The proof and disproof numbers of a settled value at `depth`.
+fn numbers(settled: Settled, depth: u16) -> Option<(u32, u32)> {
+    match settled {
+        Settled::Win(need) if need <= depth => Some((0, INF)),
+        Settled::NoWinBelow(below) if depth < below => Some((INF, 0)),
+        _ => None,
+    }
+}
+
+/// Whether `color` has a placement that wins at once (the rules' threats: exact when found).
+fn threatens(pos: &Position, color: Color, points: &mut Vec<Point>) -> bool {
+    pos.connecting_points(color, points);
+    !points.is_empty()
+}
+
+/// Quentin: whether the defender to move has a reply after which the attacker has not won (a
+/// tie fill can complete the attacker's chain).
+fn safe_reply(pos: &Position, attacker: Color) -> bool {
+    if pos.swap_available() {
+        return true;
+    }
+    let mut trial = pos.clone();
+    let mut changes = Vec::new();
+    let mut placed = false;
+    for p in pos.board().points() {
+        if !pos.board().is_empty_at(p) {
+            continue;
+        }
+        trial.clone_from(pos);
+        if trial.place_if_legal(p, &mut changes) {
+            placed = true;
+            if trial.winner() != Some(attacker) {
+                return true;
+            }
+        }
+    }
+    // No placement: the defender passes, and nothing changes.
+    !placed
+}
+
+/// What can be told of a position that goes on without searching it: the rules' threats, the
+/// depth running out.
+fn settle_at_once(
+    pos: &Position,
+    or: bool,
+    depth: u16,
+    points: &mut Vec<Point>,
+) -> Option<Settled> {
+    let to_move = pos.to_move()?;
+    let attacker = if or { to_move } else { to_move.opponent() };
+    if or {
+        if depth == 0 {
+            return Some(Settled::NoWinBelow(1));
+        }
+        if threatens(pos, attacker, points) {
+            return Some(Settled::Win(1));
+        }
+        // Only Quentin's tie fills let the defender's reply win for the attacker; elsewhere a
+        // last move that does not win at once does not win.
+        if depth == 1 && pos.game() != Game::Quentin {
+            return Some(Settled::NoWinBelow(2));
+        }
+        None
+    } else {
+        if threatens(pos, to_move, points) {
+            // The defender wins at once.
+            return Some(Settled::NoWinBelow(u16::MAX));
+        }
+        if depth == 0 {
+            let lost = pos.game() == Game::Quentin && !safe_reply(pos, attacker);
+            return Some(if lost {
+                Settled::Win(0)
+            } else {
+                Settled::NoWinBelow(1)
+            });
+        }
+        None
+    }
+}
+
+/// The df-pn search and its table.
+pub(super) struct DfPn {
+    table: HashMap<Key, Entry, BuildHasherDefault<Mix>>,
+    points: Vec<Point>,
+}
+
+impl DfPn {
+    pub(super) fn new() -> DfPn {
+        DfPn {
+            table: HashMap::default(),
+            points: Vec::new(),
+        }
+    }
+
+    /// The numbers of `node` from what it knows or the table.
+    fn lookup(&self, node: &Node) -> (u32, u32) {
+        if let Some(n) = node.settled.and_then(|s| numbers(s, node.depth)) {
+            return n;
+        }
+        match self.table.get(&node.key) {
+            None => (1, 1),
+            Some(e) if e.win_in <= node.depth => (0, INF),
+            Some(e) if node.depth < e.no_win_below => (INF, 0),
+            Some(e) if e.depth == node.depth => (e.pn, e.dn),
+            Some(_) => (1, 1),
+        }
+    }
+
+    /// The settled value of a node whose numbers say it is settled.
+    fn settled(&self, node: &Node) -> Option<Settled> {
+        if let Some(s) = node.settled {
+            return Some(s);
+        }
+        let e = self.table.get(&node.key)?;
+        if e.win_in <= node.depth {
+            Some(Settled::Win(e.win_in))
+        } else if node.depth < e.no_win_below {
+            Some(Settled::NoWinBelow(e.no_win_below))
+        } else {
+            None
+        }
+    }
+
+    fn store(&mut self, key: Key, depth: u16, pn: u32, dn: u32, settled: Option<Settled>) {
+        if self.table.len() >= TABLE_CAP {
+            self.table
+                .retain(|_, e| e.win_in != NO_PROOF || e.no_win_below > 0);
+            if self.table.len() >= TABLE_CAP / 2 {
+                self.table.clear();
+            }
+        }
+        let e = self.table.entry(key).or_insert(Entry {
+            pn,
+            dn,
+            depth,
+            win_in: NO_PROOF,
+            no_win_below: 0,
+        });
+        e.pn = pn;
+        e.dn = dn;
+        e.depth = depth;
+        match settled {
+            Some(Settled::Win(need)) => e.win_in = e.win_in.min(need),
+            Some(Settled::NoWinBelow(below)) => e.no_win_below = e.no_win_below.max(below),
+            None => {}
+        }
+    }
+
+    /// The children of `node`, each settled at once where it can be.
+    fn expand(&mut self, node: &Node, counter: &mut Counter) -> Result<Vec<Node>, OutOfBudget> {
+        let Some(mover) = node.pos.to_move() else {
+            return Ok(Vec::new());
+        };
+        let attacker = if node.or { mover } else { mover.opponent() };
+        let depth = if node.or { node.depth - 1 } else { node.depth };
+        let mut kids = Vec::new();
+        for Kid { action, pos } in children(&node.pos, node.last) {
+            counter.tick()?;
+            let settled = if pos.is_over() {
+                // A swap never ends a game: the attacker still plays `attacker`.
+                Some(if pos.winner() == Some(attacker) {
+                    Settled::Win(0)
+                } else {
+                    Settled::NoWinBelow(u16::MAX)
+                })
+            } else {
+                settle_at_once(&pos, !node.or, depth, &mut self.points)
+            };
+            let key = key(&pos, !node.or);
+            kids.push(Node {
+                pos,
+                or: !node.or,
+                depth,
+                key,
+                last: landing(action),
+                settled,
+            });
+        }
+        Ok(kids)
+    }
+
+    /// Searches `node` until its numbers reach the thresholds or it is settled.
+    fn mid(
+        &mut self,
+        node: &Node,
+        th_pn: u32,
+        th_dn: u32,
+        counter: &mut Counter,
+    ) -> Result<Option<Settled>, OutOfBudget> {
+        let mut kids = self.expand(node, counter)?;
+        loop {
+            let (mut pn, mut dn) = if node.or { (INF, 0u32) } else { (0u32, INF) };
+            // The best child by the number that the node minimises, and the second best value.
+            let mut best: Option<(usize, u32, u32)> = None;
+            let mut second = INF;
+            for (i, kid) in kids.iter().enumerate() {
+                let (kpn, kdn) = self.lookup(kid);
+                let (small, sum) = if node.or { (kpn, kdn) } else { (kdn, kpn) };
+                let (min, total) = if node.or {
+                    (&mut pn, &mut dn)
+                } else {
+                    (&mut dn, &mut pn)
+                };
+                *min = (*min).min(small);
+                *total = if sum == INF || *total == INF {
+                    INF
+                } else {
+                    (*total).saturating_add(sum).min(CAP)
+                };
+                match best {
+                    Some((_, b, _)) if small >= b => second = second.min(small),
+                    _ => {
+                        if let Some((_, b, _)) = best {
+                            second = second.min(b);
+                        }
+                        best = Some((i, small, if node.or { kdn } else { kpn }));
+                    }
+                }
+            }
+            if pn == 0 || dn == 0 {
+                let settled = self.settle(node, &kids, pn == 0);
+                self.store(node.key, node.depth, pn, dn, Some(settled));
+                return Ok(Some(settled));
+            }
+            if pn >= th_pn || dn >= th_dn {
+                self.store(node.key, node.depth, pn, dn, None);
+                return Ok(None);
+            }
+            let Some((i, _, other)) = best else {
+                unreachable!("a node with no child is settled: its numbers are 0 or INF");
+            };
+            // Pawlewicz and Lew's 1+ε: a little beyond the second best before switching.
+            let near = second.saturating_add(second / 4).saturating_add(1);
+            let (kid_pn, kid_dn) = if node.or {
+                let rest = u64::from(th_dn) - u64::from(dn) + u64::from(other);
+                (th_pn.min(near), rest.min(u64::from(INF)) as u32)
+            } else {
+                let rest = u64::from(th_pn) - u64::from(pn) + u64::from(other);
+                (rest.min(u64::from(INF)) as u32, th_dn.min(near))
+            };
+            if let Some(s) = self.mid(&kids[i], kid_pn, kid_dn, counter)? {
+                kids[i].settled = Some(s);
+            }
+        }
+    }
+
+    /// The value of a node whose numbers say it is settled: proved (`won`) or refuted, with the
+    /// attacker moves the proof needs or the depth the refutation holds below.
+    fn settle(&self, node: &Node, kids: &[Node], won: bool) -> Settled {
+        let values = kids.iter().map(|k| self.settled(k));
+        if won {
+            // OR: the quickest proved child and this move; AND: every child is proved, the
+            // slowest counts.
+            let needs = values.filter_map(|s| match s {
+                Some(Settled::Win(n)) => Some(n),
+                _ => None,
+            });
+            let need = if node.or {
+                needs.min().map_or(node.depth, |n| n + 1)
+            } else {
+                needs.max().unwrap_or(node.depth)
+            };
+            Settled::Win(need)
+        } else {
+            // OR: every child is refuted (one attacker move deeper), the weakest counts; AND:
+            // one refuted child suffices, the strongest counts.
+            let belows = values.filter_map(|s| match s {
+                Some(Settled::NoWinBelow(b)) => Some(b),
+                _ => None,
+            });
+            let below = if node.or {
+                belows.min().map_or(0, |b| b.saturating_add(1))
+            } else {
+                belows.max().unwrap_or(0)
+            };
+            Settled::NoWinBelow(below.max(node.depth + 1))
+        }
+    }
+}
+
+impl Engine for DfPn {
+    fn defender_to_move(
+        &mut self,
+        pos: &Position,
+        last: Action,
+        depth: usize,
+        counter: &mut Counter,
+    ) -> Result<Settled, OutOfBudget> {
+        let depth = u16::try_from(depth).unwrap_or(u16::MAX - 1);
+        let settled = settle_at_once(pos, false, depth, &mut self.points);
+        let node = Node {
+            pos: pos.clone(),
+            or: false,
+            depth,
+            key: key(pos, false),
+            last: landing(last),
+            settled,
+        };
+        if let Some(s) = settled {
+            return Ok(s);
+        }
+        if let Some(s) = self.settled(&node) {
+            return Ok(s);
+        }
+        loop {
+            if let Some(s) = self.mid(&node, INF, INF, counter)? {
+                return Ok(s);
+            }
+        }
+    }
+}

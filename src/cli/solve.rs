@@ -1,0 +1,153 @@
+//! `quentin solve`: the position of a record proved by the exact solver, printed for people or
+//! as JSON.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use clap::Args;
+use serde_json::json;
+
+use crate::rules::Color;
+use crate::search::solver::{self, MAX_DEPTH, Solution, SolveLimits, Verdict};
+
+use super::analyze::round;
+use super::limits::parse_seconds;
+use super::{BadRecord, load_record, write_stdout};
+
+/// The time the solver has when no budget is given.
+const DEFAULT_SECONDS: f64 = 10.0;
+
+#[derive(Args, Debug)]
+pub(super) struct SolveArgs {
+    /// The record whose position to solve.
+    file: PathBuf,
+    /// Solve the position after the first N actions instead of after all of them.
+    #[arg(long, value_name = "N")]
+    at: Option<u64>,
+    /// Prove a win within N of the mover's own moves, 1 to 64 (default: to the end of the game).
+    #[arg(long, value_name = "N", value_parser = parse_depth)]
+    depth: Option<usize>,
+    /// Seconds the solver may spend, more than 0 and at most 86400 (default 10).
+    #[arg(long, value_name = "S", value_parser = parse_seconds, allow_negative_numbers = true)]
+    seconds: Option<f64>,
+    /// The most positions the solver may create, 1 to 2^40 (default: no limit but the time).
+    #[arg(long, value_name = "N", value_parser = parse_solver_nodes)]
+    nodes: Option<u64>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Reads `--depth`: the mover's moves, from 1 to [`MAX_DEPTH`].
+fn parse_depth(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_DEPTH).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{text:?} is not a depth: the mover's moves, from 1 to {MAX_DEPTH}"
+        )),
+    }
+}
+
+/// Reads `--nodes` of the solver: from 1 to [`solver::MAX_NODES`].
+fn parse_solver_nodes(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (1..=solver::MAX_NODES).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{text:?} is not a number of positions from 1 to {}",
+            solver::MAX_NODES
+        )),
+    }
+}
+
+pub(super) fn solve(args: &SolveArgs) -> Result<()> {
+    let record = load_record(&args.file)?;
+    let at = super::replay::action_count(&record, &args.file, args.at)?;
+    let position = record.position_at(at);
+    if position.is_over() {
+        bail!(BadRecord(format!(
+            "{}: the game is over after {at} action{}: nothing to solve",
+            args.file.display(),
+            if at == 1 { "" } else { "s" },
+        )));
+    }
+    let seconds = args.seconds.unwrap_or(DEFAULT_SECONDS);
+    let start = Instant::now();
+    let limits = SolveLimits {
+        depth: args.depth,
+        nodes: args.nodes,
+        deadline: Some(start + Duration::from_secs_f64(seconds)),
+    };
+    let solution = solver::solve(&position, &limits);
+    let elapsed = start.elapsed().as_secs_f64();
+    let out = if args.json {
+        let winning: Vec<String> = solution.winning.iter().map(ToString::to_string).collect();
+        let mut s = json!({
+            "result": solution.verdict.name(),
+            "depth": solution.depth,
+            "winning_moves": winning,
+            "nodes": solution.nodes,
+            "seconds": round(elapsed),
+        })
+        .to_string();
+        s.push('\n');
+        s
+    } else {
+        let mut out = crate::position_view::text(&position, &record.actions()[..at]);
+        // "Black" or "White", as the position's own text writes them.
+        let mover = match position.to_move() {
+            Some(Color::Black) => "Black",
+            Some(Color::White) => "White",
+            None => "Nobody",
+        };
+        out.push('\n');
+        out.push_str(&verdict_text(&solution, mover, args.depth));
+        out.push_str(&format!(
+            "{} positions in {elapsed:.2} s ({:.0}/s)\n",
+            solution.nodes,
+            solution.nodes as f64 / elapsed.max(1e-9)
+        ));
+        out
+    };
+    write_stdout(&out)
+}
+
+/// What was proved, in words.
+fn verdict_text(solution: &Solution, mover: &str, asked: Option<usize>) -> String {
+    let within = |d: usize| format!("{d} move{}", if d == 1 { "" } else { "s" });
+    let moves: Vec<String> = solution.winning.iter().map(ToString::to_string).collect();
+    match solution.verdict {
+        Verdict::Win => {
+            // With a depth asked beyond the quickest win, the list is of the moves that win
+            // within the asked depth.
+            let list = match asked {
+                Some(d) if d > solution.depth => format!("Moves that win within {}", within(d)),
+                _ => "Winning moves".to_string(),
+            };
+            let mut s = format!(
+                "{mover} to move wins within {} (proved).\n{list}: {}\n",
+                within(solution.depth),
+                moves.join(" ")
+            );
+            if !solution.complete {
+                s.push_str("(The budget ran out before every first move was settled.)\n");
+            }
+            s
+        }
+        Verdict::NoWin => match asked {
+            Some(d) => format!(
+                "{mover} to move cannot win within {} (proved).\n",
+                within(d)
+            ),
+            None => format!("{mover} to move cannot win (proved).\n"),
+        },
+        Verdict::Unknown => format!(
+            "Unknown: the budget ran out{}.\n",
+            if solution.depth > 0 {
+                format!(" (no win within {} for {mover})", within(solution.depth))
+            } else {
+                String::new()
+            }
+        ),
+    }
+}

@@ -1,0 +1,188 @@
+//! `quentin solve` from the outside: the JSON object, the text for people, the refusals and
+//! their exit statuses. Budgets in positions or generous times only: nothing here depends on
+//! the machine's speed.
+
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use quentin::rules::{Action, Game, Setup};
+use quentin::search::solver::{SolveLimits, solve};
+
+use crate::common;
+use crate::scratch::scratch_file;
+
+use common::stdout_json;
+
+/// Long enough for a loaded 2-core machine; only there to turn a hang into a failure.
+const HANG: Duration = Duration::from_secs(120);
+
+fn quentin(args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quentin"));
+    cmd.args(args);
+    common::run_guarded(cmd, HANG)
+}
+
+fn solve_record(record: &str, extra: &[&str]) -> Output {
+    let file = scratch_file("game.txt", record);
+    let mut args = vec!["solve", file.to_str().unwrap()];
+    if !extra.contains(&"--seconds") {
+        args.extend_from_slice(&["--seconds", "600"]);
+    }
+    args.extend_from_slice(extra);
+    quentin(&args)
+}
+
+/// Quentin 3×3, pie off, Black to move: a1 and a2 are Black's, so a3 joins the top and bottom
+/// rows.
+const WIN_IN_ONE: &str = "game quentin\nsize 3\npie off\na1\nb1\na2\nb2\n";
+
+#[test]
+fn solve_json_is_one_object_with_every_winning_move() {
+    let v = stdout_json(&solve_record(WIN_IN_ONE, &["--json", "--depth", "2"]));
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        ["result", "depth", "winning_moves", "nodes", "seconds"]
+    );
+    assert_eq!(v["result"], "win");
+    // The quickest win needs one move; the moves listed win within the asked two.
+    assert_eq!(v["depth"], 1);
+    let moves: Vec<&str> = v["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(moves.contains(&"a3"), "{v}");
+    // The same moves as the library's solver proves, in the order of the legal actions.
+    let mut pos = Setup {
+        size: 3,
+        pie: false,
+        ..Setup::new(Game::Quentin)
+    }
+    .start()
+    .unwrap();
+    for a in ["a1", "b1", "a2", "b2"] {
+        pos.play(Action::parse(a).unwrap()).unwrap();
+    }
+    let limits = SolveLimits {
+        depth: Some(2),
+        ..SolveLimits::default()
+    };
+    let expected: Vec<String> = solve(&pos, &limits)
+        .winning
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(moves, expected);
+    assert!(v["nodes"].as_u64().is_some());
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn solve_proves_no_win_and_says_unknown_when_the_budget_runs_out() {
+    // White to move after Black's centre on 5×5 cannot win with one stone.
+    let record = "game konobi\nsize 5\npie off\nc3\n";
+    let v = stdout_json(&solve_record(record, &["--json", "--depth", "1"]));
+    assert_eq!(v["result"], "no-win");
+    assert_eq!(v["depth"], 1);
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+    // 13×13 to the end in 100 positions: not proved either way.
+    let v = stdout_json(&solve_record(
+        "game quentin\nsize 13\n",
+        &["--json", "--nodes", "100"],
+    ));
+    assert_eq!(v["result"], "unknown");
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+}
+
+#[test]
+fn solve_text_is_for_people() {
+    let out = solve_record(WIN_IN_ONE, &["--depth", "1"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Black to move wins within 1 move (proved)"),
+        "{text}"
+    );
+    // c1 and c3 win too, within two moves: not listed at depth 1.
+    assert!(text.contains("Winning moves: c2 a3 b3\n"), "{text}");
+    assert!(text.contains("positions in"), "{text}");
+}
+
+#[test]
+fn solve_refuses_bad_depths_budgets_records_and_finished_games() {
+    for (args, needle) in [
+        (&["--depth", "0"][..], "not a depth"),
+        (&["--depth", "65"], "not a depth"),
+        (&["--depth", "two"], "not a depth"),
+        (&["--seconds", "0"], "not a duration"),
+        (&["--seconds", "1e9"], "not a duration"),
+        (&["--nodes", "0"], "not a number of positions"),
+    ] {
+        let out = solve_record(WIN_IN_ONE, args);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(out.stdout.is_empty());
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let out = solve_record("game quentin\nsize 5\nc3\nc3\n", &["--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let out = solve_record("game quentin\nsize 3\npie off\na1\nb1\na2\nb2\na3\n", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("the game is over"), "{err}");
+    let out = solve_record(WIN_IN_ONE, &["--at", "9"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn puzzles_generate_prints_proved_puzzles_that_replay() {
+    let args = [
+        "puzzles", "generate", "--game", "brique", "--size", "5", "--no-pie", "--count", "2",
+        "--seed", "7", "--depth", "2",
+    ];
+    let out = quentin(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["game"], "brique");
+        assert_eq!(v["goal"], "win");
+        let mut pos = Setup {
+            size: 5,
+            pie: false,
+            ..Setup::new(Game::Brique)
+        }
+        .start()
+        .unwrap();
+        let tokens = |key: &str| -> Vec<Action> {
+            v[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| Action::parse(t.as_str().unwrap()).unwrap())
+                .collect()
+        };
+        for a in tokens("setup") {
+            pos.play(a).unwrap();
+        }
+        let side = pos.to_move();
+        for a in tokens("solution") {
+            pos.play(a).unwrap();
+        }
+        // The solution ends the game, won by the puzzle's side.
+        assert_eq!(pos.winner(), side, "{line}");
+    }
+    // The same seed, the same puzzles.
+    assert_eq!(String::from_utf8(quentin(&args).stdout).unwrap(), text);
+    let out = quentin(&["puzzles", "generate", "--depth", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+}
