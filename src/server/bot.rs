@@ -176,6 +176,12 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
         ("whoami", Some((_, name))) => Ok(name.clone()),
         #[cfg(feature = "test-hooks")]
         ("clock", _) => advance(ctx, words).await,
+        // Fault injection for the tests: a move's transaction left open on game ID.
+        #[cfg(feature = "test-hooks")]
+        ("hold", _) => match id_of(words) {
+            Ok(id) => ctx.hub.hold(id).await.map(|()| String::new()),
+            Err(why) => Err(why),
+        },
         // Fault injection for the tests: the session's task panics.
         #[cfg(feature = "test-hooks")]
         ("panic", _) => panic!("the test hook `panic`, as asked"),

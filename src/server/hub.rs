@@ -25,7 +25,9 @@ use tokio::sync::{OwnedMutexGuard, oneshot, watch};
 use crate::rules::{Color, Position};
 
 use super::size_class::RatingKey;
-use super::store::{Applied, Backend, ChallengeRow, Change, Damaged, GameRow, RatingRow, Writer};
+use super::store::{
+    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, RatingRow, Writer,
+};
 
 pub use command::{
     GameCommand, Outcome, Owner, PeerFuture, Peers, answer_from_wire, answer_to_wire,
@@ -310,6 +312,19 @@ impl Hub {
         let _ = self.peers.set(peers);
     }
 
+    /// For the tests (`hold ID`): opens a transaction that locks game `id`'s lease as a move's
+    /// does, and leaves it open, as a process frozen in the middle of a move would.
+    ///
+    /// # Errors
+    /// One process alone, or a lease that cannot be locked.
+    #[cfg(feature = "test-hooks")]
+    pub async fn hold(&self, id: i64) -> Result<(), String> {
+        match self.peers.get() {
+            Some(peers) => peers.hold(id).await,
+            None => Err("hold needs several processes on a database".to_string()),
+        }
+    }
+
     /// Tells the other processes `note`, if there are any.
     fn note(&self, note: String) {
         if let Some(peers) = self.peers.get() {
@@ -371,6 +386,10 @@ impl Hub {
             Box::new(move |outcome| {
                 let result = match outcome {
                     Ok(applied) => apply(&mut lock(&memory), applied),
+                    Err(e) if e.downcast_ref::<LeaseLost>().is_some() => {
+                        tracing::warn!("{e:#}: the game is moving");
+                        Err(Refusal::Moving)
+                    }
                     Err(e) => {
                         tracing::error!("the store cannot save: {e:#}");
                         Err(Refusal::NotSaved)

@@ -25,6 +25,24 @@ pub use schema::VERSION;
 pub use sqlite::Sqlite;
 pub use writer::Writer;
 
+/// A change of a game refused because this process's lease on the game is gone or has run
+/// out (several processes on one database): another process owns the game now, or will at
+/// its next round. The player is told the game is moving, not that nothing can be saved.
+#[derive(Debug)]
+pub struct LeaseLost(pub i64);
+
+impl fmt::Display for LeaseLost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "game {}: this server process's lease on it is gone or ran out",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for LeaseLost {}
+
 /// A player's row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerRow {

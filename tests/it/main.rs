@@ -32,6 +32,7 @@ mod review_tui;
 mod safety;
 mod server_bot;
 mod server_cluster;
+mod server_cluster_faults;
 mod server_cluster_ops;
 mod server_crash;
 mod server_faults;

@@ -147,6 +147,10 @@ pub trait Peers: Send + Sync {
 
     /// Game `id` started here: this process owns it.
     fn started(&self, id: i64);
+
+    /// For the tests: a transaction left open with game `id`'s lease locked ([`super::Hub::hold`]).
+    #[cfg(feature = "test-hooks")]
+    fn hold(&self, id: i64) -> PeerFuture<'_, Result<(), String>>;
 }
 
 #[cfg(test)]

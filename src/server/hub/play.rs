@@ -394,7 +394,12 @@ impl Hub {
         let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
         loop {
             match peers.owner(id) {
-                Owner::Me => return self.act_here(player, id, command, now).await,
+                // A lease that ran out here (this process frozen, the database away): the
+                // game is taken over, perhaps by this process again, and the command runs there.
+                Owner::Me => match self.act_here(player, id, command, now).await {
+                    Err(Refusal::Moving) => peers.settle(id).await,
+                    answer => return answer,
+                },
                 Owner::Other(owner) => match peers.forward(&owner, player, id, command).await {
                     Some(Err(Refusal::Moving)) | None => peers.settle(id).await,
                     Some(answer) => return answer,
