@@ -11,6 +11,7 @@
 mod command;
 mod lobby;
 mod mirror;
+mod outage;
 mod play;
 mod presence;
 mod refusal;
@@ -26,7 +27,8 @@ use crate::rules::{Color, Position};
 
 use super::size_class::RatingKey;
 use super::store::{
-    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, RatingRow, Writer,
+    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, RatingRow, StoreDown,
+    Writer,
 };
 
 pub use command::{
@@ -163,6 +165,10 @@ pub(crate) struct Inner {
     pub(crate) online_elsewhere: HashMap<i64, usize>,
     lobby: watch::Sender<u64>,
     limits: HubLimits,
+    /// The last heartbeat written.
+    last_beat: i64,
+    /// Since when the store cannot be written (its last heartbeat), while it cannot.
+    down_since: Option<i64>,
 }
 
 impl Inner {
@@ -250,6 +256,8 @@ impl Hub {
             online_elsewhere: HashMap::new(),
             lobby,
             limits,
+            last_beat: now,
+            down_since: None,
         };
         for p in &loaded.players {
             inner.add_player(p.id, &p.name, &p.key);
@@ -386,6 +394,10 @@ impl Hub {
             Box::new(move |outcome| {
                 let result = match outcome {
                     Ok(applied) => apply(&mut lock(&memory), applied),
+                    Err(e) if e.downcast_ref::<StoreDown>().is_some() => {
+                        tracing::error!("{e:#}");
+                        Err(Refusal::Unreachable)
+                    }
                     Err(e) if e.downcast_ref::<LeaseLost>().is_some() => {
                         tracing::warn!("{e:#}: the game is moving");
                         Err(Refusal::Moving)

@@ -8,7 +8,7 @@
 pub mod postgres;
 mod rows;
 mod schema;
-mod sqlite;
+pub(crate) mod sqlite;
 mod writer;
 
 use std::fmt;
@@ -42,6 +42,20 @@ impl fmt::Display for LeaseLost {
 }
 
 impl std::error::Error for LeaseLost {}
+
+/// The store as a whole failed a batch (a transaction that could not begin or commit, a
+/// database that cannot be reached), not one change of it: every change of the batch fails
+/// with this, and the player is told the store cannot be reached.
+#[derive(Debug)]
+pub struct StoreDown(pub String);
+
+impl fmt::Display for StoreDown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the store cannot be reached: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreDown {}
 
 /// A player's row.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -40,6 +40,7 @@ mod server_hostile;
 mod server_keys;
 mod server_limits;
 mod server_online;
+mod server_outage;
 mod server_play;
 mod server_store;
 mod start_from;

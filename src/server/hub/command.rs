@@ -79,6 +79,7 @@ pub fn answer_to_wire(answer: &Result<Outcome, Refusal>) -> &'static str {
         Err(Refusal::RatedNoTakeback) => "rated-no-takeback",
         Err(Refusal::NothingToTakeBack) => "nothing-to-take-back",
         Err(Refusal::Moving) => "moving",
+        Err(Refusal::Unreachable) => "unreachable",
         Err(_) => "not-saved",
     }
 }
@@ -101,6 +102,7 @@ pub fn answer_from_wire(word: &str, id: i64) -> Option<Result<Outcome, Refusal>>
         "nothing-to-take-back" => Err(Refusal::NothingToTakeBack),
         "moving" => Err(Refusal::Moving),
         "not-saved" => Err(Refusal::NotSaved),
+        "unreachable" => Err(Refusal::Unreachable),
         _ => return None,
     })
 }
@@ -185,6 +187,7 @@ mod tests {
             Err(Refusal::NothingToTakeBack),
             Err(Refusal::Moving),
             Err(Refusal::NotSaved),
+            Err(Refusal::Unreachable),
         ] {
             assert_eq!(answer_from_wire(answer_to_wire(&answer), 7), Some(answer));
         }

@@ -67,6 +67,11 @@ impl Hub {
         now: i64,
     ) -> Result<(), Refusal> {
         let (turn, seat) = self.seat(player, id).await?;
+        // The store could not be written at the last heartbeat: nothing is tried, and no
+        // clock runs, until it can (hub/outage.rs).
+        if self.store_down() {
+            return Err(Refusal::Unreachable);
+        }
         if self.out_of_time(id, now) {
             let winner = 1 - seat_to_move(self, id);
             self.end(vec![turn], id, winner, "time", now).await?;
@@ -156,11 +161,13 @@ impl Hub {
     /// Ends every game whose player to move has run out of time at `now`, and writes the
     /// heartbeat, in one commit; whether any game ended.
     pub async fn tick(&self, now: i64) -> bool {
+        // While the store cannot be written, the clocks stand still (hub/outage.rs).
+        let down = self.store_down();
         let due: Vec<(i64, super::Turn)> = self
             .lock()
             .games
             .values()
-            .filter(|g| g.to_move().is_some_and(|seat| g.left_at(now)[seat] <= 0))
+            .filter(|g| !down && g.to_move().is_some_and(|seat| g.left_at(now)[seat] <= 0))
             // Only a game's owner ends it on time.
             .filter(|g| {
                 self.peers
@@ -198,12 +205,8 @@ impl Hub {
         for answer in ending {
             any |= matches!(answer.await, Ok(Ok(())));
         }
-        if let Some(beat) = beat
-            && let Ok(Err(e)) = beat.await
-        {
-            report(format_args!(
-                "cannot write the heartbeat (tried again at the next tick): {e:#}"
-            ));
+        if let Some(beat) = beat {
+            self.beaten(beat, now).await;
         }
         any
     }

@@ -56,6 +56,9 @@ pub enum Refusal {
     NotSaved,
     /// The game's server process is gone and another has not taken it over yet.
     Moving,
+    /// The store as a whole cannot be written or reached (a failing disk, a database away):
+    /// nothing is saved, and no clock runs, until it can.
+    Unreachable,
 }
 
 impl fmt::Display for Refusal {
@@ -90,6 +93,9 @@ impl fmt::Display for Refusal {
             Refusal::RatedNoTakeback => f.write_str("a rated game has no takebacks"),
             Refusal::NothingToTakeBack => f.write_str("nothing to take back"),
             Refusal::NotSaved => f.write_str("the server cannot save now: try again later"),
+            Refusal::Unreachable => {
+                f.write_str("the server's store cannot be reached now: try again later")
+            }
             Refusal::Moving => f.write_str(
                 "the game is moving to another server process: try again in a few seconds",
             ),

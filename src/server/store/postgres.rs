@@ -21,7 +21,7 @@ use super::super::size_class::{RatingKey, SizeClass};
 use super::rows::{attach_moves, clock_of, setup_of};
 use super::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, PlayerRow,
-    RatingRow,
+    RatingRow, StoreDown,
 };
 
 /// How long an owner's lease on a game lasts without renewal, in milliseconds.
@@ -631,9 +631,33 @@ async fn apply(
     })
 }
 
-/// One change in a transaction of its own, with its notifications.
+/// One change in a transaction of its own, with its notifications. A database that cannot be
+/// reached (no connection, one lost, the pool's wait over) fails it with [`StoreDown`].
 async fn commit_one(pool: &Pool, process: &str, change: &Change) -> Result<Applied> {
-    let mut client = pool.get().await.map_err(|e| pool_error(&e))?;
+    let committed = async {
+        let mut client = pool
+            .get()
+            .await
+            .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
+        commit_on(&mut client, process, change).await
+    };
+    committed.await.map_err(|e| {
+        let lost = e
+            .downcast_ref::<tokio_postgres::Error>()
+            .is_some_and(|e| e.is_closed() || e.as_db_error().is_none());
+        if lost {
+            StoreDown(format!("{e:#}")).into()
+        } else {
+            e
+        }
+    })
+}
+
+async fn commit_on(
+    client: &mut deadpool_postgres::Object,
+    process: &str,
+    change: &Change,
+) -> Result<Applied> {
     let tx = client.transaction().await?;
     let (applied, notes) = apply(&tx, process, change).await?;
     for note in notes {
