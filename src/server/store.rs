@@ -205,7 +205,11 @@ pub enum Change {
         at: i64,
         /// The result and why, when it ended the game.
         end: Option<(String, String)>,
-        /// The players' new ratings, each at the game and board-size class it is kept for.
+        /// The seat that won, when it ended the game (`None`: a draw, or no end).
+        winner: Option<usize>,
+        /// The players' new ratings, each at the game and board-size class it is kept for,
+        /// as the hub computed them from its memory (player 1's first). A store that other
+        /// processes share computes them again from its own rows ([`Applied::Rated`]).
         ratings: Vec<(i64, RatingKey, RatingRow)>,
     },
     /// The actions of game `game` from number `index` on taken back, with the clocks after.
@@ -227,7 +231,7 @@ pub enum Change {
 }
 
 /// What a committed change gave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Applied {
     /// Done.
     Done,
@@ -235,6 +239,8 @@ pub enum Applied {
     Id(i64),
     /// Not done: the name or key is taken.
     Taken,
+    /// Done: the end of a rated game, with the ratings the store computed from its own rows.
+    Rated(Vec<(i64, RatingKey, RatingRow)>),
 }
 
 /// A store: the one interface between the hub and the disk (or a database server).

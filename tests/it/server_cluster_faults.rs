@@ -243,3 +243,76 @@ fn an_owner_frozen_with_a_move_transaction_open_holds_up_neither_its_game_nor_th
         i64::try_from(answered).unwrap()
     );
 }
+
+#[test]
+fn two_rated_games_of_one_player_ending_at_once_on_two_processes_both_count() {
+    let Some(db) = Database::new("rating_race") else {
+        return;
+    };
+    let dir = scratch("cluster-rating");
+    let servers: Vec<Server> = (0..2)
+        .map(|_| Server::start(&dir, &["--database", &db.url]))
+        .collect();
+    // Pat plays Quinn on the first process and Rose on the second, each game owned there.
+    let pat = key(&dir, "pat");
+    let mut first = servers[0].bot(&pat);
+    first.ok("register pat");
+    // Pat's second session, once the second process has heard of the new player.
+    let started = Instant::now();
+    let second = loop {
+        let mut bot = servers[1].bot(&pat);
+        if bot.ask("whoami") == "= pat" {
+            break bot;
+        }
+        assert!(
+            started.elapsed() < TIMEOUT,
+            "the second process never heard of pat"
+        );
+    };
+    let mut pats = [first, second];
+    let mut others = [
+        servers[0].registered(&dir, "quinn"),
+        servers[1].registered(&dir, "rose"),
+    ];
+    let rounds = 5;
+    for round in 0..rounds {
+        let mut ids = Vec::new();
+        for side in 0..2 {
+            let id = pats[side].ok("challenge quentin size 5 pie off first me rated clock 10+0");
+            wait_for_challenge(&mut others[side], &id);
+            others[side].ok(&format!("accept {id}"));
+            // Both move, so that the game is rated when it ends.
+            assert_eq!(pats[side].ask(&format!("play {id} c3")), "=");
+            assert!(others[side].ok(&format!("wait {id}")).starts_with("turn"));
+            assert_eq!(others[side].ask(&format!("play {id} b2")), "=");
+            ids.push(id);
+        }
+        // Quinn and Rose resign at once, each on their own process.
+        let barrier = std::sync::Barrier::new(2);
+        std::thread::scope(|scope| {
+            let resigned: Vec<_> = others
+                .iter_mut()
+                .zip(&ids)
+                .map(|(bot, id)| {
+                    let barrier = &barrier;
+                    scope.spawn(move || {
+                        barrier.wait();
+                        bot.ask(&format!("resign {id}"))
+                    })
+                })
+                .collect();
+            for answer in resigned {
+                assert_eq!(answer.join().unwrap(), "=", "round {round}");
+            }
+        });
+        let counted = query_i64(
+            &db.url,
+            "SELECT games FROM ratings r JOIN players p ON p.id = r.player WHERE p.name = 'pat'",
+        );
+        assert_eq!(
+            counted,
+            2 * (round + 1),
+            "round {round}: a rating change was lost"
+        );
+    }
+}

@@ -4,15 +4,13 @@
 
 use std::collections::HashMap;
 
-use skillratings::Outcomes;
-use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use tokio::sync::{OwnedMutexGuard, oneshot};
 
 use crate::rules::{Action, Color};
 
 use super::super::report::report;
 use super::super::size_class::{RatingKey, rating_key};
-use super::super::store::{Change, GameRow, RatingRow};
+use super::super::store::{Applied, Change, GameRow, RatingRow};
 use super::views::ABORTED;
 use super::{
     GameCommand, Held, Hub, Inner, Outcome, Owner, Player, Refusal, color_of, ending_word, seat_of,
@@ -97,11 +95,11 @@ impl Hub {
             )
         });
         let mut held = vec![turn];
+        let winner = outcome
+            .and_then(|o| o.winner())
+            .map(|c| seat_of(&position, c));
         let ratings = if end.is_some() && rated {
             held.push(self.ratings_turn.clone().lock_owned().await);
-            let winner = outcome
-                .and_then(|o| o.winner())
-                .map(|c| seat_of(&position, c));
             let inner = self.lock();
             rate(&inner.players, &inner.live(id)?.row, winner)
         } else {
@@ -115,9 +113,15 @@ impl Hub {
             left,
             at: now,
             end: end.clone(),
+            winner,
             ratings: ratings.clone(),
         };
-        self.commit(change, held, move |inner, _| {
+        self.commit(change, held, move |inner, applied| {
+            // The ratings as the store computed them, when it did (several processes).
+            let ratings = match applied {
+                Applied::Rated(stored) => stored,
+                _ => ratings,
+            };
             let changes = keep_ratings(&mut inner.players, &ratings);
             let over = end.is_some();
             let Some(game) = inner.games.get_mut(&id) else {
@@ -275,10 +279,15 @@ impl Hub {
             left: ending.left,
             at: now,
             end: Some((ending.result.clone(), ending.reason.clone())),
+            winner: Some(winner),
             ratings: ending.ratings.clone(),
         };
-        Ok(self.submit(change, held, move |inner, _| {
-            let changes = keep_ratings(&mut inner.players, &ending.ratings);
+        Ok(self.submit(change, held, move |inner, applied| {
+            let ratings = match applied {
+                Applied::Rated(stored) => stored,
+                _ => ending.ratings,
+            };
+            let changes = keep_ratings(&mut inner.players, &ratings);
             if let Some(game) = inner.games.get_mut(&ending.id) {
                 game.changes = changes;
                 game.row.left = ending.left;
@@ -514,28 +523,8 @@ fn rate(
             .copied()
             .unwrap_or_default()
     };
-    let [a, b] = row.players.map(of);
-    let glicko = |r: RatingRow| Glicko2Rating {
-        rating: r.rating,
-        deviation: r.deviation,
-        volatility: r.volatility,
-    };
-    let outcome = match winner {
-        Some(0) => Outcomes::WIN,
-        Some(_) => Outcomes::LOSS,
-        None => Outcomes::DRAW,
-    };
-    let (na, nb) = glicko2(&glicko(a), &glicko(b), &outcome, &Glicko2Config::new());
-    let back = |n: Glicko2Rating, old: RatingRow| RatingRow {
-        rating: n.rating,
-        deviation: n.deviation,
-        volatility: n.volatility,
-        games: old.games + 1,
-    };
-    vec![
-        (row.players[0], key, back(na, a)),
-        (row.players[1], key, back(nb, b)),
-    ]
+    let [a, b] = super::super::rating::after_game(row.players.map(of), winner);
+    vec![(row.players[0], key, a), (row.players[1], key, b)]
 }
 
 /// Keeps the new `ratings` of a game's two players (player 1's first); what each changed by,

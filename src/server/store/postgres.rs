@@ -435,6 +435,73 @@ async fn fence(tx: &Transaction<'_>, process: &str, game: i64, end: bool) -> Res
     Ok(())
 }
 
+/// The new ratings of a rated game's two players (`hub`'s, player 1's first, name them and
+/// their game and class), computed from their rows as they are now, locked until the commit:
+/// two games of one player that end at once on two processes both count, one after the other.
+/// The rows are locked in the players' order, so two such transactions never deadlock.
+async fn rate(
+    tx: &Transaction<'_>,
+    hub: &[(i64, RatingKey, RatingRow)],
+    winner: Option<usize>,
+) -> Result<Vec<(i64, RatingKey, RatingRow)>> {
+    let ([(p1, key, _), (p2, _, _)], fresh) = (
+        <[_; 2]>::try_from(hub).map_err(|_| anyhow!("a rated game has two players"))?,
+        RatingRow::default(),
+    );
+    let (game, class) = (key.0.name(), key.1.name());
+    tx.execute(
+        "INSERT INTO ratings(player, game, class, rating, deviation, volatility, games)
+         SELECT p, $2, $3, $4, $5, $6, 0 FROM unnest($1::BIGINT[]) AS p
+         ON CONFLICT (player, game, class) DO NOTHING",
+        &[
+            &vec![p1, p2],
+            &game,
+            &class,
+            &fresh.rating,
+            &fresh.deviation,
+            &fresh.volatility,
+        ],
+    )
+    .await?;
+    let rows = tx
+        .query(
+            "SELECT player, rating, deviation, volatility, games FROM ratings
+             WHERE player = ANY($1) AND game = $2 AND class = $3 ORDER BY player FOR UPDATE",
+            &[&vec![p1, p2], &game, &class],
+        )
+        .await?;
+    let of = |p: i64| {
+        rows.iter()
+            .find(|r| r.get::<_, i64>(0) == p)
+            .map_or(fresh, |r| RatingRow {
+                rating: r.get(1),
+                deviation: r.get(2),
+                volatility: r.get(3),
+                games: r.get(4),
+            })
+    };
+    let after = crate::server::rating::after_game([of(p1), of(p2)], winner);
+    let mut out = Vec::with_capacity(2);
+    for (player, r) in [p1, p2].into_iter().zip(after) {
+        tx.execute(
+            "UPDATE ratings SET rating = $4, deviation = $5, volatility = $6, games = $7
+             WHERE player = $1 AND game = $2 AND class = $3",
+            &[
+                &player,
+                &game,
+                &class,
+                &r.rating,
+                &r.deviation,
+                &r.volatility,
+                &r.games,
+            ],
+        )
+        .await?;
+        out.push((player, key, r));
+    }
+    Ok(out)
+}
+
 /// Applies one change in `tx`: its outcome, and what to tell the other processes.
 async fn apply(
     tx: &Transaction<'_>,
@@ -549,6 +616,7 @@ async fn apply(
             left,
             at,
             end,
+            winner,
             ratings,
         } => {
             owned(tx, process, *game).await?;
@@ -571,26 +639,11 @@ async fn apply(
                 )
                 .await?;
             }
-            for (player, (which, class), r) in ratings {
-                tx.execute(
-                    "INSERT INTO ratings(player, game, class, rating, deviation, volatility,
-                                         games)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)
-                     ON CONFLICT (player, game, class) DO UPDATE SET rating = excluded.rating,
-                         deviation = excluded.deviation, volatility = excluded.volatility,
-                         games = excluded.games",
-                    &[
-                        player,
-                        &which.name(),
-                        &class.name(),
-                        &r.rating,
-                        &r.deviation,
-                        &r.volatility,
-                        &r.games,
-                    ],
-                )
-                .await?;
-            }
+            let rated = if ratings.is_empty() {
+                None
+            } else {
+                Some(rate(tx, ratings, *winner).await?)
+            };
             fence(tx, process, *game, end.is_some()).await?;
             // The move itself goes with the news, so that the others need not read it back;
             // an end (with its ratings) is read back.
@@ -601,7 +654,7 @@ async fn apply(
                 ),
                 _ => format!("game {game}"),
             };
-            (Applied::Done, vec![note])
+            (rated.map_or(Applied::Done, Applied::Rated), vec![note])
         }
         Change::TakeBack {
             game,

@@ -290,6 +290,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
             at,
             end,
             ratings,
+            ..
         } => {
             if let Some(action) = action {
                 conn.prepare_cached(
