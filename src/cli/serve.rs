@@ -29,6 +29,11 @@ pub struct ServeArgs {
         hide_env_values = true
     )]
     database: Option<String>,
+    /// With --database: the connections to it this process pools for its changes and reads
+    /// (and 3 more of its own: notifications, leases, presence). The default lets 8 processes
+    /// share PostgreSQL's default max_connections (100).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    database_pool: usize,
     /// Logged-in connections at once, in all.
     #[arg(long, value_name = "N", default_value_t = 256)]
     max_sessions: usize,
@@ -99,6 +104,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         listen: args.listen.clone(),
         data,
         database: args.database.clone(),
+        database_pool: args.database_pool,
         max_sessions: args.max_sessions,
         max_startups: args.max_startups,
         max_startups_per_address: args.max_startups_per_address,

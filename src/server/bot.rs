@@ -177,6 +177,19 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
         ("whoami", Some((_, name))) => Ok(name.clone()),
         #[cfg(feature = "test-hooks")]
         ("clock", _) => advance(ctx, words).await,
+        // Fault injection for the tests: a failing disk under SQLite (`store fail`, `store heal`).
+        #[cfg(feature = "test-hooks")]
+        ("store", _) => {
+            let failing = words.get(1) == Some(&"fail");
+            super::store::sqlite::FAILING.store(failing, std::sync::atomic::Ordering::SeqCst);
+            Ok(String::new())
+        }
+        // Fault injection for the tests: a move's transaction left open on game ID.
+        #[cfg(feature = "test-hooks")]
+        ("hold", _) => match id_of(words) {
+            Ok(id) => ctx.hub.hold(id).await.map(|()| String::new()),
+            Err(why) => Err(why),
+        },
         // Fault injection for the tests: the session's task panics.
         #[cfg(feature = "test-hooks")]
         ("panic", _) => panic!("the test hook `panic`, as asked"),

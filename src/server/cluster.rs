@@ -22,7 +22,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::Context;
 use super::hub::{GameCommand, Outcome, Owner, PeerFuture, Peers, Refusal, answer_from_wire};
-use super::store::postgres::{CHANNEL, LEASE_MS, games};
+use super::store::postgres::{CHANNEL, LEASE_MS, games, pool_error};
 
 /// How long a command passed to a game's owner waits for its answer before the owner is
 /// looked up again.
@@ -33,7 +33,8 @@ pub struct Cluster {
     /// Its name: in `owners`, `processes`, `presence` and every notification.
     pub name: String,
     pool: Pool,
-    url: String,
+    /// How its own connections are made (the notifications', the lease's, the presence's).
+    config: tokio_postgres::Config,
     /// Each running game's owner, as last read or told.
     owners: Mutex<HashMap<i64, String>>,
     /// Commands passed to other processes, waiting for their answers.
@@ -50,6 +51,51 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// A connection of the cluster's own, outside the pool, made again when it is lost: the
+/// lease's renewals and the presence never wait for a pooled connection behind moves and
+/// takeovers, nor a move for them.
+struct Own {
+    config: tokio_postgres::Config,
+    /// Run on each new connection (tighter bounds than the pool's, or none).
+    setup: &'static str,
+    client: Option<tokio_postgres::Client>,
+}
+
+impl Own {
+    fn new(config: tokio_postgres::Config, setup: &'static str) -> Own {
+        Own {
+            config,
+            setup,
+            client: None,
+        }
+    }
+
+    /// The connection, made again if it was lost or [`Own::drop_it`] was called.
+    async fn client(&mut self) -> Result<&mut tokio_postgres::Client> {
+        if self
+            .client
+            .as_ref()
+            .is_none_or(tokio_postgres::Client::is_closed)
+        {
+            self.client = None;
+            let (client, connection) = self.config.connect(tokio_postgres::NoTls).await?;
+            tokio::spawn(connection);
+            if !self.setup.is_empty() {
+                client.batch_execute(self.setup).await?;
+            }
+            self.client = Some(client);
+        }
+        self.client
+            .as_mut()
+            .ok_or_else(|| anyhow!("no connection to the database"))
+    }
+
+    /// Forgets the connection (one that did not answer in time): the next use makes another.
+    fn drop_it(&mut self) {
+        self.client = None;
+    }
+}
+
 impl Cluster {
     /// Joins the processes on `pool`'s database as `name`:
     /// starts following the others, renewing its leases and sending its notifications. The
@@ -60,14 +106,14 @@ impl Cluster {
     pub async fn join(
         ctx: &Arc<Context>,
         pool: Pool,
-        url: &str,
+        config: tokio_postgres::Config,
         name: String,
     ) -> Result<Arc<Cluster>> {
         let (outbox, queue) = mpsc::unbounded_channel();
         let cluster = Arc::new(Cluster {
             name,
             pool,
-            url: url.to_string(),
+            config,
             owners: Mutex::new(HashMap::new()),
             pending: Mutex::new(HashMap::new()),
             next: AtomicU64::new(1),
@@ -77,12 +123,18 @@ impl Cluster {
         });
         let _ = cluster.ctx.set(Arc::downgrade(ctx));
         lease::measure_skew(&cluster, ctx).await?;
-        lease::renew(&cluster).await?;
+        let mut renewing = Own::new(cluster.config.clone(), lease::RENEWAL_BOUNDS);
+        lease::renew(&cluster, &mut renewing).await?;
+        lease::read_owners(&cluster).await?;
         ctx.hub.join(cluster.clone());
         follow::start(cluster.clone()).await?;
         tokio::spawn(send(cluster.clone(), queue));
+        tokio::spawn(lease::renewals(cluster.clone(), renewing));
         tokio::spawn(lease::run(cluster.clone()));
-        tokio::spawn(lease::presence(cluster.clone()));
+        tokio::spawn(lease::presence(
+            cluster.clone(),
+            Own::new(cluster.config.clone(), ""),
+        ));
         // What was committed before the listening began is read once.
         follow::resync_all(&cluster, ctx).await?;
         tracing::info!(process = %cluster.name, "joined the other server processes on the database");
@@ -104,7 +156,7 @@ impl Cluster {
     /// Takes game `id` over if nobody holds a live lease on it: whether this process owns it
     /// after. The mover's clock is charged only up to the old owner's last renewal.
     async fn take_over(&self, id: i64) -> Result<bool> {
-        let mut client = self.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+        let mut client = self.pool.get().await.map_err(|e| pool_error(&e))?;
         // Most often somebody holds a live lease: read without a lock.
         let now = client
             .query_opt(
@@ -132,18 +184,33 @@ impl Cluster {
             return Ok(mine);
         }
         // The lease ran out, or there is none: taken in a transaction that locks the lease
-        // first and then the game, in the order a move's own transaction locks them.
+        // first and then the game, in the order a move's own transaction locks them. It never
+        // waits for a lock (`NOWAIT`): a move in flight, or a frozen process's transaction,
+        // holds the game until it ends (the database ends a transaction left idle: see
+        // `SESSION_BOUNDS`), and the next round tries again. Only a lease that ran out is
+        // locked: a live one is never held up by a takeover.
         let tx = client.transaction().await?;
         let lease = tx
             .query_opt(
-                "SELECT process, renewed, expires < quentin_now() FROM owners
-                 WHERE game = $1 FOR UPDATE",
+                "SELECT process, renewed FROM owners
+                 WHERE game = $1 AND expires < quentin_now() FOR UPDATE NOWAIT",
                 &[&id],
             )
             .await?;
+        if lease.is_none()
+            && let Some(row) = tx
+                .query_opt("SELECT process FROM owners WHERE game = $1", &[&id])
+                .await?
+        {
+            // Renewed or taken meanwhile.
+            let owner: String = row.get(0);
+            let mine = owner == self.name;
+            self.set_owner(id, Some(owner));
+            return Ok(mine);
+        }
         let game = tx
             .query_one(
-                "SELECT turn_since, result IS NOT NULL FROM games WHERE id = $1 FOR UPDATE",
+                "SELECT turn_since, result IS NOT NULL FROM games WHERE id = $1 FOR UPDATE NOWAIT",
                 &[&id],
             )
             .await?;
@@ -152,12 +219,6 @@ impl Cluster {
         }
         let turn_since: i64 = game.get(0);
         let (old, renewed) = match lease {
-            Some(row) if !row.get::<_, bool>(2) => {
-                let owner: String = row.get(0);
-                let mine = owner == self.name;
-                self.set_owner(id, Some(owner));
-                return Ok(mine);
-            }
             Some(row) => (row.get::<_, String>(0), row.get::<_, i64>(1)),
             // Never owned here (a store moved from SQLite): its server's last heartbeat.
             None => (
@@ -266,6 +327,27 @@ impl Peers for Cluster {
     fn started(&self, id: i64) {
         self.set_owner(id, Some(self.name.clone()));
     }
+
+    #[cfg(feature = "test-hooks")]
+    fn hold(&self, id: i64) -> PeerFuture<'_, Result<(), String>> {
+        Box::pin(async move {
+            let held = async {
+                let client = self.pool.get().await.map_err(|e| pool_error(&e))?;
+                client.batch_execute("BEGIN").await?;
+                super::store::postgres::owned(&**client, &self.name, id).await?;
+                Ok::<_, anyhow::Error>(client)
+            }
+            .await
+            .map_err(|e| format!("{e:#}"))?;
+            // Kept open until the database ends it (its idle-in-transaction timeout).
+            tokio::spawn(async move {
+                while !held.is_closed() {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            });
+            Ok(())
+        })
+    }
 }
 
 /// Sends the queued notifications, all that are waiting in one statement.
@@ -276,7 +358,7 @@ async fn send(cluster: Arc<Cluster>, mut queue: mpsc::UnboundedReceiver<String>)
             notes.push(more);
         }
         let sent = async {
-            let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+            let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
             client
                 .execute(
                     "SELECT pg_notify($1, note) FROM unnest($2::TEXT[]) AS note",

@@ -12,6 +12,7 @@ mod agree;
 mod command;
 mod lobby;
 mod mirror;
+mod outage;
 mod play;
 mod presence;
 mod refusal;
@@ -27,7 +28,10 @@ use crate::rules::{Color, Position};
 use quentin_app::game_line::takeback_len;
 
 use super::size_class::RatingKey;
-use super::store::{Applied, Backend, ChallengeRow, Change, Damaged, GameRow, RatingRow, Writer};
+use super::store::{
+    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, RatingRow, StoreDown,
+    Writer,
+};
 
 pub use agree::Rematch;
 pub use command::{
@@ -203,6 +207,10 @@ pub(crate) struct Inner {
     pub(crate) online_elsewhere: HashMap<i64, usize>,
     lobby: watch::Sender<u64>,
     limits: HubLimits,
+    /// The last heartbeat written.
+    last_beat: i64,
+    /// Since when the store cannot be written (its last heartbeat), while it cannot.
+    down_since: Option<i64>,
 }
 
 impl Inner {
@@ -290,6 +298,8 @@ impl Hub {
             online_elsewhere: HashMap::new(),
             lobby,
             limits,
+            last_beat: now,
+            down_since: None,
         };
         for p in &loaded.players {
             inner.add_player(p.id, &p.name, &p.key);
@@ -350,6 +360,19 @@ impl Hub {
     /// its owner.
     pub fn join(&self, peers: Arc<dyn Peers>) {
         let _ = self.peers.set(peers);
+    }
+
+    /// For the tests (`hold ID`): opens a transaction that locks game `id`'s lease as a move's
+    /// does, and leaves it open, as a process frozen in the middle of a move would.
+    ///
+    /// # Errors
+    /// One process alone, or a lease that cannot be locked.
+    #[cfg(feature = "test-hooks")]
+    pub async fn hold(&self, id: i64) -> Result<(), String> {
+        match self.peers.get() {
+            Some(peers) => peers.hold(id).await,
+            None => Err("hold needs several processes on a database".to_string()),
+        }
     }
 
     /// Tells the other processes `note`, if there are any.
@@ -413,6 +436,14 @@ impl Hub {
             Box::new(move |outcome| {
                 let result = match outcome {
                     Ok(applied) => apply(&mut lock(&memory), applied),
+                    Err(e) if e.downcast_ref::<StoreDown>().is_some() => {
+                        tracing::error!("{e:#}");
+                        Err(Refusal::Unreachable)
+                    }
+                    Err(e) if e.downcast_ref::<LeaseLost>().is_some() => {
+                        tracing::warn!("{e:#}: the game is moving");
+                        Err(Refusal::Moving)
+                    }
                     Err(e) => {
                         tracing::error!("the store cannot save: {e:#}");
                         Err(Refusal::NotSaved)

@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-use anyhow::{Context as _, Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use rusqlite::{Connection, OpenFlags};
 
 use super::report::say;
 use super::store::Sqlite;
-use super::store::postgres::{self, Postgres};
+use super::store::postgres::{self, Postgres, UNBOUNDED};
 
 /// The tables copied, in an order that keeps every row's references behind it.
 const TABLES: [&str; 6] = ["players", "ratings", "challenges", "games", "moves", "meta"];
@@ -163,11 +163,14 @@ fn read(source: &Connection, table: &str) -> Result<Vec<Vec<Value>>> {
 }
 
 async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
-    let pool = postgres::pool(to, 2).await?;
+    let pool = postgres::pool(postgres::config(to, "migrate")?, 2).await?;
     // Makes the tables, at the current version.
     drop(Postgres::open(pool.clone(), "migrate", what).await?);
-    let mut client = pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    let mut client = pool.get().await.map_err(|e| postgres::pool_error(&e))?;
     let tx = client.transaction().await?;
+    // One long transaction, which waits on the SQLite file between its statements: none of
+    // the bounds meant for the servers' short ones (postgres::SESSION_BOUNDS).
+    tx.batch_execute(UNBOUNDED).await?;
     for table in ["players", "challenges", "games"] {
         let n: i64 = tx
             .query_one(&format!("SELECT count(*) FROM {table}"), &[])

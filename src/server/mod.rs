@@ -22,6 +22,7 @@ pub mod interactive;
 pub mod link;
 pub mod lobby;
 mod migrate;
+pub mod rating;
 pub mod report;
 mod reviews;
 mod run;

@@ -39,6 +39,8 @@ pub struct ServeOptions {
     pub data: PathBuf,
     /// A PostgreSQL database to keep the store on, shared with other processes.
     pub database: Option<String>,
+    /// The connections to the database pooled for changes and reads.
+    pub database_pool: usize,
     /// Logged-in connections in all.
     pub max_sessions: usize,
     /// Connections not yet logged in, in all.
@@ -254,10 +256,11 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         || options.max_startups == 0
         || options.max_startups_per_address == 0
         || options.login_grace_time == 0
+        || options.database_pool == 0
     {
         bail!(
-            "--max-sessions, --sessions-per-key, --max-startups, --max-startups-per-address \
-             and --login-grace-time must be at least 1"
+            "--max-sessions, --sessions-per-key, --max-startups, --max-startups-per-address, \
+             --login-grace-time and --database-pool must be at least 1"
         );
     }
     start_log(&options.log_level)?;
@@ -299,12 +302,16 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         }
         Some(url) => {
             let what = postgres::shown_url(url);
+            let config = postgres::config(url, &name)?;
             let (store, pool) = runtime.block_on(async {
-                let pool = postgres::pool(url, 16).await?;
+                let pool = postgres::pool(config.clone(), options.database_pool).await?;
                 let store = Postgres::open(pool.clone(), &name, &what).await?;
                 Ok::<_, anyhow::Error>((store, pool))
             })?;
-            (Hub::open(store, hub_limits, clock.now())?, Some(pool))
+            (
+                Hub::open(store, hub_limits, clock.now())?,
+                Some((pool, config)),
+            )
         }
     };
     for damaged in hub.damaged() {
@@ -349,8 +356,8 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         ..Default::default()
     });
     runtime.block_on(async move {
-        if let (Some(pool), Some(url)) = (pool, &options.database) {
-            Cluster::join(&ctx, pool, url, name)
+        if let Some((pool, config)) = pool {
+            Cluster::join(&ctx, pool, config, name)
                 .await
                 .context("cannot join the other server processes on the database")?;
         }

@@ -8,7 +8,7 @@
 pub mod postgres;
 mod rows;
 mod schema;
-mod sqlite;
+pub(crate) mod sqlite;
 mod writer;
 
 use std::fmt;
@@ -24,6 +24,38 @@ pub use postgres::Postgres;
 pub use schema::VERSION;
 pub use sqlite::Sqlite;
 pub use writer::Writer;
+
+/// A change of a game refused because this process's lease on the game is gone or has run
+/// out (several processes on one database): another process owns the game now, or will at
+/// its next round. The player is told the game is moving, not that nothing can be saved.
+#[derive(Debug)]
+pub struct LeaseLost(pub i64);
+
+impl fmt::Display for LeaseLost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "game {}: this server process's lease on it is gone or ran out",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for LeaseLost {}
+
+/// The store as a whole failed a batch (a transaction that could not begin or commit, a
+/// database that cannot be reached), not one change of it: every change of the batch fails
+/// with this, and the player is told the store cannot be reached.
+#[derive(Debug)]
+pub struct StoreDown(pub String);
+
+impl fmt::Display for StoreDown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the store cannot be reached: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreDown {}
 
 /// A player's row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,7 +205,11 @@ pub enum Change {
         at: i64,
         /// The result and why, when it ended the game.
         end: Option<(String, String)>,
-        /// The players' new ratings, each at the game and board-size class it is kept for.
+        /// The seat that won, when it ended the game (`None`: a draw, or no end).
+        winner: Option<usize>,
+        /// The players' new ratings, each at the game and board-size class it is kept for,
+        /// as the hub computed them from its memory (player 1's first). A store that other
+        /// processes share computes them again from its own rows ([`Applied::Rated`]).
         ratings: Vec<(i64, RatingKey, RatingRow)>,
     },
     /// The actions of game `game` from number `index` on taken back, with the clocks after.
@@ -195,7 +231,7 @@ pub enum Change {
 }
 
 /// What a committed change gave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Applied {
     /// Done.
     Done,
@@ -203,6 +239,8 @@ pub enum Applied {
     Id(i64),
     /// Not done: the name or key is taken.
     Taken,
+    /// Done: the end of a rated game, with the ratings the store computed from its own rows.
+    Rated(Vec<(i64, RatingKey, RatingRow)>),
 }
 
 /// A store: the one interface between the hub and the disk (or a database server).

@@ -7,14 +7,14 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::super::Context;
 use super::super::hub::{GameCommand, Owner, Peers, answer_to_wire};
 use super::super::report::survive;
-use super::super::store::postgres::{CHANNEL, games, open_challenges, players};
+use super::super::store::postgres::{CHANNEL, games, open_challenges, players, pool_error};
 use super::{Cluster, lock};
 use crate::rules::Action;
 
@@ -44,8 +44,8 @@ struct News {
 /// A database that cannot be reached.
 pub(super) async fn start(cluster: Arc<Cluster>) -> Result<()> {
     let (heard, hearing) = mpsc::unbounded_channel();
-    let first = listen(&cluster.url, heard.clone()).await?;
-    let url = cluster.url.clone();
+    let first = listen(&cluster.config, heard.clone()).await?;
+    let config = cluster.config.clone();
     tokio::spawn(async move {
         let (mut connection, mut _client) = first;
         loop {
@@ -53,7 +53,7 @@ pub(super) async fn start(cluster: Arc<Cluster>) -> Result<()> {
             tracing::error!("lost the database's notifications: listening again");
             loop {
                 tokio::time::sleep(Duration::from_secs(1)).await;
-                match listen(&url, heard.clone()).await {
+                match listen(&config, heard.clone()).await {
                     Ok(next) => {
                         (connection, _client) = next;
                         // What was said meanwhile is lost: everything is read again.
@@ -72,10 +72,10 @@ pub(super) async fn start(cluster: Arc<Cluster>) -> Result<()> {
 /// A listening connection: its notifications go to `heard` until its task ends. The client
 /// given back keeps the connection open.
 async fn listen(
-    url: &str,
+    config: &tokio_postgres::Config,
     heard: mpsc::UnboundedSender<Heard>,
 ) -> Result<(tokio::task::JoinHandle<()>, tokio_postgres::Client)> {
-    let (client, mut connection) = tokio_postgres::connect(url, NoTls).await?;
+    let (client, mut connection) = config.connect(NoTls).await?;
     let task = tokio::spawn(async move {
         loop {
             match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
@@ -226,7 +226,7 @@ fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut Ne
 /// Reads what `news` names and copies it into the hub: the games before the challenges, so
 /// that an accepted challenge is never seen gone before its game is there.
 async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
-    let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
     if !news.players.is_empty() {
         let ids: Vec<i64> = news.players.iter().copied().collect();
         let (rows, ratings) = players(&**client, &ids).await?;
@@ -290,7 +290,7 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
 
 /// Reads everything again: at the start, and after the notifications were lost.
 pub(super) async fn resync_all(cluster: &Cluster, ctx: &Context) -> Result<()> {
-    let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
     let all = |table: &'static str| {
         let client = &client;
         async move {

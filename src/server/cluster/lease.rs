@@ -7,12 +7,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 
 use super::super::Context;
 use super::super::hub::Peers as _;
-use super::super::store::postgres::LEASE_MS;
-use super::{Cluster, lock};
+use super::super::store::postgres::{LEASE_MS, pool_error};
+use super::{Cluster, Own, lock};
 
 /// Seconds between two measures of the clocks' skew.
 const SKEW_EVERY: u32 = 30;
@@ -23,7 +23,7 @@ const SKEW_EVERY: u32 = 30;
 /// # Errors
 /// A database that cannot be reached.
 pub(super) async fn measure_skew(cluster: &Cluster, ctx: &Context) -> Result<()> {
-    let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
     let mut best: Option<(i64, i64)> = None;
     for _ in 0..3 {
         let before = ctx.clock.local();
@@ -40,12 +40,23 @@ pub(super) async fn measure_skew(cluster: &Cluster, ctx: &Context) -> Result<()>
     Ok(())
 }
 
-/// Says this process is alive, renews its leases and reads who owns what.
+/// The renewals' connection's own bounds: a renewal that cannot run at once is given up
+/// (tried again a second later) rather than left to wait past the lease.
+pub(super) const RENEWAL_BOUNDS: &str = "SET lock_timeout = 500; SET statement_timeout = 1500";
+
+/// How long one round of renewals may take before its connection is given up and made again
+/// (a database gone without a word).
+const RENEWAL_WAIT: Duration = Duration::from_millis(2_000);
+
+/// Says this process is alive and renews its leases that have not run out, on the renewals'
+/// own connection. A lease that ran out is not renewed: the game is taken over, by another
+/// process or by this one, and the takeover charges nobody for the time the lease was out
+/// (a frozen process, a database that could not be reached).
 ///
 /// # Errors
 /// A database that cannot be reached.
-pub(super) async fn renew(cluster: &Cluster) -> Result<()> {
-    let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+pub(super) async fn renew(cluster: &Cluster, own: &mut Own) -> Result<()> {
+    let client = own.client().await?;
     client
         .execute(
             "INSERT INTO processes(id, listen, started, expires)
@@ -61,10 +72,48 @@ pub(super) async fn renew(cluster: &Cluster) -> Result<()> {
     client
         .execute(
             "UPDATE owners SET renewed = quentin_now(), expires = quentin_now() + $2
-             WHERE process = $1",
+             WHERE process = $1 AND expires > quentin_now()",
             &[&cluster.name, &LEASE_MS],
         )
         .await?;
+    Ok(())
+}
+
+/// The renewals' loop, each second, on a connection and a task of their own: never behind a
+/// takeover, a move or a pool's queue.
+pub(super) async fn renewals(cluster: Arc<Cluster>, mut own: Own) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if cluster.ctx().is_none() {
+            return;
+        }
+        match tokio::time::timeout(RENEWAL_WAIT, renew(&cluster, &mut own)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                own.drop_it();
+                tracing::error!(
+                    "cannot renew this process's leases (tried again in a second): {e:#}"
+                );
+            }
+            Err(_) => {
+                own.drop_it();
+                tracing::error!(
+                    "the database did not answer this process's renewal in time (tried again \
+                     in a second, on a new connection)"
+                );
+            }
+        }
+    }
+}
+
+/// Reads who owns what.
+///
+/// # Errors
+/// A database that cannot be reached.
+pub(super) async fn read_owners(cluster: &Cluster) -> Result<()> {
+    let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
     let rows = client
         .query("SELECT game, process FROM owners", &[])
         .await?;
@@ -80,7 +129,7 @@ pub(super) async fn renew(cluster: &Cluster) -> Result<()> {
 /// Takes over the running games that nobody owns any more.
 async fn take_over_orphans(cluster: &Cluster) -> Result<()> {
     let orphans: Vec<i64> = {
-        let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+        let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
         client
             .query(
                 "SELECT g.id FROM games g LEFT JOIN owners o ON o.game = g.id
@@ -93,15 +142,23 @@ async fn take_over_orphans(cluster: &Cluster) -> Result<()> {
             .map(|r| r.get(0))
             .collect()
     };
+    // One game that cannot be taken now (a lock held: a move in flight, a frozen process's
+    // transaction) holds up none of the others; it is tried again at the next round.
     for id in orphans {
-        cluster.take_over(id).await?;
+        if let Err(e) = cluster.take_over(id).await {
+            if is_locked(&e) {
+                tracing::debug!(game = id, "the game is locked: taken over at a later round");
+            } else {
+                tracing::warn!(game = id, "cannot take the game over: {e:#}");
+            }
+        }
     }
     Ok(())
 }
 
 /// Forgets the processes whose lease ran out, and who was online on them.
 async fn clear_the_dead(cluster: &Cluster) -> Result<()> {
-    let client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
     let gone = client
         .execute(
             "DELETE FROM presence WHERE process NOT IN
@@ -121,9 +178,18 @@ async fn clear_the_dead(cluster: &Cluster) -> Result<()> {
     Ok(())
 }
 
-/// The lease's loop, each second, for as long as the server runs. A failing second is logged
-/// and the next one tries again; a process that cannot renew for [`LEASE_MS`] loses its games
-/// to the others, whose takeover its own writes then find (each move checks the lease).
+/// Whether `e` is the database's refusal to wait for a lock (`NOWAIT`, `lock_timeout`).
+pub(super) fn is_locked(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<tokio_postgres::Error>()
+        .and_then(tokio_postgres::Error::code)
+        .is_some_and(|code| *code == tokio_postgres::error::SqlState::LOCK_NOT_AVAILABLE)
+}
+
+/// The takeovers' loop, each second, for as long as the server runs: reads who owns what,
+/// takes over the games whose lease ran out, forgets the dead. A failing second is logged
+/// and the next one tries again. The leases are renewed apart ([`renewals`]); a process that
+/// cannot renew for [`LEASE_MS`] loses its games to the others (or takes them over again
+/// itself), and its writes find that out (each checks the lease's expiry).
 pub(super) async fn run(cluster: Arc<Cluster>) {
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -133,7 +199,7 @@ pub(super) async fn run(cluster: Arc<Cluster>) {
         n = n.wrapping_add(1);
         let Some(ctx) = cluster.ctx() else { return };
         let second = async {
-            renew(&cluster).await?;
+            read_owners(&cluster).await?;
             take_over_orphans(&cluster).await?;
             clear_the_dead(&cluster).await?;
             if n.is_multiple_of(SKEW_EVERY) {
@@ -142,21 +208,22 @@ pub(super) async fn run(cluster: Arc<Cluster>) {
             Ok::<_, anyhow::Error>(())
         };
         if let Err(e) = second.await {
-            tracing::error!("cannot renew this process's leases (tried again in a second): {e:#}");
+            tracing::error!(
+                "cannot take over the games whose lease ran out (tried again in a second): {e:#}"
+            );
         }
     }
 }
 
 /// Writes who is online here whenever that changes (and every ten seconds, in case a write
 /// failed), and tells the others.
-pub(super) async fn presence(cluster: Arc<Cluster>) {
+pub(super) async fn presence(cluster: Arc<Cluster>, mut own: Own) {
     loop {
         let _ = tokio::time::timeout(Duration::from_secs(10), cluster.presence.notified()).await;
         let Some(ctx) = cluster.ctx() else { return };
         let here = ctx.hub.online_here();
         let write = async {
-            let mut client = cluster.pool.get().await.map_err(|e| anyhow!("{e}"))?;
-            let tx = client.transaction().await?;
+            let tx = own.client().await?.transaction().await?;
             tx.execute("DELETE FROM presence WHERE process = $1", &[&cluster.name])
                 .await?;
             let players: Vec<i64> = here.iter().map(|(p, _)| *p).collect();
@@ -172,7 +239,10 @@ pub(super) async fn presence(cluster: Arc<Cluster>) {
         };
         match write.await {
             Ok(()) => cluster.note("online".to_string()),
-            Err(e) => tracing::error!("cannot write who is online here: {e:#}"),
+            Err(e) => {
+                own.drop_it();
+                tracing::error!("cannot write who is online here: {e:#}");
+            }
         }
     }
 }

@@ -84,6 +84,7 @@ pub fn answer_to_wire(answer: &Result<Outcome, Refusal>) -> &'static str {
         Err(Refusal::NothingToTakeBack) => "nothing-to-take-back",
         Err(Refusal::TooLateToAbort) => "too-late-to-abort",
         Err(Refusal::Moving) => "moving",
+        Err(Refusal::Unreachable) => "unreachable",
         Err(_) => "not-saved",
     }
 }
@@ -107,6 +108,7 @@ pub fn answer_from_wire(word: &str, id: i64) -> Option<Result<Outcome, Refusal>>
         "too-late-to-abort" => Err(Refusal::TooLateToAbort),
         "moving" => Err(Refusal::Moving),
         "not-saved" => Err(Refusal::NotSaved),
+        "unreachable" => Err(Refusal::Unreachable),
         _ => return None,
     })
 }
@@ -153,6 +155,10 @@ pub trait Peers: Send + Sync {
 
     /// Game `id` started here: this process owns it.
     fn started(&self, id: i64);
+
+    /// For the tests: a transaction left open with game `id`'s lease locked ([`super::Hub::hold`]).
+    #[cfg(feature = "test-hooks")]
+    fn hold(&self, id: i64) -> PeerFuture<'_, Result<(), String>>;
 }
 
 #[cfg(test)]
@@ -189,6 +195,7 @@ mod tests {
             Err(Refusal::TooLateToAbort),
             Err(Refusal::Moving),
             Err(Refusal::NotSaved),
+            Err(Refusal::Unreachable),
         ] {
             assert_eq!(answer_from_wire(answer_to_wire(&answer), 7), Some(answer));
         }

@@ -4,15 +4,13 @@
 
 use std::collections::HashMap;
 
-use skillratings::Outcomes;
-use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use tokio::sync::{OwnedMutexGuard, oneshot};
 
 use crate::rules::{Action, Color};
 
 use super::super::report::report;
 use super::super::size_class::{RatingKey, rating_key};
-use super::super::store::{Change, GameRow, RatingRow};
+use super::super::store::{Applied, Change, GameRow, RatingRow};
 use super::views::ABORTED;
 use super::{
     GameCommand, Held, Hub, Inner, Outcome, Owner, Player, Refusal, color_of, ending_word, seat_of,
@@ -74,6 +72,11 @@ impl Hub {
         now: i64,
     ) -> Result<(), Refusal> {
         let (turn, seat) = self.seat(player, id).await?;
+        // The store could not be written at the last heartbeat: nothing is tried, and no
+        // clock runs, until it can (hub/outage.rs).
+        if self.store_down() {
+            return Err(Refusal::Unreachable);
+        }
         if self.out_of_time(id, now) {
             let winner = 1 - seat_to_move(self, id);
             self.end(vec![turn], id, winner, "time", now).await?;
@@ -99,11 +102,11 @@ impl Hub {
             )
         });
         let mut held = vec![turn];
+        let winner = outcome
+            .and_then(|o| o.winner())
+            .map(|c| seat_of(&position, c));
         let ratings = if end.is_some() && rated {
             held.push(self.ratings_turn.clone().lock_owned().await);
-            let winner = outcome
-                .and_then(|o| o.winner())
-                .map(|c| seat_of(&position, c));
             let inner = self.lock();
             rate(&inner.players, &inner.live(id)?.row, winner)
         } else {
@@ -117,9 +120,15 @@ impl Hub {
             left,
             at: now,
             end: end.clone(),
+            winner,
             ratings: ratings.clone(),
         };
-        self.commit(change, held, move |inner, _| {
+        self.commit(change, held, move |inner, applied| {
+            // The ratings as the store computed them, when it did (several processes).
+            let ratings = match applied {
+                Applied::Rated(stored) => stored,
+                _ => ratings,
+            };
             let changes = keep_ratings(&mut inner.players, &ratings);
             let over = end.is_some();
             let Some(game) = inner.games.get_mut(&id) else {
@@ -163,11 +172,13 @@ impl Hub {
     /// Ends every game whose player to move has run out of time at `now`, and writes the
     /// heartbeat, in one commit; whether any game ended.
     pub async fn tick(&self, now: i64) -> bool {
+        // While the store cannot be written, the clocks stand still (hub/outage.rs).
+        let down = self.store_down();
         let due: Vec<(i64, super::Turn)> = self
             .lock()
             .games
             .values()
-            .filter(|g| g.flagged(now))
+            .filter(|g| !down && g.flagged(now))
             // Only a game's owner ends it on time.
             .filter(|g| {
                 self.peers
@@ -205,12 +216,8 @@ impl Hub {
         for answer in ending {
             any |= matches!(answer.await, Ok(Ok(())));
         }
-        if let Some(beat) = beat
-            && let Ok(Err(e)) = beat.await
-        {
-            report(format_args!(
-                "cannot write the heartbeat (tried again at the next tick): {e:#}"
-            ));
+        if let Some(beat) = beat {
+            self.beaten(beat, now).await;
         }
         any
     }
@@ -282,10 +289,15 @@ impl Hub {
             left: ending.left,
             at: now,
             end: Some((ending.result.clone(), ending.reason.clone())),
+            winner: Some(winner),
             ratings: ending.ratings.clone(),
         };
-        Ok(self.submit(change, held, move |inner, _| {
-            let changes = keep_ratings(&mut inner.players, &ending.ratings);
+        Ok(self.submit(change, held, move |inner, applied| {
+            let ratings = match applied {
+                Applied::Rated(stored) => stored,
+                _ => ending.ratings,
+            };
+            let changes = keep_ratings(&mut inner.players, &ratings);
             if let Some(game) = inner.games.get_mut(&ending.id) {
                 game.changes = changes;
                 game.row.left = ending.left;
@@ -324,7 +336,12 @@ impl Hub {
         let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
         loop {
             match peers.owner(id) {
-                Owner::Me => return self.act_here(player, id, command, now).await,
+                // A lease that ran out here (this process frozen, the database away): the
+                // game is taken over, perhaps by this process again, and the command runs there.
+                Owner::Me => match self.act_here(player, id, command, now).await {
+                    Err(Refusal::Moving) => peers.settle(id).await,
+                    answer => return answer,
+                },
                 Owner::Other(owner) => match peers.forward(&owner, player, id, command).await {
                     Some(Err(Refusal::Moving)) | None => peers.settle(id).await,
                     Some(answer) => return answer,
@@ -440,28 +457,8 @@ fn rate(
             .copied()
             .unwrap_or_default()
     };
-    let [a, b] = row.players.map(of);
-    let glicko = |r: RatingRow| Glicko2Rating {
-        rating: r.rating,
-        deviation: r.deviation,
-        volatility: r.volatility,
-    };
-    let outcome = match winner {
-        Some(0) => Outcomes::WIN,
-        Some(_) => Outcomes::LOSS,
-        None => Outcomes::DRAW,
-    };
-    let (na, nb) = glicko2(&glicko(a), &glicko(b), &outcome, &Glicko2Config::new());
-    let back = |n: Glicko2Rating, old: RatingRow| RatingRow {
-        rating: n.rating,
-        deviation: n.deviation,
-        volatility: n.volatility,
-        games: old.games + 1,
-    };
-    vec![
-        (row.players[0], key, back(na, a)),
-        (row.players[1], key, back(nb, b)),
-    ]
+    let [a, b] = super::super::rating::after_game(row.players.map(of), winner);
+    vec![(row.players[0], key, a), (row.players[1], key, b)]
 }
 
 /// Keeps the new `ratings` of a game's two players (player 1's first); what each changed by,

@@ -60,6 +60,9 @@ pub enum Refusal {
     NotSaved,
     /// The game's server process is gone and another has not taken it over yet.
     Moving,
+    /// The store as a whole cannot be written or reached (a failing disk, a database away):
+    /// nothing is saved, and no clock runs, until it can.
+    Unreachable,
 }
 
 impl fmt::Display for Refusal {
@@ -98,6 +101,9 @@ impl fmt::Display for Refusal {
             }
             Refusal::NotOver => f.write_str("the game is not over"),
             Refusal::NotSaved => f.write_str("the server cannot save now: try again later"),
+            Refusal::Unreachable => {
+                f.write_str("the server's store cannot be reached now: try again later")
+            }
             Refusal::Moving => f.write_str(
                 "the game is moving to another server process: try again in a few seconds",
             ),

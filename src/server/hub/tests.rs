@@ -439,7 +439,10 @@ async fn a_refused_commit_changes_nothing_and_a_move_whose_caller_left_is_kept_i
     let (a, b, ids) = games(&hub, 1).await;
     let id = ids[0];
     gate.fail.store(true, Ordering::SeqCst);
-    assert_eq!(hub.play(a, id, at("c3"), 1).await, Err(Refusal::NotSaved));
+    assert_eq!(
+        hub.play(a, id, at("c3"), 1).await,
+        Err(Refusal::Unreachable)
+    );
     assert!(hub.game(id, 1).unwrap().actions.is_empty());
     gate.fail.store(false, Ordering::SeqCst);
     // A move whose session goes while its commit waits: it is kept, and the game's next move

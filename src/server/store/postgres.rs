@@ -11,7 +11,7 @@ mod schema;
 use std::str::FromStr as _;
 use std::sync::Arc;
 
-use anyhow::{Context as _, Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::{GenericClient, NoTls, Row, Transaction};
 
@@ -20,7 +20,8 @@ use crate::rules::Game;
 use super::super::size_class::{RatingKey, SizeClass};
 use super::rows::{attach_moves, clock_of, setup_of};
 use super::{
-    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow,
+    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, PlayerRow,
+    RatingRow, StoreDown,
 };
 
 /// How long an owner's lease on a game lasts without renewal, in milliseconds.
@@ -41,34 +42,84 @@ pub struct Postgres {
 #[must_use]
 pub fn shown_url(url: &str) -> String {
     match tokio_postgres::Config::from_str(url) {
-        Ok(config) => {
-            let user = config.get_user().unwrap_or("");
-            let host = config
-                .get_hosts()
-                .first()
-                .map(|h| match h {
-                    tokio_postgres::config::Host::Tcp(host) => host.clone(),
-                    #[cfg(unix)]
-                    tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
-                })
-                .unwrap_or_default();
-            let port = config.get_ports().first().copied().unwrap_or(5432);
-            let db = config.get_dbname().unwrap_or("");
-            format!("postgres://{user}@{host}:{port}/{db}")
-        }
+        Ok(config) => shown_config(&config),
         Err(_) => "(a URL that cannot be read)".to_string(),
     }
 }
 
-/// A pool of connections to `url`, checked with one connection.
+/// The bounds every connection to the database carries, so that no frozen or vanished
+/// process can hold up the others (docs/server.md, "Bounds on the database"):
+///
+/// - `idle_in_transaction_session_timeout`: a transaction left open by a process that stopped
+///   (SIGSTOP, a paused machine, a cut network) is ended by the database, its locks let go;
+/// - `lock_timeout`: no statement waits longer than this for a row another holds;
+/// - `statement_timeout`: no statement runs longer;
+/// - TCP keepalives both ways: a peer that vanished is noticed in seconds, not hours.
+pub const SESSION_BOUNDS: &str = "-c idle_in_transaction_session_timeout=5000 \
+     -c lock_timeout=2000 -c statement_timeout=30000 -c tcp_keepalives_idle=5 \
+     -c tcp_keepalives_interval=1 -c tcp_keepalives_count=5";
+
+/// Lifts [`SESSION_BOUNDS`] for the rest of one transaction: for the schema's steps and a
+/// migration's copy, which may wait and run long, and are no move's.
+pub const UNBOUNDED: &str = "SET LOCAL idle_in_transaction_session_timeout = 0;
+     SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0";
+
+/// How a connection to `url` is made, for the process `process`: with [`SESSION_BOUNDS`],
+/// client keepalives, a deadline for the connection itself, and the process's name as the
+/// application's (in `pg_stat_activity`).
 ///
 /// # Errors
-/// A URL that cannot be read, a database that cannot be reached.
-pub async fn pool(url: &str, size: usize) -> Result<Pool> {
+/// A URL that cannot be read.
+pub fn config(url: &str, process: &str) -> Result<tokio_postgres::Config> {
     let shown = shown_url(url);
-    let config = tokio_postgres::Config::from_str(url).with_context(|| {
+    let mut config = tokio_postgres::Config::from_str(url).with_context(|| {
         format!("cannot read the database URL {shown}: write postgres://user@host:port/dbname")
     })?;
+    let options = match config.get_options() {
+        Some(theirs) => format!("{SESSION_BOUNDS} {theirs}"),
+        None => SESSION_BOUNDS.to_string(),
+    };
+    let name: String = format!("quentin {process}").chars().take(63).collect();
+    config
+        .options(options)
+        .application_name(name)
+        .connect_timeout(std::time::Duration::from_secs(10))
+        .keepalives(true)
+        .keepalives_idle(std::time::Duration::from_secs(5))
+        .keepalives_interval(std::time::Duration::from_secs(1))
+        .keepalives_retries(5)
+        // Data sent and not acknowledged for this long: the database is gone.
+        .tcp_user_timeout(std::time::Duration::from_secs(10));
+    Ok(config)
+}
+
+/// The error of a pool, with the database's own reason (`too many clients already`), which
+/// the pool's own words leave out.
+pub fn pool_error(e: &deadpool_postgres::PoolError) -> anyhow::Error {
+    let mut words = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !words.contains(&said) {
+            words = format!("{words}: {said}");
+        }
+        source = cause.source();
+    }
+    if let deadpool_postgres::PoolError::Backend(db) = e
+        && let Some(db) = db.as_db_error()
+        && !words.contains(db.message())
+    {
+        words = format!("{words}: {}", db.message());
+    }
+    anyhow!(words)
+}
+
+/// A pool of at most `size` connections made as `config` says, checked with one connection.
+///
+/// # Errors
+/// A database that cannot be reached (with its reason).
+pub async fn pool(config: tokio_postgres::Config, size: usize) -> Result<Pool> {
+    let shown = shown_config(&config);
     let manager = Manager::from_config(
         config,
         NoTls,
@@ -86,10 +137,24 @@ pub async fn pool(url: &str, size: usize) -> Result<Pool> {
     drop(
         pool.get()
             .await
-            .map_err(|e| anyhow!("{e}"))
+            .map_err(|e| pool_error(&e))
             .with_context(|| format!("cannot reach the database {shown}"))?,
     );
     Ok(pool)
+}
+
+/// The database `config` reaches, as [`shown_url`] writes it.
+fn shown_config(config: &tokio_postgres::Config) -> String {
+    let user = config.get_user().unwrap_or("");
+    let host = match config.get_hosts().first() {
+        Some(tokio_postgres::config::Host::Tcp(host)) => host.clone(),
+        #[cfg(unix)]
+        Some(tokio_postgres::config::Host::Unix(path)) => path.display().to_string(),
+        None => String::new(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let db = config.get_dbname().unwrap_or("");
+    format!("postgres://{user}@{host}:{port}/{db}")
 }
 
 impl Postgres {
@@ -99,7 +164,7 @@ impl Postgres {
     /// # Errors
     /// A database that cannot be reached or written, or from a newer quentin.
     pub async fn open(pool: Pool, process: &str, what: &str) -> Result<Postgres> {
-        let mut client = pool.get().await.map_err(|e| anyhow!("{e}"))?;
+        let mut client = pool.get().await.map_err(|e| pool_error(&e))?;
         schema::migrate(&mut client, what).await?;
         Ok(Postgres {
             pool,
@@ -113,7 +178,7 @@ impl Postgres {
     /// # Errors
     /// When it cannot be read.
     pub async fn version(&self) -> Result<i64> {
-        let client = self.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+        let client = self.pool.get().await.map_err(|e| pool_error(&e))?;
         schema::version(&client).await
     }
 
@@ -122,7 +187,7 @@ impl Postgres {
     /// # Errors
     /// When the database cannot be read.
     pub async fn load_async(&self) -> Result<Loaded> {
-        let client = self.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+        let client = self.pool.get().await.map_err(|e| pool_error(&e))?;
         let mut damaged = Vec::new();
         let players = client
             .query("SELECT id, name, key FROM players ORDER BY id", &[])
@@ -327,21 +392,114 @@ pub async fn players(
     Ok((players, ratings_of(&ratings)))
 }
 
-/// Checks, in `tx`, that `process` owns game `game`, and holds the lease's row until the end of
-/// the transaction: no other process writes the game's moves meanwhile.
-async fn owned(tx: &Transaction<'_>, process: &str, game: i64) -> Result<()> {
-    // A share lock, not an update: no new row version a move, and a takeover (an update of
-    // the row) still waits for the move's commit, or the move for the takeover's.
+/// Checks, in `tx`, that `process` holds a lease on game `game` that has not run out by the
+/// database's clock, and holds the lease's row until the end of the transaction: no other
+/// process can take the game over meanwhile (a takeover locks the row for update).
+///
+/// A key-share lock: the lease's own renewal (an update of its times, not its key) does not
+/// wait for a move, and a move never waits for a renewal; a takeover waits for neither, it
+/// tries again at its next round (`NOWAIT`).
+///
+/// # Errors
+/// [`LeaseLost`] when the lease is another's or has run out.
+pub async fn owned(tx: &impl GenericClient, process: &str, game: i64) -> Result<()> {
     let held = tx
         .query_opt(
-            "SELECT 1 FROM owners WHERE game = $1 AND process = $2 FOR SHARE",
+            "SELECT 1 FROM owners WHERE game = $1 AND process = $2 AND expires > quentin_now()
+             FOR KEY SHARE",
             &[&game, &process],
         )
         .await?;
     if held.is_none() {
-        bail!("game {game} is owned by another server process now");
+        return Err(LeaseLost(game).into());
     }
     Ok(())
+}
+
+/// The fence just before a game's change commits: the lease, still held since [`owned`]
+/// locked it, must not have run out meanwhile (a process frozen between its statements), by
+/// the database's clock. With `end`, the lease goes with the game's end.
+///
+/// # Errors
+/// [`LeaseLost`] when it ran out.
+async fn fence(tx: &Transaction<'_>, process: &str, game: i64, end: bool) -> Result<()> {
+    let sql = if end {
+        "DELETE FROM owners WHERE game = $1 AND process = $2 AND expires > quentin_now()
+         RETURNING 1"
+    } else {
+        "SELECT 1 FROM owners WHERE game = $1 AND process = $2 AND expires > quentin_now()"
+    };
+    if tx.query_opt(sql, &[&game, &process]).await?.is_none() {
+        return Err(LeaseLost(game).into());
+    }
+    Ok(())
+}
+
+/// The new ratings of a rated game's two players (`hub`'s, player 1's first, name them and
+/// their game and class), computed from their rows as they are now, locked until the commit:
+/// two games of one player that end at once on two processes both count, one after the other.
+/// The rows are locked in the players' order, so two such transactions never deadlock.
+async fn rate(
+    tx: &Transaction<'_>,
+    hub: &[(i64, RatingKey, RatingRow)],
+    winner: Option<usize>,
+) -> Result<Vec<(i64, RatingKey, RatingRow)>> {
+    let ([(p1, key, _), (p2, _, _)], fresh) = (
+        <[_; 2]>::try_from(hub).map_err(|_| anyhow!("a rated game has two players"))?,
+        RatingRow::default(),
+    );
+    let (game, class) = (key.0.name(), key.1.name());
+    tx.execute(
+        "INSERT INTO ratings(player, game, class, rating, deviation, volatility, games)
+         SELECT p, $2, $3, $4, $5, $6, 0 FROM unnest($1::BIGINT[]) AS p
+         ON CONFLICT (player, game, class) DO NOTHING",
+        &[
+            &vec![p1, p2],
+            &game,
+            &class,
+            &fresh.rating,
+            &fresh.deviation,
+            &fresh.volatility,
+        ],
+    )
+    .await?;
+    let rows = tx
+        .query(
+            "SELECT player, rating, deviation, volatility, games FROM ratings
+             WHERE player = ANY($1) AND game = $2 AND class = $3 ORDER BY player FOR UPDATE",
+            &[&vec![p1, p2], &game, &class],
+        )
+        .await?;
+    let of = |p: i64| {
+        rows.iter()
+            .find(|r| r.get::<_, i64>(0) == p)
+            .map_or(fresh, |r| RatingRow {
+                rating: r.get(1),
+                deviation: r.get(2),
+                volatility: r.get(3),
+                games: r.get(4),
+            })
+    };
+    let after = crate::server::rating::after_game([of(p1), of(p2)], winner);
+    let mut out = Vec::with_capacity(2);
+    for (player, r) in [p1, p2].into_iter().zip(after) {
+        tx.execute(
+            "UPDATE ratings SET rating = $4, deviation = $5, volatility = $6, games = $7
+             WHERE player = $1 AND game = $2 AND class = $3",
+            &[
+                &player,
+                &game,
+                &class,
+                &r.rating,
+                &r.deviation,
+                &r.volatility,
+                &r.games,
+            ],
+        )
+        .await?;
+        out.push((player, key, r));
+    }
+    Ok(out)
 }
 
 /// Applies one change in `tx`: its outcome, and what to tell the other processes.
@@ -458,6 +616,7 @@ async fn apply(
             left,
             at,
             end,
+            winner,
             ratings,
         } => {
             owned(tx, process, *game).await?;
@@ -479,29 +638,13 @@ async fn apply(
                     &[game, result, reason, at],
                 )
                 .await?;
-                tx.execute("DELETE FROM owners WHERE game = $1", &[game])
-                    .await?;
             }
-            for (player, (which, class), r) in ratings {
-                tx.execute(
-                    "INSERT INTO ratings(player, game, class, rating, deviation, volatility,
-                                         games)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)
-                     ON CONFLICT (player, game, class) DO UPDATE SET rating = excluded.rating,
-                         deviation = excluded.deviation, volatility = excluded.volatility,
-                         games = excluded.games",
-                    &[
-                        player,
-                        &which.name(),
-                        &class.name(),
-                        &r.rating,
-                        &r.deviation,
-                        &r.volatility,
-                        &r.games,
-                    ],
-                )
-                .await?;
-            }
+            let rated = if ratings.is_empty() {
+                None
+            } else {
+                Some(rate(tx, ratings, *winner).await?)
+            };
+            fence(tx, process, *game, end.is_some()).await?;
             // The move itself goes with the news, so that the others need not read it back;
             // an end (with its ratings) is read back.
             let note = match (action, end) {
@@ -511,7 +654,7 @@ async fn apply(
                 ),
                 _ => format!("game {game}"),
             };
-            (Applied::Done, vec![note])
+            (rated.map_or(Applied::Done, Applied::Rated), vec![note])
         }
         Change::TakeBack {
             game,
@@ -530,6 +673,7 @@ async fn apply(
                 &[game, &left[0], &left[1], at],
             )
             .await?;
+            fence(tx, process, *game, false).await?;
             (Applied::Done, vec![format!("game {game}")])
         }
         // Several processes keep no one heartbeat, and forgive no downtime all at once: each
@@ -540,9 +684,33 @@ async fn apply(
     })
 }
 
-/// One change in a transaction of its own, with its notifications.
+/// One change in a transaction of its own, with its notifications. A database that cannot be
+/// reached (no connection, one lost, the pool's wait over) fails it with [`StoreDown`].
 async fn commit_one(pool: &Pool, process: &str, change: &Change) -> Result<Applied> {
-    let mut client = pool.get().await.map_err(|e| anyhow!("{e}"))?;
+    let committed = async {
+        let mut client = pool
+            .get()
+            .await
+            .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
+        commit_on(&mut client, process, change).await
+    };
+    committed.await.map_err(|e| {
+        let lost = e
+            .downcast_ref::<tokio_postgres::Error>()
+            .is_some_and(|e| e.is_closed() || e.as_db_error().is_none());
+        if lost {
+            StoreDown(format!("{e:#}")).into()
+        } else {
+            e
+        }
+    })
+}
+
+async fn commit_on(
+    client: &mut deadpool_postgres::Object,
+    process: &str,
+    change: &Change,
+) -> Result<Applied> {
     let tx = client.transaction().await?;
     let (applied, notes) = apply(&tx, process, change).await?;
     for note in notes {
@@ -584,7 +752,7 @@ impl Backend for Postgres {
         // PostgreSQL checks its own pages; what is ours to check is that every move belongs
         // to a game.
         self.handle.block_on(async {
-            let client = self.pool.get().await.map_err(|e| anyhow!("{e}"))?;
+            let client = self.pool.get().await.map_err(|e| pool_error(&e))?;
             let orphans: i64 = client
                 .query_one(
                     "SELECT count(*) FROM moves WHERE game NOT IN (SELECT id FROM games)",

@@ -290,6 +290,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
             at,
             end,
             ratings,
+            ..
         } => {
             if let Some(action) = action {
                 conn.prepare_cached(
@@ -356,6 +357,10 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
     }
 }
 
+/// For the tests (`store fail`, `store heal`): every commit fails, as on a failing disk.
+#[cfg(feature = "test-hooks")]
+pub static FAILING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 impl Backend for Sqlite {
     fn load(&mut self) -> Result<Loaded> {
         let mut damaged = Vec::new();
@@ -377,6 +382,10 @@ impl Backend for Sqlite {
     }
 
     fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
+        #[cfg(feature = "test-hooks")]
+        if FAILING.load(std::sync::atomic::Ordering::SeqCst) {
+            anyhow::bail!("disk I/O error (the test hook `store fail`)");
+        }
         let tx = self.conn.transaction()?;
         let mut outcomes = Vec::with_capacity(changes.len());
         for change in changes {

@@ -108,6 +108,7 @@ fn a_version_1_store_keeps_each_rating_for_its_game_s_own_size_class_and_rates_b
         left: [0, 0],
         at: 0,
         end: None,
+        winner: None,
         ratings: vec![(1, small, RatingRow::default())],
     };
     assert!(store.commit(&[&change]).unwrap()[0].is_ok());
@@ -184,6 +185,7 @@ fn a_change_that_fails_leaves_the_rest_of_its_batch() {
         left: [0, 0],
         at: 0,
         end: None,
+        winner: None,
         ratings: Vec::new(),
     };
     let outcomes = store

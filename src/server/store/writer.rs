@@ -7,7 +7,7 @@ use std::thread;
 
 use anyhow::{Result, anyhow};
 
-use super::{Applied, Backend, Change};
+use super::{Applied, Backend, Change, StoreDown};
 
 /// The most changes one transaction takes.
 const MOST_A_BATCH: usize = 512;
@@ -107,7 +107,10 @@ fn run(mut backend: Box<dyn Backend>, queue: &mpsc::Receiver<Job>) {
                 Ok(outcomes) => outcomes,
                 Err(e) => {
                     let e = format!("{e:#}");
-                    changes.iter().map(|_| Err(anyhow!("{e}"))).collect()
+                    changes
+                        .iter()
+                        .map(|_| Err(anyhow::Error::new(StoreDown(e.clone()))))
+                        .collect()
                 }
             }
         }

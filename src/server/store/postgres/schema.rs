@@ -69,6 +69,8 @@ const MIGRATION_LOCK: i64 = 0x0071_7565_6e74_696e;
 /// A database from a newer quentin, one that cannot be written.
 pub async fn migrate(client: &mut Client, what: &str) -> Result<()> {
     let tx = client.transaction().await?;
+    // Processes starting together wait for each other's steps, however long those take.
+    tx.batch_execute(super::UNBOUNDED).await?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await?;
     tx.batch_execute(

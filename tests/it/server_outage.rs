@@ -1,0 +1,208 @@
+//! Outages of the store charged to nobody: under SQLite, a disk that fails (the test hook
+//! `store fail`) while the server's clock runs on past a player's whole time; under
+//! PostgreSQL, the database cut off (a proxy between the server and the machine's PostgreSQL
+//! drops every connection and refuses new ones) until the game's lease has run out. Either
+//! way the player to move is charged nothing for the outage.
+
+use std::io::Read as _;
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use crate::serve::pg::{Database, query_i64};
+use crate::serve::{Bot, Server, TIMEOUT, scratch};
+
+/// Alice (who moves first) and Bob, with a live game of Quentin 5×5 at 1+0 in which Alice has
+/// played: Bob is to move, with his whole minute.
+fn game(server: &Server, dir: &std::path::Path) -> ([Bot; 2], String) {
+    let mut alice = server.registered(dir, "alice");
+    let mut bob = server.registered(dir, "bob");
+    let id = alice.ok("challenge quentin size 5 pie off first me casual clock 1+0");
+    crate::server_cluster::wait_for_challenge(&mut bob, &id);
+    bob.ok(&format!("accept {id}"));
+    assert!(alice.ok(&format!("wait {id}")).starts_with("turn"));
+    assert_eq!(alice.ask(&format!("play {id} c3")), "=");
+    ([alice, bob], id)
+}
+
+/// Bob's seconds left in game `id`, as his `games` says.
+fn seconds_left(bob: &mut Bot, id: &str) -> i64 {
+    let games = bob.ok("games");
+    let line = games
+        .lines()
+        .map(|l| l.trim_start_matches("= "))
+        .find(|l| l.starts_with(&format!("{id} ")))
+        .unwrap_or_else(|| panic!("{games}"));
+    line.rsplit(' ')
+        .next()
+        .and_then(|s| s.trim_end_matches('s').parse().ok())
+        .unwrap_or_else(|| panic!("{line}"))
+}
+
+#[test]
+fn a_failing_disk_under_sqlite_is_charged_to_nobody() {
+    let dir = scratch("outage-sqlite");
+    let server = Server::start(&dir, &[]);
+    let ([_alice, mut bob], id) = game(&server, &dir);
+    // The disk fails; 200 s go by on the server's clock, past Bob's minute.
+    bob.ok("store fail");
+    bob.ok("clock advance 100");
+    assert_eq!(
+        bob.ask(&format!("play {id} b2")),
+        "? the server's store cannot be reached now: try again later"
+    );
+    bob.ok("clock advance 100");
+    // It works again: the next heartbeat is written, and the outage forgiven.
+    bob.ok("store heal");
+    bob.ok("clock advance 1");
+    let left = seconds_left(&mut bob, &id);
+    assert!(left > 30, "Bob was charged for the outage: {left} s left");
+    assert!(bob.ok(&format!("wait {id}")).starts_with("turn"));
+    assert_eq!(bob.ask(&format!("play {id} b2")), "=");
+}
+
+/// A TCP proxy to the machine's PostgreSQL that the test can cut off: every connection
+/// dropped, new ones refused, until it is healed.
+struct Proxy {
+    port: u16,
+    down: Arc<AtomicBool>,
+    open: Arc<Mutex<Vec<TcpStream>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Proxy {
+    fn start(upstream: (String, u16)) -> Proxy {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let down = Arc::new(AtomicBool::new(false));
+        let open = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (d, o, s) = (down.clone(), open.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !s.load(Ordering::SeqCst) {
+                let Ok((client, _)) = listener.accept() else {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                    continue;
+                };
+                client.set_nonblocking(false).unwrap();
+                if d.load(Ordering::SeqCst) {
+                    continue;
+                }
+                let Ok(server) = TcpStream::connect((upstream.0.as_str(), upstream.1)) else {
+                    continue;
+                };
+                let mut sockets = o.lock().unwrap();
+                sockets.push(client.try_clone().unwrap());
+                sockets.push(server.try_clone().unwrap());
+                for (mut from, mut to) in [
+                    (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                    (server, client),
+                ] {
+                    std::thread::spawn(move || {
+                        let mut buffer = [0u8; 16 * 1024];
+                        while let Ok(n) = from.read(&mut buffer) {
+                            if n == 0 || std::io::Write::write_all(&mut to, &buffer[..n]).is_err() {
+                                break;
+                            }
+                        }
+                        let _ = to.shutdown(Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Proxy {
+            port,
+            down,
+            open,
+            stop,
+        }
+    }
+
+    /// Drops every connection and refuses the new ones.
+    fn cut(&self) {
+        self.down.store(true, Ordering::SeqCst);
+        for socket in self.open.lock().unwrap().drain(..) {
+            let _ = socket.shutdown(Shutdown::Both);
+        }
+    }
+
+    fn heal(&self) {
+        self.down.store(false, Ordering::SeqCst);
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.cut();
+    }
+}
+
+/// Polls `sql` (an `i64`) on `url` until `done` says yes.
+fn wait_db(url: &str, sql: &str, done: impl Fn(i64) -> bool) -> i64 {
+    let started = Instant::now();
+    loop {
+        let value = query_i64(url, sql);
+        if done(value) {
+            return value;
+        }
+        assert!(started.elapsed() < TIMEOUT, "{sql}: still {value}");
+        std::thread::yield_now();
+    }
+}
+
+#[test]
+fn the_database_cut_off_mid_game_is_charged_to_nobody() {
+    let Some(db) = Database::new("outage") else {
+        return;
+    };
+    let config: tokio_postgres::Config = db.url.parse().unwrap();
+    let host = match config.get_hosts().first() {
+        Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
+        _ => "127.0.0.1".to_string(),
+    };
+    let proxy = Proxy::start((host, config.get_ports()[0]));
+    let through = format!(
+        "postgres://{}@127.0.0.1:{}/{}",
+        config.get_user().unwrap(),
+        proxy.port,
+        config.get_dbname().unwrap()
+    );
+    let dir = scratch("outage-pg");
+    let server = Server::start(&dir, &["--database", &through]);
+    let ([_alice, mut bob], id) = game(&server, &dir);
+    let before = query_i64(
+        &db.url,
+        &format!("SELECT turn_since FROM games WHERE id = {id}"),
+    );
+    proxy.cut();
+    let cut = query_i64(&db.url, "SELECT quentin_now()");
+    // The database is away until the game's lease has run out.
+    wait_db(
+        &db.url,
+        &format!("SELECT (expires < quentin_now())::INT::BIGINT FROM owners WHERE game = {id}"),
+        |expired| expired == 1,
+    );
+    proxy.heal();
+    // The server takes its game over again, forgiving the outage.
+    let taken = wait_db(
+        &db.url,
+        &format!("SELECT taken FROM owners WHERE game = {id}"),
+        |taken| taken > cut,
+    );
+    let since = query_i64(
+        &db.url,
+        &format!("SELECT turn_since FROM games WHERE id = {id}"),
+    );
+    // Bob is charged what he used before the cut at most, nothing of the outage.
+    let charged = taken - since;
+    assert!(
+        charged <= cut - before,
+        "{charged} ms charged for {} ms before the cut",
+        cut - before
+    );
+    assert!(bob.ok(&format!("wait {id}")).starts_with("turn"));
+    assert_eq!(bob.ask(&format!("play {id} b2")), "=");
+}
