@@ -106,7 +106,9 @@ pub async fn run(
             continue;
         }
         let text = String::from_utf8_lossy(&line);
-        let words: Vec<&str> = text.split_whitespace().collect();
+        // Split at ASCII whitespace only: a line of other spaces (no-break ones) is a word,
+        // answered as unknown, never a silence a client that counts answers would wait on.
+        let words: Vec<&str> = text.split_ascii_whitespace().collect();
         if words.is_empty() {
             continue;
         }
@@ -174,6 +176,7 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
             _ => Err("register NAME".to_string()),
         },
         ("register", Some((_, name))) => Err(format!("already registered as {name}")),
+        ("whoami", _) if words.len() > 1 => Err("whoami takes no words after it".to_string()),
         ("whoami", Some((_, name))) => Ok(name.clone()),
         #[cfg(feature = "test-hooks")]
         ("clock", _) => advance(ctx, words).await,

@@ -3,10 +3,49 @@
 //! logged-in connections (`--max-sessions`) and the sessions of each key (`--sessions-per-key`).
 //! Each place taken is a guard that gives it back when dropped, so that no way out of a
 //! connection can keep one.
+//!
+//! No group of addresses can fill the places before the login (OpenSSH's `MaxStartups`,
+//! `PerSourceNetBlockSize` and `PerSourcePenalties` are the model): they are counted per
+//! network block (an IPv4 /24, an IPv6 /64), not per address; past half of `--max-startups`
+//! a block that already has connections waiting is refused at random, more often the fuller
+//! the places (random early drop, from 30 % to 100 %); when every place is taken, a newcomer
+//! from a block with fewer waiting connections than the fullest block takes the place of that
+//! block's oldest (which is cut); and a block whose connection ended without logging in is
+//! refused for a few seconds (a penalty that grows with each such end, up to a minute).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+/// The network block of an address: its /24 (IPv4) or /64 (IPv6), an IPv4 address written in
+/// IPv6 taken as IPv4.
+#[must_use]
+pub fn block_of(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(v4) => {
+            let [a, b, c, _] = v4.octets();
+            IpAddr::from([a, b, c, 0])
+        }
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => block_of(IpAddr::V4(v4)),
+            None => {
+                let s = v6.segments();
+                IpAddr::from([s[0], s[1], s[2], s[3], 0, 0, 0, 0])
+            }
+        },
+    }
+}
+
+/// The penalty of a block for each connection of it that ended without logging in.
+const PENALTY_STEP: Duration = Duration::from_secs(2);
+/// The longest penalty.
+const PENALTY_MOST: Duration = Duration::from_secs(60);
+/// The random early drop's chance where it starts (half the places taken), in percent.
+const EARLY_DROP_RATE: u64 = 30;
+
+/// How a waiting connection is cut when a newcomer takes its place.
+pub type Evict = Box<dyn Fn() + Send + Sync>;
 
 /// The bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +58,9 @@ pub struct Bounds {
     pub max_sessions: usize,
     /// Sessions of one key, on all its connections.
     pub sessions_per_key: usize,
+    /// The time a connection has to log in (`--login-grace-time`): one that held its place
+    /// that long without logging in puts its block under a penalty.
+    pub login_grace: Duration,
 }
 
 /// Why a place was refused.
@@ -26,8 +68,13 @@ pub struct Bounds {
 pub enum Refused {
     /// `--max-startups` connections are not logged in yet.
     Startups,
-    /// `--max-startups-per-address` connections from this address are not logged in yet.
+    /// `--max-startups-per-address` connections from this address's network block are not
+    /// logged in yet.
     Address,
+    /// Refused at random: many connections are not logged in, some from this block.
+    EarlyDrop,
+    /// Connections from this block ended without logging in a moment ago.
+    Penalty,
     /// `--max-sessions` connections are logged in.
     Full,
     /// The key has `--sessions-per-key` sessions.
@@ -39,7 +86,13 @@ impl std::fmt::Display for Refused {
         match self {
             Refused::Startups => f.write_str("too many connections not logged in (--max-startups)"),
             Refused::Address => f.write_str(
-                "too many connections not logged in from this address (--max-startups-per-address)",
+                "too many connections not logged in from this network block (--max-startups-per-address)",
+            ),
+            Refused::EarlyDrop => f.write_str(
+                "many connections not logged in, some from this network block: dropped at random",
+            ),
+            Refused::Penalty => f.write_str(
+                "connections from this network block ended without logging in: refused a while",
             ),
             Refused::Full => f.write_str("the server is full: try again later"),
             Refused::Key(most) => write!(f, "too many sessions: at most {most} for one key"),
@@ -47,10 +100,28 @@ impl std::fmt::Display for Refused {
     }
 }
 
+/// A connection waiting to log in, as its block's list holds it.
+struct Waiting {
+    id: u64,
+    since: Instant,
+    evict: Evict,
+}
+
+/// A block's penalty: until when, and how many ends without a login it counts.
+struct Penalty {
+    until: Instant,
+    strikes: u32,
+}
+
 #[derive(Default)]
 struct Counts {
     startups: usize,
-    per_address: HashMap<IpAddr, usize>,
+    /// The connections waiting to log in from each network block, oldest first.
+    per_block: HashMap<IpAddr, Vec<Waiting>>,
+    penalties: HashMap<IpAddr, Penalty>,
+    next: u64,
+    /// A cheap random state for the early drop.
+    seed: u64,
     logged_in: usize,
     per_key: HashMap<String, usize>,
 }
@@ -82,24 +153,70 @@ impl Gate {
         self.counts.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A place for a connection from `address` until it logs in.
+    /// A place for a connection from `address` until it logs in; `evict` cuts it, should a
+    /// newcomer from a less crowded block take its place.
     ///
     /// # Errors
-    /// Too many connections not logged in, in all or from `address`.
-    pub fn admit(self: &Arc<Self>, address: IpAddr) -> Result<Startup, Refused> {
+    /// Too many connections not logged in, in all or from `address`'s block; dropped at
+    /// random; the block under a penalty.
+    pub fn admit(self: &Arc<Self>, address: IpAddr, evict: Evict) -> Result<Startup, Refused> {
+        let block = block_of(address);
+        let now = Instant::now();
         let mut counts = self.counts();
-        if counts.startups >= self.bounds.max_startups {
-            return Err(Refused::Startups);
+        counts.penalties.retain(|_, p| p.until > now);
+        if counts.penalties.contains_key(&block) {
+            return Err(Refused::Penalty);
         }
-        let from = counts.per_address.entry(address).or_insert(0);
-        if *from >= self.bounds.startups_per_address {
+        let from = counts.per_block.get(&block).map_or(0, Vec::len);
+        if from >= self.bounds.startups_per_address {
             return Err(Refused::Address);
         }
-        *from += 1;
+        let full = self.bounds.max_startups;
+        let start = full / 2;
+        if from > 0 && counts.startups >= start && counts.startups < full {
+            // Random early drop, only for the blocks already waiting: a newcomer's block never.
+            let chance = EARLY_DROP_RATE
+                + (100 - EARLY_DROP_RATE) * (counts.startups - start) as u64
+                    / (full - start).max(1) as u64;
+            counts.seed = counts
+                .seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407 ^ now.elapsed().as_nanos() as u64);
+            if (counts.seed >> 33) % 100 < chance {
+                return Err(Refused::EarlyDrop);
+            }
+        }
+        if counts.startups >= full {
+            // Every place taken: the fullest block gives its oldest to a less crowded one.
+            let fullest = counts
+                .per_block
+                .iter()
+                .max_by_key(|(_, waiting)| waiting.len())
+                .filter(|(_, waiting)| waiting.len() > from + 1)
+                .map(|(b, _)| *b);
+            let Some(fullest) = fullest else {
+                return Err(Refused::Startups);
+            };
+            if let Some(waiting) = counts.per_block.get_mut(&fullest) {
+                let oldest = waiting.remove(0);
+                counts.startups -= 1;
+                (oldest.evict)();
+                strike(&mut counts, fullest, now);
+            }
+        }
+        counts.next += 1;
+        let id = counts.next;
+        counts.per_block.entry(block).or_default().push(Waiting {
+            id,
+            since: now,
+            evict,
+        });
         counts.startups += 1;
         Ok(Startup {
             gate: self.clone(),
-            address,
+            block,
+            id,
+            logged_in: false,
         })
     }
 
@@ -150,20 +267,48 @@ impl Gate {
 /// A connection's place until it logs in.
 pub struct Startup {
     gate: Arc<Gate>,
-    address: IpAddr,
+    block: IpAddr,
+    id: u64,
+    logged_in: bool,
+}
+
+impl Startup {
+    /// The connection logged in: its place is given back, and its block is not penalised.
+    pub fn logged_in(mut self) {
+        self.logged_in = true;
+    }
 }
 
 impl Drop for Startup {
     fn drop(&mut self) {
+        let grace = self.gate.bounds.login_grace;
         let mut counts = self.gate.counts();
-        counts.startups -= 1;
-        if let Some(n) = counts.per_address.get_mut(&self.address) {
-            *n -= 1;
-            if *n == 0 {
-                counts.per_address.remove(&self.address);
+        // An evicted place was given back (and its block struck) when it was taken.
+        if let Some(waiting) = counts.per_block.get_mut(&self.block)
+            && let Some(at) = waiting.iter().position(|w| w.id == self.id)
+        {
+            let gone = waiting.remove(at);
+            if waiting.is_empty() {
+                counts.per_block.remove(&self.block);
+            }
+            counts.startups -= 1;
+            // Held for the whole grace without logging in: the block waits a while.
+            let now = Instant::now();
+            if !self.logged_in && now.duration_since(gone.since) >= grace {
+                strike(&mut counts, self.block, now);
             }
         }
     }
+}
+
+/// One more strike against `block`: refused for longer each time, up to [`PENALTY_MOST`].
+fn strike(counts: &mut Counts, block: IpAddr, now: Instant) {
+    let penalty = counts.penalties.entry(block).or_insert(Penalty {
+        until: now,
+        strikes: 0,
+    });
+    penalty.strikes = penalty.strikes.saturating_add(1);
+    penalty.until = now + (PENALTY_STEP * penalty.strikes).min(PENALTY_MOST);
 }
 
 /// A logged-in connection's place.
@@ -205,6 +350,7 @@ mod tests {
             startups_per_address: 2,
             max_sessions: 2,
             sessions_per_key: 2,
+            login_grace: Duration::ZERO,
         })
     }
 
@@ -212,15 +358,74 @@ mod tests {
     fn startups_are_bounded_in_all_and_per_address_and_come_back() {
         let gate = gate();
         let a: IpAddr = [10, 0, 0, 1].into();
-        let b: IpAddr = [10, 0, 0, 2].into();
-        let first = gate.admit(a).unwrap();
-        let _second = gate.admit(a).unwrap();
-        assert_eq!(gate.admit(a).err(), Some(Refused::Address));
-        let _third = gate.admit(b).unwrap();
-        assert_eq!(gate.admit(b).err(), Some(Refused::Startups));
-        drop(first);
-        assert!(gate.admit(a).is_ok());
+        let b: IpAddr = [10, 0, 1, 2].into();
+        let first = gate.admit(a, nothing()).unwrap();
+        let _b = gate.admit(b, nothing()).unwrap();
+        let _c = gate.admit([10, 0, 9, 1].into(), nothing()).unwrap();
+        // Full, and no block fuller than the newcomer's would be: refused.
+        assert_eq!(gate.admit(a, nothing()).err(), Some(Refused::Startups));
+        first.logged_in();
         assert_eq!(gate.taken("").0, 2);
+        // Per network block: a /24 counts as one.
+        let roomy = Gate::new(Bounds {
+            max_startups: 10,
+            ..gate.bounds()
+        });
+        let _one = roomy.admit(a, nothing()).unwrap();
+        let _two = roomy.admit([10, 0, 0, 2].into(), nothing()).unwrap();
+        assert_eq!(roomy.admit(a, nothing()).err(), Some(Refused::Address));
+        assert_eq!(
+            roomy.admit([10, 0, 0, 200].into(), nothing()).err(),
+            Some(Refused::Address)
+        );
+        assert!(roomy.admit(b, nothing()).is_ok());
+    }
+
+    fn nothing() -> Evict {
+        Box::new(|| {})
+    }
+
+    #[test]
+    fn a_newcomer_takes_the_place_of_the_fullest_blocks_oldest_and_a_block_that_never_logs_in_waits()
+     {
+        let gate = Gate::new(Bounds {
+            max_startups: 4,
+            startups_per_address: 2,
+            max_sessions: 2,
+            sessions_per_key: 2,
+            login_grace: Duration::ZERO,
+        });
+        let cut = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let evict = || -> Evict {
+            let cut = cut.clone();
+            Box::new(move || {
+                cut.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            })
+        };
+        let mut held = Vec::new();
+        // Past half the places, a block already waiting may be dropped at random: tried again.
+        while gate.taken("").0 < 4 {
+            for block in [1u8, 2] {
+                if let Ok(s) = gate.admit([10, 0, block, 1].into(), evict()) {
+                    held.push((block, s));
+                }
+            }
+        }
+        // Full: a newcomer from a third block takes the oldest place of a fullest one.
+        let newcomer = gate.admit([10, 0, 3, 1].into(), evict()).unwrap();
+        assert_eq!(cut.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!(gate.taken("").0, 4);
+        // A connection that ends without logging in puts its block under a penalty.
+        let (block, ended) = held.pop().unwrap();
+        drop(ended);
+        assert_eq!(
+            gate.admit([10, 0, block, 7].into(), evict()).err(),
+            Some(Refused::Penalty)
+        );
+        newcomer.logged_in();
+        for (_, s) in held {
+            s.logged_in();
+        }
     }
 
     #[test]
@@ -234,7 +439,7 @@ mod tests {
         assert_eq!(gate.login("i").err(), Some(Refused::Full));
         // Refused logins took nothing; startups are still free.
         assert_eq!(gate.taken("k"), (0, 2, 2));
-        assert!(gate.admit([10, 0, 0, 1].into()).is_ok());
+        assert!(gate.admit([10, 0, 0, 1].into(), nothing()).is_ok());
         drop((login, slot, extra));
         assert_eq!(gate.taken("k"), (0, 1, 0));
     }

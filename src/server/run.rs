@@ -188,9 +188,15 @@ async fn accept(
                 continue;
             }
         };
-        match ctx.gate.admit(peer.ip()) {
+        let link = Link::new(peer);
+        let evicted = Arc::downgrade(&link);
+        let evict = Box::new(move || {
+            if let Some(link) = evicted.upgrade() {
+                link.cut("its place went to a newcomer from a less crowded network block");
+            }
+        });
+        match ctx.gate.admit(peer.ip(), evict) {
             Ok(startup) => {
-                let link = Link::new(peer);
                 let handler = Connection::new(ctx.clone(), link.clone(), startup);
                 tokio::spawn(connection(
                     ctx.clone(),
@@ -333,6 +339,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
             startups_per_address: options.max_startups_per_address,
             max_sessions: options.max_sessions,
             sessions_per_key: options.sessions_per_key,
+            login_grace: Duration::from_secs(options.login_grace_time),
         }),
         connections: AtomicUsize::new(0),
         stop: watch::channel(false).0,

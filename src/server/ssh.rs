@@ -320,7 +320,9 @@ impl russh::server::Handler for Connection {
         match self.ctx.gate.login(&key) {
             Ok(places) => {
                 self.login = Some(places);
-                self.startup = None;
+                if let Some(startup) = self.startup.take() {
+                    startup.logged_in();
+                }
                 self.link.logged_in();
                 tracing::info!(peer = %self.link.peer, %key, player = %player, "logged in");
             }

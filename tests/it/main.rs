@@ -37,6 +37,7 @@ mod server_cluster_faults;
 mod server_cluster_ops;
 mod server_crash;
 mod server_faults;
+mod server_flood;
 mod server_hostile;
 mod server_keys;
 mod server_limits;

@@ -159,3 +159,17 @@ fn a_panic_in_a_session_ends_that_session_only_and_is_reported() {
     a.finish();
     b.finish();
 }
+
+#[test]
+fn a_line_of_no_break_spaces_is_answered_and_whoami_takes_no_words() {
+    let dir = scratch("server-faults-words");
+    let server = Server::start(&dir, &[]);
+    let mut bot = server.registered(&dir, "alice");
+    let answer = bot.ask("\u{a0}\u{a0}\u{a0}");
+    assert!(answer.starts_with("? unknown command"), "{answer}");
+    assert_eq!(
+        bot.ask("whoami extra words"),
+        "? whoami takes no words after it"
+    );
+    assert_eq!(bot.ask("whoami"), "= alice");
+}

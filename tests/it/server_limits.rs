@@ -218,15 +218,16 @@ fn sockets_that_never_finish_the_handshake_keep_no_player_out() {
             "2",
         ],
     );
-    // Forty sockets from one address, more than the players' places: half say nothing, half
+    // Forty sockets from one address (another network block than the players': a block's
+    // places are its own), more than the players' places: half say nothing, half
     // send SSH's greeting and stop there.
     let flood: Vec<TcpStream> = (0..40)
         .map(|i| {
             let hello: &[u8] = if i % 2 == 0 { b"" } else { b"SSH-2.0-half\r\n" };
-            half_open(&server, [127, 0, 0, 2], hello)
+            half_open(&server, [127, 0, 1, 2], hello)
         })
         .collect();
-    wait_log(&server, &["refused at once", "127.0.0.2"]);
+    wait_log(&server, &["refused at once", "127.0.1.2"]);
     // Two players log in and play, as many as the server has places for.
     let (mut players, id) = pair(&server, &dir, ["alice", "bob"]);
     Play::new(id).moves(&mut players, 4);

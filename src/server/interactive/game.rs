@@ -242,6 +242,7 @@ mod tests {
                 startups_per_address: 4,
                 max_sessions: 4,
                 sessions_per_key: 2,
+                login_grace: Duration::from_secs(20),
             }),
             connections: std::sync::atomic::AtomicUsize::new(0),
             stop: tokio::sync::watch::channel(false).0,
