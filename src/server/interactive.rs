@@ -325,6 +325,10 @@ async fn pick_name(
                 KeyCode::Backspace => {
                     name.pop();
                 }
+                // Ctrl-L, Ctrl-A and the like are keys, not letters of the name.
+                KeyCode::Char(_)
+                    if k.modifiers.contains(KeyModifiers::CONTROL)
+                        || k.modifiers.contains(KeyModifiers::ALT) => {}
                 KeyCode::Char(c)
                     if name.len() < 20 && (c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
                 {

@@ -306,3 +306,21 @@ fn a_win_by_connection_says_who_joined_which_edges() {
     );
     assert_eq!(bob.ok(&format!("wait {id}")), "over B+ connection");
 }
+
+#[test]
+fn ctrl_keys_in_the_name_prompt_type_nothing_and_a_bad_name_says_why() {
+    let dir = scratch("server-name-keys");
+    let server = Server::start(&dir, &[]);
+    let mut dave = login_with(&server, &dir, &serve::key(&dir, "dave"), &[]);
+    dave.wait_for("pick a name");
+    // Ctrl-L and Ctrl-A, then the name: the name is dave, not ladave.
+    dave.send("\x0c\x01dave\r");
+    dave.wait_for("Open challenges");
+    let mut bot = server.bot(&dir.join("dave"));
+    assert_eq!(bot.ok("whoami"), "dave");
+    let mut eve = server.bot(&serve::key(&dir, "eve"));
+    assert_eq!(
+        eve.ask("register e"),
+        "? bad name: 2 to 20 letters, digits, - and _"
+    );
+}

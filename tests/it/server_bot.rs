@@ -134,9 +134,10 @@ fn every_refusal_of_the_protocol_says_why() {
     let (mut a, mut b, mut c) = (server.bot(&ka), server.bot(&kb), server.bot(&kc));
     assert_eq!(a.ask("whoami"), "? register first: register NAME");
     assert_eq!(a.ask("challenges"), "? register first: register NAME");
-    assert_eq!(a.ask("register x"), "? bad name");
-    assert_eq!(a.ask("register no\x1b[2Jway"), "? bad name");
-    assert_eq!(a.ask("register a-name-far-too-long-for-it"), "? bad name");
+    let bad = "? bad name: 2 to 20 letters, digits, - and _";
+    assert_eq!(a.ask("register x"), bad);
+    assert_eq!(a.ask("register no\x1b[2Jway"), bad);
+    assert_eq!(a.ask("register a-name-far-too-long-for-it"), bad);
     assert_eq!(a.ask("register Alice"), "=");
     assert_eq!(a.ask("register alice2"), "? already registered as Alice");
     assert_eq!(b.ask("register ALICE"), "? name taken");

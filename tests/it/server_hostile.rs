@@ -127,9 +127,8 @@ fn a_megabyte_of_random_bytes_into_a_lobby_and_a_game_disturbs_nobody() {
     let (mut players, id) = pair(&server, &dir, ["alice", "bob"]);
     // Mallory has a game too, with carol; her terminal opens it.
     let (mut mallory_game, mid) = pair(&server, &dir, ["mallory", "carol"]);
+    // Her running game opens at login.
     let mut mallory = login(&server, &dir, &dir.join("mallory"));
-    mallory.wait_for("Your games");
-    mallory.send("\r");
     mallory.wait_for("mallory (you)");
     let noise = noise(0x5eed, 1 << 20);
     let writer = {
@@ -177,9 +176,11 @@ fn windows_from_nothing_to_ten_thousand_columns_and_vanishing_clients() {
     let dir = scratch("server-windows");
     let server = Server::start(&dir, &[]);
     let (mut players, id) = pair(&server, &dir, ["alice", "bob"]);
+    // Both first moves now, before their timers could run out on a loaded machine.
+    let mut play = Play::new(id.clone());
+    play.moves(&mut players, 2);
+    // Her running game opens at login.
     let mut alice = login(&server, &dir, &dir.join("alice"));
-    alice.wait_for("Your games");
-    alice.send("\r");
     alice.wait_for("alice (you)");
     for (rows, cols) in [
         (0, 0),
@@ -203,7 +204,7 @@ fn windows_from_nothing_to_ten_thousand_columns_and_vanishing_clients() {
     alice.resize(24, 80);
     alice.wait_for("alice (you)");
     // A move played now (by her own bot session, as Black) still reaches her screen.
-    Play::new(id.clone()).moves(&mut players, 1);
+    play.moves(&mut players, 1);
     alice.wait_for("You played");
 
     // Clients that vanish: mid-handshake, mid-frame (a terminal killed while drawing), mid-move.

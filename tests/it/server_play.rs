@@ -312,7 +312,9 @@ fn question_mark_opens_the_lobby_s_help_and_the_leaderboard_ranks_a_rated_game_s
         assert_eq!(mover.ask(&format!("play {id} {action}")), "=");
     }
     assert_eq!(bob.ok(&format!("wait {id}")), "over B+ connection");
-    let screen = carol.wait_for(&format!("#{id} quentin: Black (alice) wins"));
+    let screen = carol.wait_for(&format!(
+        "#{id} quentin: alice joined top and bottom and wins"
+    ));
     let board = pty::wait_until("both players on the leaderboard", || {
         let board = leaderboard(&carol.screen());
         (board.len() == 2).then_some(board)

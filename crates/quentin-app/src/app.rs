@@ -109,7 +109,7 @@ pub enum Input {
     Search(SearchNews),
     /// The server's game as committed: its actions, and its state beside the board (an online
     /// game, whenever the server says it changed and before every frame).
-    Server(Vec<Action>, Online),
+    Server(Vec<Action>, Box<Online>),
     /// A frame was drawn: where things are now, for mouse clicks and scrolling.
     Drawn(Geometry),
 }
@@ -372,7 +372,7 @@ impl App {
                 self.tick()
             }
             Input::Server(actions, online) => {
-                self.sync_online(&actions, online);
+                self.sync_online(&actions, *online);
                 self.forced_pass();
                 Effect::None
             }

@@ -68,7 +68,7 @@ pub enum Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Refusal::BadName => f.write_str("bad name"),
+            Refusal::BadName => f.write_str("bad name: 2 to 20 letters, digits, - and _"),
             Refusal::NameTaken => f.write_str("name taken"),
             Refusal::KeyHasName(name) => write!(f, "this key is already {name}"),
             Refusal::TooManySessions(most) => {

@@ -72,7 +72,7 @@ pub(super) async fn game_screen(
             {
                 return Next::Game(next);
             }
-            let server = AppInput::Server(view.actions.clone(), online_of(&view, me.0));
+            let server = AppInput::Server(view.actions.clone(), Box::new(online_of(&view, me.0)));
             match carry_out(ctx, me.0, id, &mut app, server, &mut side).await {
                 Carried::Leave => return Next::Lobby,
                 // What was sent comes back in the hub's game: read it before drawing.

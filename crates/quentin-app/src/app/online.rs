@@ -451,10 +451,7 @@ impl App {
                     )
                 });
             }
-            C::Abort
-                if playing && online.first_move.is_some()
-                    || playing && self.line.actions().len() < 2 =>
-            {
+            C::Abort if playing && self.line.actions().len() < 2 => {
                 self.emit(Effect::Send(Request::Abort));
                 self.info("Aborting the game…");
             }
