@@ -38,6 +38,7 @@ fn positions(game: Game) -> (Vec<Position>, usize) {
     let mut rng = Rng::new(0x5017_be4c);
     let mut set = Vec::new();
     while set.len() < POSITIONS {
+        // ok: the bench's setups are the games' own, which always start.
         let mut pos = setup.start().unwrap();
         while !pos.is_over() {
             let ready = match pos.in_hand() {
@@ -49,6 +50,7 @@ fn positions(game: Game) -> (Vec<Position>, usize) {
                 break;
             }
             let legal = pos.legal_actions();
+            // ok: one of the position's own legal actions.
             pos.play(legal[rng.below(legal.len())]).unwrap();
         }
     }

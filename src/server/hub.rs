@@ -117,12 +117,7 @@ impl Live {
     /// # Errors
     /// Not one's game, or over.
     pub(crate) fn seat_going_on(&self, player: i64) -> Result<usize, Refusal> {
-        let seat = self
-            .row
-            .players
-            .iter()
-            .position(|p| *p == player)
-            .ok_or(Refusal::NotYourGame)?;
+        let seat = self.seat_of_player(player)?;
         if self.row.result.is_some() {
             return Err(Refusal::GameOver);
         }

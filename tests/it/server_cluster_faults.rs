@@ -192,7 +192,8 @@ fn an_owner_frozen_with_a_move_transaction_open_holds_up_neither_its_game_nor_th
         assert!(duel.step(&mut one));
         answered += 1;
     }
-    // A stays frozen some 15 s in all.
+    // A stays frozen some 15 s in all: the fault's length that issue 47 asks for, not a wait
+    // for anything to happen (every step before and after waits for its answer).
     while frozen.elapsed() < Duration::from_secs(15) {
         std::thread::sleep(Duration::from_millis(100));
     }

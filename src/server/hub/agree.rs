@@ -137,12 +137,7 @@ impl Hub {
         let (spec, players, seat) = {
             let mut inner = self.lock();
             let game = inner.live(id)?;
-            let seat = game
-                .row
-                .players
-                .iter()
-                .position(|p| *p == player)
-                .ok_or(Refusal::NotYourGame)?;
+            let seat = game.seat_of_player(player)?;
             if game.row.result.is_none() {
                 return Err(Refusal::NotOver);
             }
@@ -197,13 +192,8 @@ impl Hub {
     /// Not one's game, or no such game.
     pub fn decline_rematch(&self, player: i64, id: i64) -> Result<(), Refusal> {
         let mut inner = self.lock();
+        let seat = inner.live(id)?.seat_of_player(player)?;
         let game = inner.live(id)?;
-        let seat = game
-            .row
-            .players
-            .iter()
-            .position(|p| *p == player)
-            .ok_or(Refusal::NotYourGame)?;
         if game.rematch.is_some_and(|by| by != seat) {
             let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
             game.rematch = None;
@@ -238,6 +228,18 @@ impl Hub {
 }
 
 impl Live {
+    /// The seat of `player`, over or not.
+    ///
+    /// # Errors
+    /// Not one's game.
+    pub(crate) fn seat_of_player(&self, player: i64) -> Result<usize, Refusal> {
+        self.row
+            .players
+            .iter()
+            .position(|p| *p == player)
+            .ok_or(Refusal::NotYourGame)
+    }
+
     /// What asking for a rematch has given so far, for a seat waiting on its offer.
     pub(crate) fn rematch_state(&self) -> Option<Rematch> {
         match (self.rematch_game, self.rematch, self.rematch_declined) {
