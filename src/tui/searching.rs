@@ -100,7 +100,9 @@ impl SearchHandle for Searching {
             // The review's tree is of its own limits: the next search starts afresh.
             self.kept = None;
         }
-        let searcher = self.searcher(line, limits);
+        let mut searcher = self.searcher(line, limits);
+        // A hint or a full-strength move in a lost position holds out longest.
+        searcher.set_resist(level.is_full());
         self.line = line.to_vec();
         self.thinker = Some(Thinker::start_with(searcher, position.clone()));
     }

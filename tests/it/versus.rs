@@ -242,7 +242,9 @@ fn a_hint_and_the_live_analysis_come_from_the_real_search() {
     s.send("\r");
     s.wait_for("White to move: Player 2");
     s.send("t");
-    s.wait_for("Hint for White: ");
+    // Said from the side of the one asking: `Hint for White: b2, 42% for you.`
+    let screen = s.wait_for("Hint for White: ");
+    assert!(screen.contains("for you"), "{screen}");
     s.wait_for("Hint ◆: ");
     // Between people the hint plays nothing.
     assert_eq!(record(&path).unwrap().actions().len(), 1);
@@ -332,4 +334,67 @@ fn a_game_against_the_computer_resumes_against_it_without_being_told() {
         ),
         "{text}"
     );
+}
+
+#[test]
+fn the_computer_s_figure_is_yours_at_full_strength_and_not_given_below() {
+    // Full strength, a second a move on 5×5: tens of thousands of playouts, so a figure.
+    let dir = scratch("versus-figure");
+    let mut s = Session::start(
+        &dir,
+        &[
+            "--size",
+            "5",
+            "--no-pie",
+            "--computer",
+            "--level",
+            "10",
+            "--think",
+            "1",
+        ],
+    );
+    s.wait_for("Black to move: Player 1");
+    s.send("\r");
+    let screen = s.wait_for("Computer played ");
+    let said = screen
+        .lines()
+        .find(|l| l.contains("Computer played "))
+        .unwrap()
+        .to_string();
+    assert!(
+        said.contains("% for you") || said.contains("proven"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("for it") && !screen.contains("playout"),
+        "{screen}"
+    );
+    s.send("q");
+    assert!(s.wait_exit());
+    // Level 3: the move, and no figure.
+    let dir = scratch("versus-figure-low");
+    let mut s = Session::start(
+        &dir,
+        &[
+            "--size",
+            "5",
+            "--no-pie",
+            "--computer",
+            "--level",
+            "3",
+            "--think",
+            "1",
+        ],
+    );
+    s.wait_for("Black to move: Player 1");
+    s.send("\r");
+    let screen = s.wait_for("Computer played ");
+    let said = screen
+        .lines()
+        .find(|l| l.contains("Computer played "))
+        .unwrap()
+        .to_string();
+    assert!(!said.contains('%') && !said.contains("proven"), "{screen}");
+    s.send("q");
+    assert!(s.wait_exit());
 }

@@ -30,6 +30,7 @@ pub mod policy;
 pub mod puzzles;
 mod quint_tactics;
 mod report;
+pub mod resist;
 pub mod review;
 pub mod rng;
 pub mod solver;
@@ -157,6 +158,8 @@ pub struct Searcher {
     trees: Vec<Tree>,
     /// Searches run, to vary the seed from one to the next.
     searches: u64,
+    /// Whether a lost position's action is the one that holds out longest ([`resist`]).
+    resist: bool,
 }
 
 impl Searcher {
@@ -178,7 +181,18 @@ impl Searcher {
             root: None,
             trees: Vec::new(),
             searches: 0,
+            resist: false,
         }
+    }
+
+    /// Whether, at full strength, a position the playouts call lost (the best action's share
+    /// below [`resist::HOPELESS`], no proof) gets the action that holds out longest, as the
+    /// exact solver proves it ([`resist::longest_resistance`]), rather than the tree search's
+    /// best among moves that all look lost: what a person asking for a hint, or playing the
+    /// computer, expects (issue 46). Off unless asked for: matches and the ladder measure the
+    /// tree search alone.
+    pub fn set_resist(&mut self, on: bool) {
+        self.resist = on;
     }
 
     /// The limits of the next searches.
@@ -358,8 +372,42 @@ impl Searcher {
             &mut report,
             &mut Rng::new(seed ^ LEVEL_SEED),
         );
+        if self.resist && self.limits.level.is_full() && !stop.load(Ordering::Relaxed) {
+            hold_out(position, &mut report, deadline, stop);
+        }
         on_progress(&report);
         report
+    }
+}
+
+/// In a position the playouts call lost, and not proved either way, makes the report's best
+/// action the one that holds out longest ([`resist::longest_resistance`]), with its own win
+/// share; the rest of the report stays the tree search's.
+fn hold_out(
+    position: &Position,
+    report: &mut Report,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) {
+    if report.proven.is_some() || !report.raw_chance().is_some_and(|w| w < resist::HOPELESS) {
+        return;
+    }
+    let mut candidates: Vec<Action> = report.moves.iter().map(|m| m.action).collect();
+    for action in position.legal_actions() {
+        if !candidates.contains(&action) {
+            candidates.push(action);
+        }
+    }
+    // The think time is spent: the solver gets a share of its own, bounded in positions.
+    let deadline = deadline.map(|_| Instant::now() + Duration::from_secs(1));
+    let Some(held) =
+        resist::longest_resistance(position, &candidates, resist::NODES, deadline, stop)
+    else {
+        return;
+    };
+    report.best = Some(held.action);
+    if let Some(m) = report.moves.iter().find(|m| m.action == held.action) {
+        report.win = m.win;
     }
 }
 

@@ -9,6 +9,7 @@
 
 use crate::record::Players;
 use crate::rules::{Action, Color, Position};
+use crate::search::resist::HOPELESS;
 use crate::search::{Budget, Level, Proven, Report};
 use crate::search_handle::{SearchNews, SearchOrder};
 
@@ -101,10 +102,29 @@ pub fn chance(win: Option<f64>, proven: Option<Proven>) -> String {
     crate::search::chance_words(win, proven)
 }
 
-/// `, 61% for it`: what the action the report plays (the level's choice, not the search's
-/// best) is worth, for `whom`; when the search has no figure for it, why not.
-fn worth(report: &Report, whom: &str) -> String {
-    report.worth(whom)
+/// `, 39% for you`: what the action the report plays is worth, said from the side of
+/// `person` (the colour of the one person at the keyboard, or of the side the hint is for) when
+/// there is one, else for the colour that played it (`, 61% for Black`). Nothing when the search
+/// played too few playouts through it to give a figure, and nothing for a level below full
+/// strength unless it is a proof: such a level plays a move drawn among the plausible ones
+/// after a few hundred playouts, and its figure would read as a judgement the review may call a
+/// blunder (issue 46). A proof is exact at every level.
+fn worth(report: &Report, mover: Color, person: Option<Color>, full: bool) -> String {
+    let (win, proven) = (report.chance(), report.proven);
+    if win.is_none() || (!full && proven.is_none()) {
+        return String::new();
+    }
+    match person {
+        Some(person) if person != mover => {
+            let proven = proven.map(|p| match p {
+                Proven::Win => Proven::Loss,
+                Proven::Loss => Proven::Win,
+            });
+            format!(", {} for you", chance(win.map(|w| 1.0 - w), proven))
+        }
+        Some(_) => format!(", {} for you", chance(win, proven)),
+        None => format!(", {} for {}", chance(win, proven), mover.capitalised()),
+    }
 }
 
 impl App {
@@ -319,10 +339,16 @@ impl App {
                     win: report.chance(),
                     color,
                 });
+                let for_whom = worth(&report, color, Some(color), true);
+                // In a lost position the hint is the move that holds out longest (the search's
+                // resistance, `quentin_search::resist`): say so, rather than offer it as a way
+                // to win.
+                let lost = report.proven == Some(Proven::Loss)
+                    || report.raw_chance().is_some_and(|w| w < HOPELESS);
+                let holds = if lost { " holds out longest" } else { "" };
                 let color = color.capitalised();
-                let for_whom = worth(&report, &format!("for {color}"));
                 self.info(format!(
-                    "Hint for {color}: {best}{for_whom}. Playing it is your choice."
+                    "Hint for {color}: {best}{holds}{for_whom}. Playing it is your choice."
                 ));
                 Effect::None
             }
@@ -344,7 +370,12 @@ impl App {
             self.seats.versus.computer = [false, false];
             return Effect::None;
         }
-        let for_it = worth(report, "for it");
+        // The one person playing the computer hears the figure from their side.
+        let person = match self.seats.versus.computer {
+            [true, false] | [false, true] => Some(mover.opponent()),
+            _ => None,
+        };
+        let for_it = worth(report, mover, person, self.seats.versus.level.is_full());
         let said = self.notes.message.as_ref().map_or("", |m| m.text.as_str());
         let played = format!("{} played {action}", mover.capitalised());
         let text = match said.strip_prefix(&played) {

@@ -149,7 +149,7 @@ fn after_your_move_the_computer_thinks_on_its_own_budget_then_plays() {
     assert_eq!(tick(&mut app, &script), Effect::Save);
     assert_eq!(app.actions(), [a("c3"), a("d4")]);
     assert!(
-        text(&app).starts_with("Computer played d4, 61% for it"),
+        text(&app).starts_with("Computer played d4.") && !text(&app).contains('%'),
         "{}",
         text(&app)
     );
@@ -274,7 +274,7 @@ fn a_hint_is_the_best_move_for_the_side_to_move_and_stays_until_the_position_cha
     assert_eq!((hint.action, hint.color), (a("b2"), Color::White));
     assert_eq!(
         text(&app),
-        "Hint for White: b2, 42% for White. Playing it is your choice."
+        "Hint for White: b2, 42% for you. Playing it is your choice."
     );
     assert_eq!(tick(&mut app, &script), Effect::None);
     assert_eq!(
@@ -328,7 +328,7 @@ fn the_computer_may_swap_and_stays_the_same_player_with_the_other_colour() {
     assert_eq!(tick(&mut app, &script), Effect::Save);
     assert_eq!(app.actions(), [a("c3"), Action::Swap]);
     assert!(
-        text(&app).starts_with("Computer swapped, 58% for it."),
+        text(&app).starts_with("Computer swapped.") && !text(&app).contains('%'),
         "{}",
         text(&app)
     );
@@ -469,10 +469,11 @@ fn after_too_few_playouts_no_win_chance_is_given() {
     assert_eq!(tick(&mut app, &script), Effect::None);
     answer(&script, report("d4", 1.0, 3, 10, &[]), true);
     assert_eq!(tick(&mut app, &script), Effect::Save);
-    // It says why there is no figure.
+    // No figure, and no jargon saying why.
     assert!(
-        text(&app).starts_with("Computer played d4 (no figure: 1 playout through it")
-            && !text(&app).contains('%'),
+        text(&app).starts_with("Computer played d4.")
+            && !text(&app).contains('%')
+            && !text(&app).contains("playout"),
         "{}",
         text(&app)
     );
@@ -483,10 +484,79 @@ fn after_too_few_playouts_no_win_chance_is_given() {
     assert_eq!(tick(&mut app, &script), Effect::None);
     assert_eq!(app.suggestion().unwrap().win, None);
     assert!(
-        text(&app).starts_with("Hint for Black: b2 (no figure: 10 playouts through it"),
+        text(&app).starts_with("Hint for Black: b2. Playing it is your choice."),
         "{}",
         text(&app)
     );
     assert_eq!(chance(None, None), "…");
     assert_eq!(chance(Some(0.614), None), "61%");
+}
+
+#[test]
+fn at_full_strength_the_computer_gives_its_figure_from_the_person_s_side() {
+    let (mut app, script) = versus(5, false, [false, true]);
+    app.set_computer(Versus {
+        computer: [false, true],
+        think: 2.0,
+        level: Level::FULL,
+    });
+    press_with(&mut app, &script, "\n");
+    assert_eq!(tick(&mut app, &script), Effect::None);
+    // 61 % for the computer is 39 % for the person playing it.
+    answer(&script, report("d4", 0.61, 5000, 2000, &[]), true);
+    assert_eq!(tick(&mut app, &script), Effect::Save);
+    assert!(
+        text(&app).starts_with("Computer played d4, 39% for you."),
+        "{}",
+        text(&app)
+    );
+}
+
+#[test]
+fn below_full_strength_only_a_proof_is_said_and_from_the_person_s_side() {
+    let (mut app, script) = versus(5, false, [false, true]);
+    press_with(&mut app, &script, "\n");
+    assert_eq!(tick(&mut app, &script), Effect::None);
+    let mut won = report("d4", 1.0, 5000, 2000, &[]);
+    won.proven = Some(Proven::Win);
+    won.moves[0].proven = Some(Proven::Win);
+    answer(&script, won, true);
+    assert_eq!(tick(&mut app, &script), Effect::Save);
+    assert!(
+        text(&app).starts_with("Computer played d4, a proven loss for you."),
+        "{}",
+        text(&app)
+    );
+}
+
+#[test]
+fn when_the_computer_plays_both_sides_its_figure_is_for_the_colour_that_moved() {
+    let (mut app, script) = versus(5, false, [true, true]);
+    app.set_computer(Versus {
+        computer: [true, true],
+        think: 2.0,
+        level: Level::FULL,
+    });
+    assert_eq!(tick(&mut app, &script), Effect::None);
+    answer(&script, report("c3", 0.55, 5000, 2000, &[]), true);
+    assert_eq!(tick(&mut app, &script), Effect::Save);
+    assert!(
+        text(&app).starts_with("Computer played c3, 55% for Black."),
+        "{}",
+        text(&app)
+    );
+}
+
+#[test]
+fn a_hint_in_a_lost_position_says_it_holds_out_longest() {
+    let (mut app, script) = versus(5, false, [false, false]);
+    press_with(&mut app, &script, "\n");
+    press_with(&mut app, &script, "t");
+    assert_eq!(tick(&mut app, &script), Effect::None);
+    answer(&script, report("b2", 0.02, 3000, 2000, &[]), true);
+    assert_eq!(tick(&mut app, &script), Effect::None);
+    assert_eq!(
+        text(&app),
+        "Hint for White: b2 holds out longest, 2% for you. Playing it is your choice."
+    );
 }
