@@ -294,7 +294,8 @@ fn a_resize_redraws_and_a_small_window_asks_for_more_room() {
 fn a_brique_game_fills_squares_and_records_them() {
     let dir = scratch("brique");
     let record = dir.join("brique.txt");
-    let mut s = Session::start(
+    // 30 rows: room for the legend under the nine actions.
+    let mut s = Session::start_sized(
         &dir,
         &[
             "--game",
@@ -305,6 +306,8 @@ fn a_brique_game_fills_squares_and_records_them() {
             "--record",
             record.to_str().unwrap(),
         ],
+        30,
+        80,
     );
     s.wait_for("Brique 5×5");
     // docs/rules.md's example, with White's a1 to give Black the move: d5 c3 e5 d3 a3 d2 b3 a1.
@@ -328,7 +331,12 @@ fn a_brique_game_fills_squares_and_records_them() {
     // c4 is the last stone; c3 and d4 are black now (and still c4's escorts).
     assert!(screen.contains(" 4 ▐    ◉ ●+  ▌ 4"), "{screen}");
     assert!(screen.contains(" 3 ▐● ● ●+●   ▌ 3"), "{screen}");
-    assert!(screen.contains("  9. P1 Black c4 +2"), "{screen}");
+    // The list says how many squares c4 filled, and in which colour; the legend what that is.
+    assert!(screen.contains("  9. P1 Black c4 +2 ●"), "{screen}");
+    assert!(
+        screen.contains("+N ●  +N ○  N squares filled, in that colour"),
+        "{screen}"
+    );
     assert_eq!(
         fs::read_to_string(&record).unwrap(),
         "game brique\nsize 5\npie off\nd5\nc3\ne5\nd3\na3\nd2\nb3\na1\nc4\n"

@@ -16,9 +16,40 @@ use crate::app::{
 use super::{BoardStyle, Glyphs, Palette, analysis, konobi, quint, squares, stone};
 use crate::wrap::wrap;
 
+/// Whether a placement played so far filled points besides its own (Quentin's regions,
+/// Brique's escorts): the list then shows `+N`, and the legend says what it means.
+fn filled_any(app: &App) -> bool {
+    matches!(app.setup().game, Game::Quentin | Game::Brique)
+        && (0..app.current()).any(|i| {
+            let (before, after) = (app.position_at(i), app.position_at(i + 1));
+            matches!(app.actions()[i], Action::Place(_))
+                && differences(before.board(), after.board()) > 1
+        })
+}
+
 /// How many points differ between two boards.
 fn differences(a: &Board, b: &Board) -> usize {
     a.points().filter(|&p| a.get(p) != b.get(p)).count()
+}
+
+/// The points that a placement at `at` filled besides its own, from `before` to `after`, by
+/// colour: those that hold a stone of a colour they did not hold (Brique's removed enemy stone
+/// filled, too); Black's first, each colour only when it filled some.
+fn fills(before: &Board, after: &Board, at: Point) -> Vec<(Color, usize)> {
+    let mut filled = [0usize; 2];
+    for p in after.points() {
+        if let Some(color) = after.get(p)
+            && before.get(p) != Some(color)
+            && p != at
+        {
+            filled[color.index()] += 1;
+        }
+    }
+    [Color::Black, Color::White]
+        .into_iter()
+        .filter(|c| filled[c.index()] > 0)
+        .map(|c| (c, filled[c.index()]))
+        .collect()
 }
 
 /// The side panel: who is to move, the action number, what the cursor's point would do, the
@@ -61,7 +92,13 @@ pub(super) fn draw_panel(
     let height = usize::from(inner.height);
     // The legend keeps a blank line above it, apart from the list of actions; it goes when
     // there is no room for it and at least one action.
-    let mut footer = legend(app, glyphs, palette);
+    // The line that explains the list's `+N` goes first when room is short.
+    let (mut footer, fills_line) = legend(app, glyphs, palette);
+    if let Some(at) = fills_line
+        && top.len() + 3 + footer.len() > height
+    {
+        footer.remove(at);
+    }
     if top.len() + 3 + footer.len() <= height {
         footer.insert(0, Line::default());
     } else {
@@ -76,7 +113,7 @@ pub(super) fn draw_panel(
     let first = app.list_top(rows);
     let shown = app.actions().len().min(first + rows);
     for i in first..shown {
-        lines.push(action_line(app, i, palette));
+        lines.push(action_line(app, i, glyphs, palette));
     }
     if app.actions().is_empty() {
         lines.push(Line::styled("none yet", palette.dim));
@@ -241,8 +278,8 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
 }
 
 /// The bottom of the panel: what the game's board shows, whose edges are whose, and the keys
-/// to remember.
-fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
+/// to remember; and which of its lines explains the list's `+N`, if one does.
+fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> (Vec<Line<'a>>, Option<usize>) {
     let online = app
         .online_state()
         .map(|o| o.seat.is_some() && o.result.is_none());
@@ -266,7 +303,7 @@ fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
             squares::legend(app.look(), playing, glyphs, palette)
         }
         Game::Quint => {
-            return vec![
+            let lines = vec![
                 Line::from(vec![
                     stone(Color::White, glyphs, palette),
                     Span::raw(" White   "),
@@ -276,9 +313,22 @@ fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
                 Line::from("Exactly five in a line wins"),
                 Line::styled(keys, palette.dim),
             ];
+            return (lines, None);
         }
         Game::Quentin => Vec::new(),
     };
+    let fills_line = filled_any(app).then_some(lines.len());
+    if fills_line.is_some() {
+        // The action list's `+2●`: what a placement filled besides its own point.
+        let unit = BoardStyle::of(app.setup().game).unit();
+        lines.push(Line::from(vec![
+            Span::raw("+N"),
+            stone(Color::Black, glyphs, palette),
+            Span::raw(" +N"),
+            stone(Color::White, glyphs, palette),
+            Span::raw(format!(" N {unit}s filled, in that colour")),
+        ]));
+    }
     lines.extend([
         Line::from(vec![
             stone(Color::Black, glyphs, palette),
@@ -292,7 +342,7 @@ fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
         ]),
         Line::styled(keys, palette.dim),
     ]);
-    lines
+    (lines, fills_line)
 }
 
 /// What the cursor's point holds or would do, and whether that is a refusal.
@@ -335,7 +385,7 @@ fn cursor_text(position: &Position, cursor: Point) -> (String, bool) {
 }
 
 /// One entry of the action list: number, colour, action, how many points it filled.
-fn action_line<'a>(app: &App, i: usize, palette: &Palette) -> Line<'a> {
+fn action_line<'a>(app: &App, i: usize, glyphs: &Glyphs, palette: &Palette) -> Line<'a> {
     let action = app.actions()[i];
     let before = app.position_at(i);
     let after = app.position_at(i + 1);
@@ -364,10 +414,13 @@ fn action_line<'a>(app: &App, i: usize, palette: &Palette) -> Line<'a> {
         }
         spans.push(Span::raw(action.to_string()));
     }
-    if matches!(action, Action::Place(_)) && i < app.current() {
-        let filled = differences(before.board(), after.board()).saturating_sub(1);
-        if filled > 0 {
-            spans.push(Span::raw(format!(" +{filled}")));
+    if let Action::Place(at) = action
+        && i < app.current()
+    {
+        // The points the placement filled besides its own, by the colour they became: `+2●`.
+        for (color, n) in fills(before.board(), after.board(), at) {
+            spans.push(Span::raw(format!(" +{n}")));
+            spans.push(stone(color, glyphs, palette));
         }
     }
     if let Some(mark) = app.mark_of(i) {
