@@ -37,6 +37,40 @@ pub fn shell_word(path: &Path) -> String {
     }
 }
 
+/// How to run this program again from the shell it was started in: `quentin` when that name
+/// on the `PATH` is this program, `cargo run --release --` when Cargo started it (the README's
+/// first command: nothing is installed yet), else its path. The exit message's `quentin resume`
+/// must be a command that works (issue 46).
+#[must_use]
+pub fn program_word() -> String {
+    let exe = std::env::current_exe().ok();
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    let mine = exe.as_deref().and_then(real);
+    let on_path = std::env::var_os("PATH").is_some_and(|dirs| {
+        std::env::split_paths(&dirs).any(|dir| {
+            let found = real(&dir.join("quentin"));
+            found.is_some() && found == mine
+        })
+    });
+    if on_path {
+        return "quentin".to_string();
+    }
+    // `cargo run` runs the program with Cargo's variables set for it.
+    if std::env::var_os("CARGO").is_some() && std::env::var_os("CARGO_MANIFEST_DIR").is_some() {
+        let release = exe
+            .as_deref()
+            .and_then(Path::parent)
+            .is_some_and(|dir| dir.ends_with("release"));
+        return if release {
+            "cargo run --release --".to_string()
+        } else {
+            "cargo run --".to_string()
+        };
+    }
+    exe.as_deref()
+        .map_or_else(|| "quentin".to_string(), shell_word)
+}
+
 /// The directory where new records go: `…/quentin/games` in the program's [`data_dir`].
 ///
 /// # Errors
@@ -171,6 +205,8 @@ pub enum Unreadable {
     TooLarge,
     /// It is not a regular file but this kind of thing (`a FIFO`, `a directory`, ...).
     NotRegular(&'static str),
+    /// It is a FIFO or pipe with nothing to read: no writer has it open.
+    EmptyPipe,
 }
 
 impl Unreadable {
@@ -182,6 +218,10 @@ impl Unreadable {
             Unreadable::TooLarge => format!(
                 "{name}: the record is larger than {} MiB, too large to be a game record",
                 MAX_RECORD_BYTES / (1024 * 1024)
+            ),
+            Unreadable::EmptyPipe => format!(
+                "{name} is a FIFO with nothing to read: no program writes to it (a pipe, as \
+                 in `quentin replay <(ssh HOST record 7)`, is read to its end)"
             ),
             Unreadable::NotRegular(kind) => format!(
                 "{name} is not a regular file ({kind}); a record must be one: name another file"
@@ -257,7 +297,14 @@ pub fn read(path: &Path) -> Result<Record, String> {
 /// When it cannot be opened or read, is not a regular file, or is too large.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Unreadable> {
     use std::io::Read;
-    let (file, _) = open_regular(path, fs::OpenOptions::new().read(true))?;
+    let file: Box<dyn Read> = match open_regular(path, fs::OpenOptions::new().read(true)) {
+        Ok((file, _)) => Box::new(file),
+        // A pipe (`quentin replay <(ssh host record 7)`) is read to its end, as a shell's own
+        // commands read one: its writer ends it. A named FIFO that no writer has open reads as
+        // empty at once (opened without waiting, then read waiting), so nothing hangs.
+        Err(Unreadable::NotRegular("a FIFO")) => Box::new(read_pipe(path)?),
+        Err(e) => return Err(e),
+    };
     let mut bytes = Vec::new();
     file.take(MAX_RECORD_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -266,6 +313,46 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Unreadable> {
         return Err(Unreadable::TooLarge);
     }
     Ok(bytes)
+}
+
+/// Opens the FIFO or pipe `path` to read, without waiting for a writer, then makes its reads
+/// wait for the writer's bytes (or its end); refuses it when it holds nothing by then.
+fn read_pipe(
+    path: &Path,
+) -> Result<std::io::Chain<std::io::Cursor<Vec<u8>>, fs::File>, Unreadable> {
+    use std::io::Read;
+    let (mut file, _) = open_any(path)?;
+    #[cfg(unix)]
+    {
+        use nix::fcntl::{FcntlArg, OFlag, fcntl};
+        let flags =
+            fcntl(&file, FcntlArg::F_GETFL).map_err(|e| Unreadable::Io("read", e.into()))?;
+        let blocking = OFlag::from_bits_truncate(flags) - OFlag::O_NONBLOCK;
+        fcntl(&file, FcntlArg::F_SETFL(blocking)).map_err(|e| Unreadable::Io("read", e.into()))?;
+    }
+    // The first byte tells a pipe with a writer from a FIFO nobody writes to.
+    let mut first = [0u8; 1];
+    let n = file
+        .read(&mut first)
+        .map_err(|e| Unreadable::Io("read", e))?;
+    if n == 0 {
+        return Err(Unreadable::EmptyPipe);
+    }
+    Ok(std::io::Cursor::new(first.to_vec()).chain(file))
+}
+
+/// Opens `path` to read without waiting, whatever it is.
+fn open_any(path: &Path) -> Result<(fs::File, fs::Metadata), Unreadable> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits());
+    }
+    let file = options.open(path).map_err(|e| Unreadable::Io("open", e))?;
+    let meta = file.metadata().map_err(|e| Unreadable::Io("read", e))?;
+    Ok((file, meta))
 }
 
 /// Whether a file name is one of the records' (`*.txt`, not hidden: temporary files are).

@@ -304,7 +304,9 @@ pub fn load_record(path: &Path) -> Result<Record> {
     let name = shown(path);
     let bytes = saved_games::read_bytes(path).map_err(|e| match e {
         Unreadable::TooLarge => anyhow::Error::new(BadRecord(e.message(&name))),
-        Unreadable::Io(..) | Unreadable::NotRegular(_) => anyhow!(e.message(&name)),
+        Unreadable::Io(..) | Unreadable::NotRegular(_) | Unreadable::EmptyPipe => {
+            anyhow!(e.message(&name))
+        }
     })?;
     parse_record(path, &bytes)
 }

@@ -180,22 +180,24 @@ impl Session {
             let _ = writeln!(stdout, "Record saved in {}", shown(path));
         }
         let over = self.app.position().is_over();
+        // As the player can type it: `quentin`, or `cargo run --release --` before installing.
+        let program = crate::saved_games::program_word();
         match (&current, &unsaved) {
             (Some(path), None) if !over => {
                 let _ = writeln!(
                     stdout,
-                    "Play on with `quentin resume {}`; `quentin games` lists your games.",
+                    "Play on with `{program} resume {}`; `{program} games` lists your games.",
                     shell_word(path)
                 );
             }
             // A game over has nothing to play on: no `quentin resume` is suggested.
             _ if over && (!self.written.is_empty() || current.is_some()) => {
-                let _ = writeln!(stdout, "`quentin games` lists your games.");
+                let _ = writeln!(stdout, "`{program} games` lists your games.");
             }
             _ if !self.written.is_empty() || current.is_some() => {
                 let _ = writeln!(
                     stdout,
-                    "`quentin games` lists your games; `quentin resume` plays on the latest \
+                    "`{program} games` lists your games; `{program} resume` plays on the latest \
                      unfinished one."
                 );
             }

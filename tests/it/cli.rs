@@ -246,12 +246,40 @@ fn what_is_not_a_regular_file_is_refused_without_waiting() {
     ] {
         let err = assert_refused(&quentin_with(args));
         assert!(
-            err.contains(&format!("{fifo} is not a regular file (a FIFO)")),
+            err.contains(&format!("{fifo} is a FIFO with nothing to read")),
             "{args:?}: {err}"
         );
     }
     use std::os::unix::fs::FileTypeExt;
     assert!(std::fs::metadata(fifo).unwrap().file_type().is_fifo());
+}
+
+#[test]
+fn a_record_from_a_pipe_is_read_to_its_end() {
+    // `quentin replay <(ssh host record 7)`: the shell hands over a pipe whose writer is still
+    // writing; the record is read to the writer's end, not refused as a FIFO.
+    let dir = scratch("pipe");
+    let record = dir.join("game.txt");
+    std::fs::write(&record, "game quentin\nsize 5\npie off\nc3 d3\n").unwrap();
+    let script = format!(
+        "exec \"$0\" replay <(sleep 0.2; cat {}) --print",
+        record.display()
+    );
+    let mut cmd = Command::new("bash");
+    cmd.arg("-c")
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_quentin"));
+    let out = run(cmd);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("after 2 actions") && stdout.contains("Last action: d3"),
+        "{stdout}"
+    );
 }
 
 /// Runs `quentin ARGS` with no standard input.

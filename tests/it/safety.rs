@@ -5,6 +5,7 @@
 use crate::pty;
 
 use std::fs;
+use std::path::Path;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -229,6 +230,42 @@ fn resume_appends_to_the_same_record_and_holds_it_locked() {
     s.wait_output("Play on with `quentin resume mine.txt`; `quentin games` lists your games.");
     assert!(fs::read_to_string(&path).unwrap().ends_with("c3\nd3\n"));
     assert!(temporaries(&dir).is_empty());
+}
+
+#[test]
+fn before_installing_the_exit_message_names_the_command_that_started_it() {
+    // `cargo run --release` from a fresh clone: no `quentin` on the PATH, Cargo's variables
+    // set (as `cargo test` sets them for this test too). The way back names `cargo run`.
+    let dir = scratch("exit-cargo-run");
+    let path = std::env::var("PATH").unwrap_or_default();
+    let exe_dir = Path::new(env!("CARGO_BIN_EXE_quentin")).parent().unwrap();
+    let without: Vec<_> = std::env::split_paths(&path)
+        .filter(|d| d.canonicalize().ok() != exe_dir.canonicalize().ok())
+        .collect();
+    let without = std::env::join_paths(without).unwrap();
+    let mut s = Session::start_with(
+        &dir,
+        &["--size", "5", "--record", "mine.txt"],
+        24,
+        100,
+        &[
+            ("PATH", without.to_str().unwrap()),
+            ("CARGO", "cargo"),
+            ("CARGO_MANIFEST_DIR", env!("CARGO_MANIFEST_DIR")),
+        ],
+    );
+    s.wait_for("Black to move");
+    s.send("\r");
+    s.wait_for("White to move");
+    s.send("q");
+    assert!(s.wait_exit());
+    let release = exe_dir.ends_with("release");
+    let program = if release {
+        "cargo run --release --"
+    } else {
+        "cargo run --"
+    };
+    s.wait_output(&format!("Play on with `{program} resume mine.txt`"));
 }
 
 #[test]

@@ -116,6 +116,12 @@ impl Session {
         let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_quentin"));
         command.args(args);
         command.env("TERM", TERM);
+        // As installed: `quentin` on the PATH is this program (its exit message names it so).
+        let exe = std::path::Path::new(env!("CARGO_BIN_EXE_quentin"));
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let dirs = std::iter::once(exe.parent().unwrap().to_path_buf())
+            .chain(std::env::split_paths(&path));
+        command.env("PATH", std::env::join_paths(dirs).unwrap());
         for (key, value) in env {
             command.env(key, value);
         }
