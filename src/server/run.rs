@@ -348,7 +348,9 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         reviews: super::reviews::Reviews::new(options.review_threads),
     });
     let config = Arc::new(russh::server::Config {
-        methods: MethodSet::from(&[MethodKind::PublicKey][..]),
+        // Keys only; keyboard-interactive is offered only to tell a client that has no key
+        // how to make one (`ssh.rs`), then refused.
+        methods: MethodSet::from(&[MethodKind::PublicKey, MethodKind::KeyboardInteractive][..]),
         keys: vec![key],
         // The sessions close themselves after the idle timeout without input, and each
         // connection's task closes it when it has not logged in within the grace time or runs

@@ -1,5 +1,5 @@
-//! The SSH side: keys only (passwords and keyboard-interactive are refused, with a banner that
-//! says how to make a key), no shell, no forwarding, no subsystem; a session channel runs the
+//! The SSH side: keys only (passwords are refused; keyboard-interactive, tried by a client only
+//! once its keys are spent, is answered with how to make a key, then refused), no shell, no forwarding, no subsystem; a session channel runs the
 //! game's interface (with a terminal), the bot protocol (`bot`) or prints a record
 //! (`record ID`).
 
@@ -20,8 +20,10 @@ use super::interactive::{self, Terminal};
 use super::link::Link;
 use super::report::spawn_supervised;
 
-/// What the banner says before the login.
-pub const BANNER: &str = "\
+/// What a client that could not log in with a key is told: OpenSSH shows keyboard-interactive's
+/// instructions, and tries that method only after its keys, so a player whose key worked never
+/// sees it (a banner before the login showed it to everyone: issue 46).
+pub const NO_KEY: &str = "\
 quentin: log in with an SSH key (no passwords). No key yet? Make one with
   ssh-keygen -t ed25519
 and connect again. Your key is your identity here.
@@ -286,25 +288,29 @@ fn clamp(n: u32) -> u16 {
 impl russh::server::Handler for Connection {
     type Error = russh::Error;
 
-    async fn authentication_banner(&mut self) -> Result<Option<String>, Self::Error> {
-        Ok(Some(BANNER.to_string()))
-    }
-
     async fn auth_none(&mut self, _user: &str) -> Result<Auth, Self::Error> {
-        Ok(only_keys())
+        Ok(keys_or_help())
     }
 
     async fn auth_password(&mut self, _user: &str, _password: &str) -> Result<Auth, Self::Error> {
-        Ok(only_keys())
+        Ok(keys_or_help())
     }
 
     async fn auth_keyboard_interactive<'a>(
         &'a mut self,
         _user: &str,
         _submethods: &str,
-        _response: Option<russh::server::Response<'a>>,
+        response: Option<russh::server::Response<'a>>,
     ) -> Result<Auth, Self::Error> {
-        Ok(only_keys())
+        // The first ask gets the words and no prompt; the (empty) answer, the refusal.
+        Ok(match response {
+            None => Auth::Partial {
+                name: "".into(),
+                instructions: NO_KEY.into(),
+                prompts: Vec::new().into(),
+            },
+            Some(_) => only_keys(),
+        })
     }
 
     async fn auth_publickey(
@@ -536,7 +542,18 @@ impl russh::server::Handler for Connection {
     }
 }
 
-/// A refusal that tells the client to use a key.
+/// A refusal that tells the client to use a key, or to ask how to make one
+/// (keyboard-interactive, which OpenSSH tries after its keys).
+fn keys_or_help() -> Auth {
+    Auth::Reject {
+        proceed_with_methods: Some(MethodSet::from(
+            &[MethodKind::PublicKey, MethodKind::KeyboardInteractive][..],
+        )),
+        partial_success: false,
+    }
+}
+
+/// A refusal that tells the client to use a key: after the help was shown.
 fn only_keys() -> Auth {
     Auth::Reject {
         proceed_with_methods: Some(MethodSet::from(&[MethodKind::PublicKey][..])),

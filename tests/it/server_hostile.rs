@@ -36,6 +36,9 @@ fn logins_without_a_key_a_shell_sftp_and_forwarding_are_refused() {
     // shows at the INFO level.)
     let out = std::process::Command::new(serve::ssh_program())
         .args(["-o", "LogLevel=INFO", "-o", "PubkeyAuthentication=no"])
+        // As a person runs it (the tests' own options say BatchMode=yes, which skips
+        // keyboard-interactive, where the words come).
+        .args(["-o", "BatchMode=no"])
         .args([
             "-o",
             "PreferredAuthentications=password,keyboard-interactive",
@@ -49,6 +52,17 @@ fn logins_without_a_key_a_shell_sftp_and_forwarding_are_refused() {
     assert!(!out.status.success());
     assert!(said.contains("ssh-keygen -t ed25519"), "{said}");
     assert!(said.contains("Permission denied (publickey)"), "{said}");
+    // A key that works: logged in, and never told to make one (at the same log level).
+    let out = std::process::Command::new(serve::ssh_program())
+        .args(["-o", "LogLevel=INFO"])
+        .args(server.ssh_args(&ka))
+        .args(["record", "1"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("no game 1"), "{said}");
+    assert!(!said.contains("No key yet"), "{said}");
     // A shell command, sftp: refused; nothing runs.
     for args in [&["sh", "-c", "echo pwned"][..], &["-s", "sftp"], &["ls"]] {
         let out = server.ssh(&ka, args).stdin(Stdio::null()).output().unwrap();
