@@ -355,7 +355,7 @@ fn board(ctx: &Context, me: i64) -> Board {
     let now = ctx.clock.now();
     let hub = &ctx.hub;
     Board {
-        online: hub.online(),
+        online: hub.online_with_ratings(),
         challenges: hub.challenges(),
         mine: hub.games_of(me, now, 10),
         live: hub.live_games(now, 10),

@@ -23,7 +23,7 @@ use form::Form;
 /// What the lobby shows, as the hub gave it.
 #[derive(Clone, Debug, Default)]
 pub struct Board {
-    /// Players online.
+    /// Players online, each with a rating (`alice Quentin 1612`, `bob new`).
     pub online: Vec<String>,
     /// Open challenges.
     pub challenges: Vec<ChallengeView>,
@@ -104,6 +104,8 @@ pub struct Lobby {
     /// The form of the last challenge made, until the server answers: a refused one opens
     /// again as it was.
     sent: Option<Form>,
+    /// The form of the last challenge made: `c` opens the next one like it.
+    last: Option<Form>,
     help: bool,
     /// Where the selectable lines were drawn last.
     rows: Rows,
@@ -186,17 +188,27 @@ impl Lobby {
             if form.key(key) {
                 return Ask::Nothing;
             }
-            let ask = match key.code {
-                KeyCode::Esc => Ask::Nothing,
-                _ => Ask::Challenge(form.spec()),
+            let ask = match (key.code, form.spec()) {
+                (KeyCode::Esc, _) => Ask::Nothing,
+                (_, Ok(spec)) => Ask::Challenge(spec),
+                (_, Err(why)) => {
+                    // A typed clock that is not one: the form stays, saying why.
+                    self.form = self.form.take().map(|f| f.bad_clock(why));
+                    return Ask::Nothing;
+                }
             };
             self.sent = self.form.take().filter(|_| ask != Ask::Nothing);
+            if let Some(sent) = &self.sent {
+                self.last = Some(sent.again());
+            }
             return ask;
         }
         match key.code {
             KeyCode::Up | KeyCode::Char('k') => self.step(-1),
             KeyCode::Down | KeyCode::Char('j') => self.step(1),
-            KeyCode::Char('c') => self.form = Some(Form::new()),
+            KeyCode::Char('c') => {
+                self.form = Some(self.last.as_ref().map_or_else(Form::new, Form::again));
+            }
             KeyCode::Char('?') => self.help = true,
             KeyCode::Char('q') | KeyCode::Esc => return Ask::Quit,
             KeyCode::Char('d') => match self.items().get(self.selected) {
@@ -341,8 +353,23 @@ impl Lobby {
                 rated: c.rated,
                 to: None,
             };
+            // Who moves first, from the reader's side: the challenger plays against
+            // `acceptor`, anyone else is the acceptor.
+            let first = match spec.first {
+                First::Me if c.by == self.me.0 => "you move first".to_string(),
+                First::Me => format!("{} moves first", c.by_name),
+                First::You if c.by == self.me.0 => "they move first".to_string(),
+                First::You => "you move first".to_string(),
+                First::Random => "first mover drawn".to_string(),
+            };
             item(
-                format!("#{} {} by {}{to}", c.id, spec.summary(), c.by_name),
+                format!(
+                    "#{} {} by {} {}{to}, {first}",
+                    c.id,
+                    spec.summary(),
+                    c.by_name,
+                    c.by_rating
+                ),
                 &mut lines,
             );
         }

@@ -76,7 +76,8 @@ fn two_players_play_a_game_over_ssh_while_a_third_watches() {
     let mut alice = newcomer(&server, &dir, "alice");
     let mut bob = newcomer(&server, &dir, "bob");
     let mut carol = newcomer(&server, &dir, "carol");
-    bob.wait_for("alice, bob");
+    // Who is online, each with a rating (`new` before a rated game).
+    bob.wait_for("alice new, bob new");
 
     // Alice challenges: Quentin (the form's first game), 5×5, she moves first.
     alice.send("c");
@@ -85,7 +86,8 @@ fn two_players_play_a_game_over_ssh_while_a_third_watches() {
     alice.wait_for("Challenge #1 made: quentin 5x5 pie on, 10+5, rated");
 
     // Bob sees it (the first line he can select) and accepts: the game opens for both.
-    bob.wait_for("#1 quentin 5x5 pie on, 10+5, rated by alice");
+    // With the challenger's rating and who moves first, from bob's side.
+    bob.wait_for("#1 quentin 5x5 pie on, 10+5, rated by alice 1500?, alice moves first");
     bob.send("\r");
     bob.wait_for("bob (you) 1500");
     alice.wait_for("alice (you) 1500");

@@ -4,7 +4,7 @@
 use crate::record::{self, Players};
 use crate::rules::{Action, Color, Game, Position, Setup};
 
-use super::super::size_class::{SizeClass, rating_key};
+use super::super::size_class::{RatingKey, SizeClass, rating_key};
 use super::super::spec::TimeControl;
 use super::agree::Rematch;
 use super::play::{ABORT_ASKED, NO_FIRST_MOVE};
@@ -234,6 +234,8 @@ pub struct ChallengeView {
     pub rated: bool,
     /// The only player who may accept it.
     pub to: Option<String>,
+    /// The challenger's rating at its game and board-size class, as shown (`1500?`).
+    pub by_rating: String,
 }
 
 impl ChallengeView {
@@ -303,6 +305,41 @@ impl Inner {
         self.players
             .get(&id)
             .map_or_else(|| format!("#{id}"), |p| p.name.clone())
+    }
+
+    /// `player`'s rating at `key` as shown: `1500?` while provisional (or never rated).
+    fn rating_text(&self, player: i64, key: RatingKey) -> String {
+        let r = self
+            .players
+            .get(&player)
+            .and_then(|p| p.ratings.get(&key))
+            .copied()
+            .unwrap_or_default();
+        shown_rating(r.rating.round() as i64, r.deviation > PROVISIONAL)
+    }
+
+    /// What the list of players online says of `player`: their name and the rating of the game
+    /// and board-size class they played most (`alice Quentin 1612`), or `new` for a player who
+    /// has not played a rated game.
+    fn online_text(&self, player: i64) -> String {
+        let name = self.name_of(player);
+        let most = self.players.get(&player).and_then(|p| {
+            p.ratings.iter().max_by_key(|(key, r)| {
+                // The most games; among equals the first game and class, every time.
+                let (game, class) = **key;
+                let at = Game::ALL.iter().position(|g| *g == game);
+                let size = SizeClass::ALL.iter().position(|c| *c == class);
+                (r.games, std::cmp::Reverse((at, size)))
+            })
+        });
+        match most {
+            Some((key, r)) if r.games > 0 => format!(
+                "{name} {} {}",
+                key.0,
+                shown_rating(r.rating.round() as i64, r.deviation > PROVISIONAL)
+            ),
+            _ => format!("{name} new"),
+        }
     }
 
     fn view(&self, game: &Live, now: i64) -> GameView {
@@ -378,6 +415,7 @@ impl Hub {
                 clock: c.clock,
                 rated: c.rated,
                 to: c.to.map(|t| inner.name_of(t)),
+                by_rating: inner.rating_text(c.by, rating_key(c.setup)),
             })
             .collect()
     }
@@ -436,15 +474,32 @@ impl Hub {
     #[must_use]
     pub fn online(&self) -> Vec<String> {
         let inner = self.lock();
-        let ids: std::collections::BTreeSet<i64> = inner
+        let mut names: Vec<String> = self
+            .online_ids(&inner)
+            .into_iter()
+            .map(|id| inner.name_of(id))
+            .collect();
+        names.sort_by_key(|n| n.to_lowercase());
+        names
+    }
+
+    /// The players online as the lobby lists them, sorted by name, each with the rating of
+    /// the game they played most ([`Inner::online_text`]).
+    #[must_use]
+    pub fn online_with_ratings(&self) -> Vec<String> {
+        let inner = self.lock();
+        let mut ids: Vec<i64> = self.online_ids(&inner).into_iter().collect();
+        ids.sort_by_key(|&id| inner.name_of(id).to_lowercase());
+        ids.into_iter().map(|id| inner.online_text(id)).collect()
+    }
+
+    fn online_ids(&self, inner: &Inner) -> std::collections::BTreeSet<i64> {
+        inner
             .online
             .keys()
             .chain(inner.online_elsewhere.keys())
             .copied()
-            .collect();
-        let mut names: Vec<String> = ids.into_iter().map(|id| inner.name_of(id)).collect();
-        names.sort_by_key(|n| n.to_lowercase());
-        names
+            .collect()
     }
 
     /// The best rated players at each game and board-size class, best first; at most `most`

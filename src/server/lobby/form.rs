@@ -52,6 +52,8 @@ pub(super) struct Form {
     spec: Spec,
     clock: usize,
     opponent: String,
+    /// A clock typed on the clock's field (`7+3`, `2d`), instead of one of [`CLOCKS`].
+    typed_clock: Option<String>,
     /// Why the server refused the challenge the form made, shown under it when it opens
     /// again with what was typed.
     refused: Option<String>,
@@ -64,6 +66,23 @@ impl Form {
             spec: Spec::new(Game::Quentin),
             clock: 3,
             opponent: String::new(),
+            typed_clock: None,
+            refused: None,
+        }
+    }
+
+    /// The form of the challenge made last, to make another like it: the same settings, on
+    /// its first field, for anybody (lichess's form remembers its settings too).
+    pub(super) fn again(&self) -> Form {
+        Form {
+            field: 0,
+            spec: Spec {
+                to: None,
+                ..self.spec.clone()
+            },
+            clock: self.clock,
+            opponent: String::new(),
+            typed_clock: self.typed_clock.clone(),
             refused: None,
         }
     }
@@ -112,7 +131,10 @@ impl Form {
                 spec.first = all[turn(i, all.len())];
             }
             4 => {
-                self.clock = turn(self.clock, CLOCKS.len());
+                // From a typed clock, the presets go on from the one shown before it.
+                if self.typed_clock.take().is_none() {
+                    self.clock = turn(self.clock, CLOCKS.len());
+                }
                 spec.clock = CLOCKS[self.clock];
             }
             5 => spec.rated = !spec.rated,
@@ -133,7 +155,10 @@ impl Form {
                 First::You => "my opponent".to_string(),
                 First::Random => "drawn at random".to_string(),
             },
-            4 => self.spec.clock.to_string(),
+            4 => match &self.typed_clock {
+                Some(text) => format!("{text}_  (type MINUTES+INCREMENT, or DAYSd)"),
+                None => format!("{}  (or type one: 7+3, 2d)", self.spec.clock),
+            },
             5 => if self.spec.rated { "rated" } else { "casual" }.to_string(),
             _ if self.opponent.is_empty() => "anybody (type a name)".to_string(),
             _ => self.opponent.clone(),
@@ -154,6 +179,17 @@ impl Form {
             KeyCode::Backspace if self.field == 6 => {
                 self.opponent.pop();
             }
+            KeyCode::Backspace if self.field == 4 => {
+                if let Some(text) = &mut self.typed_clock {
+                    text.pop();
+                }
+            }
+            KeyCode::Char(c) if self.field == 4 && (c.is_ascii_digit() || c == '+' || c == 'd') => {
+                let text = self.typed_clock.get_or_insert_with(String::new);
+                if text.len() < 8 {
+                    text.push(c);
+                }
+            }
             KeyCode::Char(c)
                 if self.field == 6
                     && self.opponent.len() < 20
@@ -166,11 +202,24 @@ impl Form {
         true
     }
 
-    /// The challenge the form shows.
-    pub(super) fn spec(&self) -> Spec {
+    /// The challenge the form shows, or why its typed clock is not one.
+    pub(super) fn spec(&self) -> Result<Spec, String> {
         let mut spec = self.spec.clone();
+        if let Some(text) = self.typed_clock.as_deref().filter(|t| !t.is_empty()) {
+            spec.clock = match text.strip_suffix('d') {
+                Some(days) => TimeControl::parse_days(days)?,
+                None => TimeControl::parse_live(text)?,
+            };
+        }
         spec.to = (!self.opponent.is_empty()).then(|| self.opponent.clone());
-        spec
+        Ok(spec)
+    }
+
+    /// The form again on its clock's field, saying why the typed clock was refused.
+    pub(super) fn bad_clock(mut self, why: String) -> Form {
+        self.field = 4;
+        self.refused = Some(why);
+        self
     }
 
     /// Moves to the field `by` fields away.

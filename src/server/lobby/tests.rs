@@ -88,6 +88,7 @@ fn a_click_selects_a_line_and_a_second_click_opens_it() {
             clock: super::super::spec::TimeControl::Days(1),
             rated: true,
             to: None,
+            by_rating: "1500?".to_string(),
         })
         .to_vec();
     let screen = drawn(&mut lobby);
@@ -157,4 +158,101 @@ fn it_draws_in_any_size_without_a_panic() {
         let mut buf = Buffer::empty(area);
         lobby.draw(area, &mut buf, true);
     }
+}
+
+#[test]
+fn a_challenge_line_says_the_challenger_s_rating_and_who_moves_first() {
+    let mut lobby = Lobby::new((1, "alice".to_string()));
+    lobby.board.challenges = [
+        (7, 2, "bob", "me"),
+        (8, 1, "alice", "you"),
+        (9, 3, "carol", "you"),
+    ]
+    .map(|(id, by, name, first)| ChallengeView {
+        id,
+        by,
+        by_name: name.to_string(),
+        setup: crate::rules::Setup::new(crate::rules::Game::Quentin),
+        first: first.to_string(),
+        clock: super::super::spec::TimeControl::Live {
+            minutes: 5,
+            increment: 3,
+        },
+        rated: true,
+        to: None,
+        by_rating: if by == 2 { "1612" } else { "1500?" }.to_string(),
+    })
+    .to_vec();
+    lobby.board.online = vec!["alice new".to_string(), "bob quentin 1612".to_string()];
+    let screen = drawn(&mut lobby).join("\n");
+    assert!(screen.contains("by bob 1612, bob moves first"), "{screen}");
+    assert!(
+        screen.contains("by alice 1500?, they move first"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("by carol 1500?, you move first"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Online (2): alice new, bob quentin 1612"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn the_form_opens_again_as_the_last_challenge_was_and_takes_a_typed_clock() {
+    let mut lobby = Lobby::new((1, "alice".to_string()));
+    lobby.handle(&key(KeyCode::Char('c')));
+    // Konobi, then down to the clock (Game, Size, Pie rule, First, Clock): 7+3, typed.
+    lobby.handle(&key(KeyCode::Right));
+    for _ in 0..4 {
+        lobby.handle(&key(KeyCode::Down));
+    }
+    for c in "7+3".chars() {
+        assert_eq!(lobby.handle(&key(KeyCode::Char(c))), Ask::Nothing);
+    }
+    assert!(
+        drawn(&mut lobby)
+            .iter()
+            .any(|l| l.contains("> Clock      7+3_"))
+    );
+    let Ask::Challenge(spec) = lobby.handle(&key(KeyCode::Enter)) else {
+        panic!("Enter makes the challenge");
+    };
+    assert_eq!(spec.summary(), "konobi 11x11 pie on, 7+3, rated");
+    // The next form is the same, for anybody: Enter makes the same challenge again.
+    lobby.handle(&key(KeyCode::Char('c')));
+    let Ask::Challenge(again) = lobby.handle(&key(KeyCode::Enter)) else {
+        panic!("Enter makes the challenge");
+    };
+    assert_eq!(again, spec);
+    // A typed clock that is not one keeps the form open, saying why.
+    lobby.handle(&key(KeyCode::Char('c')));
+    for _ in 0..4 {
+        lobby.handle(&key(KeyCode::Down));
+    }
+    for k in [KeyCode::Backspace; 3] {
+        lobby.handle(&key(k));
+    }
+    for c in "0+5".chars() {
+        lobby.handle(&key(KeyCode::Char(c)));
+    }
+    assert_eq!(lobby.handle(&key(KeyCode::Enter)), Ask::Nothing);
+    let screen = drawn(&mut lobby).join("\n");
+    assert!(
+        screen.contains("Refused: bad clock: minutes from 1 to 180."),
+        "{screen}"
+    );
+    // Typed days.
+    for k in [KeyCode::Backspace, KeyCode::Backspace, KeyCode::Backspace] {
+        lobby.handle(&key(k));
+    }
+    for c in "2d".chars() {
+        lobby.handle(&key(KeyCode::Char(c)));
+    }
+    let Ask::Challenge(days) = lobby.handle(&key(KeyCode::Enter)) else {
+        panic!("Enter makes the challenge");
+    };
+    assert_eq!(days.clock, super::super::spec::TimeControl::Days(2));
 }
