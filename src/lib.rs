@@ -17,6 +17,8 @@ pub mod cli;
 pub mod position_view;
 pub mod save;
 pub mod saved_games;
+/// `quentin serve` (the `server` feature, on by default).
+#[cfg(feature = "server")]
 pub mod server;
 pub mod tui;
 

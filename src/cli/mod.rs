@@ -24,6 +24,10 @@ mod replay;
 mod resume;
 mod review;
 mod rules;
+#[cfg(feature = "server")]
+mod serve;
+#[cfg(not(feature = "server"))]
+#[path = "serve_absent.rs"]
 mod serve;
 mod solve;
 
