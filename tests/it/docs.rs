@@ -349,3 +349,39 @@ fn the_documents_list_every_key_of_the_table() {
         }
     }
 }
+
+#[test]
+fn the_service_unit_passes_systemd_s_own_check() {
+    // `systemd-analyze verify` reads the unit as systemd would, the program it starts included:
+    // the unit is checked with this build's binary in the place of /usr/local/bin/quentin.
+    let unit = fs::read_to_string(root().join("contrib/quentin.service")).unwrap();
+    assert!(
+        unit.contains("ExecStart=/usr/local/bin/quentin serve"),
+        "{unit}"
+    );
+    let Ok(version) = Command::new("systemd-analyze").arg("--version").output() else {
+        eprintln!(
+            "skipped: systemd-analyze is not installed (Debian's package systemd); the unit \
+             is checked where it is"
+        );
+        return;
+    };
+    assert!(version.status.success());
+    let dir = scratch("service-unit");
+    let path = dir.join("quentin.service");
+    fs::write(
+        &path,
+        unit.replace("/usr/local/bin/quentin", env!("CARGO_BIN_EXE_quentin")),
+    )
+    .unwrap();
+    let out = Command::new("systemd-analyze")
+        .arg("verify")
+        .arg(&path)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    // Only what concerns this unit: systemd may warn about the machine's own units.
+    let ours: Vec<&str> = said.lines().filter(|l| l.contains("quentin")).collect();
+    assert!(out.status.success() && ours.is_empty(), "{said}");
+}
