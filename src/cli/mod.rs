@@ -29,6 +29,8 @@ mod serve;
 #[cfg(not(feature = "server"))]
 #[path = "serve_absent.rs"]
 mod serve;
+#[cfg(feature = "server")]
+mod serve_config;
 mod solve;
 
 use anyhow::{Context, Result, anyhow};

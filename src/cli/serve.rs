@@ -9,10 +9,14 @@ use crate::server::{ServeOptions, serve as run};
 
 /// `quentin serve [--listen ADDR:PORT] [--data DIR] [--database URL] [--max-sessions N] ...`.
 #[derive(Args, Debug)]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(args_conflicts_with_subcommands = true, args_override_self = true)]
 pub struct ServeArgs {
     #[command(subcommand)]
     command: Option<ServeCommand>,
+    /// Read the options from this TOML file, a key an option (`max-sessions = 512`,
+    /// `listen = "0.0.0.0:2222"`); the command line and the environment override it.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// Where to listen; 0.0.0.0:2222 opens it to other machines, port 0 picks a free one.
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:2222")]
     listen: String,
@@ -96,6 +100,32 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
     if let Some(ServeCommand::Migrate { from, to }) = &args.command {
         return crate::server::migrate(from, to);
     }
+    if let Some(file) = &args.config {
+        return serve_options(&with_config(file)?);
+    }
+    serve_options(args)
+}
+
+/// The options again, the file's first and the command line's after them, so that the command
+/// line overrides the file ([`super::serve_config`]).
+fn with_config(file: &std::path::Path) -> Result<ServeArgs> {
+    use clap::{Command, FromArgMatches};
+    let command = ServeArgs::augment_args(Command::new("serve"));
+    let from_file = super::serve_config::words(file, &command)?;
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let given = argv
+        .iter()
+        .position(|a| a == "serve")
+        .map_or(&argv[argv.len()..], |at| &argv[at + 1..]);
+    let words = std::iter::once("serve".into())
+        .chain(from_file)
+        .chain(given.iter().cloned());
+    let matches = command.try_get_matches_from(words)?;
+    Ok(ServeArgs::from_arg_matches(&matches)?)
+}
+
+/// Runs the server with `args`.
+fn serve_options(args: &ServeArgs) -> Result<()> {
     let data = match &args.data {
         Some(dir) => dir.clone(),
         None => crate::saved_games::data_dir()?.join("server"),

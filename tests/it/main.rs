@@ -35,6 +35,7 @@ mod server_bot;
 mod server_cluster;
 mod server_cluster_faults;
 mod server_cluster_ops;
+mod server_config;
 mod server_crash;
 mod server_faults;
 mod server_flood;
