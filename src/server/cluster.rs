@@ -22,6 +22,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::Context;
 use super::hub::{GameCommand, Outcome, Owner, PeerFuture, Peers, Refusal, answer_from_wire};
+use super::store::StoreDown;
 use super::store::postgres::{CHANNEL, LEASE_MS, games, pool_error};
 
 /// How long a command passed to a game's owner waits for its answer before the owner is
@@ -156,7 +157,11 @@ impl Cluster {
     /// Takes game `id` over if nobody holds a live lease on it: whether this process owns it
     /// after. The mover's clock is charged only up to the old owner's last renewal.
     async fn take_over(&self, id: i64) -> Result<bool> {
-        let mut client = self.pool.get().await.map_err(|e| pool_error(&e))?;
+        let mut client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
         // Most often somebody holds a live lease: read without a lock.
         let now = client
             .query_opt(
@@ -308,10 +313,14 @@ impl Peers for Cluster {
         })
     }
 
-    fn settle(&self, id: i64) -> PeerFuture<'_, ()> {
+    fn settle(&self, id: i64) -> PeerFuture<'_, bool> {
         Box::pin(async move {
-            if let Err(e) = self.take_over(id).await {
-                tracing::warn!(game = id, "cannot read or take the game's lease: {e:#}");
+            match self.take_over(id).await {
+                Ok(_) => true,
+                Err(e) => {
+                    tracing::warn!(game = id, "cannot read or take the game's lease: {e:#}");
+                    !unreachable(&e)
+                }
             }
         })
     }
@@ -348,6 +357,14 @@ impl Peers for Cluster {
             Ok(())
         })
     }
+}
+
+/// Whether `e` says the database cannot be reached (no connection to be had, one lost), not
+/// that it refused something.
+fn unreachable(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<StoreDown>().is_some()
+        || e.downcast_ref::<tokio_postgres::Error>()
+            .is_some_and(|e| e.is_closed() || e.as_db_error().is_none())
 }
 
 /// Sends the queued notifications, all that are waiting in one statement.

@@ -45,6 +45,7 @@ mod server_online;
 mod server_outage;
 mod server_play;
 mod server_store;
+mod server_truth;
 mod solve;
 mod start_from;
 mod tui;

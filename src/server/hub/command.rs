@@ -144,8 +144,9 @@ pub trait Peers: Send + Sync {
         command: GameCommand,
     ) -> PeerFuture<'a, Option<Result<Outcome, Refusal>>>;
 
-    /// Reads game `id`'s owner again, and takes the game over when its lease has run out.
-    fn settle(&self, id: i64) -> PeerFuture<'_, ()>;
+    /// Reads game `id`'s owner again, and takes the game over when its lease has run out;
+    /// false when the database could not be reached.
+    fn settle(&self, id: i64) -> PeerFuture<'_, bool>;
 
     /// Tells the other processes `note` (a line of the notification channel's words).
     fn note(&self, note: String);
