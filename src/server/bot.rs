@@ -112,6 +112,15 @@ pub async fn run(
         if words.is_empty() {
             continue;
         }
+        // A challenge or game this process has not heard of may have been made on another a
+        // moment ago: the database is asked before the command is answered.
+        if who.player.is_some()
+            && NAMES_AN_ID.contains(&words[0])
+            && let Ok(id) = id_of(&words)
+        {
+            let game = !matches!(words[0], "accept" | "withdraw");
+            ctx.hub.look_up(id, game).await;
+        }
         let answer = match words[0] {
             "quit" => {
                 let _ = out.send(b"=\n\n").await;
@@ -149,6 +158,11 @@ pub async fn run(
 }
 
 type Answer = Result<String, String>;
+
+/// The commands whose first word after them is a challenge's or a game's number.
+const NAMES_AN_ID: [&str; 9] = [
+    "accept", "withdraw", "wait", "play", "resign", "abort", "takeback", "rematch", "record",
+];
 
 fn id_of(words: &[&str]) -> Result<i64, String> {
     words

@@ -29,6 +29,10 @@ use super::store::postgres::{CHANNEL, LEASE_MS, games, pool_error};
 /// looked up again.
 const ANSWER_WAIT: Duration = Duration::from_millis(2_500);
 
+/// How long a command on a challenge or game this process has not heard of waits for the
+/// database to be asked ([`Peers::look_up`]) before it is answered as things are.
+const LOOK_WAIT: Duration = Duration::from_secs(5);
+
 /// This process among the others on the database.
 pub struct Cluster {
     /// Its name: in `owners`, `processes`, `presence` and every notification.
@@ -45,6 +49,8 @@ pub struct Cluster {
     outbox: mpsc::UnboundedSender<String>,
     /// Told when the players online here change.
     presence: Notify,
+    /// Look-ups for the following task ([`follow`]).
+    looks: OnceLock<mpsc::UnboundedSender<follow::Heard>>,
     ctx: OnceLock<Weak<Context>>,
 }
 
@@ -120,6 +126,7 @@ impl Cluster {
             next: AtomicU64::new(1),
             outbox,
             presence: Notify::new(),
+            looks: OnceLock::new(),
             ctx: OnceLock::new(),
         });
         let _ = cluster.ctx.set(Arc::downgrade(ctx));
@@ -128,7 +135,7 @@ impl Cluster {
         lease::renew(&cluster, &mut renewing).await?;
         lease::read_owners(&cluster).await?;
         ctx.hub.join(cluster.clone());
-        follow::start(cluster.clone()).await?;
+        let _ = cluster.looks.set(follow::start(cluster.clone()).await?);
         tokio::spawn(send(cluster.clone(), queue));
         tokio::spawn(lease::renewals(cluster.clone(), renewing));
         tokio::spawn(lease::run(cluster.clone()));
@@ -321,6 +328,18 @@ impl Peers for Cluster {
                     tracing::warn!(game = id, "cannot read or take the game's lease: {e:#}");
                     !unreachable(&e)
                 }
+            }
+        })
+    }
+
+    fn look_up(&self, id: i64) -> PeerFuture<'_, ()> {
+        Box::pin(async move {
+            let Some(looks) = self.looks.get() else {
+                return;
+            };
+            let (done, read) = oneshot::channel();
+            if looks.send(follow::Heard::Look(id, done)).is_ok() {
+                let _ = tokio::time::timeout(LOOK_WAIT, read).await;
             }
         })
     }
