@@ -22,6 +22,8 @@
 
 #[path = "server_load/attack.rs"]
 mod attack;
+#[path = "server_load/measure.rs"]
+mod measure;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -35,6 +37,10 @@ use russh::keys::ssh_key::private::{Ed25519Keypair, KeypairData};
 use russh::keys::{PrivateKey, PrivateKeyWithHashAlg};
 use russh::{ChannelMsg, ChannelReadHalf, ChannelWriteHalf};
 use tokio::sync::{Barrier, oneshot};
+
+use measure::{
+    admin, cpu_seconds, database, database_cpu_seconds, make_database, percentile, status_kb,
+};
 
 pub struct Client;
 
@@ -127,54 +133,6 @@ struct Options {
     processes: usize,
 }
 
-/// The database URL of `--database`, if any.
-fn database() -> Option<String> {
-    let args: Vec<String> = std::env::args().collect();
-    args.windows(2)
-        .find(|pair| pair[0] == "--database")
-        .map(|pair| pair[1].clone())
-}
-
-/// A new database on the server of `url` for this run (its URL and name), dropped at the end.
-fn make_database(url: &str) -> (String, String) {
-    let name = format!("quentin_bench_{}", std::process::id());
-    admin(url, &format!("CREATE DATABASE {name}"));
-    let config: tokio_postgres::Config = url.parse().expect("a database URL");
-    let user = config.get_user().unwrap_or("postgres");
-    let host = match config.get_hosts().first() {
-        Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
-        _ => "127.0.0.1".to_string(),
-    };
-    let port = config.get_ports().first().copied().unwrap_or(5432);
-    (format!("postgres://{user}@{host}:{port}/{name}"), name)
-}
-
-fn admin(url: &str, sql: &str) {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    runtime.block_on(async {
-        let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-            .await
-            .expect("the database of --database");
-        tokio::spawn(connection);
-        client.batch_execute(sql).await.unwrap();
-    });
-}
-
-/// The CPU time of every PostgreSQL server process on this machine so far.
-fn database_cpu_seconds() -> f64 {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0.0;
-    };
-    entries
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/comm"))
-                .is_ok_and(|c| c.trim().starts_with("postgres"))
-        })
-        .map(cpu_seconds)
-        .sum()
-}
-
 fn options() -> Options {
     let mut o = Options {
         sessions: 200,
@@ -206,39 +164,6 @@ fn options() -> Options {
     }
     o.sessions -= o.sessions % 2;
     o
-}
-
-/// The server's CPU time (user and system) so far, from /proc.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    // utime and stime are fields 14 and 15 of the whole line: 11 and 12 after the name.
-    (ticks(11) + ticks(12)) / 100.0
-}
-
-/// A line of /proc/PID/status, in kB.
-fn status_kb(pid: u32, field: &str) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix(field))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i]
 }
 
 fn main() {

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use tokio::sync::watch;
 
-use crate::rules::Action;
+use crate::rules::{Action, Game};
 
 use super::channel::{Ended, Inbox, Input, Out};
-use super::hub::{GameView, Refusal, Rematch};
+use super::hub::{GameView, PAGE, Refusal, Rematch};
 use super::spec::{Spec, shown};
 use super::{Context, Presence};
 
@@ -112,6 +112,15 @@ pub async fn run(
         if words.is_empty() {
             continue;
         }
+        // A challenge or game this process has not heard of may have been made on another a
+        // moment ago: the database is asked before the command is answered.
+        if who.player.is_some()
+            && NAMES_AN_ID.contains(&words[0])
+            && let Ok(id) = id_of(&words)
+        {
+            let game = !matches!(words[0], "accept" | "withdraw");
+            ctx.hub.look_up(id, game).await;
+        }
         let answer = match words[0] {
             "quit" => {
                 let _ = out.send(b"=\n\n").await;
@@ -149,6 +158,11 @@ pub async fn run(
 }
 
 type Answer = Result<String, String>;
+
+/// The commands whose first word after them is a challenge's or a game's number.
+const NAMES_AN_ID: [&str; 9] = [
+    "accept", "withdraw", "wait", "play", "resign", "abort", "takeback", "rematch", "record",
+];
 
 fn id_of(words: &[&str]) -> Result<i64, String> {
     words
@@ -205,12 +219,7 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
             Ok(id) => said(hub.withdraw(*me, id).await.map(|()| String::new())),
             Err(why) => Err(why),
         },
-        ("challenges", Some(_)) => Ok(hub
-            .challenges()
-            .iter()
-            .map(super::hub::ChallengeView::line)
-            .collect::<Vec<_>>()
-            .join("\n")),
+        ("challenges", Some(_)) => challenges(hub, &words[1..]),
         ("accept", Some((me, _))) => match id_of(words) {
             Ok(id) => said(
                 hub.accept(*me, id, now)
@@ -243,21 +252,72 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
                 .map(|r| r.trim_end().to_string())
                 .ok_or_else(|| hub.missing(id).to_string())
         }),
-        ("games", Some((me, _))) => {
-            let games = hub.games_of(*me, now, 100);
-            Ok(if words.get(1) == Some(&"--json") {
-                games_json(&games, *me)
-            } else {
-                games
-                    .iter()
-                    .map(|g| game_line(g, *me))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-        }
+        ("games", Some((me, _))) => games(hub, *me, now, &words[1..]),
         (word, Some(_)) => Err(format!("unknown command {}", shown(word))),
     };
     Some(answer)
+}
+
+/// The line that ends a page of a listing with `more` left: `more N: COMMAND`, the command
+/// that asks for the next page.
+fn more_line(more: usize, next: &str) -> String {
+    format!("more {more}: {next}")
+}
+
+/// `challenges [GAME] [after ID]`: the open challenges numbered after ID, of GAME when given,
+/// oldest first, a page at most ([`PAGE`] lines), then `more N: challenges [GAME] after LAST`
+/// when there are more.
+fn challenges(hub: &super::hub::Hub, words: &[&str]) -> Answer {
+    let usage = || "challenges [GAME] [after ID]".to_string();
+    let (mut game, mut after) = (None, 0);
+    let mut rest = words.iter();
+    while let Some(word) = rest.next() {
+        match (*word, Game::from_name(word)) {
+            ("after", _) => after = rest.next().and_then(|n| n.parse().ok()).ok_or_else(usage)?,
+            (_, Some(g)) if game.is_none() => game = Some(g),
+            _ => return Err(usage()),
+        }
+    }
+    let (page, more) = hub.challenges_page(game, after, PAGE);
+    let mut lines: Vec<String> = page.iter().map(super::hub::ChallengeView::line).collect();
+    if more > 0
+        && let Some(last) = page.last()
+    {
+        let game = game.map(|g| format!("{} ", g.name())).unwrap_or_default();
+        lines.push(more_line(
+            more,
+            &format!("challenges {game}after {}", last.id),
+        ));
+    }
+    Ok(lines.join("\n"))
+}
+
+/// `games [--json] [skip N]`: this player's games, the unfinished first, then the finished,
+/// each newest first, N left out, a page at most ([`PAGE`]), then `more N: games [--json] skip
+/// M` when there are more (after the JSON array's line, with `--json`).
+fn games(hub: &super::hub::Hub, me: i64, now: i64, words: &[&str]) -> Answer {
+    let usage = || "games [--json] [skip N]".to_string();
+    let (mut json, mut skip) = (false, 0);
+    let mut rest = words.iter();
+    while let Some(word) = rest.next() {
+        match *word {
+            "--json" if !json => json = true,
+            "skip" => skip = rest.next().and_then(|n| n.parse().ok()).ok_or_else(usage)?,
+            _ => return Err(usage()),
+        }
+    }
+    let (page, more) = hub.games_page(me, now, skip, PAGE);
+    let mut lines = if json {
+        vec![games_json(&page, me)]
+    } else {
+        page.iter().map(|g| game_line(g, me)).collect()
+    };
+    if more > 0 {
+        let json = if json { "--json " } else { "" };
+        let next = skip + page.len();
+        lines.push(more_line(more, &format!("games {json}skip {next}")));
+    }
+    Ok(lines.join("\n"))
 }
 
 /// `takeback ID` asks (`= asked N`, the number of actions it would take back), `takeback ID
@@ -441,11 +501,7 @@ async fn waiting_challenge(ctx: &Context, me: i64, id: i64, reader: &mut Reader)
     let mut seen = false;
     loop {
         lobby.borrow_and_update();
-        let mine = ctx
-            .hub
-            .challenges()
-            .iter()
-            .any(|c| c.id == id && c.by == me);
+        let mine = ctx.hub.has_open_challenge(me, id);
         if !mine {
             return match (seen, ctx.hub.game(id, ctx.clock.now()).is_some()) {
                 (_, true) => Waited::Accepted,

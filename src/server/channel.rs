@@ -260,10 +260,14 @@ impl Outbox {
         {
             queue.bytes -= old.len();
         }
+        // The bound is on what the client left unread before this: one answer, however
+        // long, is queued whole for a client that reads (its writer takes it as the client's
+        // window opens); a client that asks again before reading what waits is cut.
+        let unread = queue.bytes;
         queue.items.push_back(item);
         queue.bytes += len;
         queue.frame_last = frame;
-        if queue.bytes > self.bound {
+        if unread > self.bound {
             let waiting = queue.bytes;
             queue.gone = true;
             queue.items.clear();
@@ -542,6 +546,26 @@ mod tests {
         feed.flood();
         assert!(inbox.recv().await.is_none());
         assert_eq!(inbox.ended(), Some(Ended::Flooded));
+    }
+
+    #[tokio::test]
+    async fn one_long_answer_is_queued_whole_and_asking_again_before_reading_it_cuts() {
+        let link = Link::new(([127, 0, 0, 1], 1).into());
+        let outbox = Outbox {
+            queue: Mutex::default(),
+            wake: Notify::new(),
+            done: watch::Sender::new(false),
+            link: link.clone(),
+            bound: 100,
+        };
+        assert!(outbox.put(Item::Data(vec![b'x'; 1000]), false).is_ok());
+        assert!(link.cut_why().is_none(), "one answer ten times the bound");
+        // Taken by the writer as the client reads: the next answer is queued too.
+        assert!(matches!(outbox.next().await, Some(Item::Data(b)) if b.len() == 1000));
+        assert!(outbox.put(Item::Data(vec![b'y'; 1000]), false).is_ok());
+        // Asked again before that one is read: cut.
+        assert!(outbox.put(Item::Data(b"more".to_vec()), false).is_err());
+        assert!(link.cut_why().is_some_and(|why| why.contains("not read")));
     }
 
     #[test]

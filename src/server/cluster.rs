@@ -22,11 +22,16 @@ use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::Context;
 use super::hub::{GameCommand, Outcome, Owner, PeerFuture, Peers, Refusal, answer_from_wire};
+use super::store::StoreDown;
 use super::store::postgres::{CHANNEL, LEASE_MS, games, pool_error};
 
 /// How long a command passed to a game's owner waits for its answer before the owner is
 /// looked up again.
 const ANSWER_WAIT: Duration = Duration::from_millis(2_500);
+
+/// How long a command on a challenge or game this process has not heard of waits for the
+/// database to be asked ([`Peers::look_up`]) before it is answered as things are.
+const LOOK_WAIT: Duration = Duration::from_secs(5);
 
 /// This process among the others on the database.
 pub struct Cluster {
@@ -44,6 +49,8 @@ pub struct Cluster {
     outbox: mpsc::UnboundedSender<String>,
     /// Told when the players online here change.
     presence: Notify,
+    /// Look-ups for the following task ([`follow`]).
+    looks: OnceLock<mpsc::UnboundedSender<follow::Heard>>,
     ctx: OnceLock<Weak<Context>>,
 }
 
@@ -119,6 +126,7 @@ impl Cluster {
             next: AtomicU64::new(1),
             outbox,
             presence: Notify::new(),
+            looks: OnceLock::new(),
             ctx: OnceLock::new(),
         });
         let _ = cluster.ctx.set(Arc::downgrade(ctx));
@@ -127,7 +135,7 @@ impl Cluster {
         lease::renew(&cluster, &mut renewing).await?;
         lease::read_owners(&cluster).await?;
         ctx.hub.join(cluster.clone());
-        follow::start(cluster.clone()).await?;
+        let _ = cluster.looks.set(follow::start(cluster.clone()).await?);
         tokio::spawn(send(cluster.clone(), queue));
         tokio::spawn(lease::renewals(cluster.clone(), renewing));
         tokio::spawn(lease::run(cluster.clone()));
@@ -156,7 +164,11 @@ impl Cluster {
     /// Takes game `id` over if nobody holds a live lease on it: whether this process owns it
     /// after. The mover's clock is charged only up to the old owner's last renewal.
     async fn take_over(&self, id: i64) -> Result<bool> {
-        let mut client = self.pool.get().await.map_err(|e| pool_error(&e))?;
+        let mut client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
         // Most often somebody holds a live lease: read without a lock.
         let now = client
             .query_opt(
@@ -308,10 +320,26 @@ impl Peers for Cluster {
         })
     }
 
-    fn settle(&self, id: i64) -> PeerFuture<'_, ()> {
+    fn settle(&self, id: i64) -> PeerFuture<'_, bool> {
         Box::pin(async move {
-            if let Err(e) = self.take_over(id).await {
-                tracing::warn!(game = id, "cannot read or take the game's lease: {e:#}");
+            match self.take_over(id).await {
+                Ok(_) => true,
+                Err(e) => {
+                    tracing::warn!(game = id, "cannot read or take the game's lease: {e:#}");
+                    !unreachable(&e)
+                }
+            }
+        })
+    }
+
+    fn look_up(&self, id: i64) -> PeerFuture<'_, ()> {
+        Box::pin(async move {
+            let Some(looks) = self.looks.get() else {
+                return;
+            };
+            let (done, read) = oneshot::channel();
+            if looks.send(follow::Heard::Look(id, done)).is_ok() {
+                let _ = tokio::time::timeout(LOOK_WAIT, read).await;
             }
         })
     }
@@ -348,6 +376,14 @@ impl Peers for Cluster {
             Ok(())
         })
     }
+}
+
+/// Whether `e` says the database cannot be reached (no connection to be had, one lost), not
+/// that it refused something.
+fn unreachable(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<StoreDown>().is_some()
+        || e.downcast_ref::<tokio_postgres::Error>()
+            .is_some_and(|e| e.is_closed() || e.as_db_error().is_none())
 }
 
 /// Sends the queued notifications, all that are waiting in one statement.

@@ -255,6 +255,12 @@ impl Gate {
         })
     }
 
+    /// Strikes the block of `address`, as a place held for the whole grace does: its
+    /// connection did not even send its SSH version line in time.
+    pub fn strike(&self, address: IpAddr) {
+        strike(&mut self.counts(), block_of(address), Instant::now());
+    }
+
     /// Places taken now: not logged in, logged in, and the sessions of `key`.
     #[must_use]
     pub fn taken(&self, key: &str) -> (usize, usize, usize) {

@@ -10,6 +10,7 @@
 
 mod agree;
 mod command;
+mod listings;
 mod lobby;
 mod mirror;
 mod outage;
@@ -37,6 +38,7 @@ pub use agree::Rematch;
 pub use command::{
     GameCommand, Outcome, Owner, PeerFuture, Peers, answer_from_wire, answer_to_wire,
 };
+pub use listings::PAGE;
 pub use presence::Watching;
 pub use refusal::Refusal;
 pub use views::{ABORTED, ChallengeView, GameView, Standing, shown_rating, signed};

@@ -351,12 +351,17 @@ fn running_live_game(ctx: &Context, me: i64) -> Option<i64> {
         .next()
 }
 
+/// The most open challenges a lobby lists.
+const LOBBY_CHALLENGES: usize = 100;
+
 fn board(ctx: &Context, me: i64) -> Board {
     let now = ctx.clock.now();
     let hub = &ctx.hub;
+    let (challenges, more_challenges) = hub.lobby_challenges(me, LOBBY_CHALLENGES);
     Board {
         online: hub.online_with_ratings(),
-        challenges: hub.challenges(),
+        challenges,
+        more_challenges,
         mine: hub.games_of(me, now, 10),
         live: hub.live_games(now, 10),
         recent: hub.recent_results(now, 5),

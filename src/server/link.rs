@@ -29,8 +29,17 @@ pub struct Known {
     pub ending: Option<String>,
 }
 
+/// How long a connection has to send its SSH version line (the first line of the protocol,
+/// which a client sends as it connects), when that is shorter than the login's grace: a
+/// socket that sends nothing at all gives its place back sooner.
+pub const VERSION_GRACE: Duration = Duration::from_secs(5);
+
 #[derive(Debug)]
 struct State {
+    /// The client's SSH version line came.
+    version: bool,
+    /// It was cut for not sending its version line within [`VERSION_GRACE`].
+    version_missed: bool,
     logged_in: bool,
     sessions: usize,
     /// Since when no session has run (from the login on).
@@ -58,6 +67,8 @@ impl Link {
             since: now,
             known: Mutex::default(),
             state: watch::Sender::new(State {
+                version: false,
+                version_missed: false,
                 logged_in: false,
                 sessions: 0,
                 quiet_since: now,
@@ -100,6 +111,19 @@ impl Link {
         self.cut(why.unwrap_or_else(|| "ended by the server".to_string()));
     }
 
+    /// The client's SSH version line came: the login's grace runs from now on, not the
+    /// version line's.
+    pub fn version_came(&self) {
+        self.state
+            .send_if_modified(|s| !std::mem::replace(&mut s.version, true));
+    }
+
+    /// Whether it was cut for not sending its version line in time.
+    #[must_use]
+    pub fn version_missed(&self) -> bool {
+        self.state.borrow().version_missed
+    }
+
     /// The login came: the grace time no longer runs.
     pub fn logged_in(&self) {
         self.state.send_modify(|s| {
@@ -139,7 +163,8 @@ impl Link {
         self.state.borrow().cut.clone()
     }
 
-    /// Returns once the connection must end, with why: it was cut; it has not logged in
+    /// Returns once the connection must end, with why: it was cut; it has not sent its SSH
+    /// version line within [`VERSION_GRACE`] (or `grace`, if shorter); it has not logged in
     /// within `grace`; logged in, it has run no session for `idle`; or `stop` turned true.
     pub async fn deadline(
         &self,
@@ -154,18 +179,26 @@ impl Link {
                 if let Some(why) = &s.cut {
                     return why.clone();
                 }
-                if !s.logged_in {
+                if !s.logged_in && !s.version && VERSION_GRACE < grace {
+                    Some((
+                        self.since + VERSION_GRACE,
+                        format!("no SSH version line within {} s", VERSION_GRACE.as_secs()),
+                        true,
+                    ))
+                } else if !s.logged_in {
                     Some((
                         self.since + grace,
                         format!(
                             "not logged in within {} s (--login-grace-time)",
                             grace.as_secs()
                         ),
+                        false,
                     ))
                 } else if s.sessions == 0 {
                     Some((
                         s.quiet_since + idle,
                         format!("no session for {} s (--idle-timeout)", idle.as_secs()),
+                        false,
                     ))
                 } else {
                     None
@@ -173,15 +206,18 @@ impl Link {
             };
             let sleep = async {
                 match &until {
-                    Some((at, _)) => tokio::time::sleep_until(*at).await,
+                    Some((at, ..)) => tokio::time::sleep_until(*at).await,
                     None => std::future::pending().await,
                 }
             };
             tokio::select! {
                 changed = state.changed() => if changed.is_err() { return String::new() },
                 () = sleep => {
-                    let why = until.map(|(_, why)| why).unwrap_or_default();
+                    let (why, missed) = until.map(|(_, why, missed)| (why, missed)).unwrap_or_default();
                     self.cut(why.clone());
+                    if missed {
+                        self.state.send_modify(|s| s.version_missed = true);
+                    }
                     return why;
                 }
                 _ = stop.wait_for(|stop| *stop) => {
@@ -215,20 +251,24 @@ impl Drop for Running {
     }
 }
 
-/// A connection's socket that fails every read and write once its [`Link`] is cut.
+/// A connection's socket that fails every read and write once its [`Link`] is cut, and tells
+/// the link when the client's first line (SSH's version line) has come.
 pub struct Cut<S> {
     inner: S,
     cut: Pin<Box<dyn Future<Output = ()> + Send>>,
     done: bool,
+    /// The link, until the client's first line has come.
+    waiting_version: Option<Arc<Link>>,
 }
 
 impl<S> Cut<S> {
     /// `inner`, cut with `link`.
-    pub fn new(inner: S, link: &Link) -> Cut<S> {
+    pub fn new(inner: S, link: &Arc<Link>) -> Cut<S> {
         Cut {
             inner,
             cut: link.on_cut(),
             done: false,
+            waiting_version: Some(link.clone()),
         }
     }
 
@@ -254,7 +294,15 @@ impl<S: AsyncRead + Unpin> AsyncRead for Cut<S> {
         if self.is_cut(cx) {
             return Poll::Ready(Err(cut_error()));
         }
-        Pin::new(&mut self.inner).poll_read(cx, buf)
+        let before = buf.filled().len();
+        let read = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if self.waiting_version.is_some()
+            && buf.filled()[before..].contains(&b'\n')
+            && let Some(link) = self.waiting_version.take()
+        {
+            link.version_came();
+        }
+        read
     }
 }
 
@@ -314,6 +362,32 @@ mod tests {
             .await;
         assert!(why.contains("not logged in within 5 s"), "{why}");
         assert!(link.cut_why().is_some());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn no_version_line_cuts_sooner_than_the_grace_and_a_version_line_gives_the_grace() {
+        let silent = Link::new(([127, 0, 0, 1], 1).into());
+        let (_stop, stop) = watch::channel(false);
+        let why = silent
+            .deadline(
+                Duration::from_secs(20),
+                Duration::from_secs(60),
+                stop.clone(),
+            )
+            .await;
+        assert!(why.contains("no SSH version line within 5 s"), "{why}");
+        assert!(silent.version_missed());
+        let greeted = Link::new(([127, 0, 0, 1], 2).into());
+        let (near, mut far) = tokio::io::duplex(64);
+        let mut stream = Cut::new(near, &greeted);
+        far.write_all(b"SSH-2.0-test\r\n").await.unwrap();
+        let mut buf = [0u8; 14];
+        stream.read_exact(&mut buf).await.unwrap();
+        let why = greeted
+            .deadline(Duration::from_secs(20), Duration::from_secs(60), stop)
+            .await;
+        assert!(why.contains("not logged in within 20 s"), "{why}");
+        assert!(!greeted.version_missed());
     }
 
     #[tokio::test(start_paused = true)]

@@ -25,8 +25,10 @@ use form::Form;
 pub struct Board {
     /// Players online, each with a rating (`alice Quentin 1612`, `bob new`).
     pub online: Vec<String>,
-    /// Open challenges.
+    /// Open challenges: the player's own and those made to them, and the newest others.
     pub challenges: Vec<ChallengeView>,
+    /// The open challenges left out of [`Board::challenges`].
+    pub more_challenges: usize,
     /// This player's games.
     pub mine: Vec<GameView>,
     /// Games under way.
@@ -372,6 +374,12 @@ impl Lobby {
                 ),
                 &mut lines,
             );
+        }
+        if b.more_challenges > 0 {
+            lines.push(Line::raw(format!(
+                "  and {} older open challenges (the bot protocol's challenges lists them all)",
+                b.more_challenges
+            )));
         }
         lines.push(Line::styled("Your games (Enter opens)", bold));
         for g in &b.mine {

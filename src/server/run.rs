@@ -235,7 +235,14 @@ async fn connection(
     let deadline = link.deadline(limits.login_grace, limits.idle, ctx.cut_all.subscribe());
     let ended = tokio::select! {
         ended = &mut run => ended,
-        _ = deadline => run.await,
+        _ = deadline => {
+            // A socket that sent nothing at all: its block waits a while, as for a place
+            // held for the whole grace.
+            if link.version_missed() {
+                ctx.gate.strike(link.peer.ip());
+            }
+            run.await
+        }
     };
     let known = link.known();
     let why = match (link.cut_why().or(known.ending), ended) {

@@ -2,7 +2,9 @@
 //! with the real `ssh`: bots on different processes play whole games of the four games while a
 //! watcher on a third sees every move; the owner of a game is killed with SIGKILL five times
 //! during play and the game goes on from another process with every answered move; a SQLite
-//! store moves to the database with `quentin serve migrate`. Each test makes its own database
+//! store moves to the database with `quentin serve migrate`; a challenge made on one process
+//! is accepted on another at once, and its game played at once on the first, 50 times (the
+//! process that has not heard of it yet asks the database). Each test makes its own database
 //! (`QUENTIN_TEST_DATABASE_URL`; skipped, saying so, without it) and drops it.
 
 use std::path::Path;
@@ -279,4 +281,37 @@ fn the_owner_of_a_game_killed_five_times_during_play_loses_no_answered_move() {
     }
     let record = servers[0].record(&keys[0], &id);
     assert_eq!(moves_in(&record), answered);
+}
+
+#[test]
+fn a_challenge_made_on_one_process_is_accepted_and_played_at_once_on_another() {
+    let Some(db) = Database::new("accept_at_once") else {
+        return;
+    };
+    let dir = scratch("cluster-at-once");
+    let servers = processes(&dir, &db, 2);
+    let mut bob = servers[1].registered(&dir, "bob");
+    // Alice registers on the first process and challenges at once: the second may not have
+    // heard of her either.
+    let mut alice = servers[0].registered(&dir, "alice");
+    for round in 0..50 {
+        let id = alice.ok("challenge quentin size 5 pie off first me casual clock 10+5");
+        // Accepted on the second process with no wait for its news: it asks the database.
+        let answer = bob.ask(&format!("accept {id}"));
+        assert!(
+            answer.starts_with(&format!("= {id} ")),
+            "round {round}: {answer}"
+        );
+        // The game, started and owned on the second, is played at once on the first.
+        assert_eq!(alice.ask(&format!("play {id} c3")), "=", "round {round}");
+        if round == 0 {
+            let games = bob.ok("games");
+            assert!(
+                games
+                    .lines()
+                    .any(|l| l.starts_with(&format!("{id} quentin 5 alice "))),
+                "alice known on the second process: {games}"
+            );
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! Clients that try to hold the server's places, against a real `quentin serve`, through the
 //! real OpenSSH client and raw sockets: a terminal that floods window-size changes and never
 //! reads, a bot that writes megabytes of commands and never reads, sockets that never finish
-//! the handshake, and one key with sessions of every kind. Each is closed or bounded, the
+//! the handshake, a socket that never sends its version line (closed in a few seconds, a
+//! greeted one left the login's grace), and one key with sessions of every kind. Each is closed or bounded, the
 //! players beside it play on, and every place comes back.
 
 use crate::pty;
@@ -237,6 +238,43 @@ fn sockets_that_never_finish_the_handshake_keep_no_player_out() {
         assert!(closed(stream), "a half-open socket was never closed");
     }
     wait_log(&server, &["not logged in within 2 s"]);
+}
+
+#[test]
+fn a_socket_that_sends_no_version_line_is_closed_long_before_the_login_grace() {
+    let dir = scratch("server-version-grace");
+    let server = Server::start(&dir, &["--login-grace-time", "600"]);
+    // First a socket that sends SSH's version line and stops there, then one that sends
+    // nothing at all, each from a network block of its own.
+    let greeted = half_open(&server, [127, 0, 3, 1], b"SSH-2.0-half\r\n");
+    let silent = half_open(&server, [127, 0, 2, 1], b"");
+    // The silent one is closed after the version line's few seconds, not the login's 600.
+    assert!(closed(silent), "a silent socket was never closed");
+    wait_log(
+        &server,
+        &[
+            "127.0.2.1",
+            "connection ended: no SSH version line within 5 s",
+        ],
+    );
+    // The one that sent its version line, though older, was left its grace: it is open
+    // until it closes itself, and its end says so.
+    greeted.set_nonblocking(true).unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match (&greeted).read(&mut buf) {
+            Ok(0) => panic!("the server closed a socket that sent its version line"),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    drop(greeted);
+    let line = wait_log(&server, &["127.0.3.1", "connection ended"]);
+    assert!(
+        !line.contains("version line") && !line.contains("not logged in within"),
+        "{line}"
+    );
 }
 
 #[test]

@@ -64,15 +64,15 @@ fn a_failing_disk_under_sqlite_is_charged_to_nobody() {
 
 /// A TCP proxy to the machine's PostgreSQL that the test can cut off: every connection
 /// dropped, new ones refused, until it is healed.
-struct Proxy {
-    port: u16,
+pub struct Proxy {
+    pub port: u16,
     down: Arc<AtomicBool>,
     open: Arc<Mutex<Vec<TcpStream>>>,
     stop: Arc<AtomicBool>,
 }
 
 impl Proxy {
-    fn start(upstream: (String, u16)) -> Proxy {
+    pub fn start(upstream: (String, u16)) -> Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         listener.set_nonblocking(true).unwrap();
         let port = listener.local_addr().unwrap().port();
@@ -120,15 +120,32 @@ impl Proxy {
         }
     }
 
+    /// A proxy to the database of `url`, and the URL of the same database through it.
+    pub fn before(url: &str) -> (Proxy, String) {
+        let config: tokio_postgres::Config = url.parse().unwrap();
+        let host = match config.get_hosts().first() {
+            Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
+            _ => "127.0.0.1".to_string(),
+        };
+        let proxy = Proxy::start((host, config.get_ports()[0]));
+        let through = format!(
+            "postgres://{}@127.0.0.1:{}/{}",
+            config.get_user().unwrap(),
+            proxy.port,
+            config.get_dbname().unwrap()
+        );
+        (proxy, through)
+    }
+
     /// Drops every connection and refuses the new ones.
-    fn cut(&self) {
+    pub fn cut(&self) {
         self.down.store(true, Ordering::SeqCst);
         for socket in self.open.lock().unwrap().drain(..) {
             let _ = socket.shutdown(Shutdown::Both);
         }
     }
 
-    fn heal(&self) {
+    pub fn heal(&self) {
         self.down.store(false, Ordering::SeqCst);
     }
 }
@@ -141,7 +158,7 @@ impl Drop for Proxy {
 }
 
 /// Polls `sql` (an `i64`) on `url` until `done` says yes.
-fn wait_db(url: &str, sql: &str, done: impl Fn(i64) -> bool) -> i64 {
+pub fn wait_db(url: &str, sql: &str, done: impl Fn(i64) -> bool) -> i64 {
     let started = Instant::now();
     loop {
         let value = query_i64(url, sql);
@@ -158,18 +175,7 @@ fn the_database_cut_off_mid_game_is_charged_to_nobody() {
     let Some(db) = Database::new("outage") else {
         return;
     };
-    let config: tokio_postgres::Config = db.url.parse().unwrap();
-    let host = match config.get_hosts().first() {
-        Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
-        _ => "127.0.0.1".to_string(),
-    };
-    let proxy = Proxy::start((host, config.get_ports()[0]));
-    let through = format!(
-        "postgres://{}@127.0.0.1:{}/{}",
-        config.get_user().unwrap(),
-        proxy.port,
-        config.get_dbname().unwrap()
-    );
+    let (proxy, through) = Proxy::before(&db.url);
     let dir = scratch("outage-pg");
     let server = Server::start(&dir, &["--database", &through]);
     let ([_alice, mut bob], id) = game(&server, &dir);

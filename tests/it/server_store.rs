@@ -1,6 +1,8 @@
 //! The server's store through the real binary: one server per data directory, damaged games
-//! named and kept out of play while the others are served, and a file that is not a store
-//! refused.
+//! named and kept out of play while the others are served, a file that is not a store
+//! refused, and a damaged store refused at the start with its reason and how to restore a
+//! backup: an SQLite file with a damaged index page, a PostgreSQL database missing a table
+//! and a column.
 
 use crate::serve;
 
@@ -8,13 +10,20 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 
+use serve::pg::{Database, execute};
 use serve::{Server, TIMEOUT, scratch};
 
 /// `quentin serve` on `data`, which must exit of itself (within the tests' limit): its output.
 fn refused_start(data: &Path) -> Output {
+    refused_start_with(data, &[])
+}
+
+/// [`refused_start`] with the options `extra`.
+fn refused_start_with(data: &Path, extra: &[&str]) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_quentin"))
         .args(["serve", "--listen", "127.0.0.1:0", "--data"])
         .arg(data)
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -150,4 +159,92 @@ fn a_file_that_is_not_the_store_is_refused_and_left_as_it_was() {
         );
         assert_eq!(std::fs::read(&db).unwrap(), bytes, "{what}: left as it was");
     }
+}
+
+#[test]
+fn a_store_with_a_damaged_index_page_is_refused_with_its_reason_and_a_backup_restored_serves() {
+    let dir = scratch("store-malformed");
+    let mut server = Server::start(&dir, &[]);
+    for name in ["alice", "bob", "carol"] {
+        drop(server.registered(&dir, name));
+    }
+    assert!(server.stop().success());
+    let db = server.data.join("server.db");
+    // A clean stop leaves the whole store in the file (no write-ahead log beside it).
+    assert!(!server.data.join("server.db-wal").exists());
+    let backup = dir.join("backup.db");
+    std::fs::copy(&db, &backup).unwrap();
+    // Garbage over the first page of an index of the players (their names or keys), found by
+    // its root page and the page size.
+    let (index, page, size): (String, i64, i64) = {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let (index, page) = conn
+            .query_row(
+                "SELECT name, rootpage FROM sqlite_master
+                 WHERE type = 'index' AND tbl_name = 'players' ORDER BY name LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        let size = conn
+            .query_row("PRAGMA page_size", [], |r| r.get(0))
+            .unwrap();
+        (index, page, size)
+    };
+    let mut bytes = std::fs::read(&db).unwrap();
+    let at = usize::try_from((page - 1) * size).unwrap();
+    let size = usize::try_from(size).unwrap();
+    for (i, byte) in bytes[at..at + size].iter_mut().enumerate() {
+        *byte = [0xde, 0xad, 0xbe, 0xef][i % 4];
+    }
+    std::fs::write(&db, &bytes).unwrap();
+
+    let out = refused_start(&server.data);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!(
+            "the store {} (schema version 2) is damaged",
+            db.display()
+        )),
+        "{said}"
+    );
+    // SQLite's words name the index, or its page.
+    assert!(
+        said.contains(&format!("index {index}")) || said.contains(&format!("Page {page}")),
+        "SQLite's words: {said}"
+    );
+    assert!(said.contains("Restore the latest backup"), "{said}");
+    assert_eq!(std::fs::read(&db).unwrap(), bytes, "left as it was");
+
+    // As the message says: the damaged file moved away, the backup copied into place.
+    std::fs::rename(&db, dir.join("damaged.db")).unwrap();
+    std::fs::copy(&backup, &db).unwrap();
+    let server = Server::start(&dir, &[]);
+    let mut bob = server.bot(&dir.join("bob"));
+    assert_eq!(bob.ask("whoami"), "= bob");
+    let mut dave = server.registered(&dir, "dave");
+    assert_eq!(dave.ask("whoami"), "= dave");
+}
+
+#[test]
+fn a_database_missing_a_table_or_a_column_is_refused_with_what_it_misses() {
+    let Some(db) = Database::new("schema-check") else {
+        return;
+    };
+    let dir = scratch("store-schema");
+    let mut server = Server::start(&dir, &["--database", &db.url]);
+    drop(server.registered(&dir, "alice"));
+    assert!(server.stop().success());
+    execute(
+        &db.url,
+        "ALTER TABLE moves DROP COLUMN at; DROP TABLE presence",
+    );
+    let out = refused_start_with(&server.data, &["--database", &db.url]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("is not a whole quentin store"), "{said}");
+    assert!(said.contains("table moves has no column at"), "{said}");
+    assert!(said.contains("no table presence"), "{said}");
+    assert!(said.contains("pg_restore"), "{said}");
 }

@@ -19,11 +19,15 @@ use super::{Cluster, lock};
 use crate::rules::Action;
 
 /// What the following task hears.
-enum Heard {
+pub(super) enum Heard {
     /// A notification's payload.
     Note(String),
     /// The notifications were lost: everything is read again.
     Resync,
+    /// A command names challenge or game `id`, which this process has not heard of (made on
+    /// another process a moment ago, its news not here yet): read as if its news had come,
+    /// in order with the rest, and told when read.
+    Look(i64, oneshot::Sender<()>),
 }
 
 /// What was said on the channel since the last read.
@@ -35,15 +39,19 @@ struct News {
     online: bool,
     /// Answers to give once the games of this batch are read.
     answers: Vec<(oneshot::Sender<String>, String)>,
+    /// Look-ups to tell once this batch is read.
+    looked: Vec<oneshot::Sender<()>>,
 }
 
 /// Starts listening (the first connection made before this returns, so that nothing
-/// committed after it is missed), and the task that acts on what is heard.
+/// committed after it is missed), and the task that acts on what is heard; what it is given
+/// to hear besides (look-ups) goes to the sender it returns.
 ///
 /// # Errors
 /// A database that cannot be reached.
-pub(super) async fn start(cluster: Arc<Cluster>) -> Result<()> {
+pub(super) async fn start(cluster: Arc<Cluster>) -> Result<mpsc::UnboundedSender<Heard>> {
     let (heard, hearing) = mpsc::unbounded_channel();
+    let looks = heard.clone();
     let first = listen(&cluster.config, heard.clone()).await?;
     let config = cluster.config.clone();
     tokio::spawn(async move {
@@ -66,7 +74,7 @@ pub(super) async fn start(cluster: Arc<Cluster>) -> Result<()> {
         }
     });
     tokio::spawn(act(cluster, hearing));
-    Ok(())
+    Ok(looks)
 }
 
 /// A listening connection: its notifications go to `heard` until its task ends. The client
@@ -107,6 +115,11 @@ async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>)
             match heard {
                 Heard::Note(payload) => take(&cluster, &ctx, &payload, &mut news),
                 Heard::Resync => resync = true,
+                Heard::Look(id, done) => {
+                    news.challenges.insert(id);
+                    news.games.insert(id);
+                    news.looked.push(done);
+                }
             }
             next = hearing.try_recv().ok();
         }
@@ -122,6 +135,9 @@ async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>)
         }
         for (waiter, word) in news.answers {
             let _ = waiter.send(word);
+        }
+        for done in news.looked {
+            let _ = done.send(());
         }
     }
 }
@@ -224,14 +240,11 @@ fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut Ne
 }
 
 /// Reads what `news` names and copies it into the hub: the games before the challenges, so
-/// that an accepted challenge is never seen gone before its game is there.
+/// that an accepted challenge is never seen gone before its game is there, and the players
+/// they name that this process has not heard of (a look-up may come before their news) before
+/// either.
 async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
     let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
-    if !news.players.is_empty() {
-        let ids: Vec<i64> = news.players.iter().copied().collect();
-        let (rows, ratings) = players(&**client, &ids).await?;
-        ctx.hub.mirror_players(&rows, &ratings);
-    }
     // The games this process owns are its own to change.
     let ids: Vec<i64> = news
         .games
@@ -239,8 +252,28 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
         .copied()
         .filter(|id| cluster.owner(*id) != Owner::Me)
         .collect();
+    let rows = if ids.is_empty() {
+        Vec::new()
+    } else {
+        games(&**client, &ids, &mut Vec::new()).await?
+    };
+    let challenges: Vec<i64> = news.challenges.iter().copied().collect();
+    let open = if challenges.is_empty() {
+        Vec::new()
+    } else {
+        open_challenges(&**client, &challenges).await?
+    };
+    let named = rows
+        .iter()
+        .flat_map(|g| g.players)
+        .chain(open.iter().flat_map(|c| [Some(c.by), c.to]).flatten());
+    let unknown = ctx.hub.unknown_players(named);
+    let ids: Vec<i64> = news.players.iter().copied().chain(unknown).collect();
     if !ids.is_empty() {
-        let rows = games(&**client, &ids, &mut Vec::new()).await?;
+        let (rows, ratings) = players(&**client, &ids).await?;
+        ctx.hub.mirror_players(&rows, &ratings);
+    }
+    if !rows.is_empty() {
         // A rated game that ended changed its players' ratings.
         let rated: Vec<(i64, [i64; 2])> = rows
             .iter()
@@ -260,10 +293,8 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
             ctx.hub.mirror_players(&rows, &ratings);
         }
     }
-    if !news.challenges.is_empty() {
-        let ids: Vec<i64> = news.challenges.iter().copied().collect();
-        let open = open_challenges(&**client, &ids).await?;
-        ctx.hub.mirror_challenges(&ids, open);
+    if !challenges.is_empty() {
+        ctx.hub.mirror_challenges(&challenges, open);
     }
     if news.online {
         let rows = client
@@ -314,6 +345,7 @@ pub(super) async fn resync_all(cluster: &Cluster, ctx: &Context) -> Result<()> {
         games: all("games").await?.into_iter().collect(),
         online: true,
         answers: Vec::new(),
+        looked: Vec::new(),
     };
     for row in client
         .query("SELECT game, process FROM owners", &[])

@@ -144,8 +144,14 @@ pub trait Peers: Send + Sync {
         command: GameCommand,
     ) -> PeerFuture<'a, Option<Result<Outcome, Refusal>>>;
 
-    /// Reads game `id`'s owner again, and takes the game over when its lease has run out.
-    fn settle(&self, id: i64) -> PeerFuture<'_, ()>;
+    /// Reads game `id`'s owner again, and takes the game over when its lease has run out;
+    /// false when the database could not be reached.
+    fn settle(&self, id: i64) -> PeerFuture<'_, bool>;
+
+    /// Reads challenge and game `id` (and the players they name) from the database into this
+    /// process's copy, in order with what the other processes tell; returns once read (or
+    /// after a few seconds).
+    fn look_up(&self, id: i64) -> PeerFuture<'_, ()>;
 
     /// Tells the other processes `note` (a line of the notification channel's words).
     fn note(&self, note: String);

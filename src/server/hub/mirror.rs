@@ -31,13 +31,46 @@ impl Hub {
     /// closed (accepted or withdrawn).
     pub fn mirror_challenges(&self, ids: &[i64], open: Vec<ChallengeRow>) {
         let mut inner = self.lock();
+        let mut changed = false;
         for id in ids {
-            inner.challenges.remove(id);
+            changed |= inner.challenges.remove(id).is_some();
         }
         for c in open {
-            inner.challenges.insert(c.id, c);
+            changed |= inner.challenges.insert(c.id, c.clone()).as_ref() != Some(&c);
         }
-        inner.lobby_changed();
+        // A look-up that found nothing new wakes no lobby.
+        if changed {
+            inner.lobby_changed();
+        }
+    }
+
+    /// Those of `players` this process has not heard of.
+    pub fn unknown_players(&self, players: impl Iterator<Item = i64>) -> Vec<i64> {
+        let inner = self.lock();
+        let mut unknown: Vec<i64> = players.filter(|p| !inner.players.contains_key(p)).collect();
+        unknown.sort_unstable();
+        unknown.dedup();
+        unknown
+    }
+
+    /// Before a command on game `id` (with `game`) or challenge `id` is answered, when this
+    /// process has not heard of it: another process may have made it a moment ago (a game
+    /// started from a challenge this process knows open, too), its news not here yet, so the
+    /// database is asked (and what it has is copied in, as its news would have been) rather
+    /// than the command refused with `no such`.
+    pub async fn look_up(&self, id: i64, game: bool) {
+        let Some(peers) = self.peers.get() else {
+            return;
+        };
+        let heard = {
+            let inner = self.lock();
+            inner.games.contains_key(&id)
+                || inner.damaged.contains_key(&id)
+                || (!game && inner.challenges.contains_key(&id))
+        };
+        if !heard {
+            peers.look_up(id).await;
+        }
     }
 
     /// Games as the database has them now: the numbers of those that have just ended. A game

@@ -301,6 +301,20 @@ pub struct Standing {
 }
 
 impl Inner {
+    pub(super) fn challenge_view(&self, c: &super::ChallengeRow) -> ChallengeView {
+        ChallengeView {
+            id: c.id,
+            by: c.by,
+            by_name: self.name_of(c.by),
+            setup: c.setup,
+            first: c.first.clone(),
+            clock: c.clock,
+            rated: c.rated,
+            to: c.to.map(|t| self.name_of(t)),
+            by_rating: self.rating_text(c.by, rating_key(c.setup)),
+        }
+    }
+
     pub(super) fn name_of(&self, id: i64) -> String {
         self.players
             .get(&id)
@@ -342,7 +356,7 @@ impl Inner {
         }
     }
 
-    fn view(&self, game: &Live, now: i64) -> GameView {
+    pub(super) fn view(&self, game: &Live, now: i64) -> GameView {
         let row = &game.row;
         let rating = |id: i64| {
             self.players
@@ -406,17 +420,7 @@ impl Hub {
         inner
             .challenges
             .values()
-            .map(|c| ChallengeView {
-                id: c.id,
-                by: c.by,
-                by_name: inner.name_of(c.by),
-                setup: c.setup,
-                first: c.first.clone(),
-                clock: c.clock,
-                rated: c.rated,
-                to: c.to.map(|t| inner.name_of(t)),
-                by_rating: inner.rating_text(c.by, rating_key(c.setup)),
-            })
+            .map(|c| inner.challenge_view(c))
             .collect()
     }
 
@@ -424,20 +428,7 @@ impl Hub {
     /// at most `most`.
     #[must_use]
     pub fn games_of(&self, player: i64, now: i64, most: usize) -> Vec<GameView> {
-        let inner = self.lock();
-        let mine = || {
-            inner
-                .games
-                .values()
-                .rev()
-                .filter(|g| g.row.players.contains(&player))
-        };
-        mine()
-            .filter(|g| g.row.result.is_none())
-            .chain(mine().filter(|g| g.row.result.is_some()))
-            .take(most)
-            .map(|g| inner.view(g, now))
-            .collect()
+        self.games_page(player, now, 0, most).0
     }
 
     /// The games under way, newest first; at most `most`.

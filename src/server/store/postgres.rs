@@ -166,6 +166,7 @@ impl Postgres {
     pub async fn open(pool: Pool, process: &str, what: &str) -> Result<Postgres> {
         let mut client = pool.get().await.map_err(|e| pool_error(&e))?;
         schema::migrate(&mut client, what).await?;
+        schema::check(&client, what).await?;
         Ok(Postgres {
             pool,
             handle: tokio::runtime::Handle::current(),

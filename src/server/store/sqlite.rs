@@ -44,7 +44,10 @@ impl Sqlite {
             .with_context(|| format!("cannot open the store {what}"))?;
         let not_ours = || format!("{what} is not a quentin server's store");
         // The first read of the file: a file that is not SQLite's fails here.
-        schema::version(&conn).with_context(not_ours)?;
+        let version = schema::version(&conn).with_context(not_ours)?;
+        // A damaged file is refused before anything is written to it: served, it would fail
+        // its writes for ever (`database disk image is malformed`).
+        sound(&conn, path, version)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .with_context(not_ours)?;
         // Every commit reaches the disk before it returns: a move answered `=` survives a crash.
@@ -190,6 +193,47 @@ fn game_of(id: i64, r: &Row<'_>) -> Result<GameRow> {
         result: result.zip(reason),
         ended: r.get(14)?,
     })
+}
+
+/// Checks the file's pages with SQLite's `PRAGMA quick_check` (every b-tree page of every
+/// table and index read and checked, each record well formed; not the indexes against their
+/// tables, which `integrity_check` also does and takes much longer). A damaged file is refused
+/// with what SQLite found and how to restore a backup.
+///
+/// # Errors
+/// A file SQLite finds damaged, or cannot read to the end.
+fn sound(conn: &Connection, path: &Path, version: i64) -> Result<()> {
+    let found = (|| {
+        let mut statement = conn.prepare("PRAGMA quick_check")?;
+        let rows = statement.query_map([], |r| r.get::<_, String>(0))?;
+        rows.collect::<rusqlite::Result<Vec<String>>>()
+    })();
+    let found = match found {
+        Ok(lines) if lines.len() == 1 && lines[0] == "ok" => return Ok(()),
+        // Its heading (`*** in database main ***`) says nothing the message does not.
+        Ok(lines) => lines
+            .into_iter()
+            .filter(|l| !l.starts_with("***"))
+            .collect(),
+        Err(e) => vec![e.to_string()],
+    };
+    let shown: Vec<&str> = found.iter().take(3).map(|l| l.trim()).collect();
+    let more = match found.len() {
+        n if n > 3 => format!(" (and {} more)", n - 3),
+        _ => String::new(),
+    };
+    let file = path.display();
+    let dir = path
+        .parent()
+        .map_or_else(|| ".".to_string(), |d| d.display().to_string());
+    bail!(
+        "the store {file} (schema version {version}) is damaged: SQLite's check found \
+         {}{more}. The server does not start on it. Restore the latest backup: with the \
+         server stopped, move {file} (and {file}-wal, {file}-shm if there) out of {dir}, \
+         copy the backup to {file} and start again. Without a backup, docs/server.md (\"A \
+         damaged store\") says how to copy what can still be read",
+        shown.join("; ")
+    )
 }
 
 /// Makes a new store at `path`: whole beside it first, then renamed into place.

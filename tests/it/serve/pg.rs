@@ -37,6 +37,11 @@ fn admin(url: &str, sql: &str) {
     });
 }
 
+/// Runs the statements `sql` on the database of `url` (a test's own, to damage it).
+pub fn execute(url: &str, sql: &str) {
+    admin(url, sql);
+}
+
 /// Runs `sql` on the test's database and gives the first column of the first row.
 pub fn query_i64(url: &str, sql: &str) -> i64 {
     runtime().block_on(async {

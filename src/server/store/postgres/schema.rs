@@ -106,6 +106,136 @@ pub async fn migrate(client: &mut Client, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// Every table of the current version and its columns, as [`STEPS`] make them.
+const COLUMNS: &[(&str, &[&str])] = &[
+    ("meta", &["key", "value"]),
+    ("players", &["id", "name", "key", "created"]),
+    (
+        "ratings",
+        &[
+            "player",
+            "game",
+            "class",
+            "rating",
+            "deviation",
+            "volatility",
+            "games",
+        ],
+    ),
+    (
+        "challenges",
+        &[
+            "id",
+            "by",
+            "game",
+            "size",
+            "pie",
+            "pieces",
+            "first",
+            "clock",
+            "rated",
+            "to_player",
+            "open",
+        ],
+    ),
+    (
+        "games",
+        &[
+            "id",
+            "game",
+            "size",
+            "pie",
+            "pieces",
+            "player1",
+            "player2",
+            "clock",
+            "rated",
+            "left1",
+            "left2",
+            "turn_since",
+            "result",
+            "reason",
+            "ended",
+        ],
+    ),
+    ("moves", &["game", "idx", "action", "at"]),
+    (
+        "owners",
+        &["game", "process", "taken", "renewed", "expires"],
+    ),
+    ("processes", &["id", "listen", "started", "expires"]),
+    ("presence", &["process", "player", "sessions"]),
+];
+
+/// What is missing from the database's tables for the current version: every table and
+/// column [`STEPS`] make, and the function `quentin_now`; empty when nothing is.
+///
+/// # Errors
+/// When the database cannot be read.
+pub async fn missing(client: &Client) -> Result<Vec<String>> {
+    let rows = client
+        .query(
+            "SELECT table_name::TEXT, column_name::TEXT FROM information_schema.columns
+             WHERE table_schema = current_schema()",
+            &[],
+        )
+        .await?;
+    let have = |table: &str, column: Option<&str>| {
+        rows.iter().any(|r| {
+            r.get::<_, &str>(0) == table && column.is_none_or(|c| r.get::<_, &str>(1) == c)
+        })
+    };
+    let mut missing = Vec::new();
+    for (table, columns) in COLUMNS {
+        if !have(table, None) {
+            missing.push(format!("there is no table {table}"));
+            continue;
+        }
+        let lacks: Vec<&str> = columns
+            .iter()
+            .copied()
+            .filter(|c| !have(table, Some(c)))
+            .collect();
+        if !lacks.is_empty() {
+            missing.push(format!("table {table} has no column {}", lacks.join(", ")));
+        }
+    }
+    let now = client
+        .query_one(
+            "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+             WHERE p.proname = 'quentin_now' AND n.nspname = current_schema()",
+            &[],
+        )
+        .await?;
+    if now.get::<_, i64>(0) == 0 {
+        missing.push("there is no function quentin_now()".to_string());
+    }
+    Ok(missing)
+}
+
+/// Checks that the database, brought to the current version, has what that version has
+/// ([`missing`]): a table dropped or a column changed by hand, or a backup restored in part,
+/// is refused at the start with what is missing and how to restore, rather than failing
+/// players' commands one by one.
+///
+/// # Errors
+/// What is missing; a database that cannot be read.
+pub async fn check(client: &Client, what: &str) -> Result<()> {
+    let missing = missing(client).await?;
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let version = version(client).await?;
+    bail!(
+        "{what} is not a whole quentin store (its meta row says schema version {version}): \
+         {}. It was changed by hand, or restored in part: the server does not \
+         start on it. Restore the latest backup into a new database \
+         (pg_restore --dbname=URL FILE.dump) and start with --database at it (docs/server.md, \
+         \"Backups and a standby\")",
+        missing.join("; ")
+    )
+}
+
 /// The database's version.
 ///
 /// # Errors
