@@ -336,23 +336,12 @@ fn a_game_against_the_computer_resumes_against_it_without_being_told() {
     );
 }
 
-#[test]
-fn the_computer_s_figure_is_yours_at_full_strength_and_not_given_below() {
-    // Full strength, a second a move on 5×5: tens of thousands of playouts, so a figure.
-    let dir = scratch("versus-figure");
-    let mut s = Session::start(
-        &dir,
-        &[
-            "--size",
-            "5",
-            "--no-pie",
-            "--computer",
-            "--level",
-            "10",
-            "--think",
-            "1",
-        ],
-    );
+/// After your first move on 5×5 against the computer at `level`, a second a move: its line
+/// `Computer played ...`, and the whole screen.
+fn computer_said(level: &str) -> (String, String) {
+    let dir = scratch(&format!("versus-figure-{level}"));
+    let args = ["--size", "5", "--no-pie", "--computer", "--level", level];
+    let mut s = Session::start(&dir, &[&args[..], &["--think", "1"]].concat());
     s.wait_for("Black to move: Player 1");
     s.send("\r");
     let screen = s.wait_for("Computer played ");
@@ -361,6 +350,15 @@ fn the_computer_s_figure_is_yours_at_full_strength_and_not_given_below() {
         .find(|l| l.contains("Computer played "))
         .unwrap()
         .to_string();
+    s.send("q");
+    assert!(s.wait_exit());
+    (said, screen)
+}
+
+#[test]
+fn the_computer_s_figure_is_yours_at_full_strength_and_not_given_below() {
+    // Full strength, a second a move on 5×5: tens of thousands of playouts, so a figure.
+    let (said, screen) = computer_said("10");
     assert!(
         said.contains("% for you") || said.contains("proven"),
         "{screen}"
@@ -369,32 +367,7 @@ fn the_computer_s_figure_is_yours_at_full_strength_and_not_given_below() {
         !screen.contains("for it") && !screen.contains("playout"),
         "{screen}"
     );
-    s.send("q");
-    assert!(s.wait_exit());
     // Level 3: the move, and no figure.
-    let dir = scratch("versus-figure-low");
-    let mut s = Session::start(
-        &dir,
-        &[
-            "--size",
-            "5",
-            "--no-pie",
-            "--computer",
-            "--level",
-            "3",
-            "--think",
-            "1",
-        ],
-    );
-    s.wait_for("Black to move: Player 1");
-    s.send("\r");
-    let screen = s.wait_for("Computer played ");
-    let said = screen
-        .lines()
-        .find(|l| l.contains("Computer played "))
-        .unwrap()
-        .to_string();
+    let (said, screen) = computer_said("3");
     assert!(!said.contains('%') && !said.contains("proven"), "{screen}");
-    s.send("q");
-    assert!(s.wait_exit());
 }
