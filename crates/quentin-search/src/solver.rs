@@ -344,4 +344,4 @@ fn landing(action: Action) -> Option<Point> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,34 +1,10 @@
-//! The longest resistance against a plain exhaustive search written here, on seeded random
+//! The longest resistance against the solver tests' plain exhaustive search, on seeded random
 //! positions of the three connection games on 4×4 (the pie rule off).
 
 use super::*;
 use crate::rng::Rng;
+use crate::solver::tests::attacker_wins;
 use quentin_rules::{Game, Setup};
-
-/// Whether the person to move in `pos` wins within `depth` of its own moves: every action
-/// tried at every node.
-fn wins_within(pos: &Position, depth: usize) -> bool {
-    let Some(me) = pos.to_move() else {
-        return false;
-    };
-    depth > 0
-        && pos.legal_actions().into_iter().any(|a| {
-            let mut child = pos.clone();
-            child.play(a).unwrap();
-            if child.is_over() {
-                return child.winner() == Some(me);
-            }
-            child.legal_actions().into_iter().all(|r| {
-                let mut next = child.clone();
-                next.play(r).unwrap();
-                if next.is_over() {
-                    next.winner() == Some(me)
-                } else {
-                    wins_within(&next, depth - 1)
-                }
-            })
-        })
-}
 
 /// The opponent's quickest forced win after `action`, within [`MAX_DEPTH`]; `None` beyond;
 /// 0 when the action itself ends the game for the opponent (Quentin's fill may).
@@ -38,7 +14,7 @@ fn lost_in(pos: &Position, action: Action) -> Option<usize> {
     if after.is_over() {
         return Some(0);
     }
-    (1..=MAX_DEPTH).find(|&d| wins_within(&after, d))
+    (1..=MAX_DEPTH).find(|&d| attacker_wins(&after, d))
 }
 
 /// A position of `game` on 4×4 after `stones` random actions, not over.

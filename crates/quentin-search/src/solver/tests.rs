@@ -6,8 +6,8 @@ use crate::rng::Rng;
 use quentin_rules::Setup;
 
 /// The reference: whether the person to move in `pos` wins within `depth` of its own moves,
-/// trying every legal action at every node.
-fn attacker_wins(pos: &Position, depth: usize) -> bool {
+/// trying every legal action at every node (the resistance's tests use it too).
+pub(crate) fn attacker_wins(pos: &Position, depth: usize) -> bool {
     let Some(me) = pos.to_move() else {
         return false;
     };
