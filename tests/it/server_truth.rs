@@ -106,6 +106,8 @@ fn on_two_processes_a_move_sent_again_is_done_and_a_database_cut_off_is_unreacha
         }
     };
     assert_eq!(answer, "=");
+    // The first process hears of b3 when alice's wait does; its record then holds every move.
+    assert_eq!(alice.ask(&format!("wait {id}")), "= turn b3");
     assert_eq!(
         actions(&one, &dir, &id),
         ["c3", "b2", "c4", "b3"],
