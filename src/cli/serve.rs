@@ -90,6 +90,27 @@ enum ServeCommand {
         #[arg(long, value_name = "URL")]
         to: String,
     },
+    /// Copy the SQLite store to FILE while the server runs (SQLite's online backup: the store
+    /// as it was at one commit), checked before it is renamed into place. PostgreSQL's store
+    /// is backed up with pg_dump.
+    Backup {
+        /// The backup to write (replaced if there).
+        #[arg(long, value_name = "FILE")]
+        to: PathBuf,
+        /// The server's data directory [default: the data directory's server/].
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// Put a backup in the place of the store, the server stopped; the store it replaces is
+    /// kept beside it as server.db.replaced-SECONDS.
+    Restore {
+        /// The backup, made by `quentin serve backup`.
+        #[arg(long, value_name = "FILE")]
+        from: PathBuf,
+        /// The server's data directory [default: the data directory's server/].
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
 }
 
 /// Runs the server until SIGINT or SIGTERM.
@@ -97,8 +118,15 @@ enum ServeCommand {
 /// # Errors
 /// A data directory, store or address that cannot be used.
 pub fn serve(args: &ServeArgs) -> Result<()> {
-    if let Some(ServeCommand::Migrate { from, to }) = &args.command {
-        return crate::server::migrate(from, to);
+    match &args.command {
+        Some(ServeCommand::Migrate { from, to }) => return crate::server::migrate(from, to),
+        Some(ServeCommand::Backup { to, data }) => {
+            return crate::server::backup(&data_dir(data.as_ref())?, to);
+        }
+        Some(ServeCommand::Restore { from, data }) => {
+            return crate::server::restore(&data_dir(data.as_ref())?, from);
+        }
+        None => {}
     }
     if let Some(file) = &args.config {
         return serve_options(&with_config(file)?);
@@ -126,10 +154,7 @@ fn with_config(file: &std::path::Path) -> Result<ServeArgs> {
 
 /// Runs the server with `args`.
 fn serve_options(args: &ServeArgs) -> Result<()> {
-    let data = match &args.data {
-        Some(dir) => dir.clone(),
-        None => crate::saved_games::data_dir()?.join("server"),
-    };
+    let data = data_dir(args.data.as_ref())?;
     run(&ServeOptions {
         listen: args.listen.clone(),
         data,
@@ -147,4 +172,12 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
         test_clock: args.test_clock,
         log_level: args.log_level.clone(),
     })
+}
+
+/// The server's data directory: `given`, or the data directory's `server/`.
+fn data_dir(given: Option<&PathBuf>) -> Result<PathBuf> {
+    match given {
+        Some(dir) => Ok(dir.clone()),
+        None => Ok(crate::saved_games::data_dir()?.join("server")),
+    }
 }

@@ -21,6 +21,7 @@ pub mod hub;
 pub mod interactive;
 pub mod link;
 pub mod lobby;
+mod maintenance;
 mod migrate;
 pub mod rating;
 pub mod report;
@@ -38,6 +39,7 @@ use std::time::Duration;
 
 use tokio::sync::{Notify, watch};
 
+pub use maintenance::{backup, restore};
 pub use migrate::migrate;
 pub use run::{ServeOptions, serve};
 

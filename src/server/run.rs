@@ -107,7 +107,7 @@ fn cluster_name(listen: &str) -> String {
 
 /// Takes the data directory's lock (the file `lock` in it) for as long as the returned file is
 /// open: one server per directory. The lock goes with the process, however it ends.
-fn lock_data(dir: &Path) -> Result<std::fs::File> {
+pub(super) fn lock_data(dir: &Path) -> Result<std::fs::File> {
     let path = dir.join("lock");
     let file = std::fs::OpenOptions::new()
         .create(true)

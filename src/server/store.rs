@@ -5,6 +5,7 @@
 //! workers. [`Sqlite`] is the one backend today (one file in the data directory); docs/server.md
 //! plans a second on a database server.
 
+pub mod backup;
 pub mod postgres;
 mod rows;
 mod schema;

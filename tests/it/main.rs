@@ -31,6 +31,7 @@ mod review;
 mod review_tui;
 mod safety;
 mod server_agree;
+mod server_backup;
 mod server_bot;
 mod server_cluster;
 mod server_cluster_faults;
