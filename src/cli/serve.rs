@@ -65,6 +65,13 @@ pub struct ServeArgs {
     /// count) before it is told why and closed; its games wait.
     #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
     idle_timeout: u64,
+    /// Only the keys or players this file lists may log in (a private server): one a line,
+    /// an OpenSSH public key, a fingerprint (SHA256:...) or a player's name; re-read on SIGHUP.
+    #[arg(long, value_name = "FILE")]
+    allow: Option<PathBuf>,
+    /// A message of the day, shown in the lobby and to bots (`motd`); re-read on SIGHUP.
+    #[arg(long, value_name = "FILE")]
+    motd: Option<PathBuf>,
     /// What the log on standard error shows when RUST_LOG is not set: error, warn, info,
     /// debug or trace.
     #[arg(long, value_name = "LEVEL", default_value = "info")]
@@ -168,6 +175,11 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
         challenges_per_player: args.challenges_per_player,
         idle_timeout: args.idle_timeout,
         review_threads: args.review_threads,
+        access: crate::server::access::AccessFiles {
+            allow: args.allow.clone(),
+            motd: args.motd.clone(),
+            operators: None,
+        },
         #[cfg(feature = "test-hooks")]
         test_clock: args.test_clock,
         log_level: args.log_level.clone(),

@@ -192,6 +192,9 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
         ("register", Some((_, name))) => Err(format!("already registered as {name}")),
         ("whoami", _) if words.len() > 1 => Err("whoami takes no words after it".to_string()),
         ("whoami", Some((_, name))) => Ok(name.clone()),
+        ("motd", _) if words.len() > 1 => Err("motd takes no words after it".to_string()),
+        // The host's message of the day, a line a line (none: `=` alone), to anyone.
+        ("motd", _) => Ok(ctx.access.lists().motd.join("\n")),
         #[cfg(feature = "test-hooks")]
         ("clock", _) => advance(ctx, words).await,
         // Fault injection for the tests: a failing disk under SQLite (`store fail`, `store heal`).

@@ -359,6 +359,7 @@ fn board(ctx: &Context, me: i64) -> Board {
     let hub = &ctx.hub;
     let (challenges, more_challenges) = hub.lobby_challenges(me, LOBBY_CHALLENGES);
     Board {
+        motd: ctx.access.lists().motd.clone(),
         online: hub.online_with_ratings(),
         challenges,
         more_challenges,

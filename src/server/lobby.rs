@@ -23,6 +23,8 @@ use form::Form;
 /// What the lobby shows, as the hub gave it.
 #[derive(Clone, Debug, Default)]
 pub struct Board {
+    /// The host's message of the day, its lines.
+    pub motd: Vec<String>,
     /// Players online, each with a rating (`alice Quentin 1612`, `bob new`).
     pub online: Vec<String>,
     /// Open challenges: the player's own and those made to them, and the newest others.
@@ -310,6 +312,9 @@ impl Lobby {
             return Rows::of(inner, fields.enumerate().map(|(n, at)| (at, n)));
         }
         let b = &self.board;
+        for text in &b.motd {
+            lines.push(Line::styled(text.clone(), tint(Tint::Cyan)));
+        }
         lines.push(Line::from(format!(
             "Online ({}): {}",
             b.online.len(),

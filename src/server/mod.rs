@@ -12,6 +12,7 @@
 //! - [`clock`]: the server's time, which a test server moves on by command.
 //! - [`report`]: what the server tells its host, and panics in its tasks caught and reported.
 
+pub mod access;
 pub mod bot;
 pub mod channel;
 pub mod clock;
@@ -77,6 +78,8 @@ pub struct Context {
     pub closed: Notify,
     /// The reviews of finished games the server runs.
     pub reviews: reviews::Reviews,
+    /// The host's lists (`--allow`, `--motd`, `--operators`), read again on SIGHUP.
+    pub access: access::Access,
 }
 
 /// A player's session counted in by [`hub::Hub::enter`]; counted out when this is dropped,

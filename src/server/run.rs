@@ -16,6 +16,7 @@ use russh::{MethodKind, MethodSet};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, watch};
 
+use super::access::{Access, AccessFiles, Lists};
 use super::clock::Clock;
 use super::cluster::Cluster;
 use super::gate::{Bounds, Gate};
@@ -58,6 +59,8 @@ pub struct ServeOptions {
     pub idle_timeout: u64,
     /// Reviews of finished games run at once (0: none).
     pub review_threads: usize,
+    /// The host's lists: who may log in, the message of the day, the operators.
+    pub access: AccessFiles,
     /// A clock that `clock advance` moves on (for tests).
     #[cfg(feature = "test-hooks")]
     pub test_clock: bool,
@@ -259,6 +262,19 @@ async fn connection(
     tracing::info!(peer = %link.peer, %key, %player, seconds, "connection ended: {why}");
 }
 
+/// What the lists hold, for the log.
+fn summary(lists: &Lists) -> String {
+    let allow = match &lists.allow {
+        Some(list) => format!("{} keys or names may log in", list.len()),
+        None => "anyone may log in".to_string(),
+    };
+    format!(
+        "{allow}, {} operators, a message of the day of {} lines",
+        lists.operators.len(),
+        lists.motd.len()
+    )
+}
+
 /// Runs `quentin serve` until SIGINT or SIGTERM.
 ///
 /// # Errors
@@ -277,6 +293,8 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         );
     }
     start_log(&options.log_level)?;
+    // A bad list stops the start, before anything is opened.
+    let access = Access::load(options.access.clone())?;
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -353,6 +371,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         cut_all: watch::channel(false).0,
         closed: Notify::new(),
         reviews: super::reviews::Reviews::new(options.review_threads),
+        access,
     });
     let config = Arc::new(russh::server::Config {
         // Keys only; keyboard-interactive is offered only to tell a client that has no key
@@ -402,8 +421,18 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
                 .await;
             }
         });
-        tracing::info!(%address, "listening");
+        tracing::info!(%address, "listening; {}", summary(&ctx.access.lists()));
         let accepting = tokio::spawn(accept(ctx.clone(), config, listener, ctx.stop.subscribe()));
+        let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
+        let reader = ctx.clone();
+        tokio::spawn(async move {
+            while hangup.recv().await.is_some() {
+                match reader.access.reload() {
+                    Ok(lists) => tracing::info!("the lists read again: {}", summary(&lists)),
+                    Err(e) => tracing::warn!("{e:#}; the lists stay as they were"),
+                }
+            }
+        });
         let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}

@@ -15,7 +15,7 @@ use tokio::sync::watch;
 use super::Context;
 use super::bot::{self, Who};
 use super::channel::{Feed, Inbox, Out};
-use super::gate::{KeySlot, Login, Refused, Startup};
+use super::gate::{KeySlot, Login, Startup};
 use super::interactive::{self, Terminal};
 use super::link::Link;
 use super::report::spawn_supervised;
@@ -53,8 +53,9 @@ pub struct Connection {
     startup: Option<Startup>,
     /// Its places once logged in: the connection's, and one session's for its key.
     login: Option<(Login, KeySlot)>,
-    /// The limit that refused its login: every session it asks for is told so.
-    refused: Option<Refused>,
+    /// Why its login was refused (a limit, a private server): every session it asks for is
+    /// told so.
+    refused: Option<String>,
     /// The key's fingerprint, once proved.
     key: Option<String>,
     channels: HashMap<ChannelId, ChannelState>,
@@ -125,15 +126,19 @@ impl Connection {
 
     /// The place for one more session on this connection: the login's for the first, one
     /// more of the key's for each other at once.
-    fn place(&self) -> Result<Option<KeySlot>, Refused> {
-        if let Some(refused) = self.refused {
-            return Err(refused);
+    fn place(&self) -> Result<Option<KeySlot>, String> {
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
         }
         if self.link.sessions() == 0 {
             return Ok(None);
         }
         let key = self.key.as_deref().unwrap_or_default();
-        self.ctx.gate.another(key).map(Some)
+        self.ctx
+            .gate
+            .another(key)
+            .map(Some)
+            .map_err(|r| r.to_string())
     }
 
     /// Starts what runs on `channel`, its input from now on sent to it.
@@ -323,7 +328,19 @@ impl russh::server::Handler for Connection {
         let name = self.ctx.hub.player_of_key(&key).map(|(_, name)| name);
         self.link.know(Some(&key), name.as_deref());
         let player = name.as_deref().unwrap_or("-");
-        match self.ctx.gate.login(&key) {
+        let lists = self.ctx.access.lists();
+        let private = lists
+            .allow
+            .as_ref()
+            .is_some_and(|allow| !allow.has(&key, name.as_deref()));
+        let login = if private {
+            Err(format!(
+                "this server is private: only the keys its host lists may log in (yours is {key})"
+            ))
+        } else {
+            self.ctx.gate.login(&key).map_err(|r| r.to_string())
+        };
+        match login {
             Ok(places) => {
                 self.login = Some(places);
                 if let Some(startup) = self.startup.take() {
@@ -334,9 +351,9 @@ impl russh::server::Handler for Connection {
             }
             Err(refused) => {
                 // Let in only to be told why, and closed.
-                self.refused = Some(refused);
                 self.link.ending(format!("login refused: {refused}"));
                 tracing::warn!(peer = %self.link.peer, %key, player = %player, "login refused: {refused}");
+                self.refused = Some(refused);
             }
         }
         self.key = Some(key);

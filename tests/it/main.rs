@@ -47,6 +47,7 @@ mod server_listings;
 mod server_online;
 mod server_outage;
 mod server_play;
+mod server_private;
 mod server_store;
 mod server_truth;
 mod solve;

@@ -249,6 +249,7 @@ mod tests {
             cut_all: tokio::sync::watch::channel(false).0,
             closed: tokio::sync::Notify::new(),
             reviews: crate::server::reviews::Reviews::new(1),
+            access: crate::server::access::Access::load(Default::default()).unwrap(),
         }
     }
 
