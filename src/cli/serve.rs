@@ -72,6 +72,10 @@ pub struct ServeArgs {
     /// A message of the day, shown in the lobby and to bots (`motd`); re-read on SIGHUP.
     #[arg(long, value_name = "FILE")]
     motd: Option<PathBuf>,
+    /// Serve the metrics in Prometheus's text format at http://ADDR:PORT/metrics (keep it on
+    /// loopback or a private network; port 0 picks a free one, printed).
+    #[arg(long, value_name = "ADDR:PORT")]
+    metrics: Option<String>,
     /// What the log on standard error shows when RUST_LOG is not set: error, warn, info,
     /// debug or trace.
     #[arg(long, value_name = "LEVEL", default_value = "info")]
@@ -180,6 +184,7 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
             motd: args.motd.clone(),
             operators: None,
         },
+        metrics: args.metrics.clone(),
         #[cfg(feature = "test-hooks")]
         test_clock: args.test_clock,
         log_level: args.log_level.clone(),

@@ -44,9 +44,8 @@ impl KeyList {
     pub fn read(file: &Path) -> Result<KeyList> {
         let text = std::fs::read_to_string(file)
             .with_context(|| format!("cannot read {}", file.display()))?;
-        KeyList::parse(&text).map_err(|(line, why)| {
-            anyhow::anyhow!("{} line {line}: {why}", file.display())
-        })
+        KeyList::parse(&text)
+            .map_err(|(line, why)| anyhow::anyhow!("{} line {line}: {why}", file.display()))
     }
 
     /// The list in `text`; the number of the first bad line and what is wrong with it.
@@ -161,8 +160,7 @@ impl Lists {
 /// The message of the day in `file`: its lines, without control characters (a terminal's
 /// escapes would reach every player), at most [`MOTD_BYTES`].
 fn motd(file: &Path) -> Result<Vec<String>> {
-    let bytes =
-        std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
     if bytes.len() > MOTD_BYTES {
         bail!(
             "{} is {} bytes: a message of the day has at most {MOTD_BYTES}",
@@ -183,7 +181,10 @@ fn motd(file: &Path) -> Result<Vec<String>> {
                 .to_string()
         })
         .collect();
-    let end = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |i| i + 1);
+    let end = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(0, |i| i + 1);
     Ok(lines[..end].to_vec())
 }
 

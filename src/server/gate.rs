@@ -81,6 +81,21 @@ pub enum Refused {
     Key(usize),
 }
 
+impl Refused {
+    /// Its name in the metrics: `startups`, `address`, `early-drop`, `penalty`, `full`, `key`.
+    #[must_use]
+    pub const fn label(self) -> &'static str {
+        match self {
+            Refused::Startups => "startups",
+            Refused::Address => "address",
+            Refused::EarlyDrop => "early-drop",
+            Refused::Penalty => "penalty",
+            Refused::Full => "full",
+            Refused::Key(_) => "key",
+        }
+    }
+}
+
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

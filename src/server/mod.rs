@@ -23,6 +23,7 @@ pub mod interactive;
 pub mod link;
 pub mod lobby;
 mod maintenance;
+pub mod metrics;
 mod migrate;
 pub mod rating;
 pub mod report;

@@ -22,6 +22,7 @@ use super::cluster::Cluster;
 use super::gate::{Bounds, Gate};
 use super::hub::{Hub, HubLimits};
 use super::link::{Cut, Link};
+use super::metrics::metrics;
 use super::report::{say, survive};
 use super::ssh::Connection;
 use super::store::Sqlite;
@@ -61,6 +62,8 @@ pub struct ServeOptions {
     pub review_threads: usize,
     /// The host's lists: who may log in, the message of the day, the operators.
     pub access: AccessFiles,
+    /// Where to serve the metrics (Prometheus's text format at `/metrics`), if anywhere.
+    pub metrics: Option<String>,
     /// A clock that `clock advance` moves on (for tests).
     #[cfg(feature = "test-hooks")]
     pub test_clock: bool,
@@ -210,6 +213,10 @@ async fn accept(
                 ));
             }
             Err(refused) => {
+                metrics()
+                    .refused
+                    .with_label_values(&[refused.label()])
+                    .inc();
                 tracing::warn!(%peer, "connection refused at once: {refused}");
                 drop(socket);
             }
@@ -400,12 +407,30 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", options.listen))?;
         let address = listener.local_addr()?;
+        let metrics_at = match &options.metrics {
+            None => None,
+            Some(at) => {
+                let metrics = TcpListener::bind(at)
+                    .await
+                    .with_context(|| format!("cannot serve the metrics on {at}"))?;
+                let bound = metrics.local_addr()?;
+                tokio::spawn(super::metrics::serve(
+                    ctx.clone(),
+                    metrics,
+                    ctx.stop.subscribe(),
+                ));
+                Some(bound)
+            }
+        };
         // Nothing written for the host can stop the server: its reader may be gone.
         say(format_args!("quentin serve: listening on {address}"));
         say(format_args!("host key fingerprint: {fingerprint}"));
         say(format_args!("data: {}", options.data.display()));
         if let Some(url) = &options.database {
             say(format_args!("database: {}", postgres::shown_url(url)));
+        }
+        if let Some(at) = metrics_at {
+            say(format_args!("metrics: http://{at}/metrics"));
         }
         let ticker = ctx.clone();
         tokio::spawn(async move {

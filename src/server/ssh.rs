@@ -18,6 +18,7 @@ use super::channel::{Feed, Inbox, Out};
 use super::gate::{KeySlot, Login, Startup};
 use super::interactive::{self, Terminal};
 use super::link::Link;
+use super::metrics::{SessionCount, metrics};
 use super::report::spawn_supervised;
 
 /// What a client that could not log in with a key is told: OpenSSH shows keyboard-interactive's
@@ -194,6 +195,13 @@ impl Connection {
             async move {
                 // Held while the session runs: its place, and its count on the connection.
                 let _held = (place, running);
+                let _counted = refused.is_none().then(|| {
+                    SessionCount::new(match exec.as_deref() {
+                        None => "terminal",
+                        Some("bot") => "bot",
+                        Some(_) => "command",
+                    })
+                });
                 let mut flooded = false;
                 let status = match (refused, exec.as_deref()) {
                     (Some(refused), Some("bot")) => {
@@ -334,11 +342,15 @@ impl russh::server::Handler for Connection {
             .as_ref()
             .is_some_and(|allow| !allow.has(&key, name.as_deref()));
         let login = if private {
+            metrics().refused.with_label_values(&["private"]).inc();
             Err(format!(
                 "this server is private: only the keys its host lists may log in (yours is {key})"
             ))
         } else {
-            self.ctx.gate.login(&key).map_err(|r| r.to_string())
+            self.ctx.gate.login(&key).map_err(|r| {
+                metrics().refused.with_label_values(&[r.label()]).inc();
+                r.to_string()
+            })
         };
         match login {
             Ok(places) => {
@@ -347,6 +359,7 @@ impl russh::server::Handler for Connection {
                     startup.logged_in();
                 }
                 self.link.logged_in();
+                metrics().logins.inc();
                 tracing::info!(peer = %self.link.peer, %key, player = %player, "logged in");
             }
             Err(refused) => {

@@ -53,7 +53,10 @@ fn a_backup_taken_mid_game_restores_every_move_answered_before_it() {
     play.moves(&mut bots, 4);
 
     // A running server's store is not replaced under it.
-    let refused = serve_command(&["restore", "--from", backup.to_str().unwrap()], &server.data);
+    let refused = serve_command(
+        &["restore", "--from", backup.to_str().unwrap()],
+        &server.data,
+    );
     assert!(!refused.status.success());
     assert!(
         text(&refused).contains("another quentin serve is using the data directory"),
@@ -63,7 +66,10 @@ fn a_backup_taken_mid_game_restores_every_move_answered_before_it() {
 
     drop(bots);
     assert!(server.stop().success());
-    let out = serve_command(&["restore", "--from", backup.to_str().unwrap()], &server.data);
+    let out = serve_command(
+        &["restore", "--from", backup.to_str().unwrap()],
+        &server.data,
+    );
     assert!(out.status.success(), "{}", text(&out));
     let said = text(&out);
     assert!(said.contains("(2 players, 1 games, 12 moves)"), "{said}");
@@ -88,7 +94,11 @@ fn what_is_not_a_sound_store_is_neither_backed_up_nor_restored() {
     // No store yet.
     let out = serve_command(&["backup", "--to", "/dev/null/x"], &data);
     assert!(!out.status.success());
-    assert!(text(&out).contains("there is no store at"), "{}", text(&out));
+    assert!(
+        text(&out).contains("there is no store at"),
+        "{}",
+        text(&out)
+    );
 
     // A store to keep, then a file that is not a backup: refused, the store untouched.
     let mut server = Server::start(&dir, &[]);
@@ -111,9 +121,15 @@ fn what_is_not_a_sound_store_is_neither_backed_up_nor_restored() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(
-        !names.iter().any(|n| n.contains("replaced") || n.contains("restoring")),
+        !names
+            .iter()
+            .any(|n| n.contains("replaced") || n.contains("restoring")),
         "{names:?}"
     );
     let out = serve_command(&["restore", "--from", "/no/such/backup.db"], &data);
-    assert!(text(&out).contains("there is no backup at"), "{}", text(&out));
+    assert!(
+        text(&out).contains("there is no backup at"),
+        "{}",
+        text(&out)
+    );
 }

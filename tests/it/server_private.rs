@@ -120,5 +120,8 @@ fn a_bad_list_stops_the_start_naming_its_line() {
         .unwrap();
     assert!(!out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
-    assert!(said.contains("allow line 3: not an OpenSSH public key"), "{said}");
+    assert!(
+        said.contains("allow line 3: not an OpenSSH public key"),
+        "{said}"
+    );
 }

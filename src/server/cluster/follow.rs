@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use tokio::sync::{mpsc, oneshot};
@@ -13,6 +13,7 @@ use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::super::Context;
 use super::super::hub::{GameCommand, Owner, Peers, answer_to_wire};
+use super::super::metrics::metrics;
 use super::super::report::survive;
 use super::super::store::postgres::{CHANNEL, games, open_challenges, players, pool_error};
 use super::{Cluster, lock};
@@ -20,8 +21,8 @@ use crate::rules::Action;
 
 /// What the following task hears.
 pub(super) enum Heard {
-    /// A notification's payload.
-    Note(String),
+    /// A notification's payload, and when it came.
+    Note(String, Instant),
     /// The notifications were lost: everything is read again.
     Resync,
     /// A command names challenge or game `id`, which this process has not heard of (made on
@@ -88,7 +89,7 @@ async fn listen(
         loop {
             match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
                 Some(Ok(AsyncMessage::Notification(n))) => {
-                    let _ = heard.send(Heard::Note(n.payload().to_string()));
+                    let _ = heard.send(Heard::Note(n.payload().to_string(), Instant::now()));
                 }
                 Some(Ok(_)) => {}
                 Some(Err(e)) => {
@@ -110,10 +111,14 @@ async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>)
         let Some(ctx) = cluster.ctx() else { return };
         let mut news = News::default();
         let mut resync = false;
+        let mut earliest: Option<Instant> = None;
         let mut next = Some(first);
         while let Some(heard) = next {
             match heard {
-                Heard::Note(payload) => take(&cluster, &ctx, &payload, &mut news),
+                Heard::Note(payload, came) => {
+                    earliest.get_or_insert(came);
+                    take(&cluster, &ctx, &payload, &mut news);
+                }
                 Heard::Resync => resync = true,
                 Heard::Look(id, done) => {
                     news.challenges.insert(id);
@@ -132,6 +137,11 @@ async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>)
         };
         if let Err(e) = read.await {
             tracing::error!("cannot read what the other server processes changed: {e:#}");
+        }
+        if let Some(came) = earliest {
+            metrics()
+                .relay_seconds
+                .observe(came.elapsed().as_secs_f64());
         }
         for (waiter, word) in news.answers {
             let _ = waiter.send(word);

@@ -7,6 +7,7 @@ use std::thread;
 
 use anyhow::{Result, anyhow};
 
+use super::super::metrics::metrics;
 use super::{Applied, Backend, Change, StoreDown};
 
 /// The most changes one transaction takes.
@@ -51,9 +52,11 @@ impl Writer {
     pub fn send(&self, change: Change, done: Done) {
         #[cfg(test)]
         self.sent.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        metrics().store_queue.inc();
         if let Err(mpsc::SendError(job)) = self.jobs.send(Job::Change(change, done))
             && let Job::Change(_, done) = job
         {
+            metrics().store_queue.dec();
             done(Err(anyhow!("the store is closed")));
         }
     }
@@ -83,6 +86,18 @@ impl Writer {
     }
 }
 
+/// Counts a committed change in the metrics: a move, a game's end.
+fn counted(change: &Change) {
+    if let Change::AddAction { action, end, .. } = change {
+        if action.is_some() {
+            metrics().moves.inc();
+        }
+        if end.is_some() {
+            metrics().games_finished.inc();
+        }
+    }
+}
+
 fn run(mut backend: Box<dyn Backend>, queue: &mpsc::Receiver<Job>) {
     while let Ok(first) = queue.recv() {
         // Whatever came while the last batch was being written goes into this one.
@@ -103,7 +118,10 @@ fn run(mut backend: Box<dyn Backend>, queue: &mpsc::Receiver<Job>) {
         let mut outcomes = if changes.is_empty() {
             Vec::new()
         } else {
-            match backend.commit(&changes) {
+            let timer = metrics().commit_seconds.start_timer();
+            let committed = backend.commit(&changes);
+            timer.observe_duration();
+            match committed {
                 Ok(outcomes) => outcomes,
                 Err(e) => {
                     let e = format!("{e:#}");
@@ -118,10 +136,14 @@ fn run(mut backend: Box<dyn Backend>, queue: &mpsc::Receiver<Job>) {
         let mut close = None;
         for job in batch {
             match job {
-                Job::Change(_, done) => {
+                Job::Change(change, done) => {
                     let outcome = outcomes
                         .next()
                         .unwrap_or_else(|| Err(anyhow!("the store gave no outcome")));
+                    metrics().store_queue.dec();
+                    if outcome.is_ok() {
+                        counted(&change);
+                    }
                     // A panic in what follows a commit costs that change's answer, not the
                     // store's thread.
                     let _ =

@@ -1,0 +1,267 @@
+//! What the server counts for its host, served in Prometheus's text format (0.0.4) by
+//! `quentin serve --metrics ADDR:PORT` at `/metrics`: sessions by kind, connections and logins
+//! refused by reason, games running and finished, moves, the store's commit time and queue,
+//! the relay between processes, the operators' actions.
+//!
+//! The counters are the process's own (one registry a process, as Prometheus expects of a
+//! target); the gauges of what the hub holds are read when scraped. The HTTP side is as small
+//! as a scrape needs: `GET /metrics` answered and the connection closed, anything else `404`
+//! or `405`, a request of more than 8 KiB or slower than 5 seconds dropped, at most 8 scrapes
+//! at once.
+
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+
+use prometheus::{
+    Encoder as _, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
+    Registry, TextEncoder,
+};
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+
+use super::Context;
+
+/// The longest request read.
+const MOST_REQUEST: usize = 8 * 1024;
+/// Scrapes served at once; more wait.
+const SCRAPES: usize = 8;
+
+/// The reasons of `quentin_refused_total`: the gate's ([`super::gate::Refused::label`]), and
+/// a key not on a private server's list.
+const REFUSALS: [&str; 7] = [
+    "startups",
+    "address",
+    "early-drop",
+    "penalty",
+    "full",
+    "key",
+    "private",
+];
+
+/// Everything counted.
+pub struct Metrics {
+    registry: Registry,
+    /// Sessions running, by kind: `terminal`, `bot`, `command`.
+    pub sessions: IntGaugeVec,
+    /// Connections and logins refused, by reason.
+    pub refused: IntCounterVec,
+    /// Logins let in.
+    pub logins: IntCounter,
+    /// Moves committed by this process.
+    pub moves: IntCounter,
+    /// Games that ended, committed by this process.
+    pub games_finished: IntCounter,
+    /// The time of each of the store's commits (one a batch).
+    pub commit_seconds: Histogram,
+    /// Changes sent to the store and not yet committed.
+    pub store_queue: IntGauge,
+    /// How long the news of the other processes waited before this one read it in.
+    pub relay_seconds: Histogram,
+    /// Operators' actions, by kind.
+    pub moderation: IntCounterVec,
+    games_running: IntGauge,
+    players_online: IntGauge,
+    connections: IntGauge,
+}
+
+/// The process's counters.
+pub fn metrics() -> &'static Metrics {
+    static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
+    &METRICS
+}
+
+impl Metrics {
+    fn new() -> Metrics {
+        let registry = Registry::new();
+        let counter = |name: &str, help: &str| {
+            let c = IntCounter::new(name, help).expect("a well-formed metric");
+            registry.register(Box::new(c.clone())).expect("one name");
+            c
+        };
+        let gauge = |name: &str, help: &str| {
+            let g = IntGauge::new(name, help).expect("a well-formed metric");
+            registry.register(Box::new(g.clone())).expect("one name");
+            g
+        };
+        let histogram = |name: &str, help: &str, buckets: Vec<f64>| {
+            let h = Histogram::with_opts(HistogramOpts::new(name, help).buckets(buckets))
+                .expect("a well-formed metric");
+            registry.register(Box::new(h.clone())).expect("one name");
+            h
+        };
+        let sessions = IntGaugeVec::new(
+            Opts::new("quentin_sessions", "Sessions running, by kind."),
+            &["kind"],
+        )
+        .expect("a well-formed metric");
+        registry
+            .register(Box::new(sessions.clone()))
+            .expect("one name");
+        let refused = IntCounterVec::new(
+            Opts::new(
+                "quentin_refused_total",
+                "Connections and logins refused, by reason.",
+            ),
+            &["reason"],
+        )
+        .expect("a well-formed metric");
+        registry
+            .register(Box::new(refused.clone()))
+            .expect("one name");
+        let moderation = IntCounterVec::new(
+            Opts::new(
+                "quentin_moderation_total",
+                "Operators' actions on this process, by kind (ban, unban, rename, ...).",
+            ),
+            &["action"],
+        )
+        .expect("a well-formed metric");
+        registry
+            .register(Box::new(moderation.clone()))
+            .expect("one name");
+        // Seen at once for every kind and reason, at 0: a rate of a series that appears
+        // with its first event would miss that event.
+        for kind in ["terminal", "bot", "command"] {
+            sessions.with_label_values(&[kind]);
+        }
+        for reason in REFUSALS {
+            refused.with_label_values(&[reason]);
+        }
+        let commit = vec![
+            0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0,
+        ];
+        let relay = vec![0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0];
+        Metrics {
+            sessions,
+            refused,
+            moderation,
+            logins: counter("quentin_logins_total", "Logins let in."),
+            moves: counter(
+                "quentin_moves_total",
+                "Moves committed by this process (its rate: moves a second).",
+            ),
+            games_finished: counter(
+                "quentin_games_finished_total",
+                "Games that ended, committed by this process.",
+            ),
+            commit_seconds: histogram(
+                "quentin_store_commit_seconds",
+                "The time of each of the store's commits (a batch of changes, one sync).",
+                commit,
+            ),
+            store_queue: gauge(
+                "quentin_store_queue",
+                "Changes sent to the store and not yet committed.",
+            ),
+            relay_seconds: histogram(
+                "quentin_relay_seconds",
+                "How long news from the other processes on the database waited before this \
+                 process read it in.",
+                relay,
+            ),
+            games_running: gauge("quentin_games_running", "Games under way."),
+            players_online: gauge(
+                "quentin_players_online",
+                "Players with a session on this process.",
+            ),
+            connections: gauge("quentin_connections", "Connections open on this process."),
+            registry,
+        }
+    }
+
+    /// The text a scrape gets, the gauges of what `ctx` holds read now.
+    pub fn render(&self, ctx: &Context) -> String {
+        self.games_running
+            .set(i64::try_from(ctx.hub.running_games_count()).unwrap_or(i64::MAX));
+        self.players_online
+            .set(i64::try_from(ctx.hub.online().len()).unwrap_or(i64::MAX));
+        self.connections.set(
+            i64::try_from(ctx.connections.load(std::sync::atomic::Ordering::Relaxed))
+                .unwrap_or(i64::MAX),
+        );
+        let mut text = Vec::new();
+        let _ = TextEncoder::new().encode(&self.registry.gather(), &mut text);
+        String::from_utf8(text).unwrap_or_default()
+    }
+}
+
+/// Counts a session of `kind` for as long as it is held.
+pub struct SessionCount(&'static str);
+
+impl SessionCount {
+    /// A session of `kind` begins.
+    #[must_use]
+    pub fn new(kind: &'static str) -> SessionCount {
+        metrics().sessions.with_label_values(&[kind]).inc();
+        SessionCount(kind)
+    }
+}
+
+impl Drop for SessionCount {
+    fn drop(&mut self) {
+        metrics().sessions.with_label_values(&[self.0]).dec();
+    }
+}
+
+/// Serves the metrics on `listener` until `stop` turns true.
+pub async fn serve(ctx: Arc<Context>, listener: TcpListener, mut stop: watch::Receiver<bool>) {
+    let slots = Arc::new(Semaphore::new(SCRAPES));
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = stop.wait_for(|stop| *stop) => return,
+        };
+        let Ok((socket, _)) = accepted else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
+        let ctx = ctx.clone();
+        tokio::spawn(async move {
+            let _slot = slot;
+            let _ = tokio::time::timeout(Duration::from_secs(5), answer(&ctx, socket)).await;
+        });
+    }
+}
+
+/// Reads one request on `socket` and answers it.
+async fn answer(ctx: &Context, mut socket: tokio::net::TcpStream) -> std::io::Result<()> {
+    let mut request = Vec::new();
+    let mut chunk = [0u8; 1024];
+    while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = socket.read(&mut chunk).await?;
+        if n == 0 || request.len() + n > MOST_REQUEST {
+            return Ok(());
+        }
+        request.extend_from_slice(&chunk[..n]);
+    }
+    let line = String::from_utf8_lossy(&request);
+    let mut words = line.split_whitespace();
+    let (status, kind, body) = match (words.next(), words.next()) {
+        (Some("GET"), Some(path)) if path == "/metrics" || path.starts_with("/metrics?") => (
+            "200 OK",
+            "text/plain; version=0.0.4; charset=utf-8",
+            metrics().render(ctx),
+        ),
+        (Some("GET"), Some(_)) => (
+            "404 Not Found",
+            "text/plain; charset=utf-8",
+            "quentin serve: the metrics are at /metrics\n".to_string(),
+        ),
+        _ => (
+            "405 Method Not Allowed",
+            "text/plain; charset=utf-8",
+            "GET /metrics\n".to_string(),
+        ),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    socket.write_all(head.as_bytes()).await?;
+    socket.write_all(body.as_bytes()).await?;
+    socket.shutdown().await
+}
