@@ -57,6 +57,15 @@ pub struct ServeArgs {
     /// Open challenges one player may have at once.
     #[arg(long, value_name = "N", default_value_t = 10)]
     challenges_per_player: usize,
+    /// Challenges and accepts one player may make a minute.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    challenges_per_minute: usize,
+    /// Live games (not correspondence) one player may have under way at once.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    live_games_per_player: usize,
+    /// Rated games a day between the same two players; the next are played casual.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    rated_games_per_pair: usize,
     /// Reviews of finished games the server runs at once, each on one thread (`v` after a
     /// game); more wait their turn, and a player has one at a time. 0 turns them off.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -179,6 +188,11 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
         challenges_per_player: args.challenges_per_player,
         idle_timeout: args.idle_timeout,
         review_threads: args.review_threads,
+        fair: crate::server::hub::FairLimits {
+            asks_per_minute: args.challenges_per_minute,
+            live_games: args.live_games_per_player,
+            rated_per_pair: args.rated_games_per_pair,
+        },
         access: crate::server::access::AccessFiles {
             allow: args.allow.clone(),
             motd: args.motd.clone(),

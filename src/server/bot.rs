@@ -215,7 +215,7 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
         ("panic", _) => panic!("the test hook `panic`, as asked"),
         (_, None) => Err("register first: register NAME".to_string()),
         ("challenge", Some((id, _))) => match Spec::parse(&words[1..]) {
-            Ok(spec) => said(hub.challenge(*id, &spec).await.map(|n| n.to_string())),
+            Ok(spec) => said(hub.challenge(*id, &spec, now).await.map(|n| n.to_string())),
             Err(why) => Err(why),
         },
         ("withdraw", Some((me, _))) => match id_of(words) {

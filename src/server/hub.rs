@@ -10,6 +10,8 @@
 
 mod agree;
 mod command;
+mod fair;
+pub use fair::{FairLimits, RATED_MIN_ACTIONS};
 mod listings;
 mod lobby;
 mod mirror;
@@ -48,12 +50,15 @@ pub use views::{ABORTED, ChallengeView, GameView, Standing, shown_rating, signed
 pub struct HubLimits {
     /// Open challenges a player may have at once.
     pub challenges_per_player: usize,
+    /// The limits of fair play ([`FairLimits`]).
+    pub fair: FairLimits,
 }
 
 impl Default for HubLimits {
     fn default() -> HubLimits {
         HubLimits {
             challenges_per_player: 10,
+            fair: FairLimits::default(),
         }
     }
 }
@@ -202,6 +207,8 @@ pub(crate) struct Inner {
     pub(crate) online: HashMap<i64, usize>,
     /// Sessions open for each player on the other processes of the database.
     pub(crate) online_elsewhere: HashMap<i64, usize>,
+    /// Each player's recent challenges and accepts.
+    asks: fair::Asks,
     lobby: watch::Sender<u64>,
     limits: HubLimits,
     /// The last heartbeat written.
@@ -293,6 +300,7 @@ impl Hub {
             damaged_rows: Vec::new(),
             online: HashMap::new(),
             online_elsewhere: HashMap::new(),
+            asks: fair::Asks::default(),
             lobby,
             limits,
             last_beat: now,

@@ -429,7 +429,7 @@ async fn lobby_screen(
                     Ok(()) => lobby.say(format!("Challenge #{id} withdrawn."), false),
                     Err(refusal) => lobby.say(refusal.to_string(), true),
                 },
-                Ask::Challenge(spec) => match ctx.hub.challenge(lobby.me.0, &spec).await {
+                Ask::Challenge(spec) => match ctx.hub.challenge(lobby.me.0, &spec, now).await {
                     Ok(id) => lobby.say(
                         format!(
                             "Challenge #{id} made: {}. Its game opens when accepted.",

@@ -20,7 +20,7 @@ use super::access::{Access, AccessFiles, Lists};
 use super::clock::Clock;
 use super::cluster::Cluster;
 use super::gate::{Bounds, Gate};
-use super::hub::{Hub, HubLimits};
+use super::hub::{FairLimits, Hub, HubLimits};
 use super::link::{Cut, Link};
 use super::metrics::metrics;
 use super::report::{say, survive};
@@ -60,6 +60,9 @@ pub struct ServeOptions {
     pub idle_timeout: u64,
     /// Reviews of finished games run at once (0: none).
     pub review_threads: usize,
+    /// The limits of fair play: challenges and accepts a minute, live games at once, rated
+    /// games a day between two players.
+    pub fair: FairLimits,
     /// The host's lists: who may log in, the message of the day, the operators.
     pub access: AccessFiles,
     /// Where to serve the metrics (Prometheus's text format at `/metrics`), if anywhere.
@@ -293,10 +296,13 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         || options.max_startups_per_address == 0
         || options.login_grace_time == 0
         || options.database_pool == 0
+        || options.fair.asks_per_minute == 0
+        || options.fair.live_games == 0
     {
         bail!(
             "--max-sessions, --sessions-per-key, --max-startups, --max-startups-per-address, \
-             --login-grace-time and --database-pool must be at least 1"
+             --login-grace-time, --database-pool, --challenges-per-minute and \
+             --live-games-per-player must be at least 1"
         );
     }
     start_log(&options.log_level)?;
@@ -331,6 +337,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         .context("cannot start the server's runtime")?;
     let hub_limits = HubLimits {
         challenges_per_player: options.challenges_per_player,
+        fair: options.fair,
     };
     let name = cluster_name(&options.listen);
     let (hub, pool) = match &options.database {

@@ -38,6 +38,7 @@ mod server_cluster_faults;
 mod server_cluster_ops;
 mod server_config;
 mod server_crash;
+mod server_fair;
 mod server_faults;
 mod server_flood;
 mod server_hostile;

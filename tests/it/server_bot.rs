@@ -156,7 +156,7 @@ fn every_refusal_of_the_protocol_says_why() {
         a.ask("challenge quentin to alice"),
         "? you cannot challenge yourself"
     );
-    let id = a.ok("challenge quentin size 5 first me");
+    let id = a.ok("challenge quentin size 5 first me casual");
     assert_eq!(a.ok("challenge brique to bob"), "2");
     assert_eq!(
         a.ask("challenge konobi"),
@@ -165,7 +165,7 @@ fn every_refusal_of_the_protocol_says_why() {
     let listed = b.ok("challenges");
     assert!(
         listed.starts_with(&format!(
-            "{id} quentin 5 Alice pie on first Alice clock 10+5 rated"
+            "{id} quentin 5 Alice pie on first Alice clock 10+5 casual"
         )),
         "{listed}"
     );
@@ -235,7 +235,8 @@ fn a_live_clock_and_a_correspondence_deadline_run_out() {
     let (mut a, mut b) = (server.bot(&ka), server.bot(&kb));
     a.ok("register alice");
     b.ok("register bob");
-    let live = a.ok("challenge quentin size 5 first me clock 1+0");
+    // Casual: a rated game this short would be aborted, not lost (docs/server.md, "Fair play").
+    let live = a.ok("challenge quentin size 5 first me clock 1+0 casual");
     b.ok(&format!("accept {live}"));
     // Each makes a first move (a game without one is aborted, not lost).
     a.ok(&format!("play {live} c3"));
@@ -250,7 +251,7 @@ fn a_live_clock_and_a_correspondence_deadline_run_out() {
     b.ok("clock advance 2");
     assert_eq!(a.answer(), "= over B+ time");
     assert_eq!(b.ask(&format!("play {live} c1")), "? the game is over");
-    let slow = a.ok("challenge brique size 5 first you days 2");
+    let slow = a.ok("challenge brique size 5 first you days 2 casual");
     b.ok(&format!("accept {slow}"));
     b.ok(&format!("play {slow} c3"));
     assert_eq!(a.ask(&format!("wait {slow}")), "= turn c3");

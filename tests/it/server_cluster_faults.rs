@@ -251,8 +251,15 @@ fn two_rated_games_of_one_player_ending_at_once_on_two_processes_both_count() {
         return;
     };
     let dir = scratch("cluster-rating");
+    // Ten rated games of one pair in a minute: past fair play's limits, which are not what
+    // this test is about.
     let servers: Vec<Server> = (0..2)
-        .map(|_| Server::start(&dir, &["--database", &db.url]))
+        .map(|_| {
+            Server::start(
+                &dir,
+                &["--database", &db.url, "--rated-games-per-pair", "1000"],
+            )
+        })
         .collect();
     // Pat plays Quinn on the first process and Rose on the second, each game owned there.
     let pat = key(&dir, "pat");
@@ -282,10 +289,12 @@ fn two_rated_games_of_one_player_ending_at_once_on_two_processes_both_count() {
             let id = pats[side].ok("challenge quentin size 5 pie off first me rated clock 10+0");
             wait_for_challenge(&mut others[side], &id);
             others[side].ok(&format!("accept {id}"));
-            // Both move, so that the game is rated when it ends.
-            assert_eq!(pats[side].ask(&format!("play {id} c3")), "=");
-            assert!(others[side].ok(&format!("wait {id}")).starts_with("turn"));
-            assert_eq!(others[side].ask(&format!("play {id} b2")), "=");
+            // Both move twice, so that the game is rated when it ends.
+            for (pat, other) in [("c3", "b2"), ("c4", "b1")] {
+                assert_eq!(pats[side].ask(&format!("play {id} {pat}")), "=");
+                assert!(others[side].ok(&format!("wait {id}")).starts_with("turn"));
+                assert_eq!(others[side].ask(&format!("play {id} {other}")), "=");
+            }
             ids.push(id);
         }
         // Quinn and Rose resign at once, each on their own process.

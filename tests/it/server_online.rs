@@ -105,6 +105,11 @@ fn a_first_move_not_made_in_time_aborts_the_game_and_a_rated_game_shows_the_rati
     assert_eq!(bob.ok(&format!("wait {id}")), "turn c3");
     assert_eq!(bob.ask(&format!("play {id} a1")), "=");
     alice.wait_for("bob played a1.");
+    // Two actions each: a rated game shorter would be aborted (docs/server.md, "Fair play").
+    alice.send("k\r");
+    assert_eq!(bob.ok(&format!("wait {id}")), "turn c4");
+    assert_eq!(bob.ask(&format!("play {id} e1")), "=");
+    alice.wait_for("bob played e1.");
     let games: serde_json::Value = serde_json::from_str(&bob.ok("games --json")).unwrap();
     let left = games[0]["their_time_ms"].as_i64().unwrap() / 1000;
     bob.ok(&format!("clock advance {}", left - 6));
@@ -118,11 +123,9 @@ fn a_first_move_not_made_in_time_aborts_the_game_and_a_rated_game_shows_the_rati
     assert!(line.contains("? (+"), "provisional, and up: {line}");
     alice.send("q");
     let screen = alice.wait_for(&format!("#{id} quentin vs bob: bob resigned: you win, +"));
-    // The leaderboard labels the deviation and marks the provisional ratings; a 5×5 game
-    // counts for the small boards' rating (3-9) only.
-    assert!(screen.contains("? RD "), "{screen}");
-    assert!(screen.contains("quentin  3-9 "), "{screen}");
-    assert!(!screen.contains("10-15"), "{screen}");
+    // A provisional rating is off the leaderboard (docs/server.md, "Fair play").
+    let board = &screen[screen.find("Leaderboard").unwrap_or(0)..];
+    assert!(!board.contains("alice"), "{screen}");
 }
 
 #[test]

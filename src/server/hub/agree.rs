@@ -177,6 +177,7 @@ impl Hub {
                     to: Some(to_name),
                     ..spec
                 },
+                now,
             )
             .await?;
         let (next, _) = self.accept(to, challenge, now).await?;

@@ -96,10 +96,14 @@ impl Hub {
     /// # Errors
     /// Too many open challenges, an opponent who does not exist or is oneself, a store that
     /// cannot save.
-    pub async fn challenge(&self, by: i64, spec: &Spec) -> Result<i64, Refusal> {
+    pub async fn challenge(&self, by: i64, spec: &Spec, now: i64) -> Result<i64, Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let row = {
-            let inner = self.lock();
+            let mut inner = self.lock();
+            if spec.rated {
+                inner.may_play_rated(by, now)?;
+            }
+            inner.ask(by, now)?;
             let open = inner.challenges.values().filter(|c| c.by == by).count();
             let most = inner.limits.challenges_per_player;
             if open >= most {
@@ -180,6 +184,17 @@ impl Hub {
         if challenge.to.is_some_and(|to| to != player) {
             return Err(Refusal::ForSomebodyElse);
         }
+        let rated = {
+            let mut inner = self.lock();
+            inner.may_start_live(player, challenge.clock)?;
+            inner.may_start_live(challenge.by, challenge.clock)?;
+            if challenge.rated {
+                inner.may_play_rated(player, now)?;
+            }
+            inner.ask(player, now)?;
+            // Past the pair's rated games of the day, the game is played casual.
+            challenge.rated && inner.may_rate(player, challenge.by, now)
+        };
         let first = First::from_name(&challenge.first).unwrap_or(First::Random);
         let challenger_first = match first {
             First::Me => true,
@@ -203,7 +218,7 @@ impl Hub {
             setup: challenge.setup,
             players,
             clock: challenge.clock,
-            rated: challenge.rated,
+            rated,
             left: [start, start],
             turn_since: now,
             actions: Vec::new(),

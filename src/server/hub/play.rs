@@ -11,6 +11,7 @@ use crate::rules::{Action, Color};
 use super::super::report::report;
 use super::super::size_class::{RatingKey, rating_key};
 use super::super::store::{Applied, Change, GameRow, RatingRow};
+use super::fair::RATED_MIN_ACTIONS;
 use super::views::ABORTED;
 use super::{
     GameCommand, Held, Hub, Inner, Live, Outcome, Owner, Player, Refusal, color_of, ending_word,
@@ -23,6 +24,9 @@ pub const NO_FIRST_MOVE: &str = "no-first-move";
 
 /// Why an aborted game ended: a player aborted it before both had moved.
 pub const ABORT_ASKED: &str = "by-player";
+/// Why a rated game ended by resignation, time or leaving is aborted: fewer than
+/// [`RATED_MIN_ACTIONS`] actions.
+pub const TOO_SHORT: &str = "too-short";
 
 /// What the end of a game changes, decided before its commit.
 struct Ending {
@@ -269,10 +273,12 @@ impl Hub {
         let ending = {
             let inner = self.lock();
             let game = inner.live(id)?;
-            // Aborted when asked, or when the loser has made no move yet: won by nobody, not
-            // rated.
+            // Aborted when asked, or when the loser has made no move yet, or a rated game
+            // too short to rate (fair.rs): won by nobody, not rated.
             let asked = reason == ABORT_ASKED;
-            let aborted = asked || game.row.actions.len() <= 1 - winner;
+            let unmoved = game.row.actions.len() <= 1 - winner;
+            let short = game.row.rated && game.row.actions.len() < RATED_MIN_ACTIONS;
+            let aborted = asked || unmoved || short;
             Ending {
                 id,
                 left: game.left_at(now).map(|l| l.max(0)),
@@ -281,8 +287,12 @@ impl Hub {
                 } else {
                     color_of(&game.position, winner).name().to_string()
                 },
-                reason: if aborted && !asked {
+                reason: if asked {
+                    reason
+                } else if unmoved {
                     NO_FIRST_MOVE
+                } else if short {
+                    TOO_SHORT
                 } else {
                     reason
                 }

@@ -20,6 +20,12 @@ pub enum Refusal {
     TooManySessions(usize),
     /// The player has their most challenges open.
     TooManyChallenges(usize),
+    /// Too many challenges and accepts this minute.
+    TooFast(usize),
+    /// Too many live games under way.
+    TooManyLiveGames(usize),
+    /// Held from rated games this many milliseconds more, for games left without a move.
+    Held(i64),
     /// A challenge to oneself.
     ChallengeYourself,
     /// A challenge to a name nobody has.
@@ -68,6 +74,19 @@ pub enum Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Refusal::TooFast(most) => write!(
+                f,
+                "too many challenges and accepts: at most {most} a minute"
+            ),
+            Refusal::TooManyLiveGames(most) => write!(
+                f,
+                "too many live games under way: at most {most} at once (correspondence games apart)"
+            ),
+            Refusal::Held(ms) => write!(
+                f,
+                "held from rated games for {} more minutes: games left without a move; casual games are open",
+                (ms + 59_999) / 60_000
+            ),
             Refusal::BadName => f.write_str("bad name: 2 to 20 letters, digits, - and _"),
             Refusal::NameTaken => f.write_str("name taken"),
             Refusal::KeyHasName(name) => write!(f, "this key is already {name}"),

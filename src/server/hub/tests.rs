@@ -6,10 +6,24 @@ use crate::rules::{Action, Point};
 use crate::server::spec::Spec;
 use crate::server::store::{Loaded, Sqlite};
 
+/// A hub on a new store, fair play's limits out of the way (`tests/it/server_fair.rs` tests
+/// them through the real server).
 fn hub() -> (tempfile::TempDir, Hub) {
     let dir = tempfile::tempdir().unwrap();
     let store = Sqlite::open(&dir.path().join("server.db")).unwrap();
-    (dir, Hub::open(store, HubLimits::default(), 1_000).unwrap())
+    (dir, Hub::open(store, unlimited(), 1_000).unwrap())
+}
+
+/// The hub's limits with fair play's out of the way.
+fn unlimited() -> HubLimits {
+    HubLimits {
+        fair: super::FairLimits {
+            asks_per_minute: 1000,
+            live_games: 1000,
+            rated_per_pair: 1000,
+        },
+        ..HubLimits::default()
+    }
 }
 
 fn spec(words: &str) -> Spec {
@@ -50,7 +64,7 @@ async fn a_game_is_played_to_its_end_and_rated() {
     let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
     let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
     let id = hub
-        .challenge(a, &spec("quentin size 3 pie off first me"))
+        .challenge(a, &spec("quentin size 3 pie off first me"), 0)
         .await
         .unwrap();
     assert_eq!(hub.accept(a, id, 0).await, Err(Refusal::OwnChallenge));
@@ -107,10 +121,10 @@ async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody(
         let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
         let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
         let id = hub
-            .challenge(a, &spec("konobi size 5 first me clock 10+0"))
+            .challenge(a, &spec("konobi size 5 first me clock 10+0"), 0)
             .await
             .unwrap();
-        hub.challenge(a, &spec("brique")).await.unwrap();
+        hub.challenge(a, &spec("brique"), 0).await.unwrap();
         hub.accept(b, id, 0).await.unwrap();
         hub.play(a, id, at("c3"), 10_000).await.unwrap();
         // The server is last alive at 20 s: bob has used 10 s of his first move's 30.
@@ -152,7 +166,7 @@ async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_
     let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
     let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
     let live = hub
-        .challenge(a, &spec("quentin size 5 first me clock 1+2"))
+        .challenge(a, &spec("quentin size 5 first me clock 1+2"), 0)
         .await
         .unwrap();
     hub.accept(b, live, 0).await.unwrap();
@@ -174,9 +188,9 @@ async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_
     assert!(view.changes.is_none());
     assert!(hub.leaderboard(5).is_empty());
     // Once both have moved, the clocks run: 30 s used, 2 s added; a move after the flag fell
-    // loses on time.
+    // loses on time (casual: a rated game this short is aborted, fair.rs).
     let live = hub
-        .challenge(a, &spec("quentin size 5 first me clock 1+2"))
+        .challenge(a, &spec("quentin size 5 first me clock 1+2 casual"), 0)
         .await
         .unwrap();
     hub.accept(b, live, 0).await.unwrap();
@@ -194,7 +208,7 @@ async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_
     );
     let day = 86_400_000;
     let slow = hub
-        .challenge(a, &spec("brique size 5 first you days 2 casual"))
+        .challenge(a, &spec("brique size 5 first you days 2 casual"), 0)
         .await
         .unwrap();
     hub.accept(b, slow, 0).await.unwrap();
@@ -216,7 +230,7 @@ async fn casual_games_take_back_by_agreement_and_rated_ones_never() {
     let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
     let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
     let rated = hub
-        .challenge(a, &spec("quentin size 5 first me"))
+        .challenge(a, &spec("quentin size 5 first me"), 0)
         .await
         .unwrap();
     hub.accept(b, rated, 0).await.unwrap();
@@ -226,7 +240,7 @@ async fn casual_games_take_back_by_agreement_and_rated_ones_never() {
         Err(Refusal::RatedNoTakeback)
     );
     let casual = hub
-        .challenge(a, &spec("quentin size 5 first me casual"))
+        .challenge(a, &spec("quentin size 5 first me casual"), 0)
         .await
         .unwrap();
     hub.accept(b, casual, 0).await.unwrap();
@@ -245,23 +259,24 @@ async fn challenges_have_limits_and_addressees() {
     let store = Sqlite::open(&dir.path().join("s.db")).unwrap();
     let limits = HubLimits {
         challenges_per_player: 2,
+        ..HubLimits::default()
     };
     let hub = Hub::open(store, limits, 0).unwrap();
     let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
     let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
     let (c, _) = hub.register("kc", "carol", 0).await.unwrap();
     assert_eq!(
-        hub.challenge(a, &spec("quentin to alice")).await,
+        hub.challenge(a, &spec("quentin to alice"), 0).await,
         Err(Refusal::ChallengeYourself)
     );
     assert_eq!(
-        hub.challenge(a, &spec("quentin to nobody")).await,
+        hub.challenge(a, &spec("quentin to nobody"), 0).await,
         Err(Refusal::NoSuchPlayer("nobody".to_string()))
     );
-    let for_bob = hub.challenge(a, &spec("quentin to BOB")).await.unwrap();
-    hub.challenge(a, &spec("quint")).await.unwrap();
+    let for_bob = hub.challenge(a, &spec("quentin to BOB"), 0).await.unwrap();
+    hub.challenge(a, &spec("quint"), 0).await.unwrap();
     assert_eq!(
-        hub.challenge(a, &spec("konobi")).await,
+        hub.challenge(a, &spec("konobi"), 0).await,
         Err(Refusal::TooManyChallenges(2))
     );
     assert_eq!(
@@ -362,7 +377,7 @@ fn gated() -> (tempfile::TempDir, Arc<Hub>, Gate) {
         batches: gate.batches.clone(),
         entered,
     };
-    let hub = Hub::open(store, HubLimits::default(), 0).unwrap();
+    let hub = Hub::open(store, unlimited(), 0).unwrap();
     (dir, Arc::new(hub), gate)
 }
 
@@ -384,7 +399,7 @@ async fn games(hub: &Hub, n: usize) -> (i64, i64, Vec<i64>) {
     let mut ids = Vec::new();
     for _ in 0..n {
         let id = hub
-            .challenge(a, &spec("quentin size 5 first me casual clock 60+0"))
+            .challenge(a, &spec("quentin size 5 first me casual clock 60+0"), 0)
             .await
             .unwrap();
         hub.accept(b, id, 0).await.unwrap();

@@ -7,7 +7,7 @@ use crate::rules::{Action, Color, Game, Position, Setup};
 use super::super::size_class::{RatingKey, SizeClass, rating_key};
 use super::super::spec::TimeControl;
 use super::agree::Rematch;
-use super::play::{ABORT_ASKED, NO_FIRST_MOVE};
+use super::play::{ABORT_ASKED, NO_FIRST_MOVE, TOO_SHORT};
 use super::{Hub, Inner, Live, color_of};
 use quentin_app::app::{Abort, Finish, Win};
 use quentin_app::game_line::takeback_len;
@@ -100,6 +100,7 @@ impl GameView {
             (ABORTED, _) => Finish::Aborted(match why.as_str() {
                 ABORT_ASKED => Abort::Asked,
                 NO_FIRST_MOVE => Abort::NoFirstMove(self.no_first_move()),
+                TOO_SHORT => Abort::TooShort,
                 other => {
                     tracing::warn!(game = self.id, why = other, "an abort's reason not known");
                     Abort::Asked
@@ -518,16 +519,21 @@ impl Hub {
             let mut rows: Vec<Standing> = inner
                 .players
                 .values()
+                // Provisional ratings stay off it (as on lichess): a few games say little,
+                // and a second key's farmed wins would top it.
                 .filter_map(|p| {
-                    p.ratings.get(&key).map(|r| Standing {
-                        name: p.name.clone(),
-                        game,
-                        class,
-                        rating: r.rating.round() as i64,
-                        deviation: r.deviation.round() as i64,
-                        provisional: r.deviation > PROVISIONAL,
-                        games: r.games,
-                    })
+                    p.ratings
+                        .get(&key)
+                        .filter(|r| r.deviation <= PROVISIONAL)
+                        .map(|r| Standing {
+                            name: p.name.clone(),
+                            game,
+                            class,
+                            rating: r.rating.round() as i64,
+                            deviation: r.deviation.round() as i64,
+                            provisional: r.deviation > PROVISIONAL,
+                            games: r.games,
+                        })
                 })
                 .collect();
             rows.sort_by(|a, b| b.rating.cmp(&a.rating).then_with(|| a.name.cmp(&b.name)));

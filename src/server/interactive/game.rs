@@ -266,7 +266,7 @@ mod tests {
         let words = ["quentin", "size", "3", "pie", "off", "first", "me"];
         let id = ctx
             .hub
-            .challenge(alice, &Spec::parse(&words).unwrap())
+            .challenge(alice, &Spec::parse(&words).unwrap(), 0)
             .await
             .unwrap();
         let (id, _) = ctx.hub.accept(bob, id, now).await.unwrap();

@@ -63,6 +63,8 @@ pub enum Abort {
     NoFirstMove(usize),
     /// A player aborted it before both had moved.
     Asked,
+    /// A rated game ended by resignation, time or leaving before it was long enough to rate.
+    TooShort,
 }
 
 /// The edges a colour joins in the connection games.
@@ -118,6 +120,7 @@ impl Finish {
                 format!("Game aborted: {} made no first move", who(seat))
             }
             Finish::Aborted(Abort::Asked) => "Game aborted before both had moved".to_string(),
+            Finish::Aborted(Abort::TooShort) => "Game aborted: too short to be rated".to_string(),
         }
     }
 }
