@@ -63,6 +63,9 @@ pub struct ServeArgs {
     /// Live games (not correspondence) one player may have under way at once.
     #[arg(long, value_name = "N", default_value_t = 4)]
     live_games_per_player: usize,
+    /// New players one network block (an IPv4 /24, an IPv6 /64) may register an hour.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    registrations_per_hour: usize,
     /// Rated games a day between the same two players; the next are played casual.
     #[arg(long, value_name = "N", default_value_t = 3)]
     rated_games_per_pair: usize,
@@ -199,6 +202,7 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
             operators: None,
         },
         metrics: args.metrics.clone(),
+        registrations_per_hour: args.registrations_per_hour,
         #[cfg(feature = "test-hooks")]
         test_clock: args.test_clock,
         log_level: args.log_level.clone(),

@@ -21,6 +21,8 @@ const MAX_LINE: usize = 4096;
 pub struct Who {
     /// The SSH key's SHA-256 fingerprint.
     pub key: String,
+    /// The address it connected from.
+    pub address: Option<std::net::IpAddr>,
     /// The player's number and name.
     pub player: Option<(i64, String)>,
 }
@@ -177,15 +179,19 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
     let hub = &ctx.hub;
     let answer = match (words[0], &who.player) {
         ("register", None) => match words.get(1) {
-            Some(name) if words.len() == 2 => match hub.register(&who.key, name, now).await {
-                Ok((id, name)) => {
-                    if let Err(refusal) = hub.enter(id, ctx.limits.sessions_per_key) {
-                        return Some(Err(refusal.to_string()));
+            Some(name) if words.len() == 2 => match ctx.signups.may(who.address) {
+                Err(why) => Err(why),
+                Ok(()) => match hub.register(&who.key, name, now).await {
+                    Ok((id, name)) => {
+                        ctx.signups.counted(who.address);
+                        if let Err(refusal) = hub.enter(id, ctx.limits.sessions_per_key) {
+                            return Some(Err(refusal.to_string()));
+                        }
+                        who.player = Some((id, name));
+                        Ok(String::new())
                     }
-                    who.player = Some((id, name));
-                    Ok(String::new())
-                }
-                Err(refusal) => Err(refusal.to_string()),
+                    Err(refusal) => Err(refusal.to_string()),
+                },
             },
             _ => Err("register NAME".to_string()),
         },

@@ -219,7 +219,7 @@ pub async fn run(
     }
     let me = match who.player {
         Some(me) => Some(me),
-        None => pick_name(&ctx, &who.key, &mut screen, &mut input).await,
+        None => pick_name(&ctx, &who, &mut screen, &mut input).await,
     };
     if let Some(me) = me {
         match ctx.hub.enter(me.0, ctx.limits.sessions_per_key) {
@@ -285,7 +285,7 @@ async fn notice(screen: &mut Screen, input: &mut Inbox, text: &str) {
 /// The first login with a new key: the player picks a name.
 async fn pick_name(
     ctx: &Context,
-    key: &str,
+    who: &Who,
     screen: &mut Screen,
     input: &mut Inbox,
 ) -> Option<(i64, String)> {
@@ -318,9 +318,15 @@ async fn pick_name(
             match k.code {
                 _ if quit_key(&event) => return None,
                 KeyCode::Esc => return None,
-                KeyCode::Enter => match ctx.hub.register(key, &name, ctx.clock.now()).await {
-                    Ok(me) => return Some(me),
-                    Err(refusal) => said = format!("{refusal}: try another."),
+                KeyCode::Enter => match ctx.signups.may(who.address) {
+                    Err(why) => said = format!("{why}."),
+                    Ok(()) => match ctx.hub.register(&who.key, &name, ctx.clock.now()).await {
+                        Ok(me) => {
+                            ctx.signups.counted(who.address);
+                            return Some(me);
+                        }
+                        Err(refusal) => said = format!("{refusal}: try another."),
+                    },
                 },
                 KeyCode::Backspace => {
                     name.pop();

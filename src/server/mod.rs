@@ -29,6 +29,7 @@ pub mod rating;
 pub mod report;
 mod reviews;
 mod run;
+pub mod signup;
 pub mod size_class;
 pub mod spec;
 pub mod ssh;
@@ -81,6 +82,8 @@ pub struct Context {
     pub reviews: reviews::Reviews,
     /// The host's lists (`--allow`, `--motd`, `--operators`), read again on SIGHUP.
     pub access: access::Access,
+    /// Registrations of each network block in the last hour.
+    pub signups: signup::Signups,
 }
 
 /// A player's session counted in by [`hub::Hub::enter`]; counted out when this is dropped,

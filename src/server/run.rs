@@ -65,6 +65,8 @@ pub struct ServeOptions {
     pub fair: FairLimits,
     /// The host's lists: who may log in, the message of the day, the operators.
     pub access: AccessFiles,
+    /// New players a network block may register an hour.
+    pub registrations_per_hour: usize,
     /// Where to serve the metrics (Prometheus's text format at `/metrics`), if anywhere.
     pub metrics: Option<String>,
     /// A clock that `clock advance` moves on (for tests).
@@ -298,11 +300,12 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         || options.database_pool == 0
         || options.fair.asks_per_minute == 0
         || options.fair.live_games == 0
+        || options.registrations_per_hour == 0
     {
         bail!(
             "--max-sessions, --sessions-per-key, --max-startups, --max-startups-per-address, \
-             --login-grace-time, --database-pool, --challenges-per-minute and \
-             --live-games-per-player must be at least 1"
+             --login-grace-time, --database-pool, --challenges-per-minute, \
+             --live-games-per-player and --registrations-per-hour must be at least 1"
         );
     }
     start_log(&options.log_level)?;
@@ -386,6 +389,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         closed: Notify::new(),
         reviews: super::reviews::Reviews::new(options.review_threads),
         access,
+        signups: super::signup::Signups::new(options.registrations_per_hour),
     });
     let config = Arc::new(russh::server::Config {
         // Keys only; keyboard-interactive is offered only to tell a client that has no key

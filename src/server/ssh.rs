@@ -105,7 +105,11 @@ impl Connection {
     fn who(&self) -> Who {
         let key = self.key.clone().unwrap_or_default();
         let player = self.ctx.hub.player_of_key(&key);
-        Who { key, player }
+        Who {
+            key,
+            address: Some(self.link.peer.ip()),
+            player,
+        }
     }
 
     /// Refuses a request on `channel` with `why` on its standard error, and closes it.

@@ -156,3 +156,23 @@ fn challenges_and_accepts_are_limited_a_minute() {
     spammer.ok(&format!("withdraw {first}"));
     spammer.ok("challenge quint casual");
 }
+
+#[test]
+fn a_network_block_registers_its_most_new_players_an_hour() {
+    let dir = scratch("server-fair-signups");
+    let server = Server::start(&dir, &["--registrations-per-hour", "3"]);
+    for name in ["ann", "ben", "cal"] {
+        server.registered(&dir, name);
+    }
+    let mut fourth = server.bot(&serve::key(&dir, "dan"));
+    let refused = fourth.ask("register dan");
+    assert!(
+        refused.starts_with(
+            "? too many new players from this network block: at most 3 an hour; try again in"
+        ),
+        "{refused}"
+    );
+    // Players already registered are not held up.
+    let mut ann = server.bot(&dir.join("ann"));
+    assert_eq!(ann.ask("whoami"), "= ann");
+}

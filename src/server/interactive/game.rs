@@ -250,6 +250,7 @@ mod tests {
             closed: tokio::sync::Notify::new(),
             reviews: crate::server::reviews::Reviews::new(1),
             access: crate::server::access::Access::load(Default::default()).unwrap(),
+            signups: crate::server::signup::Signups::new(20),
         }
     }
 
