@@ -24,9 +24,9 @@
 mod attack;
 #[path = "server_load/measure.rs"]
 mod measure;
+#[path = "server_load/servers.rs"]
+mod servers;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -41,6 +41,7 @@ use tokio::sync::{Barrier, oneshot};
 use measure::{
     admin, cpu_seconds, database, database_cpu_seconds, make_database, percentile, status_kb,
 };
+use servers::{Servers, start_server};
 
 pub struct Client;
 
@@ -420,80 +421,6 @@ fn main() {
             back.as_secs_f64()
         );
     }
-}
-
-/// The server processes, killed when the bench ends, however it ends.
-struct Servers(Vec<(std::process::Child, u16)>);
-
-impl Servers {
-    fn stop(&mut self) {
-        for (server, _) in &mut self.0 {
-            let _ = server.kill();
-            let _ = server.wait();
-        }
-    }
-}
-
-impl Drop for Servers {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-/// Starts a server process: its child and its port.
-fn start_server(
-    o: &Options,
-    dir: &std::path::Path,
-    database: Option<&str>,
-) -> (std::process::Child, u16) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_quentin"))
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--sessions-per-key",
-            "1",
-        ])
-        // Room for the attackers' keys that log in (8, and one that tries 20 times).
-        .args(["--max-sessions", &(o.sessions + 20).to_string()])
-        // Its log: refusals only, not a line for each bot.
-        .args([
-            "--log-level",
-            if o.attack.is_some() { "error" } else { "warn" },
-        ])
-        // Every bot connects at once, from one address; a soak keeps the default bounds
-        // before the login, and its bots connect a few at a time.
-        .args(if o.attack.is_some() {
-            Vec::new()
-        } else {
-            vec![
-                "--max-startups".to_string(),
-                (o.sessions + 10).to_string(),
-                "--max-startups-per-address".to_string(),
-                (o.sessions + 10).to_string(),
-            ]
-        })
-        .arg("--data")
-        .arg(dir)
-        .args(
-            database
-                .map(|url| ["--database", url])
-                .into_iter()
-                .flatten(),
-        )
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let port: u16 = loop {
-        let line = lines.next().expect("an address").unwrap();
-        if let Some(a) = line.strip_prefix("quentin serve: listening on ") {
-            break a.rsplit(':').next().unwrap().parse().unwrap();
-        }
-    };
-    // The rest of its output is read on, so that the pipe never fills.
-    std::thread::spawn(move || for _ in lines {});
-    (server, port)
 }
 
 /// How long after every client went until each honest bot's key and each attacker's key is let
