@@ -46,6 +46,7 @@ mod server_listings;
 mod server_online;
 mod server_outage;
 mod server_play;
+mod server_pool;
 mod server_store;
 mod server_truth;
 mod solve;
