@@ -240,6 +240,8 @@ struct Queue {
 struct Outbox {
     queue: Mutex<Queue>,
     wake: Notify,
+    /// Told when the writer takes what was queued (or the client goes).
+    taken: Notify,
     done: watch::Sender<bool>,
     link: Arc<Link>,
     bound: usize,
@@ -310,6 +312,8 @@ impl Outbox {
                     if queue.items.is_empty() {
                         queue.frame_last = false;
                     }
+                    drop(queue);
+                    self.taken.notify_waiters();
                     return Some(item);
                 }
             }
@@ -323,6 +327,7 @@ impl Outbox {
         queue.items.clear();
         queue.bytes = 0;
         drop(queue);
+        self.taken.notify_waiters();
         self.done.send_replace(true);
     }
 }
@@ -353,6 +358,7 @@ impl Out {
         let outbox = Arc::new(Outbox {
             queue: Mutex::default(),
             wake: Notify::new(),
+            taken: Notify::new(),
             done: watch::Sender::new(false),
             link,
             bound,
@@ -394,6 +400,24 @@ impl Out {
     #[must_use]
     pub fn frame_waiting(&self) -> bool {
         lock(&self.outbox.queue).frame_last
+    }
+
+    /// Returns once no frame waits for the client (its writer took the last one, or the
+    /// client has gone): a screen that draws only then draws the latest state for a slow
+    /// client, rather than frames that replace each other unseen.
+    pub async fn frame_taken(&self) {
+        loop {
+            let taken = self.outbox.taken.notified();
+            tokio::pin!(taken);
+            taken.as_mut().enable();
+            {
+                let queue = lock(&self.outbox.queue);
+                if !queue.frame_last || queue.gone {
+                    return;
+                }
+            }
+            taken.await;
+        }
     }
 
     /// Ends the channel with `status`, after what is queued; waits a few seconds at most for
@@ -471,6 +495,7 @@ mod tests {
         let outbox = Outbox {
             queue: Mutex::default(),
             wake: Notify::new(),
+            taken: Notify::new(),
             done: watch::Sender::new(false),
             link: link.clone(),
             bound: 100,

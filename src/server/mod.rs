@@ -75,6 +75,10 @@ pub struct Context {
     pub closed: Notify,
     /// The reviews of finished games the server runs.
     pub reviews: reviews::Reviews,
+    /// The runtime that draws the screens watching a game, on a thread of its own apart from
+    /// the players' work, so that a move's answer never waits behind its watchers' frames
+    /// (`None`: the session's own runtime).
+    pub watchers: Option<tokio::runtime::Handle>,
 }
 
 /// A player's session counted in by [`hub::Hub::enter`]; counted out when this is dropped,

@@ -182,8 +182,10 @@ impl Hub {
     }
 
     /// Ends every game whose player to move has run out of time at `now`, and writes the
-    /// heartbeat, in one commit; whether any game ended.
+    /// heartbeat, in one commit; whether any game ended. The games whose watchers came or went
+    /// are told so.
     pub async fn tick(&self, now: i64) -> bool {
+        self.tell_watchers();
         // While the store cannot be written, the clocks stand still (hub/outage.rs).
         let down = self.store_down();
         let due: Vec<(i64, super::Turn)> = self

@@ -1,5 +1,15 @@
 //! A game on a player's terminal, played or watched: the game's own app and renderer, fed the
 //! hub's committed game and the player's keys, its requests carried out by the hub.
+//!
+//! A screen is drawn again only when something it shows changed: the game's news, a key of
+//! its own, or the moment the running clock's text changes (each second of a live clock, each
+//! hour of a correspondence one); never on a tick with nothing new. A watcher's screen draws
+//! at most one frame each [`WATCHER_FRAME`], and none while its last frame waits for the
+//! client: what it draws then is the latest state, the states between never drawn.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use crate::tui::app::{App, Effect, Input as AppInput, Look, Online, Request};
 use crate::tui::game_line::GameLine;
@@ -12,6 +22,40 @@ use super::super::channel::Inbox;
 use super::super::hub::{GameView, Rematch};
 use super::super::reviews::Reviewer;
 use super::{CLOCK_TICK, Next, Screen};
+
+/// The shortest time between two frames of a watcher's screen: a game played fast is shown
+/// to its watchers ten times a second at most, each frame its latest state.
+pub const WATCHER_FRAME: Duration = Duration::from_millis(100);
+
+/// How long until the text of a clock with `left` milliseconds changes (`9:58` each second,
+/// `2 d 03 h` each hour, as `render::online::clock_text` writes it), or its `low time!` mark
+/// (below `low`) comes; `None` for a clock at 0, which changes no more.
+fn until_shown_changes(left: i64, low: i64) -> Option<i64> {
+    if left <= 0 {
+        return None;
+    }
+    let unit = if left >= 86_400_000 { 3_600_000 } else { 1_000 };
+    let text = left % unit + 1;
+    Some(if left >= low {
+        text.min(left - low + 1)
+    } else {
+        text
+    })
+}
+
+/// How long until what `view` shows of time changes: the running clock, or the timer of a
+/// first move; `None` when no clock runs.
+fn next_change(view: &GameView) -> Option<Duration> {
+    if view.result.is_some() {
+        return None;
+    }
+    let ms = match (view.first_move, view.to_move) {
+        (Some(first), _) => until_shown_changes(first, 0),
+        (None, Some(seat)) => until_shown_changes(view.left[seat], view.clock.low_ms()),
+        (None, None) => None,
+    }?;
+    Some(Duration::from_millis(u64::try_from(ms).unwrap_or(1)))
+}
 
 fn online_of(view: &GameView, me: i64) -> Online {
     Online {
@@ -54,9 +98,12 @@ pub(super) async fn game_screen(
         app.allow_reviews();
     }
     // Counted among the game's watchers while the screen is open, when not a player of it.
+    let watcher = view.seat(me.0).is_none();
     let _watching = ctx.hub.watching(id, me.0);
+    // Only a review in progress is drawn on a beat of its own (its search's news).
     let mut tick = tokio::time::interval(CLOCK_TICK);
     let mut side = Side::default();
+    let mut change_in = next_change(&view);
     loop {
         news.borrow_and_update();
         // The review's news first, as the terminal's loop gives the search's.
@@ -66,6 +113,7 @@ pub(super) async fn game_screen(
             return Next::Lobby;
         }
         if let Some(view) = ctx.hub.game(id, ctx.clock.now()) {
+            change_in = next_change(&view);
             // A rematch both players asked for: its game opens at once, for its players.
             if let (Some(Rematch::Started(next)), Some(_)) = (view.rematch_state, view.seat(me.0))
                 && side.asked_rematch
@@ -87,6 +135,7 @@ pub(super) async fn game_screen(
         {
             return Next::Quit;
         }
+        let drawn_at = Instant::now();
         if let Carried::Leave = carry_out(
             ctx,
             me.0,
@@ -99,9 +148,18 @@ pub(super) async fn game_screen(
         {
             return Next::Lobby;
         }
-        let Some(events) = screen.wait(input, &mut news, &mut tick).await else {
+        let beat = side.reviewer.busy().then_some(&mut tick);
+        let Some(mut events) = screen.wait(input, &mut news, change_in, beat).await else {
             return Next::Quit;
         };
+        // A watcher's next frame waits its turn (news of several moves make one frame) and
+        // for the client to take the last; a key of its own is answered meanwhile.
+        if watcher && events.is_empty() {
+            let Some(typed) = screen.settle(input, drawn_at + WATCHER_FRAME).await else {
+                return Next::Quit;
+            };
+            events = typed;
+        }
         if let Some(next) = feed(ctx, me.0, id, &mut app, events, &mut side).await {
             return next;
         }
@@ -249,6 +307,7 @@ mod tests {
             cut_all: tokio::sync::watch::channel(false).0,
             closed: tokio::sync::Notify::new(),
             reviews: crate::server::reviews::Reviews::new(1),
+            watchers: None,
         }
     }
 
