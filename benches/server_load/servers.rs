@@ -37,7 +37,10 @@ pub fn start_server(
             "1",
         ])
         // Room for the attackers' keys that log in (8, and one that tries 20 times).
-        .args(["--max-sessions", &(o.sessions + 20).to_string()])
+        .args([
+            "--max-sessions",
+            &(o.sessions + o.watchers + 20).to_string(),
+        ])
         // Its log: refusals only, not a line for each bot.
         .args([
             "--log-level",
@@ -48,11 +51,12 @@ pub fn start_server(
         .args(if o.attack.is_some() {
             Vec::new()
         } else {
+            let startups = (o.sessions + o.watchers + 10).to_string();
             vec![
                 "--max-startups".to_string(),
-                (o.sessions + 10).to_string(),
+                startups.clone(),
                 "--max-startups-per-address".to_string(),
-                (o.sessions + 10).to_string(),
+                startups,
             ]
         })
         .arg("--data")
