@@ -17,6 +17,7 @@ mod outage;
 mod play;
 mod presence;
 mod refusal;
+mod route;
 mod views;
 
 use std::collections::{BTreeMap, HashMap};
