@@ -215,6 +215,7 @@ fn main() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let round_trips = Arc::new(Mutex::new(Vec::new()));
     let held = Arc::new(AtomicUsize::new(0));
+    let refused = Arc::new(AtomicUsize::new(0));
     let games = o.sessions / 2;
     let ready = Arc::new(Barrier::new(o.sessions + 1));
     // The bots play once every watcher watches; the games watched, once known.
@@ -243,6 +244,7 @@ fn main() {
                     sent.clone(),
                 );
                 let (mut going, watched) = (going.clone(), watched.clone());
+                let refused = refused.clone();
                 // The two players of a game on different processes, when there are several.
                 let port = ports[(g + side) % ports.len()];
                 let (tx, rx) = if side == 0 {
@@ -291,6 +293,7 @@ fn main() {
                     .unwrap();
                     let mut rng = 0x2545_f491_4f6c_dd1d_u64 ^ (g as u64) << 1 ^ side as u64;
                     let mut played = 0;
+                    let mut log: Vec<String> = Vec::new();
                     while position.ply() < o.moves {
                         let mut answer = bot.ask(&format!("wait {id}")).await;
                         // On another process, the game arrives within moments.
@@ -298,6 +301,7 @@ fn main() {
                             tokio::time::sleep(Duration::from_millis(5)).await;
                             answer = bot.ask(&format!("wait {id}")).await;
                         }
+                        log.push(answer.clone());
                         let Some(last) = answer.strip_prefix("= turn ") else {
                             break;
                         };
@@ -322,7 +326,33 @@ fn main() {
                             tokio::time::sleep(Duration::from_millis(ms)).await;
                         }
                         *sent.lock().unwrap() = Some(Instant::now());
-                        assert_eq!(bot.ask(&format!("play {id} {action}")).await, "=");
+                        let mut said = Vec::new();
+                        loop {
+                            let answer = bot.ask(&format!("play {id} {action}")).await;
+                            said.push(answer.clone());
+                            log.push(format!("play {action}: {answer}"));
+                            if answer == "=" {
+                                break;
+                            }
+                            // A slow database may have a move wait past its bound: it is said
+                            // so, and the move may yet be saved: the record tells, else it is
+                            // sent again.
+                            if !(o.slow > 0 && answer.starts_with("? the")) {
+                                let record = bot.ask(&format!("record {id}")).await;
+                                panic!(
+                                    "play {id} {action}: {said:?}; mine {log:?}; record {record}"
+                                );
+                            }
+                            refused.fetch_add(1, Ordering::Relaxed);
+                            tokio::time::sleep(Duration::from_millis(100)).await;
+                            let record = bot.ask(&format!("record {id}")).await;
+                            let text = record.trim_start_matches("= ");
+                            if quentin::record::Record::parse(text)
+                                .is_ok_and(|r| r.actions().get(position.ply()) == Some(&action))
+                            {
+                                break;
+                            }
+                        }
                         position.play(action).unwrap();
                         played += 1;
                     }
@@ -512,8 +542,13 @@ fn main() {
     }
     if let Some(leases) = &lease_changes {
         println!(
-            "  slow database           each move's row {} ms, {} connections burning its CPU: {} of {} games changed owner ({} takeovers)",
-            o.slow, o.burners, leases.moved, leases.games, leases.takeovers
+            "  slow database           each move's row {} ms, {} connections burning its CPU: {} of {} games changed owner ({} takeovers); {} plays answered with a refusal and sent again",
+            o.slow,
+            o.burners,
+            leases.moved,
+            leases.games,
+            leases.takeovers,
+            refused.load(Ordering::Relaxed)
         );
     }
     if let (Some(kind), Some(back)) = (o.attack, back) {
