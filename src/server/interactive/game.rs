@@ -3,7 +3,8 @@
 //!
 //! A screen is drawn again only when something it shows changed: the game's news, a key of
 //! its own, or the moment the running clock's text changes (each second of a live clock, each
-//! hour of a correspondence one); never on a tick with nothing new. A watcher's screen draws
+//! hour of a correspondence one, looked at each second in case the clock jumped); never on a
+//! tick with nothing new. A watcher's screen draws
 //! at most one frame each [`WATCHER_FRAME`], and none while its last frame waits for the
 //! client: what it draws then is the latest state, the states between never drawn.
 
@@ -28,7 +29,7 @@ use super::{CLOCK_TICK, Next, Screen};
 pub const WATCHER_FRAME: Duration = Duration::from_millis(100);
 
 /// How long until the text of a clock with `left` milliseconds changes (`9:58` each second,
-/// `2 d 03 h` each hour, as `render::online::clock_text` writes it), or its `low time!` mark
+/// `2 d 03 h` each hour, as `render::clock_text` writes it), or its `low time!` mark
 /// (below `low`) comes; `None` for a clock at 0, which changes no more.
 fn until_shown_changes(left: i64, low: i64) -> Option<i64> {
     if left <= 0 {
@@ -54,7 +55,27 @@ fn next_change(view: &GameView) -> Option<Duration> {
         (None, Some(seat)) => until_shown_changes(view.left[seat], view.clock.low_ms()),
         (None, None) => None,
     }?;
-    Some(Duration::from_millis(u64::try_from(ms).unwrap_or(1)))
+    // Looked at each second at least: a clock that jumps (the host's, or a test's) is seen.
+    Some(Duration::from_millis(
+        u64::try_from(ms).unwrap_or(1).min(1_000),
+    ))
+}
+
+/// What a screen shows of time: each clock's text, its `low time!` mark, a first move's timer.
+fn shown_time(view: &GameView) -> (Vec<String>, Option<String>) {
+    let low = view.clock.low_ms();
+    let clocks = (0..2)
+        .map(|seat| {
+            let running = view.to_move == Some(seat) && view.result.is_none();
+            let mark = if running && view.left[seat] < low {
+                "!"
+            } else {
+                ""
+            };
+            format!("{}{mark}", render::clock_text(view.left[seat]))
+        })
+        .collect();
+    (clocks, view.first_move.map(render::clock_text))
 }
 
 fn online_of(view: &GameView, me: i64) -> Online {
@@ -104,7 +125,13 @@ pub(super) async fn game_screen(
     let mut tick = tokio::time::interval(CLOCK_TICK);
     let mut side = Side::default();
     let mut change_in = next_change(&view);
+    // What the last frame showed of time, and when it was drawn; whether the last wait ended
+    // on the clock alone (no news, no key, no review).
+    let mut shown = None;
+    let mut drawn_at = Instant::now();
+    let mut clock_only = false;
     loop {
+        let fresh = news.has_changed().unwrap_or(true);
         news.borrow_and_update();
         // The review's news first, as the terminal's loop gives the search's.
         if let Some(searched) = side.reviewer.news(&ctx.reviews, me.0, &mut app)
@@ -112,8 +139,12 @@ pub(super) async fn game_screen(
         {
             return Next::Lobby;
         }
+        let mut unchanged = false;
         if let Some(view) = ctx.hub.game(id, ctx.clock.now()) {
             change_in = next_change(&view);
+            let time = shown_time(&view);
+            unchanged = clock_only && !fresh && shown.as_ref() == Some(&time);
+            shown = Some(time);
             // A rematch both players asked for: its game opens at once, for its players.
             if let (Some(Rematch::Started(next)), Some(_)) = (view.rematch_state, view.seat(me.0))
                 && side.asked_rematch
@@ -128,30 +159,35 @@ pub(super) async fn game_screen(
                 Carried::Nothing => {}
             }
         }
-        let mut geometry = Geometry::default();
-        if !screen
-            .draw(|area, buf| geometry = render::draw(&app, area, buf))
+        // Woken by the clock when its text had not changed yet: nothing to draw.
+        if !unchanged {
+            let mut geometry = Geometry::default();
+            if !screen
+                .draw(|area, buf| geometry = render::draw(&app, area, buf))
+                .await
+            {
+                return Next::Quit;
+            }
+            drawn_at = Instant::now();
+            if let Carried::Leave = carry_out(
+                ctx,
+                me.0,
+                id,
+                &mut app,
+                AppInput::Drawn(geometry),
+                &mut side,
+            )
             .await
-        {
-            return Next::Quit;
-        }
-        let drawn_at = Instant::now();
-        if let Carried::Leave = carry_out(
-            ctx,
-            me.0,
-            id,
-            &mut app,
-            AppInput::Drawn(geometry),
-            &mut side,
-        )
-        .await
-        {
-            return Next::Lobby;
+            {
+                return Next::Lobby;
+            }
         }
         let beat = side.reviewer.busy().then_some(&mut tick);
+        let reviewing = beat.is_some();
         let Some(mut events) = screen.wait(input, &mut news, change_in, beat).await else {
             return Next::Quit;
         };
+        clock_only = events.is_empty() && !reviewing;
         // A watcher's next frame waits its turn (news of several moves make one frame) and
         // for the client to take the last; a key of its own is answered meanwhile.
         if watcher && events.is_empty() {
