@@ -347,6 +347,24 @@ mod tests {
         }
     }
 
+    /// A screen is woken when the text of the running clock changes, not before: the next
+    /// second of a live clock, the next hour of a correspondence one, the moment `low time!`
+    /// comes; a clock at 0 wakes nothing more.
+    #[test]
+    fn the_clock_wakes_a_screen_when_its_text_changes() {
+        assert_eq!(until_shown_changes(59_999, 10_000), Some(1_000));
+        assert_eq!(until_shown_changes(59_000, 10_000), Some(1));
+        // 10.4 s left with the mark at 10 s: the mark comes before the next second's text.
+        assert_eq!(until_shown_changes(10_400, 10_000), Some(401));
+        assert_eq!(until_shown_changes(9_400, 10_000), Some(401));
+        // Two days: the text says hours.
+        assert_eq!(
+            until_shown_changes(2 * 86_400_000 + 1_800_000, 0),
+            Some(1_800_001)
+        );
+        assert_eq!(until_shown_changes(0, 10_000), None);
+    }
+
     /// A move typed just before `q`, in the same chunk of bytes, still reaches the server: the
     /// session carries out each event's effects before it reads the next event (it used to
     /// leave on `q` with the move's request still in the app).
