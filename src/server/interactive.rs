@@ -183,15 +183,16 @@ impl Screen {
 
     /// Waits for what changes the screen: the player's input (its events), or the hub's
     /// `news`, the moment `change_in` from now when a clock's text changes, or the `beat` of
-    /// what is drawn on one (no events: the screen is drawn again). `None` when the client has
-    /// gone. The lobby and a game's screen wait alike.
+    /// what is drawn on one (no events: the screen is drawn again), and whether it was the
+    /// clock alone (`change_in`) that woke it. `None` when the client has gone. The lobby and
+    /// a game's screen wait alike.
     async fn wait(
         &mut self,
         input: &mut Inbox,
         news: &mut watch::Receiver<u64>,
         change_in: Option<Duration>,
         beat: Option<&mut tokio::time::Interval>,
-    ) -> Option<Vec<Event>> {
+    ) -> Option<(Vec<Event>, bool)> {
         let changes = async {
             match change_in {
                 Some(wait) => tokio::time::sleep(wait).await,
@@ -205,10 +206,10 @@ impl Screen {
             }
         };
         tokio::select! {
-            got = input.recv() => self.events(got).await,
-            _ = news.changed() => Some(Vec::new()),
-            () = changes => Some(Vec::new()),
-            _ = beats => Some(Vec::new()),
+            got = input.recv() => self.events(got).await.map(|events| (events, false)),
+            _ = news.changed() => Some((Vec::new(), false)),
+            () = changes => Some((Vec::new(), true)),
+            _ = beats => Some((Vec::new(), false)),
         }
     }
 
@@ -485,7 +486,7 @@ async fn lobby_screen(
             return Next::Quit;
         }
         lobby.set_rows(rows);
-        let Some(events) = screen.wait(input, &mut news, None, Some(&mut tick)).await else {
+        let Some((events, _)) = screen.wait(input, &mut news, None, Some(&mut tick)).await else {
             return Next::Quit;
         };
         let now = ctx.clock.now();

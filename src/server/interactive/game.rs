@@ -131,6 +131,7 @@ pub(super) async fn game_screen(
     let mut drawn_at = Instant::now();
     let mut clock_only = false;
     loop {
+        // News come since the last wait (which, woken by the clock, did not take them).
         let fresh = news.has_changed().unwrap_or(true);
         news.borrow_and_update();
         // The review's news first, as the terminal's loop gives the search's.
@@ -183,11 +184,10 @@ pub(super) async fn game_screen(
             }
         }
         let beat = side.reviewer.busy().then_some(&mut tick);
-        let reviewing = beat.is_some();
-        let Some(mut events) = screen.wait(input, &mut news, change_in, beat).await else {
+        let Some((mut events, clock)) = screen.wait(input, &mut news, change_in, beat).await else {
             return Next::Quit;
         };
-        clock_only = events.is_empty() && !reviewing;
+        clock_only = clock;
         // A watcher's next frame waits its turn (news of several moves make one frame) and
         // for the client to take the last; a key of its own is answered meanwhile.
         if watcher && events.is_empty() {
@@ -196,6 +196,7 @@ pub(super) async fn game_screen(
             };
             events = typed;
         }
+        clock_only &= events.is_empty();
         if let Some(next) = feed(ctx, me.0, id, &mut app, events, &mut side).await {
             return next;
         }
