@@ -426,7 +426,7 @@ fn main() {
         attackers.abort_all();
         while attackers.join_next().await.is_some() {}
         let back = if o.attack.is_some() {
-            Some(slots_back(port, o.sessions).await)
+            Some(attack::slots_back(port, o.sessions).await)
         } else {
             None
         };
@@ -562,24 +562,6 @@ fn main() {
             back.as_secs_f64()
         );
     }
-}
-
-/// How long after every client went until each honest bot's key and each attacker's key is let
-/// in again (a session of it answers `whoami`); at most two minutes, else it panics: a slot kept.
-async fn slots_back(port: u16, sessions: usize) -> Duration {
-    let start = Instant::now();
-    let honest = (0..sessions as u64).map(|n| (honest_key(n), 1));
-    let attackers = [100, 200, 300].map(|n| (attack::key(n), 2 + (n % 8) as u8));
-    for (key, from) in honest.chain(attackers) {
-        while !attack::answers(&key, from, port).await {
-            assert!(
-                start.elapsed() < Duration::from_secs(120),
-                "a slot did not come back within two minutes"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-    start.elapsed()
 }
 
 /// Waits for every task, within `limit`; the moves they played.
