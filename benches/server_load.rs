@@ -14,6 +14,15 @@
 //! adds each process's memory and CPU and the database's CPU (its server processes' on this
 //! machine, from /proc).
 //!
+//! `--watchers N [--watched K]` opens N terminal sessions that watch the first K games (1 by
+//! default) while they are played (`server_load/watchers.rs`), and gives the round trip of
+//! those games' moves apart (p50, p90, p99), the server's memory for each watcher, and the
+//! machine's load.
+//!
+//! `--slow-database MS [--burners N]` (with `--database`) makes the database slow while the
+//! bots play: each move's row waits MS ms in a trigger, N connections keep its CPU busy
+//! (`server_load/slow.rs`); it counts the games that changed owner meanwhile.
+//!
 //! `--attack KIND` makes it a soak: while the honest bots play, attackers from other loopback
 //! addresses try to lock them out (`half-open`, `silent-bot`, `resize`, `one-key` or `mix`:
 //! `server_load/attack.rs`), against a server with its default bounds before the login. When
@@ -24,9 +33,13 @@
 mod attack;
 #[path = "server_load/measure.rs"]
 mod measure;
+#[path = "server_load/servers.rs"]
+mod servers;
+#[path = "server_load/slow.rs"]
+mod slow;
+#[path = "server_load/watchers.rs"]
+mod watchers;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -41,6 +54,7 @@ use tokio::sync::{Barrier, oneshot};
 use measure::{
     admin, cpu_seconds, database, database_cpu_seconds, make_database, percentile, status_kb,
 };
+use servers::{Servers, start_server};
 
 pub struct Client;
 
@@ -131,6 +145,13 @@ struct Options {
     attack: Option<&'static str>,
     /// Server processes.
     processes: usize,
+    /// Terminal sessions watching, and the games they watch.
+    watchers: usize,
+    watched: usize,
+    /// Milliseconds each move's row waits in the database, and the connections that keep its
+    /// CPU busy meanwhile.
+    slow: u64,
+    burners: usize,
 }
 
 fn options() -> Options {
@@ -141,6 +162,10 @@ fn options() -> Options {
         think: 1000,
         attack: None,
         processes: 1,
+        watchers: 0,
+        watched: 1,
+        slow: 0,
+        burners: 0,
     };
     let args: Vec<String> = std::env::args().collect();
     for pair in args.windows(2) {
@@ -151,6 +176,10 @@ fn options() -> Options {
             "--seconds" => o.seconds = value() as u64,
             "--think" => o.think = value() as u64,
             "--processes" => o.processes = value().clamp(1, 16),
+            "--watchers" => o.watchers = value().min(2000),
+            "--watched" => o.watched = value().max(1),
+            "--slow-database" => o.slow = value() as u64,
+            "--burners" => o.burners = value().min(64),
             "--attack" => {
                 o.attack = Some(
                     attack::KINDS
@@ -186,8 +215,15 @@ fn main() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let round_trips = Arc::new(Mutex::new(Vec::new()));
     let held = Arc::new(AtomicUsize::new(0));
+    let refused = Arc::new(AtomicUsize::new(0));
     let games = o.sessions / 2;
     let ready = Arc::new(Barrier::new(o.sessions + 1));
+    // The bots play once every watcher watches; the games watched, once known.
+    let (go, going) = tokio::sync::watch::channel(false);
+    let watched = Arc::new(std::sync::OnceLock::<std::collections::HashSet<String>>::new());
+    let mut frames = 0;
+    let mut lease_changes: Option<slow::Leases> = None;
+    let (mut resident, mut load) = ((0, 0), (watchers::load(), String::new()));
     let logins = Arc::new(tokio::sync::Semaphore::new(8));
     let tally = Arc::new(attack::Tally::default());
     // How late the bench's own runtime woke at worst, and when.
@@ -207,6 +243,8 @@ fn main() {
                     round_trips.clone(),
                     sent.clone(),
                 );
+                let (mut going, watched) = (going.clone(), watched.clone());
+                let refused = refused.clone();
                 // The two players of a game on different processes, when there are several.
                 let port = ports[(g + side) % ports.len()];
                 let (tx, rx) = if side == 0 {
@@ -244,6 +282,8 @@ fn main() {
                         id
                     };
                     ready.wait().await;
+                    let _ = going.wait_for(|go| *go).await;
+                    let seen = watched.get().is_some_and(|w| w.contains(&id));
                     let mut position = Setup {
                         size: 13,
                         pie: false,
@@ -253,6 +293,7 @@ fn main() {
                     .unwrap();
                     let mut rng = 0x2545_f491_4f6c_dd1d_u64 ^ (g as u64) << 1 ^ side as u64;
                     let mut played = 0;
+                    let mut log: Vec<String> = Vec::new();
                     while position.ply() < o.moves {
                         let mut answer = bot.ask(&format!("wait {id}")).await;
                         // On another process, the game arrives within moments.
@@ -260,12 +301,13 @@ fn main() {
                             tokio::time::sleep(Duration::from_millis(5)).await;
                             answer = bot.ask(&format!("wait {id}")).await;
                         }
+                        log.push(answer.clone());
                         let Some(last) = answer.strip_prefix("= turn ") else {
                             break;
                         };
                         if last != "-" {
                             if let Some(t) = sent.lock().unwrap().take() {
-                                rts.lock().unwrap().push((t.elapsed(), t));
+                                rts.lock().unwrap().push((t.elapsed(), t, seen));
                             }
                             position.play(Action::parse(last).unwrap()).unwrap();
                         }
@@ -284,7 +326,33 @@ fn main() {
                             tokio::time::sleep(Duration::from_millis(ms)).await;
                         }
                         *sent.lock().unwrap() = Some(Instant::now());
-                        assert_eq!(bot.ask(&format!("play {id} {action}")).await, "=");
+                        let mut said = Vec::new();
+                        loop {
+                            let answer = bot.ask(&format!("play {id} {action}")).await;
+                            said.push(answer.clone());
+                            log.push(format!("play {action}: {answer}"));
+                            if answer == "=" {
+                                break;
+                            }
+                            // A slow database may have a move wait past its bound: it is said
+                            // so, and the move may yet be saved: the record tells, else it is
+                            // sent again.
+                            if !(o.slow > 0 && answer.starts_with("? the")) {
+                                let record = bot.ask(&format!("record {id}")).await;
+                                panic!(
+                                    "play {id} {action}: {said:?}; mine {log:?}; record {record}"
+                                );
+                            }
+                            refused.fetch_add(1, Ordering::Relaxed);
+                            tokio::time::sleep(Duration::from_millis(100)).await;
+                            let record = bot.ask(&format!("record {id}")).await;
+                            let text = record.trim_start_matches("= ");
+                            if quentin::record::Record::parse(text)
+                                .is_ok_and(|r| r.actions().get(position.ply()) == Some(&action))
+                            {
+                                break;
+                            }
+                        }
                         position.play(action).unwrap();
                         played += 1;
                     }
@@ -293,6 +361,30 @@ fn main() {
             }
         }
         ready.wait().await;
+        resident.0 = watchers::resident_kb(pids[0]);
+        let watching = if o.watchers > 0 {
+            let opened = watchers::open(port, o.watchers, o.watched).await;
+            let _ = watched.set(opened.games.clone());
+            Some(opened)
+        } else {
+            None
+        };
+        resident.1 = watchers::resident_kb(pids[0]);
+        let slowed = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let leases = match &made {
+            Some((url, _)) if o.slow > 0 || o.burners > 0 => {
+                if o.slow > 0 {
+                    slow::slow_moves(url, o.slow).await;
+                }
+                slow::burn(url, o.burners, &slowed);
+                Some(tokio::spawn(slow::watch_leases(
+                    url.clone(),
+                    slowed.clone(),
+                )))
+            }
+            _ => None,
+        };
+        go.send_replace(true);
         // The bench's own runtime, watched: a task that sleeps a millisecond at a time and
         // notes how late it wakes, so that a stall of the measuring client is told apart from
         // one of the servers.
@@ -321,10 +413,20 @@ fn main() {
         let all = futures_all(tasks, Duration::from_secs(o.seconds)).await;
         let elapsed = start.elapsed();
         watcher.abort();
+        load.1 = watchers::load();
+        slowed.store(true, Ordering::SeqCst);
+        if let Some(leases) = leases {
+            lease_changes = Some(leases.await.unwrap());
+        }
+        if let Some(mut watching) = watching {
+            frames = watching.bytes.load(Ordering::Relaxed);
+            watching.tasks.abort_all();
+            while watching.tasks.join_next().await.is_some() {}
+        }
         attackers.abort_all();
         while attackers.join_next().await.is_some() {}
         let back = if o.attack.is_some() {
-            Some(slots_back(port, o.sessions).await)
+            Some(attack::slots_back(port, o.sessions).await)
         } else {
             None
         };
@@ -338,14 +440,14 @@ fn main() {
     let db_cpu = database_cpu_seconds() - db_before;
     let peaks: Vec<u64> = pids.iter().map(|p| status_kb(*p, "VmHWM:")).collect();
     let mut timed = round_trips.lock().unwrap().clone();
-    timed.sort_by_key(|(rt, _)| std::cmp::Reverse(*rt));
+    timed.sort_by_key(|(rt, _, _)| std::cmp::Reverse(*rt));
     // When the slowest round trips began, from the first move: a tail at the start, or
     // spread over the run.
-    let first = timed.iter().map(|(_, at)| *at).min();
+    let first = timed.iter().map(|(_, at, _)| *at).min();
     let slowest: Vec<String> = timed
         .iter()
         .take(5)
-        .map(|(rt, at)| {
+        .map(|(rt, at, _)| {
             format!(
                 "{:.0} ms at {:.1} s",
                 rt.as_secs_f64() * 1000.0,
@@ -353,8 +455,10 @@ fn main() {
             )
         })
         .collect();
-    let mut rts: Vec<Duration> = timed.iter().map(|(rt, _)| *rt).collect();
+    let mut rts: Vec<Duration> = timed.iter().map(|(rt, _, _)| *rt).collect();
     rts.sort();
+    let mut seen: Vec<Duration> = timed.iter().filter(|t| t.2).map(|t| t.0).collect();
+    seen.sort();
     servers.stop();
     if let (Some(url), Some((_, name))) = (database(), &made) {
         admin(
@@ -384,8 +488,35 @@ fn main() {
         percentile(&rts, 0.5).as_secs_f64() * 1000.0
     );
     println!(
+        "  round trip p90          {:.1} ms",
+        percentile(&rts, 0.9).as_secs_f64() * 1000.0
+    );
+    println!(
         "  round trip p99          {:.1} ms",
         percentile(&rts, 0.99).as_secs_f64() * 1000.0
+    );
+    if o.watchers > 0 {
+        let ms = |p| percentile(&seen, p).as_secs_f64() * 1000.0;
+        println!(
+            "  watched games           {} watchers on {} game(s): {} round trips, p50 {:.1} ms, p90 {:.1} ms, p99 {:.1} ms; {:.1} MB of frames taken",
+            o.watchers,
+            o.watched,
+            seen.len(),
+            ms(0.5),
+            ms(0.9),
+            ms(0.99),
+            frames as f64 / 1e6
+        );
+        println!(
+            "  memory a watcher        {:.1} kB (resident {:.1} MB before the watchers, {:.1} MB after)",
+            resident.1.saturating_sub(resident.0) as f64 / o.watchers as f64,
+            resident.0 as f64 / 1024.0,
+            resident.1 as f64 / 1024.0
+        );
+    }
+    println!(
+        "  machine load            {} at the start, {} at the end",
+        load.0, load.1
     );
     println!("  the slowest             {}", slowest.join(", "));
     let (late, at) = *lag.lock().unwrap();
@@ -409,6 +540,17 @@ fn main() {
             db_cpu * 100.0 / elapsed.as_secs_f64()
         );
     }
+    if let Some(leases) = &lease_changes {
+        println!(
+            "  slow database           each move's row {} ms, {} connections burning its CPU: {} of {} games changed owner ({} takeovers); {} plays answered with a refusal and sent again",
+            o.slow,
+            o.burners,
+            leases.moved,
+            leases.games,
+            leases.takeovers,
+            refused.load(Ordering::Relaxed)
+        );
+    }
     if let (Some(kind), Some(back)) = (o.attack, back) {
         println!(
             "  attack                  {kind}: {} connections opened, {} ended by the server",
@@ -420,98 +562,6 @@ fn main() {
             back.as_secs_f64()
         );
     }
-}
-
-/// The server processes, killed when the bench ends, however it ends.
-struct Servers(Vec<(std::process::Child, u16)>);
-
-impl Servers {
-    fn stop(&mut self) {
-        for (server, _) in &mut self.0 {
-            let _ = server.kill();
-            let _ = server.wait();
-        }
-    }
-}
-
-impl Drop for Servers {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-/// Starts a server process: its child and its port.
-fn start_server(
-    o: &Options,
-    dir: &std::path::Path,
-    database: Option<&str>,
-) -> (std::process::Child, u16) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_quentin"))
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--sessions-per-key",
-            "1",
-        ])
-        // Room for the attackers' keys that log in (8, and one that tries 20 times).
-        .args(["--max-sessions", &(o.sessions + 20).to_string()])
-        // Its log: refusals only, not a line for each bot.
-        .args([
-            "--log-level",
-            if o.attack.is_some() { "error" } else { "warn" },
-        ])
-        // Every bot connects at once, from one address; a soak keeps the default bounds
-        // before the login, and its bots connect a few at a time.
-        .args(if o.attack.is_some() {
-            Vec::new()
-        } else {
-            vec![
-                "--max-startups".to_string(),
-                (o.sessions + 10).to_string(),
-                "--max-startups-per-address".to_string(),
-                (o.sessions + 10).to_string(),
-            ]
-        })
-        .arg("--data")
-        .arg(dir)
-        .args(
-            database
-                .map(|url| ["--database", url])
-                .into_iter()
-                .flatten(),
-        )
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let port: u16 = loop {
-        let line = lines.next().expect("an address").unwrap();
-        if let Some(a) = line.strip_prefix("quentin serve: listening on ") {
-            break a.rsplit(':').next().unwrap().parse().unwrap();
-        }
-    };
-    // The rest of its output is read on, so that the pipe never fills.
-    std::thread::spawn(move || for _ in lines {});
-    (server, port)
-}
-
-/// How long after every client went until each honest bot's key and each attacker's key is let
-/// in again (a session of it answers `whoami`); at most two minutes, else it panics: a slot kept.
-async fn slots_back(port: u16, sessions: usize) -> Duration {
-    let start = Instant::now();
-    let honest = (0..sessions as u64).map(|n| (honest_key(n), 1));
-    let attackers = [100, 200, 300].map(|n| (attack::key(n), 2 + (n % 8) as u8));
-    for (key, from) in honest.chain(attackers) {
-        while !attack::answers(&key, from, port).await {
-            assert!(
-                start.elapsed() < Duration::from_secs(120),
-                "a slot did not come back within two minutes"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-    start.elapsed()
 }
 
 /// Waits for every task, within `limit`; the moves they played.

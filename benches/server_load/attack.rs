@@ -15,7 +15,7 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use russh::ChannelMsg;
 use russh::client::{self, Handle};
@@ -198,4 +198,22 @@ pub fn start(kind: &str, port: u16, tally: &Arc<Tally>, tasks: &mut JoinSet<()>)
             });
         }
     }
+}
+
+/// How long after every client went until each honest bot's key and each attacker's key is let
+/// in again (a session of it answers `whoami`); at most two minutes, else it panics: a slot kept.
+pub async fn slots_back(port: u16, sessions: usize) -> Duration {
+    let start = Instant::now();
+    let honest = (0..sessions as u64).map(|n| (super::honest_key(n), 1));
+    let attackers = [100, 200, 300].map(|n| (key(n), 2 + (n % 8) as u8));
+    for (key, from) in honest.chain(attackers) {
+        while !answers(&key, from, port).await {
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "a slot did not come back within two minutes"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    start.elapsed()
 }

@@ -8,6 +8,8 @@
 //! into the key and mouse events the app reads, with the terminal-input parser crate (no escape
 //! sequence is parsed here by hand).
 
+mod keys;
+
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -18,7 +20,7 @@ use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
 use super::link::Link;
-use crate::tui::input::{Event, KeyCode};
+pub use keys::Keys;
 
 /// What comes from the channel.
 #[derive(Debug)]
@@ -238,6 +240,8 @@ struct Queue {
 struct Outbox {
     queue: Mutex<Queue>,
     wake: Notify,
+    /// Told when the writer takes what was queued (or the client goes).
+    taken: Notify,
     done: watch::Sender<bool>,
     link: Arc<Link>,
     bound: usize,
@@ -308,6 +312,8 @@ impl Outbox {
                     if queue.items.is_empty() {
                         queue.frame_last = false;
                     }
+                    drop(queue);
+                    self.taken.notify_waiters();
                     return Some(item);
                 }
             }
@@ -321,6 +327,7 @@ impl Outbox {
         queue.items.clear();
         queue.bytes = 0;
         drop(queue);
+        self.taken.notify_waiters();
         self.done.send_replace(true);
     }
 }
@@ -351,6 +358,7 @@ impl Out {
         let outbox = Arc::new(Outbox {
             queue: Mutex::default(),
             wake: Notify::new(),
+            taken: Notify::new(),
             done: watch::Sender::new(false),
             link,
             bound,
@@ -392,6 +400,24 @@ impl Out {
     #[must_use]
     pub fn frame_waiting(&self) -> bool {
         lock(&self.outbox.queue).frame_last
+    }
+
+    /// Returns once no frame waits for the client (its writer took the last one, or the
+    /// client has gone): a screen that draws only then draws the latest state for a slow
+    /// client, rather than frames that replace each other unseen.
+    pub async fn frame_taken(&self) {
+        loop {
+            let taken = self.outbox.taken.notified();
+            tokio::pin!(taken);
+            taken.as_mut().enable();
+            {
+                let queue = lock(&self.outbox.queue);
+                if !queue.frame_last || queue.gone {
+                    return;
+                }
+            }
+            taken.await;
+        }
     }
 
     /// Ends the channel with `status`, after what is queued; waits a few seconds at most for
@@ -442,94 +468,9 @@ async fn write(handle: Handle, id: ChannelId, outbox: Arc<Outbox>, stall: Durati
     outbox.finish();
 }
 
-/// The longest escape sequence kept while waiting for its end; a longer one is dropped.
-const MAX_SEQUENCE: usize = 64;
-
-/// Turns a terminal's bytes into events.
-#[derive(Default)]
-pub struct Keys {
-    partial: Vec<u8>,
-}
-
-impl Keys {
-    /// The events in `bytes`, with what an earlier chunk left unfinished. A lone ESC at the
-    /// end of a chunk is the Esc key (a terminal sends a sequence in one write).
-    pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<Event>) {
-        for (i, byte) in bytes.iter().enumerate() {
-            self.partial.push(*byte);
-            let last = i + 1 == bytes.len();
-            // An ESC with more bytes behind it starts a sequence; at the end of a chunk it is
-            // the Esc key.
-            if self.partial == [0x1b] {
-                if last {
-                    self.partial.clear();
-                    out.push(Event::Key(KeyCode::Esc.into()));
-                }
-                continue;
-            }
-            match terminput::Event::parse_from(&self.partial) {
-                Ok(Some(event)) => {
-                    self.partial.clear();
-                    if let Some(event) = super::translate::from_terminput(event) {
-                        out.push(event);
-                    }
-                }
-                Ok(None) if self.partial.len() <= MAX_SEQUENCE => {}
-                Ok(None) | Err(_) => self.partial.clear(),
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::input::{KeyEvent, KeyModifiers};
-
-    fn keys(chunks: &[&[u8]]) -> Vec<Event> {
-        let mut keys = Keys::default();
-        let mut out = Vec::new();
-        for chunk in chunks {
-            keys.feed(chunk, &mut out);
-        }
-        out
-    }
-
-    fn code(event: &Event) -> Option<KeyCode> {
-        match event {
-            Event::Key(KeyEvent { code, .. }) => Some(*code),
-            _ => None,
-        }
-    }
-
-    #[test]
-    fn letters_arrows_and_esc_come_out_as_keys() {
-        let events = keys(&[b"q\x1b[A\r", b"\x1b"]);
-        let codes: Vec<_> = events.iter().filter_map(code).collect();
-        assert_eq!(
-            codes,
-            [
-                KeyCode::Char('q'),
-                KeyCode::Up,
-                KeyCode::Enter,
-                KeyCode::Esc
-            ]
-        );
-    }
-
-    #[test]
-    fn a_sequence_split_between_chunks_is_one_key() {
-        let events = keys(&[b"\x1b[", b"B"]);
-        assert_eq!(
-            events.iter().filter_map(code).collect::<Vec<_>>(),
-            [KeyCode::Down]
-        );
-        let ctrl_c = keys(&[b"\x03"]);
-        assert!(matches!(
-            ctrl_c[0],
-            Event::Key(KeyEvent { code: KeyCode::Char('c'), modifiers, .. }) if modifiers.contains(KeyModifiers::CONTROL)
-        ));
-    }
 
     #[tokio::test]
     async fn resizes_coalesce_and_input_beyond_its_bound_is_refused_or_ends_it() {
@@ -554,6 +495,7 @@ mod tests {
         let outbox = Outbox {
             queue: Mutex::default(),
             wake: Notify::new(),
+            taken: Notify::new(),
             done: watch::Sender::new(false),
             link: link.clone(),
             bound: 100,
@@ -579,25 +521,5 @@ mod tests {
         assert_eq!(words(1800), "30 minutes");
         assert_eq!(words(3600), "1 hour");
         assert_eq!(words(7200), "2 hours");
-    }
-
-    #[test]
-    fn random_bytes_never_panic_and_keep_nothing_long() {
-        let mut keys = Keys::default();
-        let mut out = Vec::new();
-        let mut x: u32 = 12345;
-        let bytes: Vec<u8> = (0..200_000)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x as u8
-            })
-            .collect();
-        for chunk in bytes.chunks(1000) {
-            keys.feed(chunk, &mut out);
-            assert!(keys.partial.len() <= MAX_SEQUENCE);
-        }
-        assert!(!out.is_empty());
     }
 }

@@ -19,6 +19,7 @@ mod outage;
 mod play;
 mod presence;
 mod refusal;
+mod route;
 mod views;
 
 use std::collections::{BTreeMap, HashMap};
@@ -90,6 +91,8 @@ pub(crate) struct Live {
     pub(crate) changes: Option<[i64; 2]>,
     /// How many game screens watch it, its players' not counted.
     pub(crate) watchers: usize,
+    /// The count of watchers its news last told.
+    pub(crate) watchers_told: usize,
     pub(crate) news: watch::Sender<u64>,
     /// Held from a change's check to its commit: the game's changes come one at a time.
     turn: Turn,
@@ -106,6 +109,7 @@ impl Live {
             rematch_declined: false,
             changes: None,
             watchers: 0,
+            watchers_told: 0,
             news: watch::channel(0).0,
             turn: Turn::default(),
         }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::watch;
+use tokio::time::Instant;
 
 use crate::tui::input::{Event, KeyCode, KeyEventKind, KeyModifiers};
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
@@ -181,18 +182,49 @@ impl Screen {
     }
 
     /// Waits for what changes the screen: the player's input (its events), or the hub's
-    /// `news` or the clock's `tick` (no events: the screen is drawn again). `None` when the
-    /// client has gone. The lobby and a game's screen wait alike.
+    /// `news`, the moment `change_in` from now when a clock's text changes, or the `beat` of
+    /// what is drawn on one (no events: the screen is drawn again), and whether it was the
+    /// clock alone (`change_in`) that woke it. `None` when the client has gone. The lobby and
+    /// a game's screen wait alike.
     async fn wait(
         &mut self,
         input: &mut Inbox,
         news: &mut watch::Receiver<u64>,
-        tick: &mut tokio::time::Interval,
-    ) -> Option<Vec<Event>> {
+        change_in: Option<Duration>,
+        beat: Option<&mut tokio::time::Interval>,
+    ) -> Option<(Vec<Event>, bool)> {
+        let changes = async {
+            match change_in {
+                Some(wait) => tokio::time::sleep(wait).await,
+                None => std::future::pending().await,
+            }
+        };
+        let beats = async {
+            match beat {
+                Some(beat) => beat.tick().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            got = input.recv() => self.events(got).await.map(|events| (events, false)),
+            _ = news.changed() => Some((Vec::new(), false)),
+            () = changes => Some((Vec::new(), true)),
+            _ = beats => Some((Vec::new(), false)),
+        }
+    }
+
+    /// Waits until `not_before` and until the client has taken the last frame, so that the
+    /// next frame is drawn from the latest state; the events of input that comes meanwhile
+    /// (then at once). `None` when the client has gone.
+    async fn settle(&mut self, input: &mut Inbox, not_before: Instant) -> Option<Vec<Event>> {
+        let out = self.out.clone();
+        let ready = async move {
+            tokio::time::sleep_until(not_before).await;
+            out.frame_taken().await;
+        };
         tokio::select! {
             got = input.recv() => self.events(got).await,
-            _ = news.changed() => Some(Vec::new()),
-            _ = tick.tick() => Some(Vec::new()),
+            () = ready => Some(Vec::new()),
         }
     }
 }
@@ -234,6 +266,16 @@ pub async fn run(
                         Next::Lobby => {
                             lobby_screen(&ctx, &mut lobby, &mut screen, &mut input).await
                         }
+                        Next::Game(id) if watching(&ctx, me.0, id) => {
+                            match watch_apart(&ctx, &me, id, screen, input).await {
+                                Some((next, back, inbox)) => {
+                                    (screen, input) = (back, inbox);
+                                    next
+                                }
+                                // The server's runtimes are stopping.
+                                None => return,
+                            }
+                        }
                         Next::Game(id) => game_screen(&ctx, &me, id, &mut screen, &mut input).await,
                         Next::Quit => break,
                     };
@@ -256,6 +298,39 @@ pub async fn run(
         Some(Ended::Gone | Ended::Flooded) | None => return,
     };
     let _ = screen.out.send(why.as_bytes()).await;
+}
+
+/// Whether `me` would watch game `id` (it is not one of its players), on a server that draws
+/// watchers apart.
+fn watching(ctx: &Context, me: i64, id: i64) -> bool {
+    ctx.watchers.is_some()
+        && ctx
+            .hub
+            .game(id, ctx.clock.now())
+            .is_some_and(|view| view.seat(me).is_none())
+}
+
+/// Game `id` watched by `me` on the watchers' runtime ([`Context::watchers`]): where the
+/// screen goes next, and the screen and input back; `None` if that runtime stopped first. A
+/// panic there is this session's, as if it ran here.
+async fn watch_apart(
+    ctx: &Arc<Context>,
+    me: &(i64, String),
+    id: i64,
+    mut screen: Screen,
+    mut input: Inbox,
+) -> Option<(Next, Screen, Inbox)> {
+    let handle = ctx.watchers.as_ref()?;
+    let (ctx, me) = (ctx.clone(), me.clone());
+    let task = handle.spawn(async move {
+        let next = game_screen(&ctx, &me, id, &mut screen, &mut input).await;
+        (next, screen, input)
+    });
+    match task.await {
+        Ok(back) => Some(back),
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(_) => None,
+    }
 }
 
 /// What a player's terminal says when the server stops.
@@ -418,7 +493,7 @@ async fn lobby_screen(
             return Next::Quit;
         }
         lobby.set_rows(rows);
-        let Some(events) = screen.wait(input, &mut news, &mut tick).await else {
+        let Some((events, _)) = screen.wait(input, &mut news, None, Some(&mut tick)).await else {
             return Next::Quit;
         };
         let now = ctx.clock.now();

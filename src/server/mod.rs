@@ -84,6 +84,10 @@ pub struct Context {
     pub access: access::Access,
     /// Registrations of each network block in the last hour.
     pub signups: signup::Signups,
+    /// The runtime that draws the screens watching a game, on a thread of its own apart from
+    /// the players' work, so that a move's answer never waits behind its watchers' frames
+    /// (`None`: the session's own runtime).
+    pub watchers: Option<tokio::runtime::Handle>,
 }
 
 /// A player's session counted in by [`hub::Hub::enter`]; counted out when this is dropped,

@@ -150,6 +150,13 @@ impl Reviewer {
         search.obey(vec![order]);
     }
 
+    /// Whether a review runs or waits for a slot: its screen is then drawn on a beat, for the
+    /// search's news.
+    #[must_use]
+    pub fn busy(&self) -> bool {
+        self.search.is_some() || self.waiting.is_some()
+    }
+
     /// The input of the review's news for the app, when the server runs reviews (with no
     /// search yet, empty news: the app asks for its review's searches on news, as the
     /// terminal's loop gives it every turn); the slot is given back once the app's review is

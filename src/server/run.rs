@@ -338,6 +338,14 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
+    // The watchers' screens are drawn on a thread of their own: the players' work (their
+    // moves, their answers, every SSH connection) never queues behind a crowd's frames.
+    let watchers = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("quentin-watchers")
+        .enable_all()
+        .build()
+        .context("cannot start the watchers' runtime")?;
     let hub_limits = HubLimits {
         challenges_per_player: options.challenges_per_player,
         fair: options.fair,
@@ -390,6 +398,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         reviews: super::reviews::Reviews::new(options.review_threads),
         access,
         signups: super::signup::Signups::new(options.registrations_per_hour),
+        watchers: Some(watchers.handle().clone()),
     });
     let config = Arc::new(russh::server::Config {
         // Keys only; keyboard-interactive is offered only to tell a client that has no key

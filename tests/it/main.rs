@@ -49,6 +49,7 @@ mod server_metrics;
 mod server_online;
 mod server_outage;
 mod server_play;
+mod server_pool;
 mod server_private;
 mod server_store;
 mod server_truth;

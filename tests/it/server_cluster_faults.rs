@@ -1,8 +1,9 @@
 //! Faults of several processes on one PostgreSQL database, each a real `quentin serve` reached
 //! with the real `ssh`: an owner frozen (SIGSTOP) in the middle of a move's transaction, which
 //! the database holds open with its lock, while its game's players play on through other
-//! processes. Each test makes its own database (`QUENTIN_TEST_DATABASE_URL`; skipped, saying
-//! so, without it) and drops it.
+//! processes; the same owner's connections to the database cut without a word (a black hole,
+//! as a firewall's) and then the owner killed. Each test makes its own database
+//! (`QUENTIN_TEST_DATABASE_URL`; skipped, saying so, without it) and drops it.
 
 use std::process::Command;
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use quentin::rules::{Color, Game, Position, Setup};
 use crate::serve::pg::{Database, query_i64};
 use crate::serve::{Bot, Server, TIMEOUT, key, scratch};
 use crate::server_cluster::{wait_for_challenge, wait_for_game};
+use crate::server_outage::Proxy;
 
 /// A game of Brique 15×15 between two bots (the first, the challenger, moves first), played
 /// with a seeded choice among the legal actions.
@@ -243,6 +245,158 @@ fn an_owner_frozen_with_a_move_transaction_open_holds_up_neither_its_game_nor_th
         ),
         i64::try_from(answered).unwrap()
     );
+}
+
+/// Waits until the database shows a transaction of process `pid` idle with its locks held.
+fn wait_idle_in_transaction(url: &str, pid: u32) {
+    let idle = format!(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE '%/{pid}/%'
+         AND state = 'idle in transaction'"
+    );
+    let started = Instant::now();
+    while query_i64(url, &idle) == 0 {
+        assert!(
+            started.elapsed() < TIMEOUT,
+            "{pid}'s transaction is not idle"
+        );
+        std::thread::yield_now();
+    }
+}
+
+#[test]
+fn an_owner_cut_off_from_the_database_without_a_word_then_killed_holds_up_nothing() {
+    let Some(db) = Database::new("owner_cut") else {
+        return;
+    };
+    // A reaches the database through a proxy that the test turns into a black hole.
+    let (proxy, through) = Proxy::before(&db.url);
+    let dir = scratch("cluster-cut");
+    let mut a = Server::start(&dir, &["--database", &through]);
+    let servers: Vec<Server> = (0..2)
+        .map(|_| Server::start(&dir, &["--database", &db.url]))
+        .collect();
+    let (b, c) = (&servers[0], &servers[1]);
+    let owner_of = |id: &str| {
+        query_i64(
+            &db.url,
+            &format!("SELECT split_part(process, '/', 2)::BIGINT FROM owners WHERE game = {id}"),
+        )
+    };
+    // Alice (on B) and Bob (on C) play game 1, which Bob accepted from A: A owns it.
+    let bob = key(&dir, "bob");
+    let mut bob_on_a = a.bot(&bob);
+    bob_on_a.ok("register bob");
+    let mut one = [b.registered(&dir, "alice"), c.bot(&bob)];
+    let mut duel = Duel::start(&mut one, &mut bob_on_a, 7);
+    assert_eq!(owner_of(&duel.id), i64::from(a.pid()));
+    // Carol (on B) and Dave (on C) play game 2, owned by C.
+    let dave = key(&dir, "dave");
+    let mut two = [b.registered(&dir, "carol"), c.bot(&dave)];
+    two[1].ok("register dave");
+    let mut dave_accepts = c.bot(&dave);
+    let other = Duel::start(&mut two, &mut dave_accepts, 11);
+    assert_eq!(owner_of(&other.id), i64::from(c.pid()));
+    let mut answered = 0;
+    for _ in 0..4 {
+        assert!(duel.step(&mut one));
+        answered += 1;
+    }
+
+    // Game 2 goes on, on its own thread, from before the cut to the end.
+    let stop = Arc::new(AtomicBool::new(false));
+    let played = Arc::new(AtomicUsize::new(0));
+    let other_game = {
+        let (stop, played) = (stop.clone(), played.clone());
+        let mut other = other;
+        std::thread::spawn(move || {
+            let mut ids = vec![other.id.clone()];
+            while !stop.load(Ordering::SeqCst) {
+                if !other.step(&mut two) {
+                    other = Duel::start(&mut two, &mut dave_accepts, ids.len() as u64);
+                    ids.push(other.id.clone());
+                    continue;
+                }
+                played.fetch_add(1, Ordering::SeqCst);
+            }
+            ids
+        })
+    };
+
+    // A opens a move's transaction on game 1 (its lease locked), and then its connections to
+    // the database go silent: nothing reaches the database from A, nor A from it, and no
+    // socket is closed on either side.
+    let mut holder = a.registered(&dir, "holder");
+    holder.ok(&format!("hold {}", duel.id));
+    wait_idle_in_transaction(&db.url, a.pid());
+    proxy.blackhole();
+
+    // Game 1 goes on through B and C: its first move waits for A's lease to run out, for the
+    // database to end A's silent transaction, and for another process to take the game over.
+    let before = played.load(Ordering::SeqCst);
+    let asked = Instant::now();
+    assert!(duel.step(&mut one));
+    answered += 1;
+    // Said, not asserted: how long the move waited, on this machine.
+    eprintln!(
+        "game 1's first move after A was cut off: answered after {:?}",
+        asked.elapsed()
+    );
+    assert_ne!(owner_of(&duel.id), i64::from(a.pid()));
+    for _ in 0..3 {
+        assert!(duel.step(&mut one));
+        answered += 1;
+    }
+    // Then A is killed; its sockets close, and the black hole keeps the database from hearing
+    // of it (as a firewall would).
+    a.kill9();
+    for _ in 0..3 {
+        assert!(duel.step(&mut one));
+        answered += 1;
+    }
+    stop.store(true, Ordering::SeqCst);
+    let others = other_game.join().unwrap();
+    assert!(
+        played.load(Ordering::SeqCst) > before,
+        "game 2 stood still while game 1 moved"
+    );
+    // C's games never left it: their leases were renewed throughout.
+    let moved = query_i64(
+        &db.url,
+        &format!(
+            "SELECT count(*) FROM owners WHERE game IN ({}) AND process NOT LIKE '%/{}/%'",
+            others.join(", "),
+            c.pid()
+        ),
+    );
+    assert_eq!(moved, 0, "a game of C's changed owner while A was cut off");
+    // Every process left gives the same record, every answered move in it once.
+    let alice = dir.join("alice");
+    let started = Instant::now();
+    let record = loop {
+        // B hears of the last move, played through C, within moments.
+        let record = b.record(&alice, &duel.id);
+        if moves_in(&record) >= answered {
+            break record;
+        }
+        assert!(
+            started.elapsed() < TIMEOUT,
+            "B never heard of the last move"
+        );
+        std::thread::yield_now();
+    };
+    assert_eq!(moves_in(&record), answered, "{record}");
+    while c.record(&alice, &duel.id) != record {
+        assert!(started.elapsed() < TIMEOUT, "C never caught up with game 1");
+        std::thread::yield_now();
+    }
+    assert_eq!(
+        query_i64(
+            &db.url,
+            &format!("SELECT count(*) FROM moves WHERE game = {}", duel.id)
+        ),
+        i64::try_from(answered).unwrap()
+    );
+    drop(proxy);
 }
 
 #[test]

@@ -63,10 +63,15 @@ fn a_failing_disk_under_sqlite_is_charged_to_nobody() {
 }
 
 /// A TCP proxy to the machine's PostgreSQL that the test can cut off: every connection
-/// dropped, new ones refused, until it is healed.
+/// dropped, new ones refused, until it is healed; or turned into a black hole, as a firewall
+/// that drops every packet would be: nothing more goes through either way, nothing is closed
+/// on either side (not even when one side closes), and new connections are taken and never
+/// answered. (Its kernel still acknowledges what it is sent: TCP's own timeouts are not
+/// exercised, only that no word comes back.)
 pub struct Proxy {
     pub port: u16,
     down: Arc<AtomicBool>,
+    black: Arc<AtomicBool>,
     open: Arc<Mutex<Vec<TcpStream>>>,
     stop: Arc<AtomicBool>,
 }
@@ -77,9 +82,10 @@ impl Proxy {
         listener.set_nonblocking(true).unwrap();
         let port = listener.local_addr().unwrap().port();
         let down = Arc::new(AtomicBool::new(false));
+        let black = Arc::new(AtomicBool::new(false));
         let open = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
-        let (d, o, s) = (down.clone(), open.clone(), stop.clone());
+        let (d, b, o, s) = (down.clone(), black.clone(), open.clone(), stop.clone());
         std::thread::spawn(move || {
             while !s.load(Ordering::SeqCst) {
                 let Ok((client, _)) = listener.accept() else {
@@ -88,6 +94,11 @@ impl Proxy {
                 };
                 client.set_nonblocking(false).unwrap();
                 if d.load(Ordering::SeqCst) {
+                    continue;
+                }
+                if b.load(Ordering::SeqCst) {
+                    // Taken and held, never answered.
+                    o.lock().unwrap().push(client);
                     continue;
                 }
                 let Ok(server) = TcpStream::connect((upstream.0.as_str(), upstream.1)) else {
@@ -100,9 +111,18 @@ impl Proxy {
                     (client.try_clone().unwrap(), server.try_clone().unwrap()),
                     (server, client),
                 ] {
+                    let (black, stop) = (b.clone(), s.clone());
                     std::thread::spawn(move || {
                         let mut buffer = [0u8; 16 * 1024];
                         while let Ok(n) = from.read(&mut buffer) {
+                            if black.load(Ordering::SeqCst) {
+                                // Nothing more read or passed on; both sockets stay open
+                                // (the proxy's list holds them) until the proxy goes.
+                                while !stop.load(Ordering::SeqCst) {
+                                    std::thread::sleep(std::time::Duration::from_millis(50));
+                                }
+                                return;
+                            }
                             if n == 0 || std::io::Write::write_all(&mut to, &buffer[..n]).is_err() {
                                 break;
                             }
@@ -115,6 +135,7 @@ impl Proxy {
         Proxy {
             port,
             down,
+            black,
             open,
             stop,
         }
@@ -143,6 +164,12 @@ impl Proxy {
         for socket in self.open.lock().unwrap().drain(..) {
             let _ = socket.shutdown(Shutdown::Both);
         }
+    }
+
+    /// From now on nothing goes through, and nothing is closed: a firewall that drops every
+    /// packet, both ways.
+    pub fn blackhole(&self) {
+        self.black.store(true, Ordering::SeqCst);
     }
 
     pub fn heal(&self) {

@@ -114,3 +114,50 @@ fn on_two_processes_a_move_sent_again_is_done_and_a_database_cut_off_is_unreacha
         "every move saved once"
     );
 }
+
+#[test]
+fn on_a_slow_database_a_move_passed_on_is_said_to_be_slow_and_is_then_done() {
+    let Some(db) = Database::new("truth_slow") else {
+        return;
+    };
+    let dir = scratch("truth-slow");
+    let one = Server::start(&dir, &["--database", &db.url]);
+    let two = Server::start(&dir, &["--database", &db.url]);
+    let mut alice = one.registered(&dir, "alice");
+    let mut bob = two.registered(&dir, "bob");
+    let id = alice.ok("challenge quentin size 5 pie off first me casual clock 10+0");
+    wait_for_challenge(&mut bob, &id);
+    // Accepted on the second process, which owns the game: alice's moves go through the first.
+    bob.ok(&format!("accept {id}"));
+    wait_for_game(&mut alice, &id);
+    let play = |bot: &mut Bot, action: &str| bot.ask(&format!("play {id} {action}"));
+    assert_eq!(play(&mut alice, "c3"), "=");
+    assert_eq!(bob.ask(&format!("wait {id}")), "= turn c3");
+    assert_eq!(play(&mut bob, "b2"), "=");
+    assert_eq!(alice.ask(&format!("wait {id}")), "= turn b2");
+    // The database turns slow: the next move's row waits 15 s before it is written, longer
+    // than the 10 s a command passed to the owner waits. The owner holds its lease meanwhile.
+    crate::serve::pg::execute(
+        &db.url,
+        "CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN PERFORM pg_sleep(15); RETURN NEW; END $$;
+         CREATE TRIGGER slow BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION slow();",
+    );
+    assert_eq!(
+        play(&mut alice, "c4"),
+        "? the game's server process has not answered in time (the server is slow): your \
+         command may yet be done, as wait and games will tell"
+    );
+    crate::serve::pg::execute(&db.url, "DROP TRIGGER slow ON moves");
+    // The move was committed after all: bob's turn comes with it, and alice's same play, sent
+    // again, is answered as done.
+    assert_eq!(bob.ask(&format!("wait {id}")), "= turn c4");
+    assert_eq!(play(&mut alice, "c4"), "=");
+    assert_eq!(play(&mut bob, "b3"), "=");
+    assert_eq!(alice.ask(&format!("wait {id}")), "= turn b3");
+    assert_eq!(
+        actions(&one, &dir, &id),
+        ["c3", "b2", "c4", "b3"],
+        "every move saved once"
+    );
+}

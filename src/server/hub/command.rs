@@ -84,6 +84,7 @@ pub fn answer_to_wire(answer: &Result<Outcome, Refusal>) -> &'static str {
         Err(Refusal::NothingToTakeBack) => "nothing-to-take-back",
         Err(Refusal::TooLateToAbort) => "too-late-to-abort",
         Err(Refusal::Moving) => "moving",
+        Err(Refusal::Slow) => "slow",
         Err(Refusal::Unreachable) => "unreachable",
         Err(_) => "not-saved",
     }
@@ -107,6 +108,7 @@ pub fn answer_from_wire(word: &str, id: i64) -> Option<Result<Outcome, Refusal>>
         "nothing-to-take-back" => Err(Refusal::NothingToTakeBack),
         "too-late-to-abort" => Err(Refusal::TooLateToAbort),
         "moving" => Err(Refusal::Moving),
+        "slow" => Err(Refusal::Slow),
         "not-saved" => Err(Refusal::NotSaved),
         "unreachable" => Err(Refusal::Unreachable),
         _ => return None,
@@ -200,6 +202,7 @@ mod tests {
             Err(Refusal::NothingToTakeBack),
             Err(Refusal::TooLateToAbort),
             Err(Refusal::Moving),
+            Err(Refusal::Slow),
             Err(Refusal::NotSaved),
             Err(Refusal::Unreachable),
         ] {

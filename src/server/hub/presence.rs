@@ -1,6 +1,8 @@
 //! Who is at a game: its players' sessions on the server (counted by [`Hub::enter`] and
 //! [`Hub::leave`]) and the screens that watch it. A change of either is news of the game, so
-//! that its players see the opponent leave or come back and the watchers counted.
+//! that its players see the opponent leave or come back and the watchers counted: a player's
+//! at once, the watchers' count at the next second's tick ([`Hub::tell_watchers`]), so that a
+//! crowd coming to watch one game costs each screen one frame a second, not one a newcomer.
 
 use std::sync::{Arc, Mutex};
 
@@ -23,7 +25,6 @@ impl Hub {
             return None;
         }
         game.watchers += 1;
-        game.told();
         Some(Watching {
             memory: self.memory.clone(),
             id,
@@ -35,7 +36,19 @@ impl Drop for Watching {
     fn drop(&mut self) {
         if let Some(game) = lock(&self.memory).games.get_mut(&self.id) {
             game.watchers = game.watchers.saturating_sub(1);
-            game.told();
+        }
+    }
+}
+
+impl Hub {
+    /// Tells each game whose count of watchers changed since it was last told (once a second,
+    /// by the clock's tick).
+    pub fn tell_watchers(&self) {
+        for game in self.lock().games.values_mut() {
+            if game.watchers != game.watchers_told {
+                game.watchers_told = game.watchers;
+                game.told();
+            }
         }
     }
 }

@@ -66,6 +66,9 @@ pub enum Refusal {
     NotSaved,
     /// The game's server process is gone and another has not taken it over yet.
     Moving,
+    /// The game's server process holds the game (its lease is renewed) but has not answered
+    /// in time: a database slow to save. The command may yet be done.
+    Slow,
     /// The store as a whole cannot be written or reached (a failing disk, a database away):
     /// nothing is saved, and no clock runs, until it can.
     Unreachable,
@@ -125,6 +128,10 @@ impl fmt::Display for Refusal {
             }
             Refusal::Moving => f.write_str(
                 "the game is moving to another server process: try again in a few seconds",
+            ),
+            Refusal::Slow => f.write_str(
+                "the game's server process has not answered in time (the server is slow): \
+                 your command may yet be done, as wait and games will tell",
             ),
         }
     }

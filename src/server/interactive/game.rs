@@ -1,5 +1,16 @@
 //! A game on a player's terminal, played or watched: the game's own app and renderer, fed the
 //! hub's committed game and the player's keys, its requests carried out by the hub.
+//!
+//! A screen is drawn again only when something it shows changed: the game's news, a key of
+//! its own, or the moment the running clock's text changes (each second of a live clock, each
+//! hour of a correspondence one, looked at each second in case the clock jumped); never on a
+//! tick with nothing new. A watcher's screen draws
+//! at most one frame each [`WATCHER_FRAME`], and none while its last frame waits for the
+//! client: what it draws then is the latest state, the states between never drawn.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use crate::tui::app::{App, Effect, Input as AppInput, Look, Online, Request};
 use crate::tui::game_line::GameLine;
@@ -12,6 +23,60 @@ use super::super::channel::Inbox;
 use super::super::hub::{GameView, Rematch};
 use super::super::reviews::Reviewer;
 use super::{CLOCK_TICK, Next, Screen};
+
+/// The shortest time between two frames of a watcher's screen: a game played fast is shown
+/// to its watchers ten times a second at most, each frame its latest state.
+pub const WATCHER_FRAME: Duration = Duration::from_millis(100);
+
+/// How long until the text of a clock with `left` milliseconds changes (`9:58` each second,
+/// `2 d 03 h` each hour, as `render::clock_text` writes it), or its `low time!` mark
+/// (below `low`) comes; `None` for a clock at 0, which changes no more.
+fn until_shown_changes(left: i64, low: i64) -> Option<i64> {
+    if left <= 0 {
+        return None;
+    }
+    let unit = if left >= 86_400_000 { 3_600_000 } else { 1_000 };
+    let text = left % unit + 1;
+    Some(if left >= low {
+        text.min(left - low + 1)
+    } else {
+        text
+    })
+}
+
+/// How long until what `view` shows of time changes: the running clock, or the timer of a
+/// first move; `None` when no clock runs.
+fn next_change(view: &GameView) -> Option<Duration> {
+    if view.result.is_some() {
+        return None;
+    }
+    let ms = match (view.first_move, view.to_move) {
+        (Some(first), _) => until_shown_changes(first, 0),
+        (None, Some(seat)) => until_shown_changes(view.left[seat], view.clock.low_ms()),
+        (None, None) => None,
+    }?;
+    // Looked at each second at least: a clock that jumps (the host's, or a test's) is seen.
+    Some(Duration::from_millis(
+        u64::try_from(ms).unwrap_or(1).min(1_000),
+    ))
+}
+
+/// What a screen shows of time: each clock's text, its `low time!` mark, a first move's timer.
+fn shown_time(view: &GameView) -> (Vec<String>, Option<String>) {
+    let low = view.clock.low_ms();
+    let clocks = (0..2)
+        .map(|seat| {
+            let running = view.to_move == Some(seat) && view.result.is_none();
+            let mark = if running && view.left[seat] < low {
+                "!"
+            } else {
+                ""
+            };
+            format!("{}{mark}", render::clock_text(view.left[seat]))
+        })
+        .collect();
+    (clocks, view.first_move.map(render::clock_text))
+}
 
 fn online_of(view: &GameView, me: i64) -> Online {
     Online {
@@ -54,10 +119,20 @@ pub(super) async fn game_screen(
         app.allow_reviews();
     }
     // Counted among the game's watchers while the screen is open, when not a player of it.
+    let watcher = view.seat(me.0).is_none();
     let _watching = ctx.hub.watching(id, me.0);
+    // Only a review in progress is drawn on a beat of its own (its search's news).
     let mut tick = tokio::time::interval(CLOCK_TICK);
     let mut side = Side::default();
+    let mut change_in = next_change(&view);
+    // What the last frame showed of time, and when it was drawn; whether the last wait ended
+    // on the clock alone (no news, no key, no review).
+    let mut shown = None;
+    let mut drawn_at = Instant::now();
+    let mut clock_only = false;
     loop {
+        // News come since the last wait (which, woken by the clock, did not take them).
+        let fresh = news.has_changed().unwrap_or(true);
         news.borrow_and_update();
         // The review's news first, as the terminal's loop gives the search's.
         if let Some(searched) = side.reviewer.news(&ctx.reviews, me.0, &mut app)
@@ -65,7 +140,12 @@ pub(super) async fn game_screen(
         {
             return Next::Lobby;
         }
+        let mut unchanged = false;
         if let Some(view) = ctx.hub.game(id, ctx.clock.now()) {
+            change_in = next_change(&view);
+            let time = shown_time(&view);
+            unchanged = clock_only && !fresh && shown.as_ref() == Some(&time);
+            shown = Some(time);
             // A rematch both players asked for: its game opens at once, for its players.
             if let (Some(Rematch::Started(next)), Some(_)) = (view.rematch_state, view.seat(me.0))
                 && side.asked_rematch
@@ -80,28 +160,43 @@ pub(super) async fn game_screen(
                 Carried::Nothing => {}
             }
         }
-        let mut geometry = Geometry::default();
-        if !screen
-            .draw(|area, buf| geometry = render::draw(&app, area, buf))
+        // Woken by the clock when its text had not changed yet: nothing to draw.
+        if !unchanged {
+            let mut geometry = Geometry::default();
+            if !screen
+                .draw(|area, buf| geometry = render::draw(&app, area, buf))
+                .await
+            {
+                return Next::Quit;
+            }
+            drawn_at = Instant::now();
+            if let Carried::Leave = carry_out(
+                ctx,
+                me.0,
+                id,
+                &mut app,
+                AppInput::Drawn(geometry),
+                &mut side,
+            )
             .await
-        {
-            return Next::Quit;
+            {
+                return Next::Lobby;
+            }
         }
-        if let Carried::Leave = carry_out(
-            ctx,
-            me.0,
-            id,
-            &mut app,
-            AppInput::Drawn(geometry),
-            &mut side,
-        )
-        .await
-        {
-            return Next::Lobby;
-        }
-        let Some(events) = screen.wait(input, &mut news, &mut tick).await else {
+        let beat = side.reviewer.busy().then_some(&mut tick);
+        let Some((mut events, clock)) = screen.wait(input, &mut news, change_in, beat).await else {
             return Next::Quit;
         };
+        clock_only = clock;
+        // A watcher's next frame waits its turn (news of several moves make one frame) and
+        // for the client to take the last; a key of its own is answered meanwhile.
+        if watcher && events.is_empty() {
+            let Some(typed) = screen.settle(input, drawn_at + WATCHER_FRAME).await else {
+                return Next::Quit;
+            };
+            events = typed;
+        }
+        clock_only &= events.is_empty();
         if let Some(next) = feed(ctx, me.0, id, &mut app, events, &mut side).await {
             return next;
         }
@@ -251,7 +346,26 @@ mod tests {
             reviews: crate::server::reviews::Reviews::new(1),
             access: crate::server::access::Access::load(Default::default()).unwrap(),
             signups: crate::server::signup::Signups::new(20),
+            watchers: None,
         }
+    }
+
+    /// A screen is woken when the text of the running clock changes, not before: the next
+    /// second of a live clock, the next hour of a correspondence one, the moment `low time!`
+    /// comes; a clock at 0 wakes nothing more.
+    #[test]
+    fn the_clock_wakes_a_screen_when_its_text_changes() {
+        assert_eq!(until_shown_changes(59_999, 10_000), Some(1_000));
+        assert_eq!(until_shown_changes(59_000, 10_000), Some(1));
+        // 10.4 s left with the mark at 10 s: the mark comes before the next second's text.
+        assert_eq!(until_shown_changes(10_400, 10_000), Some(401));
+        assert_eq!(until_shown_changes(9_400, 10_000), Some(401));
+        // Two days: the text says hours.
+        assert_eq!(
+            until_shown_changes(2 * 86_400_000 + 1_800_000, 0),
+            Some(1_800_001)
+        );
+        assert_eq!(until_shown_changes(0, 10_000), None);
     }
 
     /// A move typed just before `q`, in the same chunk of bytes, still reaches the server: the

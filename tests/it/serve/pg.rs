@@ -100,3 +100,124 @@ impl Drop for Database {
         );
     }
 }
+
+/// A PostgreSQL server of a test's own, made with `initdb` in a scratch directory and started
+/// on a free port of 127.0.0.1 with the settings the test gives (`max_connections=2`), run as
+/// the user `postgres` when the tests run as root (PostgreSQL refuses root); stopped and
+/// removed when dropped. For what cannot be done to the machine's PostgreSQL, which other
+/// tests share: filling its connections.
+pub struct Private {
+    pub port: u16,
+    child: std::process::Child,
+    dir: std::path::PathBuf,
+}
+
+impl Private {
+    /// Starts one, or `None` (and a line saying the test was skipped) without
+    /// `QUENTIN_TEST_DATABASE_URL` or without PostgreSQL's programs (`initdb`, `postgres`).
+    pub fn start(test: &str, settings: &[&str]) -> Option<Private> {
+        std::env::var(VARIABLE).ok()?;
+        let found = std::process::Command::new("initdb")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !found {
+            let _ = writeln!(
+                std::io::stderr(),
+                "skipped {test}: it needs PostgreSQL's initdb and postgres on PATH"
+            );
+            return None;
+        }
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "quentin-pg-{test}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let root = as_root();
+        if root {
+            let status = std::process::Command::new("chown")
+                .args(["postgres:"])
+                .arg(&dir)
+                .status()
+                .unwrap();
+            assert!(status.success(), "chown postgres {}", dir.display());
+        }
+        let data = dir.join("data");
+        let made = command(root, "initdb")
+            .args(["-U", "postgres", "--auth=trust", "-D"])
+            .arg(&data)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "initdb: {made:?}");
+        let port = crate::serve::free_port();
+        let mut server = command(root, "postgres");
+        server
+            .arg("-D")
+            .arg(&data)
+            .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1"])
+            .arg("-c")
+            .arg(format!("unix_socket_directories={}", dir.display()));
+        for setting in settings {
+            server.args(["-c", setting]);
+        }
+        let child = server
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let private = Private { port, child, dir };
+        // Ready once it answers a query.
+        let url = private.url();
+        let started = std::time::Instant::now();
+        while runtime()
+            .block_on(tokio_postgres::connect(&url, tokio_postgres::NoTls))
+            .is_err()
+        {
+            assert!(
+                started.elapsed() < crate::serve::TIMEOUT,
+                "the test's own PostgreSQL never took a connection"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Some(private)
+    }
+
+    /// The URL of its database `postgres`.
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+}
+
+impl Drop for Private {
+    fn drop(&mut self) {
+        // Its immediate shutdown: every session ended, nothing of it to keep.
+        let _ = command(as_root(), "pg_ctl")
+            .args(["-m", "immediate", "-D"])
+            .arg(self.dir.join("data"))
+            .arg("stop")
+            .output();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Whether the tests run as root.
+fn as_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+}
+
+/// `program`, run as the user `postgres` when `root`.
+fn command(root: bool, program: &str) -> std::process::Command {
+    if root {
+        let mut command = std::process::Command::new("runuser");
+        command.args(["-u", "postgres", "--", program]);
+        command
+    } else {
+        std::process::Command::new(program)
+    }
+}
