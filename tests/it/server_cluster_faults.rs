@@ -97,6 +97,47 @@ fn signal(pid: u32, signal: &str) {
     }
 }
 
+/// Plays `game` on between `bots` on a thread of its own, game after game (each new one
+/// accepted by `accepter`, whose process owns it), until the flag given back is set: the
+/// moves answered so far, and the thread, which gives the games' numbers.
+fn play_on(
+    mut game: Duel,
+    mut bots: [Bot; 2],
+    mut accepter: Bot,
+) -> (
+    Arc<AtomicBool>,
+    Arc<AtomicUsize>,
+    std::thread::JoinHandle<Vec<String>>,
+) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let played = Arc::new(AtomicUsize::new(0));
+    let thread = {
+        let (stop, played) = (stop.clone(), played.clone());
+        std::thread::spawn(move || {
+            let mut ids = vec![game.id.clone()];
+            while !stop.load(Ordering::SeqCst) {
+                if !game.step(&mut bots) {
+                    game = Duel::start(&mut bots, &mut accepter, ids.len() as u64);
+                    ids.push(game.id.clone());
+                    continue;
+                }
+                played.fetch_add(1, Ordering::SeqCst);
+            }
+            ids
+        })
+    };
+    (stop, played, thread)
+}
+
+/// The options of these tests' processes: fair play's limits lifted, since their duels
+/// start game after game faster than any person would (docs/server.md, "Fair play").
+const GAMES_AT_WILL: [&str; 4] = [
+    "--challenges-per-minute",
+    "1000000",
+    "--live-games-per-player",
+    "1000000",
+];
+
 #[test]
 fn an_owner_frozen_with_a_move_transaction_open_holds_up_neither_its_game_nor_the_others() {
     let Some(db) = Database::new("owner_frozen") else {
@@ -104,7 +145,12 @@ fn an_owner_frozen_with_a_move_transaction_open_holds_up_neither_its_game_nor_th
     };
     let dir = scratch("cluster-frozen");
     let servers: Vec<Server> = (0..3)
-        .map(|_| Server::start(&dir, &["--database", &db.url]))
+        .map(|_| {
+            Server::start(
+                &dir,
+                &[&["--database", &db.url][..], &GAMES_AT_WILL].concat(),
+            )
+        })
         .collect();
     let (a, b, c) = (&servers[0], &servers[1], &servers[2]);
     // Alice (on B) and Bob (on C) play game 1, which Bob accepted from A: A owns it.
@@ -154,25 +200,7 @@ fn an_owner_frozen_with_a_move_transaction_open_holds_up_neither_its_game_nor_th
     let frozen = Instant::now();
 
     // Game 2 goes on, on its own thread, for as long as A is frozen.
-    let stop = Arc::new(AtomicBool::new(false));
-    let played = Arc::new(AtomicUsize::new(0));
-    let other_game = {
-        let (stop, played) = (stop.clone(), played.clone());
-        let mut other = other;
-        std::thread::spawn(move || {
-            let mut ids = vec![other.id.clone()];
-            while !stop.load(Ordering::SeqCst) {
-                if !other.step(&mut two) {
-                    // Over: another game, owned by C as the first.
-                    other = Duel::start(&mut two, &mut dave_accepts, ids.len() as u64);
-                    ids.push(other.id.clone());
-                    continue;
-                }
-                played.fetch_add(1, Ordering::SeqCst);
-            }
-            ids
-        })
-    };
+    let (stop, played, other_game) = play_on(other, two, dave_accepts);
     // Game 1 goes on through B and C: its first move waits for the database to end A's
     // transaction and for another process to take the game over.
     let before = played.load(Ordering::SeqCst);
@@ -271,9 +299,17 @@ fn an_owner_cut_off_from_the_database_without_a_word_then_killed_holds_up_nothin
     // A reaches the database through a proxy that the test turns into a black hole.
     let (proxy, through) = Proxy::before(&db.url);
     let dir = scratch("cluster-cut");
-    let mut a = Server::start(&dir, &["--database", &through]);
+    let mut a = Server::start(
+        &dir,
+        &[&["--database", &through][..], &GAMES_AT_WILL].concat(),
+    );
     let servers: Vec<Server> = (0..2)
-        .map(|_| Server::start(&dir, &["--database", &db.url]))
+        .map(|_| {
+            Server::start(
+                &dir,
+                &[&["--database", &db.url][..], &GAMES_AT_WILL].concat(),
+            )
+        })
         .collect();
     let (b, c) = (&servers[0], &servers[1]);
     let owner_of = |id: &str| {
@@ -303,24 +339,7 @@ fn an_owner_cut_off_from_the_database_without_a_word_then_killed_holds_up_nothin
     }
 
     // Game 2 goes on, on its own thread, from before the cut to the end.
-    let stop = Arc::new(AtomicBool::new(false));
-    let played = Arc::new(AtomicUsize::new(0));
-    let other_game = {
-        let (stop, played) = (stop.clone(), played.clone());
-        let mut other = other;
-        std::thread::spawn(move || {
-            let mut ids = vec![other.id.clone()];
-            while !stop.load(Ordering::SeqCst) {
-                if !other.step(&mut two) {
-                    other = Duel::start(&mut two, &mut dave_accepts, ids.len() as u64);
-                    ids.push(other.id.clone());
-                    continue;
-                }
-                played.fetch_add(1, Ordering::SeqCst);
-            }
-            ids
-        })
-    };
+    let (stop, played, other_game) = play_on(other, two, dave_accepts);
 
     // A opens a move's transaction on game 1 (its lease locked), and then its connections to
     // the database go silent: nothing reaches the database from A, nor A from it, and no
