@@ -321,6 +321,22 @@ impl Outbox {
         }
     }
 
+    /// Returns once no frame waits for the writer (or the client has gone).
+    async fn frame_taken(&self) {
+        loop {
+            let taken = self.taken.notified();
+            tokio::pin!(taken);
+            taken.as_mut().enable();
+            {
+                let queue = lock(&self.queue);
+                if !queue.frame_last || queue.gone {
+                    return;
+                }
+            }
+            taken.await;
+        }
+    }
+
     fn finish(&self) {
         let mut queue = lock(&self.queue);
         queue.gone = true;
@@ -406,18 +422,7 @@ impl Out {
     /// client has gone): a screen that draws only then draws the latest state for a slow
     /// client, rather than frames that replace each other unseen.
     pub async fn frame_taken(&self) {
-        loop {
-            let taken = self.outbox.taken.notified();
-            tokio::pin!(taken);
-            taken.as_mut().enable();
-            {
-                let queue = lock(&self.outbox.queue);
-                if !queue.frame_last || queue.gone {
-                    return;
-                }
-            }
-            taken.await;
-        }
+        self.outbox.frame_taken().await;
     }
 
     /// Ends the channel with `status`, after what is queued; waits a few seconds at most for
@@ -508,6 +513,32 @@ mod tests {
         // Asked again before that one is read: cut.
         assert!(outbox.put(Item::Data(b"more".to_vec()), false).is_err());
         assert!(link.cut_why().is_some_and(|why| why.contains("not read")));
+    }
+
+    /// A frame the client has not taken is replaced by the next, and a screen that waits for
+    /// the last frame to be taken (a watcher's) is let go once the writer takes it.
+    #[tokio::test]
+    async fn a_frame_not_taken_is_replaced_and_waited_for_until_taken() {
+        let outbox = Arc::new(Outbox {
+            queue: Mutex::default(),
+            wake: Notify::new(),
+            taken: Notify::new(),
+            done: watch::Sender::new(false),
+            link: Link::new(([127, 0, 0, 1], 1).into()),
+            bound: 1 << 20,
+        });
+        assert!(outbox.put(Item::Data(b"one".to_vec()), true).is_ok());
+        assert!(outbox.put(Item::Data(b"two".to_vec()), true).is_ok());
+        let waiting = tokio::spawn({
+            let outbox = outbox.clone();
+            async move { outbox.frame_taken().await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "the frame waits for the writer");
+        // The writer takes the latest frame only: the first was never sent.
+        assert!(matches!(outbox.next().await, Some(Item::Data(b)) if b == b"two"));
+        waiting.await.unwrap();
+        outbox.frame_taken().await;
     }
 
     #[test]
