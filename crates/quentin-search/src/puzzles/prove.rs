@@ -129,17 +129,24 @@ pub fn win_line(pos: &Position, depth: usize, nodes: u64) -> Option<Vec<Action>>
 
 /// The position of `pos` with the other side to move, as if the side to move passed: the
 /// threat it faces. A connection game's board with the opponent to move (the pie rule's offer
-/// gone); a Quint position in the step phase; `None` in Quint's drop phase, where the pieces
-/// in hand fit only the side that is to move.
+/// gone); in Quint the same board and hands, except that in the drop phase the side that
+/// passes gives up the piece it would have dropped (the hands must fit the side to move:
+/// White's equal to Black's, Black's one more). `None` for a finished game.
 #[must_use]
 pub fn passed(pos: &Position) -> Option<Position> {
-    let other = pos.to_move()?.opponent();
+    let me = pos.to_move()?;
     let setup = pos.setup();
     match pos.game() {
-        Game::Quint => setup
-            .start_quint_from(pos.board(), pos.in_hand()?, other)
-            .ok(),
-        _ => setup.start_from(pos.board().clone(), other).ok(),
+        Game::Quint => {
+            let mut hand = pos.in_hand()?;
+            if hand != [0, 0] {
+                hand[me.index()] = hand[me.index()].checked_sub(1)?;
+            }
+            setup
+                .start_quint_from(pos.board(), hand, me.opponent())
+                .ok()
+        }
+        _ => setup.start_from(pos.board().clone(), me.opponent()).ok(),
     }
 }
 
@@ -177,8 +184,7 @@ fn saving(
 /// its moves, and
 ///
 /// - the side to move is threatened: were it to pass, the opponent would win within N
-///   ([`passed`]; in Quint's drop phase, where it cannot pass, the moves that lose are the
-///   threat);
+///   ([`passed`]);
 /// - the side to move has no win within N itself (that would be a win puzzle);
 /// - a lesser depth has two saving moves or more (N is the threat's own depth), and the pie
 ///   rule's offer is not on the board (that is a swap puzzle).
@@ -196,16 +202,11 @@ pub fn defence(
         return None;
     }
     // The threat's own depth: below it, every move saves that does not harm itself.
-    let first = match passed(pos) {
-        Some(threat) => {
-            let s = solve_within(&threat, Some(*depths.end()), nodes);
-            if s.verdict != Verdict::Win {
-                return None;
-            }
-            s.depth.max(*depths.start())
-        }
-        None => *depths.start(),
-    };
+    let threat = solve_within(&passed(pos)?, Some(*depths.end()), nodes);
+    if threat.verdict != Verdict::Win {
+        return None;
+    }
+    let first = threat.depth.max(*depths.start());
     let mut left = legal.clone();
     let mut depth = first;
     loop {
@@ -237,9 +238,10 @@ pub fn is_defence(pos: &Position, depth: usize, key: Action, nodes: u64) -> Opti
     if legal.len() < 2 {
         return Some(false);
     }
-    if let Some(threat) = passed(pos)
-        && !wins_within(&threat, depth, nodes)?
-    {
+    let Some(threat) = passed(pos) else {
+        return Some(false);
+    };
+    if !wins_within(&threat, depth, nodes)? {
         return Some(false);
     }
     if saving(pos, &legal, depth, nodes, usize::MAX)? != [key] {

@@ -39,7 +39,7 @@ fn reference_defence(pos: &Position, depths: &RangeInclusive<usize>) -> Option<(
         match saving.len() {
             0 => return None,
             1 => {
-                let threatened = passed(pos).is_none_or(|p| attacker_wins(&p, depth));
+                let threatened = attacker_wins(&passed(pos).unwrap(), depth);
                 let least = depth == 1 || reference_saving(pos, depth - 1).len() >= 2;
                 let no_win = !attacker_wins(pos, depth);
                 return (threatened && least && no_win).then_some((saving[0], depth));
@@ -135,12 +135,11 @@ fn swap_answers_agree_with_a_full_search() {
             }
             .start()
             .unwrap();
-            // Every first move on 3×3; on 4×4 one of each kind (a corner, the edge points
-            // beside it, the centre) and a few more for Brique, whose board has no symmetry
-            // that keeps a first stone black.
+            // Every first move on 3×3; on 4×4 a corner, an edge point beside it and a centre
+            // point, and c1 (Brique's one winning reply is then a placement, c3).
             let firsts: Vec<Action> = match size {
                 3 => start.legal_actions(),
-                _ => ["a1", "b1", "a2", "b2", "c3", "d2"]
+                _ => ["a1", "b1", "b2", "c1"]
                     .iter()
                     .map(|p| Action::parse(p).unwrap())
                     .collect(),
