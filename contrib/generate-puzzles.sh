@@ -27,12 +27,12 @@ for game in "$@"; do
     *)
         gen --size 5 --no-pie --goal win --depth 1-4 --count 90 --seed 1 --nodes 30000
         gen --size 6 --no-pie --goal win --depth 1-4 --count 80 --seed 2 --nodes 30000
-        gen --size 7 --no-pie --goal win --depth 1-4 --count 35 --seed 3 --nodes 30000
-        gen --size 5 --no-pie --goal win --depth 3-4 --count 25 --seed 4 --nodes 30000
-        gen --size 6 --no-pie --goal win --depth 3-4 --count 15 --seed 5 --nodes 30000
-        gen --size 5 --no-pie --goal defend --depth 1-4 --count 30 --seed 6 --nodes 30000
-        gen --size 6 --no-pie --goal defend --depth 1-4 --count 25 --seed 7 --nodes 30000
-        gen --size 7 --no-pie --goal defend --depth 1-3 --count 15 --seed 8 --nodes 30000
+        gen --size 7 --no-pie --goal win --depth 1-3 --count 12 --seed 3 --nodes 20000
+        gen --size 5 --no-pie --goal win --depth 3-4 --count 20 --seed 4 --nodes 30000
+        gen --size 6 --no-pie --goal win --depth 1-4 --count 20 --seed 5 --nodes 30000
+        gen --size 5 --no-pie --goal defend --depth 1-4 --count 40 --seed 6 --nodes 30000
+        gen --size 6 --no-pie --goal defend --depth 1-4 --count 35 --seed 7 --nodes 30000
+        gen --size 7 --no-pie --goal defend --depth 1-3 --count 8 --seed 8 --nodes 20000
         gen --size 3 --goal swap --count 9 --seed 1 --nodes 5000000
         gen --size 4 --goal swap --count 16 --seed 1 --nodes 5000000
         ;;
