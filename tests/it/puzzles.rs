@@ -239,7 +239,7 @@ fn sample_seed() -> u64 {
 #[test]
 fn a_random_sample_of_the_shipped_set_proves_again() {
     let seed = sample_seed().to_string();
-    let out = quentin(&["puzzles", "verify", "--sample", "12", "--seed", &seed]);
+    let out = quentin(&["puzzles", "verify", "--sample", "40", "--seed", &seed]);
     let printed = text(&out.stdout);
     assert_eq!(
         out.status.code(),
@@ -247,7 +247,7 @@ fn a_random_sample_of_the_shipped_set_proves_again() {
         "QUENTIN_PUZZLE_SEED={seed}: {printed}{}",
         text(&out.stderr)
     );
-    assert!(printed.contains("12 puzzles in"), "{printed}");
+    assert!(printed.contains("40 puzzles in"), "{printed}");
     assert!(
         printed
             .lines()
