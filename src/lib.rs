@@ -8,6 +8,7 @@
 //! - [`saved_games`]: the records on disk: listing them, finding the game to resume.
 //! - [`save`]: one game's record file, locked and written atomically, so that no game is lost.
 //! - [`position_view`]: the JSON and text views of a replayed position.
+//! - [`puzzles`]: the puzzle set that ships with the program, embedded.
 //! - [`tui`]: the terminal interface, hot-seat play and interactive replay.
 
 #![forbid(unsafe_code)]
@@ -15,6 +16,7 @@
 pub mod bench;
 pub mod cli;
 pub mod position_view;
+pub mod puzzles;
 pub mod save;
 pub mod saved_games;
 /// `quentin serve` (the `server` feature, on by default).

@@ -123,8 +123,8 @@ enum Command {
     /// Prove what the side to move of a record's position can do: a win within N of its own
     /// moves with every winning first move, or no win, or unknown when the budget runs out.
     Solve(solve::SolveArgs),
-    /// Puzzles proved by the solver: `quentin puzzles generate --game G --size N --count K
-    /// --seed S`.
+    /// Puzzles proved by the solver: generate them (`quentin puzzles generate --game G --size N
+    /// --count K --seed S`), export the shipped set as JSON, prove a set again.
     Puzzles(puzzles::PuzzlesArgs),
     /// Play the computer against a baseline player or against itself at another budget.
     Match(arena::MatchArgs),

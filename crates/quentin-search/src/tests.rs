@@ -32,7 +32,7 @@ fn from_rows(game: Game, rows: &str, to_move: Color) -> Position {
 
 /// Whether the person to move at `pos` wins with best play, by exhaustive search over the
 /// rules (pie off: no swap), remembered by board and side to move.
-fn wins(pos: &Position, memo: &mut HashMap<(Board, Option<Color>), bool>) -> bool {
+pub(crate) fn wins(pos: &Position, memo: &mut HashMap<(Board, Option<Color>), bool>) -> bool {
     let key = (pos.board().clone(), pos.to_move());
     if let Some(&w) = memo.get(&key) {
         return w;
