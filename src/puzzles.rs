@@ -46,3 +46,23 @@ pub fn shipped_of(game: Game) -> Result<PuzzleSet, SetError> {
             message: format!("no set of {}", game.title()),
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shipped_file_reads_as_its_games_set() {
+        let sets = shipped().unwrap();
+        let games: Vec<Game> = sets.iter().map(|s| s.game).collect();
+        assert_eq!(
+            games,
+            [Game::Quentin, Game::Konobi, Game::Brique, Game::Quint]
+        );
+        for set in &sets {
+            assert_eq!(shipped_of(set.game).unwrap(), *set);
+            assert!(set.puzzles.len() >= 300, "{}", set.game);
+            assert!(set.puzzles.iter().all(|p| p.setup.game == set.game));
+        }
+    }
+}
