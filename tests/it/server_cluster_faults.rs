@@ -5,6 +5,7 @@
 //! as a firewall's) and then the owner killed. Each test makes its own database
 //! (`QUENTIN_TEST_DATABASE_URL`; skipped, saying so, without it) and drops it.
 
+use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -257,19 +258,37 @@ fn an_owner_frozen_with_a_move_transaction_open_holds_up_neither_its_game_nor_th
         answered += 1;
     }
     // Every process gives the same record, every answered move in it once.
+    same_everywhere(&dir, &db.url, &duel.id, answered, &[b, c, a]);
+}
+
+/// Every process of `servers` gives the same record of game `id` (the first's, read until it
+/// has the `answered` moves; the others', until they catch up), and the database holds each
+/// answered move once.
+fn same_everywhere(dir: &Path, url: &str, id: &str, answered: usize, servers: &[&Server]) {
     let alice = dir.join("alice");
-    let record = b.record(&alice, &duel.id);
-    assert_eq!(moves_in(&record), answered, "{record}");
-    assert_eq!(c.record(&alice, &duel.id), record);
     let started = Instant::now();
-    while a.record(&alice, &duel.id) != record {
-        assert!(started.elapsed() < TIMEOUT, "A never caught up with game 1");
+    let record = loop {
+        let record = servers[0].record(&alice, id);
+        if moves_in(&record) >= answered {
+            break record;
+        }
+        assert!(
+            started.elapsed() < TIMEOUT,
+            "the first process never heard of the last move"
+        );
         std::thread::yield_now();
+    };
+    assert_eq!(moves_in(&record), answered, "{record}");
+    for server in &servers[1..] {
+        while server.record(&alice, id) != record {
+            assert!(started.elapsed() < TIMEOUT, "a process never caught up");
+            std::thread::yield_now();
+        }
     }
     assert_eq!(
         query_i64(
-            &db.url,
-            &format!("SELECT count(*) FROM moves WHERE game = {}", duel.id)
+            url,
+            &format!("SELECT count(*) FROM moves WHERE game = {id}")
         ),
         i64::try_from(answered).unwrap()
     );
@@ -388,33 +407,9 @@ fn an_owner_cut_off_from_the_database_without_a_word_then_killed_holds_up_nothin
         ),
     );
     assert_eq!(moved, 0, "a game of C's changed owner while A was cut off");
-    // Every process left gives the same record, every answered move in it once.
-    let alice = dir.join("alice");
-    let started = Instant::now();
-    let record = loop {
-        // B hears of the last move, played through C, within moments.
-        let record = b.record(&alice, &duel.id);
-        if moves_in(&record) >= answered {
-            break record;
-        }
-        assert!(
-            started.elapsed() < TIMEOUT,
-            "B never heard of the last move"
-        );
-        std::thread::yield_now();
-    };
-    assert_eq!(moves_in(&record), answered, "{record}");
-    while c.record(&alice, &duel.id) != record {
-        assert!(started.elapsed() < TIMEOUT, "C never caught up with game 1");
-        std::thread::yield_now();
-    }
-    assert_eq!(
-        query_i64(
-            &db.url,
-            &format!("SELECT count(*) FROM moves WHERE game = {}", duel.id)
-        ),
-        i64::try_from(answered).unwrap()
-    );
+    // Every process left gives the same record, every answered move in it once (B hears of
+    // the last move, played through C, within moments).
+    same_everywhere(&dir, &db.url, &duel.id, answered, &[b, c]);
     drop(proxy);
 }
 

@@ -50,6 +50,20 @@ fn a_move_sent_again_after_it_was_saved_is_answered_as_it_was_and_saved_once() {
     assert_eq!(actions(&server, &dir, &id), ["b1", "a2", "b2", "a3", "b3"]);
 }
 
+/// Two processes on the database `url`; alice registered on the first challenges, bob on the
+/// second accepts, so that the second owns the game and alice's moves go through the first.
+fn across(dir: &std::path::Path, url: &str) -> (Server, Server, Bot, Bot, String) {
+    let one = Server::start(dir, &["--database", url]);
+    let two = Server::start(dir, &["--database", url]);
+    let mut alice = one.registered(dir, "alice");
+    let mut bob = two.registered(dir, "bob");
+    let id = alice.ok("challenge quentin size 5 pie off first me casual clock 10+0");
+    wait_for_challenge(&mut bob, &id);
+    bob.ok(&format!("accept {id}"));
+    wait_for_game(&mut alice, &id);
+    (one, two, alice, bob, id)
+}
+
 #[test]
 fn on_two_processes_a_move_sent_again_is_done_and_a_database_cut_off_is_unreachable() {
     let Some(db) = Database::new("truth") else {
@@ -57,15 +71,7 @@ fn on_two_processes_a_move_sent_again_is_done_and_a_database_cut_off_is_unreacha
     };
     let (proxy, through) = Proxy::before(&db.url);
     let dir = scratch("truth-pg");
-    let one = Server::start(&dir, &["--database", &through]);
-    let two = Server::start(&dir, &["--database", &through]);
-    let mut alice = one.registered(&dir, "alice");
-    let mut bob = two.registered(&dir, "bob");
-    let id = alice.ok("challenge quentin size 5 pie off first me casual clock 10+0");
-    wait_for_challenge(&mut bob, &id);
-    // Accepted on the second process, which owns the game: alice's moves go through the first.
-    bob.ok(&format!("accept {id}"));
-    wait_for_game(&mut alice, &id);
+    let (one, _two, mut alice, mut bob, id) = across(&dir, &through);
     let play = |bot: &mut Bot, action: &str| bot.ask(&format!("play {id} {action}"));
     assert_eq!(play(&mut alice, "c3"), "=");
     assert_eq!(
@@ -121,15 +127,7 @@ fn on_a_slow_database_a_move_passed_on_is_said_to_be_slow_and_is_then_done() {
         return;
     };
     let dir = scratch("truth-slow");
-    let one = Server::start(&dir, &["--database", &db.url]);
-    let two = Server::start(&dir, &["--database", &db.url]);
-    let mut alice = one.registered(&dir, "alice");
-    let mut bob = two.registered(&dir, "bob");
-    let id = alice.ok("challenge quentin size 5 pie off first me casual clock 10+0");
-    wait_for_challenge(&mut bob, &id);
-    // Accepted on the second process, which owns the game: alice's moves go through the first.
-    bob.ok(&format!("accept {id}"));
-    wait_for_game(&mut alice, &id);
+    let (one, _two, mut alice, mut bob, id) = across(&dir, &db.url);
     let play = |bot: &mut Bot, action: &str| bot.ask(&format!("play {id} {action}"));
     assert_eq!(play(&mut alice, "c3"), "=");
     assert_eq!(bob.ask(&format!("wait {id}")), "= turn c3");
