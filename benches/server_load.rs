@@ -89,21 +89,26 @@ struct Bot {
     pending: Vec<u8>,
 }
 
+/// A connection to the server on 127.0.0.1:`port`, logged in as `user` with `key`.
+pub async fn logged_in(port: u16, user: &str, key: PrivateKey) -> client::Handle<Client> {
+    let config = Arc::new(client::Config {
+        nodelay: true,
+        ..Default::default()
+    });
+    let mut handle = client::connect(config, ("127.0.0.1", port), Client)
+        .await
+        .expect("a connection");
+    let auth = handle
+        .authenticate_publickey(user, PrivateKeyWithHashAlg::new(Arc::new(key), None))
+        .await
+        .unwrap();
+    assert!(auth.success(), "the {user} key is accepted");
+    handle
+}
+
 impl Bot {
     async fn connect(port: u16, seed: u64) -> Bot {
-        let key = honest_key(seed);
-        let config = Arc::new(client::Config {
-            nodelay: true,
-            ..Default::default()
-        });
-        let mut handle = client::connect(config, ("127.0.0.1", port), Client)
-            .await
-            .expect("a connection");
-        let auth = handle
-            .authenticate_publickey("load", PrivateKeyWithHashAlg::new(Arc::new(key), None))
-            .await
-            .unwrap();
-        assert!(auth.success(), "the key is accepted");
+        let handle = logged_in(port, "load", honest_key(seed)).await;
         let channel = handle.channel_open_session().await.unwrap();
         channel.exec(true, "bot").await.unwrap();
         let (read, write) = channel.split();

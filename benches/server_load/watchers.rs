@@ -12,7 +12,6 @@ use std::time::Duration;
 
 use russh::ChannelMsg;
 use russh::client::{self, Handle};
-use russh::keys::PrivateKeyWithHashAlg;
 use russh::keys::ssh_key::private::{Ed25519Keypair, KeypairData};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
@@ -89,21 +88,7 @@ async fn watch(
     i: usize,
     k: usize,
 ) -> (Handle<Client>, russh::Channel<client::Msg>, String) {
-    let config = Arc::new(client::Config {
-        nodelay: true,
-        ..Default::default()
-    });
-    let mut handle = client::connect(config, ("127.0.0.1", port), Client)
-        .await
-        .expect("a connection");
-    let auth = handle
-        .authenticate_publickey(
-            "watcher",
-            PrivateKeyWithHashAlg::new(Arc::new(key(i as u64)), None),
-        )
-        .await
-        .unwrap();
-    assert!(auth.success(), "the watcher's key is accepted");
+    let handle = super::logged_in(port, "watcher", key(i as u64)).await;
     let mut channel = handle.channel_open_session().await.unwrap();
     channel
         .request_pty(

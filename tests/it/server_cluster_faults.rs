@@ -139,20 +139,18 @@ const GAMES_AT_WILL: [&str; 4] = [
     "1000000",
 ];
 
+/// A process of these tests on the database `url`.
+fn at_will(dir: &Path, url: &str) -> Server {
+    Server::start(dir, &[&["--database", url][..], &GAMES_AT_WILL].concat())
+}
+
 #[test]
 fn an_owner_frozen_with_a_move_transaction_open_holds_up_neither_its_game_nor_the_others() {
     let Some(db) = Database::new("owner_frozen") else {
         return;
     };
     let dir = scratch("cluster-frozen");
-    let servers: Vec<Server> = (0..3)
-        .map(|_| {
-            Server::start(
-                &dir,
-                &[&["--database", &db.url][..], &GAMES_AT_WILL].concat(),
-            )
-        })
-        .collect();
+    let servers: Vec<Server> = (0..3).map(|_| at_will(&dir, &db.url)).collect();
     let (a, b, c) = (&servers[0], &servers[1], &servers[2]);
     // Alice (on B) and Bob (on C) play game 1, which Bob accepted from A: A owns it.
     let bob = key(&dir, "bob");
@@ -318,18 +316,8 @@ fn an_owner_cut_off_from_the_database_without_a_word_then_killed_holds_up_nothin
     // A reaches the database through a proxy that the test turns into a black hole.
     let (proxy, through) = Proxy::before(&db.url);
     let dir = scratch("cluster-cut");
-    let mut a = Server::start(
-        &dir,
-        &[&["--database", &through][..], &GAMES_AT_WILL].concat(),
-    );
-    let servers: Vec<Server> = (0..2)
-        .map(|_| {
-            Server::start(
-                &dir,
-                &[&["--database", &db.url][..], &GAMES_AT_WILL].concat(),
-            )
-        })
-        .collect();
+    let mut a = at_will(&dir, &through);
+    let servers: Vec<Server> = (0..2).map(|_| at_will(&dir, &db.url)).collect();
     let (b, c) = (&servers[0], &servers[1]);
     let owner_of = |id: &str| {
         query_i64(
