@@ -199,7 +199,6 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
         access: crate::server::access::AccessFiles {
             allow: args.allow.clone(),
             motd: args.motd.clone(),
-            operators: None,
         },
         metrics: args.metrics.clone(),
         registrations_per_hour: args.registrations_per_hour,

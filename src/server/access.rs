@@ -1,5 +1,5 @@
-//! The host's lists, read from files and read again on SIGHUP: who may log in (`--allow`), the
-//! message of the day (`--motd`), and the operators (`--operators`).
+//! The host's lists, read from files and read again on SIGHUP: who may log in (`--allow`) and
+//! the message of the day (`--motd`).
 //!
 //! A list file names a key or a player a line: an OpenSSH public key (`ssh-ed25519 AAAA...
 //! comment`, as in `authorized_keys`), a key's fingerprint (`SHA256:...`, as the server's log
@@ -24,8 +24,6 @@ pub struct AccessFiles {
     pub allow: Option<PathBuf>,
     /// The message of the day.
     pub motd: Option<PathBuf>,
-    /// Keys or names of the operators.
-    pub operators: Option<PathBuf>,
 }
 
 /// Keys (by fingerprint) and player names.
@@ -87,12 +85,6 @@ impl KeyList {
             || name.is_some_and(|n| self.names.contains(&n.to_ascii_lowercase()))
     }
 
-    /// Whether the player `name` is on the list by name.
-    #[must_use]
-    pub fn has_name(&self, name: &str) -> bool {
-        self.names.contains(&name.to_ascii_lowercase())
-    }
-
     /// How many keys and names it holds.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -128,8 +120,6 @@ pub struct Lists {
     pub allow: Option<KeyList>,
     /// The message of the day, its lines.
     pub motd: Vec<String>,
-    /// The operators.
-    pub operators: KeyList,
 }
 
 impl Lists {
@@ -139,21 +129,11 @@ impl Lists {
     /// When a file cannot be read or has a bad line.
     pub fn read(files: &AccessFiles) -> Result<Lists> {
         let allow = files.allow.as_deref().map(KeyList::read).transpose()?;
-        let operators = files
-            .operators
-            .as_deref()
-            .map(KeyList::read)
-            .transpose()?
-            .unwrap_or_default();
         let motd = match &files.motd {
             None => Vec::new(),
             Some(file) => motd(file)?,
         };
-        Ok(Lists {
-            allow,
-            motd,
-            operators,
-        })
+        Ok(Lists { allow, motd })
     }
 }
 

@@ -1,7 +1,7 @@
 //! What the server counts for its host, served in Prometheus's text format (0.0.4) by
 //! `quentin serve --metrics ADDR:PORT` at `/metrics`: sessions by kind, connections and logins
 //! refused by reason, games running and finished, moves, the store's commit time and queue,
-//! the relay between processes, the operators' actions.
+//! the relay between processes.
 //!
 //! The counters are the process's own (one registry a process, as Prometheus expects of a
 //! target); the gauges of what the hub holds are read when scraped. The HTTP side is as small
@@ -12,6 +12,7 @@
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
+use prometheus::core::Collector;
 use prometheus::{
     Encoder as _, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
     Registry, TextEncoder,
@@ -58,8 +59,6 @@ pub struct Metrics {
     pub store_queue: IntGauge,
     /// How long the news of the other processes waited before this one read it in.
     pub relay_seconds: Histogram,
-    /// Operators' actions, by kind.
-    pub moderation: IntCounterVec,
     games_running: IntGauge,
     players_online: IntGauge,
     connections: IntGauge,
@@ -71,55 +70,46 @@ pub fn metrics() -> &'static Metrics {
     &METRICS
 }
 
+/// `made`, registered in `registry`. Neither can fail: every name and help text is a constant
+/// of this file, each name registered once, and `every_metric_is_registered_and_served` below
+/// builds them all.
+fn registered<M: Collector + Clone + 'static>(
+    registry: &Registry,
+    made: prometheus::Result<M>,
+) -> M {
+    let metric = made.expect("a well-formed metric"); // ok: constant names, built by a test
+    registry
+        .register(Box::new(metric.clone()))
+        .expect("each name once"); // ok: each constant name registered once, built by a test
+    metric
+}
+
 impl Metrics {
     fn new() -> Metrics {
         let registry = Registry::new();
-        let counter = |name: &str, help: &str| {
-            let c = IntCounter::new(name, help).expect("a well-formed metric");
-            registry.register(Box::new(c.clone())).expect("one name");
-            c
-        };
-        let gauge = |name: &str, help: &str| {
-            let g = IntGauge::new(name, help).expect("a well-formed metric");
-            registry.register(Box::new(g.clone())).expect("one name");
-            g
-        };
+        let counter = |name: &str, help: &str| registered(&registry, IntCounter::new(name, help));
+        let gauge = |name: &str, help: &str| registered(&registry, IntGauge::new(name, help));
         let histogram = |name: &str, help: &str, buckets: Vec<f64>| {
-            let h = Histogram::with_opts(HistogramOpts::new(name, help).buckets(buckets))
-                .expect("a well-formed metric");
-            registry.register(Box::new(h.clone())).expect("one name");
-            h
+            let opts = HistogramOpts::new(name, help).buckets(buckets);
+            registered(&registry, Histogram::with_opts(opts))
         };
-        let sessions = IntGaugeVec::new(
-            Opts::new("quentin_sessions", "Sessions running, by kind."),
-            &["kind"],
-        )
-        .expect("a well-formed metric");
-        registry
-            .register(Box::new(sessions.clone()))
-            .expect("one name");
-        let refused = IntCounterVec::new(
-            Opts::new(
-                "quentin_refused_total",
-                "Connections and logins refused, by reason.",
+        let sessions = registered(
+            &registry,
+            IntGaugeVec::new(
+                Opts::new("quentin_sessions", "Sessions running, by kind."),
+                &["kind"],
             ),
-            &["reason"],
-        )
-        .expect("a well-formed metric");
-        registry
-            .register(Box::new(refused.clone()))
-            .expect("one name");
-        let moderation = IntCounterVec::new(
-            Opts::new(
-                "quentin_moderation_total",
-                "Operators' actions on this process, by kind (ban, unban, rename, ...).",
+        );
+        let refused = registered(
+            &registry,
+            IntCounterVec::new(
+                Opts::new(
+                    "quentin_refused_total",
+                    "Connections and logins refused, by reason.",
+                ),
+                &["reason"],
             ),
-            &["action"],
-        )
-        .expect("a well-formed metric");
-        registry
-            .register(Box::new(moderation.clone()))
-            .expect("one name");
+        );
         // Seen at once for every kind and reason, at 0: a rate of a series that appears
         // with its first event would miss that event.
         for kind in ["terminal", "bot", "command"] {
@@ -135,7 +125,6 @@ impl Metrics {
         Metrics {
             sessions,
             refused,
-            moderation,
             logins: counter("quentin_logins_total", "Logins let in."),
             moves: counter(
                 "quentin_moves_total",
@@ -173,9 +162,9 @@ impl Metrics {
     /// The text a scrape gets, the gauges of what `ctx` holds read now.
     pub fn render(&self, ctx: &Context) -> String {
         self.games_running
-            .set(i64::try_from(ctx.hub.running_games_count()).unwrap_or(i64::MAX));
+            .set(i64::try_from(ctx.hub.running_games().len()).unwrap_or(i64::MAX));
         self.players_online
-            .set(i64::try_from(ctx.hub.online().len()).unwrap_or(i64::MAX));
+            .set(i64::try_from(ctx.hub.online_here().len()).unwrap_or(i64::MAX));
         self.connections.set(
             i64::try_from(ctx.connections.load(std::sync::atomic::Ordering::Relaxed))
                 .unwrap_or(i64::MAX),
@@ -264,4 +253,31 @@ async fn answer(ctx: &Context, mut socket: tokio::net::TcpStream) -> std::io::Re
     socket.write_all(head.as_bytes()).await?;
     socket.write_all(body.as_bytes()).await?;
     socket.shutdown().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_metric_is_registered_and_served() {
+        let m = Metrics::new();
+        let families = m.registry.gather();
+        let names: Vec<&str> = families.iter().map(|f| f.name()).collect();
+        for name in [
+            "quentin_sessions",
+            "quentin_refused_total",
+            "quentin_logins_total",
+            "quentin_moves_total",
+            "quentin_games_finished_total",
+            "quentin_store_commit_seconds",
+            "quentin_store_queue",
+            "quentin_relay_seconds",
+            "quentin_games_running",
+            "quentin_players_online",
+            "quentin_connections",
+        ] {
+            assert!(names.contains(&name), "{name} not in {names:?}");
+        }
+    }
 }

@@ -80,7 +80,7 @@ pub struct Context {
     pub closed: Notify,
     /// The reviews of finished games the server runs.
     pub reviews: reviews::Reviews,
-    /// The host's lists (`--allow`, `--motd`, `--operators`), read again on SIGHUP.
+    /// The host's lists (`--allow`, `--motd`), read again on SIGHUP.
     pub access: access::Access,
     /// Registrations of each network block in the last hour.
     pub signups: signup::Signups,

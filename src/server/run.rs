@@ -63,7 +63,7 @@ pub struct ServeOptions {
     /// The limits of fair play: challenges and accepts a minute, live games at once, rated
     /// games a day between two players.
     pub fair: FairLimits,
-    /// The host's lists: who may log in, the message of the day, the operators.
+    /// The host's lists: who may log in, the message of the day.
     pub access: AccessFiles,
     /// New players a network block may register an hour.
     pub registrations_per_hour: usize,
@@ -281,8 +281,7 @@ fn summary(lists: &Lists) -> String {
         None => "anyone may log in".to_string(),
     };
     format!(
-        "{allow}, {} operators, a message of the day of {} lines",
-        lists.operators.len(),
+        "{allow}, a message of the day of {} lines",
         lists.motd.len()
     )
 }

@@ -62,7 +62,7 @@ fn slot_of(step: (isize, isize)) -> usize {
     AROUND
         .iter()
         .position(|&s| s == step)
-        .expect("a step to a point around")
+        .expect("a step to a point around") // ok: callers pass one of AROUND's own steps
 }
 
 /// `key` with each point moved by `map`, a symmetry of the eight points around.
@@ -153,7 +153,7 @@ pub(crate) fn quentin() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
         Table::parse(include_str!("patterns/quentin.txt"), 0.65, 0.45)
-            .expect("the shipped patterns parse")
+            .expect("the shipped patterns parse") // ok: embedded, and parsed by the tests
     })
 }
 

@@ -446,17 +446,6 @@ impl Hub {
             .collect()
     }
 
-    /// How many games are under way.
-    #[must_use]
-    pub fn running_games_count(&self) -> usize {
-        let inner = self.lock();
-        inner
-            .games
-            .values()
-            .filter(|g| g.row.result.is_none())
-            .count()
-    }
-
     /// The games that ended last, newest first; at most `most`.
     #[must_use]
     pub fn recent_results(&self, now: i64, most: usize) -> Vec<GameView> {

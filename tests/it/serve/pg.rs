@@ -109,7 +109,7 @@ impl Drop for Database {
 pub struct Private {
     pub port: u16,
     child: std::process::Child,
-    dir: std::path::PathBuf,
+    dir: tempfile::TempDir,
 }
 
 impl Private {
@@ -128,13 +128,12 @@ impl Private {
             );
             return None;
         }
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "quentin-pg-{test}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
+        // Removed when the test ends, pass or fail (after the server has stopped: `Drop`).
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!("quentin-pg-{test}-"))
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().to_path_buf();
         let root = as_root();
         if root {
             let status = std::process::Command::new("chown")
@@ -167,7 +166,11 @@ impl Private {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        let private = Private { port, child, dir };
+        let private = Private {
+            port,
+            child,
+            dir: tmp,
+        };
         // Ready once it answers a query.
         let url = private.url();
         let started = std::time::Instant::now();
@@ -195,11 +198,10 @@ impl Drop for Private {
         // Its immediate shutdown: every session ended, nothing of it to keep.
         let _ = command(as_root(), "pg_ctl")
             .args(["-m", "immediate", "-D"])
-            .arg(self.dir.join("data"))
+            .arg(self.dir.path().join("data"))
             .arg("stop")
             .output();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
