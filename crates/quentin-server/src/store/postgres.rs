@@ -1,11 +1,12 @@
 //! The store on PostgreSQL (`quentin serve --database URL`): the same rows as on SQLite, on a
-//! database server that several server processes share. Each change is a transaction of its
-//! own, committed before anyone is told of it; the changes of a batch run side by side on the
-//! pool's connections (PostgreSQL shares one flush among the commits that come together). Each
-//! transaction also says what it changed on the channel `quentin` (NOTIFY, delivered on
-//! commit), so that the other processes read it; and the moves of a game are written only by
+//! database server that several server processes share. The moves that arrive together commit
+//! in one transaction (`postgres/batch.rs`), every other change in one of its own beside them
+//! (`postgres/commit.rs`), each committed before anyone is told of it. Each transaction also
+//! says what it changed on the channel `quentin` (NOTIFY, delivered on commit), so that the
+//! other processes read it (`postgres/read.rs`); and the moves of a game are written only by
 //! the process that owns the game (`owners`), checked in the move's own transaction.
 
+mod batch;
 mod commit;
 mod read;
 mod schema;
@@ -13,7 +14,6 @@ mod schema;
 pub use commit::owned;
 pub use read::{games, open_challenges, players};
 
-use commit::commit_one;
 use read::{CHALLENGES, RATINGS, challenges_of, player_of, ratings_of, read_games};
 
 use std::str::FromStr as _;
@@ -224,22 +224,11 @@ impl Backend for Postgres {
     }
 
     fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
-        let tasks: Vec<_> = changes
-            .iter()
-            .map(|change| {
-                let (pool, process, change) =
-                    (self.pool.clone(), self.process.clone(), (*change).clone());
-                self.handle
-                    .spawn(async move { commit_one(&pool, &process, &change).await })
-            })
-            .collect();
-        Ok(self.handle.block_on(async {
-            let mut outcomes = Vec::with_capacity(tasks.len());
-            for task in tasks {
-                outcomes.push(task.await.unwrap_or_else(|e| Err(anyhow!("{e}"))));
-            }
-            outcomes
-        }))
+        let changes: Vec<Change> = changes.iter().map(|c| (*c).clone()).collect();
+        let (pool, process) = (self.pool.clone(), self.process.clone());
+        Ok(self
+            .handle
+            .block_on(batch::commit_all(pool, process, changes)))
     }
 
     fn integrity(&mut self) -> Result<String> {
