@@ -25,6 +25,7 @@ mod konobi;
 mod online;
 mod palette;
 mod panel;
+mod puzzle;
 mod review;
 mod squares;
 

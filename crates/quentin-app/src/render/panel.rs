@@ -222,6 +222,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
     };
     top.push(Line::from(counter));
     top.extend(super::online::lines(app, width, glyphs, palette));
+    top.extend(super::puzzle::lines(app, width, palette));
     if app.mode() == Mode::Replay {
         for (i, text) in app.players().iter().enumerate() {
             if let Some(text) = text {
