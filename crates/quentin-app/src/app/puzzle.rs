@@ -418,3 +418,6 @@ fn refutation(
         })
     })
 }
+
+#[cfg(test)]
+mod tests;
