@@ -64,10 +64,11 @@ mod tests {
 
     #[test]
     fn the_pool_holds_the_game_and_theme_asked_for() {
-        let pool = pool(Some(Game::Konobi), Some("defend")).unwrap();
-        assert!(!pool.is_empty());
+        let defences = pool(Some(Game::Konobi), Some("defend")).unwrap();
+        assert!(!defences.is_empty());
         assert!(
-            pool.iter()
+            defences
+                .iter()
                 .all(|p| p.setup.game == Game::Konobi && p.themes.contains(&"defend"))
         );
         assert!(pool(None, None).unwrap().len() >= 1200);

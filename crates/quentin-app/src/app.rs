@@ -15,7 +15,7 @@ mod keys;
 mod names;
 pub(crate) mod online;
 mod playing;
-mod puzzle;
+pub(crate) mod puzzle;
 pub(crate) mod quint;
 mod review;
 mod state;

@@ -14,7 +14,7 @@ use crate::search::puzzles::{Goal, MAX_DEPTH, Puzzle};
 use crate::search::solver::{SolveLimits, Verdict, solve};
 
 use super::text::join;
-use super::{App, Effect, Look, Mode, player_of};
+use super::{App, Effect, Look, Mode};
 
 /// What the app tells its front end of the puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,10 +86,6 @@ impl App {
             return Err(format!("puzzle {} starts with the game over", puzzle.id));
         };
         let mut app = App::from_line(line, Mode::Play, look);
-        let mut names = [String::from("Puzzle"), String::from("Puzzle")];
-        names[usize::from(player_of(&position, side)) - 1] = String::from("You");
-        app.set_names(names);
-        let goal = goal_text(&puzzle, side);
         app.puzzle = Some(Box::new(PuzzleSeat {
             start: puzzle.line.len(),
             puzzle,
@@ -98,7 +94,7 @@ impl App {
             hints: 0,
             standing: None,
         }));
-        app.info(format!("{goal}. t gives a hint, v the solution."));
+        app.info("Find the move. t gives a hint, v the solution, ? the keys.");
         Ok(app)
     }
 
@@ -420,4 +416,4 @@ fn refutation(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

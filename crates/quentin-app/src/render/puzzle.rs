@@ -45,3 +45,35 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
     }
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::app::Standing;
+    use crate::app::puzzle::tests::{act, win_in_2};
+    use crate::render::tests::draw_app;
+
+    #[test]
+    fn a_puzzle_shows_its_goal_and_the_players_rating() {
+        let mut app = win_in_2();
+        app.set_standing(Standing {
+            rating: "1500?".into(),
+            change: None,
+            streak: 0,
+        });
+        let terminal = draw_app(&mut app, 80, 24);
+        insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn a_wrong_move_shows_the_refutation_and_the_rating_change() {
+        let mut app = win_in_2();
+        act(&mut app, "e3");
+        app.set_standing(Standing {
+            rating: "1385?".into(),
+            change: Some("-115".into()),
+            streak: 0,
+        });
+        let terminal = draw_app(&mut app, 80, 24);
+        insta::assert_snapshot!(terminal.backend());
+    }
+}

@@ -12,12 +12,14 @@ game quentin
 quentin-0002; size 5; pie off; goal win; depth 2; rating 1120; themes win2; setup a5 b5 d5 c4 d4 a3 b4 a2 e2 a1 c2 e1 e5; solution b1 c1 e3
 ";
 
-fn win_in_2() -> App {
+/// The win in 2, opened.
+pub(crate) fn win_in_2() -> App {
     let set = PuzzleSet::parse(SET, "test").unwrap();
     App::puzzle(set.puzzles[0].clone(), Look::FULL).unwrap()
 }
 
-fn act(app: &mut App, name: &str) -> Vec<Effect> {
+/// Plays the action `name` and takes what the app asked.
+pub(crate) fn act(app: &mut App, name: &str) -> Vec<Effect> {
     let _ = app.act(Action::parse(name).unwrap());
     std::mem::take(&mut app.outbox)
 }
@@ -44,7 +46,7 @@ fn the_puzzle_opens_on_its_position_saying_what_to_achieve() {
     assert_eq!(app.current(), 13);
     assert_eq!(app.puzzle_state(), Some(PuzzleState::Solving));
     assert_eq!(app.puzzle_goal().unwrap(), "White to move: win in 2");
-    assert!(text(&app).contains("win in 2"), "{}", text(&app));
+    assert!(text(&app).contains("Find the move"), "{}", text(&app));
 }
 
 #[test]
