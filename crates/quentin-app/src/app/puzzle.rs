@@ -116,6 +116,18 @@ impl App {
         self.puzzle.as_ref().map(|s| goal_text(&s.puzzle, s.side))
     }
 
+    /// The area a first hint marks, its lower left and upper right corners, while the puzzle
+    /// is being solved.
+    #[must_use]
+    pub fn puzzle_area(&self) -> Option<(Point, Point)> {
+        let seat = self.puzzle.as_ref()?;
+        if seat.state != PuzzleState::Solving || seat.hints == 0 {
+            return None;
+        }
+        let key = *seat.puzzle.solution.get(self.current() - seat.start)?;
+        Some(area(key_point(key)?, self.position().size()))
+    }
+
     /// The player's rating and streak, as the front end last said.
     #[must_use]
     pub fn standing(&self) -> Option<&Standing> {

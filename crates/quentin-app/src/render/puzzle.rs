@@ -1,13 +1,45 @@
 //! The panel's lines of a puzzle: which one and its rating, what to achieve, the player's
 //! rating and streak, and whether it is solved or failed.
 
+use ratatui::buffer::Buffer;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
 use crate::app::{App, PuzzleState};
+use crate::layout::{BoardGeometry, CellGeometry};
+use crate::rules::Point;
 use crate::wrap::wrap;
 
 use super::Palette;
+
+/// The area of a hint marked on the board: its empty points drawn in the highlight colour
+/// (the panel's message names the area too, for a board drawn without colours).
+pub(super) fn draw_area(
+    app: &App,
+    board: Option<&BoardGeometry>,
+    cells: Option<&CellGeometry>,
+    buf: &mut Buffer,
+    palette: &Palette,
+) {
+    let Some((low, high)) = app.puzzle_area() else {
+        return;
+    };
+    let style = palette.label_here.patch(palette.wood);
+    for col in low.col()..=high.col() {
+        for row in low.row()..=high.row() {
+            let p = Point::new(col, row);
+            if app.position().board().get(p).is_some() {
+                continue;
+            }
+            let at = board
+                .map(|b| b.cell(p))
+                .or_else(|| cells.map(|c| c.cell(p)));
+            if let Some(cell) = at.and_then(|xy| buf.cell_mut(xy)) {
+                cell.set_style(style);
+            }
+        }
+    }
+}
 
 /// The lines, when the app shows a puzzle.
 pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a>> {
@@ -48,9 +80,12 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
 
 #[cfg(test)]
 mod tests {
+    use crate::app::Look;
     use crate::app::Standing;
     use crate::app::puzzle::tests::{act, win_in_2};
-    use crate::render::tests::draw_app;
+    use crate::app::tests::press;
+    use crate::render::Palette;
+    use crate::render::tests::{draw_app, with_marks};
 
     #[test]
     fn a_puzzle_shows_its_goal_and_the_players_rating() {
@@ -75,5 +110,15 @@ mod tests {
         });
         let terminal = draw_app(&mut app, 80, 24);
         insta::assert_snapshot!(terminal.backend());
+    }
+
+    #[test]
+    fn a_first_hint_marks_the_area_of_the_move_on_the_board() {
+        let mut app = win_in_2();
+        press(&mut app, "t");
+        let terminal = draw_app(&mut app, 80, 24);
+        let palette = Palette::new(Look::FULL);
+        let marked = palette.label_here.patch(palette.wood);
+        insta::assert_snapshot!(with_marks(&terminal, |s| s.fg == marked.fg && s.bg == marked.bg));
     }
 }
