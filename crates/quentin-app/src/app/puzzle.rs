@@ -165,6 +165,10 @@ impl App {
             Command::Redo => {
                 let _ = self.redo();
             }
+            // A game's Left and Home look a finished game over: a puzzle steps with u and r.
+            Command::Left | Command::First if self.position().is_over() => {
+                self.warn("u and r step through the moves, n gives the next puzzle.");
+            }
             Command::Analysis | Command::NextMark | Command::PreviousMark => {
                 self.warn("Not in a puzzle: t gives a hint, v the solution.");
             }

@@ -63,6 +63,10 @@ fn right_moves_get_the_solution_s_reply_then_solve_the_puzzle() {
     assert_eq!(act(&mut app, "e3"), vec![attempted(true)]);
     assert_eq!(app.puzzle_state(), Some(PuzzleState::Solved));
     assert!(app.position().is_over());
+    // Left does not turn the puzzle into a replay of a finished game.
+    let _ = effect_of(&mut app, "<");
+    assert_eq!(app.mode(), Mode::Play);
+    assert!(text(&app).contains("u and r step"), "{}", text(&app));
     // Over: n asks for the next.
     assert_eq!(press(&mut app, 'n'), vec![Effect::Puzzle(PuzzleNews::Next)]);
 }
