@@ -138,3 +138,78 @@ fn the_standing_the_front_end_gives_is_kept_to_show() {
     app.set_standing(standing.clone());
     assert_eq!(app.standing(), Some(&standing));
 }
+
+/// The puzzle of the one-puzzle set `line` of `game`, opened.
+fn opened(game: &str, line: &str) -> App {
+    let set = PuzzleSet::parse(&format!("game {game}\n{line}\n"), "test").unwrap();
+    App::puzzle(set.puzzles[0].clone(), Look::FULL).unwrap()
+}
+
+#[test]
+fn a_swap_puzzle_is_solved_by_s() {
+    let mut app = opened(
+        "quentin",
+        "quentin-0306; size 3; pie on; goal swap; rating 1120; themes swap; setup a1; solution swap",
+    );
+    assert_eq!(
+        app.puzzle_goal().unwrap(),
+        "White to move: swap or not (s swaps, or place a stone)"
+    );
+    let effects = press(&mut app, 's');
+    assert_eq!(
+        effects,
+        vec![Effect::Puzzle(PuzzleNews::Attempted {
+            id: "quentin-0306".into(),
+            solved: true
+        })]
+    );
+    assert_eq!(app.puzzle_state(), Some(PuzzleState::Solved));
+}
+
+#[test]
+fn a_wrong_answer_to_a_swap_puzzle_is_refuted_by_the_opponent_s_win() {
+    let mut app = opened(
+        "quentin",
+        "quentin-0306; size 3; pie on; goal swap; rating 1120; themes swap; setup a1; solution swap",
+    );
+    act(&mut app, "b2");
+    assert_eq!(app.puzzle_state(), Some(PuzzleState::Failed));
+    assert!(text(&app).contains("Black answers"), "{}", text(&app));
+    assert!(text(&app).contains("it wins"), "{}", text(&app));
+}
+
+#[test]
+fn a_defence_is_solved_by_its_one_move_and_any_other_is_refuted_by_the_threat() {
+    let line = "quentin-0223; size 5; pie off; goal defend; depth 3; rating 1360; themes defend \
+                threat3; setup e1 e3 c4 d1 a4 c1 e2 d3; solution b2";
+    let mut app = opened("quentin", line);
+    assert!(
+        app.puzzle_goal()
+            .unwrap()
+            .contains("defend (the threat: a win in 3 moves)")
+    );
+    assert_eq!(act(&mut app, "b2").len(), 1);
+    assert_eq!(app.puzzle_state(), Some(PuzzleState::Solved));
+    let mut app = opened("quentin", line);
+    act(&mut app, "a1");
+    assert_eq!(app.puzzle_state(), Some(PuzzleState::Failed));
+    assert!(text(&app).contains("White answers"), "{}", text(&app));
+    assert!(text(&app).contains("it wins in"), "{}", text(&app));
+}
+
+#[test]
+fn a_quint_puzzle_is_solved_step_by_step_with_its_captures() {
+    let line = "quint-0011; size 8; pieces 20; goal win; depth 2; rating 2200; themes win2 step \
+                capture; setup c3 b5 b6 e2 c8 b2 a5 e4 e5 f6 d7 c5 e7 d5 f3 h1 h6 h5 g6 a8 h4 a7 \
+                d3 g7 d1 d8 a6 e6 f7 d6 h2 c4 d4 g5 e8 c7 d2 g8 c2 f5 b6-c6xc7; solution \
+                b5-b6xc6 d1-e1 c5-c6";
+    let mut app = opened("quint", line);
+    assert!(act(&mut app, "b5-b6xc6").is_empty());
+    assert!(text(&app).contains("answers d1-e1"), "{}", text(&app));
+    assert_eq!(act(&mut app, "c5-c6").len(), 1);
+    assert_eq!(app.puzzle_state(), Some(PuzzleState::Solved));
+    // The same step without its capture is another move: wrong.
+    let mut app = opened("quint", line);
+    act(&mut app, "b5-b6");
+    assert_eq!(app.puzzle_state(), Some(PuzzleState::Failed));
+}
