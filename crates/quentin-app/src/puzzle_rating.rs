@@ -13,9 +13,30 @@ use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use crate::search::puzzles::Puzzle;
 use crate::search::rng::Rng;
 
-/// A rating deviation above which a rating is provisional and shown with `?`: the server's
-/// rule for its game ratings (lichess's threshold), `PROVISIONAL` in its views.
+/// A rating deviation above which a rating is provisional and shown with `?` (lichess's
+/// threshold): about the deviation after a dozen games against settled players. The server's
+/// game ratings follow the same rule, from here.
 pub const PROVISIONAL: f64 = 110.0;
+
+/// A rating as shown: `1500?` while provisional.
+#[must_use]
+pub fn shown_rating(rating: i64, provisional: bool) -> String {
+    if provisional {
+        format!("{rating}?")
+    } else {
+        rating.to_string()
+    }
+}
+
+/// A change of rating with its sign: `+12`, `-7`, `+0`.
+#[must_use]
+pub fn signed(n: i64) -> String {
+    if n < 0 {
+        n.to_string()
+    } else {
+        format!("+{n}")
+    }
+}
 
 /// The deviation given to a puzzle as an opponent: its rating comes from the set, settled
 /// enough that the player's attempts move the player, not it.
@@ -59,12 +80,7 @@ impl PuzzleRating {
     /// The rating as shown: `1500?` while provisional, else `1623`.
     #[must_use]
     pub fn shown(&self) -> String {
-        let rounded = self.rating.round() as i64;
-        if self.provisional() {
-            format!("{rounded}?")
-        } else {
-            rounded.to_string()
-        }
+        shown_rating(self.rating.round() as i64, self.provisional())
     }
 
     /// The rating after an attempt at a puzzle rated `puzzle`: `solved` a win, else a loss.
@@ -131,12 +147,7 @@ impl Change {
     /// The change of the rating, rounded: `+12`, `-7`, `+0`.
     #[must_use]
     pub fn signed(&self) -> String {
-        let n = self.after.rating.round() as i64 - self.before.rating.round() as i64;
-        if n < 0 {
-            n.to_string()
-        } else {
-            format!("+{n}")
-        }
+        signed(self.after.rating.round() as i64 - self.before.rating.round() as i64)
     }
 }
 
