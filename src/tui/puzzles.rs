@@ -12,7 +12,7 @@ use crate::search::puzzles::Puzzle;
 use quentin_app::puzzle_rating::{Change, Progress};
 
 use super::Session;
-use super::app::{App, Look, PuzzleNews, Standing};
+use super::app::{App, Look, PuzzleNews, PuzzleStanding};
 
 /// The puzzles of a run and the player's progress.
 pub(super) struct PuzzleRun {
@@ -44,8 +44,8 @@ fn seed() -> u64 {
 }
 
 /// What the panel shows of `progress`, with the `change` the last attempt made.
-fn standing(progress: &Progress, change: Option<Change>) -> Standing {
-    Standing {
+fn standing(progress: &Progress, change: Option<Change>) -> PuzzleStanding {
+    PuzzleStanding {
         rating: progress.rating.shown(),
         change: change.filter(|c| c.rated).map(|c| c.signed()),
         streak: progress.streak,

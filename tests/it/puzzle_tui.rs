@@ -142,6 +142,30 @@ fn a_wrong_move_in_the_terminal_is_refuted_on_the_board_then_the_solution_and_th
 }
 
 #[test]
+fn a_hint_names_the_area_then_the_move_and_the_puzzle_then_counts_as_failed() {
+    let dir = scratch("puzzle-hint");
+    let mut s = start(&dir, &["--game", "brique", "--theme", "win1"]);
+    let puzzle = shown_puzzle(&s);
+    s.send("t");
+    s.wait_for("the move is in");
+    s.send("t");
+    let key = puzzle.solution[0];
+    s.wait_for(&format!("play {key}"));
+    // The cursor is on the move: Enter plays it.
+    s.send("\r");
+    let screen = s.wait_for("Solved");
+    assert!(screen.contains("streak 0"), "{screen}");
+    assert!(
+        screen.contains("(-"),
+        "a hinted puzzle counts as failed:\n{screen}"
+    );
+    s.send("q");
+    assert!(s.wait_exit());
+    let kept = progress(&dir);
+    assert_eq!(kept["attempts"][0]["solved"], false);
+}
+
+#[test]
 fn a_damaged_rating_file_is_refused_and_left_as_it_is() {
     let dir = scratch("puzzle-damaged");
     let path = dir.join("data").join("quentin").join("puzzles.json");

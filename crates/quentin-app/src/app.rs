@@ -33,7 +33,7 @@ use super::search_handle::{SearchNews, SearchOrder};
 
 pub use computer::{Hint, Job, Versus, chance};
 pub use online::{Abort, Finish, Online, Request, Win, edges};
-pub use puzzle::{PuzzleNews, PuzzleState, Standing};
+pub use puzzle::{PuzzleNews, PuzzleStanding, PuzzleState};
 pub use review::REVIEW_PLAYOUTS;
 use state::{Analysis, Computer, Help, Notes, OnlineSeat, Review, Screen, Seats};
 

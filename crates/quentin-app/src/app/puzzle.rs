@@ -43,7 +43,7 @@ pub enum PuzzleState {
 
 /// The player's rating and streak as the front end says, to show beside the puzzle.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Standing {
+pub struct PuzzleStanding {
     /// The rating as shown, such as `1500?`.
     pub rating: String,
     /// The change the last attempt made, such as `+12`, once there was one.
@@ -66,7 +66,7 @@ pub(super) struct PuzzleSeat {
     /// Hints taken: 1 the area, 2 the move.
     pub(super) hints: u8,
     /// The player's rating, from the front end.
-    pub(super) standing: Option<Standing>,
+    pub(super) standing: Option<PuzzleStanding>,
 }
 
 /// The most positions a refutation's solve may create: small boards, answered at once.
@@ -130,12 +130,12 @@ impl App {
 
     /// The player's rating and streak, as the front end last said.
     #[must_use]
-    pub fn standing(&self) -> Option<&Standing> {
+    pub fn standing(&self) -> Option<&PuzzleStanding> {
         self.puzzle.as_ref()?.standing.as_ref()
     }
 
     /// Tells the app the player's rating and streak, to show.
-    pub fn set_standing(&mut self, standing: Standing) {
+    pub fn set_standing(&mut self, standing: PuzzleStanding) {
         if let Some(seat) = &mut self.puzzle {
             seat.standing = Some(standing);
         }

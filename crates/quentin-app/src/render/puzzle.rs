@@ -81,7 +81,7 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
 #[cfg(test)]
 mod tests {
     use crate::app::Look;
-    use crate::app::Standing;
+    use crate::app::PuzzleStanding;
     use crate::app::puzzle::tests::{act, win_in_2};
     use crate::app::tests::press;
     use crate::render::Palette;
@@ -90,7 +90,7 @@ mod tests {
     #[test]
     fn a_puzzle_shows_its_goal_and_the_players_rating() {
         let mut app = win_in_2();
-        app.set_standing(Standing {
+        app.set_standing(PuzzleStanding {
             rating: "1500?".into(),
             change: None,
             streak: 0,
@@ -103,7 +103,7 @@ mod tests {
     fn a_wrong_move_shows_the_refutation_and_the_rating_change() {
         let mut app = win_in_2();
         act(&mut app, "e3");
-        app.set_standing(Standing {
+        app.set_standing(PuzzleStanding {
             rating: "1385?".into(),
             change: Some("-115".into()),
             streak: 0,

@@ -130,7 +130,7 @@ fn giving_up_shows_the_solution_and_taking_back_is_refused_while_solving() {
 fn the_standing_the_front_end_gives_is_kept_to_show() {
     let mut app = win_in_2();
     assert!(app.standing().is_none());
-    let standing = Standing {
+    let standing = PuzzleStanding {
         rating: "1500?".into(),
         change: None,
         streak: 0,
