@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use anyhow::Result;
 use tokio::sync::{OwnedMutexGuard, oneshot, watch};
 
-use quentin_app::game_line::takeback_len;
+use quentin_record::game_line::{GameLine, takeback_len};
 use quentin_rules::{Color, Position};
 
 use super::size_class::RatingKey;
@@ -181,7 +181,7 @@ impl Live {
     }
 }
 
-pub use quentin_app::game_line::seat_of;
+pub use quentin_record::game_line::seat_of;
 
 /// The colour seat `seat` plays in `position`.
 #[must_use]
@@ -508,16 +508,12 @@ fn lock(memory: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
 
 /// The position `row`'s actions reach, by the rules; or why they do not.
 fn replay(row: &GameRow) -> Result<Position, String> {
-    let mut position = row
+    let start = row
         .setup
         .start()
         .map_err(|e| format!("its setup cannot start: {e}"))?;
-    for (n, action) in row.actions.iter().enumerate() {
-        position
-            .play(*action)
-            .map_err(|e| format!("move {}, {action}, is illegal: {e}", n + 1))?;
-    }
-    Ok(position)
+    GameLine::play_out(start, &row.actions)
+        .map_err(|(n, e)| format!("move {}, {}, is illegal: {e}", n + 1, row.actions[n]))
 }
 
 /// The word for why a game ended, as the bot protocol and the records say it.

@@ -7,6 +7,7 @@ use super::super::store::Change;
 use super::play::ABORT_ASKED;
 use super::{GameCommand, Hub, Live, Refusal};
 use crate::note::Note;
+use quentin_record::game_line::GameLine;
 
 /// What asking for a rematch gave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,10 +63,9 @@ impl Hub {
             // Agreed: the asker's last action goes, and whatever followed it.
             let asker = 1 - seat;
             let keep = game.row.actions.len() - game.takeback_len(asker);
-            let mut position = game.row.setup.start().map_err(Refusal::BadSetup)?;
-            for action in &game.row.actions[..keep] {
-                position.play(*action).map_err(Refusal::Illegal)?;
-            }
+            let start = game.row.setup.start().map_err(Refusal::BadSetup)?;
+            let position = GameLine::play_out(start, &game.row.actions[..keep])
+                .map_err(|(_, illegal)| Refusal::Illegal(illegal))?;
             (keep, game.left_at(now), position)
         };
         let change = Change::TakeBack {

@@ -1,7 +1,7 @@
 //! What the hub shows: a game as its players and watchers see it, the open challenges, a
 //! player's games, the games being played, recent results, the leaderboard, and records.
 
-use quentin_app::record::{self, Players};
+use quentin_record::record::{self, Players};
 use quentin_rules::{Action, Color, Game, Position, Setup};
 
 use super::super::size_class::{RatingKey, SizeClass, rating_key};
@@ -10,7 +10,7 @@ use super::agree::Rematch;
 use super::play::{ABORT_ASKED, NO_FIRST_MOVE, TOO_SHORT};
 use super::{Hub, Inner, Live, color_of};
 use quentin_app::app::{Abort, Finish, Win};
-use quentin_app::game_line::takeback_len;
+use quentin_record::game_line::takeback_len;
 
 /// A game as its players and watchers see it.
 #[derive(Clone, Debug)]

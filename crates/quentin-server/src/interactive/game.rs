@@ -13,10 +13,10 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use quentin_app::app::{App, Effect, Input as AppInput, Look, Online, Request};
-use quentin_app::game_line::GameLine;
 use quentin_app::input::Event;
 use quentin_app::layout::Geometry;
 use quentin_app::render;
+use quentin_record::game_line::GameLine;
 
 use super::super::Context;
 use super::super::channel::Inbox;
