@@ -25,8 +25,8 @@ pub(super) struct GtpArgs {
 /// The longest command line read; the rest of a longer line is skipped and refused.
 const MAX_LINE: usize = 64 * 1024;
 
-/// Every command, in the order `list_commands` gives them.
-const COMMANDS: [&str; 20] = [
+/// Every command, in the order `list_commands` gives them (the tests read it from here).
+pub const COMMANDS: [&str; 20] = [
     "protocol_version",
     "name",
     "version",

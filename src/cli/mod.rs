@@ -16,7 +16,7 @@ mod bench;
 mod completions;
 mod computer;
 mod games;
-mod gtp;
+pub mod gtp;
 mod limits;
 mod manual;
 mod puzzle;

@@ -114,32 +114,7 @@ name
     let (status, stdout, _) = session(script.as_bytes());
     assert_eq!(status, Some(0));
     let a = answers(&stdout);
-    let list = format!(
-        "= {}",
-        [
-            "protocol_version",
-            "name",
-            "version",
-            "known_command",
-            "list_commands",
-            "set_game",
-            "boardsize",
-            "set_pie",
-            "set_pieces",
-            "clear_board",
-            "play",
-            "genmove",
-            "reg_genmove",
-            "undo",
-            "final_score",
-            "showboard",
-            "time_settings",
-            "level",
-            "explain_last_move",
-            "quit",
-        ]
-        .join("\n")
-    );
+    let list = format!("= {}", quentin::cli::gtp::COMMANDS.join("\n"));
     assert_eq!(a[0], "= 2");
     assert_eq!(a[1], "=1 quentin");
     assert_eq!(a[2], format!("= {}", env!("CARGO_PKG_VERSION")));
