@@ -35,6 +35,54 @@ pub enum Judged {
     },
 }
 
+/// A line of moves that cannot be judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// No move at all.
+    NoMove,
+    /// The player's move number `at` (from 0) is not legal where it stands: why.
+    Illegal {
+        /// Which move, from 0.
+        at: usize,
+        /// The move.
+        action: Action,
+        /// The rules' reason.
+        why: String,
+    },
+    /// More moves than the solution has for the puzzle's side.
+    TooLong {
+        /// The puzzle's id.
+        id: String,
+        /// The side's moves in the solution.
+        needed: usize,
+        /// The moves given.
+        given: usize,
+    },
+    /// The puzzle itself does not replay (a damaged store): why.
+    Damaged(String),
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineError::NoMove => f.write_str("no move given"),
+            LineError::Illegal { at, action, why } => {
+                write!(f, "move {}, {action}, is not legal: {why}", at + 1)
+            }
+            LineError::TooLong { id, needed, given } => {
+                let plural = if *needed == 1 { "" } else { "s" };
+                write!(
+                    f,
+                    "{id} is solved in {needed} move{plural}, and the line has {given}"
+                )
+            }
+            LineError::Damaged(why) => write!(f, "the puzzle does not replay: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
+
 /// How many moves of the puzzle's side its solution has.
 #[must_use]
 pub fn side_moves(puzzle: &Puzzle) -> usize {
@@ -48,31 +96,34 @@ pub fn side_moves(puzzle: &Puzzle) -> usize {
 /// # Errors
 /// No move, a move that is not legal where it stands (nothing is judged), or more moves than
 /// the solution has for its side.
-pub fn judge(puzzle: &Puzzle, moves: &[Action]) -> Result<Judged, String> {
+pub fn judge(puzzle: &Puzzle, moves: &[Action]) -> Result<Judged, LineError> {
     if moves.is_empty() {
-        return Err("no move given".to_string());
+        return Err(LineError::NoMove);
     }
-    let mut pos = puzzle.position()?;
+    let mut pos = puzzle.position().map_err(LineError::Damaged)?;
     let needed = side_moves(puzzle);
     for (j, &m) in moves.iter().enumerate() {
         if j >= needed {
-            let plural = if needed == 1 { "" } else { "s" };
-            return Err(format!(
-                "{} is solved in {needed} move{plural}, and the line has {}",
-                puzzle.id,
-                moves.len()
-            ));
+            return Err(LineError::TooLong {
+                id: puzzle.id.clone(),
+                needed,
+                given: moves.len(),
+            });
         }
-        pos.play(m)
-            .map_err(|why| format!("move {}, {m}, is not legal: {why}", j + 1))?;
+        pos.play(m).map_err(|why| LineError::Illegal {
+            at: j,
+            action: m,
+            why: why.to_string(),
+        })?;
         if m != puzzle.solution[2 * j] {
             return Ok(Judged::Wrong { at: j, after: pos });
         }
         let reply = puzzle.solution.get(2 * j + 1).copied();
         let last = j + 1 == needed;
         if let Some(reply) = reply {
-            pos.play(reply)
-                .map_err(|why| format!("the solution's reply {reply} is not legal: {why}"))?;
+            pos.play(reply).map_err(|why| {
+                LineError::Damaged(format!("the solution's reply {reply} is not legal: {why}"))
+            })?;
             if !last && j + 1 == moves.len() {
                 return Ok(Judged::Right { reply });
             }
@@ -82,7 +133,7 @@ pub fn judge(puzzle: &Puzzle, moves: &[Action]) -> Result<Judged, String> {
         }
     }
     // Every move given was right and more are awaited: answered in the loop above.
-    Err("no move given".to_string())
+    Err(LineError::NoMove)
 }
 
 /// The opponent's reply that refutes the player's wrong move number `at` (from 0), after
@@ -233,17 +284,17 @@ mod tests {
     #[test]
     fn an_illegal_move_or_too_long_a_line_is_refused_saying_why() {
         let p = puzzle(WIN2, Game::Quentin);
-        let illegal = judge(&p, &moves("a5")).unwrap_err();
+        let illegal = judge(&p, &moves("a5")).unwrap_err().to_string();
         assert!(
             illegal.starts_with("move 1, a5, is not legal: "),
             "{illegal}"
         );
         let long = judge(&p, &moves("b1 e3 a4")).unwrap_err();
         assert_eq!(
-            long,
+            long.to_string(),
             "quentin-0002 is solved in 2 moves, and the line has 3"
         );
-        assert_eq!(judge(&p, &[]).unwrap_err(), "no move given");
+        assert_eq!(judge(&p, &[]).unwrap_err(), LineError::NoMove);
     }
 
     #[test]
