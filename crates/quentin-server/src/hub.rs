@@ -18,6 +18,7 @@ mod mirror;
 mod outage;
 mod play;
 mod presence;
+mod puzzles;
 mod refusal;
 mod route;
 mod views;
@@ -43,8 +44,9 @@ pub use command::{
 };
 pub use listings::PAGE;
 pub use presence::Watching;
+pub use puzzles::LOBBY_LEADERS;
 pub use refusal::Refusal;
-pub use views::{ABORTED, ChallengeView, GameView, Standing, shown_rating, signed};
+pub use views::{ABORTED, ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
 
 /// The hub's limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,6 +221,8 @@ pub(crate) struct Inner {
     last_beat: i64,
     /// Since when the store cannot be written (its last heartbeat), while it cannot.
     down_since: Option<i64>,
+    /// The best puzzle ratings, as last read from the store ([`Hub::refresh_puzzle_leaders`]).
+    puzzle_leaders: Vec<(String, RatingRow)>,
 }
 
 impl Inner {
@@ -309,6 +313,7 @@ impl Hub {
             limits,
             last_beat: now,
             down_since: None,
+            puzzle_leaders: Vec::new(),
         };
         for p in &loaded.players {
             inner.add_player(p.id, &p.name, &p.key);

@@ -32,3 +32,11 @@ pub fn after_game(before: [RatingRow; 2], winner: Option<usize>) -> [RatingRow; 
     };
     [back(na, a), back(nb, b)]
 }
+
+/// A player's and a puzzle's ratings after the player's first attempt at it, from `before`:
+/// solved is a win against the puzzle, failed a loss, as on lichess. The store computes it
+/// from its own rows, in the attempt's transaction.
+#[must_use]
+pub fn after_puzzle(player: RatingRow, puzzle: RatingRow, solved: bool) -> [RatingRow; 2] {
+    after_game([player, puzzle], Some(if solved { 0 } else { 1 }))
+}

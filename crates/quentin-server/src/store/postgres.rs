@@ -6,6 +6,7 @@
 //! commit), so that the other processes read it; and the moves of a game are written only by
 //! the process that owns the game (`owners`), checked in the move's own transaction.
 
+mod puzzles;
 mod schema;
 
 use std::str::FromStr as _;
@@ -682,6 +683,8 @@ async fn apply(
         // renewal (docs/server.md). A heartbeat copied from SQLite stays, for the
         // games that were never owned here.
         Change::Beat(_) | Change::Forgive(_) => (Applied::Done, Vec::new()),
+        Change::AddPuzzles(rows) => (puzzles::add(tx, rows).await?, Vec::new()),
+        Change::Attempt(attempt) => (puzzles::attempt(tx, attempt).await?, Vec::new()),
     })
 }
 
@@ -747,6 +750,20 @@ impl Backend for Postgres {
             }
             outcomes
         }))
+    }
+
+    fn puzzles(
+        &mut self,
+        query: &super::puzzles::PuzzleQuery,
+    ) -> Result<super::puzzles::PuzzleFound> {
+        self.handle.block_on(async {
+            let client = self
+                .pool
+                .get()
+                .await
+                .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
+            puzzles::query(&**client, query).await
+        })
     }
 
     fn integrity(&mut self) -> Result<String> {
