@@ -220,7 +220,7 @@ fn a_bad_solve_is_refused_saying_why_and_nothing_is_recorded() {
         ),
         (
             &format!("solve {id} zz9!") as &str,
-            "? illegal move: move 1, zz9!, is not an action".to_string(),
+            "? illegal move: move 1, zz9!: not an action".to_string(),
         ),
         (
             &format!("solve {id} {taken}") as &str,

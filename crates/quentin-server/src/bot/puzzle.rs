@@ -113,13 +113,8 @@ pub(super) async fn solve(ctx: &Context, me: i64, words: &[&str]) -> Answer {
     };
     let mut actions = Vec::with_capacity(moves.len());
     for (i, word) in moves.iter().enumerate() {
-        let action = Action::parse(word).map_err(|e| {
-            format!(
-                "illegal move: move {}, {}, is not an action ({e})",
-                i + 1,
-                shown(word)
-            )
-        })?;
+        let action = Action::parse(word)
+            .map_err(|e| format!("illegal move: move {}, {}: {e}", i + 1, shown(word)))?;
         actions.push(action);
     }
     let outcome = puzzles::solve(&ctx.hub, me, id, &actions, ctx.clock.now())
