@@ -31,7 +31,7 @@ pub enum Judged {
         /// Which of the player's moves, from 0.
         at: usize,
         /// The position after it, the opponent to move (or the game over).
-        after: Position,
+        after: Box<Position>,
     },
 }
 
@@ -116,7 +116,10 @@ pub fn judge(puzzle: &Puzzle, moves: &[Action]) -> Result<Judged, LineError> {
             why: why.to_string(),
         })?;
         if m != puzzle.solution[2 * j] {
-            return Ok(Judged::Wrong { at: j, after: pos });
+            return Ok(Judged::Wrong {
+                at: j,
+                after: Box::new(pos),
+            });
         }
         let reply = puzzle.solution.get(2 * j + 1).copied();
         let last = j + 1 == needed;
