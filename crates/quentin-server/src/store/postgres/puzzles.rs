@@ -63,12 +63,13 @@ fn row_of(r: &Row) -> Result<PuzzleRow> {
     })
 }
 
-fn rating_of(r: &Row) -> RatingRow {
+/// The rating in the four columns from `at`: rating, deviation, volatility, attempts.
+fn rating_at(r: &Row, at: usize) -> RatingRow {
     RatingRow {
-        rating: r.get(0),
-        deviation: r.get(1),
-        volatility: r.get(2),
-        games: r.get(3),
+        rating: r.get(at),
+        deviation: r.get(at + 1),
+        volatility: r.get(at + 2),
+        games: r.get(at + 3),
     }
 }
 
@@ -83,7 +84,7 @@ async fn rating(client: &impl GenericClient, player: i64, lock: &str) -> Result<
             &[&player],
         )
         .await?
-        .map_or_else(RatingRow::default, |r| rating_of(&r)))
+        .map_or_else(RatingRow::default, |r| rating_at(&r, 0)))
 }
 
 async fn one(client: &impl GenericClient, id: &str, lock: &str) -> Result<Option<PuzzleRow>> {
@@ -182,21 +183,7 @@ pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> R
                     &[provisional, &(*most as i64)],
                 )
                 .await?;
-            PuzzleFound::Leaders(
-                rows.iter()
-                    .map(|r| {
-                        (
-                            r.get(0),
-                            RatingRow {
-                                rating: r.get(1),
-                                deviation: r.get(2),
-                                volatility: r.get(3),
-                                games: r.get(4),
-                            },
-                        )
-                    })
-                    .collect(),
-            )
+            PuzzleFound::Leaders(rows.iter().map(|r| (r.get(0), rating_at(r, 1))).collect())
         }
     })
 }

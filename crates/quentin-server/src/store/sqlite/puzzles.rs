@@ -32,18 +32,18 @@ pub(super) fn add(conn: &Connection, rows: &[PuzzleRow]) -> Result<Applied> {
 
 const PUZZLE: &str = "SELECT id, game, line, rating, deviation, volatility, attempts FROM puzzles";
 
+/// The rating in the four columns from `at`: rating, deviation, volatility, attempts.
+fn rating_at(r: &Row<'_>, at: usize) -> rusqlite::Result<RatingRow> {
+    Ok(RatingRow {
+        rating: r.get(at)?,
+        deviation: r.get(at + 1)?,
+        volatility: r.get(at + 2)?,
+        games: r.get(at + 3)?,
+    })
+}
+
 fn puzzle_of(r: &Row<'_>) -> rusqlite::Result<(String, String, String, RatingRow)> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        RatingRow {
-            rating: r.get(3)?,
-            deviation: r.get(4)?,
-            volatility: r.get(5)?,
-            games: r.get(6)?,
-        },
-    ))
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, rating_at(r, 3)?))
 }
 
 /// The row's puzzle, its game's name read back.
@@ -64,14 +64,7 @@ fn rating(conn: &Connection, player: i64) -> Result<RatingRow> {
         .query_row(
             "SELECT rating, deviation, volatility, attempts FROM puzzle_ratings WHERE player = ?1",
             [player],
-            |r| {
-                Ok(RatingRow {
-                    rating: r.get(0)?,
-                    deviation: r.get(1)?,
-                    volatility: r.get(2)?,
-                    games: r.get(3)?,
-                })
-            },
+            |r| rating_at(r, 0),
         )
         .optional()?
         .unwrap_or_default())
@@ -148,15 +141,7 @@ pub(super) fn query(conn: &Connection, query: &PuzzleQuery) -> Result<PuzzleFoun
                  WHERE r.deviation <= ?1 ORDER BY r.rating DESC, p.name LIMIT ?2",
             )?;
             let rows = statement.query_map(params![provisional, *most as i64], |r| {
-                Ok((
-                    r.get(0)?,
-                    RatingRow {
-                        rating: r.get(1)?,
-                        deviation: r.get(2)?,
-                        volatility: r.get(3)?,
-                        games: r.get(4)?,
-                    },
-                ))
+                Ok((r.get(0)?, rating_at(r, 1)?))
             })?;
             PuzzleFound::Leaders(rows.collect::<rusqlite::Result<_>>()?)
         }
