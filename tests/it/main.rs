@@ -21,6 +21,7 @@ mod gtp;
 mod konobi;
 mod match_gtp;
 mod perft;
+mod puzzle_tui;
 mod puzzles;
 mod quentin_props;
 mod quentin_rules;

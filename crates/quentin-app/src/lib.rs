@@ -9,6 +9,8 @@
 //! - [`commands`]: the one table of keys, which the app dispatches and the help lists.
 //! - [`search_handle`]: how a front end runs the search the app asks for; [`searching`]: the
 //!   program's own search behind it, each search on a thread of its own.
+//! - [`puzzle_rating`]: a player's puzzle rating (Glicko-2), streak and attempts, and the
+//!   choice of the next puzzle near the rating.
 //! - [`record`]: reading and writing game records, the plain-text move lists.
 //! - [`rules_text`]: the short rules and board marks of each game, for the help and `quentin
 //!   rules`.
@@ -26,6 +28,7 @@ pub mod escape;
 pub mod game_line;
 pub mod input;
 pub mod layout;
+pub mod puzzle_rating;
 pub mod record;
 pub mod render;
 pub mod rules_text;

@@ -19,7 +19,6 @@ mod outage;
 mod play;
 mod presence;
 mod puzzles;
-mod refusal;
 mod route;
 mod views;
 
@@ -37,15 +36,15 @@ use super::store::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, RatingRow, StoreDown,
     Writer,
 };
+use crate::note::Note;
 
+pub use crate::command::{GameCommand, Outcome};
+pub use crate::refusal::Refusal;
 pub use agree::Rematch;
-pub use command::{
-    GameCommand, Outcome, Owner, PeerFuture, Peers, answer_from_wire, answer_to_wire,
-};
+pub use command::{Owner, PeerFuture, Peers};
 pub use listings::PAGE;
 pub use presence::Watching;
 pub use puzzles::LOBBY_LEADERS;
-pub use refusal::Refusal;
 pub use views::{ABORTED, ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
 
 /// The hub's limits.
@@ -390,7 +389,7 @@ impl Hub {
     }
 
     /// Tells the other processes `note`, if there are any.
-    fn note(&self, note: String) {
+    fn note(&self, note: Note) {
         if let Some(peers) = self.peers.get() {
             peers.note(note);
         }

@@ -173,3 +173,7 @@ impl Live {
             .is_some_and(|color| seat_of(&position, color) == seat)
     }
 }
+
+#[cfg(test)]
+#[path = "route_tests.rs"]
+mod tests;

@@ -192,29 +192,10 @@ impl GameView {
 /// The result word of an aborted game: no one won and it is not rated.
 pub const ABORTED: &str = "aborted";
 
-/// A rating deviation above which a rating is provisional and shown with `?` (lichess's
-/// threshold): about the deviation after a dozen games against settled players.
-pub const PROVISIONAL: f64 = 110.0;
-
-/// A rating as shown: `1500?` while provisional.
-#[must_use]
-pub fn shown_rating(rating: i64, provisional: bool) -> String {
-    if provisional {
-        format!("{rating}?")
-    } else {
-        rating.to_string()
-    }
-}
-
-/// A change of rating with its sign: `+12`, `-7`, `+0`.
-#[must_use]
-pub fn signed(n: i64) -> String {
-    if n < 0 {
-        n.to_string()
-    } else {
-        format!("+{n}")
-    }
-}
+/// The provisional rule (a deviation above 110, lichess's threshold: `1500?`) and the ways a
+/// rating and its change are written: one rule for the game ratings here and the puzzle
+/// ratings of the app crate.
+pub use quentin_app::puzzle_rating::{PROVISIONAL, shown_rating, signed};
 
 /// An open challenge as the lobby lists it.
 #[derive(Clone, Debug, PartialEq)]

@@ -302,6 +302,9 @@ async fn carry_out(
             // The player's terminal is the ssh client's: the server has no terminal to give
             // back, and cannot stop the client (its own escape, `~^Z`, does).
             Effect::Suspend => {}
+            // Only the puzzle mode's app (`App::puzzle`) tells of puzzles: an online game's
+            // never does.
+            Effect::Puzzle(_) => {}
         }
     }
     carried

@@ -184,7 +184,7 @@ async fn commit_steps(pool: &Pool, process: &str, steps: &[Step]) -> Result<Vec<
             }
             let notes: Vec<String> = live
                 .iter()
-                .map(|s| format!("{process} {}", s.note(false)))
+                .map(|s| s.note(false).payload(process))
                 .collect();
             tx.execute(
                 "SELECT pg_notify($1, note) FROM unnest($2::TEXT[]) AS note",

@@ -8,6 +8,8 @@ use tokio_postgres::{GenericClient, Transaction};
 use super::super::super::size_class::RatingKey;
 use quentin_rules::Action;
 
+use crate::note::Note;
+
 use super::super::{Applied, ChallengeRow, Change, GameRow, LeaseLost, RatingRow, StoreDown};
 use super::{CHANNEL, LEASE_MS, pool_error};
 
@@ -122,7 +124,7 @@ async fn rate(
 }
 
 /// What a change gave, and what to tell the other processes of it.
-type Outcome = (Applied, Vec<String>);
+type Outcome = (Applied, Vec<Note>);
 
 /// Applies one change in `tx`: its outcome, and what to tell the other processes.
 async fn apply(tx: &Transaction<'_>, process: &str, change: &Change) -> Result<Outcome> {
@@ -178,7 +180,7 @@ async fn add_player(tx: &Transaction<'_>, key: &str, name: &str, at: i64) -> Res
     Ok(match row {
         Some(r) => {
             let id: i64 = r.get(0);
-            (Applied::Id(id), vec![format!("player {id}")])
+            (Applied::Id(id), vec![Note::Player(id)])
         }
         None => (Applied::Taken, Vec::new()),
     })
@@ -205,7 +207,7 @@ async fn add_challenge(tx: &Transaction<'_>, c: &ChallengeRow) -> Result<Outcome
         )
         .await?
         .get(0);
-    Ok((Applied::Id(id), vec![format!("challenge {id}")]))
+    Ok((Applied::Id(id), vec![Note::Challenge(id)]))
 }
 
 /// A challenge withdrawn, unless it is closed already.
@@ -219,7 +221,7 @@ async fn close_challenge(tx: &Transaction<'_>, id: i64) -> Result<Outcome> {
     Ok(if n == 0 {
         (Applied::Taken, Vec::new())
     } else {
-        (Applied::Done, vec![format!("challenge {id}")])
+        (Applied::Done, vec![Note::Challenge(id)])
     })
 }
 
@@ -267,10 +269,7 @@ async fn start_game(tx: &Transaction<'_>, process: &str, game: &GameRow) -> Resu
     .await?;
     Ok((
         Applied::Done,
-        vec![
-            format!("challenge {}", game.id),
-            format!("game {}", game.id),
-        ],
+        vec![Note::Challenge(game.id), Note::Game(game.id)],
     ))
 }
 
@@ -287,22 +286,16 @@ pub(super) struct Step {
 impl Step {
     /// What the other processes are told of it: the move itself goes with the news, so that
     /// they need not read it back; anything else (an end) is read back.
-    pub(super) fn note(&self, ended: bool) -> String {
-        let Step {
-            game,
-            index,
-            action,
-            left,
-            at,
-        } = self;
-        match action {
-            Some(action) if !ended => {
-                format!(
-                    "game {game} move {index} {action} {} {} {at}",
-                    left[0], left[1]
-                )
-            }
-            _ => format!("game {game}"),
+    pub(super) fn note(&self, ended: bool) -> Note {
+        match self.action {
+            Some(action) if !ended => Note::Move {
+                game: self.game,
+                index: self.index,
+                action,
+                left: self.left,
+                at: self.at,
+            },
+            _ => Note::Game(self.game),
         }
     }
 }
@@ -376,7 +369,7 @@ async fn take_back(
     )
     .await?;
     fence(tx, process, game, false).await?;
-    Ok((Applied::Done, vec![format!("game {game}")]))
+    Ok((Applied::Done, vec![Note::Game(game)]))
 }
 
 /// One change in a transaction of its own, with its notifications. A database that cannot be
@@ -415,7 +408,7 @@ async fn commit_on(
     for note in notes {
         tx.execute(
             "SELECT pg_notify($1, $2)",
-            &[&CHANNEL, &format!("{process} {note}")],
+            &[&CHANNEL, &note.payload(process)],
         )
         .await?;
     }
