@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use clap::Args;
 
 use crate::server::{ServeOptions, serve as run};
@@ -205,6 +205,11 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
         #[cfg(feature = "test-hooks")]
         test_clock: args.test_clock,
         log_level: args.log_level.clone(),
+        puzzles: crate::puzzles::shipped()
+            .context("cannot read the shipped puzzles")?
+            .into_iter()
+            .flat_map(|set| set.puzzles)
+            .collect(),
     })
 }
 

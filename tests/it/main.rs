@@ -53,6 +53,7 @@ mod server_outage;
 mod server_play;
 mod server_pool;
 mod server_private;
+mod server_puzzles;
 mod server_store;
 mod server_store_batch;
 mod server_truth;

@@ -19,11 +19,13 @@
 //! No position equal to a kept one under the game's symmetries ([`symmetry`]) is kept twice.
 //! Each puzzle gets its themes ([`themes`]) and a starting rating ([`rating`]). A set of
 //! puzzles is read and written in the text format of docs/puzzles.md ([`PuzzleSet`]), and
-//! [`check`] proves a puzzle again from nothing but its file line.
+//! [`check`] proves a puzzle again from nothing but its file line. A player's answer is judged
+//! against the solution, and a wrong move refuted, by [`answer`].
 //!
 //! Every claim is the solver's, within a budget of positions a solve: a position whose solve
 //! runs out of budget is not kept.
 
+pub mod answer;
 mod format;
 mod prove;
 pub mod rating;

@@ -2,6 +2,8 @@
 //! each answer is `= RESULT` or `? REASON`, then an empty line. docs/server.md has the commands
 //! and a transcript.
 
+mod puzzle;
+
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -262,6 +264,8 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
                 .ok_or_else(|| hub.missing(id).to_string())
         }),
         ("games", Some((me, _))) => games(hub, *me, now, &words[1..]),
+        ("puzzle", Some((me, _))) => puzzle::puzzle(ctx, *me, &words[1..]).await,
+        ("solve", Some((me, _))) => puzzle::solve(ctx, *me, &words[1..]).await,
         (word, Some(_)) => Err(format!("unknown command {}", shown(word))),
     };
     Some(answer)

@@ -18,6 +18,7 @@ mod mirror;
 mod outage;
 mod play;
 mod presence;
+mod puzzles;
 mod route;
 mod views;
 
@@ -43,7 +44,8 @@ pub use agree::Rematch;
 pub use command::{Owner, PeerFuture, Peers};
 pub use listings::PAGE;
 pub use presence::Watching;
-pub use views::{ABORTED, ChallengeView, GameView, Standing, shown_rating, signed};
+pub use puzzles::LOBBY_LEADERS;
+pub use views::{ABORTED, ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
 
 /// The hub's limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,6 +220,8 @@ pub(crate) struct Inner {
     last_beat: i64,
     /// Since when the store cannot be written (its last heartbeat), while it cannot.
     down_since: Option<i64>,
+    /// The best puzzle ratings, as last read from the store ([`Hub::refresh_puzzle_leaders`]).
+    puzzle_leaders: Vec<(String, RatingRow)>,
 }
 
 impl Inner {
@@ -308,6 +312,7 @@ impl Hub {
             limits,
             last_beat: now,
             down_since: None,
+            puzzle_leaders: Vec::new(),
         };
         for p in &loaded.players {
             inner.add_player(p.id, &p.name, &p.key);

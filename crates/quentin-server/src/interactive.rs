@@ -3,6 +3,7 @@
 //! feeds it the events parsed from the channel's bytes and draws it into the channel.
 
 mod game;
+mod puzzle;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,6 +27,7 @@ use super::lobby::{Ask, Board, Lobby, Rows};
 use super::spec::TimeControl;
 use super::{Context, Presence};
 use game::game_screen;
+use puzzle::puzzle_screen;
 
 /// The client's terminal, as its pty request said.
 #[derive(Clone, Debug)]
@@ -88,6 +90,7 @@ fn capped(width: u16, height: u16) -> Rect {
 enum Next {
     Lobby,
     Game(i64),
+    Puzzles,
     Quit,
 }
 
@@ -277,6 +280,7 @@ pub async fn run(
                             }
                         }
                         Next::Game(id) => game_screen(&ctx, &me, id, &mut screen, &mut input).await,
+                        Next::Puzzles => puzzle_screen(&ctx, &me, &mut screen, &mut input).await,
                         Next::Quit => break,
                     };
                 }
@@ -448,6 +452,7 @@ fn board(ctx: &Context, me: i64) -> Board {
         live: hub.live_games(now, 10),
         recent: hub.recent_results(now, 5),
         leaders: hub.leaderboard(5),
+        puzzle_leaders: hub.puzzle_leaders(),
     }
 }
 
@@ -458,6 +463,8 @@ async fn lobby_screen(
     input: &mut Inbox,
 ) -> Next {
     let mut news = ctx.hub.watch_lobby();
+    // The puzzle leaderboard as the store has it now, other processes' attempts too.
+    ctx.hub.refresh_puzzle_leaders().await;
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     // The player's open challenges: when one is accepted, its game opens at once.
     let mut waiting: Vec<i64> = Vec::new();
@@ -501,6 +508,7 @@ async fn lobby_screen(
             match lobby.handle(&event) {
                 Ask::Nothing => {}
                 Ask::Quit => return Next::Quit,
+                Ask::Puzzles => return Next::Puzzles,
                 Ask::Open(id) => return Next::Game(id),
                 Ask::Accept(id) => match ctx.hub.accept(lobby.me.0, id, now).await {
                     Ok((id, _)) => return Next::Game(id),

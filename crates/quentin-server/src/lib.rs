@@ -14,6 +14,7 @@
 //! - [`gate`]: the places of connections and sessions, and their bounds; [`link`]: one
 //!   connection's deadlines and the switch that cuts it.
 //! - [`bot`]: the line protocol for programs; [`interactive`] and [`lobby`]: people's screens.
+//! - [`puzzles`]: the puzzles a player is given and answers, rated, for both.
 //! - [`clock`]: the server's time, which a test server moves on by command.
 //! - [`report`]: what the server tells its host, and panics in its tasks caught and reported.
 
@@ -34,6 +35,7 @@ mod maintenance;
 pub mod metrics;
 mod migrate;
 pub mod note;
+pub mod puzzles;
 pub mod rating;
 pub mod refusal;
 pub mod report;

@@ -18,6 +18,7 @@ use quentin_app::render::clock_text;
 
 use super::hub::{ChallengeView, GameView, Standing, shown_rating};
 use super::spec::{First, Spec};
+use super::store::RatingRow;
 use form::Form;
 
 /// What the lobby shows, as the hub gave it.
@@ -39,6 +40,8 @@ pub struct Board {
     pub recent: Vec<GameView>,
     /// The best players.
     pub leaders: Vec<Standing>,
+    /// The best puzzle ratings, names first, provisional ones left off.
+    pub puzzle_leaders: Vec<(String, RatingRow)>,
 }
 
 /// What a key in the lobby asks of the session.
@@ -54,6 +57,8 @@ pub enum Ask {
     Open(i64),
     /// Make this challenge.
     Challenge(Spec),
+    /// Open the puzzles.
+    Puzzles,
     /// Leave the server.
     Quit,
 }
@@ -214,6 +219,7 @@ impl Lobby {
                 self.form = Some(self.last.as_ref().map_or_else(Form::new, Form::again));
             }
             KeyCode::Char('?') => self.help = true,
+            KeyCode::Char('p') => return Ask::Puzzles,
             KeyCode::Char('q') | KeyCode::Esc => return Ask::Quit,
             KeyCode::Char('d') => match self.items().get(self.selected) {
                 Some(Item::Challenge(id, true)) => return Ask::Withdraw(*id),
@@ -441,9 +447,19 @@ impl Lobby {
                 if s.games == 1 { "" } else { "s" }
             )));
         }
+        lines.push(Line::styled("Puzzle leaderboard (p solves puzzles)", bold));
+        for (name, r) in &b.puzzle_leaders {
+            lines.push(Line::from(format!(
+                "  {name:<20} {:>5} RD {} ({} puzzle{})",
+                r.rating.round() as i64,
+                r.deviation.round() as i64,
+                r.games,
+                if r.games == 1 { "" } else { "s" }
+            )));
+        }
         // The footer stays on the last row; the rest scrolls to keep the selected line shown.
         let footer =
-            Line::from("Up/Down select  Enter open  c challenge  d withdraw  ? help  q quit");
+            Line::from("Up/Down  Enter open  c challenge  d withdraw  p puzzles  ? help  q quit");
         let rows = usize::from(inner.height).saturating_sub(1);
         let chosen = at.get(selected).copied().unwrap_or(0);
         let top = (chosen + 2)
@@ -471,6 +487,7 @@ const HELP: &[&str] = &[
     "c                  make a challenge (a form: the game, size, pie rule, who moves",
     "                   first, the clock, rated or casual, and perhaps one opponent)",
     "d                  withdraw your challenge",
+    "p                  puzzles, each near your puzzle rating (n the next, q back here)",
     "?                  this help (any key closes it)",
     "q, Esc, Ctrl-C     leave the server",
     "",

@@ -12,7 +12,17 @@ use super::store::Sqlite;
 use super::store::postgres::{self, Postgres, UNBOUNDED};
 
 /// The tables copied, in an order that keeps every row's references behind it.
-const TABLES: [&str; 6] = ["players", "ratings", "challenges", "games", "moves", "meta"];
+const TABLES: [&str; 9] = [
+    "players",
+    "ratings",
+    "challenges",
+    "games",
+    "moves",
+    "meta",
+    "puzzles",
+    "puzzle_ratings",
+    "puzzle_attempts",
+];
 
 /// Copies the store `from` into the database `to`, which must hold no players, challenges or
 /// games yet.
@@ -115,6 +125,28 @@ fn columns(table: &str) -> &'static [(&'static str, char)] {
             ("ended", 'i'),
         ],
         "moves" => &[("game", 'i'), ("idx", 'i'), ("action", 't'), ("at", 'i')],
+        "puzzles" => &[
+            ("id", 't'),
+            ("game", 't'),
+            ("line", 't'),
+            ("rating", 'r'),
+            ("deviation", 'r'),
+            ("volatility", 'r'),
+            ("attempts", 'i'),
+        ],
+        "puzzle_ratings" => &[
+            ("player", 'i'),
+            ("rating", 'r'),
+            ("deviation", 'r'),
+            ("volatility", 'r'),
+            ("attempts", 'i'),
+        ],
+        "puzzle_attempts" => &[
+            ("player", 'i'),
+            ("puzzle", 't'),
+            ("solved", 'b'),
+            ("at", 'i'),
+        ],
         _ => &[("key", 't'), ("value", 'i')],
     }
 }
@@ -180,6 +212,9 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
             bail!("{what} already holds {table} ({n}): migrate into an empty database");
         }
     }
+    // The shipped puzzles a server may have added at its start make way for the store's, with
+    // their ratings (no attempt can be at them: the database has no players).
+    tx.execute("DELETE FROM puzzles", &[]).await?;
     let mut counts = Vec::new();
     for table in TABLES {
         let rows = read(source, table).with_context(|| format!("cannot read {table}"))?;

@@ -32,3 +32,33 @@ pub fn after_game(before: [RatingRow; 2], winner: Option<usize>) -> [RatingRow; 
     };
     [back(na, a), back(nb, b)]
 }
+
+/// A player's and a puzzle's ratings after the player's first attempt at it, from `before`:
+/// solved is a win against the puzzle, failed a loss, as on lichess. The store computes it
+/// from its own rows, in the attempt's transaction.
+#[must_use]
+pub fn after_puzzle(player: RatingRow, puzzle: RatingRow, solved: bool) -> [RatingRow; 2] {
+    after_game([player, puzzle], Some(if solved { 0 } else { 1 }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solved puzzle is the player's win: the player rises, the puzzle falls, both by the
+    /// same points when their deviations are equal; a failed one the other way; each counts
+    /// one attempt more.
+    #[test]
+    fn a_first_attempt_moves_the_player_and_the_puzzle_the_opposite_ways() {
+        let puzzle = RatingRow {
+            rating: 1480.0,
+            ..RatingRow::default()
+        };
+        let [p, q] = after_puzzle(RatingRow::default(), puzzle, true);
+        assert!(p.rating > 1500.0 && q.rating < 1480.0, "{p:?} {q:?}");
+        assert!(((p.rating - 1500.0) - (1480.0 - q.rating)).abs() < 1e-6);
+        assert_eq!((p.games, q.games), (1, 1));
+        let [p, q] = after_puzzle(RatingRow::default(), puzzle, false);
+        assert!(p.rating < 1500.0 && q.rating > 1480.0, "{p:?} {q:?}");
+    }
+}

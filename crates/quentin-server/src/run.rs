@@ -27,6 +27,7 @@ use super::report::{say, survive};
 use super::ssh::Connection;
 use super::store::Sqlite;
 use super::store::postgres::{self, Postgres};
+use super::store::puzzles::PuzzleRow;
 use super::{Context, Limits};
 
 /// How long a stop waits for the clients to take their last words and close.
@@ -75,6 +76,8 @@ pub struct ServeOptions {
     /// What the log shows when `RUST_LOG` is not set: `info`, `warn`, a filter of
     /// `tracing-subscriber`'s.
     pub log_level: String,
+    /// The puzzle set to serve: the store adds those it does not hold yet, by id, at the start.
+    pub puzzles: Vec<quentin_app::search::puzzles::Puzzle>,
 }
 
 /// The host key of `dir`, made on the first start (readable by its owner only).
@@ -417,6 +420,12 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         ..Default::default()
     });
     runtime.block_on(async move {
+        // The shipped puzzles in the store, those it holds keeping their ratings.
+        let rows: Vec<PuzzleRow> = options.puzzles.iter().map(PuzzleRow::shipped).collect();
+        ctx.hub
+            .add_puzzles(rows)
+            .await
+            .map_err(|refusal| anyhow::anyhow!("cannot add the puzzles to the store: {refusal}"))?;
         if let Some((pool, config)) = pool {
             Cluster::join(&ctx, pool, config, name)
                 .await

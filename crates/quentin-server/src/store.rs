@@ -7,6 +7,7 @@
 
 pub mod backup;
 pub mod postgres;
+pub mod puzzles;
 mod rows;
 mod schema;
 pub(crate) mod sqlite;
@@ -229,6 +230,12 @@ pub enum Change {
     /// Every unfinished game's turn starts this many milliseconds later: the time the server
     /// was down is charged to nobody.
     Forgive(i64),
+    /// The puzzles the store does not hold yet, by id ([`puzzles`]); those it holds keep
+    /// their ratings.
+    AddPuzzles(Vec<puzzles::PuzzleRow>),
+    /// A player's attempt at a puzzle, solved or failed: [`Applied::Attempted`], the ratings
+    /// moved when it is the player's first at the puzzle, computed from the store's own rows.
+    Attempt(puzzles::Attempt),
 }
 
 /// What a committed change gave.
@@ -242,6 +249,8 @@ pub enum Applied {
     Taken,
     /// Done: the end of a rated game, with the ratings the store computed from its own rows.
     Rated(Vec<(i64, RatingKey, RatingRow)>),
+    /// Done: an attempt at a puzzle, and what it did to the ratings.
+    Attempted(puzzles::Rated),
 }
 
 /// A store: the one interface between the hub and the disk (or a database server).
@@ -259,6 +268,12 @@ pub trait Backend: Send + 'static {
     /// # Errors
     /// When the transaction as a whole fails: then none of it is kept.
     fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>>;
+
+    /// The answer to a question about puzzles, from the rows as they are now.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    fn puzzles(&mut self, query: &puzzles::PuzzleQuery) -> Result<puzzles::PuzzleFound>;
 
     /// A check of the whole store: `ok` when sound.
     ///

@@ -167,6 +167,23 @@ impl PuzzleSet {
     }
 }
 
+impl Puzzle {
+    /// The puzzle as its line in a set's file (docs/puzzles.md): what a store keeps of it.
+    #[must_use]
+    pub fn to_line(&self) -> String {
+        line_of(self)
+    }
+
+    /// A puzzle of `game` read from its line, as [`Puzzle::to_line`] writes it, every action
+    /// checked legal where it stands.
+    ///
+    /// # Errors
+    /// What is wrong with the line, in words.
+    pub fn from_line(line: &str, game: Game) -> Result<Puzzle, String> {
+        parse_puzzle(line.trim(), game)
+    }
+}
+
 /// One puzzle as its line.
 fn line_of(p: &Puzzle) -> String {
     let words = |actions: &[Action]| -> String {

@@ -353,6 +353,13 @@ impl Backend for Gated {
         self.store.commit(changes)
     }
 
+    fn puzzles(
+        &mut self,
+        query: &crate::store::puzzles::PuzzleQuery,
+    ) -> Result<crate::store::puzzles::PuzzleFound> {
+        self.store.puzzles(query)
+    }
+
     fn integrity(&mut self) -> Result<String> {
         self.store.integrity()
     }

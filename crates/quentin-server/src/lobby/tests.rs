@@ -256,3 +256,32 @@ fn the_form_opens_again_as_the_last_challenge_was_and_takes_a_typed_clock() {
     };
     assert_eq!(days.clock, super::super::spec::TimeControl::Days(2));
 }
+
+#[test]
+fn p_opens_the_puzzles_and_the_puzzle_leaderboard_is_drawn() {
+    let mut lobby = Lobby::new((1, "alice".to_string()));
+    lobby.board.puzzle_leaders = vec![(
+        "bob".to_string(),
+        RatingRow {
+            rating: 1712.4,
+            deviation: 80.2,
+            volatility: 0.06,
+            games: 40,
+        },
+    )];
+    let lines = drawn(&mut lobby);
+    let at = lines
+        .iter()
+        .position(|l| l.contains("Puzzle leaderboard (p solves puzzles)"))
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    assert!(
+        lines[at + 1].contains("bob                   1712 RD 80 (40 puzzles)"),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("p puzzles  ? help  q quit"))
+    );
+    assert_eq!(lobby.handle(&key(KeyCode::Char('p'))), Ask::Puzzles);
+}

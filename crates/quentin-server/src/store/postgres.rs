@@ -8,6 +8,7 @@
 
 mod batch;
 mod commit;
+mod puzzles;
 mod read;
 mod schema;
 
@@ -23,7 +24,8 @@ use anyhow::{Context as _, Result, anyhow};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::NoTls;
 
-use super::{Applied, Backend, Change, Loaded};
+use super::puzzles::{PuzzleFound, PuzzleQuery};
+use super::{Applied, Backend, Change, Loaded, StoreDown};
 
 /// How long an owner's lease on a game lasts without renewal, in milliseconds.
 pub const LEASE_MS: i64 = 3_000;
@@ -229,6 +231,17 @@ impl Backend for Postgres {
         Ok(self
             .handle
             .block_on(batch::commit_all(pool, process, changes)))
+    }
+
+    fn puzzles(&mut self, query: &PuzzleQuery) -> Result<PuzzleFound> {
+        self.handle.block_on(async {
+            let client = self
+                .pool
+                .get()
+                .await
+                .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
+            puzzles::query(&**client, query).await
+        })
     }
 
     fn integrity(&mut self) -> Result<String> {

@@ -53,6 +53,22 @@ INSERT INTO ratings_by_size
 DROP TABLE ratings;
 ALTER TABLE ratings_by_size RENAME TO ratings;
 ",
+    // Puzzles (issue 49): the shipped set with each puzzle's rating, each player's puzzle
+    // rating, and each player's first attempt at each puzzle (`store/puzzles.rs`).
+    "
+CREATE TABLE puzzles(
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, line TEXT NOT NULL,
+    rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
+    attempts INTEGER NOT NULL);
+CREATE INDEX puzzles_by_rating ON puzzles(game, rating);
+CREATE TABLE puzzle_ratings(
+    player INTEGER PRIMARY KEY,
+    rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
+    attempts INTEGER NOT NULL);
+CREATE TABLE puzzle_attempts(
+    player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, at INTEGER NOT NULL,
+    PRIMARY KEY(player, puzzle));
+",
 ];
 
 /// The tables of version 1, which a file of version 0 must have to be a store.

@@ -14,6 +14,8 @@ use super::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow, schema,
 };
 
+mod puzzles;
+
 /// The store in one SQLite file.
 pub struct Sqlite {
     conn: Connection,
@@ -398,6 +400,8 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
             )?;
             Ok(Applied::Done)
         }
+        Change::AddPuzzles(rows) => puzzles::add(conn, rows),
+        Change::Attempt(attempt) => puzzles::attempt(conn, attempt),
     }
 }
 
@@ -445,6 +449,13 @@ impl Backend for Sqlite {
         }
         tx.commit()?;
         Ok(outcomes)
+    }
+
+    fn puzzles(
+        &mut self,
+        query: &super::puzzles::PuzzleQuery,
+    ) -> Result<super::puzzles::PuzzleFound> {
+        puzzles::query(&self.conn, query)
     }
 
     fn integrity(&mut self) -> Result<String> {

@@ -8,6 +8,7 @@ use std::thread;
 use anyhow::{Result, anyhow};
 
 use super::super::metrics::metrics;
+use super::puzzles::{PuzzleFound, PuzzleQuery};
 use super::{Applied, Backend, Change, StoreDown};
 
 /// The most changes one transaction takes.
@@ -19,6 +20,7 @@ pub type Done = Box<dyn FnOnce(Result<Applied>) + Send>;
 enum Job {
     Change(Change, Done),
     Integrity(Box<dyn FnOnce(Result<String>) + Send>),
+    Puzzles(PuzzleQuery, Box<dyn FnOnce(Result<PuzzleFound>) + Send>),
     Close(Box<dyn FnOnce() + Send>),
 }
 
@@ -71,6 +73,16 @@ impl Writer {
     pub fn integrity(&self, done: Box<dyn FnOnce(Result<String>) + Send>) {
         if let Err(mpsc::SendError(job)) = self.jobs.send(Job::Integrity(done))
             && let Job::Integrity(done) = job
+        {
+            done(Err(anyhow!("the store is closed")));
+        }
+    }
+
+    /// Asks the store `query` about puzzles (after the changes sent before); `done` gets the
+    /// answer.
+    pub fn puzzles(&self, query: PuzzleQuery, done: Box<dyn FnOnce(Result<PuzzleFound>) + Send>) {
+        if let Err(mpsc::SendError(job)) = self.jobs.send(Job::Puzzles(query, done))
+            && let Job::Puzzles(_, done) = job
         {
             done(Err(anyhow!("the store is closed")));
         }
@@ -150,6 +162,7 @@ fn run(mut backend: Box<dyn Backend>, queue: &mpsc::Receiver<Job>) {
                         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| done(outcome)));
                 }
                 Job::Integrity(done) => done(backend.integrity()),
+                Job::Puzzles(query, done) => done(backend.puzzles(&query)),
                 Job::Close(done) => close = Some(done),
             }
         }

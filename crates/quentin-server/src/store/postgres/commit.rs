@@ -163,6 +163,8 @@ async fn apply(tx: &Transaction<'_>, process: &str, change: &Change) -> Result<O
         // renewal (docs/server.md). A heartbeat copied from SQLite stays, for the
         // games that were never owned here.
         Change::Beat(_) | Change::Forgive(_) => Ok((Applied::Done, Vec::new())),
+        Change::AddPuzzles(rows) => Ok((super::puzzles::add(tx, rows).await?, Vec::new())),
+        Change::Attempt(attempt) => Ok((super::puzzles::attempt(tx, attempt).await?, Vec::new())),
     }
 }
 

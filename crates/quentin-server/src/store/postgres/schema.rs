@@ -55,6 +55,20 @@ ALTER TABLE ratings ALTER COLUMN class SET NOT NULL;
 ALTER TABLE ratings DROP CONSTRAINT ratings_pkey;
 ALTER TABLE ratings ADD PRIMARY KEY (player, game, class);
 ",
+    "
+CREATE TABLE puzzles(
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, line TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL, deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL, attempts BIGINT NOT NULL);
+CREATE INDEX puzzles_by_rating ON puzzles (game, rating);
+CREATE TABLE puzzle_ratings(
+    player BIGINT PRIMARY KEY,
+    rating DOUBLE PRECISION NOT NULL, deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL, attempts BIGINT NOT NULL);
+CREATE TABLE puzzle_attempts(
+    player BIGINT NOT NULL, puzzle TEXT NOT NULL, solved BOOLEAN NOT NULL, at BIGINT NOT NULL,
+    PRIMARY KEY(player, puzzle));
+",
 ];
 
 // The two stores count the same versions: a step added to one is added to the other.
@@ -165,6 +179,23 @@ const COLUMNS: &[(&str, &[&str])] = &[
     ),
     ("processes", &["id", "listen", "started", "expires"]),
     ("presence", &["process", "player", "sessions"]),
+    (
+        "puzzles",
+        &[
+            "id",
+            "game",
+            "line",
+            "rating",
+            "deviation",
+            "volatility",
+            "attempts",
+        ],
+    ),
+    (
+        "puzzle_ratings",
+        &["player", "rating", "deviation", "volatility", "attempts"],
+    ),
+    ("puzzle_attempts", &["player", "puzzle", "solved", "at"]),
 ];
 
 /// What is missing from the database's tables for the current version: every table and

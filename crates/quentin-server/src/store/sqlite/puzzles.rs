@@ -1,0 +1,149 @@
+//! The puzzles' rows on SQLite ([`super::super::puzzles`]): one process writes the file, so an
+//! attempt reads and writes its two ratings in the batch's transaction with nothing between.
+
+use anyhow::{Context as _, Result};
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use quentin_rules::Game;
+
+use super::super::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
+use super::super::rows::shown;
+use super::super::{Applied, RatingRow};
+
+/// Adds the puzzles the store does not hold yet (by id); those it holds keep their ratings.
+pub(super) fn add(conn: &Connection, rows: &[PuzzleRow]) -> Result<Applied> {
+    let mut insert = conn.prepare_cached(
+        "INSERT OR IGNORE INTO puzzles(id, game, line, rating, deviation, volatility, attempts)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    for p in rows {
+        insert.execute(params![
+            p.id,
+            p.game.name(),
+            p.line,
+            p.rating.rating,
+            p.rating.deviation,
+            p.rating.volatility,
+            p.rating.games
+        ])?;
+    }
+    Ok(Applied::Done)
+}
+
+const PUZZLE: &str = "SELECT id, game, line, rating, deviation, volatility, attempts FROM puzzles";
+
+/// The rating in the four columns from `at`: rating, deviation, volatility, attempts.
+fn rating_at(r: &Row<'_>, at: usize) -> rusqlite::Result<RatingRow> {
+    Ok(RatingRow {
+        rating: r.get(at)?,
+        deviation: r.get(at + 1)?,
+        volatility: r.get(at + 2)?,
+        games: r.get(at + 3)?,
+    })
+}
+
+fn puzzle_of(r: &Row<'_>) -> rusqlite::Result<(String, String, String, RatingRow)> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, rating_at(r, 3)?))
+}
+
+/// The row's puzzle, its game's name read back.
+fn row_of((id, game, line, rating): (String, String, String, RatingRow)) -> Result<PuzzleRow> {
+    let game = Game::from_name(&game)
+        .with_context(|| format!("puzzle {}: unknown game {}", shown(&id), shown(&game)))?;
+    Ok(PuzzleRow {
+        id,
+        game,
+        line,
+        rating,
+    })
+}
+
+/// `player`'s puzzle rating, the starting one when they have none.
+fn rating(conn: &Connection, player: i64) -> Result<RatingRow> {
+    Ok(conn
+        .query_row(
+            "SELECT rating, deviation, volatility, attempts FROM puzzle_ratings WHERE player = ?1",
+            [player],
+            |r| rating_at(r, 0),
+        )
+        .optional()?
+        .unwrap_or_default())
+}
+
+fn one(conn: &Connection, id: &str) -> Result<Option<PuzzleRow>> {
+    conn.query_row(&format!("{PUZZLE} WHERE id = ?1"), [id], puzzle_of)
+        .optional()?
+        .map(row_of)
+        .transpose()
+}
+
+/// Records the player's attempt; when it is their first at the puzzle, moves both ratings.
+pub(super) fn attempt(conn: &Connection, a: &Attempt) -> Result<Applied> {
+    let first = conn.execute(
+        "INSERT OR IGNORE INTO puzzle_attempts(player, puzzle, solved, at)
+         VALUES (?1, ?2, ?3, ?4)",
+        params![a.player, a.puzzle, a.solved, a.at],
+    )? == 1;
+    let puzzle = one(conn, &a.puzzle)?
+        .with_context(|| format!("no puzzle {} in the store", shown(&a.puzzle)))?
+        .rating;
+    let player = rating(conn, a.player)?;
+    if !first {
+        return Ok(Applied::Attempted(Rated {
+            first,
+            player: [player; 2],
+            puzzle: [puzzle; 2],
+        }));
+    }
+    let [p, q] = crate::rating::after_puzzle(player, puzzle, a.solved);
+    conn.execute(
+        "INSERT OR REPLACE INTO puzzle_ratings(player, rating, deviation, volatility, attempts)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![a.player, p.rating, p.deviation, p.volatility, p.games],
+    )?;
+    conn.execute(
+        "UPDATE puzzles SET rating = ?2, deviation = ?3, volatility = ?4, attempts = ?5
+         WHERE id = ?1",
+        params![a.puzzle, q.rating, q.deviation, q.volatility, q.games],
+    )?;
+    Ok(Applied::Attempted(Rated {
+        first,
+        player: [player, p],
+        puzzle: [puzzle, q],
+    }))
+}
+
+/// Answers `query` from the rows as they are.
+pub(super) fn query(conn: &Connection, query: &PuzzleQuery) -> Result<PuzzleFound> {
+    Ok(match query {
+        PuzzleQuery::Next { player, game } => {
+            let mine = rating(conn, *player)?;
+            let found = conn
+                .query_row(
+                    &format!(
+                        "{PUZZLE} p WHERE (?2 IS NULL OR game = ?2)
+                         AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a
+                                         WHERE a.player = ?1 AND a.puzzle = p.id)
+                         ORDER BY abs(rating - ?3), id LIMIT 1"
+                    ),
+                    params![player, game.map(Game::name), mine.rating],
+                    puzzle_of,
+                )
+                .optional()?;
+            PuzzleFound::Puzzle(found.map(row_of).transpose()?)
+        }
+        PuzzleQuery::One(id) => PuzzleFound::Puzzle(one(conn, id)?),
+        PuzzleQuery::Rating(player) => PuzzleFound::Rating(rating(conn, *player)?),
+        PuzzleQuery::Leaders { most, provisional } => {
+            let mut statement = conn.prepare(
+                "SELECT p.name, r.rating, r.deviation, r.volatility, r.attempts
+                 FROM puzzle_ratings r JOIN players p ON p.id = r.player
+                 WHERE r.deviation <= ?1 ORDER BY r.rating DESC, p.name LIMIT ?2",
+            )?;
+            let rows = statement.query_map(params![provisional, *most as i64], |r| {
+                Ok((r.get(0)?, rating_at(r, 1)?))
+            })?;
+            PuzzleFound::Leaders(rows.collect::<rusqlite::Result<_>>()?)
+        }
+    })
+}
