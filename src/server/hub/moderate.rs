@@ -28,6 +28,15 @@ impl Hub {
         self.sanctions.send_replace(sanctions);
     }
 
+    /// Whether game `id` is over (or is not here).
+    #[must_use]
+    pub fn game_over(&self, id: i64) -> bool {
+        self.lock()
+            .games
+            .get(&id)
+            .is_none_or(|g| g.row.result.is_some())
+    }
+
     /// The number of the player named `name` (in any case).
     #[must_use]
     pub fn player_named(&self, name: &str) -> Option<i64> {

@@ -10,6 +10,7 @@
 mod admin;
 pub mod ledger;
 mod postgres;
+pub mod session;
 mod sqlite;
 pub mod watch;
 

@@ -16,7 +16,7 @@ struct Sqlite(Mutex<Connection>);
 
 impl Ledger {
     /// The ledger of the SQLite store at `path`, which must exist at the current version
-    /// (opened by [`crate::server::store::Sqlite::open`] first).
+    /// (opened by the store's `Sqlite::open` first).
     ///
     /// # Errors
     /// A file that cannot be opened.
