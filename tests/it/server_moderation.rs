@@ -66,6 +66,15 @@ fn until(bot: &mut Bot, line: &str, done: impl Fn(&str) -> bool) -> String {
     }
 }
 
+/// Logs in with `key` until `whoami` says `name` (an order given elsewhere reaches the
+/// process within a second; a session's name is its login's, so each try logs in again).
+fn logs_in_as(server: &Server, key: &Path, name: &str) {
+    let started = std::time::Instant::now();
+    while server.bot(key).ask("whoami") != format!("= {name}") {
+        assert!(started.elapsed() < TIMEOUT, "{key:?} never logged in as {name}");
+    }
+}
+
 const BANNED: &str = "? you are banned from this server: rude words in the chat (until 2099-01-01)";
 
 #[test]
@@ -268,14 +277,7 @@ fn serve_admin_orders_the_same_words_against_a_stopped_store_and_a_running_one()
 
     // Running: an order of `quentin serve admin` reaches the server within a second.
     assert_eq!(admin(&server.data, &["unban", "alice"]), Ok(String::new()));
-    let started = std::time::Instant::now();
-    loop {
-        let mut alice = server.bot(&dir.join("alice"));
-        if alice.ask("whoami") == "= alice" {
-            break;
-        }
-        assert!(started.elapsed() < TIMEOUT, "the unban never reached the server");
-    }
+    logs_in_as(&server, &dir.join("alice"), "alice");
     let open = bob.ok("challenge brique size 9 casual");
     assert_eq!(admin(&server.data, &["close", &open]), Ok(String::new()));
     until(&mut bob, "challenges", |a| !a.contains(&format!("{open} brique")));
@@ -335,8 +337,8 @@ fn a_ban_or_a_rename_on_one_process_reaches_the_other_on_postgresql() {
     let told = until(&mut carol, "challenges", |a| a.starts_with("? an operator renamed"));
     assert!(told.contains("register NAME"), "{told}");
     assert_eq!(carol.ask("register caroline"), "=");
-    let mut seen = there.bot(&dir.join("carol"));
-    until(&mut seen, "whoami", |a| a == "= caroline");
+    // A session's name is its login's: each try logs in again.
+    logs_in_as(&there, &dir.join("carol"), "caroline");
 
     let log = root.ok("log");
     let whats: Vec<&str> = log
