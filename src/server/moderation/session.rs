@@ -84,10 +84,11 @@ pub fn ban_words(ctx: &Context, id: Option<i64>) -> String {
 pub fn banned(ctx: Arc<Context>, id: i64) -> impl Future<Output = ()> + Send + 'static {
     async move {
         let mut news = ctx.hub.watch_sanctions();
-        let ban = news
+        let gone = news
             .wait_for(|s| s.ban_of(id, ctx.clock.now()).is_some())
-            .await;
-        if ban.is_err() {
+            .await
+            .is_err();
+        if gone {
             std::future::pending::<()>().await;
         }
     }
