@@ -3,13 +3,15 @@
 //! (her session closed with the reason, her game lost on forfeit or aborted before the second
 //! move, her next login refused with the reason), renames, aborts, closes, resets and marks;
 //! a player who is not an operator is told so; the audit log lists each order; and `quentin
-//! serve admin` says the same words against a stopped server's store and a running one's.
+//! serve admin` says the same words against a stopped server's store and a running one's; and
+//! the lobby has an operators' screen, for operators only.
 
 use std::path::Path;
 use std::process::Command;
 
 use crate::serve;
 use crate::serve::pg::Database;
+use crate::server_play::newcomer;
 
 use serve::{Bot, Server, TIMEOUT, key, scratch};
 
@@ -346,4 +348,27 @@ fn a_ban_or_a_rename_on_one_process_reaches_the_other_on_postgresql() {
         .map(|l| l.split(' ').nth(3).unwrap_or_default())
         .collect();
     assert_eq!(whats, ["ban", "rename", "new-name"], "{log}");
+}
+
+#[test]
+fn the_lobby_has_an_operators_screen_for_operators_only() {
+    let dir = scratch("server-operators-screen");
+    let list = operators(&dir, &["root"]);
+    let server = Server::start(&dir, &["--operators", list.to_str().unwrap()]);
+    let mut alice = server.registered(&dir, "alice");
+    let mut bob = newcomer(&server, &dir, "bob");
+    bob.send("o");
+    bob.wait_for("not an operator");
+    let mut root = newcomer(&server, &dir, "root");
+    root.send("o");
+    root.wait_for("Operators: type an order");
+    root.wait_for("alice key SHA256:");
+    root.send("ban alice until 2099-01-01 rude words in the chat\r");
+    root.wait_for("= ban alice until 2099-01-01 rude words in the chat");
+    assert_eq!(alice.answer(), BANNED);
+    root.wait_for(" banned until 2099-01-01");
+    root.send("log\r");
+    root.wait_for("root ban alice: rude words in the chat (until 2099-01-01)");
+    root.send("\x1b");
+    root.wait_for("Open challenges");
 }
