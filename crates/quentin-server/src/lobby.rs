@@ -56,6 +56,8 @@ pub enum Ask {
     Challenge(Spec),
     /// Leave the server.
     Quit,
+    /// Open the operators' screen (for operators only).
+    Operators,
 }
 
 /// A line one can select.
@@ -214,6 +216,7 @@ impl Lobby {
                 self.form = Some(self.last.as_ref().map_or_else(Form::new, Form::again));
             }
             KeyCode::Char('?') => self.help = true,
+            KeyCode::Char('o') => return Ask::Operators,
             KeyCode::Char('q') | KeyCode::Esc => return Ask::Quit,
             KeyCode::Char('d') => match self.items().get(self.selected) {
                 Some(Item::Challenge(id, true)) => return Ask::Withdraw(*id),
@@ -471,6 +474,7 @@ const HELP: &[&str] = &[
     "c                  make a challenge (a form: the game, size, pie rule, who moves",
     "                   first, the clock, rated or casual, and perhaps one opponent)",
     "d                  withdraw your challenge",
+    "o                  the operators' screen (for the server's operators only)",
     "?                  this help (any key closes it)",
     "q, Esc, Ctrl-C     leave the server",
     "",

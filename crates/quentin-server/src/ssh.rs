@@ -176,7 +176,11 @@ impl Connection {
         state.started = true;
         state.bot = bot;
         state.feed = Some(feed.clone());
-        let rx = Inbox::new(feed, ctx.limits.idle, ctx.stop.subscribe());
+        let mut rx = Inbox::new(feed, ctx.limits.idle, ctx.stop.subscribe());
+        // A ban closes the player's sessions, with its reason.
+        if let Some((id, _)) = &who.player {
+            rx.close_when(super::moderation::session::banned(ctx.clone(), *id));
+        }
         let (alive, alive_rx) = watch::channel(());
         state.alive = Some(alive);
         let term = state.term.clone();
@@ -337,7 +341,15 @@ impl russh::server::Handler for Connection {
     ) -> Result<Auth, Self::Error> {
         // Whatever user name the command line gives: the key is the player.
         let key = key.public_key.fingerprint(HashAlg::Sha256).to_string();
-        let name = self.ctx.hub.player_of_key(&key).map(|(_, name)| name);
+        let player_of_key = self.ctx.hub.player_of_key(&key);
+        let name = player_of_key.as_ref().map(|(_, name)| name.clone());
+        let ban = player_of_key.as_ref().and_then(|(id, _)| {
+            self.ctx
+                .hub
+                .sanctions()
+                .ban_of(*id, self.ctx.clock.now())
+                .map(ToString::to_string)
+        });
         self.link.know(Some(&key), name.as_deref());
         let player = name.as_deref().unwrap_or("-");
         let lists = self.ctx.access.lists();
@@ -350,6 +362,9 @@ impl russh::server::Handler for Connection {
             Err(format!(
                 "this server is private: only the keys its host lists may log in (yours is {key})"
             ))
+        } else if let Some(ban) = ban {
+            metrics().refused.with_label_values(&["banned"]).inc();
+            Err(ban)
         } else {
             self.ctx.gate.login(&key).map_err(|r| {
                 metrics().refused.with_label_values(&[r.label()]).inc();
@@ -364,6 +379,15 @@ impl russh::server::Handler for Connection {
                 }
                 self.link.logged_in();
                 metrics().logins.inc();
+                // Kept for the operators' `players`: the addresses a key logs in from.
+                let ledger = self.ctx.moderation.ledger().clone();
+                let (at, address) = (self.ctx.clock.now(), self.link.peer.ip().to_string());
+                let logged = key.clone();
+                tokio::spawn(async move {
+                    if let Err(e) = ledger.login(&logged, &address, at).await {
+                        tracing::warn!("cannot keep a login's address: {e:#}");
+                    }
+                });
                 tracing::info!(peer = %self.link.peer, %key, player = %player, "logged in");
             }
             Err(refused) => {

@@ -112,12 +112,19 @@ impl Hub {
             };
             let turn = turn.lock_owned().await;
             // Ended meanwhile (a move, a resignation): nothing to do.
-            if self.lock().live(id).map_or(true, |g| g.row.result.is_some()) {
+            if self
+                .lock()
+                .live(id)
+                .map_or(true, |g| g.row.result.is_some())
+            {
                 continue;
             }
             tracing::info!(game = id, %reason, "an operator's order ends a game");
             if let Err(e) = self.end(vec![turn], id, winner, reason, now).await {
-                tracing::warn!(game = id, "cannot end the game for an operator's order: {e}");
+                tracing::warn!(
+                    game = id,
+                    "cannot end the game for an operator's order: {e}"
+                );
             }
         }
     }

@@ -3,7 +3,7 @@
 //! the bot protocol's words: `ban alice until 2030-01-01 rude words`, `rename alice`, `reset
 //! alice`, `mark alice`, `players alice`, `log`... Esc goes back to the lobby.
 
-use crate::tui::input::{Event, KeyCode, KeyEventKind, KeyModifiers};
+use quentin_app::input::{Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget, Wrap};

@@ -229,12 +229,7 @@ impl Ledger {
     ///
     /// # Errors
     /// A failing store; inside, a name taken (the refusal's words).
-    pub async fn pick_name(
-        &self,
-        player: i64,
-        name: &str,
-        now: i64,
-    ) -> Result<Result<(), String>> {
+    pub async fn pick_name(&self, player: i64, name: &str, now: i64) -> Result<Result<(), String>> {
         let (me, name) = (self.clone(), name.to_string());
         tokio::task::spawn_blocking(move || {
             let mut tx = me.store.begin(true)?;
@@ -311,7 +306,10 @@ fn player(tx: &mut dyn Tx, name: &str) -> Result<Result<Named, String>> {
             id: r[0].int(),
             name: r[1].text(),
         }),
-        None => Err(format!("no player named {}", super::super::spec::shown(name))),
+        None => Err(format!(
+            "no player named {}",
+            super::super::spec::shown(name)
+        )),
     })
 }
 
@@ -319,24 +317,32 @@ fn player(tx: &mut dyn Tx, name: &str) -> Result<Result<Named, String>> {
 fn run(tx: &mut dyn Tx, by: &str, order: &Order, now: i64) -> Result<Result<String, String>> {
     let what = order.word();
     // Deletes `player`'s row of `table`; a refusal when there was none.
-    let lift = |tx: &mut dyn Tx, table: &str, name: &str, none: &str| -> Result<Result<String, String>> {
-        let p = match player(tx, name)? {
-            Ok(p) => p,
-            Err(why) => return Ok(Err(why)),
+    let lift =
+        |tx: &mut dyn Tx, table: &str, name: &str, none: &str| -> Result<Result<String, String>> {
+            let p = match player(tx, name)? {
+                Ok(p) => p,
+                Err(why) => return Ok(Err(why)),
+            };
+            if tx.execute(
+                &format!("DELETE FROM {table} WHERE player = $1"),
+                &[p.id.into()],
+            )? == 0
+            {
+                return Ok(Err(format!("{} {none}", p.name)));
+            }
+            audit(tx, now, by, what, &p.name, "")?;
+            Ok(Ok(String::new()))
         };
-        if tx.execute(&format!("DELETE FROM {table} WHERE player = $1"), &[p.id.into()])? == 0 {
-            return Ok(Err(format!("{} {none}", p.name)));
-        }
-        audit(tx, now, by, what, &p.name, "")?;
-        Ok(Ok(String::new()))
-    };
     // Puts `player` in `table`.
     let put = |tx: &mut dyn Tx, table: &str, name: &str| -> Result<Result<String, String>> {
         let p = match player(tx, name)? {
             Ok(p) => p,
             Err(why) => return Ok(Err(why)),
         };
-        tx.execute(&format!("DELETE FROM {table} WHERE player = $1"), &[p.id.into()])?;
+        tx.execute(
+            &format!("DELETE FROM {table} WHERE player = $1"),
+            &[p.id.into()],
+        )?;
         tx.execute(
             &format!("INSERT INTO {table}(player, at) VALUES ($1, $2)"),
             &[p.id.into(), now.into()],
@@ -357,7 +363,12 @@ fn run(tx: &mut dyn Tx, by: &str, order: &Order, now: i64) -> Result<Result<Stri
             tx.execute("DELETE FROM bans WHERE player = $1", &[p.id.into()])?;
             tx.execute(
                 "INSERT INTO bans(player, reason, ends, at) VALUES ($1, $2, $3, $4)",
-                &[p.id.into(), reason.as_str().into(), (*until).into(), now.into()],
+                &[
+                    p.id.into(),
+                    reason.as_str().into(),
+                    (*until).into(),
+                    now.into(),
+                ],
             )?;
             // Their open challenges go (the processes drop them from memory on reading this).
             tx.execute(
@@ -394,7 +405,14 @@ fn run(tx: &mut dyn Tx, by: &str, order: &Order, now: i64) -> Result<Result<Stri
                 "INSERT INTO renames(player, old, at) VALUES ($1, $2, $3)",
                 &[p.id.into(), p.name.as_str().into(), now.into()],
             )?;
-            audit(tx, now, by, what, &p.name, &format!("{new} until a new name is picked"))?;
+            audit(
+                tx,
+                now,
+                by,
+                what,
+                &p.name,
+                &format!("{new} until a new name is picked"),
+            )?;
             Ok(new)
         }
         Order::Abort(id) => {
@@ -453,7 +471,10 @@ const MOST_LISTED: i64 = 200;
 fn players(tx: &mut dyn Tx, name: Option<&str>, now: i64) -> Result<Result<String, String>> {
     let rows = match name {
         Some(name) => match player(tx, name)? {
-            Ok(p) => tx.query("SELECT id, name, key FROM players WHERE id = $1", &[p.id.into()])?,
+            Ok(p) => tx.query(
+                "SELECT id, name, key FROM players WHERE id = $1",
+                &[p.id.into()],
+            )?,
             Err(why) => return Ok(Err(why)),
         },
         None => tx.query(
@@ -497,7 +518,10 @@ fn player_line(
     now: i64,
 ) -> Result<(String, Vec<String>)> {
     let mut count = |sql: &str| -> Result<i64> {
-        Ok(tx.query(sql, &[id.into()])?.first().map_or(0, |r| r[0].int()))
+        Ok(tx
+            .query(sql, &[id.into()])?
+            .first()
+            .map_or(0, |r| r[0].int()))
     };
     let games = count("SELECT COUNT(*) FROM games WHERE player1 = $1 OR player2 = $1")?;
     let aborts = count(
@@ -516,7 +540,10 @@ fn player_line(
         }
     }
     if let Some(r) = tx
-        .query("SELECT reason, ends FROM bans WHERE player = $1", &[id.into()])?
+        .query(
+            "SELECT reason, ends FROM bans WHERE player = $1",
+            &[id.into()],
+        )?
         .first()
     {
         let until = r[1].opt_int();

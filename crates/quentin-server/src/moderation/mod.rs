@@ -300,7 +300,11 @@ mod tests {
                 reason: "spam".into()
             })
         );
-        assert!(Order::parse(&["ban", "alice"]).unwrap_err().contains("reason"));
+        assert!(
+            Order::parse(&["ban", "alice"])
+                .unwrap_err()
+                .contains("reason")
+        );
         assert!(
             Order::parse(&["ban", "alice", "until", "2030-13-01", "x"])
                 .unwrap_err()
@@ -310,7 +314,10 @@ mod tests {
         assert_eq!(Order::parse(&["close", "3"]), Ok(Order::Close(3)));
         assert_eq!(Order::parse(&["players"]), Ok(Order::Players(None)));
         assert_eq!(Order::parse(&["log"]), Ok(Order::Log));
-        assert_eq!(Order::parse(&["unmark", "bob"]), Ok(Order::Unmark("bob".into())));
+        assert_eq!(
+            Order::parse(&["unmark", "bob"]),
+            Ok(Order::Unmark("bob".into()))
+        );
         assert!(Order::parse(&["abort", "x"]).is_err());
         assert!(Order::parse(&["reset"]).is_err());
         assert!(Order::parse(&["frobnicate"]).is_err());

@@ -84,7 +84,8 @@ impl Tx for PgTx {
             for (i, column) in row.columns().iter().enumerate() {
                 let t = column.type_();
                 values.push(if *t == Type::INT8 {
-                    row.try_get::<_, Option<i64>>(i)?.map_or(Value::Null, Value::Int)
+                    row.try_get::<_, Option<i64>>(i)?
+                        .map_or(Value::Null, Value::Int)
                 } else if *t == Type::INT4 {
                     row.try_get::<_, Option<i32>>(i)?
                         .map_or(Value::Null, |n| Value::Int(n.into()))

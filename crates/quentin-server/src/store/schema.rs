@@ -53,6 +53,19 @@ INSERT INTO ratings_by_size
 DROP TABLE ratings;
 ALTER TABLE ratings_by_size RENAME TO ratings;
 ",
+    "
+CREATE TABLE operators(player INTEGER PRIMARY KEY, at INTEGER NOT NULL);
+CREATE TABLE bans(
+    player INTEGER PRIMARY KEY, reason TEXT NOT NULL, ends INTEGER, at INTEGER NOT NULL);
+CREATE TABLE marks(player INTEGER PRIMARY KEY, at INTEGER NOT NULL);
+CREATE TABLE renames(player INTEGER PRIMARY KEY, old TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE TABLE audit(
+    id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, who TEXT NOT NULL,
+    what TEXT NOT NULL, whom TEXT NOT NULL, why TEXT NOT NULL);
+CREATE TABLE logins(key TEXT NOT NULL, address TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE INDEX logins_key ON logins(key, at);
+CREATE INDEX logins_address ON logins(address);
+",
 ];
 
 /// The tables of version 1, which a file of version 0 must have to be a store.
