@@ -19,6 +19,7 @@ use super::gate::{KeySlot, Login, Startup};
 use super::interactive::{self, Terminal};
 use super::link::Link;
 use super::metrics::{SessionCount, metrics};
+use super::moderation::session;
 use super::report::spawn_supervised;
 
 /// What a client that could not log in with a key is told: OpenSSH shows keyboard-interactive's
@@ -179,7 +180,7 @@ impl Connection {
         let mut rx = Inbox::new(feed, ctx.limits.idle, ctx.stop.subscribe());
         // A ban closes the player's sessions, with its reason.
         if let Some((id, _)) = &who.player {
-            rx.close_when(super::moderation::session::banned(ctx.clone(), *id));
+            rx.close_when(session::banned(ctx.clone(), *id));
         }
         let (alive, alive_rx) = watch::channel(());
         state.alive = Some(alive);
@@ -343,13 +344,7 @@ impl russh::server::Handler for Connection {
         let key = key.public_key.fingerprint(HashAlg::Sha256).to_string();
         let player_of_key = self.ctx.hub.player_of_key(&key);
         let name = player_of_key.as_ref().map(|(_, name)| name.clone());
-        let ban = player_of_key.as_ref().and_then(|(id, _)| {
-            self.ctx
-                .hub
-                .sanctions()
-                .ban_of(*id, self.ctx.clock.now())
-                .map(ToString::to_string)
-        });
+        let ban = session::ban_at_login(&self.ctx, player_of_key.map(|(id, _)| id));
         self.link.know(Some(&key), name.as_deref());
         let player = name.as_deref().unwrap_or("-");
         let lists = self.ctx.access.lists();
@@ -379,15 +374,7 @@ impl russh::server::Handler for Connection {
                 }
                 self.link.logged_in();
                 metrics().logins.inc();
-                // Kept for the operators' `players`: the addresses a key logs in from.
-                let ledger = self.ctx.moderation.ledger().clone();
-                let (at, address) = (self.ctx.clock.now(), self.link.peer.ip().to_string());
-                let logged = key.clone();
-                tokio::spawn(async move {
-                    if let Err(e) = ledger.login(&logged, &address, at).await {
-                        tracing::warn!("cannot keep a login's address: {e:#}");
-                    }
-                });
+                session::keep_login(&self.ctx, &key, self.link.peer.ip());
                 tracing::info!(peer = %self.link.peer, %key, player = %player, "logged in");
             }
             Err(refused) => {

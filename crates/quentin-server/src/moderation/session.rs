@@ -2,7 +2,6 @@
 //! protocol's words, a session closed when its player is banned, and the new name a renamed
 //! player must pick.
 
-use std::future::Future;
 use std::sync::Arc;
 
 use super::super::Context;
@@ -79,18 +78,38 @@ pub fn ban_words(ctx: &Context, id: Option<i64>) -> String {
     .unwrap_or_else(|| "you are banned from this server".to_string())
 }
 
+/// What a login of player `id` (if registered) is refused with: the ban in force, if any.
+#[must_use]
+pub fn ban_at_login(ctx: &Context, id: Option<i64>) -> Option<String> {
+    let id = id?;
+    let sanctions = ctx.hub.sanctions();
+    sanctions
+        .ban_of(id, ctx.clock.now())
+        .map(ToString::to_string)
+}
+
+/// Keeps a login of `key` from `address`, for the operators' `players` (in the background: a
+/// login never waits for it).
+pub fn keep_login(ctx: &Context, key: &str, address: std::net::IpAddr) {
+    let ledger = ctx.moderation.ledger().clone();
+    let (key, at) = (key.to_string(), ctx.clock.now());
+    tokio::spawn(async move {
+        if let Err(e) = ledger.login(&key, &address.to_string(), at).await {
+            tracing::warn!("cannot keep a login's address: {e:#}");
+        }
+    });
+}
+
 /// Returns once player `id` is banned (never, if they are not): a session of theirs then ends
 /// (`channel::Ended::Banned`).
-pub fn banned(ctx: Arc<Context>, id: i64) -> impl Future<Output = ()> + Send + 'static {
-    async move {
-        let mut news = ctx.hub.watch_sanctions();
-        let gone = news
-            .wait_for(|s| s.ban_of(id, ctx.clock.now()).is_some())
-            .await
-            .is_err();
-        if gone {
-            std::future::pending::<()>().await;
-        }
+pub async fn banned(ctx: Arc<Context>, id: i64) {
+    let mut news = ctx.hub.watch_sanctions();
+    let gone = news
+        .wait_for(|s| s.ban_of(id, ctx.clock.now()).is_some())
+        .await
+        .is_err();
+    if gone {
+        std::future::pending::<()>().await;
     }
 }
 
