@@ -261,6 +261,10 @@ pub async fn run(
         None => pick_name(&ctx, &who, None, &mut screen, &mut input).await,
     };
     if let Some(me) = me {
+        // A name picked in this session: a ban closes it from now on.
+        if !input.closes() {
+            input.close_when(super::moderation::session::banned(ctx.clone(), me.0));
+        }
         match ctx.hub.enter(me.0, ctx.limits.sessions_per_key) {
             Ok(()) => {
                 let _presence = Presence::counted(&ctx.hub, Some(me.0));
