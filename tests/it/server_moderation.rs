@@ -399,6 +399,9 @@ fn the_lobby_has_an_operators_screen_for_operators_only() {
     root.wait_for("banned until 2099-01-01");
     root.send("log\r");
     root.wait_for("root ban alice: rude words in the chat (until 2099-01-01)");
+    // A terminal's session is closed too, with the reason, its terminal given back.
+    root.send("ban bob spam in the lobby\r");
+    bob.wait_for("quentin: you are banned from this server: spam in the lobby.");
     root.send("\x1b");
     root.wait_for("Open challenges");
 }

@@ -252,7 +252,6 @@ pub async fn run(
     if !screen.send_commands(true).await {
         return;
     }
-    let who_id = who.player.as_ref().map(|(id, _)| *id);
     let me = match who.player.clone() {
         Some((id, _)) if super::moderation::session::renamed(&ctx, id) => {
             pick_name(&ctx, &who, Some(id), &mut screen, &mut input).await
@@ -260,6 +259,8 @@ pub async fn run(
         Some(me) => Some(me),
         None => pick_name(&ctx, &who, None, &mut screen, &mut input).await,
     };
+    // Whose ban the session's end may tell: the player it has now.
+    let who_id = me.as_ref().map(|(id, _)| *id);
     if let Some(me) = me {
         // A name picked in this session: a ban closes it from now on.
         if !input.closes() {
