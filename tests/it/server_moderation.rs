@@ -25,6 +25,14 @@ fn operators(dir: &Path, names: &[&str]) -> std::path::PathBuf {
     path
 }
 
+/// A server whose operators' file names `root`, and root's bot session.
+fn served_with_root(dir: &Path) -> (Server, Bot) {
+    let list = operators(dir, &["root"]);
+    let server = Server::start(dir, &["--operators", list.to_str().unwrap()]);
+    let root = server.registered(dir, "root");
+    (server, root)
+}
+
 /// `quentin serve admin --data DATA WORDS...`: its standard output, or its error.
 fn admin(data: &Path, words: &[&str]) -> Result<String, String> {
     let out = Command::new(env!("CARGO_BIN_EXE_quentin"))
@@ -85,12 +93,22 @@ fn logs_in_as(server: &Server, key: &Path, name: &str) {
 
 const BANNED: &str = "? you are banned from this server: rude words in the chat (until 2099-01-01)";
 
+/// Root bans alice for [`BANNED`]'s reason while she is logged in: her session is closed with
+/// the reason, and her game `played` with bob, past its second move, is lost on forfeit.
+fn ban_alice(root: &mut Bot, alice: &mut Bot, bob: &mut Bot, played: &str) {
+    assert_eq!(
+        root.ask("ban alice until 2099-01-01 rude words in the chat"),
+        "="
+    );
+    assert_eq!(alice.answer(), BANNED);
+    assert!(alice.try_ask("whoami").is_none(), "her session is closed");
+    assert_eq!(bob.ok(&format!("wait {played}")), "over W+ forfeit");
+}
+
 #[test]
 fn an_operator_bans_alice_while_she_plays_and_she_is_refused_with_the_reason() {
     let dir = scratch("server-ban");
-    let list = operators(&dir, &["root"]);
-    let server = Server::start(&dir, &["--operators", list.to_str().unwrap()]);
-    let mut root = server.registered(&dir, "root");
+    let (server, mut root) = served_with_root(&dir);
     let mut alice = server.registered(&dir, "alice");
     let mut bob = server.registered(&dir, "bob");
     let mut carol = server.registered(&dir, "carol");
@@ -100,15 +118,9 @@ fn an_operator_bans_alice_while_she_plays_and_she_is_refused_with_the_reason() {
     let open = alice.ok("challenge brique size 9 casual");
     assert!(bob.ok("challenges").contains(&format!("{open} brique")));
 
-    assert_eq!(
-        root.ask("ban alice until 2099-01-01 rude words in the chat"),
-        "="
-    );
-    // Her session is closed, with the reason.
-    assert_eq!(alice.answer(), BANNED);
-    assert!(alice.try_ask("whoami").is_none(), "her session is closed");
-    // Her game past the second move is lost on forfeit; the other is aborted, unrated.
-    assert_eq!(bob.ok(&format!("wait {played}")), "over W+ forfeit");
+    // Her session is closed, with the reason; her game past the second move is lost on
+    // forfeit, the other aborted, unrated.
+    ban_alice(&mut root, &mut alice, &mut bob, &played);
     let record = bob.ok(&format!("record {played}"));
     assert!(record.contains("# alice forfeits: bob wins"), "{record}");
     assert!(
@@ -168,9 +180,7 @@ fn a_player_who_is_not_an_operator_is_told_so() {
 #[test]
 fn operators_rename_abort_close_reset_and_mark_and_the_log_lists_each() {
     let dir = scratch("server-moderate");
-    let list = operators(&dir, &["root"]);
-    let server = Server::start(&dir, &["--operators", list.to_str().unwrap()]);
-    let mut root = server.registered(&dir, "root");
+    let (server, mut root) = served_with_root(&dir);
     let mut bob = server.registered(&dir, "bob");
     let mut carol = server.registered(&dir, "carol");
 
@@ -351,13 +361,7 @@ fn a_ban_or_a_rename_on_one_process_reaches_the_other_on_postgresql() {
     let played = game(&mut alice, &mut bob, "bob", 4, true);
 
     // Banned on the other process: her session here is closed with the reason.
-    assert_eq!(
-        root.ask("ban alice until 2099-01-01 rude words in the chat"),
-        "="
-    );
-    assert_eq!(alice.answer(), BANNED);
-    assert!(alice.try_ask("whoami").is_none(), "her session is closed");
-    assert_eq!(bob.ok(&format!("wait {played}")), "over W+ forfeit");
+    ban_alice(&mut root, &mut alice, &mut bob, &played);
     for server in [&here, &there] {
         assert_eq!(server.bot(&dir.join("alice")).ask("whoami"), BANNED);
     }
