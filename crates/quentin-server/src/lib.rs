@@ -2,7 +2,12 @@
 //! play live or one move a day, others watch, programs play through a line protocol.
 //!
 //! - [`spec`]: what a challenge asks for.
-//! - [`store`]: the SQLite file every move is committed to before anyone hears of it.
+//! - [`store`]: the store every change is committed to before anyone hears of it (an SQLite
+//!   file, or a PostgreSQL database that several processes share).
+//! - [`cluster`]: several processes on one PostgreSQL database: who owns each game, commands
+//!   passed to the owner, and what the others changed, copied in; [`note`]: the messages
+//!   between processes, their words written and read in one place.
+//! - [`command`] and [`refusal`]: what a player asks of a game, and why a request is refused.
 //! - [`hub`]: players, challenges and games, behind one lock; the rules decide every move.
 //! - [`ssh`]: keys, channels and what runs on them; [`channel`]: a channel's two ends;
 //!   [`translate`]: the keys read from a channel, in the app's input.
@@ -19,6 +24,7 @@ pub mod bot;
 pub mod channel;
 pub mod clock;
 pub mod cluster;
+pub mod command;
 pub mod gate;
 pub mod hub;
 pub mod interactive;
@@ -28,7 +34,9 @@ mod maintenance;
 pub mod metrics;
 mod migrate;
 pub mod moderation;
+pub mod note;
 pub mod rating;
+pub mod refusal;
 pub mod report;
 mod reviews;
 mod run;

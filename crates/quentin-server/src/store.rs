@@ -2,8 +2,8 @@
 //! everything read once at the start ([`Backend::load`]), then changes ([`Change`]) committed in
 //! batches ([`Backend::commit`]) on a thread of their own ([`Writer`]), so that the moves that
 //! arrive together share one transaction and one sync, and nobody waits for the disk on tokio's
-//! workers. [`Sqlite`] is the one backend today (one file in the data directory); docs/server.md
-//! plans a second on a database server.
+//! workers. Two backends: [`Sqlite`], one file in the data directory (the default), and
+//! [`Postgres`], a database that several server processes share (`--database URL`).
 
 pub mod backup;
 pub mod postgres;
