@@ -134,7 +134,7 @@ enum Command {
     Match(arena::MatchArgs),
     /// Run the game server that any SSH client reaches: `ssh -p 2222 HOST` to play, watch
     /// and challenge, `ssh -p 2222 HOST bot` for programs.
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Print this help, or the help of a subcommand (`quentin help replay`).
     Help(HelpArgs),
 }

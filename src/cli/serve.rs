@@ -84,6 +84,11 @@ pub struct ServeArgs {
     /// A message of the day, shown in the lobby and to bots (`motd`); re-read on SIGHUP.
     #[arg(long, value_name = "FILE")]
     motd: Option<PathBuf>,
+    /// The operators, who may ban, rename, abort, close, reset and mark (docs/server.md,
+    /// "Moderation"): one a line, an OpenSSH public key, a fingerprint (SHA256:...) or a
+    /// player's name; re-read on SIGHUP. `quentin serve admin op NAME` names more, in the store.
+    #[arg(long, value_name = "FILE")]
+    operators: Option<PathBuf>,
     /// Serve the metrics in Prometheus's text format at http://ADDR:PORT/metrics (keep it on
     /// loopback or a private network; port 0 picks a free one, printed).
     #[arg(long, value_name = "ADDR:PORT")]
@@ -134,6 +139,28 @@ enum ServeCommand {
         #[arg(long, value_name = "DIR")]
         data: Option<PathBuf>,
     },
+    /// Carry out an operator's order against the server's store, whether the server runs or
+    /// not (a running one reads it within a second): `ban NAME [until YYYY-MM-DD]
+    /// REASON...`, `unban NAME`, `rename NAME`, `abort GAME`, `close CHALLENGE`, `reset NAME`,
+    /// `mark NAME`, `unmark NAME`, `players [NAME]`, `log`, and `op NAME`, `deop NAME`
+    /// (docs/server.md, "Moderation"). The audit log says `host` did it.
+    Admin {
+        /// The server's data directory, for its SQLite store [default: the data directory's
+        /// server/].
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+        /// The server's PostgreSQL database instead: postgres://user@host:port/dbname.
+        #[arg(
+            long,
+            value_name = "URL",
+            env = "QUENTIN_DATABASE_URL",
+            hide_env_values = true
+        )]
+        database: Option<String>,
+        /// The order's words.
+        #[arg(required = true, trailing_var_arg = true, value_name = "WORDS")]
+        words: Vec<String>,
+    },
 }
 
 /// Runs the server until SIGINT or SIGTERM.
@@ -148,6 +175,21 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         }
         Some(ServeCommand::Restore { from, data }) => {
             return crate::server::restore(&data_dir(data.as_ref())?, from);
+        }
+        Some(ServeCommand::Admin {
+            data,
+            database,
+            words,
+        }) => {
+            let said = crate::server::moderation::admin(
+                &data_dir(data.as_ref())?,
+                database.as_deref(),
+                words,
+            )?;
+            if !said.is_empty() {
+                println!("{said}");
+            }
+            return Ok(());
         }
         None => {}
     }
@@ -199,6 +241,7 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
         access: crate::server::access::AccessFiles {
             allow: args.allow.clone(),
             motd: args.motd.clone(),
+            operators: args.operators.clone(),
         },
         metrics: args.metrics.clone(),
         registrations_per_hour: args.registrations_per_hour,

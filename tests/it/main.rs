@@ -48,6 +48,7 @@ mod server_keys;
 mod server_limits;
 mod server_listings;
 mod server_metrics;
+mod server_moderation;
 mod server_online;
 mod server_outage;
 mod server_play;

@@ -1,5 +1,5 @@
-//! The host's lists, read from files and read again on SIGHUP: who may log in (`--allow`) and
-//! the message of the day (`--motd`).
+//! The host's lists, read from files and read again on SIGHUP: who may log in (`--allow`),
+//! the message of the day (`--motd`) and the operators (`--operators`).
 //!
 //! A list file names a key or a player a line: an OpenSSH public key (`ssh-ed25519 AAAA...
 //! comment`, as in `authorized_keys`), a key's fingerprint (`SHA256:...`, as the server's log
@@ -24,6 +24,8 @@ pub struct AccessFiles {
     pub allow: Option<PathBuf>,
     /// The message of the day.
     pub motd: Option<PathBuf>,
+    /// Keys or names of the operators (docs/server.md, "Moderation").
+    pub operators: Option<PathBuf>,
 }
 
 /// Keys (by fingerprint) and player names.
@@ -120,6 +122,8 @@ pub struct Lists {
     pub allow: Option<KeyList>,
     /// The message of the day, its lines.
     pub motd: Vec<String>,
+    /// The operators the host's file names (the store may name more).
+    pub operators: Option<KeyList>,
 }
 
 impl Lists {
@@ -129,11 +133,16 @@ impl Lists {
     /// When a file cannot be read or has a bad line.
     pub fn read(files: &AccessFiles) -> Result<Lists> {
         let allow = files.allow.as_deref().map(KeyList::read).transpose()?;
+        let operators = files.operators.as_deref().map(KeyList::read).transpose()?;
         let motd = match &files.motd {
             None => Vec::new(),
             Some(file) => motd(file)?,
         };
-        Ok(Lists { allow, motd })
+        Ok(Lists {
+            allow,
+            motd,
+            operators,
+        })
     }
 }
 

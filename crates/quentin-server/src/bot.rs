@@ -13,6 +13,7 @@ use quentin_rules::{Action, Game};
 
 use super::channel::{Ended, Inbox, Input, Out};
 use super::hub::{GameView, PAGE, Refusal, Rematch};
+use super::moderation::{ORDER_WORDS, session};
 use super::spec::{Spec, shown};
 use super::{Context, Presence};
 
@@ -135,6 +136,12 @@ pub async fn run(
             _ => command(&ctx, &mut who, &words).await,
         };
         presence.player = who.player.as_ref().map(|(id, _)| *id);
+        // Registered in this session: a ban closes it from now on.
+        if let Some(id) = presence.player
+            && !reader.input.closes()
+        {
+            reader.input.close_when(session::banned(ctx.clone(), id));
+        }
         let Some(answer) = answer else { break };
         let text = match answer {
             Ok(text) if text.is_empty() => "=\n\n".to_string(),
@@ -151,6 +158,10 @@ pub async fn run(
             reader.input.idle_words()
         ),
         Some(Ended::Stopping) => "? the server is shutting down\n\n".to_string(),
+        Some(Ended::Banned) => {
+            let id = who.player.as_ref().map(|(id, _)| *id);
+            format!("? {}\n\n", session::ban_words(&ctx, id))
+        }
         Some(Ended::Flooded) => {
             "? too much input before the answers were read: the connection is closed\n\n"
                 .to_string()
@@ -197,12 +208,26 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
             },
             _ => Err("register NAME".to_string()),
         },
+        ("register", Some((id, _))) if session::renamed(ctx, *id) => match words {
+            [_, name] => session::pick(ctx, *id, name).await.map(|me| {
+                who.player = Some(me);
+                String::new()
+            }),
+            _ => Err("register NAME".to_string()),
+        },
         ("register", Some((_, name))) => Err(format!("already registered as {name}")),
         ("whoami", _) if words.len() > 1 => Err("whoami takes no words after it".to_string()),
         ("whoami", Some((_, name))) => Ok(name.clone()),
         ("motd", _) if words.len() > 1 => Err("motd takes no words after it".to_string()),
         // The host's message of the day, a line a line (none: `=` alone), to anyone.
         ("motd", _) => Ok(ctx.access.lists().motd.join("\n")),
+        (word, _) if ORDER_WORDS.contains(&word) => session::order(ctx, who, words).await,
+        ("abort", _) if id_of(words).is_ok_and(|id| session::operator_abort(ctx, who, id)) => {
+            session::order(ctx, who, words).await
+        }
+        (word, Some((id, _))) if word != "whoami" && session::renamed(ctx, *id) => {
+            Err(session::RENAMED.to_string())
+        }
         #[cfg(feature = "test-hooks")]
         ("clock", _) => advance(ctx, words).await,
         // Fault injection for the tests: a failing disk under SQLite (`store fail`, `store heal`).

@@ -42,6 +42,19 @@ pub enum Ended {
     Stopping,
     /// The client sent more than the session's input may hold before reading its answers.
     Flooded,
+    /// The player was banned (`moderation`).
+    Banned,
+}
+
+/// A future that ends a session when it returns (a ban).
+type Closer = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
+
+/// Returns when `closer` does; never without one.
+async fn closing(closer: &mut Option<Closer>) {
+    match closer {
+        Some(closer) => closer.as_mut().await,
+        None => std::future::pending().await,
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -133,6 +146,8 @@ pub struct Inbox {
     deadline: Instant,
     stop: watch::Receiver<bool>,
     ended: Option<Ended>,
+    /// Ends the session when it returns: its player banned.
+    closer: Option<Closer>,
 }
 
 impl Inbox {
@@ -146,7 +161,19 @@ impl Inbox {
             deadline: Instant::now() + idle,
             stop,
             ended: None,
+            closer: None,
         }
+    }
+
+    /// Whether something ends the input when it returns ([`Inbox::close_when`]).
+    #[must_use]
+    pub fn closes(&self) -> bool {
+        self.closer.is_some()
+    }
+
+    /// Ends the input ([`Ended::Banned`]) once `closer` returns.
+    pub fn close_when(&mut self, closer: impl std::future::Future<Output = ()> + Send + 'static) {
+        self.closer = Some(Box::pin(closer));
     }
 
     /// The next input, or `None` once the input has ended ([`Inbox::ended`] says why). It may
@@ -164,6 +191,7 @@ impl Inbox {
                 () = self.feed.ready.notified() => {}
                 () = tokio::time::sleep_until(self.deadline) => break Err(Ended::Idle),
                 _ = self.stop.wait_for(|stop| *stop) => break Err(Ended::Stopping),
+                () = closing(&mut self.closer) => break Err(Ended::Banned),
             }
         };
         match got {
@@ -183,10 +211,16 @@ impl Inbox {
         self.deadline = Instant::now() + self.idle;
     }
 
-    /// Returns when the server stops (and then the input has ended).
+    /// Returns when the server stops, or the session is closed for a ban (and then the input
+    /// has ended).
     pub async fn stopping(&mut self) {
-        let _ = self.stop.wait_for(|stop| *stop).await;
-        self.ended = Some(Ended::Stopping);
+        if self.ended.is_some() {
+            return;
+        }
+        tokio::select! {
+            _ = self.stop.wait_for(|stop| *stop) => self.ended = Some(Ended::Stopping),
+            () = closing(&mut self.closer) => self.ended = Some(Ended::Banned),
+        }
     }
 
     /// Why the input ended, if it has.

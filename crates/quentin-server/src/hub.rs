@@ -15,6 +15,7 @@ pub use fair::{FairLimits, RATED_MIN_ACTIONS};
 mod listings;
 mod lobby;
 mod mirror;
+mod moderate;
 mod outage;
 mod play;
 mod presence;
@@ -266,6 +267,8 @@ pub struct Hub {
     ratings_turn: Turn,
     /// The other processes on the same database, if any.
     peers: OnceLock<Arc<dyn Peers>>,
+    /// The sanctions in force, as the ledger last said (`hub/moderate.rs`).
+    sanctions: watch::Sender<Arc<super::moderation::Sanctions>>,
 }
 
 /// Names: 2 to 20 letters, digits, `-` and `_`.
@@ -366,6 +369,7 @@ impl Hub {
             lobby_turn: Turn::default(),
             ratings_turn: Turn::default(),
             peers: OnceLock::new(),
+            sanctions: watch::channel(Arc::default()).0,
         })
     }
 

@@ -4,6 +4,7 @@
 
 mod game;
 mod puzzle;
+mod operators;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,6 +29,7 @@ use super::spec::TimeControl;
 use super::{Context, Presence};
 use game::game_screen;
 use puzzle::puzzle_screen;
+use operators::operators_screen;
 
 /// The client's terminal, as its pty request said.
 #[derive(Clone, Debug)]
@@ -89,6 +91,7 @@ fn capped(width: u16, height: u16) -> Rect {
 /// Why a screen stopped.
 enum Next {
     Lobby,
+    Operators,
     Game(i64),
     Puzzles,
     Quit,
@@ -252,11 +255,20 @@ pub async fn run(
     if !screen.send_commands(true).await {
         return;
     }
-    let me = match who.player {
+    let me = match who.player.clone() {
+        Some((id, _)) if super::moderation::session::renamed(&ctx, id) => {
+            pick_name(&ctx, &who, Some(id), &mut screen, &mut input).await
+        }
         Some(me) => Some(me),
-        None => pick_name(&ctx, &who, &mut screen, &mut input).await,
+        None => pick_name(&ctx, &who, None, &mut screen, &mut input).await,
     };
+    // Whose ban the session's end may tell: the player it has now.
+    let who_id = me.as_ref().map(|(id, _)| *id);
     if let Some(me) = me {
+        // A name picked in this session: a ban closes it from now on.
+        if !input.closes() {
+            input.close_when(super::moderation::session::banned(ctx.clone(), me.0));
+        }
         match ctx.hub.enter(me.0, ctx.limits.sessions_per_key) {
             Ok(()) => {
                 let _presence = Presence::counted(&ctx.hub, Some(me.0));
@@ -264,6 +276,12 @@ pub async fn run(
                 // key away. Correspondence games wait in the lobby's list.
                 let mut next = running_live_game(&ctx, me.0).map_or(Next::Lobby, Next::Game);
                 let mut lobby = Lobby::new(me.clone());
+                // Who the operators' screen asks for: this key, with the name it has now.
+                let operator = Who {
+                    key: who.key.clone(),
+                    address: who.address,
+                    player: Some(me.clone()),
+                };
                 loop {
                     next = match next {
                         Next::Lobby => {
@@ -281,6 +299,15 @@ pub async fn run(
                         }
                         Next::Game(id) => game_screen(&ctx, &me, id, &mut screen, &mut input).await,
                         Next::Puzzles => puzzle_screen(&ctx, &me, &mut screen, &mut input).await,
+                        Next::Operators
+                            if super::moderation::session::is_operator(&ctx, &operator) =>
+                        {
+                            operators_screen(&ctx, &operator, &mut screen, &mut input).await
+                        }
+                        Next::Operators => {
+                            lobby.say(super::moderation::session::NOT_AN_OPERATOR, true);
+                            Next::Lobby
+                        }
                         Next::Quit => break,
                     };
                 }
@@ -299,6 +326,10 @@ pub async fn run(
             input.idle_words()
         ),
         Some(Ended::Stopping) => STOPPING.to_string(),
+        Some(Ended::Banned) => format!(
+            "quentin: {}.\r\n",
+            super::moderation::session::ban_words(&ctx, who_id)
+        ),
         Some(Ended::Gone | Ended::Flooded) | None => return,
     };
     let _ = screen.out.send(why.as_bytes()).await;
@@ -365,6 +396,7 @@ async fn notice(screen: &mut Screen, input: &mut Inbox, text: &str) {
 async fn pick_name(
     ctx: &Context,
     who: &Who,
+    renamed: Option<i64>,
     screen: &mut Screen,
     input: &mut Inbox,
 ) -> Option<(i64, String)> {
@@ -372,7 +404,11 @@ async fn pick_name(
     let mut said = String::new();
     loop {
         let text = vec![
-            Line::from("Welcome to quentin. This key is new here: pick a name."),
+            Line::from(if renamed.is_some() {
+                "The server's operators took your name away: pick a new one."
+            } else {
+                "Welcome to quentin. This key is new here: pick a name."
+            }),
             Line::from("2 to 20 letters, digits, - and _; Enter to take it, Esc to leave."),
             Line::default(),
             Line::from(format!("Name: {name}_")),
@@ -397,6 +433,13 @@ async fn pick_name(
             match k.code {
                 _ if quit_key(&event) => return None,
                 KeyCode::Esc => return None,
+                KeyCode::Enter if renamed.is_some() => {
+                    let id = renamed.unwrap_or_default();
+                    match super::moderation::session::pick(ctx, id, &name).await {
+                        Ok(me) => return Some(me),
+                        Err(why) => said = format!("{why}: try another."),
+                    }
+                }
                 KeyCode::Enter => match ctx.signups.may(who.address) {
                     Err(why) => said = format!("{why}."),
                     Ok(()) => match ctx.hub.register(&who.key, &name, ctx.clock.now()).await {
@@ -509,6 +552,7 @@ async fn lobby_screen(
                 Ask::Nothing => {}
                 Ask::Quit => return Next::Quit,
                 Ask::Puzzles => return Next::Puzzles,
+                Ask::Operators => return Next::Operators,
                 Ask::Open(id) => return Next::Game(id),
                 Ask::Accept(id) => match ctx.hub.accept(lobby.me.0, id, now).await {
                     Ok((id, _)) => return Next::Game(id),

@@ -34,6 +34,7 @@ pub mod lobby;
 mod maintenance;
 pub mod metrics;
 mod migrate;
+pub mod moderation;
 pub mod note;
 pub mod puzzles;
 pub mod rating;
@@ -92,8 +93,10 @@ pub struct Context {
     pub closed: Notify,
     /// The reviews of finished games the server runs.
     pub reviews: reviews::Reviews,
-    /// The host's lists (`--allow`, `--motd`), read again on SIGHUP.
+    /// The host's lists (`--allow`, `--motd`, `--operators`), read again on SIGHUP.
     pub access: access::Access,
+    /// The operators' ledger, and its reading again.
+    pub moderation: moderation::watch::Moderation,
     /// Registrations of each network block in the last hour.
     pub signups: signup::Signups,
     /// The runtime that draws the screens watching a game, on a thread of its own apart from

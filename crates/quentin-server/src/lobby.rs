@@ -61,6 +61,8 @@ pub enum Ask {
     Puzzles,
     /// Leave the server.
     Quit,
+    /// Open the operators' screen (for operators only).
+    Operators,
 }
 
 /// A line one can select.
@@ -220,6 +222,7 @@ impl Lobby {
             }
             KeyCode::Char('?') => self.help = true,
             KeyCode::Char('p') => return Ask::Puzzles,
+            KeyCode::Char('o') => return Ask::Operators,
             KeyCode::Char('q') | KeyCode::Esc => return Ask::Quit,
             KeyCode::Char('d') => match self.items().get(self.selected) {
                 Some(Item::Challenge(id, true)) => return Ask::Withdraw(*id),
@@ -488,6 +491,7 @@ const HELP: &[&str] = &[
     "                   first, the clock, rated or casual, and perhaps one opponent)",
     "d                  withdraw your challenge",
     "p                  puzzles, each near your puzzle rating (n the next, q back here)",
+    "o                  the operators' screen (for the server's operators only)",
     "?                  this help (any key closes it)",
     "q, Esc, Ctrl-C     leave the server",
     "",

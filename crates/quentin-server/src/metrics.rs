@@ -29,8 +29,8 @@ const MOST_REQUEST: usize = 8 * 1024;
 const SCRAPES: usize = 8;
 
 /// The reasons of `quentin_refused_total`: the gate's ([`super::gate::Refused::label`]), and
-/// a key not on a private server's list.
-const REFUSALS: [&str; 7] = [
+/// a key not on a private server's list, a banned player's.
+const REFUSALS: [&str; 8] = [
     "startups",
     "address",
     "early-drop",
@@ -38,6 +38,7 @@ const REFUSALS: [&str; 7] = [
     "full",
     "key",
     "private",
+    "banned",
 ];
 
 /// Everything counted.

@@ -16,13 +16,15 @@ use russh::{MethodKind, MethodSet};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, watch};
 
-use super::access::{Access, AccessFiles, Lists};
+use super::access::{Access, AccessFiles, KeyList, Lists};
 use super::clock::Clock;
 use super::cluster::Cluster;
 use super::gate::{Bounds, Gate};
 use super::hub::{FairLimits, Hub, HubLimits};
 use super::link::{Cut, Link};
 use super::metrics::metrics;
+use super::moderation::Ledger;
+use super::moderation::watch::Moderation;
 use super::report::{say, survive};
 use super::ssh::Connection;
 use super::store::Sqlite;
@@ -283,8 +285,9 @@ fn summary(lists: &Lists) -> String {
         Some(list) => format!("{} keys or names may log in", list.len()),
         None => "anyone may log in".to_string(),
     };
+    let operators = lists.operators.as_ref().map_or(0, KeyList::len);
     format!(
-        "{allow}, a message of the day of {} lines",
+        "{allow}, a message of the day of {} lines, {operators} operators named by a file",
         lists.motd.len()
     )
 }
@@ -372,6 +375,10 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
             )
         }
     };
+    let ledger = match &pool {
+        None => Ledger::sqlite(&options.data.join("server.db"))?,
+        Some((pool, _)) => Ledger::postgres(pool.clone(), runtime.handle().clone()),
+    };
     for damaged in hub.damaged() {
         // Said to the host at the start: these stay out of play until repaired.
         tracing::warn!("{damaged}; it stays out of play");
@@ -399,6 +406,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         closed: Notify::new(),
         reviews: super::reviews::Reviews::new(options.review_threads),
         access,
+        moderation: Moderation::new(ledger),
         signups: super::signup::Signups::new(options.registrations_per_hour),
         watchers: Some(watchers.handle().clone()),
     });
@@ -431,6 +439,12 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
                 .await
                 .context("cannot join the other server processes on the database")?;
         }
+        // The sanctions in force before anyone logs in; then read again every half second.
+        ctx.moderation
+            .start(&ctx.hub, ctx.clock.now())
+            .await
+            .context("cannot read the operators' ledger")?;
+        tokio::spawn(super::moderation::watch::run(ctx.clone()));
         let listener = TcpListener::bind(&options.listen)
             .await
             .with_context(|| format!("cannot listen on {}", options.listen))?;

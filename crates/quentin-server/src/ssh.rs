@@ -19,6 +19,7 @@ use super::gate::{KeySlot, Login, Startup};
 use super::interactive::{self, Terminal};
 use super::link::Link;
 use super::metrics::{SessionCount, metrics};
+use super::moderation::session;
 use super::report::spawn_supervised;
 
 /// What a client that could not log in with a key is told: OpenSSH shows keyboard-interactive's
@@ -176,7 +177,11 @@ impl Connection {
         state.started = true;
         state.bot = bot;
         state.feed = Some(feed.clone());
-        let rx = Inbox::new(feed, ctx.limits.idle, ctx.stop.subscribe());
+        let mut rx = Inbox::new(feed, ctx.limits.idle, ctx.stop.subscribe());
+        // A ban closes the player's sessions, with its reason.
+        if let Some((id, _)) = &who.player {
+            rx.close_when(session::banned(ctx.clone(), *id));
+        }
         let (alive, alive_rx) = watch::channel(());
         state.alive = Some(alive);
         let term = state.term.clone();
@@ -337,7 +342,9 @@ impl russh::server::Handler for Connection {
     ) -> Result<Auth, Self::Error> {
         // Whatever user name the command line gives: the key is the player.
         let key = key.public_key.fingerprint(HashAlg::Sha256).to_string();
-        let name = self.ctx.hub.player_of_key(&key).map(|(_, name)| name);
+        let player_of_key = self.ctx.hub.player_of_key(&key);
+        let name = player_of_key.as_ref().map(|(_, name)| name.clone());
+        let ban = session::ban_at_login(&self.ctx, player_of_key.map(|(id, _)| id));
         self.link.know(Some(&key), name.as_deref());
         let player = name.as_deref().unwrap_or("-");
         let lists = self.ctx.access.lists();
@@ -350,6 +357,9 @@ impl russh::server::Handler for Connection {
             Err(format!(
                 "this server is private: only the keys its host lists may log in (yours is {key})"
             ))
+        } else if let Some(ban) = ban {
+            metrics().refused.with_label_values(&["banned"]).inc();
+            Err(ban)
         } else {
             self.ctx.gate.login(&key).map_err(|r| {
                 metrics().refused.with_label_values(&[r.label()]).inc();
@@ -364,6 +374,7 @@ impl russh::server::Handler for Connection {
                 }
                 self.link.logged_in();
                 metrics().logins.inc();
+                session::keep_login(&self.ctx, &key, self.link.peer.ip());
                 tracing::info!(peer = %self.link.peer, %key, player = %player, "logged in");
             }
             Err(refused) => {

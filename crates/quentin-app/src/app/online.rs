@@ -54,6 +54,8 @@ pub enum Win {
     Time,
     /// The loser resigned.
     Resignation,
+    /// The loser was banned by the server's operators while the game went on.
+    Forfeit,
 }
 
 /// Why a game was aborted.
@@ -65,6 +67,8 @@ pub enum Abort {
     Asked,
     /// A rated game ended by resignation, time or leaving before it was long enough to rate.
     TooShort,
+    /// The server's operators aborted it (or banned a player before the second move).
+    ByOperator,
 }
 
 /// The edges a colour joins in the connection games.
@@ -107,6 +111,7 @@ impl Finish {
                     Win::NoLegalAction => ("had no legal action".to_string(), loser),
                     Win::Time => ("ran out of time".to_string(), loser),
                     Win::Resignation => ("resigned".to_string(), loser),
+                    Win::Forfeit => ("forfeits".to_string(), loser),
                 };
                 match viewer {
                     Some(me) if me == seat => format!("{} {done}: you win", upper(by)),
@@ -121,6 +126,9 @@ impl Finish {
             }
             Finish::Aborted(Abort::Asked) => "Game aborted before both had moved".to_string(),
             Finish::Aborted(Abort::TooShort) => "Game aborted: too short to be rated".to_string(),
+            Finish::Aborted(Abort::ByOperator) => {
+                "Game aborted by the server's operators".to_string()
+            }
         }
     }
 }

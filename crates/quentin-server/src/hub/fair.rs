@@ -135,11 +135,9 @@ pub(super) fn held_until(inner: &Inner, player: i64, now: i64) -> Option<i64> {
         .filter_map(|g| {
             let seat = g.row.players.iter().position(|p| *p == player)?;
             let ended = g.row.ended?;
-            let aborted = g
-                .row
-                .result
-                .as_ref()
-                .is_some_and(|(result, _)| result == super::views::ABORTED);
+            let aborted = g.row.result.as_ref().is_some_and(|(result, why)| {
+                result == super::views::ABORTED && why != super::super::moderation::BY_OPERATOR
+            });
             // The player's own actions: those of their seat (the first player's are the even
             // ones; a swap keeps the order of seats). Held is the one who was to move and
             // never did, not the opponent who had no turn yet.

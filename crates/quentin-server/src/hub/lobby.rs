@@ -192,8 +192,13 @@ impl Hub {
                 inner.may_play_rated(player, now)?;
             }
             inner.ask(player, now)?;
-            // Past the pair's rated games of the day, the game is played casual.
-            challenge.rated && inner.may_rate(player, challenge.by, now)
+            // Past the pair's rated games of the day, the game is played casual; so is a
+            // game of a player an operator marked (rated for nobody).
+            let marked = {
+                let sanctions = self.sanctions.borrow();
+                sanctions.marked.contains(&player) || sanctions.marked.contains(&challenge.by)
+            };
+            challenge.rated && inner.may_rate(player, challenge.by, now) && !marked
         };
         let first = First::from_name(&challenge.first).unwrap_or(First::Random);
         let challenger_first = match first {

@@ -8,6 +8,7 @@ use tokio::sync::{OwnedMutexGuard, oneshot};
 
 use quentin_rules::{Action, Color};
 
+use super::super::moderation::BY_OPERATOR;
 use super::super::report::report;
 use super::super::size_class::{RatingKey, rating_key};
 use super::super::store::{Applied, Change, GameRow, RatingRow};
@@ -276,7 +277,7 @@ impl Hub {
             let game = inner.live(id)?;
             // Aborted when asked, or when the loser has made no move yet, or a rated game
             // too short to rate (fair.rs): won by nobody, not rated.
-            let asked = reason == ABORT_ASKED;
+            let asked = reason == ABORT_ASKED || reason == BY_OPERATOR;
             let unmoved = game.row.actions.len() <= 1 - winner;
             let short = game.row.rated && game.row.actions.len() < RATED_MIN_ACTIONS;
             let aborted = asked || unmoved || short;

@@ -1,6 +1,7 @@
 //! What the hub shows: a game as its players and watchers see it, the open challenges, a
 //! player's games, the games being played, recent results, the leaderboard, and records.
 
+use super::super::moderation::{BY_OPERATOR, FORFEIT};
 use quentin_record::record::{self, Players};
 use quentin_rules::{Action, Color, Game, Position, Setup};
 
@@ -101,6 +102,7 @@ impl GameView {
                 ABORT_ASKED => Abort::Asked,
                 NO_FIRST_MOVE => Abort::NoFirstMove(self.no_first_move()),
                 TOO_SHORT => Abort::TooShort,
+                BY_OPERATOR => Abort::ByOperator,
                 other => {
                     tracing::warn!(game = self.id, why = other, "an abort's reason not known");
                     Abort::Asked
@@ -115,6 +117,7 @@ impl GameView {
                     "no-legal-action" => Win::NoLegalAction,
                     "time" => Win::Time,
                     "resignation" => Win::Resignation,
+                    FORFEIT => Win::Forfeit,
                     other => {
                         tracing::warn!(game = self.id, why = other, "a win's reason not known");
                         Win::Connection(self.color(seat))

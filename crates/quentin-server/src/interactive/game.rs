@@ -348,6 +348,9 @@ mod tests {
             closed: tokio::sync::Notify::new(),
             reviews: crate::reviews::Reviews::new(1),
             access: crate::access::Access::load(Default::default()).unwrap(),
+            moderation: crate::moderation::watch::Moderation::new(
+                crate::moderation::Ledger::sqlite(&dir.join("server.db")).unwrap(),
+            ),
             signups: crate::signup::Signups::new(20),
             watchers: None,
         }

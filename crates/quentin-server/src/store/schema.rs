@@ -69,6 +69,21 @@ CREATE TABLE puzzle_attempts(
     player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, at INTEGER NOT NULL,
     PRIMARY KEY(player, puzzle));
 ",
+    // Moderation (issue 50): operators, bans, marks, renames, the audit log and each login's
+    // address (`moderation/`).
+    "
+CREATE TABLE operators(player INTEGER PRIMARY KEY, at INTEGER NOT NULL);
+CREATE TABLE bans(
+    player INTEGER PRIMARY KEY, reason TEXT NOT NULL, ends INTEGER, at INTEGER NOT NULL);
+CREATE TABLE marks(player INTEGER PRIMARY KEY, at INTEGER NOT NULL);
+CREATE TABLE renames(player INTEGER PRIMARY KEY, old TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE TABLE audit(
+    id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, who TEXT NOT NULL,
+    what TEXT NOT NULL, whom TEXT NOT NULL, why TEXT NOT NULL);
+CREATE TABLE logins(key TEXT NOT NULL, address TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE INDEX logins_key ON logins(key, at);
+CREATE INDEX logins_address ON logins(address);
+",
 ];
 
 /// The tables of version 1, which a file of version 0 must have to be a store.

@@ -69,6 +69,19 @@ CREATE TABLE puzzle_attempts(
     player BIGINT NOT NULL, puzzle TEXT NOT NULL, solved BOOLEAN NOT NULL, at BIGINT NOT NULL,
     PRIMARY KEY(player, puzzle));
 ",
+    "
+CREATE TABLE operators(player BIGINT PRIMARY KEY, at BIGINT NOT NULL);
+CREATE TABLE bans(
+    player BIGINT PRIMARY KEY, reason TEXT NOT NULL, ends BIGINT, at BIGINT NOT NULL);
+CREATE TABLE marks(player BIGINT PRIMARY KEY, at BIGINT NOT NULL);
+CREATE TABLE renames(player BIGINT PRIMARY KEY, old TEXT NOT NULL, at BIGINT NOT NULL);
+CREATE TABLE audit(
+    id BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, who TEXT NOT NULL,
+    what TEXT NOT NULL, whom TEXT NOT NULL, why TEXT NOT NULL);
+CREATE TABLE logins(key TEXT NOT NULL, address TEXT NOT NULL, at BIGINT NOT NULL);
+CREATE INDEX logins_key ON logins(key, at);
+CREATE INDEX logins_address ON logins(address);
+",
 ];
 
 // The two stores count the same versions: a step added to one is added to the other.
@@ -196,6 +209,12 @@ const COLUMNS: &[(&str, &[&str])] = &[
         &["player", "rating", "deviation", "volatility", "attempts"],
     ),
     ("puzzle_attempts", &["player", "puzzle", "solved", "at"]),
+    ("operators", &["player", "at"]),
+    ("bans", &["player", "reason", "ends", "at"]),
+    ("marks", &["player", "at"]),
+    ("renames", &["player", "old", "at"]),
+    ("audit", &["id", "at", "who", "what", "whom", "why"]),
+    ("logins", &["key", "address", "at"]),
 ];
 
 /// What is missing from the database's tables for the current version: every table and

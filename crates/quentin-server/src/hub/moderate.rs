@@ -1,0 +1,131 @@
+//! What the operators' orders do to the hub's memory (the store already holds them: the
+//! ledger wrote them, `src/server/moderation`): the sanctions in force, which sessions and
+//! logins read; a name, ratings or challenges changed in the store; and the games this
+//! process owns that a ban or an abort ends.
+
+use std::sync::Arc;
+
+use tokio::sync::watch;
+
+use super::super::moderation::{BY_OPERATOR, FORFEIT, Sanctions};
+use super::{Hub, Owner};
+
+impl Hub {
+    /// The sanctions in force, as last read from the ledger.
+    #[must_use]
+    pub fn sanctions(&self) -> Arc<Sanctions> {
+        self.sanctions.borrow().clone()
+    }
+
+    /// News of the sanctions: each session watches for a ban of its player.
+    #[must_use]
+    pub fn watch_sanctions(&self) -> watch::Receiver<Arc<Sanctions>> {
+        self.sanctions.subscribe()
+    }
+
+    /// The sanctions read from the ledger now.
+    pub fn set_sanctions(&self, sanctions: Arc<Sanctions>) {
+        self.sanctions.send_replace(sanctions);
+    }
+
+    /// Whether game `id` is over (or is not here).
+    #[must_use]
+    pub fn game_over(&self, id: i64) -> bool {
+        self.lock()
+            .games
+            .get(&id)
+            .is_none_or(|g| g.row.result.is_some())
+    }
+
+    /// The number of the player named `name` (in any case).
+    #[must_use]
+    pub fn player_named(&self, name: &str) -> Option<i64> {
+        self.lock().names.get(&name.to_ascii_lowercase()).copied()
+    }
+
+    /// Player `id` is now named `name` (a rename, or the new name they picked).
+    pub fn renamed(&self, id: i64, name: &str) {
+        let mut inner = self.lock();
+        let Some(player) = inner.players.get_mut(&id) else {
+            return;
+        };
+        let old = std::mem::replace(&mut player.name, name.to_string());
+        inner.names.remove(&old.to_ascii_lowercase());
+        inner.names.insert(name.to_ascii_lowercase(), id);
+        inner.lobby_changed();
+    }
+
+    /// Player `id`'s ratings are back to the start.
+    pub fn ratings_reset(&self, id: i64) {
+        let mut inner = self.lock();
+        if let Some(player) = inner.players.get_mut(&id) {
+            player.ratings.clear();
+        }
+        inner.lobby_changed();
+    }
+
+    /// Challenge `id` was closed in the store; or, with `by`, every challenge of that player.
+    pub fn challenges_closed(&self, id: Option<i64>, by: Option<i64>) {
+        let mut inner = self.lock();
+        inner
+            .challenges
+            .retain(|n, c| Some(*n) != id && Some(c.by) != by);
+        inner.lobby_changed();
+    }
+
+    /// Ends the games that this process owns and the sanctions end: those of a banned player
+    /// (lost on forfeit, or aborted before the second move) and those an operator aborted.
+    /// Each is tried once here; one that cannot be ended now is tried at the next reading.
+    pub async fn end_sanctioned(&self, now: i64) {
+        let sanctions = self.sanctions();
+        let due: Vec<(i64, usize, &'static str)> = {
+            let inner = self.lock();
+            inner
+                .games
+                .values()
+                .filter(|g| g.row.result.is_none())
+                .filter(|g| {
+                    self.peers
+                        .get()
+                        .is_none_or(|p| p.owner(g.row.id) == Owner::Me)
+                })
+                .filter_map(|g| {
+                    if sanctions.aborts.contains(&g.row.id) {
+                        return Some((g.row.id, 0, BY_OPERATOR));
+                    }
+                    let banned = g
+                        .row
+                        .players
+                        .iter()
+                        .position(|p| sanctions.ban_of(*p, now).is_some())?;
+                    Some(if g.row.actions.len() < 2 {
+                        (g.row.id, 0, BY_OPERATOR)
+                    } else {
+                        (g.row.id, 1 - banned, FORFEIT)
+                    })
+                })
+                .collect()
+        };
+        for (id, winner, reason) in due {
+            let Ok(turn) = self.lock().live(id).map(|g| g.turn.clone()) else {
+                continue;
+            };
+            let turn = turn.lock_owned().await;
+            // Ended meanwhile (a move, a resignation): nothing to do.
+            if self
+                .lock()
+                .live(id)
+                .map_or(true, |g| g.row.result.is_some())
+            {
+                continue;
+            }
+            tracing::info!(game = id, %reason, "an operator's order ends a game");
+            if let Err(e) = self.end(vec![turn], id, winner, reason, now).await {
+                tracing::warn!(
+                    game = id,
+                    "cannot end the game for an operator's order: {e}"
+                );
+            }
+        }
+    }
+}

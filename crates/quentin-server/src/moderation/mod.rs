@@ -1,0 +1,345 @@
+//! Moderation: what an operator orders (ban, rename, abort, close, reset, mark, and the lists
+//! that help decide), the same words in the bot protocol and in `quentin serve admin`
+//! ([`Order::parse`]); the sanctions in force ([`Sanctions`]), which every server process keeps
+//! a copy of; and the [`ledger`] that writes them, with the audit log, in the store.
+//!
+//! A running server reads the ledger again when one of its operators orders something, and
+//! every half second besides ([`watch`]): an order given on another process, or by the host's
+//! `quentin serve admin` while the server runs, takes effect within a second.
+
+mod admin;
+pub mod ledger;
+mod postgres;
+pub mod session;
+mod sqlite;
+pub mod watch;
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fmt;
+
+pub use admin::admin;
+pub use ledger::Ledger;
+
+/// Why a game ended, when an operator aborted it.
+pub const BY_OPERATOR: &str = "by-operator";
+/// Why a game ended, when a player was banned while it went on: lost on forfeit.
+pub const FORFEIT: &str = "forfeit";
+
+/// What an operator orders: the words after `? not an operator` is answered to a player who
+/// is not one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// `ban NAME [until YYYY-MM-DD] REASON...`.
+    Ban {
+        /// The player.
+        name: String,
+        /// The day the ban ends (ms since the epoch, midnight UTC); `None`: for good.
+        until: Option<i64>,
+        /// Why, shown to the player at each login.
+        reason: String,
+    },
+    /// `unban NAME`.
+    Unban(String),
+    /// `rename NAME`: a new name to pick at the next login.
+    Rename(String),
+    /// `abort GAME`: ended, unrated.
+    Abort(i64),
+    /// `close CHALLENGE`.
+    Close(i64),
+    /// `reset NAME`: every rating back to the start.
+    Reset(String),
+    /// `mark NAME`: their games from now on are played unrated.
+    Mark(String),
+    /// `unmark NAME`.
+    Unmark(String),
+    /// `players [NAME]`.
+    Players(Option<String>),
+    /// `log`.
+    Log,
+    /// `op NAME` (the host's `quentin serve admin` only).
+    Op(String),
+    /// `deop NAME` (the host's `quentin serve admin` only).
+    Deop(String),
+}
+
+/// The first words of the orders, as the bot protocol tells them from a player's commands
+/// (`abort` apart: a player's own abort, unless an operator's of a game not theirs).
+pub const ORDER_WORDS: [&str; 9] = [
+    "ban", "unban", "rename", "close", "reset", "mark", "unmark", "players", "log",
+];
+
+impl Order {
+    /// The order of `words`, or how to write it.
+    ///
+    /// # Errors
+    /// Unknown words, a missing name or number, a bad date.
+    pub fn parse(words: &[&str]) -> Result<Order, String> {
+        let name = |usage: &str| match words {
+            [_, name] => Ok((*name).to_string()),
+            _ => Err(usage.to_string()),
+        };
+        let number = |usage: &str| match words {
+            [_, n] => n.parse::<i64>().map_err(|_| format!("bad number: {usage}")),
+            _ => Err(usage.to_string()),
+        };
+        Ok(match words.first().copied().unwrap_or_default() {
+            "ban" => {
+                let usage = "ban NAME [until YYYY-MM-DD] REASON...";
+                let Some(name) = words.get(1) else {
+                    return Err(usage.to_string());
+                };
+                let (until, reason) = match words.get(2..) {
+                    Some(["until", date, reason @ ..]) => (Some(day(date)?), reason),
+                    Some(reason) => (None, reason),
+                    None => (None, &[][..]),
+                };
+                if reason.is_empty() {
+                    return Err(format!("a ban needs a reason: {usage}"));
+                }
+                Order::Ban {
+                    name: (*name).to_string(),
+                    until,
+                    reason: reason.join(" "),
+                }
+            }
+            "unban" => Order::Unban(name("unban NAME")?),
+            "rename" => Order::Rename(name("rename NAME")?),
+            "abort" => Order::Abort(number("abort GAME")?),
+            "close" => Order::Close(number("close CHALLENGE")?),
+            "reset" => Order::Reset(name("reset NAME")?),
+            "mark" => Order::Mark(name("mark NAME")?),
+            "unmark" => Order::Unmark(name("unmark NAME")?),
+            "players" => match words {
+                [_] => Order::Players(None),
+                [_, name] => Order::Players(Some((*name).to_string())),
+                _ => return Err("players [NAME]".to_string()),
+            },
+            "log" if words.len() == 1 => Order::Log,
+            "log" => return Err("log takes no words after it".to_string()),
+            "op" => Order::Op(name("op NAME")?),
+            "deop" => Order::Deop(name("deop NAME")?),
+            other => {
+                return Err(format!(
+                    "unknown order {}: ban, unban, rename, abort, close, reset, mark, unmark, \
+                     players, log, op, deop",
+                    super::spec::shown(other)
+                ));
+            }
+        })
+    }
+
+    /// The order's word, as the audit log says what was done.
+    #[must_use]
+    pub fn word(&self) -> &'static str {
+        match self {
+            Order::Ban { .. } => "ban",
+            Order::Unban(_) => "unban",
+            Order::Rename(_) => "rename",
+            Order::Abort(_) => "abort",
+            Order::Close(_) => "close",
+            Order::Reset(_) => "reset",
+            Order::Mark(_) => "mark",
+            Order::Unmark(_) => "unmark",
+            Order::Players(_) => "players",
+            Order::Log => "log",
+            Order::Op(_) => "op",
+            Order::Deop(_) => "deop",
+        }
+    }
+}
+
+/// The milliseconds since the epoch of `YYYY-MM-DD`'s midnight, UTC.
+///
+/// # Errors
+/// Not such a date.
+pub fn day(text: &str) -> Result<i64, String> {
+    let bad = || format!("bad date {}: write YYYY-MM-DD", super::spec::shown(text));
+    let parts: Vec<&str> = text.split('-').collect();
+    let [y, m, d] = parts.as_slice() else {
+        return Err(bad());
+    };
+    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return Err(bad());
+    }
+    let (y, m, d) = (
+        y.parse::<i32>().map_err(|_| bad())?,
+        m.parse::<u8>().map_err(|_| bad())?,
+        d.parse::<u8>().map_err(|_| bad())?,
+    );
+    let month = time::Month::try_from(m).map_err(|_| bad())?;
+    let date = time::Date::from_calendar_date(y, month, d).map_err(|_| bad())?;
+    Ok(date.midnight().assume_utc().unix_timestamp() * 1000)
+}
+
+/// `YYYY-MM-DD` of `ms` since the epoch, UTC.
+#[must_use]
+pub fn date(ms: i64) -> String {
+    match time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
+        Ok(t) => format!("{:04}-{:02}-{:02}", t.year(), u8::from(t.month()), t.day()),
+        Err(_) => "?".to_string(),
+    }
+}
+
+/// `YYYY-MM-DD HH:MM:SS` of `ms` since the epoch, UTC.
+#[must_use]
+pub fn moment(ms: i64) -> String {
+    match time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
+        Ok(t) => format!(
+            "{} {:02}:{:02}:{:02}",
+            date(ms),
+            t.hour(),
+            t.minute(),
+            t.second()
+        ),
+        Err(_) => "?".to_string(),
+    }
+}
+
+/// A ban in force.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ban {
+    /// Why.
+    pub reason: String,
+    /// When it ends (ms since the epoch), if it does.
+    pub until: Option<i64>,
+}
+
+impl fmt::Display for Ban {
+    /// What a banned player is told at login, and when their sessions are closed.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "you are banned from this server: {}", self.reason)?;
+        if let Some(until) = self.until {
+            write!(f, " (until {})", date(until))?;
+        }
+        Ok(())
+    }
+}
+
+/// The sanctions in force, as the ledger last said: a copy in each process.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sanctions {
+    /// The bans, by player (ended ones too, until unbanned: [`Sanctions::ban_of`] checks).
+    pub bans: HashMap<i64, Ban>,
+    /// The marked players: their games from now on are played unrated.
+    pub marked: HashSet<i64>,
+    /// The players renamed by an operator, who must pick a new name.
+    pub renamed: HashSet<i64>,
+    /// The players the store names operators (`quentin serve admin op NAME`).
+    pub operators: HashSet<i64>,
+    /// The games an operator ordered aborted (those still going on are ended by their owner).
+    pub aborts: BTreeSet<i64>,
+    /// The number of the last row of the audit log.
+    pub last: i64,
+}
+
+impl Sanctions {
+    /// The ban of `player` in force at `now`, if any.
+    #[must_use]
+    pub fn ban_of(&self, player: i64, now: i64) -> Option<&Ban> {
+        self.bans
+            .get(&player)
+            .filter(|b| b.until.is_none_or(|until| now < until))
+    }
+}
+
+/// A row of the audit log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditRow {
+    /// Its number.
+    pub id: i64,
+    /// When (ms since the epoch).
+    pub at: i64,
+    /// Who did it: an operator's name, or `host` (`quentin serve admin`).
+    pub who: String,
+    /// What: the order's word.
+    pub what: String,
+    /// Whom: a player's name, `game N` or `challenge N`.
+    pub whom: String,
+    /// Why (a ban's reason, the end date), or empty.
+    pub why: String,
+}
+
+impl AuditRow {
+    /// The row as `log` shows it: `YYYY-MM-DD HH:MM:SS WHO WHAT WHOM[: WHY]`.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let mut line = format!(
+            "{} {} {} {}",
+            moment(self.at),
+            self.who,
+            self.what,
+            self.whom
+        );
+        if !self.why.is_empty() {
+            line.push_str(": ");
+            line.push_str(&self.why);
+        }
+        line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_orders_are_read_from_their_words() {
+        assert_eq!(
+            Order::parse(&["ban", "alice", "until", "2030-01-02", "rude", "words"]),
+            Ok(Order::Ban {
+                name: "alice".into(),
+                until: Some(day("2030-01-02").unwrap()),
+                reason: "rude words".into()
+            })
+        );
+        assert_eq!(
+            Order::parse(&["ban", "alice", "spam"]),
+            Ok(Order::Ban {
+                name: "alice".into(),
+                until: None,
+                reason: "spam".into()
+            })
+        );
+        assert!(
+            Order::parse(&["ban", "alice"])
+                .unwrap_err()
+                .contains("reason")
+        );
+        assert!(
+            Order::parse(&["ban", "alice", "until", "2030-13-01", "x"])
+                .unwrap_err()
+                .contains("bad date")
+        );
+        assert_eq!(Order::parse(&["abort", "12"]), Ok(Order::Abort(12)));
+        assert_eq!(Order::parse(&["close", "3"]), Ok(Order::Close(3)));
+        assert_eq!(Order::parse(&["players"]), Ok(Order::Players(None)));
+        assert_eq!(Order::parse(&["log"]), Ok(Order::Log));
+        assert_eq!(
+            Order::parse(&["unmark", "bob"]),
+            Ok(Order::Unmark("bob".into()))
+        );
+        assert!(Order::parse(&["abort", "x"]).is_err());
+        assert!(Order::parse(&["reset"]).is_err());
+        assert!(Order::parse(&["frobnicate"]).is_err());
+    }
+
+    #[test]
+    fn a_ban_says_why_and_until_when_and_ends_on_its_day() {
+        let until = day("2030-01-02").unwrap();
+        assert_eq!(date(until), "2030-01-02");
+        assert_eq!(moment(until + 61_000), "2030-01-02 00:01:01");
+        let ban = Ban {
+            reason: "rude words".into(),
+            until: Some(until),
+        };
+        assert_eq!(
+            ban.to_string(),
+            "you are banned from this server: rude words (until 2030-01-02)"
+        );
+        let mut sanctions = Sanctions::default();
+        sanctions.bans.insert(7, ban);
+        assert!(sanctions.ban_of(7, until - 1).is_some());
+        assert!(sanctions.ban_of(7, until).is_none());
+        assert!(sanctions.ban_of(8, 0).is_none());
+    }
+}
