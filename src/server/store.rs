@@ -10,6 +10,7 @@ pub mod postgres;
 mod rows;
 mod schema;
 pub(crate) mod sqlite;
+pub mod tournaments;
 mod writer;
 
 use std::fmt;
@@ -24,6 +25,7 @@ use super::spec::TimeControl;
 pub use postgres::Postgres;
 pub use schema::VERSION;
 pub use sqlite::Sqlite;
+pub use tournaments::{EntrantRow, PairingRow, TournamentChange, TournamentRow};
 pub use writer::Writer;
 
 /// A change of a game refused because this process's lease on the game is gone or has run
@@ -169,6 +171,8 @@ pub struct Loaded {
     pub damaged: Vec<Damaged>,
     /// The last time the running server said it was alive (ms since the epoch).
     pub heartbeat: Option<i64>,
+    /// Every tournament, with its entrants and pairings.
+    pub tournaments: Vec<TournamentRow>,
 }
 
 /// A change to the store. Each is all or nothing; the changes of one batch share a
@@ -229,6 +233,9 @@ pub enum Change {
     /// Every unfinished game's turn starts this many milliseconds later: the time the server
     /// was down is charged to nobody.
     Forgive(i64),
+    /// A change of a tournament; [`TournamentChange::Create`] and [`TournamentChange::Pair`]
+    /// give [`Applied::Id`].
+    Tournament(TournamentChange),
 }
 
 /// What a committed change gave.

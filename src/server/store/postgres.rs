@@ -21,7 +21,7 @@ use super::super::size_class::{RatingKey, SizeClass};
 use super::rows::{attach_moves, clock_of, setup_of};
 use super::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, PlayerRow,
-    RatingRow, StoreDown,
+    RatingRow, StoreDown, TournamentChange, tournaments,
 };
 
 /// How long an owner's lease on a game lasts without renewal, in milliseconds.
@@ -206,7 +206,9 @@ impl Postgres {
         let games = read_games(&**client, "TRUE", &[], &mut damaged).await?;
         // No downtime to forgive at the start: the takeovers do it, game by game.
         let heartbeat = None;
+        let tournaments = tournaments::load_postgres(&**client).await?;
         Ok(Loaded {
+            tournaments,
             players,
             ratings,
             challenges,
@@ -682,6 +684,24 @@ async fn apply(
         // renewal (docs/server.md). A heartbeat copied from SQLite stays, for the
         // games that were never owned here.
         Change::Beat(_) | Change::Forgive(_) => (Applied::Done, Vec::new()),
+        Change::Tournament(change) => {
+            let mut notes = Vec::new();
+            let mut game = None;
+            if let TournamentChange::Pair { game: row, .. } = change {
+                // A tournament's game takes a challenge's number, as every game does.
+                let challenge = Change::AddChallenge(tournaments::challenge_of(row));
+                let (Applied::Id(id), _) = Box::pin(apply(tx, process, &challenge)).await? else {
+                    anyhow::bail!("a challenge without a number");
+                };
+                let start = Change::StartGame(GameRow { id, ..row.clone() });
+                notes = Box::pin(apply(tx, process, &start)).await?.1;
+                game = Some(id);
+            }
+            match tournaments::apply_postgres(tx, change, game).await? {
+                Some(id) => (Applied::Id(id), notes),
+                None => (Applied::Done, notes),
+            }
+        }
     })
 }
 

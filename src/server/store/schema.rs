@@ -53,6 +53,7 @@ INSERT INTO ratings_by_size
 DROP TABLE ratings;
 ALTER TABLE ratings_by_size RENAME TO ratings;
 ",
+    super::tournaments::SQLITE_STEP,
 ];
 
 /// The tables of version 1, which a file of version 0 must have to be a store.

@@ -55,6 +55,7 @@ ALTER TABLE ratings ALTER COLUMN class SET NOT NULL;
 ALTER TABLE ratings DROP CONSTRAINT ratings_pkey;
 ALTER TABLE ratings ADD PRIMARY KEY (player, game, class);
 ",
+    super::super::tournaments::POSTGRES_STEP,
 ];
 
 // The two stores count the same versions: a step added to one is added to the other.
@@ -186,7 +187,10 @@ pub async fn missing(client: &Client) -> Result<Vec<String>> {
         })
     };
     let mut missing = Vec::new();
-    for (table, columns) in COLUMNS {
+    for (table, columns) in COLUMNS
+        .iter()
+        .chain(super::super::tournaments::COLUMNS.iter())
+    {
         if !have(table, None) {
             missing.push(format!("there is no table {table}"));
             continue;
