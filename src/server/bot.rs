@@ -14,6 +14,8 @@ use super::hub::{GameView, PAGE, Refusal, Rematch};
 use super::spec::{Spec, shown};
 use super::{Context, Presence};
 
+mod tournament;
+
 /// The longest command line read, in bytes before its newline; a longer one is refused whole.
 const MAX_LINE: usize = 4096;
 
@@ -224,6 +226,12 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
             Ok(spec) => said(hub.challenge(*id, &spec, now).await.map(|n| n.to_string())),
             Err(why) => Err(why),
         },
+        ("tournament" | "tournaments" | "join", Some((me, _))) => {
+            tournament::command(ctx, *me, words, now).await
+        }
+        ("withdraw", Some((me, _))) if words.get(1).is_some_and(|w| w.starts_with(['t', 'T'])) => {
+            tournament::command(ctx, *me, words, now).await
+        }
         ("withdraw", Some((me, _))) => match id_of(words) {
             Ok(id) => said(hub.withdraw(*me, id).await.map(|()| String::new())),
             Err(why) => Err(why),

@@ -10,6 +10,7 @@
 
 mod agree;
 mod command;
+mod director;
 mod fair;
 pub use fair::{FairLimits, RATED_MIN_ACTIONS};
 mod listings;
@@ -20,6 +21,7 @@ mod play;
 mod presence;
 mod refusal;
 mod route;
+mod tournaments;
 mod views;
 
 use std::collections::{BTreeMap, HashMap};
@@ -44,6 +46,7 @@ pub use command::{
 pub use listings::PAGE;
 pub use presence::Watching;
 pub use refusal::Refusal;
+pub use tournaments::{TournamentView, points_and_tiebreaks};
 pub use views::{ABORTED, ChallengeView, GameView, Standing, shown_rating, signed};
 
 /// The hub's limits.
@@ -219,6 +222,8 @@ pub(crate) struct Inner {
     last_beat: i64,
     /// Since when the store cannot be written (its last heartbeat), while it cannot.
     down_since: Option<i64>,
+    /// Every tournament, with its entrants and pairings.
+    pub(crate) tournaments: BTreeMap<i64, super::store::TournamentRow>,
 }
 
 impl Inner {
@@ -309,6 +314,11 @@ impl Hub {
             limits,
             last_beat: now,
             down_since: None,
+            tournaments: loaded
+                .tournaments
+                .iter()
+                .map(|t| (t.id, t.clone()))
+                .collect(),
         };
         for p in &loaded.players {
             inner.add_player(p.id, &p.name, &p.key);

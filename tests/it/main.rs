@@ -53,6 +53,7 @@ mod server_play;
 mod server_pool;
 mod server_private;
 mod server_store;
+mod server_tournaments;
 mod server_truth;
 mod solve;
 mod start_from;

@@ -1,0 +1,311 @@
+//! Tournaments through the real OpenSSH client and a real `quentin serve` (issue 51): bots
+//! create, join and play a Swiss tournament to its end, its standings checked against a
+//! reference reckoned here from the results; a server restarted between rounds goes on with
+//! every pairing and result; a round robin by correspondence goes on as the test clock moves;
+//! absurd settings are refused saying why.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use quentin::rules::{Game, Position, Setup};
+use serve::{Bot, Server, scratch};
+
+use crate::serve;
+
+/// What `tournament ID` says.
+#[derive(Debug, PartialEq)]
+struct View {
+    status: Vec<String>,
+    /// `RANK NAME POINTS TIEBREAK...`, a line each.
+    players: Vec<Vec<String>>,
+    /// `ROUND FIRST SECOND GAME-ID RESULT`, a line each (`ROUND NAME - - bye`).
+    games: Vec<Vec<String>>,
+}
+
+fn view(bot: &mut Bot, id: &str) -> View {
+    let answer = bot.ok(&format!("tournament {id}"));
+    let mut lines = answer.lines();
+    let words = |l: &str| l.split(' ').map(str::to_string).collect::<Vec<_>>();
+    let status = words(lines.next().expect("a status line"));
+    let (mut players, mut games) = (Vec::new(), Vec::new());
+    for line in lines {
+        let mut w = words(line);
+        match w.remove(0).as_str() {
+            "player" => players.push(w),
+            "game" => games.push(w),
+            other => panic!("unknown line {other}: {answer}"),
+        }
+    }
+    View {
+        status,
+        players,
+        games,
+    }
+}
+
+/// The start of every game of these tournaments: Quentin 5×5 without the pie rule.
+fn start() -> Position {
+    Setup {
+        size: 5,
+        pie: false,
+        ..Setup::new(Game::Quentin)
+    }
+    .start()
+    .unwrap()
+}
+
+/// Plays every game of tournament `id` that goes on, as its players: a move each, then the
+/// one the game's number picks resigns. Until the tournament is over, or `rounds` rounds have
+/// ended. `names[i]` is `bots[i]`'s name; `bots[0]` asks how it stands.
+fn play_on(bots: &mut [Bot], names: &[String], id: &str, rounds: Option<u32>) -> View {
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let mut done: HashSet<String> = HashSet::new();
+    loop {
+        assert!(Instant::now() < deadline, "the tournament did not go on");
+        let v = view(&mut bots[0], id);
+        let round: u32 = v.status[5].parse().unwrap();
+        let all_ended = v.games.iter().all(|g| g[4] != "*");
+        if v.status[3] == "over" || rounds.is_some_and(|r| round >= r && all_ended) {
+            return v;
+        }
+        let mut played = false;
+        for g in v.games.iter().filter(|g| g[4] == "*") {
+            if !done.insert(g[3].clone()) {
+                continue;
+            }
+            let seat = |name: &str| names.iter().position(|n| n == name).unwrap();
+            let (first, second) = (seat(&g[1]), seat(&g[2]));
+            let mut position = start();
+            for player in [first, second] {
+                let legal = position.legal_actions();
+                let action = legal[legal.len() / 2];
+                bots[player].ok(&format!("play {} {action}", g[3]));
+                position.play(action).unwrap();
+            }
+            let game: u64 = g[3].parse().unwrap();
+            let loser = if game.wrapping_mul(2_654_435_761) % 3 == 0 {
+                first
+            } else {
+                second
+            };
+            bots[loser].ok(&format!("resign {}", g[3]));
+            played = true;
+        }
+        if !played {
+            // The director pairs the next round at its next tick.
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+/// Registers `n` bots, the first of which makes tournament `create`; all join. Their names
+/// and the tournament's number.
+fn entrants(
+    server: &Server,
+    dir: &std::path::Path,
+    n: usize,
+    create: &str,
+) -> (Vec<Bot>, Vec<String>, String) {
+    let names: Vec<String> = (0..n).map(|i| format!("bot{i}")).collect();
+    let mut bots: Vec<Bot> = names
+        .iter()
+        .map(|name| server.registered(dir, name))
+        .collect();
+    let id = bots[0].ok(&format!("tournament create {create}"));
+    assert!(id.starts_with('t'), "{id}");
+    for bot in &mut bots {
+        assert_eq!(bot.ask(&format!("join {id}")), "=");
+    }
+    (bots, names, id)
+}
+
+/// The standings reckoned from the game lines: each name's points, Buchholz and
+/// Sonneborn-Berger as the protocol writes them, in the order of rank (points, then the
+/// tie-breaks, then the order they joined).
+fn reference(games: &[Vec<String>], names: &[String]) -> Vec<Vec<String>> {
+    let mut points: HashMap<&str, f64> = names.iter().map(|n| (n.as_str(), 0.0)).collect();
+    let mut met: Vec<(&str, &str, f64)> = Vec::new();
+    for g in games {
+        if g[4] == "bye" {
+            *points.get_mut(g[1].as_str()).unwrap() += 1.0;
+            continue;
+        }
+        let first = match g[4].as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            other => panic!("a game not over: {other}"),
+        };
+        *points.get_mut(g[1].as_str()).unwrap() += first;
+        *points.get_mut(g[2].as_str()).unwrap() += 1.0 - first;
+        met.push((&g[1], &g[2], first));
+        met.push((&g[2], &g[1], 1.0 - first));
+    }
+    let mut lines: Vec<(f64, f64, f64, usize, &str)> = names
+        .iter()
+        .enumerate()
+        .map(|(seed, name)| {
+            let mine = met.iter().filter(|(me, _, _)| *me == name.as_str());
+            let buchholz: f64 = mine.clone().map(|(_, them, _)| points[them]).sum();
+            let sb: f64 = mine.map(|(_, them, got)| got * points[them]).sum();
+            (points[name.as_str()], buchholz, sb, seed, name.as_str())
+        })
+        .collect();
+    lines.sort_by(|a, b| {
+        (b.0, b.1, b.2)
+            .partial_cmp(&(a.0, a.1, a.2))
+            .unwrap()
+            .then(a.3.cmp(&b.3))
+    });
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, (p, b, s, _, name))| {
+            vec![
+                (i + 1).to_string(),
+                (*name).to_string(),
+                p.to_string(),
+                b.to_string(),
+                s.to_string(),
+            ]
+        })
+        .collect()
+}
+
+/// Checks a Swiss tournament's rounds: everyone once a round, one bye a round when the count
+/// is odd, none twice to a player, no pair twice.
+fn check_rounds(games: &[Vec<String>], names: &[String], rounds: u32) {
+    let mut pairs: HashSet<(String, String)> = HashSet::new();
+    let mut byes: HashSet<String> = HashSet::new();
+    for round in 1..=rounds {
+        let these: Vec<&Vec<String>> = games.iter().filter(|g| g[0] == round.to_string()).collect();
+        let mut seen: Vec<&str> = Vec::new();
+        for g in &these {
+            seen.push(&g[1]);
+            if g[4] == "bye" {
+                assert!(byes.insert(g[1].clone()), "{} had two byes", g[1]);
+                continue;
+            }
+            seen.push(&g[2]);
+            let pair = if g[1] < g[2] {
+                (g[1].clone(), g[2].clone())
+            } else {
+                (g[2].clone(), g[1].clone())
+            };
+            assert!(pairs.insert(pair.clone()), "{pair:?} met twice");
+        }
+        seen.sort_unstable();
+        let mut all: Vec<&str> = names.iter().map(String::as_str).collect();
+        all.sort_unstable();
+        assert_eq!(seen, all, "round {round}");
+        let round_byes = these.iter().filter(|g| g[4] == "bye").count();
+        assert_eq!(round_byes, names.len() % 2, "round {round}");
+    }
+}
+
+#[test]
+fn a_swiss_of_nine_bots_over_four_rounds_is_played_to_the_end_with_standings_reckoned_from_its_results()
+ {
+    let dir = scratch("server-tournament-swiss");
+    let server = Server::start(&dir, &[]);
+    let (mut bots, names, id) = entrants(
+        &server,
+        &dir,
+        9,
+        "swiss quentin size 5 pie off clock 2+0 casual rounds 4 start-in 600",
+    );
+    let before = view(&mut bots[3], &id);
+    assert_eq!(before.status.join(" "), "swiss quentin 5 open round 0 of 4");
+    // Only its creator starts it.
+    assert!(
+        bots[1]
+            .ask(&format!("tournament start {id}"))
+            .contains("not yours")
+    );
+    assert_eq!(bots[0].ask(&format!("tournament start {id}")), "=");
+    let end = play_on(&mut bots, &names, &id, None);
+    assert_eq!(end.status.join(" "), "swiss quentin 5 over round 4 of 4");
+    assert_eq!(end.games.len(), 4 * 5, "four games and a bye a round");
+    check_rounds(&end.games, &names, 4);
+    assert_eq!(end.players, reference(&end.games, &names));
+    // A bot sees its tournament games among its own.
+    let games = bots[4].ok("games");
+    assert!(games.lines().count() >= 3, "{games}");
+}
+
+#[test]
+fn a_swiss_restarted_between_rounds_loses_no_pairing_and_no_result_and_goes_on() {
+    let dir = scratch("server-tournament-restart");
+    let mut server = Server::start(&dir, &[]);
+    let (mut bots, names, id) = entrants(
+        &server,
+        &dir,
+        5,
+        "swiss quentin size 5 pie off clock 2+0 casual rounds 3 start-in 600",
+    );
+    assert_eq!(bots[0].ask(&format!("tournament start {id}")), "=");
+    let middle = play_on(&mut bots, &names, &id, Some(1));
+    drop(bots);
+    server.stop();
+    let server = Server::start(&dir, &[]);
+    // The same keys, made by `registered` as `dir/NAME`.
+    let mut bots: Vec<Bot> = names.iter().map(|n| server.bot(&dir.join(n))).collect();
+    let again = view(&mut bots[0], &id);
+    // Every game and result of before, perhaps the next round's pairings after them.
+    assert_eq!(again.games[..middle.games.len()], middle.games[..]);
+    assert_eq!(again.status[3], "running");
+    let end = play_on(&mut bots, &names, &id, None);
+    assert_eq!(end.status.join(" "), "swiss quentin 5 over round 3 of 3");
+    check_rounds(&end.games, &names, 3);
+    assert_eq!(end.players, reference(&end.games, &names));
+}
+
+#[test]
+fn absurd_tournaments_are_refused_saying_why_and_a_player_makes_one_at_a_time() {
+    let dir = scratch("server-tournament-refusals");
+    let server = Server::start(&dir, &[]);
+    let mut ann = server.registered(&dir, "ann");
+    for (line, why) in [
+        (
+            "tournament create swiss quentin clock 1+0 rounds 0",
+            "bad rounds 0",
+        ),
+        (
+            "tournament create swiss quentin clock 1+0 rounds 9 max 8",
+            "more rounds than a round robin",
+        ),
+        (
+            "tournament create roundrobin quentin clock 1+0 rounds 3",
+            "once or twice",
+        ),
+        (
+            "tournament create arena quentin clock 3d minutes 30",
+            "an arena is live",
+        ),
+        (
+            "tournament create swiss quentin clock 1+0 rounds 2 min 9 max 4",
+            "more than max",
+        ),
+        ("join t99", "no tournament t99"),
+        ("tournament t0", "bad tournament number"),
+    ] {
+        let answer = ann.ask(line);
+        assert!(
+            answer.starts_with("? ") && answer.contains(why),
+            "{line}: {answer}"
+        );
+    }
+    let id = ann.ok("tournament create roundrobin quentin clock 1+0");
+    let again = ann.ask("tournament create arena quentin clock 1+0 minutes 10");
+    assert!(again.contains("one at a time"), "{again}");
+    assert_eq!(
+        ann.ok("tournaments"),
+        format!("{id} roundrobin quentin 13 open 0/64 by ann")
+    );
+    // Too few to start.
+    assert!(
+        ann.ask(&format!("tournament start {id}"))
+            .contains("needs 2 players")
+    );
+    // A challenge's withdraw is still a challenge's.
+    assert!(ann.ask("withdraw 5").starts_with("? "));
+}
