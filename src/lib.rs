@@ -19,10 +19,11 @@ pub mod position_view;
 pub mod puzzles;
 pub mod save;
 pub mod saved_games;
-/// `quentin serve` (the `server` feature, on by default).
-#[cfg(feature = "server")]
-pub mod server;
 pub mod tui;
+
+/// `quentin serve`, the server crate (`quentin-server`; the `server` feature, on by default).
+#[cfg(feature = "server")]
+pub use quentin_server as server;
 
 /// The records' text format and the rules' text, from the app crate (`quentin-app`), under the
 /// names the program's modules use.

@@ -16,13 +16,12 @@
 //! `fg` (SIGCONT) takes it again. Only SIGKILL cannot be caught; the record on disk then still holds every
 //! completed action.
 
-pub(crate) mod searching;
 mod session;
 pub mod translate;
 
 /// The app, its input, its layout, its drawing, its keys and its search handle, from the app
 /// crate (`quentin-app`).
-pub use quentin_app::{app, commands, game_line, input, layout, render, search_handle};
+pub use quentin_app::{app, commands, game_line, input, layout, render, search_handle, searching};
 
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;

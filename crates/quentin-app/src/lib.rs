@@ -7,7 +7,8 @@
 //! - [`layout`]: where things are on the screen, which the renderer finds and the app reads.
 //! - [`render`]: drawing the app's state, a pure function into a ratatui buffer.
 //! - [`commands`]: the one table of keys, which the app dispatches and the help lists.
-//! - [`search_handle`]: how a front end runs the search the app asks for.
+//! - [`search_handle`]: how a front end runs the search the app asks for; [`searching`]: the
+//!   program's own search behind it, each search on a thread of its own.
 //! - [`record`]: reading and writing game records, the plain-text move lists.
 //! - [`rules_text`]: the short rules and board marks of each game, for the help and `quentin
 //!   rules`.
@@ -29,6 +30,7 @@ pub mod record;
 pub mod render;
 pub mod rules_text;
 pub mod search_handle;
+pub mod searching;
 pub mod wrap;
 
 /// The rules crate, `quentin-rules`, under the name the modules use.

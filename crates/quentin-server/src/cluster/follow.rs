@@ -1,0 +1,368 @@
+//! Following the other processes: a connection of its own listens on the channel; what they
+//! committed is read back from the database and copied into the hub (all that came together
+//! read at once), commands for the games this process owns are run and answered, and answers
+//! to the commands this process passed on reach their waiters.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::{AsyncMessage, NoTls};
+
+use super::super::Context;
+use super::super::hub::{GameCommand, Owner, Peers, answer_to_wire};
+use super::super::metrics::metrics;
+use super::super::report::survive;
+use super::super::store::postgres::{CHANNEL, games, open_challenges, players, pool_error};
+use super::{Cluster, lock};
+use quentin_rules::Action;
+
+/// What the following task hears.
+pub(super) enum Heard {
+    /// A notification's payload, and when it came.
+    Note(String, Instant),
+    /// The notifications were lost: everything is read again.
+    Resync,
+    /// A command names challenge or game `id`, which this process has not heard of (made on
+    /// another process a moment ago, its news not here yet): read as if its news had come,
+    /// in order with the rest, and told when read.
+    Look(i64, oneshot::Sender<()>),
+}
+
+/// What was said on the channel since the last read.
+#[derive(Default)]
+struct News {
+    players: BTreeSet<i64>,
+    challenges: BTreeSet<i64>,
+    games: BTreeSet<i64>,
+    online: bool,
+    /// Answers to give once the games of this batch are read.
+    answers: Vec<(oneshot::Sender<String>, String)>,
+    /// Look-ups to tell once this batch is read.
+    looked: Vec<oneshot::Sender<()>>,
+}
+
+/// Starts listening (the first connection made before this returns, so that nothing
+/// committed after it is missed), and the task that acts on what is heard; what it is given
+/// to hear besides (look-ups) goes to the sender it returns.
+///
+/// # Errors
+/// A database that cannot be reached.
+pub(super) async fn start(cluster: Arc<Cluster>) -> Result<mpsc::UnboundedSender<Heard>> {
+    let (heard, hearing) = mpsc::unbounded_channel();
+    let looks = heard.clone();
+    let first = listen(&cluster.config, heard.clone()).await?;
+    let config = cluster.config.clone();
+    tokio::spawn(async move {
+        let (mut connection, mut _client) = first;
+        loop {
+            let _ = connection.await;
+            tracing::error!("lost the database's notifications: listening again");
+            loop {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                match listen(&config, heard.clone()).await {
+                    Ok(next) => {
+                        (connection, _client) = next;
+                        // What was said meanwhile is lost: everything is read again.
+                        let _ = heard.send(Heard::Resync);
+                        break;
+                    }
+                    Err(e) => tracing::error!("cannot listen to the database: {e:#}"),
+                }
+            }
+        }
+    });
+    tokio::spawn(act(cluster, hearing));
+    Ok(looks)
+}
+
+/// A listening connection: its notifications go to `heard` until its task ends. The client
+/// given back keeps the connection open.
+async fn listen(
+    config: &tokio_postgres::Config,
+    heard: mpsc::UnboundedSender<Heard>,
+) -> Result<(tokio::task::JoinHandle<()>, tokio_postgres::Client)> {
+    let (client, mut connection) = config.connect(NoTls).await?;
+    let task = tokio::spawn(async move {
+        loop {
+            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                Some(Ok(AsyncMessage::Notification(n))) => {
+                    let _ = heard.send(Heard::Note(n.payload().to_string(), Instant::now()));
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => {
+                    tracing::error!("the database's notifications: {e}");
+                    return;
+                }
+                None => return,
+            }
+        }
+    });
+    client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+    Ok((task, client))
+}
+
+/// Acts on what is heard, all that came together at once. One task reads everything, in
+/// order: a copy in memory never goes back to an older state of the database.
+async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>) {
+    while let Some(first) = hearing.recv().await {
+        let Some(ctx) = cluster.ctx() else { return };
+        let mut news = News::default();
+        let mut resync = false;
+        let mut earliest: Option<Instant> = None;
+        let mut next = Some(first);
+        while let Some(heard) = next {
+            match heard {
+                Heard::Note(payload, came) => {
+                    earliest.get_or_insert(came);
+                    take(&cluster, &ctx, &payload, &mut news);
+                }
+                Heard::Resync => resync = true,
+                Heard::Look(id, done) => {
+                    news.challenges.insert(id);
+                    news.games.insert(id);
+                    news.looked.push(done);
+                }
+            }
+            next = hearing.try_recv().ok();
+        }
+        let read = async {
+            if resync {
+                resync_all(&cluster, &ctx).await
+            } else {
+                copy(&cluster, &ctx, &news).await
+            }
+        };
+        if let Err(e) = read.await {
+            tracing::error!("cannot read what the other server processes changed: {e:#}");
+        }
+        if let Some(came) = earliest {
+            metrics()
+                .relay_seconds
+                .observe(came.elapsed().as_secs_f64());
+        }
+        for (waiter, word) in news.answers {
+            let _ = waiter.send(word);
+        }
+        for done in news.looked {
+            let _ = done.send(());
+        }
+    }
+}
+
+/// One notification: `<process> <what> <words>`.
+fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut News) {
+    let mut words = payload.split(' ');
+    let (Some(from), Some(what)) = (words.next(), words.next()) else {
+        return;
+    };
+    if from == cluster.name {
+        return;
+    }
+    let rest: Vec<&str> = words.collect();
+    let number = |i: usize| rest.get(i).and_then(|w| w.parse::<i64>().ok());
+    match (what, number(0)) {
+        ("player", Some(id)) => {
+            news.players.insert(id);
+        }
+        ("challenge", Some(id)) => {
+            news.challenges.insert(id);
+        }
+        ("game", Some(id)) => {
+            // Only a game's owner commits it.
+            cluster.set_owner(id, Some(from.to_string()));
+            // A move that comes with its news is played on the copy; anything else is read.
+            let played = match rest.get(1..) {
+                Some(["move", index, action, left0, left1, at]) => {
+                    match (
+                        index.parse(),
+                        Action::parse(action),
+                        left0.parse(),
+                        left1.parse(),
+                        at.parse(),
+                    ) {
+                        (Ok(index), Ok(action), Ok(l0), Ok(l1), Ok(at)) => {
+                            ctx.hub.mirror_move(id, index, action, [l0, l1], at)
+                        }
+                        _ => false,
+                    }
+                }
+                _ => false,
+            };
+            if !played {
+                news.games.insert(id);
+            }
+        }
+        ("takeback", Some(id)) => {
+            ctx.hub
+                .mirror_takeback(id, rest.get(1).and_then(|w| w.parse().ok()));
+        }
+        ("rematch", Some(id)) => match rest.get(1..) {
+            Some(["game", next]) => {
+                if let Ok(next) = next.parse() {
+                    ctx.hub.rematch_started(id, next);
+                }
+            }
+            Some([seat]) => ctx.hub.mirror_rematch(id, seat.parse().ok()),
+            _ => tracing::warn!(note = ?rest, "a rematch note not understood"),
+        },
+        ("online", _) => news.online = true,
+        ("ask", _) if rest.first() == Some(&cluster.name.as_str()) => {
+            let (Some(request), Some(player), Some(id)) = (number(1), number(2), number(3)) else {
+                return;
+            };
+            let command = GameCommand::from_wire(&rest[4..].join(" "));
+            let (cluster, ctx, from) = (cluster.clone(), ctx.clone(), from.to_string());
+            tokio::spawn(survive(
+                "a command from another server process",
+                async move {
+                    let word = match command {
+                        None => "not-saved",
+                        Some(_) if cluster.owner(id) != Owner::Me => "moving",
+                        Some(command) => {
+                            let answer =
+                                ctx.hub.act_here(player, id, command, ctx.clock.now()).await;
+                            answer_to_wire(&answer)
+                        }
+                    };
+                    cluster.note(format!("answer {from} {request} {word}"));
+                },
+            ));
+        }
+        ("answer", _) if rest.first() == Some(&cluster.name.as_str()) => {
+            if let (Some(request), Some(word)) =
+                (rest.get(1).and_then(|w| w.parse::<u64>().ok()), rest.get(2))
+                && let Some((game, waiter)) = lock(&cluster.pending).remove(&request)
+            {
+                // The game's news came before its answer: played on the copy already, or to
+                // be read in this batch, after which the answer is given.
+                if news.games.contains(&game) {
+                    news.answers.push((waiter, (*word).to_string()));
+                } else {
+                    let _ = waiter.send((*word).to_string());
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Reads what `news` names and copies it into the hub: the games before the challenges, so
+/// that an accepted challenge is never seen gone before its game is there, and the players
+/// they name that this process has not heard of (a look-up may come before their news) before
+/// either.
+async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
+    let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
+    // The games this process owns are its own to change.
+    let ids: Vec<i64> = news
+        .games
+        .iter()
+        .copied()
+        .filter(|id| cluster.owner(*id) != Owner::Me)
+        .collect();
+    let rows = if ids.is_empty() {
+        Vec::new()
+    } else {
+        games(&**client, &ids, &mut Vec::new()).await?
+    };
+    let challenges: Vec<i64> = news.challenges.iter().copied().collect();
+    let open = if challenges.is_empty() {
+        Vec::new()
+    } else {
+        open_challenges(&**client, &challenges).await?
+    };
+    let named = rows
+        .iter()
+        .flat_map(|g| g.players)
+        .chain(open.iter().flat_map(|c| [Some(c.by), c.to]).flatten());
+    let unknown = ctx.hub.unknown_players(named);
+    let ids: Vec<i64> = news.players.iter().copied().chain(unknown).collect();
+    if !ids.is_empty() {
+        let (rows, ratings) = players(&**client, &ids).await?;
+        ctx.hub.mirror_players(&rows, &ratings);
+    }
+    if !rows.is_empty() {
+        // A rated game that ended changed its players' ratings.
+        let rated: Vec<(i64, [i64; 2])> = rows
+            .iter()
+            .filter(|g| g.result.is_some() && g.rated)
+            .map(|g| (g.id, g.players))
+            .collect();
+        let ended = ctx.hub.mirror_games(rows);
+        let rated: Vec<(i64, [i64; 2])> = rated
+            .into_iter()
+            .filter(|(id, _)| ended.contains(id))
+            .collect();
+        if !rated.is_empty() {
+            let ids: Vec<i64> = rated.iter().flat_map(|(_, p)| *p).collect();
+            let (rows, ratings) = players(&**client, &ids).await?;
+            let games: Vec<i64> = rated.iter().map(|(id, _)| *id).collect();
+            ctx.hub.mirror_rating_changes(&games, &ratings);
+            ctx.hub.mirror_players(&rows, &ratings);
+        }
+    }
+    if !challenges.is_empty() {
+        ctx.hub.mirror_challenges(&challenges, open);
+    }
+    if news.online {
+        let rows = client
+            .query(
+                "SELECT player, sum(sessions)::BIGINT FROM presence WHERE process <> $1
+                 GROUP BY player",
+                &[&cluster.name],
+            )
+            .await?;
+        let elsewhere: HashMap<i64, usize> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.get::<_, i64>(0),
+                    usize::try_from(r.get::<_, i64>(1)).unwrap_or(0),
+                )
+            })
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        ctx.hub.mirror_online(elsewhere);
+    }
+    Ok(())
+}
+
+/// Reads everything again: at the start, and after the notifications were lost.
+pub(super) async fn resync_all(cluster: &Cluster, ctx: &Context) -> Result<()> {
+    let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
+    let all = |table: &'static str| {
+        let client = &client;
+        async move {
+            Ok::<Vec<i64>, anyhow::Error>(
+                client
+                    .query(&format!("SELECT id FROM {table}"), &[])
+                    .await?
+                    .iter()
+                    .map(|r| r.get(0))
+                    .collect(),
+            )
+        }
+    };
+    let news = News {
+        players: all("players").await?.into_iter().collect(),
+        challenges: all("challenges WHERE open")
+            .await?
+            .into_iter()
+            .chain(ctx.hub.challenge_numbers())
+            .collect(),
+        games: all("games").await?.into_iter().collect(),
+        online: true,
+        answers: Vec::new(),
+        looked: Vec::new(),
+    };
+    for row in client
+        .query("SELECT game, process FROM owners", &[])
+        .await?
+    {
+        cluster.set_owner(row.get(0), Some(row.get(1)));
+    }
+    drop(client);
+    copy(cluster, ctx, &news).await
+}

@@ -1,0 +1,95 @@
+//! The listings, bounded: no answer of the bot protocol and no lobby grows with the number of
+//! open challenges or of a player's games. A listing gives a page at most and says how many
+//! more there are; the bot protocol's next page is asked from where the last one ended (the
+//! open challenges by number, which stays put as challenges come and go; a player's games by
+//! how many to skip).
+
+use quentin_rules::Game;
+
+use super::views::{ChallengeView, GameView};
+use super::{ChallengeRow, Hub};
+
+/// The most lines of one page of a bot's listing.
+pub const PAGE: usize = 100;
+
+impl Hub {
+    /// The open challenges numbered after `after`, of `game` when given, oldest first: at
+    /// most `most`, and how many more there are after them.
+    #[must_use]
+    pub fn challenges_page(
+        &self,
+        game: Option<Game>,
+        after: i64,
+        most: usize,
+    ) -> (Vec<ChallengeView>, usize) {
+        let inner = self.lock();
+        let mut open = inner
+            .challenges
+            .range(after.saturating_add(1)..)
+            .map(|(_, c)| c)
+            .filter(|c| game.is_none_or(|g| c.setup.game == g));
+        let page = open
+            .by_ref()
+            .take(most)
+            .map(|c| inner.challenge_view(c))
+            .collect();
+        (page, open.count())
+    }
+
+    /// The open challenges a lobby shows `player`, oldest first: their own and those made to
+    /// them, then the newest of the others, at most `most` in all; and how many others are
+    /// left out.
+    #[must_use]
+    pub fn lobby_challenges(&self, player: i64, most: usize) -> (Vec<ChallengeView>, usize) {
+        let inner = self.lock();
+        let theirs = |c: &&ChallengeRow| c.by == player || c.to == Some(player);
+        let mut shown: Vec<&ChallengeRow> = inner.challenges.values().filter(theirs).collect();
+        shown.truncate(most);
+        let room = most - shown.len();
+        let others = inner.challenges.values().filter(|c| !theirs(c));
+        let left = others.clone().count().saturating_sub(room);
+        shown.extend(others.rev().take(room));
+        shown.sort_by_key(|c| c.id);
+        let page = shown.into_iter().map(|c| inner.challenge_view(c)).collect();
+        (page, left)
+    }
+
+    /// Whether `player` has an open challenge numbered `id`.
+    #[must_use]
+    pub fn has_open_challenge(&self, player: i64, id: i64) -> bool {
+        self.lock()
+            .challenges
+            .get(&id)
+            .is_some_and(|c| c.by == player)
+    }
+
+    /// `player`'s games, the unfinished ones first, then the finished ones, each newest first:
+    /// `skip` of them left out, then at most `most`; and how many more there are after them.
+    #[must_use]
+    pub fn games_page(
+        &self,
+        player: i64,
+        now: i64,
+        skip: usize,
+        most: usize,
+    ) -> (Vec<GameView>, usize) {
+        let inner = self.lock();
+        let mine = || {
+            inner
+                .games
+                .values()
+                .rev()
+                .filter(|g| g.row.players.contains(&player))
+        };
+        let mut all = mine()
+            .filter(|g| g.row.result.is_none())
+            .chain(mine().filter(|g| g.row.result.is_some()))
+            .skip(skip);
+        let page = all
+            .by_ref()
+            .take(most)
+            .map(|g| inner.view(g, now))
+            .collect();
+        (page, all.count())
+    }
+}

@@ -1,0 +1,533 @@
+//! What the hub shows: a game as its players and watchers see it, the open challenges, a
+//! player's games, the games being played, recent results, the leaderboard, and records.
+
+use quentin_app::record::{self, Players};
+use quentin_rules::{Action, Color, Game, Position, Setup};
+
+use super::super::size_class::{RatingKey, SizeClass, rating_key};
+use super::super::spec::TimeControl;
+use super::agree::Rematch;
+use super::play::{ABORT_ASKED, NO_FIRST_MOVE, TOO_SHORT};
+use super::{Hub, Inner, Live, color_of};
+use quentin_app::app::{Abort, Finish, Win};
+use quentin_app::game_line::takeback_len;
+
+/// A game as its players and watchers see it.
+#[derive(Clone, Debug)]
+pub struct GameView {
+    /// Its number.
+    pub id: i64,
+    /// Its setup.
+    pub setup: Setup,
+    /// Player 1 (who moved first) and player 2.
+    pub players: [i64; 2],
+    /// Their names.
+    pub names: [String; 2],
+    /// Their ratings at this game, rounded.
+    pub ratings: [i64; 2],
+    /// Whether each rating is provisional (its deviation still high).
+    pub provisional: [bool; 2],
+    /// What the game changed each rating by, once a rated game is over (kept while the
+    /// server runs).
+    pub changes: Option<[i64; 2]>,
+    /// Whether each player has a session open on the server.
+    pub connected: [bool; 2],
+    /// How many game screens watch it, its players' not counted.
+    pub watchers: usize,
+    /// The actions played.
+    pub actions: Vec<Action>,
+    /// The position they reach.
+    pub position: Position,
+    /// The time control.
+    pub clock: TimeControl,
+    /// Milliseconds left to each player now.
+    pub left: [i64; 2],
+    /// The seat to move (0: player 1); `None` once over.
+    pub to_move: Option<usize>,
+    /// `black`, `white` or `draw`, and why, once over.
+    pub result: Option<(String, String)>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The seat that asks to take back.
+    pub takeback: Option<usize>,
+    /// Milliseconds left for the first move of the seat to move, while it has made none.
+    pub first_move: Option<i64>,
+    /// Once over: who offers a rematch.
+    pub rematch: Option<usize>,
+    /// Once over: what the offer of a rematch has given.
+    pub rematch_state: Option<Rematch>,
+}
+
+impl GameView {
+    /// The seat of `player`, if they play in it.
+    #[must_use]
+    pub fn seat(&self, player: i64) -> Option<usize> {
+        self.players.iter().position(|p| *p == player)
+    }
+
+    /// The colour of seat `seat` now.
+    #[must_use]
+    pub fn color(&self, seat: usize) -> Color {
+        color_of(&self.position, seat)
+    }
+
+    /// The result in the bot protocol's words: `B+ connection`, `W+ time`, `0 repetition`,
+    /// `aborted no-first-move`.
+    #[must_use]
+    pub fn result_words(&self) -> Option<String> {
+        self.result.as_ref().map(|(winner, why)| {
+            let score = match winner.as_str() {
+                "black" => "B+",
+                "white" => "W+",
+                ABORTED => ABORTED,
+                _ => "0",
+            };
+            format!("{score} {why}")
+        })
+    }
+
+    /// How it ended, as a type: the one place where the stored words of a result are read.
+    /// A word this version does not know is logged and read as a plain win or abort.
+    #[must_use]
+    pub fn finish(&self) -> Option<Finish> {
+        let (winner, why) = self.result.as_ref()?;
+        let seat = match winner.as_str() {
+            "black" => Some(self.seat_of_color(Color::Black)),
+            "white" => Some(self.seat_of_color(Color::White)),
+            _ => None,
+        };
+        Some(match (winner.as_str(), seat) {
+            (ABORTED, _) => Finish::Aborted(match why.as_str() {
+                ABORT_ASKED => Abort::Asked,
+                NO_FIRST_MOVE => Abort::NoFirstMove(self.no_first_move()),
+                TOO_SHORT => Abort::TooShort,
+                other => {
+                    tracing::warn!(game = self.id, why = other, "an abort's reason not known");
+                    Abort::Asked
+                }
+            }),
+            (_, Some(seat)) => Finish::Won(
+                seat,
+                match why.as_str() {
+                    "connection" => Win::Connection(self.color(seat)),
+                    "quint" => Win::Quint,
+                    "no-piece-left" => Win::NoPieceLeft,
+                    "no-legal-action" => Win::NoLegalAction,
+                    "time" => Win::Time,
+                    "resignation" => Win::Resignation,
+                    other => {
+                        tracing::warn!(game = self.id, why = other, "a win's reason not known");
+                        Win::Connection(self.color(seat))
+                    }
+                },
+            ),
+            (_, None) => Finish::Drawn,
+        })
+    }
+
+    /// The seat that plays `color` at the end of the game.
+    fn seat_of_color(&self, color: Color) -> usize {
+        usize::from(self.color(1) == color)
+    }
+
+    /// The seat that made no first move, in an aborted game: the first seat with no action.
+    #[must_use]
+    pub fn no_first_move(&self) -> usize {
+        self.actions.len().min(1)
+    }
+
+    /// The result for people, as a watcher reads it: `bob joined left and right and wins`,
+    /// `alice ran out of time: bob wins`, `Game aborted: bob made no first move`.
+    #[must_use]
+    pub fn result_text(&self) -> Option<String> {
+        Some(self.finish()?.text(&self.names, None))
+    }
+
+    /// The result from `seat`'s side, with the rating change of a rated game: `You joined
+    /// top and bottom: you win, +12`.
+    #[must_use]
+    pub fn result_for(&self, seat: usize) -> Option<String> {
+        let mut text = self.finish()?.text(&self.names, Some(seat));
+        if let Some(changes) = self.changes {
+            text.push_str(&format!(", {}", signed(changes[seat])));
+        }
+        Some(text)
+    }
+
+    /// The seat that asks for a takeback and how many actions it would take back.
+    #[must_use]
+    pub fn takeback_asked(&self) -> Option<(usize, usize)> {
+        let asker = self.takeback?;
+        let start = self.setup.start().ok()?;
+        Some((asker, takeback_len(&start, &self.actions, asker)))
+    }
+
+    /// Seat `seat`'s rating as shown: `1500?` while provisional.
+    #[must_use]
+    pub fn rating_text(&self, seat: usize) -> String {
+        shown_rating(self.ratings[seat], self.provisional[seat])
+    }
+
+    /// The record, as `quentin replay` reads it: the players' names as its headers, comments
+    /// on the terms and the result.
+    #[must_use]
+    pub fn record(&self) -> String {
+        let players: Players = [Some(self.names[0].clone()), Some(self.names[1].clone())];
+        let mut out = format!(
+            "# quentin serve, game {}: {} vs {}, {}, {}\n",
+            self.id,
+            self.names[0],
+            self.names[1],
+            self.clock,
+            if self.rated { "rated" } else { "casual" }
+        );
+        if let Some(result) = self.result_text() {
+            out.push_str(&format!("# {result}\n"));
+        }
+        out.push_str(&record::write_players(self.setup, &players, &self.actions));
+        out
+    }
+}
+
+/// The result word of an aborted game: no one won and it is not rated.
+pub const ABORTED: &str = "aborted";
+
+/// A rating deviation above which a rating is provisional and shown with `?` (lichess's
+/// threshold): about the deviation after a dozen games against settled players.
+pub const PROVISIONAL: f64 = 110.0;
+
+/// A rating as shown: `1500?` while provisional.
+#[must_use]
+pub fn shown_rating(rating: i64, provisional: bool) -> String {
+    if provisional {
+        format!("{rating}?")
+    } else {
+        rating.to_string()
+    }
+}
+
+/// A change of rating with its sign: `+12`, `-7`, `+0`.
+#[must_use]
+pub fn signed(n: i64) -> String {
+    if n < 0 {
+        n.to_string()
+    } else {
+        format!("+{n}")
+    }
+}
+
+/// An open challenge as the lobby lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeView {
+    /// Its number.
+    pub id: i64,
+    /// Who made it.
+    pub by: i64,
+    /// Their name.
+    pub by_name: String,
+    /// The game.
+    pub setup: Setup,
+    /// `me`, `you` or `random`, from the challenger's side.
+    pub first: String,
+    /// The time control.
+    pub clock: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The only player who may accept it.
+    pub to: Option<String>,
+    /// The challenger's rating at its game and board-size class, as shown (`1500?`).
+    pub by_rating: String,
+}
+
+impl ChallengeView {
+    /// Who moves first, for anyone who reads the list: the challenger's name, `acceptor`
+    /// (whoever accepts it) or `random`.
+    #[must_use]
+    pub fn first_mover(&self) -> &str {
+        match self.first.as_str() {
+            "me" => &self.by_name,
+            "you" => "acceptor",
+            _ => "random",
+        }
+    }
+
+    /// One line of the bot protocol's `challenges`: `ID GAME SIZE BY pie on [pieces N] first
+    /// WHO clock 10+5 rated [to NAME]`, WHO the challenger's name, `acceptor` or `random`; the
+    /// pieces for the games played with pieces in hand only (Quint).
+    #[must_use]
+    pub fn line(&self) -> String {
+        let clock = match self.clock {
+            TimeControl::Live { .. } => format!("clock {}", self.clock.stored()),
+            TimeControl::Days(d) => format!("days {d}"),
+        };
+        let pieces = if self.setup.game.piece_options().is_empty() {
+            String::new()
+        } else {
+            format!(" pieces {}", self.setup.pieces)
+        };
+        let mut line = format!(
+            "{} {} {} {} pie {}{pieces} first {} {clock} {}",
+            self.id,
+            self.setup.game,
+            self.setup.size,
+            self.by_name,
+            if self.setup.pie { "on" } else { "off" },
+            self.first_mover(),
+            if self.rated { "rated" } else { "casual" }
+        );
+        if let Some(to) = &self.to {
+            line.push_str(&format!(" to {to}"));
+        }
+        line
+    }
+}
+
+/// A line of the leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// The player's name.
+    pub name: String,
+    /// The game.
+    pub game: Game,
+    /// The class of board sizes the rating is for.
+    pub class: SizeClass,
+    /// The rating, rounded.
+    pub rating: i64,
+    /// Its deviation, rounded.
+    pub deviation: i64,
+    /// Whether it is provisional (its deviation above [`PROVISIONAL`]).
+    pub provisional: bool,
+    /// Rated games played.
+    pub games: i64,
+}
+
+impl Inner {
+    pub(super) fn challenge_view(&self, c: &super::ChallengeRow) -> ChallengeView {
+        ChallengeView {
+            id: c.id,
+            by: c.by,
+            by_name: self.name_of(c.by),
+            setup: c.setup,
+            first: c.first.clone(),
+            clock: c.clock,
+            rated: c.rated,
+            to: c.to.map(|t| self.name_of(t)),
+            by_rating: self.rating_text(c.by, rating_key(c.setup)),
+        }
+    }
+
+    pub(super) fn name_of(&self, id: i64) -> String {
+        self.players
+            .get(&id)
+            .map_or_else(|| format!("#{id}"), |p| p.name.clone())
+    }
+
+    /// `player`'s rating at `key` as shown: `1500?` while provisional (or never rated).
+    fn rating_text(&self, player: i64, key: RatingKey) -> String {
+        let r = self
+            .players
+            .get(&player)
+            .and_then(|p| p.ratings.get(&key))
+            .copied()
+            .unwrap_or_default();
+        shown_rating(r.rating.round() as i64, r.deviation > PROVISIONAL)
+    }
+
+    /// What the list of players online says of `player`: their name and the rating of the game
+    /// and board-size class they played most (`alice Quentin 1612`), or `new` for a player who
+    /// has not played a rated game.
+    fn online_text(&self, player: i64) -> String {
+        let name = self.name_of(player);
+        let most = self.players.get(&player).and_then(|p| {
+            p.ratings.iter().max_by_key(|(key, r)| {
+                // The most games; among equals the first game and class, every time.
+                let (game, class) = **key;
+                let at = Game::ALL.iter().position(|g| *g == game);
+                let size = SizeClass::ALL.iter().position(|c| *c == class);
+                (r.games, std::cmp::Reverse((at, size)))
+            })
+        });
+        match most {
+            Some((key, r)) if r.games > 0 => format!(
+                "{name} {} {}",
+                key.0,
+                shown_rating(r.rating.round() as i64, r.deviation > PROVISIONAL)
+            ),
+            _ => format!("{name} new"),
+        }
+    }
+
+    pub(super) fn view(&self, game: &Live, now: i64) -> GameView {
+        let row = &game.row;
+        let rating = |id: i64| {
+            self.players
+                .get(&id)
+                .and_then(|p| p.ratings.get(&rating_key(row.setup)))
+                .copied()
+                .unwrap_or_default()
+        };
+        let ratings = row.players.map(rating);
+        GameView {
+            id: row.id,
+            setup: row.setup,
+            players: row.players,
+            names: row.players.map(|p| self.name_of(p)),
+            ratings: ratings.map(|r| r.rating.round() as i64),
+            provisional: ratings.map(|r| r.deviation > PROVISIONAL),
+            changes: game.changes,
+            connected: row
+                .players
+                .map(|p| self.online.contains_key(&p) || self.online_elsewhere.contains_key(&p)),
+            watchers: game.watchers,
+            actions: row.actions.clone(),
+            position: game.position.clone(),
+            clock: row.clock,
+            left: game.left_at(now).map(|l| l.max(0)),
+            to_move: game.to_move(),
+            result: row.result.clone(),
+            rated: row.rated,
+            takeback: game.takeback,
+            first_move: game.first_move_left(now).map(|l| l.max(0)),
+            rematch: game.rematch,
+            rematch_state: game.rematch_state(),
+        }
+    }
+}
+
+impl Hub {
+    /// Game `id` as it stands at `now`.
+    #[must_use]
+    pub fn game(&self, id: i64, now: i64) -> Option<GameView> {
+        let inner = self.lock();
+        inner.games.get(&id).map(|g| inner.view(g, now))
+    }
+
+    /// Why game `id` cannot be had: there is none, or it is damaged.
+    #[must_use]
+    pub fn missing(&self, id: i64) -> super::Refusal {
+        self.lock().missing(id)
+    }
+
+    /// The record of game `id`.
+    #[must_use]
+    pub fn record(&self, id: i64, now: i64) -> Option<String> {
+        self.game(id, now).map(|g| g.record())
+    }
+
+    /// The open challenges, oldest first.
+    #[must_use]
+    pub fn challenges(&self) -> Vec<ChallengeView> {
+        let inner = self.lock();
+        inner
+            .challenges
+            .values()
+            .map(|c| inner.challenge_view(c))
+            .collect()
+    }
+
+    /// `player`'s games: the unfinished ones first, then the last finished ones, newest first;
+    /// at most `most`.
+    #[must_use]
+    pub fn games_of(&self, player: i64, now: i64, most: usize) -> Vec<GameView> {
+        self.games_page(player, now, 0, most).0
+    }
+
+    /// The games under way, newest first; at most `most`.
+    #[must_use]
+    pub fn live_games(&self, now: i64, most: usize) -> Vec<GameView> {
+        let inner = self.lock();
+        inner
+            .games
+            .values()
+            .rev()
+            .filter(|g| g.row.result.is_none())
+            .take(most)
+            .map(|g| inner.view(g, now))
+            .collect()
+    }
+
+    /// The games that ended last, newest first; at most `most`.
+    #[must_use]
+    pub fn recent_results(&self, now: i64, most: usize) -> Vec<GameView> {
+        let inner = self.lock();
+        let mut done: Vec<&Live> = inner
+            .games
+            .values()
+            .filter(|g| g.row.result.is_some())
+            .collect();
+        done.sort_by_key(|g| std::cmp::Reverse(g.row.ended));
+        done.into_iter()
+            .take(most)
+            .map(|g| inner.view(g, now))
+            .collect()
+    }
+
+    /// The names of the players online, sorted.
+    #[must_use]
+    pub fn online(&self) -> Vec<String> {
+        let inner = self.lock();
+        let mut names: Vec<String> = self
+            .online_ids(&inner)
+            .into_iter()
+            .map(|id| inner.name_of(id))
+            .collect();
+        names.sort_by_key(|n| n.to_lowercase());
+        names
+    }
+
+    /// The players online as the lobby lists them, sorted by name, each with the rating of
+    /// the game they played most ([`Inner::online_text`]).
+    #[must_use]
+    pub fn online_with_ratings(&self) -> Vec<String> {
+        let inner = self.lock();
+        let mut ids: Vec<i64> = self.online_ids(&inner).into_iter().collect();
+        ids.sort_by_key(|&id| inner.name_of(id).to_lowercase());
+        ids.into_iter().map(|id| inner.online_text(id)).collect()
+    }
+
+    fn online_ids(&self, inner: &Inner) -> std::collections::BTreeSet<i64> {
+        inner
+            .online
+            .keys()
+            .chain(inner.online_elsewhere.keys())
+            .copied()
+            .collect()
+    }
+
+    /// The best rated players at each game and board-size class, best first; at most `most`
+    /// a game and class.
+    #[must_use]
+    pub fn leaderboard(&self, most: usize) -> Vec<Standing> {
+        let inner = self.lock();
+        let mut out = Vec::new();
+        for key in Game::ALL
+            .into_iter()
+            .flat_map(|g| SizeClass::ALL.map(|c| (g, c)))
+        {
+            let (game, class) = key;
+            let mut rows: Vec<Standing> = inner
+                .players
+                .values()
+                // Provisional ratings stay off it (as on lichess): a few games say little,
+                // and a second key's farmed wins would top it.
+                .filter_map(|p| {
+                    p.ratings
+                        .get(&key)
+                        .filter(|r| r.deviation <= PROVISIONAL)
+                        .map(|r| Standing {
+                            name: p.name.clone(),
+                            game,
+                            class,
+                            rating: r.rating.round() as i64,
+                            deviation: r.deviation.round() as i64,
+                            provisional: r.deviation > PROVISIONAL,
+                            games: r.games,
+                        })
+                })
+                .collect();
+            rows.sort_by(|a, b| b.rating.cmp(&a.rating).then_with(|| a.name.cmp(&b.name)));
+            out.extend(rows.into_iter().take(most));
+        }
+        out
+    }
+}

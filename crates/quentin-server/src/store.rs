@@ -1,0 +1,278 @@
+//! The server's store: what the hub keeps on disk. The hub sees the [`Backend`] trait only:
+//! everything read once at the start ([`Backend::load`]), then changes ([`Change`]) committed in
+//! batches ([`Backend::commit`]) on a thread of their own ([`Writer`]), so that the moves that
+//! arrive together share one transaction and one sync, and nobody waits for the disk on tokio's
+//! workers. [`Sqlite`] is the one backend today (one file in the data directory); docs/server.md
+//! plans a second on a database server.
+
+pub mod backup;
+pub mod postgres;
+mod rows;
+mod schema;
+pub(crate) mod sqlite;
+pub mod tournaments;
+mod writer;
+
+use std::fmt;
+
+use anyhow::Result;
+
+use quentin_rules::{Action, Setup};
+
+use super::size_class::RatingKey;
+use super::spec::TimeControl;
+
+pub use postgres::Postgres;
+pub use schema::VERSION;
+pub use sqlite::Sqlite;
+pub use tournaments::{EntrantRow, PairingRow, TournamentChange, TournamentRow};
+pub use writer::Writer;
+
+/// A change of a game refused because this process's lease on the game is gone or has run
+/// out (several processes on one database): another process owns the game now, or will at
+/// its next round. The player is told the game is moving, not that nothing can be saved.
+#[derive(Debug)]
+pub struct LeaseLost(pub i64);
+
+impl fmt::Display for LeaseLost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "game {}: this server process's lease on it is gone or ran out",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for LeaseLost {}
+
+/// The store as a whole failed a batch (a transaction that could not begin or commit, a
+/// database that cannot be reached), not one change of it: every change of the batch fails
+/// with this, and the player is told the store cannot be reached.
+#[derive(Debug)]
+pub struct StoreDown(pub String);
+
+impl fmt::Display for StoreDown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the store cannot be reached: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreDown {}
+
+/// A player's row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRow {
+    /// The player's number.
+    pub id: i64,
+    /// The name they chose.
+    pub name: String,
+    /// Their SSH key's SHA-256 fingerprint.
+    pub key: String,
+}
+
+/// A rating: Glicko-2's three numbers and the games it counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingRow {
+    /// The rating, 1500 to start.
+    pub rating: f64,
+    /// Its deviation, 350 to start.
+    pub deviation: f64,
+    /// Its volatility.
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: i64,
+}
+
+impl Default for RatingRow {
+    fn default() -> RatingRow {
+        RatingRow {
+            rating: 1500.0,
+            deviation: 350.0,
+            volatility: 0.06,
+            games: 0,
+        }
+    }
+}
+
+/// A game's row, and its moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// Its number (the challenge's).
+    pub id: i64,
+    /// The game and its setup.
+    pub setup: Setup,
+    /// Player 1 (who moves first) and player 2.
+    pub players: [i64; 2],
+    /// The time control.
+    pub clock: TimeControl,
+    /// Whether it counts for the ratings.
+    pub rated: bool,
+    /// Milliseconds left on each player's clock, at `turn_since`.
+    pub left: [i64; 2],
+    /// When the turn of the player to move began (ms since the epoch, server time).
+    pub turn_since: i64,
+    /// The actions played.
+    pub actions: Vec<Action>,
+    /// `black`, `white` or `draw` once over, and why.
+    pub result: Option<(String, String)>,
+    /// When it ended.
+    pub ended: Option<i64>,
+}
+
+/// A challenge's row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeRow {
+    /// Its number, which the game keeps.
+    pub id: i64,
+    /// Who made it.
+    pub by: i64,
+    /// The game and its setup.
+    pub setup: Setup,
+    /// `me`, `you` or `random`.
+    pub first: String,
+    /// The time control.
+    pub clock: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The only player who may accept it.
+    pub to: Option<i64>,
+}
+
+/// A row the server cannot use: the game or challenge stays out of play, and the host is told.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damaged {
+    /// `game` or `challenge`.
+    pub kind: &'static str,
+    /// Its number.
+    pub id: i64,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+impl fmt::Display for Damaged {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} is damaged: {}", self.kind, self.id, self.why)
+    }
+}
+
+/// Everything the store holds, read once at the server's start.
+#[derive(Clone, Debug, Default)]
+pub struct Loaded {
+    /// Every player.
+    pub players: Vec<PlayerRow>,
+    /// Every player's rating at each game and board-size class they have one for.
+    pub ratings: Vec<(i64, RatingKey, RatingRow)>,
+    /// The open challenges, oldest first.
+    pub challenges: Vec<ChallengeRow>,
+    /// Every game with its actions, by number.
+    pub games: Vec<GameRow>,
+    /// The rows that could not be read.
+    pub damaged: Vec<Damaged>,
+    /// The last time the running server said it was alive (ms since the epoch).
+    pub heartbeat: Option<i64>,
+    /// Every tournament, with its entrants and pairings.
+    pub tournaments: Vec<TournamentRow>,
+}
+
+/// A change to the store. Each is all or nothing; the changes of one batch share a
+/// transaction, and a change that fails leaves the others of its batch alone.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Change {
+    /// A new player ([`Applied::Id`]), unless the name (in any case) or the key is taken
+    /// ([`Applied::Taken`]).
+    AddPlayer {
+        /// The key's fingerprint.
+        key: String,
+        /// The name.
+        name: String,
+        /// When.
+        at: i64,
+    },
+    /// A new open challenge: [`Applied::Id`], its number (the row's `id` is not read).
+    AddChallenge(ChallengeRow),
+    /// A challenge withdrawn.
+    CloseChallenge(i64),
+    /// The game of challenge `id` begins and the challenge closes.
+    StartGame(GameRow),
+    /// Action number `index` (from 0) of game `game`, or none (an end by resignation or time),
+    /// with the clocks after it, its end when it ended the game, and the ratings that changed.
+    AddAction {
+        /// The game.
+        game: i64,
+        /// The action's number, from 0.
+        index: usize,
+        /// The action.
+        action: Option<Action>,
+        /// The clocks after it.
+        left: [i64; 2],
+        /// When.
+        at: i64,
+        /// The result and why, when it ended the game.
+        end: Option<(String, String)>,
+        /// The seat that won, when it ended the game (`None`: a draw, or no end).
+        winner: Option<usize>,
+        /// The players' new ratings, each at the game and board-size class it is kept for,
+        /// as the hub computed them from its memory (player 1's first). A store that other
+        /// processes share computes them again from its own rows ([`Applied::Rated`]).
+        ratings: Vec<(i64, RatingKey, RatingRow)>,
+    },
+    /// The actions of game `game` from number `index` on taken back, with the clocks after.
+    TakeBack {
+        /// The game.
+        game: i64,
+        /// The first action taken back.
+        index: usize,
+        /// The clocks after.
+        left: [i64; 2],
+        /// When.
+        at: i64,
+    },
+    /// The server is alive at this time.
+    Beat(i64),
+    /// Every unfinished game's turn starts this many milliseconds later: the time the server
+    /// was down is charged to nobody.
+    Forgive(i64),
+    /// A change of a tournament; [`TournamentChange::Create`] and [`TournamentChange::Pair`]
+    /// give [`Applied::Id`].
+    Tournament(TournamentChange),
+}
+
+/// What a committed change gave.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Applied {
+    /// Done.
+    Done,
+    /// Done: the new row's number.
+    Id(i64),
+    /// Not done: the name or key is taken.
+    Taken,
+    /// Done: the end of a rated game, with the ratings the store computed from its own rows.
+    Rated(Vec<(i64, RatingKey, RatingRow)>),
+}
+
+/// A store: the one interface between the hub and the disk (or a database server).
+pub trait Backend: Send + 'static {
+    /// Everything, at the server's start. A row the server cannot read is named in
+    /// [`Loaded::damaged`] and left out, not an error.
+    ///
+    /// # Errors
+    /// When the store cannot be read at all.
+    fn load(&mut self) -> Result<Loaded>;
+
+    /// Commits `changes` in one transaction: on disk, every change kept, before it returns.
+    /// Each change's outcome, in order; a change that failed is undone and the others kept.
+    ///
+    /// # Errors
+    /// When the transaction as a whole fails: then none of it is kept.
+    fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>>;
+
+    /// A check of the whole store: `ok` when sound.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    fn integrity(&mut self) -> Result<String>;
+}
+
+#[cfg(test)]
+mod tests;

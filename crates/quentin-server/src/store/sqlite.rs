@@ -1,0 +1,471 @@
+//! The store on SQLite: one file in the data directory, in WAL mode with full sync, so that a
+//! batch of changes is on disk before anyone is told of them.
+
+use std::path::Path;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
+
+use quentin_rules::Game;
+
+use super::super::size_class::{RatingKey, SizeClass};
+use super::rows::{attach_moves, clock_of, setup_of};
+use super::{
+    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow, schema,
+    tournaments,
+};
+
+/// The store in one SQLite file.
+pub struct Sqlite {
+    conn: Connection,
+}
+
+impl Sqlite {
+    /// Opens the store at `path`, or makes a new one when there is no file there. A new store
+    /// is made whole beside it and renamed into place, so that a file at `path` is always a
+    /// whole store.
+    ///
+    /// # Errors
+    /// When the file cannot be opened, is not a quentin server's store (an empty file, some
+    /// other file), or comes from a newer quentin.
+    pub fn open(path: &Path) -> Result<Sqlite> {
+        let what = path.display().to_string();
+        match std::fs::metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => make(path)?,
+            Err(e) => return Err(e).with_context(|| format!("cannot read the store {what}")),
+            Ok(m) if !m.is_file() => bail!("the store {what} is not a regular file"),
+            Ok(m) if m.len() == 0 => bail!(
+                "{what} is empty (0 bytes), not a quentin server's store: move it away to \
+                 start with a new store"
+            ),
+            Ok(_) => {}
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn = Connection::open_with_flags(path, flags)
+            .with_context(|| format!("cannot open the store {what}"))?;
+        let not_ours = || format!("{what} is not a quentin server's store");
+        // The first read of the file: a file that is not SQLite's fails here.
+        let version = schema::version(&conn).with_context(not_ours)?;
+        // A damaged file is refused before anything is written to it: served, it would fail
+        // its writes for ever (`database disk image is malformed`).
+        sound(&conn, path, version)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .with_context(not_ours)?;
+        // Every commit reaches the disk before it returns: a move answered `=` survives a crash.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        schema::migrate(&mut conn, &what)?;
+        Ok(Sqlite { conn })
+    }
+
+    /// `PRAGMA integrity_check`'s answer: `ok` for a sound file.
+    ///
+    /// # Errors
+    /// When the file cannot be read.
+    pub fn integrity(&self) -> Result<String> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))?)
+    }
+
+    /// The schema version of the file.
+    ///
+    /// # Errors
+    /// When the file cannot be read.
+    pub fn version(&self) -> Result<i64> {
+        schema::version(&self.conn)
+    }
+
+    fn players(&self) -> Result<Vec<PlayerRow>> {
+        let mut statement = self.conn.prepare("SELECT id, name, key FROM players")?;
+        let rows = statement.query_map([], |r| {
+            Ok(PlayerRow {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                key: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn ratings(&self) -> Result<Vec<(i64, RatingKey, RatingRow)>> {
+        let mut statement = self.conn.prepare(
+            "SELECT player, game, class, rating, deviation, volatility, games FROM ratings",
+        )?;
+        let rows = statement.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                RatingRow {
+                    rating: r.get(3)?,
+                    deviation: r.get(4)?,
+                    volatility: r.get(5)?,
+                    games: r.get(6)?,
+                },
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (player, game, class, rating) = row?;
+            if let (Some(game), Some(class)) =
+                (Game::from_name(&game), SizeClass::from_name(&class))
+            {
+                out.push((player, (game, class), rating));
+            }
+        }
+        Ok(out)
+    }
+
+    fn challenges(&self, damaged: &mut Vec<Damaged>) -> Result<Vec<ChallengeRow>> {
+        let mut statement = self.conn.prepare(
+            "SELECT id, by, game, size, pie, pieces, first, clock, rated, to_player
+             FROM challenges WHERE open = 1 ORDER BY id",
+        )?;
+        let mut rows = statement.query([])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id: i64 = r.get(0)?;
+            let row = (|| {
+                Ok::<_, anyhow::Error>(ChallengeRow {
+                    id,
+                    by: r.get(1)?,
+                    setup: setup_of(&r.get::<_, String>(2)?, r.get(3)?, r.get(4)?, r.get(5)?)?,
+                    first: r.get(6)?,
+                    clock: clock_of(&r.get::<_, String>(7)?)?,
+                    rated: r.get(8)?,
+                    to: r.get(9)?,
+                })
+            })();
+            match row {
+                Ok(row) => out.push(row),
+                Err(e) => damaged.push(Damaged {
+                    kind: "challenge",
+                    id,
+                    why: format!("{e:#}"),
+                }),
+            }
+        }
+        Ok(out)
+    }
+
+    fn games(&self, damaged: &mut Vec<Damaged>) -> Result<Vec<GameRow>> {
+        let mut statement = self.conn.prepare(
+            "SELECT id, game, size, pie, pieces, player1, player2, clock, rated, left1, left2,
+                    turn_since, result, reason, ended FROM games ORDER BY id",
+        )?;
+        let mut rows = statement.query([])?;
+        let mut games = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id: i64 = r.get(0)?;
+            match game_of(id, r) {
+                Ok(game) => games.push(game),
+                Err(e) => damaged.push(Damaged {
+                    kind: "game",
+                    id,
+                    why: format!("{e:#}"),
+                }),
+            }
+        }
+        let mut statement = self
+            .conn
+            .prepare("SELECT game, idx, action FROM moves ORDER BY game, idx")?;
+        let moves = statement
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        attach_moves(&mut games, moves, damaged);
+        Ok(games)
+    }
+}
+
+fn game_of(id: i64, r: &Row<'_>) -> Result<GameRow> {
+    let result: Option<String> = r.get(12)?;
+    let reason: Option<String> = r.get(13)?;
+    Ok(GameRow {
+        id,
+        setup: setup_of(&r.get::<_, String>(1)?, r.get(2)?, r.get(3)?, r.get(4)?)?,
+        players: [r.get(5)?, r.get(6)?],
+        clock: clock_of(&r.get::<_, String>(7)?)?,
+        rated: r.get(8)?,
+        left: [r.get(9)?, r.get(10)?],
+        turn_since: r.get(11)?,
+        actions: Vec::new(),
+        result: result.zip(reason),
+        ended: r.get(14)?,
+    })
+}
+
+/// Checks the file's pages with SQLite's `PRAGMA quick_check` (every b-tree page of every
+/// table and index read and checked, each record well formed; not the indexes against their
+/// tables, which `integrity_check` also does and takes much longer). A damaged file is refused
+/// with what SQLite found and how to restore a backup.
+///
+/// # Errors
+/// A file SQLite finds damaged, or cannot read to the end.
+fn sound(conn: &Connection, path: &Path, version: i64) -> Result<()> {
+    let found = (|| {
+        let mut statement = conn.prepare("PRAGMA quick_check")?;
+        let rows = statement.query_map([], |r| r.get::<_, String>(0))?;
+        rows.collect::<rusqlite::Result<Vec<String>>>()
+    })();
+    let found = match found {
+        Ok(lines) if lines.len() == 1 && lines[0] == "ok" => return Ok(()),
+        // Its heading (`*** in database main ***`) says nothing the message does not.
+        Ok(lines) => lines
+            .into_iter()
+            .filter(|l| !l.starts_with("***"))
+            .collect(),
+        Err(e) => vec![e.to_string()],
+    };
+    let shown: Vec<&str> = found.iter().take(3).map(|l| l.trim()).collect();
+    let more = match found.len() {
+        n if n > 3 => format!(" (and {} more)", n - 3),
+        _ => String::new(),
+    };
+    let file = path.display();
+    let dir = path
+        .parent()
+        .map_or_else(|| ".".to_string(), |d| d.display().to_string());
+    bail!(
+        "the store {file} (schema version {version}) is damaged: SQLite's check found \
+         {}{more}. The server does not start on it. Restore the latest backup: with the \
+         server stopped, move {file} (and {file}-wal, {file}-shm if there) out of {dir}, \
+         copy the backup to {file} and start again. Without a backup, docs/server.md (\"A \
+         damaged store\") says how to copy what can still be read",
+        shown.join("; ")
+    )
+}
+
+/// Makes a new store at `path`: whole beside it first, then renamed into place.
+fn make(path: &Path) -> Result<()> {
+    let what = path.display().to_string();
+    let mut new = path.as_os_str().to_owned();
+    new.push(".new");
+    let new = std::path::PathBuf::from(new);
+    // A half-made store of a start that died: nobody uses it.
+    let _ = std::fs::remove_file(&new);
+    {
+        let mut conn = Connection::open(&new)
+            .with_context(|| format!("cannot make the store {}", new.display()))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        schema::create(&mut conn).with_context(|| format!("cannot make the store {what}"))?;
+        conn.close()
+            .map_err(|(_, e)| anyhow!(e))
+            .with_context(|| format!("cannot make the store {what}"))?;
+    }
+    std::fs::File::open(&new)?.sync_all()?;
+    std::fs::rename(&new, path).with_context(|| format!("cannot make the store {what}"))?;
+    if let Some(dir) = path.parent() {
+        // The rename itself on disk.
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        std::fs::File::open(dir)?.sync_all()?;
+    }
+    Ok(())
+}
+
+/// Applies one change inside the batch's transaction.
+fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
+    match change {
+        Change::AddPlayer { key, name, at } => {
+            let added = conn.execute(
+                "INSERT OR IGNORE INTO players(name, key, created) VALUES (?1, ?2, ?3)",
+                params![name, key, at],
+            )?;
+            Ok(if added == 0 {
+                Applied::Taken
+            } else {
+                Applied::Id(conn.last_insert_rowid())
+            })
+        }
+        Change::AddChallenge(c) => {
+            conn.execute(
+                "INSERT INTO challenges(by, game, size, pie, pieces, first, clock, rated, to_player)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    c.by,
+                    c.setup.game.name(),
+                    c.setup.size as i64,
+                    c.setup.pie,
+                    c.setup.pieces as i64,
+                    c.first,
+                    c.clock.stored(),
+                    c.rated,
+                    c.to
+                ],
+            )?;
+            Ok(Applied::Id(conn.last_insert_rowid()))
+        }
+        Change::CloseChallenge(id) => {
+            conn.execute("UPDATE challenges SET open = 0 WHERE id = ?1", [id])?;
+            Ok(Applied::Done)
+        }
+        Change::StartGame(game) => {
+            conn.execute("UPDATE challenges SET open = 0 WHERE id = ?1", [game.id])?;
+            conn.execute(
+                "INSERT INTO games(id, game, size, pie, pieces, player1, player2, clock, rated,
+                                   left1, left2, turn_since)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    game.id,
+                    game.setup.game.name(),
+                    game.setup.size as i64,
+                    game.setup.pie,
+                    game.setup.pieces as i64,
+                    game.players[0],
+                    game.players[1],
+                    game.clock.stored(),
+                    game.rated,
+                    game.left[0],
+                    game.left[1],
+                    game.turn_since
+                ],
+            )?;
+            Ok(Applied::Done)
+        }
+        Change::AddAction {
+            game,
+            index,
+            action,
+            left,
+            at,
+            end,
+            ratings,
+            ..
+        } => {
+            if let Some(action) = action {
+                conn.prepare_cached(
+                    "INSERT INTO moves(game, idx, action, at) VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![game, *index as i64, action.to_string(), at])?;
+            }
+            conn.prepare_cached(
+                "UPDATE games SET left1 = ?2, left2 = ?3, turn_since = ?4 WHERE id = ?1",
+            )?
+            .execute(params![game, left[0], left[1], at])?;
+            if let Some((result, reason)) = end {
+                conn.execute(
+                    "UPDATE games SET result = ?2, reason = ?3, ended = ?4 WHERE id = ?1",
+                    params![game, result, reason, at],
+                )?;
+            }
+            for (player, (game, class), r) in ratings {
+                conn.execute(
+                    "INSERT OR REPLACE INTO ratings(player, game, class, rating, deviation,
+                                                    volatility, games)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![
+                        player,
+                        game.name(),
+                        class.name(),
+                        r.rating,
+                        r.deviation,
+                        r.volatility,
+                        r.games
+                    ],
+                )?;
+            }
+            Ok(Applied::Done)
+        }
+        Change::TakeBack {
+            game,
+            index,
+            left,
+            at,
+        } => {
+            conn.execute(
+                "DELETE FROM moves WHERE game = ?1 AND idx >= ?2",
+                params![game, *index as i64],
+            )?;
+            conn.execute(
+                "UPDATE games SET left1 = ?2, left2 = ?3, turn_since = ?4 WHERE id = ?1",
+                params![game, left[0], left[1], at],
+            )?;
+            Ok(Applied::Done)
+        }
+        Change::Beat(at) => {
+            conn.prepare_cached("INSERT OR REPLACE INTO meta(key, value) VALUES ('alive', ?1)")?
+                .execute([at])?;
+            Ok(Applied::Done)
+        }
+        Change::Forgive(by) => {
+            conn.execute(
+                "UPDATE games SET turn_since = turn_since + ?1 WHERE result IS NULL",
+                [by],
+            )?;
+            Ok(Applied::Done)
+        }
+        Change::Tournament(change) => {
+            // A tournament's game takes a challenge's number, as every game does.
+            let start = |conn: &Connection, game: &GameRow| {
+                let Applied::Id(id) =
+                    apply(conn, &Change::AddChallenge(tournaments::challenge_of(game)))?
+                else {
+                    anyhow::bail!("a challenge without a number");
+                };
+                apply(conn, &Change::StartGame(GameRow { id, ..game.clone() }))?;
+                Ok(id)
+            };
+            Ok(match tournaments::apply_sqlite(conn, change, start)? {
+                Some(id) => Applied::Id(id),
+                None => Applied::Done,
+            })
+        }
+    }
+}
+
+/// For the tests (`store fail`, `store heal`): every commit fails, as on a failing disk.
+#[cfg(feature = "test-hooks")]
+pub static FAILING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+impl Backend for Sqlite {
+    fn load(&mut self) -> Result<Loaded> {
+        let mut damaged = Vec::new();
+        let challenges = self.challenges(&mut damaged)?;
+        let games = self.games(&mut damaged)?;
+        Ok(Loaded {
+            players: self.players()?,
+            ratings: self.ratings()?,
+            challenges,
+            games,
+            damaged,
+            tournaments: tournaments::load_sqlite(&self.conn)?,
+            heartbeat: self
+                .conn
+                .query_row("SELECT value FROM meta WHERE key = 'alive'", [], |r| {
+                    r.get(0)
+                })
+                .optional()?,
+        })
+    }
+
+    fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
+        #[cfg(feature = "test-hooks")]
+        if FAILING.load(std::sync::atomic::Ordering::SeqCst) {
+            anyhow::bail!("disk I/O error (the test hook `store fail`)");
+        }
+        let tx = self.conn.transaction()?;
+        let mut outcomes = Vec::with_capacity(changes.len());
+        for change in changes {
+            // Each change in a savepoint of its own: one that fails is undone alone.
+            tx.execute_batch("SAVEPOINT change")?;
+            let outcome = apply(&tx, change);
+            if outcome.is_ok() {
+                tx.execute_batch("RELEASE change")?;
+            } else {
+                tx.execute_batch("ROLLBACK TO change; RELEASE change")?;
+            }
+            outcomes.push(outcome);
+        }
+        tx.commit()?;
+        Ok(outcomes)
+    }
+
+    fn integrity(&mut self) -> Result<String> {
+        Sqlite::integrity(self)
+    }
+}

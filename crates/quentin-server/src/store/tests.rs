@@ -1,0 +1,340 @@
+use super::*;
+use rusqlite::Connection;
+
+/// The tables as the server made them before the store had a version (`user_version` 0).
+const BEFORE_VERSIONS: &str = "
+CREATE TABLE players(
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    key TEXT NOT NULL UNIQUE,
+    created INTEGER NOT NULL);
+CREATE TABLE ratings(
+    player INTEGER NOT NULL, game TEXT NOT NULL,
+    rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY(player, game));
+CREATE TABLE challenges(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    by INTEGER NOT NULL, game TEXT NOT NULL, size INTEGER NOT NULL, pie INTEGER NOT NULL,
+    pieces INTEGER NOT NULL, first TEXT NOT NULL, clock TEXT NOT NULL, rated INTEGER NOT NULL,
+    to_player INTEGER, open INTEGER NOT NULL DEFAULT 1);
+CREATE TABLE games(
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL, size INTEGER NOT NULL, pie INTEGER NOT NULL, pieces INTEGER NOT NULL,
+    player1 INTEGER NOT NULL, player2 INTEGER NOT NULL, clock TEXT NOT NULL,
+    rated INTEGER NOT NULL, left1 INTEGER NOT NULL, left2 INTEGER NOT NULL,
+    turn_since INTEGER NOT NULL, result TEXT, reason TEXT, ended INTEGER);
+CREATE TABLE moves(
+    game INTEGER NOT NULL, idx INTEGER NOT NULL, action TEXT NOT NULL, at INTEGER NOT NULL,
+    PRIMARY KEY(game, idx));
+CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+INSERT INTO players VALUES (1, 'alice', 'SHA256:a', 5), (2, 'bob', 'SHA256:b', 6);
+INSERT INTO ratings VALUES (1, 'quentin', 1620.5, 200.0, 0.06, 3);
+INSERT INTO challenges(id, by, game, size, pie, pieces, first, clock, rated, to_player)
+    VALUES (1, 1, 'quentin', 5, 1, 20, 'me', '10+5', 1, NULL),
+           (2, 2, 'brique', 7, 0, 20, 'random', '3d', 0, 1);
+UPDATE challenges SET open = 0 WHERE id = 1;
+INSERT INTO games VALUES (1, 'quentin', 5, 1, 20, 1, 2, '10+5', 1, 600000, 600000, 1000,
+    NULL, NULL, NULL);
+INSERT INTO moves VALUES (1, 0, 'c3', 1100), (1, 1, 'b2', 1200);
+INSERT INTO meta VALUES ('alive', 1300);
+";
+
+#[test]
+fn a_store_from_before_versions_opens_with_its_rows_at_the_current_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(BEFORE_VERSIONS).unwrap();
+    drop(conn);
+    let mut store = Sqlite::open(&path).unwrap();
+    assert_eq!(store.version().unwrap(), VERSION);
+    let loaded = store.load().unwrap();
+    assert_eq!(loaded.players.len(), 2);
+    assert_eq!(loaded.players[0].name, "alice");
+    assert_eq!(loaded.players[1].key, "SHA256:b");
+    assert_eq!(loaded.ratings[0].0, 1);
+    assert_eq!(loaded.ratings[0].2.rating, 1620.5);
+    assert_eq!(
+        loaded.challenges.len(),
+        1,
+        "the closed challenge stays closed"
+    );
+    assert_eq!(loaded.challenges[0].to, Some(1));
+    assert_eq!(loaded.games.len(), 1);
+    assert_eq!(loaded.games[0].actions.len(), 2);
+    assert_eq!(loaded.heartbeat, Some(1300));
+    assert!(loaded.damaged.is_empty(), "{:?}", loaded.damaged);
+    drop(store);
+    // Opened again: the same version, the same rows.
+    let mut store = Sqlite::open(&path).unwrap();
+    assert_eq!(store.version().unwrap(), VERSION);
+    assert_eq!(store.load().unwrap().games[0].actions.len(), 2);
+}
+
+#[test]
+fn a_version_1_store_keeps_each_rating_for_its_game_s_own_size_class_and_rates_by_class() {
+    use crate::size_class::SizeClass;
+    use quentin_rules::Game;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(BEFORE_VERSIONS).unwrap();
+    conn.execute_batch(
+        "INSERT INTO ratings VALUES (2, 'quint', 1400.0, 300.0, 0.06, 1);
+         PRAGMA user_version = 1;",
+    )
+    .unwrap();
+    drop(conn);
+    let mut store = Sqlite::open(&path).unwrap();
+    assert_eq!(store.version().unwrap(), VERSION);
+    assert!(VERSION >= 2);
+    let mut ratings = store.load().unwrap().ratings;
+    ratings.sort_by_key(|r| r.0);
+    let keys: Vec<_> = ratings.iter().map(|r| (r.0, r.1, r.2.rating)).collect();
+    assert_eq!(
+        keys,
+        [
+            (1, (Game::Quentin, SizeClass::Medium), 1620.5),
+            (2, (Game::Quint, SizeClass::Small), 1400.0)
+        ]
+    );
+    // A small board's rating is kept apart from the medium one of the same game.
+    let small = (Game::Quentin, SizeClass::Small);
+    let change = Change::AddAction {
+        game: 1,
+        index: 2,
+        action: Some(Action::Pass),
+        left: [0, 0],
+        at: 0,
+        end: None,
+        winner: None,
+        ratings: vec![(1, small, RatingRow::default())],
+    };
+    assert!(store.commit(&[&change]).unwrap()[0].is_ok());
+    let ratings = store.load().unwrap().ratings;
+    let alice: Vec<_> = ratings.iter().filter(|r| r.0 == 1).map(|r| r.1).collect();
+    assert_eq!(alice.len(), 2, "{ratings:?}");
+    assert!(alice.contains(&small) && alice.contains(&(Game::Quentin, SizeClass::Medium)));
+}
+
+#[test]
+fn what_is_not_a_store_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |name: &str, bytes: &[u8], says: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let error = format!("{:#}", Sqlite::open(&path).err().unwrap());
+        assert!(error.contains(says), "{name}: {error}");
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            bytes,
+            "{name} is left as it was"
+        );
+    };
+    refused(
+        "empty.db",
+        b"",
+        "is empty (0 bytes), not a quentin server's store",
+    );
+    refused(
+        "text.db",
+        b"a shopping list\n".repeat(100).as_slice(),
+        "is not a quentin server's store",
+    );
+    let other = dir.path().join("other.db");
+    Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE notes(text TEXT)")
+        .unwrap();
+    let error = format!("{:#}", Sqlite::open(&other).err().unwrap());
+    assert!(
+        error.contains("is not a quentin server's store: it has no table players"),
+        "{error}"
+    );
+    let newer = dir.path().join("newer.db");
+    let conn = Connection::open(&newer).unwrap();
+    conn.execute_batch(BEFORE_VERSIONS).unwrap();
+    conn.pragma_update(None, "user_version", VERSION + 1)
+        .unwrap();
+    drop(conn);
+    let error = format!("{:#}", Sqlite::open(&newer).err().unwrap());
+    assert!(error.contains("newer than this quentin knows"), "{error}");
+}
+
+#[test]
+fn a_change_that_fails_leaves_the_rest_of_its_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    let mut store = Sqlite::open(&path).unwrap();
+    assert_eq!(store.version().unwrap(), VERSION);
+    let add = |key: &str, name: &str| Change::AddPlayer {
+        key: key.to_string(),
+        name: name.to_string(),
+        at: 0,
+    };
+    let first = add("k1", "alice");
+    let again = add("k2", "ALICE");
+    let other = add("k3", "bob");
+    // A move of a game that does not exist: the store refuses it (no such row to change is
+    // not an error, but its move number taken twice is).
+    let moves = Change::AddAction {
+        game: 7,
+        index: 0,
+        action: Some(Action::Pass),
+        left: [0, 0],
+        at: 0,
+        end: None,
+        winner: None,
+        ratings: Vec::new(),
+    };
+    let outcomes = store
+        .commit(&[&first, &again, &moves, &moves, &other])
+        .unwrap();
+    assert!(matches!(outcomes[0], Ok(Applied::Id(_))));
+    assert!(matches!(outcomes[1], Ok(Applied::Taken)));
+    assert!(outcomes[2].is_ok());
+    assert!(outcomes[3].is_err(), "the same move number twice");
+    assert!(matches!(outcomes[4], Ok(Applied::Id(_))));
+    let names: Vec<String> = store
+        .load()
+        .unwrap()
+        .players
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(names, ["alice", "bob"]);
+}
+
+#[test]
+fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed() {
+    use quentin_rules::{Game, Setup};
+    use crate::spec::TimeControl;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    let mut store = Sqlite::open(&path).unwrap();
+    let mut ids = Vec::new();
+    for (name, key) in [("ann", "SHA256:a"), ("bea", "SHA256:b"), ("cy", "SHA256:c")] {
+        let add = Change::AddPlayer {
+            key: key.to_string(),
+            name: name.to_string(),
+            at: 1,
+        };
+        let Ok(Applied::Id(id)) = store.commit(&[&add]).unwrap().remove(0) else {
+            panic!("no player");
+        };
+        ids.push(id);
+    }
+    let create = Change::Tournament(TournamentChange::Create(TournamentRow {
+        id: 0,
+        by: ids[0],
+        settings: "swiss quentin clock 1+0 rounds 2".to_string(),
+        created: 10,
+        starts: 70,
+        status: "open".to_string(),
+        started: None,
+        entrants: Vec::new(),
+        pairings: Vec::new(),
+    }));
+    let Ok(Applied::Id(t)) = store.commit(&[&create]).unwrap().remove(0) else {
+        panic!("no tournament");
+    };
+    let mut changes: Vec<Change> = ids
+        .iter()
+        .map(|p| {
+            Change::Tournament(TournamentChange::Join {
+                tournament: t,
+                player: *p,
+            })
+        })
+        .collect();
+    changes.push(Change::Tournament(TournamentChange::Status {
+        tournament: t,
+        status: "running".to_string(),
+        at: 50,
+    }));
+    changes.push(Change::Tournament(TournamentChange::Bye {
+        tournament: t,
+        round: 1,
+        player: ids[2],
+    }));
+    changes.push(Change::Tournament(TournamentChange::Entrant {
+        tournament: t,
+        entrant: EntrantRow {
+            player: ids[1],
+            withdrawn: false,
+            strikes: 1,
+            paused: true,
+        },
+    }));
+    let game = GameRow {
+        id: 0,
+        setup: Setup::new(Game::Quentin),
+        players: [ids[1], ids[0]],
+        clock: TimeControl::Live {
+            minutes: 1,
+            increment: 0,
+        },
+        rated: true,
+        left: [60_000, 60_000],
+        turn_since: 50,
+        actions: Vec::new(),
+        result: None,
+        ended: None,
+    };
+    changes.push(Change::Tournament(TournamentChange::Pair {
+        tournament: t,
+        round: 1,
+        game: game.clone(),
+    }));
+    let outcomes = store.commit(&changes.iter().collect::<Vec<_>>()).unwrap();
+    let Ok(Applied::Id(game_id)) = outcomes.last().unwrap() else {
+        panic!("no game: {outcomes:?}");
+    };
+    drop(store);
+    let loaded = Sqlite::open(&path).unwrap().load().unwrap();
+    assert!(
+        loaded.challenges.is_empty(),
+        "the game's challenge is closed"
+    );
+    assert_eq!(
+        loaded.games,
+        [GameRow {
+            id: *game_id,
+            ..game
+        }]
+    );
+    let [row] = &loaded.tournaments[..] else {
+        panic!("{:?}", loaded.tournaments)
+    };
+    assert_eq!(
+        (row.status.as_str(), row.started, row.starts),
+        ("running", Some(50), 70)
+    );
+    let entrants: Vec<(i64, i64, bool)> = row
+        .entrants
+        .iter()
+        .map(|e| (e.player, e.strikes, e.paused))
+        .collect();
+    assert_eq!(
+        entrants,
+        [(ids[0], 0, false), (ids[1], 1, true), (ids[2], 0, false)]
+    );
+    assert_eq!(
+        row.pairings,
+        [
+            PairingRow {
+                round: 1,
+                first: ids[2],
+                second: None,
+                game: None
+            },
+            PairingRow {
+                round: 1,
+                first: ids[1],
+                second: Some(ids[0]),
+                game: Some(*game_id)
+            }
+        ]
+    );
+}
