@@ -55,17 +55,15 @@ fn start() -> Position {
 }
 
 /// Plays every game of tournament `id` that goes on, as its players: a move each, then the
-/// one the game's number picks resigns. Until the tournament is over, or `rounds` rounds have
-/// ended. `names[i]` is `bots[i]`'s name; `bots[0]` asks how it stands.
-fn play_on(bots: &mut [Bot], names: &[String], id: &str, rounds: Option<u32>) -> View {
+/// one the game's number picks resigns; until the tournament is over or `enough` says so.
+/// `names[i]` is `bots[i]`'s name; `bots[0]` asks how it stands.
+fn play_on(bots: &mut [Bot], names: &[String], id: &str, enough: impl Fn(&View) -> bool) -> View {
     let deadline = Instant::now() + Duration::from_secs(240);
     let mut done: HashSet<String> = HashSet::new();
     loop {
         assert!(Instant::now() < deadline, "the tournament did not go on");
         let v = view(&mut bots[0], id);
-        let round: u32 = v.status[5].parse().unwrap();
-        let all_ended = v.games.iter().all(|g| g[4] != "*");
-        if v.status[3] == "over" || rounds.is_some_and(|r| round >= r && all_ended) {
+        if v.status[3] == "over" || enough(&v) {
             return v;
         }
         let mut played = false;
@@ -73,29 +71,45 @@ fn play_on(bots: &mut [Bot], names: &[String], id: &str, rounds: Option<u32>) ->
             if !done.insert(g[3].clone()) {
                 continue;
             }
-            let seat = |name: &str| names.iter().position(|n| n == name).unwrap();
-            let (first, second) = (seat(&g[1]), seat(&g[2]));
-            let mut position = start();
-            for player in [first, second] {
-                let legal = position.legal_actions();
-                let action = legal[legal.len() / 2];
-                bots[player].ok(&format!("play {} {action}", g[3]));
-                position.play(action).unwrap();
-            }
-            let game: u64 = g[3].parse().unwrap();
-            let loser = if game.wrapping_mul(2_654_435_761) % 3 == 0 {
-                first
-            } else {
-                second
-            };
-            bots[loser].ok(&format!("resign {}", g[3]));
+            play_game(bots, names, g);
             played = true;
         }
         if !played {
-            // The director pairs the next round at its next tick.
+            // The director pairs the next games at its next tick.
             std::thread::sleep(Duration::from_millis(100));
         }
     }
+}
+
+/// Plays game line `g` (`ROUND FIRST SECOND GAME-ID *`): a move each, then the one the game's
+/// number picks resigns.
+fn play_game(bots: &mut [Bot], names: &[String], g: &[String]) {
+    let seat = |name: &str| names.iter().position(|n| n == name).unwrap();
+    let (first, second) = (seat(&g[1]), seat(&g[2]));
+    let mut position = start();
+    for player in [first, second] {
+        let legal = position.legal_actions();
+        let action = legal[legal.len() / 2];
+        bots[player].ok(&format!("play {} {action}", g[3]));
+        position.play(action).unwrap();
+    }
+    let game: u64 = g[3].parse().unwrap();
+    let loser = if game.wrapping_mul(2_654_435_761) % 3 == 0 {
+        first
+    } else {
+        second
+    };
+    bots[loser].ok(&format!("resign {}", g[3]));
+}
+
+/// Whether every game of rounds up to `round` has ended, and one of that round at least.
+fn ended_up_to(v: &View, round: u32) -> bool {
+    let r = |g: &Vec<String>| g[0].parse::<u32>().unwrap();
+    v.games.iter().any(|g| r(g) == round)
+        && v.games
+            .iter()
+            .filter(|g| r(g) <= round)
+            .all(|g| g[4] != "*")
 }
 
 /// Registers `n` bots, the first of which makes tournament `create`; all join. Their names
@@ -222,7 +236,7 @@ fn a_swiss_of_nine_bots_over_four_rounds_is_played_to_the_end_with_standings_rec
             .contains("not yours")
     );
     assert_eq!(bots[0].ask(&format!("tournament start {id}")), "=");
-    let end = play_on(&mut bots, &names, &id, None);
+    let end = play_on(&mut bots, &names, &id, |_| false);
     assert_eq!(end.status.join(" "), "swiss quentin 5 over round 4 of 4");
     assert_eq!(end.games.len(), 4 * 5, "four games and a bye a round");
     check_rounds(&end.games, &names, 4);
@@ -243,7 +257,7 @@ fn a_swiss_restarted_between_rounds_loses_no_pairing_and_no_result_and_goes_on()
         "swiss quentin size 5 pie off clock 2+0 casual rounds 3 start-in 600",
     );
     assert_eq!(bots[0].ask(&format!("tournament start {id}")), "=");
-    let middle = play_on(&mut bots, &names, &id, Some(1));
+    let middle = play_on(&mut bots, &names, &id, |v| ended_up_to(v, 1));
     drop(bots);
     server.stop();
     let server = Server::start(&dir, &[]);
@@ -253,7 +267,7 @@ fn a_swiss_restarted_between_rounds_loses_no_pairing_and_no_result_and_goes_on()
     // Every game and result of before, perhaps the next round's pairings after them.
     assert_eq!(again.games[..middle.games.len()], middle.games[..]);
     assert_eq!(again.status[3], "running");
-    let end = play_on(&mut bots, &names, &id, None);
+    let end = play_on(&mut bots, &names, &id, |_| false);
     assert_eq!(end.status.join(" "), "swiss quentin 5 over round 3 of 3");
     check_rounds(&end.games, &names, 3);
     assert_eq!(end.players, reference(&end.games, &names));
@@ -308,4 +322,171 @@ fn absurd_tournaments_are_refused_saying_why_and_a_player_makes_one_at_a_time() 
     );
     // A challenge's withdraw is still a challenge's.
     assert!(ann.ask("withdraw 5").starts_with("? "));
+}
+
+/// The round (or an arena's game number) of a game line.
+fn round_of(g: &[String]) -> u32 {
+    g[0].parse().unwrap()
+}
+
+#[test]
+fn a_round_robin_of_five_by_correspondence_runs_every_round_at_once_and_ends_as_the_test_clock_moves_on()
+ {
+    let dir = scratch("server-tournament-roundrobin");
+    let server = Server::start(&dir, &[]);
+    let (mut bots, names, id) = entrants(
+        &server,
+        &dir,
+        5,
+        "roundrobin quentin size 5 pie off clock 1d casual start-in 600",
+    );
+    assert_eq!(bots[0].ask(&format!("tournament start {id}")), "=");
+    let v = view(&mut bots[0], &id);
+    assert_eq!(
+        v.status.join(" "),
+        "roundrobin quentin 5 running round 5 of 5"
+    );
+    // Everyone meets everyone once, two games a round, one player sitting out.
+    let pairs: HashSet<(String, String)> = v
+        .games
+        .iter()
+        .map(|g| {
+            (
+                g[1].clone().min(g[2].clone()),
+                g[1].clone().max(g[2].clone()),
+            )
+        })
+        .collect();
+    assert_eq!((v.games.len(), pairs.len()), (10, 10), "{:?}", v.games);
+    for round in 1..=5 {
+        assert_eq!(v.games.iter().filter(|g| round_of(g) == round).count(), 2);
+    }
+    // The first three rounds are played; the last two are left to the clock.
+    for g in v.games.iter().filter(|g| round_of(g) <= 3) {
+        play_game(&mut bots, &names, g);
+    }
+    let three = view(&mut bots[0], &id);
+    assert_eq!(three.status[3], "running");
+    // 25 hours on: past the day each first move has.
+    bots[0].ok("clock advance 90000");
+    let end = play_on(&mut bots, &names, &id, |_| false);
+    assert_eq!(
+        end.status.join(" "),
+        "roundrobin quentin 5 over round 5 of 5"
+    );
+    for g in end.games.iter().filter(|g| round_of(g) > 3) {
+        // The first player never moved: lost.
+        assert_eq!(g[4], "0-1", "{g:?}");
+    }
+    assert_eq!(end.players, reference(&end.games, &names));
+}
+
+/// An arena's standings reckoned from its game lines: points (2 a win, doubled after two wins
+/// in a row until a game is not won), then performance (1500 for everyone here, casual games
+/// of new players: 1500 + 400 × (wins − losses) / games), then the order they joined.
+fn arena_reference(games: &[Vec<String>], names: &[String]) -> Vec<Vec<String>> {
+    let mut ordered: Vec<&Vec<String>> = games.iter().collect();
+    ordered.sort_by_key(|g| round_of(g));
+    let mut lines: Vec<(i64, i64, usize, &str)> = names
+        .iter()
+        .enumerate()
+        .map(|(seed, name)| {
+            let (mut points, mut streak, mut margin, mut n) = (0i64, 0, 0i64, 0i64);
+            for g in &ordered {
+                let won = match (g[4].as_str(), name == &g[1], name == &g[2]) {
+                    (_, false, false) | ("*", _, _) => continue,
+                    ("1-0", true, _) | ("0-1", false, true) => true,
+                    _ => false,
+                };
+                n += 1;
+                if won {
+                    points += if streak >= 2 { 4 } else { 2 };
+                    streak += 1;
+                    margin += 1;
+                } else {
+                    streak = 0;
+                    margin -= 1;
+                }
+            }
+            let performance = if n == 0 {
+                0
+            } else {
+                (1500 * n + 400 * margin) / n
+            };
+            (points, performance, seed, name.as_str())
+        })
+        .collect();
+    lines.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)).then(a.2.cmp(&b.2)));
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, (p, perf, _, name))| {
+            vec![
+                (i + 1).to_string(),
+                (*name).to_string(),
+                p.to_string(),
+                perf.to_string(),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn an_arena_of_eight_bots_pairs_whoever_is_free_leaves_a_paused_player_out_and_ends_on_time() {
+    let dir = scratch("server-tournament-arena");
+    let server = Server::start(&dir, &[]);
+    let (mut bots, names, id) = entrants(
+        &server,
+        &dir,
+        8,
+        "arena quentin size 5 pie off clock 1+0 casual minutes 5 start-in 600",
+    );
+    assert_eq!(bots[0].ask(&format!("tournament start {id}")), "=");
+    let first = view(&mut bots[0], &id);
+    assert_eq!(
+        first.games.len(),
+        4,
+        "everyone paired at once: {:?}",
+        first.games
+    );
+    // bot7 pauses: once its first game is over it is paired no more.
+    assert_eq!(bots[7].ask(&format!("tournament pause {id}")), "=");
+    let of = |v: &View, name: &str| {
+        v.games
+            .iter()
+            .filter(|g| g[1] == name || g[2] == name)
+            .count()
+    };
+    let paused = play_on(&mut bots, &names, &id, |v| {
+        v.games.iter().filter(|g| g[4] != "*").count() >= 14
+    });
+    assert_eq!(of(&paused, "bot7"), 1, "{:?}", paused.games);
+    assert_eq!(bots[7].ask(&format!("tournament resume {id}")), "=");
+    let back = play_on(&mut bots, &names, &id, |v| of(v, "bot7") >= 2);
+    assert_eq!(of(&back, "bot7"), 2);
+    // Nobody meets the same opponent twice in a row.
+    for name in &names {
+        let mut mine: Vec<&Vec<String>> = back
+            .games
+            .iter()
+            .filter(|g| &g[1] == name || &g[2] == name)
+            .collect();
+        mine.sort_by_key(|g| round_of(g));
+        for pair in mine.windows(2) {
+            let opponent = |g: &Vec<String>| {
+                if &g[1] == name {
+                    g[2].clone()
+                } else {
+                    g[1].clone()
+                }
+            };
+            assert_ne!(opponent(pair[0]), opponent(pair[1]), "{name}: {pair:?}");
+        }
+    }
+    // Past its five minutes: the games under way end on time, and no other begins.
+    bots[0].ok("clock advance 400");
+    let end = play_on(&mut bots, &names, &id, |_| false);
+    assert_eq!(end.status.join(" "), "arena quentin 5 over round 5 of 5");
+    assert!(end.games.iter().all(|g| g[4] != "*"));
+    assert_eq!(end.players, arena_reference(&end.games, &names));
 }

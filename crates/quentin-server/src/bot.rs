@@ -444,6 +444,7 @@ async fn advance(ctx: &Context, words: &[&str]) -> Answer {
         return Err("unknown command clock".to_string());
     }
     ctx.hub.tick(ctx.clock.now()).await;
+    ctx.hub.direct(ctx.clock.now()).await;
     Ok(String::new())
 }
 

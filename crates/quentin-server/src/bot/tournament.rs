@@ -1,7 +1,8 @@
 //! The bot protocol's tournament commands: `tournament create ...` (`= ID`), `tournaments`,
 //! `tournament ID` (a status line, then `player RANK NAME POINTS TIEBREAK...` lines, then
 //! `game ROUND FIRST SECOND GAME-ID RESULT` lines, a bye `game ROUND NAME - - bye`), `join ID`,
-//! `withdraw ID` and `tournament start ID`. Tournament numbers are written `t7`.
+//! `withdraw ID` and `tournament start ID`; in an arena, `tournament pause ID` and `tournament
+//! resume ID`. Tournament numbers are written `t7`.
 
 use super::super::Context;
 use super::super::hub::{TournamentView, points_and_tiebreaks};
@@ -43,6 +44,12 @@ pub(super) async fn command(ctx: &Context, me: i64, words: &[&str], now: i64) ->
                 .await
                 .map(|()| String::new())
         }
+        ("tournament", Some(word @ ("pause" | "resume"))) if words.len() == 3 => {
+            let id = id(words.get(2), "tournament pause ID")?;
+            hub.pause_tournament(me, id, word == "pause")
+                .await
+                .map(|()| String::new())
+        }
         ("tournament", Some(_)) if words.len() == 2 => {
             let id = id(words.get(1), "tournament ID")?;
             hub.tournament(id, now)
@@ -62,7 +69,9 @@ pub(super) async fn command(ctx: &Context, me: i64, words: &[&str], now: i64) ->
         ("join", _) => Err("join ID".to_string()),
         ("withdraw", _) => Err("withdraw ID".to_string()),
         _ => Err(
-            "tournament create KIND GAME ..., tournament ID, or tournament start ID".to_string(),
+            "tournament create KIND GAME ..., tournament ID, tournament start ID, tournament \
+             pause ID or tournament resume ID"
+                .to_string(),
         ),
     }
 }

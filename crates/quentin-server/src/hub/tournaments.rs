@@ -343,6 +343,53 @@ impl Hub {
         Ok(())
     }
 
+    /// `player` pauses in arena `id` (`paused`: no game is begun for them until they come
+    /// back), or comes back.
+    ///
+    /// # Errors
+    /// Not in it, not a running arena; a store that cannot save.
+    pub async fn pause_tournament(
+        &self,
+        player: i64,
+        id: TournamentId,
+        paused: bool,
+    ) -> Result<(), String> {
+        let turn = self.lobby_turn.clone().lock_owned().await;
+        let entrant = {
+            let inner = self.lock();
+            let t = inner
+                .tournaments
+                .get(&id.0)
+                .ok_or_else(|| format!("no tournament {id}"))?;
+            if !t.settings.starts_with("arena ") || t.status != "running" {
+                return Err(format!("tournament {id} is not a running arena"));
+            }
+            let entrant = t
+                .entrants
+                .iter()
+                .find(|e| e.player == player && !e.withdrawn)
+                .ok_or_else(|| format!("you are not playing in tournament {id}"))?;
+            EntrantRow { paused, ..*entrant }
+        };
+        let change = Change::Tournament(TournamentChange::Entrant {
+            tournament: id.0,
+            entrant,
+        });
+        self.commit(change, vec![turn], move |inner, _| {
+            if let Some(e) = inner
+                .tournaments
+                .get_mut(&id.0)
+                .and_then(|t| t.entrants.iter_mut().find(|e| e.player == player))
+            {
+                *e = entrant;
+            }
+            inner.lobby_changed();
+            Ok(())
+        })
+        .await
+        .map_err(|r| r.to_string())
+    }
+
     /// Tournament `id`, as it stands.
     #[must_use]
     pub fn tournament(&self, id: TournamentId, now: i64) -> Option<TournamentView> {

@@ -208,8 +208,8 @@ fn a_change_that_fails_leaves_the_rest_of_its_batch() {
 
 #[test]
 fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed() {
-    use quentin_rules::{Game, Setup};
     use crate::spec::TimeControl;
+    use quentin_rules::{Game, Setup};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("server.db");
     let mut store = Sqlite::open(&path).unwrap();
