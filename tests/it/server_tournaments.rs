@@ -94,7 +94,7 @@ fn play_game(bots: &mut [Bot], names: &[String], g: &[String]) {
         position.play(action).unwrap();
     }
     let game: u64 = g[3].parse().unwrap();
-    let loser = if game.wrapping_mul(2_654_435_761) % 3 == 0 {
+    let loser = if game.wrapping_mul(2_654_435_761).is_multiple_of(3) {
         first
     } else {
         second

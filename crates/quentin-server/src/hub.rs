@@ -46,7 +46,7 @@ pub use command::{
 pub use listings::PAGE;
 pub use presence::Watching;
 pub use refusal::Refusal;
-pub use tournaments::{TournamentView, points_and_tiebreaks};
+pub use tournaments::{GameLine, TournamentView, points_and_tiebreaks};
 pub use views::{ABORTED, ChallengeView, GameView, Standing, shown_rating, signed};
 
 /// The hub's limits.

@@ -153,7 +153,7 @@ impl Played {
 /// Half points written as points: `3`, `2.5`.
 #[must_use]
 pub fn points(halves: u32) -> String {
-    if halves % 2 == 0 {
+    if halves.is_multiple_of(2) {
         (halves / 2).to_string()
     } else {
         format!("{}.5", halves / 2)

@@ -109,11 +109,12 @@ pub(crate) fn lines(view: &TournamentView) -> Vec<String> {
             points_and_tiebreaks(standing)
         ));
     }
-    for (round, first, second, game, result) in &view.games {
-        lines.push(match (second, game) {
+    for line in &view.games {
+        let (round, first) = (line.round, &line.first);
+        lines.push(match (&line.second, line.game) {
             (Some(second), Some(game)) => format!(
                 "game {round} {first} {second} {game} {}",
-                result_word(*result)
+                result_word(line.result)
             ),
             _ => format!("game {round} {first} - - bye"),
         });

@@ -31,14 +31,12 @@ impl Inner {
     /// What the director does next to tournament `id` at `now`, if anything.
     fn next_step(&self, id: i64, now: i64) -> Option<Step> {
         let t = self.tournaments.get(&id)?;
-        let settings = Settings::parse(&t.settings.split_whitespace().collect::<Vec<_>>()).ok()?;
+        let settings = Settings::from_stored(&t.settings).ok()?;
         if t.status == "open" {
-            return (now >= t.starts).then(|| {
-                if t.entrants.len() >= settings.min as usize {
-                    Step::Start
-                } else {
-                    Step::Cancel
-                }
+            return (now >= t.starts).then_some(if t.entrants.len() >= settings.min as usize {
+                Step::Start
+            } else {
+                Step::Cancel
             });
         }
         if t.status != "running" {
@@ -177,8 +175,7 @@ impl Hub {
             if t.status != "open" {
                 return Err(format!("tournament {id} is {}", t.status));
             }
-            let min = Settings::parse(&t.settings.split_whitespace().collect::<Vec<_>>())
-                .map_or(2, |s| s.min as usize);
+            let min = Settings::from_stored(&t.settings).map_or(2, |s| s.min as usize);
             if t.entrants.len() < min {
                 return Err(format!(
                     "tournament {id} needs {min} players to start; {} joined",
@@ -257,8 +254,7 @@ impl Hub {
         let settings = {
             let inner = self.lock();
             let t = inner.tournaments.get(&id).ok_or(Refusal::NotSaved)?;
-            Settings::parse(&t.settings.split_whitespace().collect::<Vec<_>>())
-                .map_err(|_| Refusal::NotSaved)?
+            Settings::from_stored(&t.settings).map_err(|_| Refusal::NotSaved)?
         };
         let round = i64::from(round);
         let (first, second) = match pairing {

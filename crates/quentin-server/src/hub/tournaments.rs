@@ -33,11 +33,25 @@ pub struct TournamentView {
     pub entrants: Vec<String>,
     /// The standings, each with the player's name.
     pub standings: Vec<(Standing, String)>,
-    /// Every game and bye: its round, the first player's name and the second's (none for a
-    /// bye), the game's number, and its result.
-    pub games: Vec<(u32, String, Option<String>, Option<i64>, Option<GameResult>)>,
+    /// Every game and bye.
+    pub games: Vec<GameLine>,
     /// When it starts (ms since the epoch), while open.
     pub starts: i64,
+}
+
+/// A game or bye of a tournament, with its players' names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameLine {
+    /// Its round (an arena's: the game's number in the tournament).
+    pub round: u32,
+    /// Who moves first, or has the bye.
+    pub first: String,
+    /// Who moves second; none for a bye.
+    pub second: Option<String>,
+    /// The game's number; none for a bye.
+    pub game: Option<i64>,
+    /// Its result, once over.
+    pub result: Option<GameResult>,
 }
 
 /// A finished game's result, for a tournament: a game aborted because a player made no first
@@ -101,7 +115,7 @@ impl Inner {
     /// Tournament `id`'s view.
     pub(crate) fn tournament_view(&self, id: i64, now: i64) -> Option<TournamentView> {
         let t = self.tournaments.get(&id)?;
-        let settings = Settings::parse(&t.settings.split_whitespace().collect::<Vec<_>>()).ok()?;
+        let settings = Settings::from_stored(&t.settings).ok()?;
         let players: Vec<i64> = t.entrants.iter().map(|e| e.player).collect();
         let played = self.played(t);
         let key = rating_key(settings.spec.setup);
@@ -145,14 +159,12 @@ impl Inner {
                 .pairings
                 .iter()
                 .zip(&played)
-                .map(|(p, g)| {
-                    (
-                        g.round,
-                        self.name_of(p.first),
-                        p.second.map(|s| self.name_of(s)),
-                        p.game,
-                        g.result,
-                    )
+                .map(|(p, g)| GameLine {
+                    round: g.round,
+                    first: self.name_of(p.first),
+                    second: p.second.map(|s| self.name_of(s)),
+                    game: p.game,
+                    result: g.result,
                 })
                 .collect(),
             starts: t.starts,
@@ -237,8 +249,7 @@ impl Hub {
             if t.entrants.iter().any(|e| e.player == player) {
                 return Err(format!("you are in tournament {id} already"));
             }
-            let most = Settings::parse(&t.settings.split_whitespace().collect::<Vec<_>>())
-                .map_or(0, |s| s.max as usize);
+            let most = Settings::from_stored(&t.settings).map_or(0, |s| s.max as usize);
             if t.entrants.len() >= most {
                 return Err(format!("tournament {id} is full ({most} players)"));
             }
@@ -361,7 +372,8 @@ impl Hub {
                 .tournaments
                 .get(&id.0)
                 .ok_or_else(|| format!("no tournament {id}"))?;
-            if !t.settings.starts_with("arena ") || t.status != "running" {
+            let arena = Settings::from_stored(&t.settings).is_ok_and(|s| s.kind == Kind::Arena);
+            if !arena || t.status != "running" {
                 return Err(format!("tournament {id} is not a running arena"));
             }
             let entrant = t

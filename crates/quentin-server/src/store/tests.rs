@@ -88,7 +88,7 @@ fn a_version_1_store_keeps_each_rating_for_its_game_s_own_size_class_and_rates_b
     drop(conn);
     let mut store = Sqlite::open(&path).unwrap();
     assert_eq!(store.version().unwrap(), VERSION);
-    assert!(VERSION >= 2);
+    const { assert!(VERSION >= 2) };
     let mut ratings = store.load().unwrap().ratings;
     ratings.sort_by_key(|r| r.0);
     let keys: Vec<_> = ratings.iter().map(|r| (r.0, r.1, r.2.rating)).collect();

@@ -80,7 +80,7 @@ impl Waiting {
 #[must_use]
 pub fn pair(waiting: &[Waiting], alone: bool) -> Vec<Pairing> {
     let mut order: Vec<&Waiting> = waiting.iter().collect();
-    order.sort_by(|a, b| b.score.halves.cmp(&a.score.halves));
+    order.sort_by_key(|w| std::cmp::Reverse(w.score.halves));
     let mut taken = vec![false; order.len()];
     let mut games = Vec::new();
     for i in 0..order.len() {

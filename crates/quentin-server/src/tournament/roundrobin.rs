@@ -10,7 +10,7 @@ use super::{Pairing, Player};
 pub fn rounds(players: usize) -> usize {
     match players {
         0 | 1 => 0,
-        n if n % 2 == 0 => n - 1,
+        n if n.is_multiple_of(2) => n - 1,
         n => n,
     }
 }

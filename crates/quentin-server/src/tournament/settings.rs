@@ -248,6 +248,14 @@ impl Settings {
         }
     }
 
+    /// Reads what [`Settings::words`] wrote (the store's column).
+    ///
+    /// # Errors
+    /// The reason, in words.
+    pub fn from_stored(text: &str) -> Result<Settings, String> {
+        Settings::parse(&text.split_whitespace().collect::<Vec<_>>())
+    }
+
     /// The words [`Settings::parse`] reads back to these settings (what the store keeps).
     #[must_use]
     pub fn words(&self) -> String {
@@ -324,7 +332,11 @@ mod tests {
             "swiss quint pieces 15 clock 2d rounds 3",
         ] {
             let settings = parse(line).unwrap();
-            assert_eq!(parse(&settings.words()).unwrap(), settings, "{line}");
+            assert_eq!(
+                Settings::from_stored(&settings.words()),
+                Ok(settings),
+                "{line}"
+            );
         }
     }
 

@@ -86,7 +86,7 @@ pub fn pair(players: &[Player], played: &[Played]) -> Vec<Pairing> {
     let halves: Vec<u32> = ranked.iter().map(|p| tally(*p).halves).collect();
     // The bye's candidates, from the lowest-ranked up: those who have had none, then (only if
     // all have) anybody.
-    let byes: Vec<Option<usize>> = if ranked.len() % 2 == 0 {
+    let byes: Vec<Option<usize>> = if ranked.len().is_multiple_of(2) {
         vec![None]
     } else {
         let fresh: Vec<Option<usize>> = (0..ranked.len())
@@ -143,7 +143,7 @@ pub fn pair(players: &[Player], played: &[Played]) -> Vec<Pairing> {
 fn colours(ranked: &[Player], wishes: &[Wish], board: usize, a: usize, b: usize) -> Pairing {
     let a_first = match (wishes[a], wishes[b]) {
         // Round one: the higher-ranked moves first on the odd boards (counted from 1).
-        (Wish::None, Wish::None) => board % 2 == 0,
+        (Wish::None, Wish::None) => board.is_multiple_of(2),
         (Wish::First(x), Wish::First(y)) => x >= y,
         (Wish::Second(x), Wish::Second(y)) => x < y,
         (Wish::First(_), _) | (_, Wish::Second(_)) => true,
