@@ -204,8 +204,9 @@ fn a_store_with_a_damaged_index_page_is_refused_with_its_reason_and_a_backup_res
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(
         said.contains(&format!(
-            "the store {} (schema version 2) is damaged",
-            db.display()
+            "the store {} (schema version {}) is damaged",
+            db.display(),
+            quentin::server::store::VERSION
         )),
         "{said}"
     );

@@ -2,7 +2,9 @@
 //! create, join and play a Swiss tournament to its end, its standings checked against a
 //! reference reckoned here from the results; a server restarted between rounds goes on with
 //! every pairing and result; a round robin by correspondence goes on as the test clock moves;
-//! absurd settings are refused saying why.
+//! an arena pairs whoever is free and leaves a paused player out; on two processes sharing a
+//! PostgreSQL database, the directing one killed, the other directs; absurd settings are
+//! refused saying why.
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -88,6 +90,10 @@ fn play_game(bots: &mut [Bot], names: &[String], g: &[String]) {
     let (first, second) = (seat(&g[1]), seat(&g[2]));
     let mut position = start();
     for player in [first, second] {
+        // On several processes, the player's own may hear of the move a moment after it is
+        // answered: the player waits for their turn.
+        let turn = bots[player].ok(&format!("wait {}", g[3]));
+        assert!(turn.starts_with("turn"), "{g:?}: {turn}");
         let legal = position.legal_actions();
         let action = legal[legal.len() / 2];
         bots[player].ok(&format!("play {} {action}", g[3]));
@@ -489,4 +495,48 @@ fn an_arena_of_eight_bots_pairs_whoever_is_free_leaves_a_paused_player_out_and_e
     assert_eq!(end.status.join(" "), "arena quentin 5 over round 5 of 5");
     assert!(end.games.iter().all(|g| g[4] != "*"));
     assert_eq!(end.players, arena_reference(&end.games, &names));
+}
+
+/// Asks `line` until it is answered `=`: the process has heard of the tournament.
+fn ok_once_heard(bot: &mut Bot, line: &str) {
+    let deadline = Instant::now() + serve::TIMEOUT;
+    loop {
+        let answer = bot.ask(line);
+        if answer == "=" {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{line}: {answer}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn on_two_processes_the_directing_one_killed_with_sigkill_the_other_directs_the_swiss_to_its_end() {
+    let Some(db) = serve::pg::Database::new("tournament_director") else {
+        return;
+    };
+    let dir = scratch("server-tournament-director");
+    let mut a = Server::start(&dir, &["--database", &db.url]);
+    let b = Server::start(&dir, &["--database", &db.url]);
+    let names: Vec<String> = (0..5).map(|i| format!("bot{i}")).collect();
+    // The creator on the first process, which directs the tournament once it starts it; the
+    // others on the second.
+    let mut bots = vec![a.registered(&dir, &names[0])];
+    bots.extend(names[1..].iter().map(|n| b.registered(&dir, n)));
+    let id = bots[0].ok(
+        "tournament create swiss quentin size 5 pie off clock 2+0 casual rounds 3 start-in 600",
+    );
+    for bot in &mut bots {
+        ok_once_heard(bot, &format!("join {id}"));
+    }
+    ok_once_heard(&mut bots[0], &format!("tournament start {id}"));
+    let first = play_on(&mut bots, &names, &id, |v| ended_up_to(v, 1));
+    a.kill9();
+    // The creator back, on the process left.
+    bots[0] = b.bot(&dir.join(&names[0]));
+    let end = play_on(&mut bots, &names, &id, |_| false);
+    assert_eq!(end.status.join(" "), "swiss quentin 5 over round 3 of 3");
+    assert_eq!(end.games[..first.games.len()], first.games[..]);
+    check_rounds(&end.games, &names, 3);
+    assert_eq!(end.players, reference(&end.games, &names));
 }

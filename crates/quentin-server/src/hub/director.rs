@@ -129,13 +129,18 @@ impl Inner {
 
 impl Hub {
     /// Directs every tournament one step on at `now` (the server's tick calls it). On several
-    /// processes sharing a database no tournament is directed yet (docs/server.md).
+    /// processes sharing a database, each tournament that has something to do is directed by
+    /// the process that holds its lease, taken as it runs out.
     pub async fn direct(&self, now: i64) {
-        if self.peers.get().is_some() {
-            return;
-        }
         let ids: Vec<i64> = self.lock().tournaments.keys().copied().collect();
         for id in ids {
+            let due =
+                self.lock().tournaments.get(&id).is_some_and(|t| {
+                    t.status == "running" || (t.status == "open" && now >= t.starts)
+                });
+            if !due || !self.directs(id).await {
+                continue;
+            }
             // A few steps at a time: a start and its first round, the rounds of a round robin
             // by correspondence; the rest at the next tick.
             for _ in 0..64 {
@@ -151,6 +156,21 @@ impl Hub {
                 }
             }
         }
+    }
+
+    /// Whether this process directs tournament `id`: it alone, or it holds (or has just
+    /// taken) the tournament's lease.
+    async fn directs(&self, id: i64) -> bool {
+        if self.peers.get().is_none() {
+            return true;
+        }
+        let change = Change::Tournament(TournamentChange::Direct(id));
+        let held = self.commit(
+            change,
+            Vec::new(),
+            |_, applied| Ok(applied == Applied::Done),
+        );
+        held.await.unwrap_or(false)
     }
 
     /// `by`, its creator, starts tournament `id` now, once the minimum has joined.

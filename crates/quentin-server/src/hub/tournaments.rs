@@ -402,6 +402,16 @@ impl Hub {
         .map_err(|r| r.to_string())
     }
 
+    /// Copies tournaments as another process committed them (several processes on one
+    /// database).
+    pub fn mirror_tournaments(&self, rows: Vec<TournamentRow>) {
+        let mut inner = self.lock();
+        for row in rows {
+            inner.tournaments.insert(row.id, row);
+        }
+        inner.lobby_changed();
+    }
+
     /// Tournament `id`, as it stands.
     #[must_use]
     pub fn tournament(&self, id: TournamentId, now: i64) -> Option<TournamentView> {

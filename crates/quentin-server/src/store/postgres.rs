@@ -697,10 +697,15 @@ async fn apply(
                 notes = Box::pin(apply(tx, process, &start)).await?.1;
                 game = Some(id);
             }
-            match tournaments::apply_postgres(tx, change, game).await? {
-                Some(id) => (Applied::Id(id), notes),
-                None => (Applied::Done, notes),
-            }
+            let applied = tournaments::apply_postgres(tx, process, change, game).await?;
+            // The other processes read the tournament again.
+            let id = match (&applied, change) {
+                (_, TournamentChange::Direct(_)) => None,
+                (Applied::Id(id), TournamentChange::Create(_)) => Some(*id),
+                _ => change.tournament(),
+            };
+            notes.extend(id.map(|id| format!("tournament {id}")));
+            (applied, notes)
         }
     })
 }

@@ -410,10 +410,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
                 apply(conn, &Change::StartGame(GameRow { id, ..game.clone() }))?;
                 Ok(id)
             };
-            Ok(match tournaments::apply_sqlite(conn, change, start)? {
-                Some(id) => Applied::Id(id),
-                None => Applied::Done,
-            })
+            tournaments::apply_sqlite(conn, change, start)
         }
     }
 }

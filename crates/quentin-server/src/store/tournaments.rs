@@ -5,7 +5,8 @@
 
 use anyhow::Result;
 
-use super::{ChallengeRow, GameRow};
+use super::postgres::LEASE_MS;
+use super::{Applied, ChallengeRow, GameRow};
 
 /// The tables of the schema step that brings tournaments, on SQLite.
 pub const SQLITE_STEP: &str = "
@@ -22,6 +23,8 @@ CREATE TABLE tournament_pairings(
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     tournament INTEGER NOT NULL, round INTEGER NOT NULL, first INTEGER NOT NULL,
     second INTEGER, game INTEGER);
+CREATE TABLE tournament_directors(
+    tournament INTEGER PRIMARY KEY, process TEXT NOT NULL, expires INTEGER NOT NULL);
 ";
 
 /// The same tables on PostgreSQL.
@@ -39,10 +42,12 @@ CREATE TABLE tournament_pairings(
     id BIGSERIAL PRIMARY KEY,
     tournament BIGINT NOT NULL, round BIGINT NOT NULL, first BIGINT NOT NULL,
     second BIGINT, game BIGINT);
+CREATE TABLE tournament_directors(
+    tournament BIGINT PRIMARY KEY, process TEXT NOT NULL, expires BIGINT NOT NULL);
 ";
 
 /// The tables and columns of [`POSTGRES_STEP`], for the check of a database's shape.
-pub const COLUMNS: [(&str, &[&str]); 3] = [
+pub const COLUMNS: [(&str, &[&str]); 4] = [
     (
         "tournaments",
         &[
@@ -63,6 +68,10 @@ pub const COLUMNS: [(&str, &[&str]); 3] = [
     (
         "tournament_pairings",
         &["id", "tournament", "round", "first", "second", "game"],
+    ),
+    (
+        "tournament_directors",
+        &["tournament", "process", "expires"],
     ),
 ];
 
@@ -169,6 +178,27 @@ pub enum TournamentChange {
         /// Who.
         player: i64,
     },
+    /// This process takes or renews its lease on directing the tournament, for as long as a
+    /// game's owner's lease lasts: [`Applied::Done`], or [`Applied::Taken`] while another
+    /// process holds it (several processes on one database; one alone always holds it).
+    Direct(i64),
+}
+
+impl TournamentChange {
+    /// The tournament it changes (none for a new one: its number comes with the commit).
+    #[must_use]
+    pub fn tournament(&self) -> Option<i64> {
+        match self {
+            TournamentChange::Create(_) => None,
+            TournamentChange::Join { tournament, .. }
+            | TournamentChange::Leave { tournament, .. }
+            | TournamentChange::Entrant { tournament, .. }
+            | TournamentChange::Status { tournament, .. }
+            | TournamentChange::Pair { tournament, .. }
+            | TournamentChange::Bye { tournament, .. }
+            | TournamentChange::Direct(tournament) => Some(*tournament),
+        }
+    }
 }
 
 /// The challenge a tournament's game takes its number from, closed as the game starts.
@@ -344,9 +374,9 @@ pub fn apply_sqlite(
     conn: &rusqlite::Connection,
     change: &TournamentChange,
     start: impl FnOnce(&rusqlite::Connection, &GameRow) -> Result<i64>,
-) -> Result<Option<i64>> {
+) -> Result<Applied> {
     use rusqlite::params;
-    Ok(match change {
+    let id = match change {
         TournamentChange::Create(t) => {
             conn.execute(
                 "INSERT INTO tournaments(by, settings, created, starts, status)
@@ -425,20 +455,24 @@ pub fn apply_sqlite(
             )?;
             None
         }
-    })
+        // One process alone directs every tournament.
+        TournamentChange::Direct(_) => None,
+    };
+    Ok(id.map_or(Applied::Done, Applied::Id))
 }
 
-/// Applies `change` on PostgreSQL in `tx`, but a [`TournamentChange::Pair`], whose game the
-/// caller starts first (its number in `game`).
+/// Applies `change` on PostgreSQL in `tx`, for `process`; of a [`TournamentChange::Pair`],
+/// the pairing only: the caller starts its game first (its number in `game`).
 ///
 /// # Errors
 /// When the database cannot be written.
 pub async fn apply_postgres(
     tx: &tokio_postgres::Transaction<'_>,
+    process: &str,
     change: &TournamentChange,
     game: Option<i64>,
-) -> Result<Option<i64>> {
-    Ok(match change {
+) -> Result<Applied> {
+    let id = match change {
         TournamentChange::Create(t) => Some(
             tx.query_one(
                 "INSERT INTO tournaments(\"by\", settings, created, starts, status)
@@ -523,5 +557,25 @@ pub async fn apply_postgres(
             .await?;
             None
         }
-    })
+        TournamentChange::Direct(tournament) => {
+            let held = tx
+                .query_opt(
+                    "INSERT INTO tournament_directors(tournament, process, expires)
+                     VALUES ($1, $2, quentin_now() + $3)
+                     ON CONFLICT (tournament) DO UPDATE SET process = excluded.process,
+                         expires = excluded.expires
+                     WHERE tournament_directors.process = excluded.process
+                        OR tournament_directors.expires < quentin_now()
+                     RETURNING process",
+                    &[tournament, &process, &LEASE_MS],
+                )
+                .await?;
+            return Ok(if held.is_some() {
+                Applied::Done
+            } else {
+                Applied::Taken
+            });
+        }
+    };
+    Ok(id.map_or(Applied::Done, Applied::Id))
 }
