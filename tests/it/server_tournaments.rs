@@ -540,3 +540,40 @@ fn on_two_processes_the_directing_one_killed_with_sigkill_the_other_directs_the_
     check_rounds(&end.games, &names, 3);
     assert_eq!(end.players, reference(&end.games, &names));
 }
+
+#[test]
+fn the_lobby_s_tournament_screen_makes_one_joins_it_and_shows_its_standings() {
+    let dir = scratch("server-tournament-lobby");
+    let server = Server::start(&dir, &[]);
+    let mut alice = crate::server_play::newcomer(&server, &dir, "alice");
+    alice.send("t");
+    alice.wait_for("No tournament yet");
+    alice.send("n");
+    alice.wait_for("New tournament:");
+    // Absurd words are refused saying why, and stay to be mended.
+    alice.send("swiss quentin size 5 clock 1+0 rounds 9 max 8\r");
+    alice.wait_for("more rounds than a round robin");
+    alice.send("\x7f\x7f\x7f\x7f\x7f\x7f\x7f2\r");
+    alice.wait_for("Tournament t1 made.");
+    alice.wait_for("> t1 swiss quentin 5 open 0/64 by alice");
+    // Enter joins the selected tournament; a bot joins too, and the table shows both.
+    alice.send("\r");
+    alice.wait_for("You joined tournament t1.");
+    let mut bob = server.registered(&dir, "bob");
+    assert_eq!(bob.ask("join t1"), "=");
+    let screen = alice.wait_for("player 2 bob 0 0 0");
+    assert!(
+        screen.contains("swiss quentin 5 open round 0 of 2"),
+        "{screen}"
+    );
+    assert!(screen.contains("player 1 alice 0 0 0"), "{screen}");
+    assert!(
+        screen.contains("t1 swiss quentin 5 open 2/64 by alice"),
+        "{screen}"
+    );
+    // w withdraws; t goes back to the lobby.
+    alice.send("w");
+    alice.wait_for("You left tournament t1.");
+    alice.send("t");
+    alice.wait_for("Open challenges");
+}

@@ -14,7 +14,7 @@ use super::hub::{GameView, PAGE, Refusal, Rematch};
 use super::spec::{Spec, shown};
 use super::{Context, Presence};
 
-mod tournament;
+pub(crate) mod tournament;
 
 /// The longest command line read, in bytes before its newline; a longer one is refused whole.
 const MAX_LINE: usize = 4096;

@@ -448,6 +448,7 @@ fn board(ctx: &Context, me: i64) -> Board {
         live: hub.live_games(now, 10),
         recent: hub.recent_results(now, 5),
         leaders: hub.leaderboard(5),
+        tournaments: hub.tournaments(now),
     }
 }
 
@@ -510,6 +511,22 @@ async fn lobby_screen(
                     Ok(()) => lobby.say(format!("Challenge #{id} withdrawn."), false),
                     Err(refusal) => lobby.say(refusal.to_string(), true),
                 },
+                Ask::CreateTournament(settings) => {
+                    match ctx.hub.create_tournament(lobby.me.0, &settings, now).await {
+                        Ok(id) => lobby.say(format!("Tournament {id} made."), false),
+                        Err(why) => lobby.say(why, true),
+                    }
+                }
+                Ask::JoinTournament(id) => match ctx.hub.join_tournament(lobby.me.0, id).await {
+                    Ok(()) => lobby.say(format!("You joined tournament {id}."), false),
+                    Err(why) => lobby.say(why, true),
+                },
+                Ask::WithdrawTournament(id) => {
+                    match ctx.hub.withdraw_tournament(lobby.me.0, id, now).await {
+                        Ok(()) => lobby.say(format!("You left tournament {id}."), false),
+                        Err(why) => lobby.say(why, true),
+                    }
+                }
                 Ask::Challenge(spec) => match ctx.hub.challenge(lobby.me.0, &spec, now).await {
                     Ok(id) => lobby.say(
                         format!(

@@ -77,7 +77,7 @@ pub(super) async fn command(ctx: &Context, me: i64, words: &[&str], now: i64) ->
 }
 
 /// A line of `tournaments`: `t3 swiss quentin 9 open 5/16 by ann`.
-fn summary(view: &TournamentView) -> String {
+pub(crate) fn summary(view: &TournamentView) -> String {
     format!(
         "{} {} {} {} {} {}/{} by {}",
         view.id,
