@@ -9,6 +9,9 @@
 //! a blitz pace; `--think 0` plays as fast as the server answers, to measure its throughput),
 //! at most 300 s; the sessions are capped at 1000.
 //!
+//! `QUENTIN_BENCH_PROGRAM=PATH` runs another build of the program, to measure a change side by
+//! side with the build before it.
+//!
 //! `--database URL --processes N` runs N server processes on a new PostgreSQL database made on
 //! the server of URL (and dropped after), the two bots of a game on different processes, and
 //! adds each process's memory and CPU and the database's CPU (its server processes' on this

@@ -8,6 +8,8 @@
 //! - [`saved_games`]: the records on disk: listing them, finding the game to resume.
 //! - [`save`]: one game's record file, locked and written atomically, so that no game is lost.
 //! - [`position_view`]: the JSON and text views of a replayed position.
+//! - [`puzzle_progress`]: the player's puzzle rating, streak and attempts, kept in the data
+//!   directory.
 //! - [`puzzles`]: the puzzle set that ships with the program, embedded.
 //! - [`tui`]: the terminal interface, hot-seat play and interactive replay.
 
@@ -16,6 +18,7 @@
 pub mod bench;
 pub mod cli;
 pub mod position_view;
+pub mod puzzle_progress;
 pub mod puzzles;
 pub mod save;
 pub mod saved_games;

@@ -28,7 +28,11 @@ pub fn start_server(
     dir: &std::path::Path,
     database: Option<&str>,
 ) -> (std::process::Child, u16) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    // Another build of the program (`QUENTIN_BENCH_PROGRAM=PATH`) measures a change side by
+    // side with the one before it, under the same bench.
+    let program = std::env::var_os("QUENTIN_BENCH_PROGRAM")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_quentin").into());
+    let mut server = Command::new(program)
         .args([
             "serve",
             "--listen",

@@ -19,6 +19,7 @@ mod games;
 mod gtp;
 mod limits;
 mod manual;
+mod puzzle;
 mod puzzles;
 mod replay;
 mod resume;
@@ -126,6 +127,9 @@ enum Command {
     /// Puzzles proved by the solver: generate them (`quentin puzzles generate --game G --size N
     /// --count K --seed S`), export the shipped set as JSON, prove a set again.
     Puzzles(puzzles::PuzzlesArgs),
+    /// Solve the shipped puzzles in the terminal, each chosen near your puzzle rating (kept in
+    /// the data directory): `quentin puzzle --game konobi --theme win2`.
+    Puzzle(puzzle::PuzzleArgs),
     /// Play the computer against a baseline player or against itself at another budget.
     Match(arena::MatchArgs),
     /// Run the game server that any SSH client reaches: `ssh -p 2222 HOST` to play, watch
@@ -346,6 +350,7 @@ impl Cli {
             Some(Command::Review(args)) => review::review(&args),
             Some(Command::Solve(args)) => solve::solve(&args),
             Some(Command::Puzzles(args)) => puzzles::puzzles(&args),
+            Some(Command::Puzzle(args)) => puzzle::puzzle(&args),
             Some(Command::Match(args)) => arena::run(&args),
             Some(Command::Serve(args)) => serve::serve(&args),
             Some(Command::Help(args)) => help(&args),

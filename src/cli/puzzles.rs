@@ -109,7 +109,7 @@ fn parse_goal(text: &str) -> Result<Goal, String> {
 }
 
 /// Reads `--theme`.
-fn parse_theme(text: &str) -> Result<&'static str, String> {
+pub(super) fn parse_theme(text: &str) -> Result<&'static str, String> {
     theme(text).ok_or_else(|| {
         let names: Vec<&str> = puzzles::THEMES.iter().map(|(t, _)| *t).collect();
         format!("{text:?} is not a theme: {}", names.join(", "))

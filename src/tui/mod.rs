@@ -16,6 +16,7 @@
 //! `fg` (SIGCONT) takes it again. Only SIGKILL cannot be caught; the record on disk then still holds every
 //! completed action.
 
+mod puzzles;
 mod session;
 pub mod translate;
 
@@ -118,6 +119,22 @@ pub fn replay(
     run(app, None, search(threads))
 }
 
+/// Plays puzzles of `pool`, one after another, each chosen near the player's puzzle rating,
+/// which is kept in the data directory (`puzzles.json`).
+///
+/// # Errors
+/// When there is no terminal, `pool` is empty, the rating file cannot be read (a damaged one
+/// is left as it is), or the terminal fails.
+pub fn puzzle(pool: Vec<crate::search::puzzles::Puzzle>, ascii: bool) -> Result<()> {
+    require_terminal()?;
+    let run =
+        puzzles::PuzzleRun::new(pool, crate::puzzle_progress::path()?, Look::from_env(ascii))?;
+    let app = run.next_app(None)?;
+    let mut session = Session::new(app);
+    session.puzzles = Some(run);
+    run_session(session, search(0))
+}
+
 /// The program's own search behind the loop's handle, on `threads` threads (0: the machine's
 /// cores).
 fn search(threads: usize) -> Box<dyn SearchHandle> {
@@ -155,11 +172,16 @@ pub fn require_terminal() -> Result<()> {
 
 /// Runs the interface, with the search its app asks for behind `search`, until the player quits;
 /// then restores the terminal and prints where the records went.
-fn run(app: App, file: Option<RecordFile>, mut search: Box<dyn SearchHandle>) -> Result<()> {
+fn run(app: App, file: Option<RecordFile>, search: Box<dyn SearchHandle>) -> Result<()> {
     let mut session = Session::new(app);
     if let Some(file) = file {
         session.adopt(file)?;
     }
+    run_session(session, search)
+}
+
+/// Runs the loop of `session` as [`run`] does.
+fn run_session(mut session: Session, mut search: Box<dyn SearchHandle>) -> Result<()> {
     let result = {
         let guard = TerminalGuard::enter();
         match guard {
@@ -184,6 +206,8 @@ struct Session {
     failure: Option<String>,
     /// Whether the player was told, on quitting, that the last actions are not saved.
     quit_asked: bool,
+    /// The puzzles and the player's progress, in the puzzle mode.
+    puzzles: Option<puzzles::PuzzleRun>,
 }
 
 impl Session {
@@ -268,6 +292,7 @@ impl Session {
                 // Only the server's sessions make an online app (`App::online`): an app of the
                 // terminal has no server to send to, and never asks to.
                 Effect::Send(_) => {}
+                Effect::Puzzle(news) => self.puzzle_news(news),
             }
         }
         false

@@ -49,6 +49,7 @@ impl Session {
             written: Vec::new(),
             failure: None,
             quit_asked: false,
+            puzzles: None,
         }
     }
 

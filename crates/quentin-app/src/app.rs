@@ -15,6 +15,7 @@ mod keys;
 mod names;
 pub(crate) mod online;
 mod playing;
+pub(crate) mod puzzle;
 pub(crate) mod quint;
 mod review;
 mod state;
@@ -32,6 +33,7 @@ use super::search_handle::{SearchNews, SearchOrder};
 
 pub use computer::{Hint, Job, Versus, chance};
 pub use online::{Abort, Finish, Online, Request, Win, edges};
+pub use puzzle::{PuzzleNews, PuzzleStanding, PuzzleState};
 pub use review::REVIEW_PLAYOUTS;
 use state::{Analysis, Computer, Help, Notes, OnlineSeat, Review, Screen, Seats};
 
@@ -95,6 +97,8 @@ pub enum Effect {
     Search(SearchOrder),
     /// Send this to the server (an online game).
     Send(Request),
+    /// A puzzle's attempt ended, or the player asks for the next puzzle (the puzzle mode).
+    Puzzle(PuzzleNews),
 }
 
 /// What a front end tells the app: the one way in. Both front ends (the terminal loop and a
@@ -176,6 +180,8 @@ pub struct App {
     review: Review,
     /// The seat at a game on a server.
     online: OnlineSeat,
+    /// The puzzle being solved, in the puzzle mode.
+    puzzle: Option<Box<puzzle::PuzzleSeat>>,
     /// What the app asks of its front end, until the step that asked gives it back.
     outbox: Vec<Effect>,
 }
@@ -253,6 +259,7 @@ impl App {
             analysis: Analysis::default(),
             review: Review::default(),
             online: OnlineSeat::default(),
+            puzzle: None,
             outbox: Vec::new(),
         }
     }

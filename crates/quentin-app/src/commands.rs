@@ -84,6 +84,8 @@ pub enum Section {
     Replay,
     /// Keys of a game of Quint, whose pieces move.
     Quint,
+    /// Keys that mean something else in a puzzle (`quentin puzzle`).
+    Puzzle,
     /// Keys the help does not list as a row of their own.
     Unlisted,
 }
@@ -323,6 +325,30 @@ pub const ROWS: &[Row] = &[
         keys: "q, Ctrl-C",
         does: "quit (the record is already saved)",
         binds: &[(Code(Char('q')), C::Quit), (Ctrl('c'), C::Quit)],
+    },
+    Row {
+        section: Section::Puzzle,
+        keys: "t",
+        does: "a hint: the area of the move, then the move (the puzzle then counts as failed)",
+        binds: &[(Code(Char('t')), C::Hint)],
+    },
+    Row {
+        section: Section::Puzzle,
+        keys: "v",
+        does: "show the solution (giving up a puzzle being solved)",
+        binds: &[(Code(Char('v')), C::Review)],
+    },
+    Row {
+        section: Section::Puzzle,
+        keys: "n",
+        does: "the next puzzle, once this one is solved or failed",
+        binds: &[(Code(Char('n')), C::NewGame)],
+    },
+    Row {
+        section: Section::Puzzle,
+        keys: "u, r",
+        does: "once it is over: step back and forth through the moves",
+        binds: UNDO_REDO,
     },
     Row {
         section: Section::Unlisted,

@@ -25,6 +25,7 @@ mod konobi;
 mod online;
 mod palette;
 mod panel;
+mod puzzle;
 mod review;
 mod squares;
 
@@ -207,6 +208,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
     if let Some(cells) = &cells {
         analysis::draw_quint_hint(app, cells, buf, &palette);
     }
+    puzzle::draw_area(app, board.as_ref(), cells.as_ref(), buf, &palette);
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
     let help = if app.help_open() {

@@ -21,9 +21,10 @@ use deadpool_postgres::Pool;
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::Context;
-use super::hub::{GameCommand, Outcome, Owner, PeerFuture, Peers, Refusal, answer_from_wire};
+use super::hub::{GameCommand, Outcome, Owner, PeerFuture, Peers, Refusal};
 use super::store::StoreDown;
 use super::store::postgres::{CHANNEL, LEASE_MS, games, pool_error};
+use crate::note::{Answer, Note};
 
 /// How long a command passed to a game's owner waits for its answer before the owner is
 /// looked up again.
@@ -43,7 +44,7 @@ pub struct Cluster {
     /// Each running game's owner, as last read or told.
     owners: Mutex<HashMap<i64, String>>,
     /// Commands passed to other processes, waiting for their answers.
-    pending: Mutex<HashMap<u64, (i64, oneshot::Sender<String>)>>,
+    pending: Mutex<HashMap<u64, (i64, oneshot::Sender<Answer>)>>,
     next: AtomicU64,
     /// Notifications to send, sent together by one task.
     outbox: mpsc::UnboundedSender<String>,
@@ -265,7 +266,7 @@ impl Cluster {
         .await?;
         tx.execute(
             "SELECT pg_notify($1, $2)",
-            &[&CHANNEL, &format!("{} game {id}", self.name)],
+            &[&CHANNEL, &Note::Game(id).payload(&self.name)],
         )
         .await?;
         tx.commit().await?;
@@ -299,24 +300,30 @@ impl Peers for Cluster {
             let request = self.next.fetch_add(1, Ordering::Relaxed);
             let (answer, answered) = oneshot::channel();
             lock(&self.pending).insert(request, (id, answer));
-            self.note(format!(
-                "ask {owner} {request} {player} {id} {}",
-                command.to_wire()
-            ));
-            let word = tokio::time::timeout(ANSWER_WAIT, answered).await;
+            self.note(Note::Ask {
+                to: owner.to_string(),
+                request,
+                player,
+                game: id,
+                command: Some(command),
+            });
+            let answer = tokio::time::timeout(ANSWER_WAIT, answered).await;
             lock(&self.pending).remove(&request);
-            let word = word.ok()?.ok()?;
+            let answer = answer.ok()?.ok()?;
             // The answer comes after the game's news (PostgreSQL delivers notifications in
             // the order of their commits), and after the game is read back when its news had
             // to be: the player sees their own command in this process's copy at once.
-            Some(answer_from_wire(&word, id).unwrap_or_else(|| {
-                // The owner found it illegal: this copy of the game says why.
-                let checked = self.ctx().map(|ctx| ctx.hub.check(player, id, command));
-                match checked {
-                    Some(Err(refusal)) => Err(refusal),
-                    _ => Err(Refusal::NotYourTurn),
+            Some(match answer {
+                Answer::Given(given) => given,
+                Answer::Recheck => {
+                    // The owner found it illegal: this copy of the game says why.
+                    let checked = self.ctx().map(|ctx| ctx.hub.check(player, id, command));
+                    match checked {
+                        Some(Err(refusal)) => Err(refusal),
+                        _ => Err(Refusal::NotYourTurn),
+                    }
                 }
-            }))
+            })
         })
     }
 
@@ -344,8 +351,8 @@ impl Peers for Cluster {
         })
     }
 
-    fn note(&self, note: String) {
-        let _ = self.outbox.send(format!("{} {note}", self.name));
+    fn note(&self, note: Note) {
+        let _ = self.outbox.send(note.payload(&self.name));
     }
 
     fn presence_changed(&self) {

@@ -19,7 +19,6 @@ mod mirror;
 mod outage;
 mod play;
 mod presence;
-mod refusal;
 mod route;
 mod tournaments;
 mod views;
@@ -30,7 +29,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use anyhow::Result;
 use tokio::sync::{OwnedMutexGuard, oneshot, watch};
 
-use quentin_app::game_line::takeback_len;
+use quentin_record::game_line::{GameLine, takeback_len};
 use quentin_rules::{Color, Position};
 
 use super::size_class::RatingKey;
@@ -38,15 +37,15 @@ use super::store::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, RatingRow, StoreDown,
     Writer,
 };
+use crate::note::Note;
 
+pub use crate::command::{GameCommand, Outcome};
+pub use crate::refusal::Refusal;
 pub use agree::Rematch;
-pub use command::{
-    GameCommand, Outcome, Owner, PeerFuture, Peers, answer_from_wire, answer_to_wire,
-};
+pub use command::{Owner, PeerFuture, Peers};
 pub use listings::PAGE;
 pub use presence::Watching;
-pub use refusal::Refusal;
-pub use tournaments::{GameLine, TournamentView, points_and_tiebreaks};
+pub use tournaments::{TournamentGame, TournamentView, points_and_tiebreaks};
 pub use views::{ABORTED, ChallengeView, GameView, Standing, shown_rating, signed};
 
 /// The hub's limits.
@@ -185,7 +184,7 @@ impl Live {
     }
 }
 
-pub use quentin_app::game_line::seat_of;
+pub use quentin_record::game_line::seat_of;
 
 /// The colour seat `seat` plays in `position`.
 #[must_use]
@@ -395,7 +394,7 @@ impl Hub {
     }
 
     /// Tells the other processes `note`, if there are any.
-    fn note(&self, note: String) {
+    fn note(&self, note: Note) {
         if let Some(peers) = self.peers.get() {
             peers.note(note);
         }
@@ -519,16 +518,12 @@ fn lock(memory: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
 
 /// The position `row`'s actions reach, by the rules; or why they do not.
 fn replay(row: &GameRow) -> Result<Position, String> {
-    let mut position = row
+    let start = row
         .setup
         .start()
         .map_err(|e| format!("its setup cannot start: {e}"))?;
-    for (n, action) in row.actions.iter().enumerate() {
-        position
-            .play(*action)
-            .map_err(|e| format!("move {}, {action}, is illegal: {e}", n + 1))?;
-    }
-    Ok(position)
+    GameLine::play_out(start, &row.actions)
+        .map_err(|(n, e)| format!("move {}, {}, is illegal: {e}", n + 1, row.actions[n]))
 }
 
 /// The word for why a game ended, as the bot protocol and the records say it.

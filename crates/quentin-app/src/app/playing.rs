@@ -15,6 +15,14 @@ impl App {
         if self.online.game.is_some() {
             return self.online_act(action);
         }
+        if self.puzzle.is_some() {
+            return self.puzzle_act(action);
+        }
+        self.play_action(action)
+    }
+
+    /// Plays `action` as [`App::act`] does in a game at one keyboard, saying what it did.
+    pub(super) fn play_action(&mut self, action: Action) -> Effect {
         let position = self.position();
         if position.is_over() {
             self.warn("The game is over: n starts a new game, u takes back the last action.");

@@ -64,7 +64,12 @@ pub(super) fn help_lines<'a>(app: &App, width: usize, glyphs: &Glyphs) -> Vec<Li
         Section::Game
     };
     let text_width = width.saturating_sub(KEY_WIDTH).max(1);
-    for (heading_text, section) in [("Keys", game_keys), ("In a replay", Section::Replay)] {
+    let second = if app.puzzle_shown().is_some() {
+        ("In a puzzle", Section::Puzzle)
+    } else {
+        ("In a replay", Section::Replay)
+    };
+    for (heading_text, section) in [("Keys", game_keys), second] {
         lines.push(Line::default());
         lines.push(heading(heading_text));
         for row in commands::rows(section) {

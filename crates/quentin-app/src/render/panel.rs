@@ -10,7 +10,8 @@ use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget};
 use crate::rules::{Action, Board, Color, Ending, Game, Point, Position};
 
 use crate::app::{
-    App, Mode, Online, Tone, dimensions, player_of, refusal_text, removals_text, wins_text,
+    App, Mode, Online, PuzzleState, Tone, dimensions, player_of, refusal_text, removals_text,
+    wins_text,
 };
 
 use super::{BoardStyle, Glyphs, Palette, analysis, konobi, quint, squares, stone};
@@ -222,6 +223,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
     };
     top.push(Line::from(counter));
     top.extend(super::online::lines(app, width, glyphs, palette));
+    top.extend(super::puzzle::lines(app, width, palette));
     if app.mode() == Mode::Replay {
         for (i, text) in app.players().iter().enumerate() {
             if let Some(text) = text {
@@ -288,6 +290,12 @@ fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> (Vec<Line<'a>>, 
             "? help   R resign   q lobby"
         } else {
             "? help   q lobby"
+        }
+    } else if let Some(state) = app.puzzle_state() {
+        if state == PuzzleState::Solving {
+            "t hint   v solution   ? help   q quit"
+        } else {
+            "n next puzzle   v solution   q quit"
         }
     } else if app.mode() == Mode::Play && app.position().is_over() {
         "n new game   u undo   q quit"

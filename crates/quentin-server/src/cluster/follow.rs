@@ -12,12 +12,12 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::super::Context;
-use super::super::hub::{GameCommand, Owner, Peers, answer_to_wire};
+use super::super::hub::{Owner, Peers, Refusal};
 use super::super::metrics::metrics;
 use super::super::report::survive;
 use super::super::store::postgres::{CHANNEL, games, open_challenges, players, pool_error};
 use super::{Cluster, lock};
-use quentin_rules::Action;
+use crate::note::{Answer, Note};
 
 /// What the following task hears.
 pub(super) enum Heard {
@@ -40,7 +40,7 @@ struct News {
     tournaments: BTreeSet<i64>,
     online: bool,
     /// Answers to give once the games of this batch are read.
-    answers: Vec<(oneshot::Sender<String>, String)>,
+    answers: Vec<(oneshot::Sender<Answer>, Answer)>,
     /// Look-ups to tell once this batch is read.
     looked: Vec<oneshot::Sender<()>>,
 }
@@ -144,8 +144,8 @@ async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>)
                 .relay_seconds
                 .observe(came.elapsed().as_secs_f64());
         }
-        for (waiter, word) in news.answers {
-            let _ = waiter.send(word);
+        for (waiter, answer) in news.answers {
+            let _ = waiter.send(answer);
         }
         for done in news.looked {
             let _ = done.send(());
@@ -153,103 +153,99 @@ async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>)
     }
 }
 
-/// One notification: `<process> <what> <words>`.
+/// One notification: a [`Note`] from another process. One this process cannot read (from a
+/// newer quentin, or damaged) is logged and left.
 fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut News) {
-    let mut words = payload.split(' ');
-    let (Some(from), Some(what)) = (words.next(), words.next()) else {
-        return;
+    let (from, note) = match Note::read(payload) {
+        Ok(read) => read,
+        Err(e) => {
+            tracing::warn!("{e}");
+            return;
+        }
     };
     if from == cluster.name {
         return;
     }
-    let rest: Vec<&str> = words.collect();
-    let number = |i: usize| rest.get(i).and_then(|w| w.parse::<i64>().ok());
-    match (what, number(0)) {
-        ("player", Some(id)) => {
+    match note {
+        Note::Player(id) => {
             news.players.insert(id);
         }
-        ("challenge", Some(id)) => {
+        Note::Challenge(id) => {
             news.challenges.insert(id);
         }
-        ("tournament", Some(id)) => {
+        Note::Tournament(id) => {
             news.tournaments.insert(id);
         }
-        ("game", Some(id)) => {
+        Note::Game(id) => {
             // Only a game's owner commits it.
             cluster.set_owner(id, Some(from.to_string()));
-            // A move that comes with its news is played on the copy; anything else is read.
-            let played = match rest.get(1..) {
-                Some(["move", index, action, left0, left1, at]) => {
-                    match (
-                        index.parse(),
-                        Action::parse(action),
-                        left0.parse(),
-                        left1.parse(),
-                        at.parse(),
-                    ) {
-                        (Ok(index), Ok(action), Ok(l0), Ok(l1), Ok(at)) => {
-                            ctx.hub.mirror_move(id, index, action, [l0, l1], at)
-                        }
-                        _ => false,
-                    }
-                }
-                _ => false,
-            };
-            if !played {
-                news.games.insert(id);
+            news.games.insert(id);
+        }
+        Note::Move {
+            game,
+            index,
+            action,
+            left,
+            at,
+        } => {
+            cluster.set_owner(game, Some(from.to_string()));
+            // A move that comes with its news is played on the copy; one that does not
+            // follow from the copy is read.
+            if !ctx.hub.mirror_move(game, index, action, left, at) {
+                news.games.insert(game);
             }
         }
-        ("takeback", Some(id)) => {
-            ctx.hub
-                .mirror_takeback(id, rest.get(1).and_then(|w| w.parse().ok()));
-        }
-        ("rematch", Some(id)) => match rest.get(1..) {
-            Some(["game", next]) => {
-                if let Ok(next) = next.parse() {
-                    ctx.hub.rematch_started(id, next);
-                }
-            }
-            Some([seat]) => ctx.hub.mirror_rematch(id, seat.parse().ok()),
-            _ => tracing::warn!(note = ?rest, "a rematch note not understood"),
-        },
-        ("online", _) => news.online = true,
-        ("ask", _) if rest.first() == Some(&cluster.name.as_str()) => {
-            let (Some(request), Some(player), Some(id)) = (number(1), number(2), number(3)) else {
-                return;
-            };
-            let command = GameCommand::from_wire(&rest[4..].join(" "));
+        Note::Takeback { game, seat } => ctx.hub.mirror_takeback(game, seat),
+        Note::Rematch { game, seat } => ctx.hub.mirror_rematch(game, seat),
+        Note::RematchStarted { game, next } => ctx.hub.rematch_started(game, next),
+        Note::Online => news.online = true,
+        Note::Ask {
+            to,
+            request,
+            player,
+            game,
+            command,
+        } if to == cluster.name => {
             let (cluster, ctx, from) = (cluster.clone(), ctx.clone(), from.to_string());
             tokio::spawn(survive(
                 "a command from another server process",
                 async move {
-                    let word = match command {
-                        None => "not-saved",
-                        Some(_) if cluster.owner(id) != Owner::Me => "moving",
-                        Some(command) => {
-                            let answer =
-                                ctx.hub.act_here(player, id, command, ctx.clock.now()).await;
-                            answer_to_wire(&answer)
+                    let answer = match command {
+                        None => Answer::Given(Err(Refusal::NotSaved)),
+                        Some(_) if cluster.owner(game) != Owner::Me => {
+                            Answer::Given(Err(Refusal::Moving))
                         }
+                        Some(command) => Answer::from(
+                            &ctx.hub
+                                .act_here(player, game, command, ctx.clock.now())
+                                .await,
+                        ),
                     };
-                    cluster.note(format!("answer {from} {request} {word}"));
+                    cluster.note(Note::Answer {
+                        to: from,
+                        request,
+                        answer,
+                    });
                 },
             ));
         }
-        ("answer", _) if rest.first() == Some(&cluster.name.as_str()) => {
-            if let (Some(request), Some(word)) =
-                (rest.get(1).and_then(|w| w.parse::<u64>().ok()), rest.get(2))
-                && let Some((game, waiter)) = lock(&cluster.pending).remove(&request)
-            {
+        Note::Answer {
+            to,
+            request,
+            answer,
+        } if to == cluster.name => {
+            if let Some((game, waiter)) = lock(&cluster.pending).remove(&request) {
                 // The game's news came before its answer: played on the copy already, or to
                 // be read in this batch, after which the answer is given.
                 if news.games.contains(&game) {
-                    news.answers.push((waiter, (*word).to_string()));
+                    news.answers.push((waiter, answer));
                 } else {
-                    let _ = waiter.send((*word).to_string());
+                    let _ = waiter.send(answer);
                 }
             }
         }
-        _ => {}
+        // Asked of, or answered to, another process.
+        Note::Ask { .. } | Note::Answer { .. } => {}
     }
 }
 

@@ -13,6 +13,7 @@ use super::super::Context;
 use super::super::hub::Peers as _;
 use super::super::store::postgres::{LEASE_MS, pool_error};
 use super::{Cluster, Own, lock};
+use crate::note::Note;
 
 /// Seconds between two measures of the clocks' skew.
 const SKEW_EVERY: u32 = 30;
@@ -173,7 +174,7 @@ async fn clear_the_dead(cluster: &Cluster) -> Result<()> {
         )
         .await?;
     if gone > 0 {
-        cluster.note("online".to_string());
+        cluster.note(Note::Online);
     }
     Ok(())
 }
@@ -238,7 +239,7 @@ pub(super) async fn presence(cluster: Arc<Cluster>, mut own: Own) {
             Ok::<_, anyhow::Error>(())
         };
         match write.await {
-            Ok(()) => cluster.note("online".to_string()),
+            Ok(()) => cluster.note(Note::Online),
             Err(e) => {
                 own.drop_it();
                 tracing::error!("cannot write who is online here: {e:#}");

@@ -6,6 +6,8 @@ use super::super::spec::{First, Spec};
 use super::super::store::Change;
 use super::play::ABORT_ASKED;
 use super::{GameCommand, Hub, Live, Refusal};
+use crate::note::Note;
+use quentin_record::game_line::GameLine;
 
 /// What asking for a rematch gave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,16 +54,18 @@ impl Hub {
                 game.takeback = Some(seat);
                 game.told();
                 drop(inner);
-                self.note(format!("takeback {id} {seat}"));
+                self.note(Note::Takeback {
+                    game: id,
+                    seat: Some(seat),
+                });
                 return Ok(false);
             }
             // Agreed: the asker's last action goes, and whatever followed it.
             let asker = 1 - seat;
             let keep = game.row.actions.len() - game.takeback_len(asker);
-            let mut position = game.row.setup.start().map_err(Refusal::BadSetup)?;
-            for action in &game.row.actions[..keep] {
-                position.play(*action).map_err(Refusal::Illegal)?;
-            }
+            let start = game.row.setup.start().map_err(Refusal::BadSetup)?;
+            let position = GameLine::play_out(start, &game.row.actions[..keep])
+                .map_err(|(_, illegal)| Refusal::Illegal(illegal))?;
             (keep, game.left_at(now), position)
         };
         let change = Change::TakeBack {
@@ -102,7 +106,10 @@ impl Hub {
             game.takeback = None;
             game.told();
             drop(inner);
-            self.note(format!("takeback {id} -"));
+            self.note(Note::Takeback {
+                game: id,
+                seat: None,
+            });
         }
         Ok(())
     }
@@ -160,7 +167,10 @@ impl Hub {
                 game.rematch_declined = false;
                 game.told();
                 drop(inner);
-                self.note(format!("rematch {id} {seat}"));
+                self.note(Note::Rematch {
+                    game: id,
+                    seat: Some(seat),
+                });
                 return Ok(Rematch::Offered);
             }
             (spec, players, seat)
@@ -183,7 +193,7 @@ impl Hub {
         let (next, _) = self.accept(to, challenge, now).await?;
         let _ = seat;
         self.rematch_started(id, next);
-        self.note(format!("rematch {id} game {next}"));
+        self.note(Note::RematchStarted { game: id, next });
         Ok(Rematch::Started(next))
     }
 
@@ -201,7 +211,10 @@ impl Hub {
             game.rematch_declined = true;
             game.told();
             drop(inner);
-            self.note(format!("rematch {id} -"));
+            self.note(Note::Rematch {
+                game: id,
+                seat: None,
+            });
         }
         Ok(())
     }

@@ -2,7 +2,8 @@
 //! or at its owner, to which it is passed; and the answer that tells the truth when the
 //! owner's first answer was lost or late: a move found saved is done.
 
-use quentin_rules::Action;
+use quentin_record::game_line::GameLine;
+use quentin_rules::{Action, Position};
 
 use super::{GameCommand, Hub, Live, Outcome, Owner, Refusal, seat_of};
 
@@ -134,18 +135,19 @@ impl Live {
         if self.row.actions.get(at) != Some(&action) {
             return false;
         }
-        let Ok(mut position) = self.row.setup.start() else {
+        let Some(position) = self.position_after(at) else {
             return false;
         };
-        if self.row.actions[..at]
-            .iter()
-            .any(|a| position.play(*a).is_err())
-        {
-            return false;
-        }
         position
             .to_move()
             .is_some_and(|color| seat_of(&position, color) == seat)
+    }
+
+    /// The position after the game's first `n` actions, by the rules (none if they do not
+    /// replay).
+    fn position_after(&self, n: usize) -> Option<Position> {
+        let start = self.row.setup.start().ok()?;
+        GameLine::play_out(start, self.row.actions.get(..n)?).ok()
     }
 
     /// Whether `action` is the game's last action and `player` played it, the game not
@@ -162,14 +164,15 @@ impl Live {
             return false;
         }
         // Who played it: the seat to move in the position before it.
-        let Ok(mut position) = self.row.setup.start() else {
+        let Some(position) = self.position_after(before.len()) else {
             return false;
         };
-        if before.iter().any(|a| position.play(*a).is_err()) {
-            return false;
-        }
         position
             .to_move()
             .is_some_and(|color| seat_of(&position, color) == seat)
     }
 }
+
+#[cfg(test)]
+#[path = "route_tests.rs"]
+mod tests;

@@ -107,7 +107,7 @@ async fn a_game_is_played_to_its_end_and_rated() {
         hub.play(b, 99, at("c3"), 60).await,
         Err(Refusal::NoSuchGame(99))
     );
-    let record = quentin_app::record::Record::parse(&view.record()).unwrap();
+    let record = quentin_record::record::Record::parse(&view.record()).unwrap();
     assert_eq!(record.actions().len(), 5);
     assert!(record.final_position().is_over());
 }

@@ -34,14 +34,14 @@ pub struct TournamentView {
     /// The standings, each with the player's name.
     pub standings: Vec<(Standing, String)>,
     /// Every game and bye.
-    pub games: Vec<GameLine>,
+    pub games: Vec<TournamentGame>,
     /// When it starts (ms since the epoch), while open.
     pub starts: i64,
 }
 
 /// A game or bye of a tournament, with its players' names.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameLine {
+pub struct TournamentGame {
     /// Its round (an arena's: the game's number in the tournament).
     pub round: u32,
     /// Who moves first, or has the bye.
@@ -159,7 +159,7 @@ impl Inner {
                 .pairings
                 .iter()
                 .zip(&played)
-                .map(|(p, g)| GameLine {
+                .map(|(p, g)| TournamentGame {
                     round: g.round,
                     first: self.name_of(p.first),
                     second: p.second.map(|s| self.name_of(s)),

@@ -1,7 +1,7 @@
 //! What the hub shows: a game as its players and watchers see it, the open challenges, a
 //! player's games, the games being played, recent results, the leaderboard, and records.
 
-use quentin_app::record::{self, Players};
+use quentin_record::record::{self, Players};
 use quentin_rules::{Action, Color, Game, Position, Setup};
 
 use super::super::size_class::{RatingKey, SizeClass, rating_key};
@@ -10,7 +10,7 @@ use super::agree::Rematch;
 use super::play::{ABORT_ASKED, NO_FIRST_MOVE, TOO_SHORT};
 use super::{Hub, Inner, Live, color_of};
 use quentin_app::app::{Abort, Finish, Win};
-use quentin_app::game_line::takeback_len;
+use quentin_record::game_line::takeback_len;
 
 /// A game as its players and watchers see it.
 #[derive(Clone, Debug)]
@@ -192,29 +192,10 @@ impl GameView {
 /// The result word of an aborted game: no one won and it is not rated.
 pub const ABORTED: &str = "aborted";
 
-/// A rating deviation above which a rating is provisional and shown with `?` (lichess's
-/// threshold): about the deviation after a dozen games against settled players.
-pub const PROVISIONAL: f64 = 110.0;
-
-/// A rating as shown: `1500?` while provisional.
-#[must_use]
-pub fn shown_rating(rating: i64, provisional: bool) -> String {
-    if provisional {
-        format!("{rating}?")
-    } else {
-        rating.to_string()
-    }
-}
-
-/// A change of rating with its sign: `+12`, `-7`, `+0`.
-#[must_use]
-pub fn signed(n: i64) -> String {
-    if n < 0 {
-        n.to_string()
-    } else {
-        format!("+{n}")
-    }
-}
+/// The provisional rule (a deviation above 110, lichess's threshold: `1500?`) and the ways a
+/// rating and its change are written: one rule for the game ratings here and the puzzle
+/// ratings of the app crate.
+pub use quentin_app::puzzle_rating::{PROVISIONAL, shown_rating, signed};
 
 /// An open challenge as the lobby lists it.
 #[derive(Clone, Debug, PartialEq)]

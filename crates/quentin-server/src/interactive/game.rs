@@ -13,10 +13,10 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use quentin_app::app::{App, Effect, Input as AppInput, Look, Online, Request};
-use quentin_app::game_line::GameLine;
 use quentin_app::input::Event;
 use quentin_app::layout::Geometry;
 use quentin_app::render;
+use quentin_record::game_line::GameLine;
 
 use super::super::Context;
 use super::super::channel::Inbox;
@@ -302,6 +302,9 @@ async fn carry_out(
             // The player's terminal is the ssh client's: the server has no terminal to give
             // back, and cannot stop the client (its own escape, `~^Z`, does).
             Effect::Suspend => {}
+            // Only the puzzle mode's app (`App::puzzle`) tells of puzzles: an online game's
+            // never does.
+            Effect::Puzzle(_) => {}
         }
     }
     carried

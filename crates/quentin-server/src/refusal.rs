@@ -5,7 +5,7 @@ use std::fmt;
 
 use quentin_rules::{Illegal, SetupError};
 
-use super::super::spec::shown;
+use crate::spec::shown;
 
 /// A request refused.
 #[derive(Clone, Debug, PartialEq, Eq)]

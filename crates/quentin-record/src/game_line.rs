@@ -7,7 +7,7 @@
 //! action is played once, from the position before it; the positions are kept, so stepping
 //! back and forth costs nothing.
 
-use crate::rules::{Action, Color, Illegal, Position};
+use quentin_rules::{Action, Color, Illegal, Position};
 
 /// A game's line of play. Undone actions stay on the line after the shown position until a
 /// new action cuts them off, so that they can be redone.

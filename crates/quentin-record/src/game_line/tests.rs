@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::{Game, Setup};
+use quentin_rules::{Game, Setup};
 
 /// Quentin 5×5 without the pie rule.
 fn start() -> Position {

@@ -2,7 +2,7 @@
 //! so that reading gives the same game back.
 //!
 //! ```
-//! use quentin_app::record::Record;
+//! use quentin_record::record::Record;
 //! let record = Record::parse("game quentin\nsize 5\nc3 swap\n2. b2\n").unwrap();
 //! assert_eq!(record.actions().len(), 3);
 //! assert_eq!(Record::parse(&record.to_text()).unwrap(), record);
@@ -13,7 +13,7 @@
 use std::fmt;
 
 use crate::game_line::GameLine;
-use crate::rules::{Action, Game, ParseActionError, Position, Setup};
+use quentin_rules::{Action, Game, ParseActionError, Position, Setup};
 
 /// The longest piece of a record's own text quoted in a message.
 const QUOTE_LIMIT: usize = 40;
