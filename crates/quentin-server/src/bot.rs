@@ -17,6 +17,8 @@ use super::moderation::{ORDER_WORDS, session};
 use super::spec::{Spec, shown};
 use super::{Context, Presence};
 
+pub(crate) mod tournament;
+
 /// The longest command line read, in bytes before its newline; a longer one is refused whole.
 const MAX_LINE: usize = 4096;
 
@@ -251,6 +253,12 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
             Ok(spec) => said(hub.challenge(*id, &spec, now).await.map(|n| n.to_string())),
             Err(why) => Err(why),
         },
+        ("tournament" | "tournaments" | "join", Some((me, _))) => {
+            tournament::command(ctx, *me, words, now).await
+        }
+        ("withdraw", Some((me, _))) if words.get(1).is_some_and(|w| w.starts_with(['t', 'T'])) => {
+            tournament::command(ctx, *me, words, now).await
+        }
         ("withdraw", Some((me, _))) => match id_of(words) {
             Ok(id) => said(hub.withdraw(*me, id).await.map(|()| String::new())),
             Err(why) => Err(why),
@@ -465,6 +473,7 @@ async fn advance(ctx: &Context, words: &[&str]) -> Answer {
         return Err("unknown command clock".to_string());
     }
     ctx.hub.tick(ctx.clock.now()).await;
+    ctx.hub.direct(ctx.clock.now()).await;
     Ok(String::new())
 }
 

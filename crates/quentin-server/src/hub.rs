@@ -10,6 +10,7 @@
 
 mod agree;
 mod command;
+mod director;
 mod fair;
 pub use fair::{FairLimits, RATED_MIN_ACTIONS};
 mod listings;
@@ -21,6 +22,7 @@ mod play;
 mod presence;
 mod puzzles;
 mod route;
+mod tournaments;
 mod views;
 
 use std::collections::{BTreeMap, HashMap};
@@ -46,6 +48,7 @@ pub use command::{Owner, PeerFuture, Peers};
 pub use listings::PAGE;
 pub use presence::Watching;
 pub use puzzles::LOBBY_LEADERS;
+pub use tournaments::{TournamentGame, TournamentView, points_and_tiebreaks};
 pub use views::{ABORTED, ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
 
 /// The hub's limits.
@@ -223,6 +226,8 @@ pub(crate) struct Inner {
     down_since: Option<i64>,
     /// The best puzzle ratings, as last read from the store ([`Hub::refresh_puzzle_leaders`]).
     puzzle_leaders: Vec<(String, RatingRow)>,
+    /// Every tournament, with its entrants and pairings.
+    pub(crate) tournaments: BTreeMap<i64, super::store::TournamentRow>,
 }
 
 impl Inner {
@@ -316,6 +321,11 @@ impl Hub {
             last_beat: now,
             down_since: None,
             puzzle_leaders: Vec::new(),
+            tournaments: loaded
+                .tournaments
+                .iter()
+                .map(|t| (t.id, t.clone()))
+                .collect(),
         };
         for p in &loaded.players {
             inner.add_player(p.id, &p.name, &p.key);

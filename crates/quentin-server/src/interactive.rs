@@ -3,8 +3,8 @@
 //! feeds it the events parsed from the channel's bytes and draws it into the channel.
 
 mod game;
-mod puzzle;
 mod operators;
+mod puzzle;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,8 +28,8 @@ use super::lobby::{Ask, Board, Lobby, Rows};
 use super::spec::TimeControl;
 use super::{Context, Presence};
 use game::game_screen;
-use puzzle::puzzle_screen;
 use operators::operators_screen;
+use puzzle::puzzle_screen;
 
 /// The client's terminal, as its pty request said.
 #[derive(Clone, Debug)]
@@ -496,6 +496,7 @@ fn board(ctx: &Context, me: i64) -> Board {
         recent: hub.recent_results(now, 5),
         leaders: hub.leaderboard(5),
         puzzle_leaders: hub.puzzle_leaders(),
+        tournaments: hub.tournaments(now),
     }
 }
 
@@ -562,6 +563,22 @@ async fn lobby_screen(
                     Ok(()) => lobby.say(format!("Challenge #{id} withdrawn."), false),
                     Err(refusal) => lobby.say(refusal.to_string(), true),
                 },
+                Ask::CreateTournament(settings) => {
+                    match ctx.hub.create_tournament(lobby.me.0, &settings, now).await {
+                        Ok(id) => lobby.say(format!("Tournament {id} made."), false),
+                        Err(why) => lobby.say(why, true),
+                    }
+                }
+                Ask::JoinTournament(id) => match ctx.hub.join_tournament(lobby.me.0, id).await {
+                    Ok(()) => lobby.say(format!("You joined tournament {id}."), false),
+                    Err(why) => lobby.say(why, true),
+                },
+                Ask::WithdrawTournament(id) => {
+                    match ctx.hub.withdraw_tournament(lobby.me.0, id, now).await {
+                        Ok(()) => lobby.say(format!("You left tournament {id}."), false),
+                        Err(why) => lobby.say(why, true),
+                    }
+                }
                 Ask::Challenge(spec) => match ctx.hub.challenge(lobby.me.0, &spec, now).await {
                     Ok(id) => lobby.say(
                         format!(

@@ -47,6 +47,7 @@ pub mod size_class;
 pub mod spec;
 pub mod ssh;
 pub mod store;
+pub mod tournament;
 pub mod translate;
 
 use std::sync::Arc;

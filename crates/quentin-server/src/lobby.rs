@@ -1,9 +1,11 @@
 //! The lobby: who is online, the open challenges, the player's games, the games being played
 //! (to watch), recent results and the leaderboard; and the form of a new challenge. Plain data
 //! and a pure drawing, as the game's app and renderer are; the session feeds it. The form of a
-//! new challenge is in `crates/quentin-server/src/lobby/form.rs`.
+//! new challenge is in `crates/quentin-server/src/lobby/form.rs`, the tournament screen in
+//! `crates/quentin-server/src/lobby/tournaments.rs`.
 
 mod form;
+mod tournaments;
 
 use quentin_app::input::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -16,9 +18,10 @@ use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget, Wrap};
 
 use quentin_app::render::clock_text;
 
-use super::hub::{ChallengeView, GameView, Standing, shown_rating};
+use super::hub::{ChallengeView, GameView, Standing, TournamentView, shown_rating};
 use super::spec::{First, Spec};
 use super::store::RatingRow;
+use super::tournament::{Settings, TournamentId};
 use form::Form;
 
 /// What the lobby shows, as the hub gave it.
@@ -42,6 +45,8 @@ pub struct Board {
     pub leaders: Vec<Standing>,
     /// The best puzzle ratings, names first, provisional ones left off.
     pub puzzle_leaders: Vec<(String, RatingRow)>,
+    /// The tournaments not cancelled, newest first.
+    pub tournaments: Vec<TournamentView>,
 }
 
 /// What a key in the lobby asks of the session.
@@ -59,6 +64,12 @@ pub enum Ask {
     Challenge(Spec),
     /// Open the puzzles.
     Puzzles,
+    /// Make this tournament.
+    CreateTournament(Settings),
+    /// Join tournament `id`.
+    JoinTournament(TournamentId),
+    /// Withdraw from tournament `id`.
+    WithdrawTournament(TournamentId),
     /// Leave the server.
     Quit,
     /// Open the operators' screen (for operators only).
@@ -124,6 +135,8 @@ pub struct Lobby {
     pub message: Option<(String, bool)>,
     /// What the hub gave last.
     pub board: Board,
+    /// The tournament screen, while open.
+    tournaments: Option<tournaments::Screen>,
 }
 
 impl Lobby {
@@ -214,7 +227,17 @@ impl Lobby {
             }
             return ask;
         }
+        if let Some(screen) = &mut self.tournaments {
+            return match screen.key(key, &self.board.tournaments) {
+                Some(ask) => ask,
+                None => {
+                    self.tournaments = None;
+                    Ask::Nothing
+                }
+            };
+        }
         match key.code {
+            KeyCode::Char('t') => self.tournaments = Some(tournaments::Screen::default()),
             KeyCode::Up | KeyCode::Char('k') => self.step(-1),
             KeyCode::Down | KeyCode::Char('j') => self.step(1),
             KeyCode::Char('c') => {
@@ -319,6 +342,11 @@ impl Lobby {
             let (lines, fields) = form.lines();
             Paragraph::new(lines).render(inner, buf);
             return Rows::of(inner, fields.enumerate().map(|(n, at)| (at, n)));
+        }
+        if let Some(screen) = &self.tournaments {
+            let lines = screen.lines(&self.board.tournaments, self.message.as_ref(), tint);
+            Paragraph::new(lines).render(inner, buf);
+            return Rows::default();
         }
         let b = &self.board;
         for text in &b.motd {
@@ -492,6 +520,7 @@ const HELP: &[&str] = &[
     "d                  withdraw your challenge",
     "p                  puzzles, each near your puzzle rating (n the next, q back here)",
     "o                  the operators' screen (for the server's operators only)",
+    "t                  tournaments: make one (n), join (Enter), withdraw (w), standings",
     "?                  this help (any key closes it)",
     "q, Esc, Ctrl-C     leave the server",
     "",

@@ -23,6 +23,8 @@ pub enum Note {
     Player(i64),
     /// A challenge is new, withdrawn or accepted: read its row.
     Challenge(i64),
+    /// A tournament changed (made, joined, started, paired, over): read it again.
+    Tournament(i64),
     /// A game changed (it began, ended, was taken back or taken over): read its row. Only the
     /// game's owner sends it, so the sender owns the game.
     Game(i64),
@@ -121,6 +123,7 @@ impl Note {
         match self {
             Note::Player(id) => format!("player {id}"),
             Note::Challenge(id) => format!("challenge {id}"),
+            Note::Tournament(id) => format!("tournament {id}"),
             Note::Game(id) => format!("game {id}"),
             Note::Move {
                 game,
@@ -193,6 +196,7 @@ impl Note {
         let note = match what {
             "player" => whole(1).and(number(0).map(Note::Player))?,
             "challenge" => whole(1).and(number(0).map(Note::Challenge))?,
+            "tournament" => whole(1).and(number(0).map(Note::Tournament))?,
             "game" if rest.len() == 1 => Note::Game(number(0)?),
             "game" => match rest {
                 [_, "move", index, action, left0, left1, at] => Note::Move {

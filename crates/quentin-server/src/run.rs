@@ -484,6 +484,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
                 let ctx = ticker.clone();
                 survive("the clock's tick", async move {
                     ctx.hub.tick(ctx.clock.now()).await;
+                    ctx.hub.direct(ctx.clock.now()).await;
                 })
                 .await;
             }

@@ -11,6 +11,7 @@ pub mod puzzles;
 mod rows;
 mod schema;
 pub(crate) mod sqlite;
+pub mod tournaments;
 mod writer;
 
 use std::fmt;
@@ -25,6 +26,7 @@ use super::spec::TimeControl;
 pub use postgres::Postgres;
 pub use schema::VERSION;
 pub use sqlite::Sqlite;
+pub use tournaments::{EntrantRow, PairingRow, TournamentChange, TournamentRow};
 pub use writer::Writer;
 
 /// A change of a game refused because this process's lease on the game is gone or has run
@@ -170,6 +172,8 @@ pub struct Loaded {
     pub damaged: Vec<Damaged>,
     /// The last time the running server said it was alive (ms since the epoch).
     pub heartbeat: Option<i64>,
+    /// Every tournament, with its entrants and pairings.
+    pub tournaments: Vec<TournamentRow>,
 }
 
 /// A change to the store. Each is all or nothing; the changes of one batch share a
@@ -236,6 +240,9 @@ pub enum Change {
     /// A player's attempt at a puzzle, solved or failed: [`Applied::Attempted`], the ratings
     /// moved when it is the player's first at the puzzle, computed from the store's own rows.
     Attempt(puzzles::Attempt),
+    /// A change of a tournament; [`TournamentChange::Create`] and [`TournamentChange::Pair`]
+    /// give [`Applied::Id`].
+    Tournament(TournamentChange),
 }
 
 /// What a committed change gave.

@@ -37,6 +37,7 @@ struct News {
     players: BTreeSet<i64>,
     challenges: BTreeSet<i64>,
     games: BTreeSet<i64>,
+    tournaments: BTreeSet<i64>,
     online: bool,
     /// Answers to give once the games of this batch are read.
     answers: Vec<(oneshot::Sender<Answer>, Answer)>,
@@ -172,6 +173,9 @@ fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut Ne
         Note::Challenge(id) => {
             news.challenges.insert(id);
         }
+        Note::Tournament(id) => {
+            news.tournaments.insert(id);
+        }
         Note::Game(id) => {
             // Only a game's owner commits it.
             cluster.set_owner(id, Some(from.to_string()));
@@ -302,6 +306,15 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
     if !challenges.is_empty() {
         ctx.hub.mirror_challenges(&challenges, open);
     }
+    // After the games, which their pairings name.
+    if !news.tournaments.is_empty() {
+        let rows = crate::store::tournaments::load_postgres(&**client).await?;
+        ctx.hub.mirror_tournaments(
+            rows.into_iter()
+                .filter(|t| news.tournaments.contains(&t.id))
+                .collect(),
+        );
+    }
     if news.online {
         let rows = client
             .query(
@@ -349,6 +362,7 @@ pub(super) async fn resync_all(cluster: &Cluster, ctx: &Context) -> Result<()> {
             .chain(ctx.hub.challenge_numbers())
             .collect(),
         games: all("games").await?.into_iter().collect(),
+        tournaments: all("tournaments").await?.into_iter().collect(),
         online: true,
         answers: Vec::new(),
         looked: Vec::new(),

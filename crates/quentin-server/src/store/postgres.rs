@@ -209,7 +209,9 @@ impl Postgres {
         let games = read_games(&**client, "TRUE", &[], &mut damaged).await?;
         // No downtime to forgive at the start: the takeovers do it, game by game.
         let heartbeat = None;
+        let tournaments = super::tournaments::load_postgres(&**client).await?;
         Ok(Loaded {
+            tournaments,
             players,
             ratings,
             challenges,

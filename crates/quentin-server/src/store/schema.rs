@@ -84,6 +84,8 @@ CREATE TABLE logins(key TEXT NOT NULL, address TEXT NOT NULL, at INTEGER NOT NUL
 CREATE INDEX logins_key ON logins(key, at);
 CREATE INDEX logins_address ON logins(address);
 ",
+    // Tournaments (issue 51): their settings, entrants, pairings and directors.
+    super::tournaments::SQLITE_STEP,
 ];
 
 /// The tables of version 1, which a file of version 0 must have to be a store.

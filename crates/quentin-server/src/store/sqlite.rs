@@ -12,6 +12,7 @@ use super::super::size_class::{RatingKey, SizeClass};
 use super::rows::{attach_moves, clock_of, setup_of};
 use super::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow, schema,
+    tournaments,
 };
 
 mod puzzles;
@@ -402,6 +403,19 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
         }
         Change::AddPuzzles(rows) => puzzles::add(conn, rows),
         Change::Attempt(attempt) => puzzles::attempt(conn, attempt),
+        Change::Tournament(change) => {
+            // A tournament's game takes a challenge's number, as every game does.
+            let start = |conn: &Connection, game: &GameRow| {
+                let Applied::Id(id) =
+                    apply(conn, &Change::AddChallenge(tournaments::challenge_of(game)))?
+                else {
+                    anyhow::bail!("a challenge without a number");
+                };
+                apply(conn, &Change::StartGame(GameRow { id, ..game.clone() }))?;
+                Ok(id)
+            };
+            tournaments::apply_sqlite(conn, change, start)
+        }
     }
 }
 
@@ -420,6 +434,7 @@ impl Backend for Sqlite {
             challenges,
             games,
             damaged,
+            tournaments: tournaments::load_sqlite(&self.conn)?,
             heartbeat: self
                 .conn
                 .query_row("SELECT value FROM meta WHERE key = 'alive'", [], |r| {

@@ -204,3 +204,136 @@ fn a_change_that_fails_leaves_the_rest_of_its_batch() {
         .collect();
     assert_eq!(names, ["alice", "bob"]);
 }
+
+#[test]
+fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed() {
+    use crate::spec::TimeControl;
+    use quentin_rules::{Game, Setup};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    let mut store = Sqlite::open(&path).unwrap();
+    let mut ids = Vec::new();
+    for (name, key) in [("ann", "SHA256:a"), ("bea", "SHA256:b"), ("cy", "SHA256:c")] {
+        let add = Change::AddPlayer {
+            key: key.to_string(),
+            name: name.to_string(),
+            at: 1,
+        };
+        let Ok(Applied::Id(id)) = store.commit(&[&add]).unwrap().remove(0) else {
+            panic!("no player");
+        };
+        ids.push(id);
+    }
+    let create = Change::Tournament(TournamentChange::Create(TournamentRow {
+        id: 0,
+        by: ids[0],
+        settings: "swiss quentin clock 1+0 rounds 2".to_string(),
+        created: 10,
+        starts: 70,
+        status: "open".to_string(),
+        started: None,
+        entrants: Vec::new(),
+        pairings: Vec::new(),
+    }));
+    let Ok(Applied::Id(t)) = store.commit(&[&create]).unwrap().remove(0) else {
+        panic!("no tournament");
+    };
+    let mut changes: Vec<Change> = ids
+        .iter()
+        .map(|p| {
+            Change::Tournament(TournamentChange::Join {
+                tournament: t,
+                player: *p,
+            })
+        })
+        .collect();
+    changes.push(Change::Tournament(TournamentChange::Status {
+        tournament: t,
+        status: "running".to_string(),
+        at: 50,
+    }));
+    changes.push(Change::Tournament(TournamentChange::Bye {
+        tournament: t,
+        round: 1,
+        player: ids[2],
+    }));
+    changes.push(Change::Tournament(TournamentChange::Entrant {
+        tournament: t,
+        entrant: EntrantRow {
+            player: ids[1],
+            withdrawn: false,
+            strikes: 1,
+            paused: true,
+        },
+    }));
+    let game = GameRow {
+        id: 0,
+        setup: Setup::new(Game::Quentin),
+        players: [ids[1], ids[0]],
+        clock: TimeControl::Live {
+            minutes: 1,
+            increment: 0,
+        },
+        rated: true,
+        left: [60_000, 60_000],
+        turn_since: 50,
+        actions: Vec::new(),
+        result: None,
+        ended: None,
+    };
+    changes.push(Change::Tournament(TournamentChange::Pair {
+        tournament: t,
+        round: 1,
+        game: game.clone(),
+    }));
+    let outcomes = store.commit(&changes.iter().collect::<Vec<_>>()).unwrap();
+    let Ok(Applied::Id(game_id)) = outcomes.last().unwrap() else {
+        panic!("no game: {outcomes:?}");
+    };
+    drop(store);
+    let loaded = Sqlite::open(&path).unwrap().load().unwrap();
+    assert!(
+        loaded.challenges.is_empty(),
+        "the game's challenge is closed"
+    );
+    assert_eq!(
+        loaded.games,
+        [GameRow {
+            id: *game_id,
+            ..game
+        }]
+    );
+    let [row] = &loaded.tournaments[..] else {
+        panic!("{:?}", loaded.tournaments)
+    };
+    assert_eq!(
+        (row.status.as_str(), row.started, row.starts),
+        ("running", Some(50), 70)
+    );
+    let entrants: Vec<(i64, i64, bool)> = row
+        .entrants
+        .iter()
+        .map(|e| (e.player, e.strikes, e.paused))
+        .collect();
+    assert_eq!(
+        entrants,
+        [(ids[0], 0, false), (ids[1], 1, true), (ids[2], 0, false)]
+    );
+    assert_eq!(
+        row.pairings,
+        [
+            PairingRow {
+                round: 1,
+                first: ids[2],
+                second: None,
+                game: None
+            },
+            PairingRow {
+                round: 1,
+                first: ids[1],
+                second: Some(ids[0]),
+                game: Some(*game_id)
+            }
+        ]
+    );
+}

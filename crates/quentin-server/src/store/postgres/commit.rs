@@ -10,6 +10,7 @@ use quentin_rules::Action;
 
 use crate::note::Note;
 
+use super::super::tournaments::{self, TournamentChange};
 use super::super::{Applied, ChallengeRow, Change, GameRow, LeaseLost, RatingRow, StoreDown};
 use super::{CHANNEL, LEASE_MS, pool_error};
 
@@ -165,7 +166,37 @@ async fn apply(tx: &Transaction<'_>, process: &str, change: &Change) -> Result<O
         Change::Beat(_) | Change::Forgive(_) => Ok((Applied::Done, Vec::new())),
         Change::AddPuzzles(rows) => Ok((super::puzzles::add(tx, rows).await?, Vec::new())),
         Change::Attempt(attempt) => Ok((super::puzzles::attempt(tx, attempt).await?, Vec::new())),
+        Change::Tournament(change) => tournament(tx, process, change).await,
     }
+}
+
+/// A change of a tournament; a pairing's game starts as every game does, taking a challenge's
+/// number.
+async fn tournament(
+    tx: &Transaction<'_>,
+    process: &str,
+    change: &TournamentChange,
+) -> Result<Outcome> {
+    let mut notes = Vec::new();
+    let mut game = None;
+    if let TournamentChange::Pair { game: row, .. } = change {
+        let (Applied::Id(id), _) = add_challenge(tx, &tournaments::challenge_of(row)).await? else {
+            anyhow::bail!("a challenge without a number");
+        };
+        notes = start_game(tx, process, &GameRow { id, ..row.clone() })
+            .await?
+            .1;
+        game = Some(id);
+    }
+    let applied = tournaments::apply_postgres(tx, process, change, game).await?;
+    // The other processes read the tournament again.
+    let id = match (&applied, change) {
+        (_, TournamentChange::Direct(_)) => None,
+        (Applied::Id(id), TournamentChange::Create(_)) => Some(*id),
+        _ => change.tournament(),
+    };
+    notes.extend(id.map(Note::Tournament));
+    Ok((applied, notes))
 }
 
 /// A new player, unless the name or the key is taken.

@@ -1,0 +1,433 @@
+//! Tournaments in the hub: making one, joining, withdrawing, starting it by hand, and what
+//! the bot protocol and the screens show of them. The director (director.rs) starts them on
+//! time, pairs the rounds and ends them; the pure model (`server/tournament`) decides whom to
+//! pair and the standings. A tournament's games are ordinary games: they end by the game-end
+//! path, and their results are read from their rows.
+
+use std::collections::HashMap;
+
+use super::super::size_class::rating_key;
+use super::super::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
+use super::super::tournament::standings::{self, Standing, Tiebreak};
+use super::super::tournament::{GameResult, Kind, Pairing, Played, Settings, TournamentId};
+use super::play::NO_FIRST_MOVE;
+use super::views::ABORTED;
+use super::{Hub, Inner, Live, color_of};
+
+/// A tournament as the protocol and the screens show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentView {
+    /// Its number.
+    pub id: TournamentId,
+    /// Its settings.
+    pub settings: Settings,
+    /// Who made it.
+    pub creator: String,
+    /// `open`, `running`, `over` or `cancelled`.
+    pub status: String,
+    /// The round under way (0 before the start; an arena's: its minutes gone).
+    pub round: u32,
+    /// The rounds in all (an arena's: its minutes).
+    pub rounds: u32,
+    /// The entrants, in the order they joined.
+    pub entrants: Vec<String>,
+    /// The standings, each with the player's name.
+    pub standings: Vec<(Standing, String)>,
+    /// Every game and bye.
+    pub games: Vec<TournamentGame>,
+    /// When it starts (ms since the epoch), while open.
+    pub starts: i64,
+}
+
+/// A game or bye of a tournament, with its players' names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentGame {
+    /// Its round (an arena's: the game's number in the tournament).
+    pub round: u32,
+    /// Who moves first, or has the bye.
+    pub first: String,
+    /// Who moves second; none for a bye.
+    pub second: Option<String>,
+    /// The game's number; none for a bye.
+    pub game: Option<i64>,
+    /// Its result, once over.
+    pub result: Option<GameResult>,
+}
+
+/// A finished game's result, for a tournament: a game aborted because a player made no first
+/// move is lost by that player; one aborted otherwise counts as a draw.
+pub(crate) fn result_of(live: &Live) -> Option<GameResult> {
+    let (result, reason) = live.row.result.as_ref()?;
+    Some(if result == ABORTED {
+        if reason != NO_FIRST_MOVE {
+            GameResult::Draw
+        } else if live.row.actions.is_empty() {
+            GameResult::SecondWon
+        } else {
+            GameResult::FirstWon
+        }
+    } else if result == "draw" {
+        GameResult::Draw
+    } else if color_of(&live.position, 0).name() == result {
+        GameResult::FirstWon
+    } else {
+        GameResult::SecondWon
+    })
+}
+
+/// Whether `player` lost game `live` by making no first move.
+pub(crate) fn struck(live: &Live, player: i64) -> bool {
+    live.row
+        .result
+        .as_ref()
+        .is_some_and(|(result, reason)| result == ABORTED && reason == NO_FIRST_MOVE)
+        && live.row.players[live.row.actions.len().min(1)] == player
+}
+
+impl Inner {
+    /// The games and byes of tournament `t` with their results so far.
+    pub(crate) fn played(&self, t: &TournamentRow) -> Vec<Played> {
+        t.pairings
+            .iter()
+            .map(|p| Played {
+                round: u32::try_from(p.round).unwrap_or(0),
+                pairing: match p.second {
+                    Some(second) => Pairing::Game {
+                        first: p.first,
+                        second,
+                    },
+                    None => Pairing::Bye(p.first),
+                },
+                result: p.game.and_then(|g| self.games.get(&g)).and_then(result_of),
+            })
+            .collect()
+    }
+
+    /// Whether a game of tournament `t` goes on.
+    pub(crate) fn any_running(&self, t: &TournamentRow) -> bool {
+        t.pairings.iter().any(|p| {
+            p.game
+                .and_then(|g| self.games.get(&g))
+                .is_some_and(|g| g.row.result.is_none())
+        })
+    }
+
+    /// Tournament `id`'s view.
+    pub(crate) fn tournament_view(&self, id: i64, now: i64) -> Option<TournamentView> {
+        let t = self.tournaments.get(&id)?;
+        let settings = Settings::from_stored(&t.settings).ok()?;
+        let players: Vec<i64> = t.entrants.iter().map(|e| e.player).collect();
+        let played = self.played(t);
+        let key = rating_key(settings.spec.setup);
+        let ratings: HashMap<i64, i64> = players
+            .iter()
+            .map(|p| {
+                let rating = self
+                    .players
+                    .get(p)
+                    .and_then(|q| q.ratings.get(&key))
+                    .map_or(1500, |r| r.rating.round() as i64);
+                (*p, rating)
+            })
+            .collect();
+        let lines = standings::standings(settings.kind, &players, &played, &ratings);
+        let (round, rounds) = match settings.kind {
+            Kind::Arena => {
+                let gone = t.started.map_or(0, |s| ((now - s).max(0) / 60_000) as u32);
+                (gone.min(settings.minutes), settings.minutes)
+            }
+            _ => (
+                played.iter().map(|p| p.round).max().unwrap_or(0),
+                settings.rounds_for(players.len() as u32),
+            ),
+        };
+        Some(TournamentView {
+            id: TournamentId(id),
+            creator: self.name_of(t.by),
+            status: t.status.clone(),
+            round,
+            rounds,
+            entrants: players.iter().map(|p| self.name_of(*p)).collect(),
+            standings: lines
+                .into_iter()
+                .map(|l| {
+                    let name = self.name_of(l.player);
+                    (l, name)
+                })
+                .collect(),
+            games: t
+                .pairings
+                .iter()
+                .zip(&played)
+                .map(|(p, g)| TournamentGame {
+                    round: g.round,
+                    first: self.name_of(p.first),
+                    second: p.second.map(|s| self.name_of(s)),
+                    game: p.game,
+                    result: g.result,
+                })
+                .collect(),
+            starts: t.starts,
+            settings,
+        })
+    }
+}
+
+/// A standing's points and tie-breaks in words: `3 7.5 6.25`.
+#[must_use]
+pub fn points_and_tiebreaks(line: &Standing) -> String {
+    let mut words = super::super::tournament::points(line.halves);
+    for t in &line.tiebreaks {
+        words.push(' ');
+        words += &Tiebreak::to_string(t);
+    }
+    words
+}
+
+impl Hub {
+    /// A new tournament by `by`: its number once on disk.
+    ///
+    /// # Errors
+    /// The creator has an open or running tournament already; a store that cannot save.
+    pub async fn create_tournament(
+        &self,
+        by: i64,
+        settings: &Settings,
+        now: i64,
+    ) -> Result<TournamentId, String> {
+        let turn = self.lobby_turn.clone().lock_owned().await;
+        if let Some(t) = self
+            .lock()
+            .tournaments
+            .values()
+            .find(|t| t.by == by && matches!(t.status.as_str(), "open" | "running"))
+        {
+            return Err(format!(
+                "you have a tournament not over yet, {}: one at a time",
+                TournamentId(t.id)
+            ));
+        }
+        let row = TournamentRow {
+            id: 0,
+            by,
+            settings: settings.words(),
+            created: now,
+            starts: now + i64::from(settings.start_in) * 60_000,
+            status: "open".to_string(),
+            started: None,
+            entrants: Vec::new(),
+            pairings: Vec::new(),
+        };
+        let change = Change::Tournament(TournamentChange::Create(row.clone()));
+        self.commit(change, vec![turn], move |inner, applied| {
+            let Applied::Id(id) = applied else {
+                return Err(super::Refusal::NotSaved);
+            };
+            inner.tournaments.insert(id, TournamentRow { id, ..row });
+            inner.lobby_changed();
+            Ok(TournamentId(id))
+        })
+        .await
+        .map_err(|r| r.to_string())
+    }
+
+    /// `player` joins tournament `id` before its start.
+    ///
+    /// # Errors
+    /// No such tournament, started already, full, joined already; a store that cannot save.
+    pub async fn join_tournament(&self, player: i64, id: TournamentId) -> Result<(), String> {
+        let turn = self.lobby_turn.clone().lock_owned().await;
+        {
+            let inner = self.lock();
+            let t = inner
+                .tournaments
+                .get(&id.0)
+                .ok_or_else(|| format!("no tournament {id}"))?;
+            if t.status != "open" {
+                return Err(format!("tournament {id} is {}: too late to join", t.status));
+            }
+            if t.entrants.iter().any(|e| e.player == player) {
+                return Err(format!("you are in tournament {id} already"));
+            }
+            let most = Settings::from_stored(&t.settings).map_or(0, |s| s.max as usize);
+            if t.entrants.len() >= most {
+                return Err(format!("tournament {id} is full ({most} players)"));
+            }
+        }
+        let change = Change::Tournament(TournamentChange::Join {
+            tournament: id.0,
+            player,
+        });
+        self.commit(change, vec![turn], move |inner, _| {
+            if let Some(t) = inner.tournaments.get_mut(&id.0) {
+                t.entrants.push(EntrantRow {
+                    player,
+                    withdrawn: false,
+                    strikes: 0,
+                    paused: false,
+                });
+            }
+            inner.lobby_changed();
+            Ok(())
+        })
+        .await
+        .map_err(|r| r.to_string())
+    }
+
+    /// `player` leaves tournament `id`: before the start, as if never joined; during it,
+    /// withdrawn from the next rounds, their games under way forfeited at once.
+    ///
+    /// # Errors
+    /// Not in it, over; a store that cannot save.
+    pub async fn withdraw_tournament(
+        &self,
+        player: i64,
+        id: TournamentId,
+        now: i64,
+    ) -> Result<(), String> {
+        let turn = self.lobby_turn.clone().lock_owned().await;
+        let (change, running) = {
+            let inner = self.lock();
+            let t = inner
+                .tournaments
+                .get(&id.0)
+                .ok_or_else(|| format!("no tournament {id}"))?;
+            let entrant = t
+                .entrants
+                .iter()
+                .find(|e| e.player == player)
+                .ok_or_else(|| format!("you are not in tournament {id}"))?;
+            match t.status.as_str() {
+                "open" => (
+                    TournamentChange::Leave {
+                        tournament: id.0,
+                        player,
+                    },
+                    Vec::new(),
+                ),
+                "running" if !entrant.withdrawn => (
+                    TournamentChange::Entrant {
+                        tournament: id.0,
+                        entrant: EntrantRow {
+                            withdrawn: true,
+                            ..*entrant
+                        },
+                    },
+                    t.pairings
+                        .iter()
+                        .filter(|p| p.first == player || p.second == Some(player))
+                        .filter_map(|p| p.game)
+                        .filter(|g| inner.games.get(g).is_some_and(|l| l.row.result.is_none()))
+                        .collect(),
+                ),
+                "running" => return Err(format!("you have withdrawn from tournament {id}")),
+                status => return Err(format!("tournament {id} is {status}")),
+            }
+        };
+        self.commit(
+            Change::Tournament(change.clone()),
+            vec![turn],
+            move |inner, _| {
+                if let Some(t) = inner.tournaments.get_mut(&id.0) {
+                    match change {
+                        TournamentChange::Leave { .. } => t.entrants.retain(|e| e.player != player),
+                        TournamentChange::Entrant { entrant, .. } => {
+                            for e in &mut t.entrants {
+                                if e.player == player {
+                                    *e = entrant;
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                inner.lobby_changed();
+                Ok(())
+            },
+        )
+        .await
+        .map_err(|r| r.to_string())?;
+        for game in running {
+            // Forfeited at once; a game that ended meanwhile needs nothing.
+            let _ = self.resign(player, game, now).await;
+        }
+        Ok(())
+    }
+
+    /// `player` pauses in arena `id` (`paused`: no game is begun for them until they come
+    /// back), or comes back.
+    ///
+    /// # Errors
+    /// Not in it, not a running arena; a store that cannot save.
+    pub async fn pause_tournament(
+        &self,
+        player: i64,
+        id: TournamentId,
+        paused: bool,
+    ) -> Result<(), String> {
+        let turn = self.lobby_turn.clone().lock_owned().await;
+        let entrant = {
+            let inner = self.lock();
+            let t = inner
+                .tournaments
+                .get(&id.0)
+                .ok_or_else(|| format!("no tournament {id}"))?;
+            let arena = Settings::from_stored(&t.settings).is_ok_and(|s| s.kind == Kind::Arena);
+            if !arena || t.status != "running" {
+                return Err(format!("tournament {id} is not a running arena"));
+            }
+            let entrant = t
+                .entrants
+                .iter()
+                .find(|e| e.player == player && !e.withdrawn)
+                .ok_or_else(|| format!("you are not playing in tournament {id}"))?;
+            EntrantRow { paused, ..*entrant }
+        };
+        let change = Change::Tournament(TournamentChange::Entrant {
+            tournament: id.0,
+            entrant,
+        });
+        self.commit(change, vec![turn], move |inner, _| {
+            if let Some(e) = inner
+                .tournaments
+                .get_mut(&id.0)
+                .and_then(|t| t.entrants.iter_mut().find(|e| e.player == player))
+            {
+                *e = entrant;
+            }
+            inner.lobby_changed();
+            Ok(())
+        })
+        .await
+        .map_err(|r| r.to_string())
+    }
+
+    /// Copies tournaments as another process committed them (several processes on one
+    /// database).
+    pub fn mirror_tournaments(&self, rows: Vec<TournamentRow>) {
+        let mut inner = self.lock();
+        for row in rows {
+            inner.tournaments.insert(row.id, row);
+        }
+        inner.lobby_changed();
+    }
+
+    /// Tournament `id`, as it stands.
+    #[must_use]
+    pub fn tournament(&self, id: TournamentId, now: i64) -> Option<TournamentView> {
+        self.lock().tournament_view(id.0, now)
+    }
+
+    /// Every tournament not cancelled, the newest first.
+    #[must_use]
+    pub fn tournaments(&self, now: i64) -> Vec<TournamentView> {
+        let inner = self.lock();
+        inner
+            .tournaments
+            .keys()
+            .rev()
+            .filter_map(|id| inner.tournament_view(*id, now))
+            .filter(|v| v.status != "cancelled")
+            .collect()
+    }
+}

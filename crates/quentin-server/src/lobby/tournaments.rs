@@ -1,0 +1,131 @@
+//! The lobby's tournament screen (`t`): the tournaments, the selected one's table (its status,
+//! standings and games, in the bot protocol's lines), joining and withdrawing, and a new one
+//! made from the words of `tournament create`.
+
+use quentin_app::input::{KeyCode, KeyEvent};
+use ratatui::style::{Color as Tint, Style};
+use ratatui::text::Line;
+
+use super::super::bot::tournament::{lines as table, summary};
+use super::super::hub::TournamentView;
+use super::super::tournament::Settings;
+use super::Ask;
+
+/// The longest line of words typed for a new tournament.
+const MOST_TYPED: usize = 200;
+
+/// How many of the selected tournament's games the screen shows: the last ones.
+const GAMES_SHOWN: usize = 12;
+
+/// The tournament screen's state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Screen {
+    selected: usize,
+    /// The words of a new tournament, while typed.
+    typing: Option<String>,
+    /// Why the words typed make no tournament.
+    error: Option<String>,
+}
+
+impl Screen {
+    /// Handles a key: what it asks of the session, or `None` when it leaves the screen.
+    pub fn key(&mut self, key: KeyEvent, tournaments: &[TournamentView]) -> Option<Ask> {
+        if let Some(typed) = &mut self.typing {
+            match key.code {
+                KeyCode::Esc => {
+                    self.typing = None;
+                    self.error = None;
+                }
+                KeyCode::Backspace => {
+                    typed.pop();
+                }
+                KeyCode::Char(c)
+                    if typed.len() < MOST_TYPED && (c == ' ' || c.is_ascii_graphic()) =>
+                {
+                    typed.push(c);
+                }
+                KeyCode::Enter => {
+                    let words: Vec<&str> = typed.split_whitespace().collect();
+                    match Settings::parse(&words) {
+                        Ok(settings) => {
+                            self.typing = None;
+                            self.error = None;
+                            return Some(Ask::CreateTournament(settings));
+                        }
+                        Err(why) => self.error = Some(why),
+                    }
+                }
+                _ => {}
+            }
+            return Some(Ask::Nothing);
+        }
+        let selected = tournaments.get(self.selected).map(|t| t.id);
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => {
+                self.selected = (self.selected + 1).min(tournaments.len().saturating_sub(1));
+            }
+            KeyCode::Char('n') => self.typing = Some(String::new()),
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                return Some(selected.map_or(Ask::Nothing, Ask::JoinTournament));
+            }
+            KeyCode::Char('w') => {
+                return Some(selected.map_or(Ask::Nothing, Ask::WithdrawTournament));
+            }
+            KeyCode::Char('t' | 'q') | KeyCode::Esc => return None,
+            _ => {}
+        }
+        Some(Ask::Nothing)
+    }
+
+    /// The screen's lines; `tint` colours a style when colours are on.
+    pub fn lines(
+        &self,
+        tournaments: &[TournamentView],
+        message: Option<&(String, bool)>,
+        tint: impl Fn(Tint) -> Style,
+    ) -> Vec<Line<'static>> {
+        let mut lines = vec![Line::from(
+            "Tournaments: n new, Enter join, w withdraw, Up/Down select, t back",
+        )];
+        if let Some((text, refused)) = message {
+            let tinted = tint(if *refused { Tint::Red } else { Tint::Green });
+            lines.push(Line::styled(text.clone(), tinted));
+        }
+        if let Some(typed) = &self.typing {
+            lines.push(Line::from(""));
+            lines.push(Line::from(
+                "New tournament: KIND GAME [size N] [pie on|off] clock C [rated|casual]",
+            ));
+            lines.push(Line::from(
+                "  [rounds R] [minutes M] [start-in MINUTES] [min P] [max P]  (Enter makes it, Esc)",
+            ));
+            lines.push(Line::from(format!("> {typed}_")));
+            if let Some(why) = &self.error {
+                lines.push(Line::styled(why.clone(), tint(Tint::Red)));
+            }
+            return lines;
+        }
+        lines.push(Line::from(""));
+        if tournaments.is_empty() {
+            lines.push(Line::from("No tournament yet: n makes one."));
+        }
+        for (i, t) in tournaments.iter().enumerate() {
+            let mark = if i == self.selected { "> " } else { "  " };
+            lines.push(Line::from(format!("{mark}{}", summary(t))));
+        }
+        if let Some(t) = tournaments.get(self.selected) {
+            lines.push(Line::from(""));
+            let all = table(t);
+            let players = 1 + t.standings.len();
+            let games = all.len() - players;
+            for (n, line) in all.into_iter().enumerate() {
+                // The status, every player, and the last games.
+                if n < players || n >= players + games.saturating_sub(GAMES_SHOWN) {
+                    lines.push(Line::from(line));
+                }
+            }
+        }
+        lines
+    }
+}

@@ -1,0 +1,581 @@
+//! The tournaments' rows: each tournament with its settings (the words of
+//! `tournament create`), its entrants in the order they joined, and every round's pairings with
+//! their games (whose results are the games' own, in `games`). Enough for a director started
+//! afresh to go on where the last one stopped. The SQL of both backends is here, side by side.
+
+use anyhow::Result;
+
+use super::postgres::LEASE_MS;
+use super::{Applied, ChallengeRow, GameRow};
+
+/// The tables of the schema step that brings tournaments, on SQLite.
+pub const SQLITE_STEP: &str = "
+CREATE TABLE tournaments(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    by INTEGER NOT NULL, settings TEXT NOT NULL, created INTEGER NOT NULL,
+    starts INTEGER NOT NULL, status TEXT NOT NULL, started INTEGER);
+CREATE TABLE tournament_entrants(
+    tournament INTEGER NOT NULL, player INTEGER NOT NULL, seq INTEGER NOT NULL,
+    withdrawn INTEGER NOT NULL DEFAULT 0, strikes INTEGER NOT NULL DEFAULT 0,
+    paused INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY(tournament, player));
+CREATE TABLE tournament_pairings(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    tournament INTEGER NOT NULL, round INTEGER NOT NULL, first INTEGER NOT NULL,
+    second INTEGER, game INTEGER);
+CREATE TABLE tournament_directors(
+    tournament INTEGER PRIMARY KEY, process TEXT NOT NULL, expires INTEGER NOT NULL);
+";
+
+/// The same tables on PostgreSQL.
+pub const POSTGRES_STEP: &str = "
+CREATE TABLE tournaments(
+    id BIGSERIAL PRIMARY KEY,
+    \"by\" BIGINT NOT NULL, settings TEXT NOT NULL, created BIGINT NOT NULL,
+    starts BIGINT NOT NULL, status TEXT NOT NULL, started BIGINT);
+CREATE TABLE tournament_entrants(
+    tournament BIGINT NOT NULL, player BIGINT NOT NULL, seq BIGINT NOT NULL,
+    withdrawn BOOLEAN NOT NULL DEFAULT FALSE, strikes BIGINT NOT NULL DEFAULT 0,
+    paused BOOLEAN NOT NULL DEFAULT FALSE,
+    PRIMARY KEY(tournament, player));
+CREATE TABLE tournament_pairings(
+    id BIGSERIAL PRIMARY KEY,
+    tournament BIGINT NOT NULL, round BIGINT NOT NULL, first BIGINT NOT NULL,
+    second BIGINT, game BIGINT);
+CREATE TABLE tournament_directors(
+    tournament BIGINT PRIMARY KEY, process TEXT NOT NULL, expires BIGINT NOT NULL);
+";
+
+/// The tables and columns of [`POSTGRES_STEP`], for the check of a database's shape.
+pub const COLUMNS: [(&str, &[&str]); 4] = [
+    (
+        "tournaments",
+        &[
+            "id", "by", "settings", "created", "starts", "status", "started",
+        ],
+    ),
+    (
+        "tournament_entrants",
+        &[
+            "tournament",
+            "player",
+            "seq",
+            "withdrawn",
+            "strikes",
+            "paused",
+        ],
+    ),
+    (
+        "tournament_pairings",
+        &["id", "tournament", "round", "first", "second", "game"],
+    ),
+    (
+        "tournament_directors",
+        &["tournament", "process", "expires"],
+    ),
+];
+
+/// A tournament's row, with its entrants and pairings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRow {
+    /// Its number.
+    pub id: i64,
+    /// Who made it.
+    pub by: i64,
+    /// The words of `tournament create` that give its settings.
+    pub settings: String,
+    /// When it was made (ms since the epoch).
+    pub created: i64,
+    /// When it is to start.
+    pub starts: i64,
+    /// `open`, `running`, `over` or `cancelled`.
+    pub status: String,
+    /// When it started.
+    pub started: Option<i64>,
+    /// The entrants, in the order they joined.
+    pub entrants: Vec<EntrantRow>,
+    /// The pairings, round by round, in the order they were made.
+    pub pairings: Vec<PairingRow>,
+}
+
+/// An entrant of a tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntrantRow {
+    /// Who.
+    pub player: i64,
+    /// Withdrawn during the tournament (by choice, or after two games lost without a move).
+    pub withdrawn: bool,
+    /// Games lost without a move.
+    pub strikes: i64,
+    /// Paused (in an arena: not paired until they come back).
+    pub paused: bool,
+}
+
+/// A pairing of a round: a game, or a bye (no second player, no game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairingRow {
+    /// The round (an arena's: the game's number in the tournament).
+    pub round: i64,
+    /// Who moves first, or has the bye.
+    pub first: i64,
+    /// Who moves second.
+    pub second: Option<i64>,
+    /// The game.
+    pub game: Option<i64>,
+}
+
+/// A change of a tournament.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TournamentChange {
+    /// A new tournament ([`super::Applied::Id`]); its entrants and pairings are not read.
+    Create(TournamentRow),
+    /// `player` joins.
+    Join {
+        /// The tournament.
+        tournament: i64,
+        /// Who.
+        player: i64,
+    },
+    /// `player` leaves before the start.
+    Leave {
+        /// The tournament.
+        tournament: i64,
+        /// Who.
+        player: i64,
+    },
+    /// An entrant's state during the tournament.
+    Entrant {
+        /// The tournament.
+        tournament: i64,
+        /// The entrant and their state.
+        entrant: EntrantRow,
+    },
+    /// The tournament starts, ends or is cancelled.
+    Status {
+        /// The tournament.
+        tournament: i64,
+        /// `running`, `over` or `cancelled`.
+        status: String,
+        /// When.
+        at: i64,
+    },
+    /// A game of round `round` begins: its number ([`super::Applied::Id`]; the row's `id` is
+    /// not read).
+    Pair {
+        /// The tournament.
+        tournament: i64,
+        /// The round.
+        round: i64,
+        /// The game.
+        game: GameRow,
+    },
+    /// `player` has a bye in `round`.
+    Bye {
+        /// The tournament.
+        tournament: i64,
+        /// The round.
+        round: i64,
+        /// Who.
+        player: i64,
+    },
+    /// This process takes or renews its lease on directing the tournament, for as long as a
+    /// game's owner's lease lasts: [`Applied::Done`], or [`Applied::Taken`] while another
+    /// process holds it (several processes on one database; one alone always holds it).
+    Direct(i64),
+}
+
+impl TournamentChange {
+    /// The tournament it changes (none for a new one: its number comes with the commit).
+    #[must_use]
+    pub fn tournament(&self) -> Option<i64> {
+        match self {
+            TournamentChange::Create(_) => None,
+            TournamentChange::Join { tournament, .. }
+            | TournamentChange::Leave { tournament, .. }
+            | TournamentChange::Entrant { tournament, .. }
+            | TournamentChange::Status { tournament, .. }
+            | TournamentChange::Pair { tournament, .. }
+            | TournamentChange::Bye { tournament, .. }
+            | TournamentChange::Direct(tournament) => Some(*tournament),
+        }
+    }
+}
+
+/// The challenge a tournament's game takes its number from, closed as the game starts.
+#[must_use]
+pub fn challenge_of(game: &GameRow) -> ChallengeRow {
+    ChallengeRow {
+        id: 0,
+        by: game.players[0],
+        setup: game.setup,
+        first: "me".to_string(),
+        clock: game.clock,
+        rated: game.rated,
+        to: Some(game.players[1]),
+    }
+}
+
+/// Every tournament, on SQLite.
+///
+/// # Errors
+/// When the file cannot be read.
+pub fn load_sqlite(conn: &rusqlite::Connection) -> Result<Vec<TournamentRow>> {
+    let mut out: Vec<TournamentRow> = conn
+        .prepare(
+            "SELECT id, by, settings, created, starts, status, started FROM tournaments
+             ORDER BY id",
+        )?
+        .query_map([], |r| {
+            Ok(TournamentRow {
+                id: r.get(0)?,
+                by: r.get(1)?,
+                settings: r.get(2)?,
+                created: r.get(3)?,
+                starts: r.get(4)?,
+                status: r.get(5)?,
+                started: r.get(6)?,
+                entrants: Vec::new(),
+                pairings: Vec::new(),
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let entrants: Vec<(i64, EntrantRow)> = conn
+        .prepare(
+            "SELECT tournament, player, withdrawn, strikes, paused FROM tournament_entrants
+             ORDER BY tournament, seq",
+        )?
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                EntrantRow {
+                    player: r.get(1)?,
+                    withdrawn: r.get(2)?,
+                    strikes: r.get(3)?,
+                    paused: r.get(4)?,
+                },
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let pairings: Vec<(i64, PairingRow)> = conn
+        .prepare(
+            "SELECT tournament, round, first, second, game FROM tournament_pairings
+             ORDER BY tournament, id",
+        )?
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                PairingRow {
+                    round: r.get(1)?,
+                    first: r.get(2)?,
+                    second: r.get(3)?,
+                    game: r.get(4)?,
+                },
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    attach(&mut out, entrants, pairings);
+    Ok(out)
+}
+
+/// Every tournament, on PostgreSQL.
+///
+/// # Errors
+/// When the database cannot be read.
+pub async fn load_postgres(
+    client: &impl tokio_postgres::GenericClient,
+) -> Result<Vec<TournamentRow>> {
+    let mut out: Vec<TournamentRow> = client
+        .query(
+            "SELECT id, \"by\", settings, created, starts, status, started FROM tournaments
+             ORDER BY id",
+            &[],
+        )
+        .await?
+        .iter()
+        .map(|r| TournamentRow {
+            id: r.get(0),
+            by: r.get(1),
+            settings: r.get(2),
+            created: r.get(3),
+            starts: r.get(4),
+            status: r.get(5),
+            started: r.get(6),
+            entrants: Vec::new(),
+            pairings: Vec::new(),
+        })
+        .collect();
+    let entrants = client
+        .query(
+            "SELECT tournament, player, withdrawn, strikes, paused FROM tournament_entrants
+             ORDER BY tournament, seq",
+            &[],
+        )
+        .await?
+        .iter()
+        .map(|r| {
+            (
+                r.get(0),
+                EntrantRow {
+                    player: r.get(1),
+                    withdrawn: r.get(2),
+                    strikes: r.get(3),
+                    paused: r.get(4),
+                },
+            )
+        })
+        .collect();
+    let pairings = client
+        .query(
+            "SELECT tournament, round, first, second, game FROM tournament_pairings
+             ORDER BY tournament, id",
+            &[],
+        )
+        .await?
+        .iter()
+        .map(|r| {
+            (
+                r.get(0),
+                PairingRow {
+                    round: r.get(1),
+                    first: r.get(2),
+                    second: r.get(3),
+                    game: r.get(4),
+                },
+            )
+        })
+        .collect();
+    attach(&mut out, entrants, pairings);
+    Ok(out)
+}
+
+fn attach(
+    tournaments: &mut [TournamentRow],
+    entrants: Vec<(i64, EntrantRow)>,
+    pairings: Vec<(i64, PairingRow)>,
+) {
+    for (t, entrant) in entrants {
+        if let Some(row) = tournaments.iter_mut().find(|r| r.id == t) {
+            row.entrants.push(entrant);
+        }
+    }
+    for (t, pairing) in pairings {
+        if let Some(row) = tournaments.iter_mut().find(|r| r.id == t) {
+            row.pairings.push(pairing);
+        }
+    }
+}
+
+/// Applies `change` on SQLite, inside the batch's transaction; `start` starts a game as
+/// [`super::Change::StartGame`] does, and gives its number.
+///
+/// # Errors
+/// When the file cannot be written.
+pub fn apply_sqlite(
+    conn: &rusqlite::Connection,
+    change: &TournamentChange,
+    start: impl FnOnce(&rusqlite::Connection, &GameRow) -> Result<i64>,
+) -> Result<Applied> {
+    use rusqlite::params;
+    let id = match change {
+        TournamentChange::Create(t) => {
+            conn.execute(
+                "INSERT INTO tournaments(by, settings, created, starts, status)
+                 VALUES (?1, ?2, ?3, ?4, 'open')",
+                params![t.by, t.settings, t.created, t.starts],
+            )?;
+            Some(conn.last_insert_rowid())
+        }
+        TournamentChange::Join { tournament, player } => {
+            conn.execute(
+                "INSERT INTO tournament_entrants(tournament, player, seq)
+                 VALUES (?1, ?2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
+                                  WHERE tournament = ?1))",
+                params![tournament, player],
+            )?;
+            None
+        }
+        TournamentChange::Leave { tournament, player } => {
+            conn.execute(
+                "DELETE FROM tournament_entrants WHERE tournament = ?1 AND player = ?2",
+                params![tournament, player],
+            )?;
+            None
+        }
+        TournamentChange::Entrant {
+            tournament,
+            entrant,
+        } => {
+            conn.execute(
+                "UPDATE tournament_entrants SET withdrawn = ?3, strikes = ?4, paused = ?5
+                 WHERE tournament = ?1 AND player = ?2",
+                params![
+                    tournament,
+                    entrant.player,
+                    entrant.withdrawn,
+                    entrant.strikes,
+                    entrant.paused
+                ],
+            )?;
+            None
+        }
+        TournamentChange::Status {
+            tournament,
+            status,
+            at,
+        } => {
+            conn.execute(
+                "UPDATE tournaments SET status = ?2,
+                     started = CASE WHEN ?2 = 'running' THEN ?3 ELSE started END
+                 WHERE id = ?1",
+                params![tournament, status, at],
+            )?;
+            None
+        }
+        TournamentChange::Pair {
+            tournament,
+            round,
+            game,
+        } => {
+            let id = start(conn, game)?;
+            conn.execute(
+                "INSERT INTO tournament_pairings(tournament, round, first, second, game)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![tournament, round, game.players[0], game.players[1], id],
+            )?;
+            Some(id)
+        }
+        TournamentChange::Bye {
+            tournament,
+            round,
+            player,
+        } => {
+            conn.execute(
+                "INSERT INTO tournament_pairings(tournament, round, first) VALUES (?1, ?2, ?3)",
+                params![tournament, round, player],
+            )?;
+            None
+        }
+        // One process alone directs every tournament.
+        TournamentChange::Direct(_) => None,
+    };
+    Ok(id.map_or(Applied::Done, Applied::Id))
+}
+
+/// Applies `change` on PostgreSQL in `tx`, for `process`; of a [`TournamentChange::Pair`],
+/// the pairing only: the caller starts its game first (its number in `game`).
+///
+/// # Errors
+/// When the database cannot be written.
+pub async fn apply_postgres(
+    tx: &tokio_postgres::Transaction<'_>,
+    process: &str,
+    change: &TournamentChange,
+    game: Option<i64>,
+) -> Result<Applied> {
+    let id = match change {
+        TournamentChange::Create(t) => Some(
+            tx.query_one(
+                "INSERT INTO tournaments(\"by\", settings, created, starts, status)
+                 VALUES ($1, $2, $3, $4, 'open') RETURNING id",
+                &[&t.by, &t.settings, &t.created, &t.starts],
+            )
+            .await?
+            .get(0),
+        ),
+        TournamentChange::Join { tournament, player } => {
+            tx.execute(
+                "INSERT INTO tournament_entrants(tournament, player, seq)
+                 VALUES ($1, $2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
+                                  WHERE tournament = $1))",
+                &[tournament, player],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Leave { tournament, player } => {
+            tx.execute(
+                "DELETE FROM tournament_entrants WHERE tournament = $1 AND player = $2",
+                &[tournament, player],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Entrant {
+            tournament,
+            entrant,
+        } => {
+            tx.execute(
+                "UPDATE tournament_entrants SET withdrawn = $3, strikes = $4, paused = $5
+                 WHERE tournament = $1 AND player = $2",
+                &[
+                    tournament,
+                    &entrant.player,
+                    &entrant.withdrawn,
+                    &entrant.strikes,
+                    &entrant.paused,
+                ],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Status {
+            tournament,
+            status,
+            at,
+        } => {
+            tx.execute(
+                "UPDATE tournaments SET status = $2,
+                     started = CASE WHEN $2 = 'running' THEN $3 ELSE started END
+                 WHERE id = $1",
+                &[tournament, status, at],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Pair {
+            tournament,
+            round,
+            game: row,
+        } => {
+            tx.execute(
+                "INSERT INTO tournament_pairings(tournament, round, first, second, game)
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[tournament, round, &row.players[0], &row.players[1], &game],
+            )
+            .await?;
+            game
+        }
+        TournamentChange::Bye {
+            tournament,
+            round,
+            player,
+        } => {
+            tx.execute(
+                "INSERT INTO tournament_pairings(tournament, round, first) VALUES ($1, $2, $3)",
+                &[tournament, round, player],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Direct(tournament) => {
+            let held = tx
+                .query_opt(
+                    "INSERT INTO tournament_directors(tournament, process, expires)
+                     VALUES ($1, $2, quentin_now() + $3)
+                     ON CONFLICT (tournament) DO UPDATE SET process = excluded.process,
+                         expires = excluded.expires
+                     WHERE tournament_directors.process = excluded.process
+                        OR tournament_directors.expires < quentin_now()
+                     RETURNING process",
+                    &[tournament, &process, &LEASE_MS],
+                )
+                .await?;
+            return Ok(if held.is_some() {
+                Applied::Done
+            } else {
+                Applied::Taken
+            });
+        }
+    };
+    Ok(id.map_or(Applied::Done, Applied::Id))
+}

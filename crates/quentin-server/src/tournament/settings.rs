@@ -1,0 +1,393 @@
+//! What `tournament create KIND GAME [size N] [pie on|off] clock C [rated|casual] [rounds R]
+//! [minutes M] [start-in MINUTES] [min P] [max P]` asks for, read and checked: a setting that
+//! makes no sense (no rounds, more rounds than the players can play without meeting twice, an
+//! arena by correspondence, a minimum above the maximum) is refused saying why.
+
+use std::fmt;
+
+use super::super::spec::{First, Spec, TimeControl, shown};
+
+/// The three kinds of tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Everyone plays everyone, once or twice.
+    RoundRobin,
+    /// A fixed number of rounds, each pairing players of nearest score who have not met.
+    Swiss,
+    /// For a fixed time, whoever finishes a game is paired again at once (live only).
+    Arena,
+}
+
+impl Kind {
+    /// `roundrobin`, `swiss` or `arena`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::RoundRobin => "roundrobin",
+            Kind::Swiss => "swiss",
+            Kind::Arena => "arena",
+        }
+    }
+
+    /// Reads [`Kind::name`].
+    #[must_use]
+    pub fn from_name(text: &str) -> Option<Kind> {
+        [Kind::RoundRobin, Kind::Swiss, Kind::Arena]
+            .into_iter()
+            .find(|k| k.name() == text)
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The most players a tournament takes.
+pub const MAX_PLAYERS: u32 = 64;
+/// The longest an arena lasts, in minutes (12 hours).
+pub const MAX_ARENA_MINUTES: u32 = 720;
+/// The latest a tournament may start, in minutes from its creation (30 days).
+pub const MAX_START_IN: u32 = 30 * 24 * 60;
+/// When a tournament starts, in minutes from its creation, if its creator says nothing.
+pub const DEFAULT_START_IN: u32 = 60;
+
+/// A tournament's terms, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Round robin, Swiss or arena.
+    pub kind: Kind,
+    /// The games' terms: the game and its setup, the clock, rated or casual (the first move is
+    /// the director's to give, and nobody is named).
+    pub spec: Spec,
+    /// A Swiss tournament's rounds; how many times everyone meets everyone in a round robin
+    /// (1 or 2); 0 for an arena.
+    pub rounds: u32,
+    /// How long an arena lasts, in minutes; 0 for the others.
+    pub minutes: u32,
+    /// Minutes from the creation to the start.
+    pub start_in: u32,
+    /// The fewest players it starts with.
+    pub min: u32,
+    /// The most players it takes.
+    pub max: u32,
+}
+
+impl Settings {
+    /// Reads the words after `tournament create`.
+    ///
+    /// # Errors
+    /// The reason, in words: an unknown or missing word, or settings that make no sense.
+    pub fn parse(words: &[&str]) -> Result<Settings, String> {
+        let (kind, rest) = words
+            .split_first()
+            .ok_or_else(|| "say which kind: roundrobin, swiss or arena".to_string())?;
+        let kind = Kind::from_name(&kind.to_ascii_lowercase())
+            .ok_or_else(|| format!("unknown kind {}: roundrobin, swiss or arena", shown(kind)))?;
+        let mut game_words: Vec<String> = Vec::new();
+        let (mut rounds, mut minutes, mut start_in, mut min, mut max) =
+            (None, None, None, None, None);
+        let mut clock = false;
+        let mut rest = rest.iter();
+        if let Some(game) = rest.next() {
+            game_words.push((*game).to_string());
+        }
+        while let Some(word) = rest.next() {
+            let lower = word.to_ascii_lowercase();
+            let mut number = |name: &str, low: u32, high: u32| -> Result<Option<u32>, String> {
+                let value = rest.next().ok_or_else(|| format!("{name} needs a value"))?;
+                value
+                    .parse()
+                    .ok()
+                    .filter(|n| (low..=high).contains(n))
+                    .map(Some)
+                    .ok_or_else(|| format!("bad {name} {}: from {low} to {high}", shown(value)))
+            };
+            match lower.as_str() {
+                "rounds" => rounds = number("rounds", 1, MAX_PLAYERS)?,
+                "minutes" => minutes = number("minutes", 1, MAX_ARENA_MINUTES)?,
+                "start-in" => start_in = number("start-in", 0, MAX_START_IN)?,
+                "min" => min = number("min", 2, MAX_PLAYERS)?,
+                "max" => max = number("max", 2, MAX_PLAYERS)?,
+                "clock" => {
+                    let value = rest
+                        .next()
+                        .ok_or_else(|| "clock needs a value".to_string())?;
+                    clock = true;
+                    if value.contains('+') {
+                        game_words.extend(["clock".to_string(), (*value).to_string()]);
+                    } else {
+                        // `clock 3` or `clock 3d`: days a move.
+                        let days = value.strip_suffix(['d', 'D']).unwrap_or(value);
+                        game_words.extend(["days".to_string(), days.to_string()]);
+                    }
+                }
+                "days" => {
+                    clock = true;
+                    game_words.push(lower);
+                }
+                "first" | "to" => {
+                    return Err(format!(
+                        "{lower} is not a tournament's: the director gives the first moves and \
+                         pairs the players"
+                    ));
+                }
+                _ => game_words.push((*word).to_string()),
+            }
+        }
+        let game_words: Vec<&str> = game_words.iter().map(String::as_str).collect();
+        let mut spec = Spec::parse(&game_words)?;
+        if !clock {
+            return Err("say the clock: clock 10+5 (live) or clock 3d (days a move)".to_string());
+        }
+        spec.first = First::Random;
+        let settings = Settings {
+            kind,
+            spec,
+            rounds: match kind {
+                Kind::RoundRobin => rounds.unwrap_or(1),
+                Kind::Swiss => rounds.ok_or_else(|| {
+                    "say how many rounds a Swiss tournament has: rounds R".to_string()
+                })?,
+                Kind::Arena => {
+                    if rounds.is_some() {
+                        return Err(
+                            "an arena has no rounds: say how long it lasts, minutes M".to_string()
+                        );
+                    }
+                    0
+                }
+            },
+            minutes: match (kind, minutes) {
+                (Kind::Arena, Some(m)) => m,
+                (Kind::Arena, None) => {
+                    return Err("say how long the arena lasts: minutes M".to_string());
+                }
+                (_, Some(_)) => {
+                    return Err(format!("minutes is an arena's length: a {kind} has rounds"));
+                }
+                (_, None) => 0,
+            },
+            start_in: start_in.unwrap_or(DEFAULT_START_IN),
+            min: 0,
+            max: max.unwrap_or(MAX_PLAYERS),
+        };
+        Settings {
+            min: min.unwrap_or_else(|| settings.fewest()),
+            ..settings
+        }
+        .checked()
+    }
+
+    /// The fewest players the kind and its rounds need.
+    fn fewest(&self) -> u32 {
+        match self.kind {
+            // A Swiss of R rounds needs R + 1 players for nobody to meet twice.
+            Kind::Swiss => (self.rounds + 1).max(2),
+            Kind::RoundRobin | Kind::Arena => 2,
+        }
+    }
+
+    /// The settings, if they make sense.
+    fn checked(self) -> Result<Settings, String> {
+        match self.kind {
+            Kind::RoundRobin if self.rounds > 2 => {
+                return Err(format!(
+                    "rounds {}: a round robin is played once or twice (rounds 1 or 2); each \
+                     time everyone meets everyone",
+                    self.rounds
+                ));
+            }
+            Kind::Swiss if self.rounds >= self.max => {
+                return Err(format!(
+                    "rounds {} with at most {} players: more rounds than a round robin of them \
+                     has ({})",
+                    self.rounds,
+                    self.max,
+                    self.max - 1
+                ));
+            }
+            Kind::Swiss if self.min < self.fewest() => {
+                return Err(format!(
+                    "min {}: {} rounds need at least {} players for nobody to meet twice",
+                    self.min,
+                    self.rounds,
+                    self.fewest()
+                ));
+            }
+            Kind::Arena if matches!(self.spec.clock, TimeControl::Days(_)) => {
+                return Err(
+                    "an arena is live: say clock MINUTES+INCREMENT, not days a move".to_string(),
+                );
+            }
+            _ => {}
+        }
+        if self.min > self.max {
+            return Err(format!(
+                "min {} is more than max {}: nobody could start it",
+                self.min, self.max
+            ));
+        }
+        Ok(self)
+    }
+
+    /// Whether the games are by correspondence (days a move).
+    #[must_use]
+    pub fn correspondence(&self) -> bool {
+        matches!(self.spec.clock, TimeControl::Days(_))
+    }
+
+    /// The rounds a tournament of `players` players has (an arena's: none fixed, 0).
+    #[must_use]
+    pub fn rounds_for(&self, players: u32) -> u32 {
+        match self.kind {
+            Kind::RoundRobin => super::roundrobin::rounds(players as usize) as u32 * self.rounds,
+            Kind::Swiss => self.rounds,
+            Kind::Arena => 0,
+        }
+    }
+
+    /// Reads what [`Settings::words`] wrote (the store's column).
+    ///
+    /// # Errors
+    /// The reason, in words.
+    pub fn from_stored(text: &str) -> Result<Settings, String> {
+        Settings::parse(&text.split_whitespace().collect::<Vec<_>>())
+    }
+
+    /// The words [`Settings::parse`] reads back to these settings (what the store keeps).
+    #[must_use]
+    pub fn words(&self) -> String {
+        let setup = &self.spec.setup;
+        let mut words = format!("{} {}", self.kind, setup.game);
+        if setup.game.piece_options().is_empty() {
+            words += &format!(
+                " size {} pie {}",
+                setup.size,
+                if setup.pie { "on" } else { "off" }
+            );
+        } else {
+            words += &format!(" pieces {}", setup.pieces);
+        }
+        words += &match self.spec.clock {
+            TimeControl::Live { minutes, increment } => format!(" clock {minutes}+{increment}"),
+            TimeControl::Days(days) => format!(" clock {days}d"),
+        };
+        words += if self.spec.rated { " rated" } else { " casual" };
+        match self.kind {
+            Kind::Arena => words += &format!(" minutes {}", self.minutes),
+            _ => words += &format!(" rounds {}", self.rounds),
+        }
+        words += &format!(
+            " start-in {} min {} max {}",
+            self.start_in, self.min, self.max
+        );
+        words
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Settings, String> {
+        Settings::parse(&line.split_whitespace().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_bot_protocols_words_make_settings() {
+        let swiss =
+            parse("swiss quentin size 7 pie off clock 3+2 casual rounds 4 min 6 max 9").unwrap();
+        assert_eq!(swiss.kind, Kind::Swiss);
+        assert_eq!(swiss.spec.setup.size, 7);
+        assert!(!swiss.spec.setup.pie);
+        assert_eq!(
+            swiss.spec.clock,
+            TimeControl::Live {
+                minutes: 3,
+                increment: 2
+            }
+        );
+        assert!(!swiss.spec.rated);
+        assert_eq!((swiss.rounds, swiss.min, swiss.max), (4, 6, 9));
+        assert_eq!(swiss.start_in, DEFAULT_START_IN);
+        let rr = parse("roundrobin konobi clock 3d rounds 2 start-in 0").unwrap();
+        assert_eq!(rr.spec.clock, TimeControl::Days(3));
+        assert!(rr.correspondence());
+        assert_eq!(rr.rounds_for(5), 10);
+        assert_eq!(rr.rounds_for(4), 6);
+        let arena = parse("arena brique clock 1+0 minutes 30").unwrap();
+        assert_eq!((arena.minutes, arena.rounds, arena.min), (30, 0, 2));
+        // A Swiss without a minimum needs one more player than it has rounds.
+        assert_eq!(parse("swiss quentin clock 1+1 rounds 4").unwrap().min, 5);
+    }
+
+    #[test]
+    fn settings_round_trip_through_their_words() {
+        for line in [
+            "swiss quentin size 7 pie off clock 3+2 casual rounds 4 min 6 max 9",
+            "roundrobin konobi clock 3 rounds 2",
+            "arena brique clock 1+0 minutes 30 start-in 5",
+            "swiss quint pieces 15 clock 2d rounds 3",
+        ] {
+            let settings = parse(line).unwrap();
+            assert_eq!(
+                Settings::from_stored(&settings.words()),
+                Ok(settings),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn absurd_settings_are_refused_saying_why() {
+        for (line, why) in [
+            ("", "say which kind"),
+            ("knockout quentin clock 1+0", "unknown kind knockout"),
+            ("swiss chess clock 1+0 rounds 3", "unknown game chess"),
+            ("swiss quentin rounds 3", "say the clock"),
+            ("swiss quentin clock 1+0", "how many rounds"),
+            ("swiss quentin clock 1+0 rounds 0", "bad rounds 0: from 1"),
+            (
+                "swiss quentin clock 1+0 rounds 9 max 8",
+                "more rounds than a round robin",
+            ),
+            (
+                "swiss quentin clock 1+0 rounds 4 min 3",
+                "at least 5 players",
+            ),
+            ("roundrobin quentin clock 1+0 rounds 3", "once or twice"),
+            (
+                "roundrobin quentin clock 1+0 min 9 max 4",
+                "min 9 is more than max 4",
+            ),
+            ("arena quentin clock 3d minutes 20", "an arena is live"),
+            ("arena quentin clock 3+0", "how long the arena lasts"),
+            (
+                "arena quentin clock 3+0 minutes 9 rounds 2",
+                "an arena has no rounds",
+            ),
+            (
+                "swiss quentin clock 3+0 rounds 2 minutes 9",
+                "minutes is an arena's",
+            ),
+            (
+                "swiss quentin clock 3+0 rounds 2 first me",
+                "first is not a tournament's",
+            ),
+            ("swiss quentin clock 3+0 rounds 2 min 1", "bad min 1"),
+            ("swiss quentin clock 3+0 rounds 2 max 65", "bad max 65"),
+            ("swiss quentin clock 3+0 rounds", "rounds needs a value"),
+            ("arena quentin clock 3+0 minutes 9999", "bad minutes 9999"),
+            (
+                "swiss quentin clock 3+0 rounds 2 start-in x",
+                "bad start-in x",
+            ),
+            ("swiss quentin clock 3+0 rounds 2 size 99", "size"),
+        ] {
+            let error = parse(line).unwrap_err();
+            assert!(error.contains(why), "{line}: {error}");
+        }
+    }
+}
