@@ -150,6 +150,12 @@ fn a_bot_that_writes_megabytes_and_never_reads_is_closed_and_its_place_comes_bac
             .any(|why| line.contains(why)),
         "{line}"
     );
+    // The line says whose connection it was by the connection's span, as every line of its
+    // tasks does: the peer, the key and the player.
+    assert!(
+        line.contains("connection{peer=127.0.0.1:") && line.contains("player=mallory}"),
+        "{line}"
+    );
     let _ = flood.kill();
     let _ = flood.wait();
     let _ = writer.join();

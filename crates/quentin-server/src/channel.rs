@@ -13,6 +13,7 @@ mod keys;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
+use tracing::Instrument as _;
 
 use russh::ChannelId;
 use russh::server::Handle;
@@ -413,7 +414,8 @@ impl Out {
             link,
             bound,
         });
-        tokio::spawn(write(handle, id, outbox.clone(), stall));
+        let span = outbox.link.span.clone();
+        tokio::spawn(write(handle, id, outbox.clone(), stall).instrument(span));
         Out { outbox }
     }
 

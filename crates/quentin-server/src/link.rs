@@ -55,6 +55,9 @@ pub struct Link {
     pub since: Instant,
     known: Mutex<Known>,
     state: watch::Sender<State>,
+    /// The connection's span: every log line of its tasks says whose it is (its peer, and its
+    /// key and player once known).
+    pub span: tracing::Span,
 }
 
 impl Link {
@@ -66,6 +69,12 @@ impl Link {
             peer,
             since: now,
             known: Mutex::default(),
+            span: tracing::info_span!(
+                "connection",
+                %peer,
+                key = tracing::field::Empty,
+                player = tracing::field::Empty
+            ),
             state: watch::Sender::new(State {
                 version: false,
                 version_missed: false,
@@ -91,9 +100,11 @@ impl Link {
         let mut known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(key) = key {
             known.key = Some(key.to_string());
+            self.span.record("key", tracing::field::display(key));
         }
         if let Some(name) = name {
             known.name = Some(name.to_string());
+            self.span.record("player", tracing::field::display(name));
         }
     }
 

@@ -15,6 +15,7 @@ use russh::keys::{HashAlg, PrivateKey};
 use russh::{MethodKind, MethodSet};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, watch};
+use tracing::Instrument as _;
 
 use super::access::{Access, AccessFiles, KeyList, Lists};
 use super::clock::Clock;
@@ -214,13 +215,10 @@ async fn accept(
         match ctx.gate.admit(peer.ip(), evict) {
             Ok(startup) => {
                 let handler = Connection::new(ctx.clone(), link.clone(), startup);
-                tokio::spawn(connection(
-                    ctx.clone(),
-                    config.clone(),
-                    socket,
-                    link,
-                    handler,
-                ));
+                let span = link.span.clone();
+                tokio::spawn(
+                    connection(ctx.clone(), config.clone(), socket, link, handler).instrument(span),
+                );
             }
             Err(refused) => {
                 metrics()

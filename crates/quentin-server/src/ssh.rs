@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use tracing::Instrument as _;
 
 use russh::keys::HashAlg;
 use russh::server::{Auth, ChannelOpenHandle, Msg, Session, VerifiedPublicKey};
@@ -198,6 +199,7 @@ impl Connection {
         );
         let closing = out.clone();
         let link = self.link.clone();
+        let span = link.span.clone();
         // A panic in the session ends it alone: it is reported, and the channel closed.
         spawn_supervised(
             what,
@@ -262,7 +264,8 @@ impl Connection {
                 if flooded {
                     link.end();
                 }
-            },
+            }
+            .instrument(span),
             move || async move { closing.close(1).await },
         );
     }
