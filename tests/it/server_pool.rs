@@ -78,6 +78,14 @@ fn a_server_started_on_a_full_postgresql_exits_with_the_database_s_reason() {
         said.contains("too many clients already"),
         "the database's reason, said: {said}"
     );
-    assert!(said.contains("cannot reach the database"), "{said}");
+    // Which of the server's connections is refused depends on the moment: its pool's first,
+    // or, when a slot came free between the fill above and the start (seen twice on a loaded
+    // machine), the one it opens to join the other processes. Either way it says which step
+    // failed, with the database's reason above.
+    assert!(
+        said.contains("cannot reach the database")
+            || said.contains("cannot join the other server processes on the database"),
+        "{said}"
+    );
     drop(held);
 }
