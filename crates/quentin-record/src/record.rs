@@ -3,11 +3,12 @@
 //!
 //! ```
 //! use quentin_record::record::Record;
-//! let record = Record::parse("game quentin\nsize 5\nc3 swap\n2. b2\n").unwrap();
+//! let record = Record::parse("game quentin\nsize 5\nc3 swap\n2. b2\n")?;
 //! assert_eq!(record.actions().len(), 3);
-//! assert_eq!(Record::parse(&record.to_text()).unwrap(), record);
+//! assert_eq!(Record::parse(&record.to_text())?, record);
 //! let err = Record::parse("size 5\nc3 c3\n").unwrap_err();
 //! assert_eq!(err.to_string(), "2:4: action 2 (white c3) is illegal: c3 is occupied by a black stone");
+//! # Ok::<(), quentin_record::record::RecordError>(())
 //! ```
 
 use std::fmt;

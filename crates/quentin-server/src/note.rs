@@ -10,8 +10,6 @@
 use std::fmt;
 
 use quentin_rules::Action;
-#[cfg(test)]
-use quentin_rules::{Illegal, SetupError};
 
 use crate::command::{GameCommand, Outcome};
 use crate::refusal::Refusal;
@@ -387,47 +385,47 @@ fn answer_of(words: &[&str]) -> Option<Answer> {
     }
 }
 
-/// Every refusal, one of each kind: the round-trip test below covers them all, and a refusal
-/// added without a word of its own fails to compile in [`answer_words`].
-#[cfg(test)]
-fn every_refusal() -> Vec<Refusal> {
-    vec![
-        Refusal::BadName,
-        Refusal::NameTaken,
-        Refusal::KeyHasName("alice".to_string()),
-        Refusal::TooManySessions(3),
-        Refusal::TooManyChallenges(5),
-        Refusal::TooFast(20),
-        Refusal::TooManyLiveGames(4),
-        Refusal::Held(600_000),
-        Refusal::ChallengeYourself,
-        Refusal::NoSuchPlayer("nobody at all".to_string()),
-        Refusal::NoSuchChallenge(9),
-        Refusal::NotYourChallenge,
-        Refusal::OwnChallenge,
-        Refusal::ForSomebodyElse,
-        Refusal::BadSetup(SetupError::NoPieRule(quentin_rules::Game::Quint)),
-        Refusal::NoSuchGame(7),
-        Refusal::Damaged(7),
-        Refusal::NotYourGame,
-        Refusal::GameOver,
-        Refusal::TimeRanOut,
-        Refusal::NotYourTurn,
-        Refusal::Illegal(Illegal::SwapNotOffered),
-        Refusal::RatedNoTakeback,
-        Refusal::NothingToTakeBack,
-        Refusal::TooLateToAbort,
-        Refusal::NotOver,
-        Refusal::NotSaved,
-        Refusal::Moving,
-        Refusal::Slow,
-        Refusal::Unreachable,
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quentin_rules::{Illegal, SetupError};
+
+    /// Every refusal, one of each kind: the round-trip test below covers them all, and a refusal
+    /// added without a word of its own fails to compile in [`answer_words`].
+    fn every_refusal() -> Vec<Refusal> {
+        vec![
+            Refusal::BadName,
+            Refusal::NameTaken,
+            Refusal::KeyHasName("alice".to_string()),
+            Refusal::TooManySessions(3),
+            Refusal::TooManyChallenges(5),
+            Refusal::TooFast(20),
+            Refusal::TooManyLiveGames(4),
+            Refusal::Held(600_000),
+            Refusal::ChallengeYourself,
+            Refusal::NoSuchPlayer("nobody at all".to_string()),
+            Refusal::NoSuchChallenge(9),
+            Refusal::NotYourChallenge,
+            Refusal::OwnChallenge,
+            Refusal::ForSomebodyElse,
+            Refusal::BadSetup(SetupError::NoPieRule(quentin_rules::Game::Quint)),
+            Refusal::NoSuchGame(7),
+            Refusal::Damaged(7),
+            Refusal::NotYourGame,
+            Refusal::GameOver,
+            Refusal::TimeRanOut,
+            Refusal::NotYourTurn,
+            Refusal::Illegal(Illegal::SwapNotOffered),
+            Refusal::RatedNoTakeback,
+            Refusal::NothingToTakeBack,
+            Refusal::TooLateToAbort,
+            Refusal::NotOver,
+            Refusal::NotSaved,
+            Refusal::Moving,
+            Refusal::Slow,
+            Refusal::Unreachable,
+        ]
+    }
 
     fn round_trip(note: &Note) {
         let payload = note.payload("p-1");

@@ -174,5 +174,4 @@ impl Live {
 }
 
 #[cfg(test)]
-#[path = "route_tests.rs"]
 mod tests;

@@ -68,8 +68,10 @@ impl Peers for FakePeers {
         let answer = self.answers.lock().unwrap().pop_front().flatten();
         Box::pin(async move {
             if answer.is_none() {
-                // No answer: the asking process's wait runs out.
-                tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+                // No answer: the asking process's own wait for it runs out (on the tests'
+                // paused clock, which moves on as soon as nothing else can run).
+                let never = std::future::pending::<()>();
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(2), never).await;
             }
             answer
         })
