@@ -2,6 +2,7 @@
 //! the games watched. The game screen is the local game's app and renderer; this session only
 //! feeds it the events parsed from the channel's bytes and draws it into the channel.
 
+mod asks;
 mod game;
 mod operators;
 mod puzzle;
@@ -23,8 +24,7 @@ use ratatui::{TerminalOptions, Viewport};
 
 use super::bot::Who;
 use super::channel::{Ended, Inbox, Input, Keys, Out};
-use super::hub::Refusal;
-use super::lobby::{Ask, Board, Lobby, Rows};
+use super::lobby::{Board, Lobby, Rows};
 use super::spec::TimeControl;
 use super::{Context, Presence};
 use game::game_screen;
@@ -549,52 +549,9 @@ async fn lobby_screen(
         };
         let now = ctx.clock.now();
         for event in events {
-            match lobby.handle(&event) {
-                Ask::Nothing => {}
-                Ask::Quit => return Next::Quit,
-                Ask::Puzzles => return Next::Puzzles,
-                Ask::Operators => return Next::Operators,
-                Ask::Open(id) => return Next::Game(id),
-                Ask::Accept(id) => match ctx.hub.accept(lobby.me.0, id, now).await {
-                    Ok((id, _)) => return Next::Game(id),
-                    Err(refusal) => lobby.say(refusal.to_string(), true),
-                },
-                Ask::Withdraw(id) => match ctx.hub.withdraw(lobby.me.0, id).await {
-                    Ok(()) => lobby.say(format!("Challenge #{id} withdrawn."), false),
-                    Err(refusal) => lobby.say(refusal.to_string(), true),
-                },
-                Ask::CreateTournament(settings) => {
-                    match ctx.hub.create_tournament(lobby.me.0, &settings, now).await {
-                        Ok(id) => lobby.say(format!("Tournament {id} made."), false),
-                        Err(why) => lobby.say(why, true),
-                    }
-                }
-                Ask::JoinTournament(id) => match ctx.hub.join_tournament(lobby.me.0, id).await {
-                    Ok(()) => lobby.say(format!("You joined tournament {id}."), false),
-                    Err(why) => lobby.say(why, true),
-                },
-                Ask::WithdrawTournament(id) => {
-                    match ctx.hub.withdraw_tournament(lobby.me.0, id, now).await {
-                        Ok(()) => lobby.say(format!("You left tournament {id}."), false),
-                        Err(why) => lobby.say(why, true),
-                    }
-                }
-                Ask::Challenge(spec) => match ctx.hub.challenge(lobby.me.0, &spec, now).await {
-                    Ok(id) => lobby.say(
-                        format!(
-                            "Challenge #{id} made: {}. Its game opens when accepted.",
-                            spec.summary()
-                        ),
-                        false,
-                    ),
-                    Err(refusal) => {
-                        let name = matches!(
-                            refusal,
-                            Refusal::NoSuchPlayer(_) | Refusal::ChallengeYourself
-                        );
-                        lobby.challenge_refused(refusal.to_string(), name);
-                    }
-                },
+            let ask = lobby.handle(&event);
+            if let Some(next) = asks::answer(ctx, lobby, ask, now).await {
+                return next;
             }
         }
     }
