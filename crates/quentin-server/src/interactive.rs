@@ -512,8 +512,20 @@ async fn lobby_screen(
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     // The player's open challenges: when one is accepted, its game opens at once.
     let mut waiting: Vec<i64> = Vec::new();
+    // The messages left to the player (a tournament of theirs cancelled): read at the lobby's
+    // opening (those left while they were away), then whenever one of their tournaments is.
+    let mut cancelled = None;
     loop {
         news.borrow_and_update();
+        let now_cancelled = ctx.hub.cancelled_for(lobby.me.0);
+        if cancelled != Some(now_cancelled) {
+            cancelled = Some(now_cancelled);
+            match ctx.moderation.ledger().messages(lobby.me.0).await {
+                Ok(lines) if !lines.is_empty() => lobby.say(lines.join(". "), false),
+                Ok(_) => {}
+                Err(e) => tracing::warn!("cannot read a player's messages: {e:#}"),
+            }
+        }
         lobby.board = board(ctx, lobby.me.0);
         let open: Vec<i64> = lobby
             .board

@@ -34,7 +34,11 @@ pub(super) async fn answer(ctx: &Context, lobby: &mut Lobby, ask: Ask, now: i64)
             Err(why) => lobby.say(why, true),
         },
         Ask::WithdrawTournament(id) => {
-            match ctx.hub.withdraw_tournament(lobby.me.0, id, now).await {
+            match ctx
+                .hub
+                .withdraw_tournament(lobby.me.0, id, false, now)
+                .await
+            {
                 Ok(()) => lobby.say(format!("You left tournament {id}."), false),
                 Err(why) => lobby.say(why, true),
             }

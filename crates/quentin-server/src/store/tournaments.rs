@@ -50,8 +50,27 @@ CREATE TABLE tournament_directors(
     tournament BIGINT PRIMARY KEY, process TEXT NOT NULL, expires BIGINT NOT NULL);
 ";
 
-/// The tables and columns of [`POSTGRES_STEP`], for the check of a database's shape.
-pub const COLUMNS: [(&str, &[&str]); 4] = [
+/// The schema step after the tournaments': the messages to players (a tournament cancelled),
+/// kept until read, on SQLite.
+pub const SQLITE_MESSAGES_STEP: &str = "
+CREATE TABLE messages(
+    id INTEGER PRIMARY KEY AUTOINCREMENT, player INTEGER NOT NULL, at INTEGER NOT NULL,
+    text TEXT NOT NULL, seen INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX messages_player ON messages(player, seen);
+";
+
+/// The same table on PostgreSQL.
+pub const POSTGRES_MESSAGES_STEP: &str = "
+CREATE TABLE messages(
+    id BIGSERIAL PRIMARY KEY, player BIGINT NOT NULL, at BIGINT NOT NULL,
+    text TEXT NOT NULL, seen BIGINT NOT NULL DEFAULT 0);
+CREATE INDEX messages_player ON messages(player, seen);
+";
+
+/// The tables and columns of [`POSTGRES_STEP`] and [`POSTGRES_MESSAGES_STEP`], for the check
+/// of a database's shape.
+pub const COLUMNS: [(&str, &[&str]); 5] = [
+    ("messages", &["id", "player", "at", "text", "seen"]),
     (
         "tournaments",
         &[
@@ -163,6 +182,16 @@ pub enum TournamentChange {
         /// When.
         at: i64,
     },
+    /// The tournament is cancelled, and each entrant is left message `text` (read at their
+    /// next login if they are away).
+    Cancel {
+        /// The tournament.
+        tournament: i64,
+        /// When.
+        at: i64,
+        /// What each entrant is told.
+        text: String,
+    },
     /// A game of round `round` begins: its number ([`super::Applied::Id`]; the row's `id` is
     /// not read).
     Pair {
@@ -172,6 +201,17 @@ pub enum TournamentChange {
         round: i64,
         /// The game.
         game: GameRow,
+    },
+    /// Pairings written whole or not at all (a round, or an arena's games paired at once):
+    /// the byes, then the games begun, each in its round ([`super::Applied::Ids`]: the games'
+    /// numbers, in order; the rows' `id`s are not read).
+    Round {
+        /// The tournament.
+        tournament: i64,
+        /// Each bye's round and player.
+        byes: Vec<(i64, i64)>,
+        /// Each game's round and row.
+        games: Vec<(i64, GameRow)>,
     },
     /// `player` has a bye in `round`.
     Bye {
@@ -200,6 +240,8 @@ impl TournamentChange {
             | TournamentChange::Status { tournament, .. }
             | TournamentChange::Pair { tournament, .. }
             | TournamentChange::Bye { tournament, .. }
+            | TournamentChange::Round { tournament, .. }
+            | TournamentChange::Cancel { tournament, .. }
             | TournamentChange::Direct(tournament) => Some(*tournament),
         }
     }

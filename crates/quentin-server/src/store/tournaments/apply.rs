@@ -14,7 +14,7 @@ use super::TournamentChange;
 pub fn apply_sqlite(
     conn: &rusqlite::Connection,
     change: &TournamentChange,
-    start: impl FnOnce(&rusqlite::Connection, &GameRow) -> Result<i64>,
+    mut start: impl FnMut(&rusqlite::Connection, &GameRow) -> Result<i64>,
 ) -> Result<Applied> {
     use rusqlite::params;
     let id = match change {
@@ -85,6 +85,47 @@ pub fn apply_sqlite(
             )?;
             Some(id)
         }
+        TournamentChange::Cancel {
+            tournament,
+            at,
+            text,
+        } => {
+            conn.execute(
+                "UPDATE tournaments SET status = 'cancelled' WHERE id = ?1",
+                params![tournament],
+            )?;
+            conn.execute(
+                "INSERT INTO messages(player, at, text)
+                 SELECT player, ?2, ?3 FROM tournament_entrants WHERE tournament = ?1
+                 ORDER BY seq",
+                params![tournament, at, text],
+            )?;
+            None
+        }
+        TournamentChange::Round {
+            tournament,
+            byes,
+            games,
+        } => {
+            // One change: its savepoint undoes the whole round when a row of it fails.
+            for (round, player) in byes {
+                conn.execute(
+                    "INSERT INTO tournament_pairings(tournament, round, first) VALUES (?1, ?2, ?3)",
+                    params![tournament, round, player],
+                )?;
+            }
+            let mut ids = Vec::with_capacity(games.len());
+            for (round, game) in games {
+                let id = start(conn, game)?;
+                conn.execute(
+                    "INSERT INTO tournament_pairings(tournament, round, first, second, game)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![tournament, round, game.players[0], game.players[1], id],
+                )?;
+                ids.push(id);
+            }
+            return Ok(Applied::Ids(ids));
+        }
         TournamentChange::Bye {
             tournament,
             round,
@@ -102,8 +143,9 @@ pub fn apply_sqlite(
     Ok(id.map_or(Applied::Done, Applied::Id))
 }
 
-/// Applies `change` on PostgreSQL in `tx`, for `process`; of a [`TournamentChange::Pair`],
-/// the pairing only: the caller starts its game first (its number in `game`).
+/// Applies `change` on PostgreSQL in `tx`, for `process`; of a [`TournamentChange::Pair`] or
+/// a [`TournamentChange::Round`], the pairings only: the caller starts their games first
+/// (their numbers in `games`, in order), in the same transaction.
 ///
 /// # Errors
 /// When the database cannot be written.
@@ -111,7 +153,7 @@ pub async fn apply_postgres(
     tx: &tokio_postgres::Transaction<'_>,
     process: &str,
     change: &TournamentChange,
-    game: Option<i64>,
+    games: &[i64],
 ) -> Result<Applied> {
     let id = match change {
         TournamentChange::Create(t) => Some(
@@ -178,6 +220,7 @@ pub async fn apply_postgres(
             round,
             game: row,
         } => {
+            let game = games.first().copied();
             tx.execute(
                 "INSERT INTO tournament_pairings(tournament, round, first, second, game)
                  VALUES ($1, $2, $3, $4, $5)",
@@ -185,6 +228,47 @@ pub async fn apply_postgres(
             )
             .await?;
             game
+        }
+        TournamentChange::Cancel {
+            tournament,
+            at,
+            text,
+        } => {
+            tx.execute(
+                "UPDATE tournaments SET status = 'cancelled' WHERE id = $1",
+                &[tournament],
+            )
+            .await?;
+            tx.execute(
+                "INSERT INTO messages(player, at, text)
+                 SELECT player, $2, $3 FROM tournament_entrants WHERE tournament = $1
+                 ORDER BY seq",
+                &[tournament, at, text],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Round {
+            tournament,
+            byes,
+            games: rows,
+        } => {
+            for (round, player) in byes {
+                tx.execute(
+                    "INSERT INTO tournament_pairings(tournament, round, first) VALUES ($1, $2, $3)",
+                    &[tournament, round, player],
+                )
+                .await?;
+            }
+            for ((round, row), game) in rows.iter().zip(games) {
+                tx.execute(
+                    "INSERT INTO tournament_pairings(tournament, round, first, second, game)
+                     VALUES ($1, $2, $3, $4, $5)",
+                    &[tournament, round, &row.players[0], &row.players[1], game],
+                )
+                .await?;
+            }
+            return Ok(Applied::Ids(games.to_vec()));
         }
         TournamentChange::Bye {
             tournament,
