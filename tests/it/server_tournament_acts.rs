@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::serve::{self, Bot, Server, TIMEOUT, scratch};
+use crate::server_play::{login, newcomer};
 use crate::server_tournaments::{entrants, play_game, start, view};
 
 /// `quentin serve admin [--data DIR | --database URL] WORDS...`: its standard output, or its
@@ -359,4 +360,34 @@ fn a_swiss_by_correspondence_starts_a_round_at_its_set_time_beside_a_game_still_
     assert_eq!(v.games.iter().filter(|g| g[0] == "2").count(), 2, "{v:?}");
     let slow_now = v.games.iter().find(|g| g[3] == slow[3]).unwrap();
     assert_eq!(slow_now[4], "*");
+}
+
+#[test]
+fn the_lobby_shows_a_cancelled_tournament_s_message_at_once_and_at_the_next_login() {
+    let dir = scratch("server-tournament-lobby-message");
+    let server = Server::start(&dir, &[]);
+    let mut alice = newcomer(&server, &dir, "alice");
+    let mut bob = server.registered(&dir, "bob");
+    alice.send("t");
+    alice.wait_for("No tournament yet");
+    for away in [false, true] {
+        let id = bob.ok("tournament create roundrobin quentin clock 1+0 start-in 600");
+        alice.wait_for(&format!("> {id} roundrobin quentin 13 open 0/64 by bob"));
+        alice.send("\r");
+        alice.wait_for(&format!("You joined tournament {id}."));
+        let cancel = format!("tournament cancel {id}");
+        if away {
+            drop(alice);
+            assert_eq!(bob.ask(&cancel), "= cancelled");
+            alice = login(&server, &dir, &dir.join("alice"));
+        } else {
+            assert_eq!(bob.ask(&cancel), "= cancelled");
+        }
+        alice.wait_for(&format!("tournament {id} is cancelled by its creator bob"));
+        if away {
+            // Shown once: the bot's `messages` finds none left.
+            let mut bot = server.bot(&dir.join("alice"));
+            assert_eq!(bot.ask("messages"), "=");
+        }
+    }
 }
