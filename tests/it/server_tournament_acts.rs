@@ -11,7 +11,7 @@ use std::process::Command;
 
 use crate::serve::{self, Bot, Server, TIMEOUT, scratch};
 use crate::server_play::{login, newcomer};
-use crate::server_tournaments::{entrants, play_game, start, view};
+use crate::server_tournaments::{entrants, ok_once_heard, play_game, start, view};
 
 /// `quentin serve admin [--data DIR | --database URL] WORDS...`: its standard output, or its
 /// error.
@@ -389,5 +389,38 @@ fn the_lobby_shows_a_cancelled_tournament_s_message_at_once_and_at_the_next_logi
             let mut bot = server.bot(&dir.join("alice"));
             assert_eq!(bot.ask("messages"), "=");
         }
+    }
+}
+
+#[test]
+fn an_operator_on_another_process_cancels_a_running_tournament_its_director_aborts_its_game() {
+    let Some(db) = serve::pg::Database::new("tournament_cancel_cluster") else {
+        return;
+    };
+    let dir = scratch("server-tournament-cancel-cluster");
+    let a = served_with_root(&dir, &["--database", &db.url]);
+    let b = served_with_root(&dir, &["--database", &db.url]);
+    // The creator starts it on the first process, which directs it; root is on the second.
+    let mut ann = a.registered(&dir, "ann");
+    let mut bea = b.registered(&dir, "bea");
+    let mut root = b.registered(&dir, "root");
+    let id = ann.ok("tournament create roundrobin quentin size 5 pie off clock 5+0 casual");
+    ok_once_heard(&mut ann, &format!("join {id}"));
+    ok_once_heard(&mut bea, &format!("join {id}"));
+    ok_once_heard(&mut ann, &format!("tournament start {id}"));
+    let game = view(&mut ann, &id).games[0].clone();
+    assert_eq!(game[4], "*");
+    assert_eq!(root.ask(&format!("tournament cancel {id}")), "= cancelled");
+    // Its director, the first process, aborts the game once it has cancelled the tournament.
+    let over = until(&mut ann, &format!("wait {}", game[3]), |a| {
+        a.starts_with("= over")
+    });
+    assert!(over.starts_with("= over aborted"), "{over}");
+    assert_eq!(view(&mut bea, &id).status[3], "cancelled");
+    for bot in [&mut ann, &mut bea] {
+        assert_eq!(
+            bot.ok("messages"),
+            format!("tournament {id} is cancelled by an operator")
+        );
     }
 }

@@ -498,7 +498,7 @@ fn an_arena_of_eight_bots_pairs_whoever_is_free_leaves_a_paused_player_out_and_e
 }
 
 /// Asks `line` until it is answered `=`: the process has heard of the tournament.
-fn ok_once_heard(bot: &mut Bot, line: &str) {
+pub(crate) fn ok_once_heard(bot: &mut Bot, line: &str) {
     let deadline = Instant::now() + serve::TIMEOUT;
     loop {
         let answer = bot.ask(line);
