@@ -8,11 +8,16 @@
 
 mod batch;
 mod commit;
+pub mod lease;
+mod own;
+pub mod presence;
 mod puzzles;
 mod read;
+pub mod relay;
 mod schema;
 
-pub use commit::owned;
+pub use lease::owned;
+pub use own::Own;
 pub use read::{games, open_challenges, players};
 
 use read::{CHALLENGES, RATINGS, challenges_of, player_of, ratings_of, read_games};
@@ -144,6 +149,15 @@ pub async fn pool(config: tokio_postgres::Config, size: usize) -> Result<Pool> {
             .with_context(|| format!("cannot reach the database {shown}"))?,
     );
     Ok(pool)
+}
+
+/// Whether `e` says the database cannot be reached (no connection to be had, one lost), not
+/// that it refused something.
+#[must_use]
+pub fn unreachable(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<StoreDown>().is_some()
+        || e.downcast_ref::<tokio_postgres::Error>()
+            .is_some_and(|e| e.is_closed() || e.as_db_error().is_none())
 }
 
 /// The database `config` reaches, as [`shown_url`] writes it.
