@@ -15,6 +15,7 @@ mod puzzles;
 mod read;
 pub mod relay;
 mod schema;
+mod writer;
 
 pub use lease::owned;
 pub use own::Own;
@@ -29,8 +30,10 @@ use anyhow::{Context as _, Result, anyhow};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::NoTls;
 
+#[cfg(doc)]
+use super::Backend;
 use super::puzzles::{PuzzleFound, PuzzleQuery};
-use super::{Applied, Backend, Change, Loaded, StoreDown};
+use super::{Applied, Change, Loaded, StoreDown};
 
 /// How long an owner's lease on a game lasts without renewal, in milliseconds.
 pub const LEASE_MS: i64 = 3_000;
@@ -41,7 +44,6 @@ pub const CHANNEL: &str = "quentin";
 /// The store on a PostgreSQL database.
 pub struct Postgres {
     pool: Pool,
-    handle: tokio::runtime::Handle,
     /// This process's name in `owners`, `processes` and the notifications.
     process: Arc<str>,
 }
@@ -175,8 +177,7 @@ fn shown_config(config: &tokio_postgres::Config) -> String {
 }
 
 impl Postgres {
-    /// Opens the store on `pool`'s database, bringing it to the current version. Must be
-    /// called inside the server's runtime, whose `handle` the store's thread then uses.
+    /// Opens the store on `pool`'s database, bringing it to the current version.
     ///
     /// # Errors
     /// A database that cannot be reached or written, or from a newer quentin.
@@ -186,7 +187,6 @@ impl Postgres {
         schema::check(&client, what).await?;
         Ok(Postgres {
             pool,
-            handle: tokio::runtime::Handle::current(),
             process: process.into(),
         })
     }
@@ -204,7 +204,7 @@ impl Postgres {
     ///
     /// # Errors
     /// When the database cannot be read.
-    pub async fn load_async(&self) -> Result<Loaded> {
+    pub async fn load(&self) -> Result<Loaded> {
         let client = self.pool.get().await.map_err(|e| pool_error(&e))?;
         let mut damaged = Vec::new();
         let players = client
@@ -236,47 +236,57 @@ impl Postgres {
     }
 }
 
-impl Backend for Postgres {
-    fn load(&mut self) -> Result<Loaded> {
-        self.handle.block_on(self.load_async())
+// No `Backend` here: its calls wait on a thread, and this store's writer is a task that
+// awaits the client (`postgres/writer.rs`). What the hub asks of it, it asks here.
+impl Postgres {
+    /// Commits `changes` as one batch ([`Backend::commit`] says how): each change's outcome,
+    /// in order.
+    ///
+    /// # Errors
+    /// None today: a batch that fails as a whole fails each of its changes.
+    pub async fn commit(&self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
+        self.commit_all(changes.iter().map(|c| (*c).clone()).collect())
+            .await
     }
 
-    fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
-        let changes: Vec<Change> = changes.iter().map(|c| (*c).clone()).collect();
+    /// [`Postgres::commit`] of changes it may keep.
+    async fn commit_all(&self, changes: Vec<Change>) -> Result<Vec<Result<Applied>>> {
         let (pool, process) = (self.pool.clone(), self.process.clone());
-        Ok(self
-            .handle
-            .block_on(batch::commit_all(pool, process, changes)))
+        Ok(batch::commit_all(pool, process, changes).await)
     }
 
-    fn puzzles(&mut self, query: &PuzzleQuery) -> Result<PuzzleFound> {
-        self.handle.block_on(async {
-            let client = self
-                .pool
-                .get()
-                .await
-                .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
-            puzzles::query(&**client, query).await
-        })
+    /// The answer to a question about puzzles, from the rows as they are now.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn puzzles(&self, query: &PuzzleQuery) -> Result<PuzzleFound> {
+        let client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
+        puzzles::query(&**client, query).await
     }
 
-    fn integrity(&mut self) -> Result<String> {
+    /// A check of the store: `ok` when sound.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn integrity(&self) -> Result<String> {
         // PostgreSQL checks its own pages; what is ours to check is that every move belongs
         // to a game.
-        self.handle.block_on(async {
-            let client = self.pool.get().await.map_err(|e| pool_error(&e))?;
-            let orphans: i64 = client
-                .query_one(
-                    "SELECT count(*) FROM moves WHERE game NOT IN (SELECT id FROM games)",
-                    &[],
-                )
-                .await?
-                .get(0);
-            Ok(if orphans == 0 {
-                "ok".to_string()
-            } else {
-                format!("{orphans} moves of games the database does not have")
-            })
+        let client = self.pool.get().await.map_err(|e| pool_error(&e))?;
+        let orphans: i64 = client
+            .query_one(
+                "SELECT count(*) FROM moves WHERE game NOT IN (SELECT id FROM games)",
+                &[],
+            )
+            .await?
+            .get(0);
+        Ok(if orphans == 0 {
+            "ok".to_string()
+        } else {
+            format!("{orphans} moves of games the database does not have")
         })
     }
 }
