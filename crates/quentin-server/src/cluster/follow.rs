@@ -14,7 +14,9 @@ use super::super::Context;
 use super::super::hub::{Owner, Peers, Refusal};
 use super::super::metrics::metrics;
 use super::super::report::survive;
-use super::super::store::postgres::{games, open_challenges, players, pool_error, presence, relay};
+use super::super::store::postgres::{
+    games, open_challenges, players, pool_error, presence, relay, tournaments,
+};
 use super::{Cluster, lock};
 use crate::note::{Answer, Note};
 
@@ -293,7 +295,7 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
     }
     // After the games, which their pairings name.
     if !news.tournaments.is_empty() {
-        let rows = crate::store::tournaments::load_postgres(&**client).await?;
+        let rows = tournaments::load(&**client).await?;
         ctx.hub.mirror_tournaments(
             rows.into_iter()
                 .filter(|t| news.tournaments.contains(&t.id))

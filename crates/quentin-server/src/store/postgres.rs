@@ -15,6 +15,7 @@ mod puzzles;
 mod read;
 pub mod relay;
 mod schema;
+pub mod tournaments;
 mod writer;
 
 pub use lease::owned;
@@ -223,7 +224,7 @@ impl Postgres {
         let games = read_games(&**client, "TRUE", &[], &mut damaged).await?;
         // No downtime to forgive at the start: the takeovers do it, game by game.
         let heartbeat = None;
-        let tournaments = super::tournaments::load_postgres(&**client).await?;
+        let tournaments = tournaments::load(&**client).await?;
         Ok(Loaded {
             tournaments,
             players,

@@ -146,7 +146,7 @@ async fn tournament(
             .1;
         game = Some(id);
     }
-    let applied = tournaments::apply_postgres(tx, process, change, game).await?;
+    let applied = super::tournaments::apply(tx, process, change, game).await?;
     // The other processes read the tournament again.
     let id = match (&applied, change) {
         (_, TournamentChange::Direct(_)) => None,
