@@ -14,6 +14,8 @@ use ratatui::layout::Rect;
 
 use crate::input::Event;
 
+pub mod console;
+mod game;
 pub mod lobby;
 pub mod name;
 pub mod notice;
