@@ -49,7 +49,7 @@ pub use listings::PAGE;
 pub use presence::Watching;
 pub use puzzles::LOBBY_LEADERS;
 pub use tournaments::{TournamentGame, TournamentView, points_and_tiebreaks};
-pub use views::{ABORTED, ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
+pub use views::{ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
 
 /// The hub's limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -533,19 +533,6 @@ fn replay(row: &GameRow) -> Result<Position, String> {
         .map_err(|e| format!("its setup cannot start: {e}"))?;
     GameLine::play_out(start, &row.actions)
         .map_err(|(n, e)| format!("move {}, {}, is illegal: {e}", n + 1, row.actions[n]))
-}
-
-/// The word for why a game ended, as the bot protocol and the records say it.
-#[must_use]
-pub fn ending_word(ending: quentin_rules::Ending) -> &'static str {
-    use quentin_rules::Ending;
-    match ending {
-        Ending::Connection => "connection",
-        Ending::Quint => "quint",
-        Ending::NoPieceLeft => "no-piece-left",
-        Ending::NoLegalAction => "no-legal-action",
-        Ending::ThirdRepetition => "repetition",
-    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use tokio::sync::watch;
 
-use super::super::moderation::{BY_OPERATOR, FORFEIT, Sanctions};
+use super::super::game_end::{Aborted, How};
+use super::super::moderation::Sanctions;
+use super::play::Stop;
 use super::{Hub, Owner};
 
 impl Hub {
@@ -78,7 +80,7 @@ impl Hub {
     /// Each is tried once here; one that cannot be ended now is tried at the next reading.
     pub async fn end_sanctioned(&self, now: i64) {
         let sanctions = self.sanctions();
-        let due: Vec<(i64, usize, &'static str)> = {
+        let due: Vec<(i64, usize, Stop)> = {
             let inner = self.lock();
             inner
                 .games
@@ -91,7 +93,7 @@ impl Hub {
                 })
                 .filter_map(|g| {
                     if sanctions.aborts.contains(&g.row.id) {
-                        return Some((g.row.id, 0, BY_OPERATOR));
+                        return Some((g.row.id, 0, Stop::Aborted(Aborted::ByOperator)));
                     }
                     let banned = g
                         .row
@@ -99,14 +101,15 @@ impl Hub {
                         .iter()
                         .position(|p| sanctions.ban_of(*p, now).is_some())?;
                     Some(if g.row.actions.len() < 2 {
-                        (g.row.id, 0, BY_OPERATOR)
+                        (g.row.id, 0, Stop::Aborted(Aborted::ByOperator))
                     } else {
-                        (g.row.id, 1 - banned, FORFEIT)
+                        // Lost on forfeit: the banned player's opponent wins.
+                        (g.row.id, 1 - banned, Stop::Won(How::Forfeit))
                     })
                 })
                 .collect()
         };
-        for (id, winner, reason) in due {
+        for (id, winner, stop) in due {
             let Ok(turn) = self.lock().live(id).map(|g| g.turn.clone()) else {
                 continue;
             };
@@ -119,8 +122,8 @@ impl Hub {
             {
                 continue;
             }
-            tracing::info!(game = id, %reason, "an operator's order ends a game");
-            if let Err(e) = self.end(vec![turn], id, winner, reason, now).await {
+            tracing::info!(game = id, ?stop, "an operator's order ends a game");
+            if let Err(e) = self.end(vec![turn], id, winner, stop, now).await {
                 tracing::warn!(
                     game = id,
                     "cannot end the game for an operator's order: {e}"

@@ -6,12 +6,11 @@
 
 use std::collections::HashMap;
 
+use super::super::game_end::{Aborted, GameEnd};
 use super::super::size_class::rating_key;
 use super::super::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
 use super::super::tournament::standings::{self, Standing, Tiebreak};
 use super::super::tournament::{GameResult, Kind, Pairing, Played, Settings, TournamentId};
-use super::play::NO_FIRST_MOVE;
-use super::views::ABORTED;
 use super::{Hub, Inner, Live, color_of};
 
 /// A tournament as the protocol and the screens show it.
@@ -57,21 +56,14 @@ pub struct TournamentGame {
 /// A finished game's result, for a tournament: a game aborted because a player made no first
 /// move is lost by that player; one aborted otherwise counts as a draw.
 pub(crate) fn result_of(live: &Live) -> Option<GameResult> {
-    let (result, reason) = live.row.result.as_ref()?;
-    Some(if result == ABORTED {
-        if reason != NO_FIRST_MOVE {
-            GameResult::Draw
-        } else if live.row.actions.is_empty() {
+    Some(match live.row.result? {
+        GameEnd::Aborted(Aborted::NoFirstMove) if live.row.actions.is_empty() => {
             GameResult::SecondWon
-        } else {
-            GameResult::FirstWon
         }
-    } else if result == "draw" {
-        GameResult::Draw
-    } else if color_of(&live.position, 0).name() == result {
-        GameResult::FirstWon
-    } else {
-        GameResult::SecondWon
+        GameEnd::Aborted(Aborted::NoFirstMove) => GameResult::FirstWon,
+        GameEnd::Aborted(_) | GameEnd::Drawn(_) => GameResult::Draw,
+        GameEnd::Won { by, .. } if color_of(&live.position, 0) == by => GameResult::FirstWon,
+        GameEnd::Won { .. } => GameResult::SecondWon,
     })
 }
 
@@ -79,8 +71,7 @@ pub(crate) fn result_of(live: &Live) -> Option<GameResult> {
 pub(crate) fn struck(live: &Live, player: i64) -> bool {
     live.row
         .result
-        .as_ref()
-        .is_some_and(|(result, reason)| result == ABORTED && reason == NO_FIRST_MOVE)
+        .is_some_and(|end| end == GameEnd::Aborted(Aborted::NoFirstMove))
         && live.row.players[live.row.actions.len().min(1)] == player
 }
 

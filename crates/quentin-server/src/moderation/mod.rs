@@ -20,11 +20,6 @@ use std::fmt;
 pub use admin::admin;
 pub use ledger::Ledger;
 
-/// Why a game ended, when an operator aborted it.
-pub const BY_OPERATOR: &str = "by-operator";
-/// Why a game ended, when a player was banned while it went on: lost on forfeit.
-pub const FORFEIT: &str = "forfeit";
-
 /// What an operator orders: the words after `? not an operator` is answered to a player who
 /// is not one.
 #[derive(Clone, Debug, PartialEq, Eq)]

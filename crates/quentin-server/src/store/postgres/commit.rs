@@ -5,6 +5,7 @@ use anyhow::{Result, anyhow};
 use deadpool_postgres::Pool;
 use tokio_postgres::{GenericClient, Transaction};
 
+use super::super::super::game_end::GameEnd;
 use super::super::super::size_class::RatingKey;
 use quentin_rules::Action;
 
@@ -336,7 +337,7 @@ async fn add_action(
     tx: &Transaction<'_>,
     process: &str,
     step: &Step,
-    end: Option<&(String, String)>,
+    end: Option<&GameEnd>,
     winner: Option<usize>,
     ratings: &[(i64, RatingKey, RatingRow)],
 ) -> Result<Outcome> {
@@ -360,10 +361,10 @@ async fn add_action(
         &[&game, &left[0], &left[1], &at],
     )
     .await?;
-    if let Some((result, reason)) = end {
+    if let Some((result, reason)) = end.map(|e| e.words()) {
         tx.execute(
             "UPDATE games SET result = $2, reason = $3, ended = $4 WHERE id = $1",
-            &[&game, result, reason, &at],
+            &[&game, &result, &reason, &at],
         )
         .await?;
     }
