@@ -253,6 +253,10 @@ async fn command(ctx: &Context, who: &mut Who, words: &[&str]) -> Option<Answer>
             Ok(spec) => said(hub.challenge(*id, &spec, now).await.map(|n| n.to_string())),
             Err(why) => Err(why),
         },
+        ("tournament", Some(_)) if words.get(1) == Some(&"cancel") => {
+            tournament::cancel(ctx, who, words).await
+        }
+        ("messages", Some((me, _))) => tournament::messages(ctx, *me, words).await,
         ("tournament" | "tournaments" | "join", Some((me, _))) => {
             tournament::command(ctx, *me, words, now).await
         }

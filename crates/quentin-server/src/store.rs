@@ -253,6 +253,8 @@ pub enum Applied {
     Done,
     /// Done: the new row's number.
     Id(i64),
+    /// Done: the new rows' numbers, in order (a tournament round's games).
+    Ids(Vec<i64>),
     /// Not done: the name or key is taken.
     Taken,
     /// Done: the end of a rated game, with the ratings the store computed from its own rows.

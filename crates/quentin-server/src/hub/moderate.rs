@@ -80,6 +80,37 @@ impl Hub {
     /// Each is tried once here; one that cannot be ended now is tried at the next reading.
     pub async fn end_sanctioned(&self, now: i64) {
         let sanctions = self.sanctions();
+        // The tournaments an operator cancelled, by the process that directs each.
+        let ordered: Vec<i64> = {
+            let inner = self.lock();
+            sanctions
+                .cancels
+                .iter()
+                .copied()
+                .filter(|id| {
+                    inner
+                        .tournaments
+                        .get(id)
+                        .is_some_and(|t| matches!(t.status.as_str(), "open" | "running"))
+                })
+                .collect()
+        };
+        for id in ordered {
+            if !self.directs(id).await {
+                continue;
+            }
+            let text = format!(
+                "tournament {} is cancelled by an operator",
+                super::super::tournament::TournamentId(id)
+            );
+            if let Err(e) = self.cancelled(id, text, now).await {
+                tracing::warn!(tournament = id, "cannot cancel the tournament: {e}");
+            }
+        }
+        let cancelled: std::collections::HashSet<i64> = self
+            .cancelled_games(&sanctions.cancels)
+            .into_iter()
+            .collect();
         let due: Vec<(i64, usize, Stop)> = {
             let inner = self.lock();
             inner
@@ -92,7 +123,7 @@ impl Hub {
                         .is_none_or(|p| p.owner(g.row.id) == Owner::Me)
                 })
                 .filter_map(|g| {
-                    if sanctions.aborts.contains(&g.row.id) {
+                    if sanctions.aborts.contains(&g.row.id) || cancelled.contains(&g.row.id) {
                         return Some((g.row.id, 0, Stop::Aborted(Aborted::ByOperator)));
                     }
                     let banned = g

@@ -11,7 +11,7 @@ use super::super::size_class::rating_key;
 use super::super::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
 use super::super::tournament::standings::{self, Standing, Tiebreak};
 use super::super::tournament::{GameResult, Kind, Pairing, Played, Settings, TournamentId};
-use super::{Hub, Inner, Live, color_of};
+use super::{Hub, Inner, Live, Refusal, color_of};
 
 /// A tournament as the protocol and the screens show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,7 +266,8 @@ impl Hub {
     }
 
     /// `player` leaves tournament `id`: before the start, as if never joined; during it,
-    /// withdrawn from the next rounds, their games under way forfeited at once.
+    /// withdrawn from the next pairings, their games under way going on until they end (lost
+    /// on time if the player plays no more), or, with `at_once`, forfeited at once.
     ///
     /// # Errors
     /// Not in it, over; a store that cannot save.
@@ -274,6 +275,7 @@ impl Hub {
         &self,
         player: i64,
         id: TournamentId,
+        at_once: bool,
         now: i64,
     ) -> Result<(), String> {
         let turn = self.lobby_turn.clone().lock_owned().await;
@@ -296,7 +298,7 @@ impl Hub {
                     },
                     Vec::new(),
                 ),
-                "running" if !entrant.withdrawn => (
+                "running" if !entrant.withdrawn || at_once => (
                     TournamentChange::Entrant {
                         tournament: id.0,
                         entrant: EntrantRow {
@@ -309,6 +311,7 @@ impl Hub {
                         .filter(|p| p.first == player || p.second == Some(player))
                         .filter_map(|p| p.game)
                         .filter(|g| inner.games.get(g).is_some_and(|l| l.row.result.is_none()))
+                        .filter(|_| at_once)
                         .collect(),
                 ),
                 "running" => return Err(format!("you have withdrawn from tournament {id}")),
@@ -343,6 +346,85 @@ impl Hub {
             let _ = self.resign(player, game, now).await;
         }
         Ok(())
+    }
+
+    /// `by`, its creator, cancels tournament `id` before its start; each entrant is told.
+    ///
+    /// # Errors
+    /// Not theirs, not open (an operator's `tournament cancel ID` then); a store that cannot
+    /// save.
+    pub async fn cancel_tournament(
+        &self,
+        by: i64,
+        id: TournamentId,
+        now: i64,
+    ) -> Result<(), String> {
+        let text = {
+            let inner = self.lock();
+            let t = inner
+                .tournaments
+                .get(&id.0)
+                .ok_or_else(|| format!("no tournament {id}"))?;
+            if t.by != by {
+                return Err(format!("tournament {id} is not yours to cancel"));
+            }
+            match t.status.as_str() {
+                "open" => {}
+                "running" => {
+                    return Err(format!(
+                        "tournament {id} is running: only an operator may cancel it now"
+                    ));
+                }
+                status => return Err(format!("tournament {id} is {status}")),
+            }
+            format!(
+                "tournament {id} is cancelled by its creator {}",
+                inner.name_of(by)
+            )
+        };
+        self.cancelled(id.0, text, now)
+            .await
+            .map_err(|r| r.to_string())
+    }
+
+    /// Tournament `id`, open or running, is cancelled, each entrant left message `text`; its
+    /// games under way are aborted by [`Hub::end_sanctioned`] (their owners').
+    pub(crate) async fn cancelled(&self, id: i64, text: String, now: i64) -> Result<(), Refusal> {
+        let turn = self.lobby_turn.clone().lock_owned().await;
+        let live = self
+            .lock()
+            .tournaments
+            .get(&id)
+            .is_some_and(|t| matches!(t.status.as_str(), "open" | "running"));
+        if !live {
+            return Ok(());
+        }
+        let change = Change::Tournament(TournamentChange::Cancel {
+            tournament: id,
+            at: now,
+            text,
+        });
+        self.commit(change, vec![turn], move |inner, _| {
+            if let Some(t) = inner.tournaments.get_mut(&id) {
+                t.status = "cancelled".to_string();
+            }
+            tracing::info!(tournament = id, "the tournament is cancelled");
+            inner.lobby_changed();
+            Ok(())
+        })
+        .await
+    }
+
+    /// The games under way of the cancelled tournaments, and of those `ordered` cancelled.
+    pub(crate) fn cancelled_games(&self, ordered: &std::collections::BTreeSet<i64>) -> Vec<i64> {
+        let inner = self.lock();
+        inner
+            .tournaments
+            .values()
+            .filter(|t| t.status == "cancelled" || ordered.contains(&t.id))
+            .flat_map(|t| t.pairings.iter().filter_map(|p| p.game))
+            .filter(|g| inner.games.get(g).is_some_and(|l| l.row.result.is_none()))
+            .collect()
     }
 
     /// `player` pauses in arena `id` (`paused`: no game is begun for them until they come
@@ -407,6 +489,17 @@ impl Hub {
     #[must_use]
     pub fn tournament(&self, id: TournamentId, now: i64) -> Option<TournamentView> {
         self.lock().tournament_view(id.0, now)
+    }
+
+    /// How many tournaments `player` joined were cancelled: when it grows, a message waits
+    /// for them in the store.
+    #[must_use]
+    pub fn cancelled_for(&self, player: i64) -> usize {
+        self.lock()
+            .tournaments
+            .values()
+            .filter(|t| t.status == "cancelled" && t.entrants.iter().any(|e| e.player == player))
+            .count()
     }
 
     /// Every tournament not cancelled, the newest first.

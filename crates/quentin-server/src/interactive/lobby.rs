@@ -31,6 +31,9 @@ pub(super) struct LobbyGlue<'a> {
     tick: Interval,
     /// The player's open challenges: when one is accepted, its game opens at once.
     waiting: Vec<i64>,
+    /// How many of the player's tournaments were cancelled when the messages left to them
+    /// were read last (none yet: read at the lobby's opening).
+    cancelled: Option<usize>,
 }
 
 impl<'a> LobbyGlue<'a> {
@@ -45,6 +48,7 @@ impl<'a> LobbyGlue<'a> {
             news,
             tick: tokio::time::interval(Duration::from_secs(1)),
             waiting: Vec::new(),
+            cancelled: None,
         }
     }
 
@@ -67,6 +71,18 @@ impl Glue for LobbyGlue<'_> {
 
     async fn refresh(&mut self) -> Refresh<Next> {
         self.news.borrow_and_update();
+        // The messages left to the player (a tournament of theirs cancelled): read at the
+        // lobby's opening (those left while they were away), then whenever one of their
+        // tournaments is.
+        let now_cancelled = self.ctx.hub.cancelled_for(self.me());
+        if self.cancelled != Some(now_cancelled) {
+            self.cancelled = Some(now_cancelled);
+            match self.ctx.moderation.ledger().messages(self.me()).await {
+                Ok(lines) if !lines.is_empty() => self.lobby.say(lines.join(". "), false),
+                Ok(_) => {}
+                Err(e) => tracing::warn!("cannot read a player's messages: {e:#}"),
+            }
+        }
         self.lobby.board = board(self.ctx, self.me());
         let me = self.me();
         let board = &self.lobby.board;
@@ -136,7 +152,7 @@ impl Glue for LobbyGlue<'_> {
             }
             Ask::WithdrawTournament(id) => {
                 let id = TournamentId(id);
-                match ctx.hub.withdraw_tournament(me, id, now).await {
+                match ctx.hub.withdraw_tournament(me, id, false, now).await {
                     Ok(()) => lobby.say(format!("You left tournament {id}."), false),
                     Err(why) => lobby.say(why, true),
                 }

@@ -179,17 +179,25 @@ async fn tournament(
     change: &TournamentChange,
 ) -> Result<Outcome> {
     let mut notes = Vec::new();
-    let mut game = None;
-    if let TournamentChange::Pair { game: row, .. } = change {
+    let mut games = Vec::new();
+    let rows: Vec<&GameRow> = match change {
+        TournamentChange::Pair { game: row, .. } => vec![row],
+        TournamentChange::Round { games: rows, .. } => rows.iter().map(|(_, g)| g).collect(),
+        _ => Vec::new(),
+    };
+    // Every game of a round in this one transaction: written whole or not at all.
+    for row in rows {
         let (Applied::Id(id), _) = add_challenge(tx, &tournaments::challenge_of(row)).await? else {
             anyhow::bail!("a challenge without a number");
         };
-        notes = start_game(tx, process, &GameRow { id, ..row.clone() })
-            .await?
-            .1;
-        game = Some(id);
+        notes.extend(
+            start_game(tx, process, &GameRow { id, ..row.clone() })
+                .await?
+                .1,
+        );
+        games.push(id);
     }
-    let applied = tournaments::apply_postgres(tx, process, change, game).await?;
+    let applied = tournaments::apply_postgres(tx, process, change, &games).await?;
     // The other processes read the tournament again.
     let id = match (&applied, change) {
         (_, TournamentChange::Direct(_)) => None,
