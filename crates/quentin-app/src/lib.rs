@@ -6,6 +6,9 @@
 //! - [`app`]: the state machine: input events and the search's news in, effects out.
 //! - [`layout`]: where things are on the screen, which the renderer finds and the app reads.
 //! - [`render`]: drawing the app's state, a pure function into a ratatui buffer.
+//! - [`screen`]: the one contract of every screen (events in, what the driver must do out,
+//!   drawn into a buffer), and the screens a server shows beside the game: the lobby, its
+//!   challenge form and tournaments, a notice, the pick of a name.
 //! - [`commands`]: the one table of keys, which the app dispatches and the help lists.
 //! - [`search_handle`]: how a front end runs the search the app asks for; [`searching`]: the
 //!   program's own search behind it, each search on a thread of its own.
@@ -29,6 +32,7 @@ pub mod layout;
 pub mod puzzle_rating;
 pub mod render;
 pub mod rules_text;
+pub mod screen;
 pub mod search_handle;
 pub mod searching;
 pub mod wrap;

@@ -5,8 +5,11 @@
 //!   written.
 //! - [`game_line`]: a game's line of play: its positions and actions and the shown one;
 //!   replay, undo and redo, catching up with a server.
+//! - [`spec`]: what a challenge asks for (the game and its setup, who moves first, the clock,
+//!   rated or casual, an opponent), read from the bot protocol's words or built by a form.
 
 #![forbid(unsafe_code)]
 
 pub mod game_line;
 pub mod record;
+pub mod spec;

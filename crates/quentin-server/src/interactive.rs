@@ -1,11 +1,15 @@
 //! A player's terminal over SSH: pick a name at the first login, then the lobby, the games and
-//! the games watched. The game screen is the local game's app and renderer; this session only
-//! feeds it the events parsed from the channel's bytes and draws it into the channel.
+//! the games watched, the puzzles, the operators' console. Every screen is the app crate's
+//! (the game's own app and renderer, the lobby, a notice...), run by the one loop of
+//! [`driver`] with its glue to the hub; this session feeds it the events parsed from the
+//! channel's bytes and draws it into the channel.
 
-mod asks;
+mod driver;
 mod game;
+mod lobby;
 mod operators;
 mod puzzle;
+mod welcome;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,21 +19,22 @@ use tokio::time::Instant;
 
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use crossterm::{cursor, event as ev, queue, terminal};
-use quentin_app::input::{Event, KeyCode, KeyEventKind, KeyModifiers};
+use quentin_app::input::Event;
+use quentin_app::screen::lobby::Lobby;
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Widget, Wrap};
 use ratatui::{TerminalOptions, Viewport};
 
 use super::bot::Who;
 use super::channel::{Ended, Inbox, Input, Keys, Out};
-use super::lobby::{Board, Lobby, Rows};
 use super::spec::TimeControl;
 use super::{Context, Presence};
+use driver::drive;
 use game::game_screen;
+use lobby::LobbyGlue;
 use operators::operators_screen;
 use puzzle::puzzle_screen;
+use welcome::{notice, pick_name};
 
 /// The client's terminal, as its pty request said.
 #[derive(Clone, Debug)]
@@ -195,13 +200,19 @@ impl Screen {
     async fn wait(
         &mut self,
         input: &mut Inbox,
-        news: &mut watch::Receiver<u64>,
+        news: Option<&mut watch::Receiver<u64>>,
         change_in: Option<Duration>,
         beat: Option<&mut tokio::time::Interval>,
     ) -> Option<(Vec<Event>, bool)> {
         let changes = async {
             match change_in {
                 Some(wait) => tokio::time::sleep(wait).await,
+                None => std::future::pending().await,
+            }
+        };
+        let news = async {
+            match news {
+                Some(news) => news.changed().await.is_ok(),
                 None => std::future::pending().await,
             }
         };
@@ -213,7 +224,7 @@ impl Screen {
         };
         tokio::select! {
             got = input.recv() => self.events(got).await.map(|events| (events, false)),
-            _ = news.changed() => Some((Vec::new(), false)),
+            _ = news => Some((Vec::new(), false)),
             () = changes => Some((Vec::new(), true)),
             _ = beats => Some((Vec::new(), false)),
         }
@@ -233,11 +244,6 @@ impl Screen {
             () = ready => Some(Vec::new()),
         }
     }
-}
-
-fn quit_key(event: &Event) -> bool {
-    matches!(event, Event::Key(k) if k.kind == KeyEventKind::Press
-        && (k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL)))
 }
 
 /// Runs a player's terminal session until they leave or the connection goes.
@@ -275,7 +281,7 @@ pub async fn run(
                 // A live game that goes on opens at once (its clock runs); the lobby is one
                 // key away. Correspondence games wait in the lobby's list.
                 let mut next = running_live_game(&ctx, me.0).map_or(Next::Lobby, Next::Game);
-                let mut lobby = Lobby::new(me.clone());
+                let mut lobby = Lobby::new(me.clone()).colored(screen.color);
                 // Who the operators' screen asks for: this key, with the name it has now.
                 let operator = Who {
                     key: who.key.clone(),
@@ -285,7 +291,8 @@ pub async fn run(
                 loop {
                     next = match next {
                         Next::Lobby => {
-                            lobby_screen(&ctx, &mut lobby, &mut screen, &mut input).await
+                            let mut glue = LobbyGlue::open(&ctx, &mut lobby).await;
+                            drive(&mut glue, &mut screen, &mut input).await
                         }
                         Next::Game(id) if watching(&ctx, me.0, id) => {
                             match watch_apart(&ctx, &me, id, screen, input).await {
@@ -371,104 +378,6 @@ async fn watch_apart(
 /// What a player's terminal says when the server stops.
 const STOPPING: &str = "quentin: the server is shutting down; your games are saved.\r\n";
 
-/// Shows `text` until a key comes (or the client goes).
-async fn notice(screen: &mut Screen, input: &mut Inbox, text: &str) {
-    loop {
-        let shown = screen
-            .draw(|area, buf| {
-                Paragraph::new(text.to_string())
-                    .wrap(Wrap { trim: false })
-                    .render(area, buf);
-            })
-            .await;
-        if !shown {
-            return;
-        }
-        match screen.events(input.recv().await).await {
-            Some(events) if events.iter().any(|e| matches!(e, Event::Key(_))) => return,
-            Some(_) => {}
-            None => return,
-        }
-    }
-}
-
-/// The first login with a new key: the player picks a name.
-async fn pick_name(
-    ctx: &Context,
-    who: &Who,
-    renamed: Option<i64>,
-    screen: &mut Screen,
-    input: &mut Inbox,
-) -> Option<(i64, String)> {
-    let mut name = String::new();
-    let mut said = String::new();
-    loop {
-        let text = vec![
-            Line::from(if renamed.is_some() {
-                "The server's operators took your name away: pick a new one."
-            } else {
-                "Welcome to quentin. This key is new here: pick a name."
-            }),
-            Line::from("2 to 20 letters, digits, - and _; Enter to take it, Esc to leave."),
-            Line::default(),
-            Line::from(format!("Name: {name}_")),
-            Line::default(),
-            Line::from(said.clone()),
-        ];
-        if !screen
-            .draw(|area, buf| {
-                Paragraph::new(text)
-                    .wrap(Wrap { trim: false })
-                    .render(area, buf)
-            })
-            .await
-        {
-            return None;
-        }
-        for event in screen.events(input.recv().await).await? {
-            let Event::Key(k) = event else { continue };
-            if k.kind != KeyEventKind::Press {
-                continue;
-            }
-            match k.code {
-                _ if quit_key(&event) => return None,
-                KeyCode::Esc => return None,
-                KeyCode::Enter if renamed.is_some() => {
-                    let id = renamed.unwrap_or_default();
-                    match super::moderation::session::pick(ctx, id, &name).await {
-                        Ok(me) => return Some(me),
-                        Err(why) => said = format!("{why}: try another."),
-                    }
-                }
-                KeyCode::Enter => match ctx.signups.may(who.address) {
-                    Err(why) => said = format!("{why}."),
-                    Ok(()) => match ctx.hub.register(&who.key, &name, ctx.clock.now()).await {
-                        Ok(me) => {
-                            ctx.signups.counted(who.address);
-                            return Some(me);
-                        }
-                        Err(refusal) => said = format!("{refusal}: try another."),
-                    },
-                },
-                KeyCode::Backspace => {
-                    name.pop();
-                }
-                // Ctrl-L, Ctrl-A and the like are keys, not letters of the name.
-                KeyCode::Char(_)
-                    if k.modifiers.contains(KeyModifiers::CONTROL)
-                        || k.modifiers.contains(KeyModifiers::ALT) => {}
-                KeyCode::Char(c)
-                    if name.len() < 20 && (c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
-                {
-                    name.push(c);
-                }
-                KeyCode::Char(_) => said = "Letters, digits, - and _ only.".to_string(),
-                _ => {}
-            }
-        }
-    }
-}
-
 /// The player's live game that goes on, if any: the one whose turn came last.
 fn running_live_game(ctx: &Context, me: i64) -> Option<i64> {
     ctx.hub
@@ -477,94 +386,4 @@ fn running_live_game(ctx: &Context, me: i64) -> Option<i64> {
         .filter(|g| g.result.is_none() && matches!(g.clock, TimeControl::Live { .. }))
         .map(|g| g.id)
         .next()
-}
-
-/// The most open challenges a lobby lists.
-const LOBBY_CHALLENGES: usize = 100;
-
-fn board(ctx: &Context, me: i64) -> Board {
-    let now = ctx.clock.now();
-    let hub = &ctx.hub;
-    let (challenges, more_challenges) = hub.lobby_challenges(me, LOBBY_CHALLENGES);
-    Board {
-        motd: ctx.access.lists().motd.clone(),
-        online: hub.online_with_ratings(),
-        challenges,
-        more_challenges,
-        mine: hub.games_of(me, now, 10),
-        live: hub.live_games(now, 10),
-        recent: hub.recent_results(now, 5),
-        leaders: hub.leaderboard(5),
-        puzzle_leaders: hub.puzzle_leaders(),
-        tournaments: hub.tournaments(now),
-    }
-}
-
-async fn lobby_screen(
-    ctx: &Context,
-    lobby: &mut Lobby,
-    screen: &mut Screen,
-    input: &mut Inbox,
-) -> Next {
-    let mut news = ctx.hub.watch_lobby();
-    // The puzzle leaderboard as the store has it now, other processes' attempts too.
-    ctx.hub.refresh_puzzle_leaders().await;
-    let mut tick = tokio::time::interval(Duration::from_secs(1));
-    // The player's open challenges: when one is accepted, its game opens at once.
-    let mut waiting: Vec<i64> = Vec::new();
-    // The messages left to the player (a tournament of theirs cancelled): read at the lobby's
-    // opening (those left while they were away), then whenever one of their tournaments is.
-    let mut cancelled = None;
-    loop {
-        news.borrow_and_update();
-        let now_cancelled = ctx.hub.cancelled_for(lobby.me.0);
-        if cancelled != Some(now_cancelled) {
-            cancelled = Some(now_cancelled);
-            match ctx.moderation.ledger().messages(lobby.me.0).await {
-                Ok(lines) if !lines.is_empty() => lobby.say(lines.join(". "), false),
-                Ok(_) => {}
-                Err(e) => tracing::warn!("cannot read a player's messages: {e:#}"),
-            }
-        }
-        lobby.board = board(ctx, lobby.me.0);
-        let open: Vec<i64> = lobby
-            .board
-            .challenges
-            .iter()
-            .filter(|c| c.by == lobby.me.0)
-            .map(|c| c.id)
-            .collect();
-        if let Some(id) = waiting.iter().find(|id| {
-            !open.contains(id)
-                && lobby
-                    .board
-                    .mine
-                    .iter()
-                    .any(|g| g.id == **id && g.result.is_none())
-        }) {
-            // What the lobby said is old news once the game opens.
-            lobby.message = None;
-            return Next::Game(*id);
-        }
-        waiting = open;
-        let color = screen.color;
-        let mut rows = Rows::default();
-        if !screen
-            .draw(|area, buf| rows = lobby.draw(area, buf, color))
-            .await
-        {
-            return Next::Quit;
-        }
-        lobby.set_rows(rows);
-        let Some((events, _)) = screen.wait(input, &mut news, None, Some(&mut tick)).await else {
-            return Next::Quit;
-        };
-        let now = ctx.clock.now();
-        for event in events {
-            let ask = lobby.handle(&event);
-            if let Some(next) = asks::answer(ctx, lobby, ask, now).await {
-                return next;
-            }
-        }
-    }
 }

@@ -13,7 +13,7 @@
 //!   [`translate`]: the keys read from a channel, in the app's input.
 //! - [`gate`]: the places of connections and sessions, and their bounds; [`link`]: one
 //!   connection's deadlines and the switch that cuts it.
-//! - [`bot`]: the line protocol for programs; [`interactive`] and [`lobby`]: people's screens.
+//! - [`bot`]: the line protocol for programs; [`interactive`]: people's screens (the app crate's, run by one driver).
 //! - [`puzzles`]: the puzzles a player is given and answers, rated, for both.
 //! - [`clock`]: the server's time, which a test server moves on by command.
 //! - [`report`]: what the server tells its host, and panics in its tasks caught and reported.
@@ -31,7 +31,6 @@ pub mod gate;
 pub mod hub;
 pub mod interactive;
 pub mod link;
-pub mod lobby;
 mod maintenance;
 pub mod metrics;
 pub mod moderation;

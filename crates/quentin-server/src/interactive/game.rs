@@ -8,13 +8,13 @@
 //! at most one frame each [`WATCHER_FRAME`], and none while its last frame waits for the
 //! client: what it draws then is the latest state, the states between never drawn.
 
+use std::convert::Infallible;
 use std::time::Duration;
 
-use tokio::time::Instant;
+use tokio::sync::watch;
+use tokio::time::{Instant, Interval};
 
 use quentin_app::app::{App, Effect, Input as AppInput, Look, Online, Request};
-use quentin_app::input::Event;
-use quentin_app::layout::Geometry;
 use quentin_app::render;
 use quentin_record::game_line::GameLine;
 
@@ -22,6 +22,7 @@ use super::super::Context;
 use super::super::channel::Inbox;
 use super::super::hub::{GameView, Rematch};
 use super::super::reviews::Reviewer;
+use super::driver::{Glue, Refresh, Wake, drive};
 use super::{CLOCK_TICK, Next, Screen};
 
 /// The shortest time between two frames of a watcher's screen: a game played fast is shown
@@ -106,100 +107,169 @@ pub(super) async fn game_screen(
     screen: &mut Screen,
     input: &mut Inbox,
 ) -> Next {
-    let (Ok(mut news), Some(view)) = (ctx.hub.watch_game(id), ctx.hub.game(id, ctx.clock.now()))
-    else {
-        return Next::Lobby;
-    };
     let look = Look {
         ascii: false,
         color: screen.color,
     };
-    let mut app = app_of(&view, me.0, look);
-    if ctx.reviews.on() && view.seat(me.0).is_some() {
-        app.allow_reviews();
-    }
+    let Some(mut glue) = Playing::open(ctx, me.0, id, look) else {
+        return Next::Lobby;
+    };
     // Counted among the game's watchers while the screen is open, when not a player of it.
-    let watcher = view.seat(me.0).is_none();
     let _watching = ctx.hub.watching(id, me.0);
-    // Only a review in progress is drawn on a beat of its own (its search's news).
-    let mut tick = tokio::time::interval(CLOCK_TICK);
-    let mut side = Side::default();
-    let mut change_in = next_change(&view);
-    // What the last frame showed of time, and when it was drawn; whether the last wait ended
-    // on the clock alone (no news, no key, no review).
-    let mut shown = None;
-    let mut drawn_at = Instant::now();
-    let mut clock_only = false;
-    loop {
-        // News come since the last wait (which, woken by the clock, did not take them).
-        let fresh = news.has_changed().unwrap_or(true);
-        news.borrow_and_update();
-        // The review's news first, as the terminal's loop gives the search's.
-        if let Some(searched) = side.reviewer.news(&ctx.reviews, me.0, &mut app)
-            && let Carried::Leave = carry_out(ctx, me.0, id, &mut app, searched, &mut side).await
-        {
-            return Next::Lobby;
-        }
-        let mut unchanged = false;
-        if let Some(view) = ctx.hub.game(id, ctx.clock.now()) {
-            change_in = next_change(&view);
-            let time = shown_time(&view);
-            unchanged = clock_only && !fresh && shown.as_ref() == Some(&time);
-            shown = Some(time);
-            // A rematch both players asked for: its game opens at once, for its players.
-            if let (Some(Rematch::Started(next)), Some(_)) = (view.rematch_state, view.seat(me.0))
-                && side.asked_rematch
-            {
-                return Next::Game(next);
-            }
-            let server = AppInput::Server(view.actions.clone(), Box::new(online_of(&view, me.0)));
-            match carry_out(ctx, me.0, id, &mut app, server, &mut side).await {
-                Carried::Leave => return Next::Lobby,
-                // What was sent comes back in the hub's game: read it before drawing.
-                Carried::Sent => continue,
-                Carried::Nothing => {}
-            }
-        }
-        // Woken by the clock when its text had not changed yet: nothing to draw.
-        if !unchanged {
-            let mut geometry = Geometry::default();
-            if !screen
-                .draw(|area, buf| geometry = render::draw(&app, area, buf))
-                .await
-            {
-                return Next::Quit;
-            }
-            drawn_at = Instant::now();
-            if let Carried::Leave = carry_out(
-                ctx,
-                me.0,
-                id,
-                &mut app,
-                AppInput::Drawn(geometry),
-                &mut side,
-            )
-            .await
-            {
-                return Next::Lobby;
-            }
-        }
-        let beat = side.reviewer.busy().then_some(&mut tick);
-        let Some((mut events, clock)) = screen.wait(input, &mut news, change_in, beat).await else {
-            return Next::Quit;
+    drive(&mut glue, screen, input).await
+}
+
+/// A game's screen on the server: the game's app, fed the hub's committed game before each
+/// frame, its requests carried out by the hub.
+struct Playing<'a> {
+    ctx: &'a Context,
+    me: i64,
+    id: i64,
+    app: App,
+    side: Side,
+    news: watch::Receiver<u64>,
+    /// Only a review in progress is drawn on a beat of its own (its search's news).
+    tick: Interval,
+    /// When the text of the running clock changes next.
+    change_in: Option<Duration>,
+    /// What the last frame showed of time, and when it was drawn.
+    shown: Option<(Vec<String>, Option<String>)>,
+    drawn_at: Instant,
+    /// Whether the last wait ended on the clock alone (no news, no key, no review).
+    clock_only: bool,
+    /// Whether the player watches (is not one of its players).
+    watcher: bool,
+}
+
+impl<'a> Playing<'a> {
+    /// Game `id` for player `me`, or `None` if there is no such game.
+    fn open(ctx: &'a Context, me: i64, id: i64, look: Look) -> Option<Playing<'a>> {
+        let (Ok(news), Some(view)) = (ctx.hub.watch_game(id), ctx.hub.game(id, ctx.clock.now()))
+        else {
+            return None;
         };
-        clock_only = clock;
-        // A watcher's next frame waits its turn (news of several moves make one frame) and
-        // for the client to take the last; a key of its own is answered meanwhile.
-        if watcher && events.is_empty() {
-            let Some(typed) = screen.settle(input, drawn_at + WATCHER_FRAME).await else {
-                return Next::Quit;
+        let mut app = app_of(&view, me, look);
+        if ctx.reviews.on() && view.seat(me).is_some() {
+            app.allow_reviews();
+        }
+        Some(Playing {
+            ctx,
+            me,
+            id,
+            app,
+            side: Side::default(),
+            news,
+            tick: tokio::time::interval(CLOCK_TICK),
+            change_in: next_change(&view),
+            shown: None,
+            drawn_at: Instant::now(),
+            clock_only: false,
+            watcher: view.seat(me).is_none(),
+        })
+    }
+
+    async fn carry_out(&mut self, input: AppInput) -> Carried {
+        let effects = self.app.step(input);
+        self.carry(effects).await
+    }
+
+    async fn carry(&mut self, effects: Vec<Effect>) -> Carried {
+        carry_out(
+            self.ctx,
+            self.me,
+            self.id,
+            &mut self.app,
+            effects,
+            &mut self.side,
+        )
+        .await
+    }
+}
+
+impl Glue for Playing<'_> {
+    type Screen = App;
+    type Done = Next;
+
+    fn screen(&mut self) -> &mut App {
+        &mut self.app
+    }
+
+    fn gone(&self) -> Next {
+        Next::Quit
+    }
+
+    async fn refresh(&mut self) -> Refresh<Next> {
+        let (ctx, me, id) = (self.ctx, self.me, self.id);
+        loop {
+            // News come since the last wait (which, woken by the clock, did not take them).
+            let fresh = self.news.has_changed().unwrap_or(true);
+            self.news.borrow_and_update();
+            // The review's news first, as the terminal's loop gives the search's.
+            if let Some(searched) = self.side.reviewer.news(&ctx.reviews, me, &mut self.app)
+                && let Carried::Leave = self.carry_out(searched).await
+            {
+                return Refresh::Leave(Next::Lobby);
+            }
+            let mut unchanged = false;
+            if let Some(view) = ctx.hub.game(id, ctx.clock.now()) {
+                self.change_in = next_change(&view);
+                let time = shown_time(&view);
+                unchanged = self.clock_only && !fresh && self.shown.as_ref() == Some(&time);
+                self.shown = Some(time);
+                // A rematch both players asked for: its game opens at once, for its players.
+                if let (Some(Rematch::Started(next)), Some(_)) = (view.rematch_state, view.seat(me))
+                    && self.side.asked_rematch
+                {
+                    return Refresh::Leave(Next::Game(next));
+                }
+                let server = AppInput::Server(view.actions.clone(), Box::new(online_of(&view, me)));
+                match self.carry_out(server).await {
+                    Carried::Leave => return Refresh::Leave(Next::Lobby),
+                    // What was sent comes back in the hub's game: read it before drawing.
+                    Carried::Sent => continue,
+                    Carried::Nothing => {}
+                }
+            }
+            // Woken by the clock when its text had not changed yet: nothing to draw.
+            return if unchanged {
+                Refresh::Skip
+            } else {
+                Refresh::Draw
             };
-            events = typed;
         }
-        clock_only &= events.is_empty();
-        if let Some(next) = feed(ctx, me.0, id, &mut app, events, &mut side).await {
-            return next;
+    }
+
+    fn drawn(&mut self) {
+        self.drawn_at = Instant::now();
+    }
+
+    fn wake(&mut self) -> Wake<'_> {
+        Wake {
+            news: Some(&mut self.news),
+            change_in: self.change_in,
+            beat: self.side.reviewer.busy().then_some(&mut self.tick),
         }
+    }
+
+    /// A watcher's next frame waits its turn (news of several moves make one frame) and for
+    /// the client to take the last; a key of its own is answered meanwhile.
+    fn settle(&mut self, quiet: bool) -> Option<Instant> {
+        (self.watcher && quiet).then_some(self.drawn_at + WATCHER_FRAME)
+    }
+
+    fn woke(&mut self, clock_only: bool) {
+        self.clock_only = clock_only;
+    }
+
+    async fn act(&mut self, effects: Vec<Effect>) -> Option<Next> {
+        match self.carry(effects).await {
+            Carried::Leave => Some(Next::Lobby),
+            Carried::Sent | Carried::Nothing => None,
+        }
+    }
+
+    fn left(&mut self, never: Infallible) -> Next {
+        match never {}
     }
 }
 
@@ -210,25 +280,6 @@ fn app_of(view: &GameView, me: i64, look: Look) -> App {
     // up to the refused action.
     let line = GameLine::replay(start, &view.actions).unwrap_or_else(|stopped| stopped.line);
     App::online(line, online_of(view, me), look)
-}
-
-/// Feeds `events` to the game's app one by one, each one's effects carried out before the
-/// next event (a move typed just before `q` still reaches the server); where the screen goes
-/// when the player leaves it.
-async fn feed(
-    ctx: &Context,
-    me: i64,
-    id: i64,
-    app: &mut App,
-    events: Vec<Event>,
-    side: &mut Side,
-) -> Option<Next> {
-    for event in events {
-        if let Carried::Leave = carry_out(ctx, me, id, app, AppInput::Event(event), side).await {
-            return Some(Next::Lobby);
-        }
-    }
-    None
 }
 
 /// What a game screen keeps beside its app: whether this session asked for a rematch (only
@@ -249,18 +300,18 @@ enum Carried {
     Leave,
 }
 
-/// Steps the game's app with `input` and carries out every effect it asks for, in order:
-/// requests go to the hub (a refusal is said on the screen).
+/// Carries out every effect the game's app asked for, in order: requests go to the hub (a
+/// refusal is said on the screen).
 async fn carry_out(
     ctx: &Context,
     me: i64,
     id: i64,
     app: &mut App,
-    input: AppInput,
+    effects: Vec<Effect>,
     side: &mut Side,
 ) -> Carried {
     let mut carried = Carried::Nothing;
-    for effect in app.step(input) {
+    for effect in effects {
         match effect {
             Effect::Send(request) => {
                 let now = ctx.clock.now();
@@ -313,95 +364,4 @@ async fn carry_out(
 }
 
 #[cfg(test)]
-mod tests {
-    use std::time::Duration;
-
-    use super::*;
-    use crate::Limits;
-    use crate::clock::Clock;
-    use crate::gate::{Bounds, Gate};
-    use crate::hub::{Hub, HubLimits};
-    use crate::spec::Spec;
-    use crate::store::Sqlite;
-    use quentin_app::input::{KeyCode, KeyEvent};
-
-    /// A server's shared state on a fresh store in `dir`.
-    fn context(dir: &std::path::Path) -> Context {
-        let store = Sqlite::open(&dir.join("server.db")).unwrap();
-        Context {
-            hub: Hub::open(store, HubLimits::default(), 0).unwrap(),
-            clock: Clock::new(),
-            limits: Limits {
-                max_sessions: 4,
-                sessions_per_key: 2,
-                idle: Duration::from_secs(60),
-                login_grace: Duration::from_secs(20),
-            },
-            gate: Gate::new(Bounds {
-                max_startups: 4,
-                startups_per_address: 4,
-                max_sessions: 4,
-                sessions_per_key: 2,
-                login_grace: Duration::from_secs(20),
-            }),
-            connections: std::sync::atomic::AtomicUsize::new(0),
-            stop: tokio::sync::watch::channel(false).0,
-            cut_all: tokio::sync::watch::channel(false).0,
-            closed: tokio::sync::Notify::new(),
-            reviews: crate::reviews::Reviews::new(1),
-            access: crate::access::Access::load(Default::default()).unwrap(),
-            moderation: crate::moderation::watch::Moderation::new(
-                crate::moderation::Ledger::sqlite(&dir.join("server.db")).unwrap(),
-            ),
-            signups: crate::signup::Signups::new(20),
-            watchers: None,
-        }
-    }
-
-    /// A screen is woken when the text of the running clock changes, not before: the next
-    /// second of a live clock, the next hour of a correspondence one, the moment `low time!`
-    /// comes; a clock at 0 wakes nothing more.
-    #[test]
-    fn the_clock_wakes_a_screen_when_its_text_changes() {
-        assert_eq!(until_shown_changes(59_999, 10_000), Some(1_000));
-        assert_eq!(until_shown_changes(59_000, 10_000), Some(1));
-        // 10.4 s left with the mark at 10 s: the mark comes before the next second's text.
-        assert_eq!(until_shown_changes(10_400, 10_000), Some(401));
-        assert_eq!(until_shown_changes(9_400, 10_000), Some(401));
-        // Two days: the text says hours.
-        assert_eq!(
-            until_shown_changes(2 * 86_400_000 + 1_800_000, 0),
-            Some(1_800_001)
-        );
-        assert_eq!(until_shown_changes(0, 10_000), None);
-    }
-
-    /// A move typed just before `q`, in the same chunk of bytes, still reaches the server: the
-    /// session carries out each event's effects before it reads the next event (it used to
-    /// leave on `q` with the move's request still in the app).
-    #[tokio::test]
-    async fn a_move_typed_just_before_leaving_reaches_the_server() {
-        let dir = tempfile::tempdir().unwrap();
-        let ctx = context(dir.path());
-        let now = ctx.clock.now();
-        let (alice, _) = ctx.hub.register("ka", "alice", now).await.unwrap();
-        let (bob, _) = ctx.hub.register("kb", "bob", now).await.unwrap();
-        let words = ["quentin", "size", "3", "pie", "off", "first", "me"];
-        let id = ctx
-            .hub
-            .challenge(alice, &Spec::parse(&words).unwrap(), 0)
-            .await
-            .unwrap();
-        let (id, _) = ctx.hub.accept(bob, id, now).await.unwrap();
-        let view = ctx.hub.game(id, now).unwrap();
-        let mut app = app_of(&view, alice, Look::FULL);
-        let events = vec![
-            Event::Key(KeyEvent::from(KeyCode::Enter)),
-            Event::Key(KeyEvent::from(KeyCode::Char('q'))),
-        ];
-        let next = feed(&ctx, alice, id, &mut app, events, &mut Side::default()).await;
-        assert!(matches!(next, Some(Next::Lobby)));
-        let actions = ctx.hub.game(id, ctx.clock.now()).unwrap().actions;
-        assert_eq!(actions, [quentin_rules::Action::parse("b2").unwrap()]);
-    }
-}
+mod tests;

@@ -3,19 +3,14 @@
 //! the bot protocol's words: `ban alice until 2030-01-01 rude words`, `rename alice`, `reset
 //! alice`, `mark alice`, `players alice`, `log`... Esc goes back to the lobby.
 
-use quentin_app::input::{Event, KeyCode, KeyEventKind, KeyModifiers};
-use ratatui::layout::Rect;
-use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use quentin_app::screen::console::{Console, Leave};
 
 use super::super::Context;
 use super::super::bot::Who;
 use super::super::channel::Inbox;
 use super::super::moderation::session;
-use super::{Next, Screen, quit_key};
-
-/// The longest command line typed.
-const MAX_LINE: usize = 200;
+use super::driver::{Glue, drive};
+use super::{Next, Screen};
 
 /// The orders' words, shown under the title.
 const USAGE: &str = "ban NAME [until YYYY-MM-DD] REASON...  unban NAME  rename NAME  \
@@ -28,78 +23,57 @@ pub(super) async fn operators_screen(
     screen: &mut Screen,
     input: &mut Inbox,
 ) -> Next {
-    let mut line = String::new();
+    let mut console = Console::new(
+        "Operators: type an order, Enter to give it, Esc for the lobby",
+        USAGE,
+    );
     // What the list shows: the players, until an order answers something else.
-    let mut shown = answer(ctx, who, "players").await;
-    let mut said = String::new();
-    loop {
-        let (title, list, prompt) = (
-            "Operators: type an order, Enter to give it, Esc for the lobby",
-            shown.clone(),
-            format!("> {line}_"),
-        );
-        let said_now = said.clone();
-        let drawn = screen
-            .draw(|area, buf| {
-                // The command line and the last answer on the last two rows; the rest above.
-                let low = area.height.min(2);
-                let top = Rect {
-                    height: area.height - low,
-                    ..area
-                };
-                let bottom = Rect {
-                    y: area.y + top.height,
-                    height: low,
-                    ..area
-                };
-                let mut lines = vec![Line::from(title), Line::from(USAGE), Line::default()];
-                lines.extend(list.lines().map(|l| Line::from(l.to_string())));
-                Paragraph::new(lines)
-                    .wrap(Wrap { trim: false })
-                    .render(top, buf);
-                Paragraph::new(vec![Line::from(said_now), Line::from(prompt)]).render(bottom, buf);
-            })
-            .await;
-        if !drawn {
-            return Next::Quit;
+    console.show(answer(ctx, who, "players").await);
+    drive(&mut Operating { ctx, who, console }, screen, input).await
+}
+
+/// The operators' console: each order given to the moderation's session.
+struct Operating<'a> {
+    ctx: &'a Context,
+    who: &'a Who,
+    console: Console,
+}
+
+impl Glue for Operating<'_> {
+    type Screen = Console;
+    type Done = Next;
+
+    fn screen(&mut self) -> &mut Console {
+        &mut self.console
+    }
+
+    fn gone(&self) -> Next {
+        Next::Quit
+    }
+
+    async fn act(&mut self, given: String) -> Option<Next> {
+        let (ctx, who) = (self.ctx, self.who);
+        let words: Vec<&str> = given.split_whitespace().collect();
+        let result = session::order(ctx, who, &words).await;
+        match (words.first().copied().unwrap_or_default(), result) {
+            // A list asked for: shown in the list's place.
+            ("players" | "log", Ok(text)) => {
+                self.console.say(format!("= {given}"));
+                self.console.show(text);
+            }
+            (_, Ok(text)) => {
+                self.console.say(format!("= {given}{}", with(&text)));
+                self.console.show(answer(ctx, who, "players").await);
+            }
+            (_, Err(why)) => self.console.say(format!("? {why}")),
         }
-        let Some(events) = screen.events(input.recv().await).await else {
-            return Next::Quit;
-        };
-        for event in events {
-            let Event::Key(k) = event else { continue };
-            if k.kind != KeyEventKind::Press {
-                continue;
-            }
-            match k.code {
-                _ if quit_key(&event) => return Next::Quit,
-                KeyCode::Esc => return Next::Lobby,
-                KeyCode::Enter if !line.trim().is_empty() => {
-                    let given = std::mem::take(&mut line);
-                    let words: Vec<&str> = given.split_whitespace().collect();
-                    let result = session::order(ctx, who, &words).await;
-                    match (words[0], result) {
-                        // A list asked for: shown in the list's place.
-                        ("players" | "log", Ok(text)) => {
-                            said = format!("= {given}");
-                            shown = text;
-                        }
-                        (_, Ok(text)) => {
-                            said = format!("= {given}{}", with(&text));
-                            shown = answer(ctx, who, "players").await;
-                        }
-                        (_, Err(why)) => said = format!("? {why}"),
-                    }
-                }
-                KeyCode::Backspace => {
-                    line.pop();
-                }
-                KeyCode::Char(_)
-                    if k.modifiers.contains(KeyModifiers::CONTROL)
-                        || k.modifiers.contains(KeyModifiers::ALT) => {}
-                KeyCode::Char(c) if line.len() < MAX_LINE && !c.is_control() => line.push(c),
-                _ => {}
-            }
+        None
+    }
+
+    fn left(&mut self, leave: Leave) -> Next {
+        match leave {
+            Leave::Back => Next::Lobby,
+            Leave::Quit => Next::Quit,
         }
     }
 }

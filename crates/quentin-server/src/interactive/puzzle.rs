@@ -5,13 +5,11 @@
 //! the board, the solution and both ratings said. `n` then gives the next puzzle, `q` goes
 //! back to the lobby.
 
-use tokio::sync::watch;
+use std::convert::Infallible;
 
 use quentin_app::app::{App, Effect, Input as AppInput, Look, Online, Request};
 use quentin_app::game_line::GameLine;
 use quentin_app::input::{Event, KeyCode, KeyEventKind};
-use quentin_app::layout::Geometry;
-use quentin_app::render;
 use quentin_rules::Action;
 
 use super::super::Context;
@@ -19,6 +17,7 @@ use super::super::channel::Inbox;
 use super::super::hub::seat_of;
 use super::super::puzzles::{self, Outcome, Served, change, goal_words, shown_puzzle_rating};
 use super::super::store::puzzles::Rated;
+use super::driver::{Glue, drive};
 use super::{Next, Screen, notice};
 
 /// What the player did with one puzzle.
@@ -120,47 +119,72 @@ async fn one(
         puzzle.id,
         side.capitalised()
     ));
-    let mut state = Seat {
+    let state = Seat {
         online,
         actions: puzzle.line.clone(),
         moves: Vec::new(),
         over: false,
     };
-    // Nothing else changes this screen: a channel that never speaks.
-    let (_quiet, mut news) = watch::channel(0u64);
-    loop {
-        let mut geometry = Geometry::default();
-        if !screen
-            .draw(|area, buf| geometry = render::draw(&app, area, buf))
-            .await
-        {
-            return Done::Quit;
-        }
-        app.step(AppInput::Drawn(geometry));
-        let Some((events, _)) = screen.wait(input, &mut news, None, None).await else {
-            return Done::Quit;
-        };
-        for event in events {
-            let next = matches!(&event, Event::Key(k) if k.kind == KeyEventKind::Press
-                && k.code == KeyCode::Char('n'));
-            if next && state.over {
-                return Done::Next;
-            }
-            for effect in app.step(AppInput::Event(event)) {
-                match effect {
-                    Effect::Quit => return Done::Lobby,
-                    Effect::Send(Request::Play(action)) => {
-                        answer(ctx, me.0, &served, &mut app, &mut state, action).await;
-                    }
-                    // A game's other requests (resign, takeback, abort, rematch) are none of
-                    // a puzzle's.
-                    Effect::Send(_) => {
-                        app.warn("Not in a puzzle: play a move, or q for the lobby.");
-                    }
-                    _ => {}
+    let mut glue = Solving {
+        ctx,
+        me: me.0,
+        served: &served,
+        app,
+        state,
+    };
+    drive(&mut glue, screen, input).await
+}
+
+/// A puzzle's screen on the server: the game's app, the player's moves judged by the server.
+struct Solving<'a> {
+    ctx: &'a Context,
+    me: i64,
+    served: &'a Served,
+    app: App,
+    state: Seat,
+}
+
+impl Glue for Solving<'_> {
+    type Screen = App;
+    type Done = Done;
+
+    fn screen(&mut self) -> &mut App {
+        &mut self.app
+    }
+
+    fn gone(&self) -> Done {
+        Done::Quit
+    }
+
+    /// `n` on a puzzle solved or failed: the next one.
+    fn before(&mut self, event: &Event) -> Option<Done> {
+        let next = matches!(event, Event::Key(k) if k.kind == KeyEventKind::Press
+            && k.code == KeyCode::Char('n'));
+        (next && self.state.over).then_some(Done::Next)
+    }
+
+    async fn act(&mut self, effects: Vec<Effect>) -> Option<Done> {
+        for effect in effects {
+            match effect {
+                Effect::Quit => return Some(Done::Lobby),
+                Effect::Send(Request::Play(action)) => {
+                    let (app, state) = (&mut self.app, &mut self.state);
+                    answer(self.ctx, self.me, self.served, app, state, action).await;
                 }
+                // A game's other requests (resign, takeback, abort, rematch) are none of a
+                // puzzle's.
+                Effect::Send(_) => {
+                    self.app
+                        .warn("Not in a puzzle: play a move, or q for the lobby.");
+                }
+                _ => {}
             }
         }
+        None
+    }
+
+    fn left(&mut self, never: Infallible) -> Done {
+        match never {}
     }
 }
 

@@ -1,13 +1,12 @@
 //! The form of a new challenge in the lobby: the game, size, pie rule, who moves first, the
 //! clock, rated or casual, and perhaps one opponent; its keys and its lines.
 
-use quentin_app::input::{KeyCode, KeyEvent};
+use quentin_record::spec::{First, Spec, TimeControl};
+use quentin_rules::{Game, Setup};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
-use quentin_rules::{Game, Setup};
-
-use super::super::spec::{First, Spec, TimeControl};
+use crate::input::{KeyCode, KeyEvent};
 
 /// The clocks the form offers.
 const CLOCKS: [TimeControl; 9] = [

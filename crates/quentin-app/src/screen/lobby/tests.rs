@@ -1,6 +1,8 @@
 //! The lobby's keys, mouse and drawing, tested on its plain data.
 
 use super::*;
+use crate::screen::shown;
+use quentin_record::spec::{First, TimeControl};
 
 fn key(code: KeyCode) -> Event {
     Event::Key(code.into())
@@ -64,8 +66,7 @@ fn wheel(kind: MouseEventKind) -> Event {
 fn drawn(lobby: &mut Lobby) -> Vec<String> {
     let area = Rect::new(0, 0, 80, 24);
     let mut buf = Buffer::empty(area);
-    let rows = lobby.draw(area, &mut buf, true);
-    lobby.set_rows(rows);
+    Screen::draw(lobby, area, &mut buf);
     (0..24)
         .map(|y| (0..80).map(|x| buf[(x, y)].symbol()).collect())
         .collect()
@@ -79,15 +80,17 @@ fn row_of(screen: &[String], text: &str) -> u16 {
 fn a_click_selects_a_line_and_a_second_click_opens_it() {
     let mut lobby = Lobby::new((1, "alice".to_string()));
     lobby.board.challenges = [(7, 2, "bob"), (8, 1, "alice"), (9, 3, "carol")]
-        .map(|(id, by, name)| ChallengeView {
+        .map(|(id, by, name)| Challenge {
             id,
             by,
             by_name: name.to_string(),
-            setup: quentin_rules::Setup::new(quentin_rules::Game::Quentin),
-            first: "random".to_string(),
-            clock: super::super::spec::TimeControl::Days(1),
-            rated: true,
-            to: None,
+            spec: Spec {
+                setup: quentin_rules::Setup::new(quentin_rules::Game::Quentin),
+                first: First::Random,
+                clock: TimeControl::Days(1),
+                rated: true,
+                to: None,
+            },
             by_rating: "1500?".to_string(),
         })
         .to_vec();
@@ -152,11 +155,11 @@ fn in_the_form_a_click_picks_a_field_and_a_second_click_changes_it() {
 
 #[test]
 fn it_draws_in_any_size_without_a_panic() {
-    let lobby = Lobby::new((1, "alice".to_string()));
+    let mut lobby = Lobby::new((1, "alice".to_string()));
     for (w, h) in [(0, 0), (1, 1), (5, 3), (80, 24), (400, 150)] {
         let area = Rect::new(0, 0, w, h);
         let mut buf = Buffer::empty(area);
-        lobby.draw(area, &mut buf, true);
+        Screen::draw(&mut lobby, area, &mut buf);
     }
 }
 
@@ -168,18 +171,20 @@ fn a_challenge_line_says_the_challenger_s_rating_and_who_moves_first() {
         (8, 1, "alice", "you"),
         (9, 3, "carol", "you"),
     ]
-    .map(|(id, by, name, first)| ChallengeView {
+    .map(|(id, by, name, first)| Challenge {
         id,
         by,
         by_name: name.to_string(),
-        setup: quentin_rules::Setup::new(quentin_rules::Game::Quentin),
-        first: first.to_string(),
-        clock: super::super::spec::TimeControl::Live {
-            minutes: 5,
-            increment: 3,
+        spec: Spec {
+            setup: quentin_rules::Setup::new(quentin_rules::Game::Quentin),
+            first: First::from_name(first).unwrap(),
+            clock: TimeControl::Live {
+                minutes: 5,
+                increment: 3,
+            },
+            rated: true,
+            to: None,
         },
-        rated: true,
-        to: None,
         by_rating: if by == 2 { "1612" } else { "1500?" }.to_string(),
     })
     .to_vec();
@@ -254,21 +259,13 @@ fn the_form_opens_again_as_the_last_challenge_was_and_takes_a_typed_clock() {
     let Ask::Challenge(days) = lobby.handle(&key(KeyCode::Enter)) else {
         panic!("Enter makes the challenge");
     };
-    assert_eq!(days.clock, super::super::spec::TimeControl::Days(2));
+    assert_eq!(days.clock, TimeControl::Days(2));
 }
 
 #[test]
 fn p_opens_the_puzzles_and_the_puzzle_leaderboard_is_drawn() {
     let mut lobby = Lobby::new((1, "alice".to_string()));
-    lobby.board.puzzle_leaders = vec![(
-        "bob".to_string(),
-        RatingRow {
-            rating: 1712.4,
-            deviation: 80.2,
-            volatility: 0.06,
-            games: 40,
-        },
-    )];
+    lobby.board.puzzle_leaders = vec!["bob                   1712 RD 80 (40 puzzles)".to_string()];
     let lines = drawn(&mut lobby);
     let at = lines
         .iter()
@@ -284,4 +281,129 @@ fn p_opens_the_puzzles_and_the_puzzle_leaderboard_is_drawn() {
             .any(|l| l.contains("p puzzles  ? help  q quit"))
     );
     assert_eq!(lobby.handle(&key(KeyCode::Char('p'))), Ask::Puzzles);
+}
+
+/// A lobby with a little of everything on its board.
+fn busy_lobby() -> Lobby {
+    let mut lobby = Lobby::new((1, "alice".to_string()));
+    let spec = |first, to: Option<&str>| Spec {
+        setup: quentin_rules::Setup::new(quentin_rules::Game::Quentin),
+        first,
+        clock: TimeControl::Live {
+            minutes: 5,
+            increment: 3,
+        },
+        rated: true,
+        to: to.map(str::to_string),
+    };
+    lobby.board = Board {
+        motd: vec!["Welcome to the test server.".to_string()],
+        online: vec!["alice new".to_string(), "bob quentin 1612".to_string()],
+        challenges: vec![
+            Challenge {
+                id: 7,
+                by: 2,
+                by_name: "bob".to_string(),
+                by_rating: "1612".to_string(),
+                spec: spec(First::Me, Some("alice")),
+            },
+            Challenge {
+                id: 8,
+                by: 1,
+                by_name: "alice".to_string(),
+                by_rating: "1500?".to_string(),
+                spec: spec(First::Random, None),
+            },
+        ],
+        more_challenges: 3,
+        mine: vec![GameLine {
+            id: 12,
+            text: "#12 quentin vs bob: your turn, 4:58".to_string(),
+            going: true,
+        }],
+        live: vec![GameLine {
+            id: 13,
+            text: "#13 konobi carol vs dave, 9 actions".to_string(),
+            going: true,
+        }],
+        recent: vec!["#11 quentin: bob won by a chain".to_string()],
+        leaders: vec!["quentin  small bob                   1612 RD 80 (12 games)".to_string()],
+        puzzle_leaders: vec!["bob                   1712 RD 80 (40 puzzles)".to_string()],
+        tournaments: vec![Tournament {
+            id: 3,
+            summary: "t3 swiss quentin 9 open 2/8 by bob".to_string(),
+            table: vec![
+                "swiss quentin 9 open round 0 of 3".to_string(),
+                "player 1 bob 0".to_string(),
+                "player 2 carol 0".to_string(),
+            ],
+            players: 2,
+        }],
+    };
+    lobby
+}
+
+#[test]
+fn the_lobby_at_80x24_and_on_a_tiny_screen() {
+    let mut lobby = busy_lobby();
+    insta::assert_snapshot!("lobby_80x24", shown(&mut lobby, 80, 24));
+    insta::assert_snapshot!("lobby_30x8", shown(&mut lobby, 30, 8));
+    lobby.say("Challenge #8 withdrawn.", false);
+    lobby.handle(&key(KeyCode::Char('t')));
+    insta::assert_snapshot!("lobby_tournaments_80x24", shown(&mut lobby, 80, 24));
+}
+
+#[test]
+fn the_form_at_80x24_and_on_a_tiny_screen() {
+    let mut lobby = busy_lobby();
+    lobby.handle(&key(KeyCode::Char('c')));
+    insta::assert_snapshot!("form_80x24", shown(&mut lobby, 80, 24));
+    insta::assert_snapshot!("form_30x8", shown(&mut lobby, 30, 8));
+    lobby.handle(&key(KeyCode::Enter));
+    lobby.challenge_refused("no player is called bob".to_string(), true);
+    insta::assert_snapshot!("form_refused_80x24", shown(&mut lobby, 80, 24));
+}
+
+#[test]
+fn the_lobby_leaves_for_a_game_and_asks_the_driver_to_accept_a_challenge() {
+    let mut lobby = busy_lobby();
+    // The first line, bob's challenge: accepting it is the driver's work.
+    assert_eq!(
+        Screen::handle(&mut lobby, &key(KeyCode::Enter)),
+        Step::Ask(Ask::Accept(7))
+    );
+    // Down to game 12: opening it leaves the lobby.
+    for _ in 0..2 {
+        assert_eq!(Screen::handle(&mut lobby, &key(KeyCode::Down)), Step::Stay);
+    }
+    assert_eq!(
+        Screen::handle(&mut lobby, &key(KeyCode::Enter)),
+        Step::Leave(Exit::Open(12))
+    );
+    assert_eq!(
+        Screen::handle(&mut lobby, &key(KeyCode::Char('q'))),
+        Step::Leave(Exit::Quit)
+    );
+}
+
+#[test]
+fn words_that_make_no_tournament_stay_on_their_line_saying_why() {
+    let mut lobby = busy_lobby();
+    lobby.handle(&key(KeyCode::Char('t')));
+    lobby.handle(&key(KeyCode::Char('n')));
+    for c in "swiss".chars() {
+        lobby.handle(&key(KeyCode::Char(c)));
+    }
+    assert_eq!(
+        lobby.handle(&key(KeyCode::Enter)),
+        Ask::CreateTournament("swiss".to_string())
+    );
+    lobby.tournament_words(Err("a tournament needs a game".to_string()));
+    let screen = shown(&mut lobby, 80, 24);
+    assert!(screen.contains("> swiss_"), "{screen}");
+    assert!(screen.contains("a tournament needs a game"), "{screen}");
+    lobby.tournament_words(Ok(()));
+    let screen = shown(&mut lobby, 80, 24);
+    assert!(!screen.contains("> swiss_"), "{screen}");
+    assert!(screen.contains("> t3 swiss"), "{screen}");
 }

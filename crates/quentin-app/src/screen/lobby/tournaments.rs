@@ -1,15 +1,12 @@
 //! The lobby's tournament screen (`t`): the tournaments, the selected one's table (its status,
 //! standings and games, in the bot protocol's lines), joining and withdrawing, and a new one
-//! made from the words of `tournament create`.
+//! made from the words of `tournament create` (which the driver reads).
 
-use quentin_app::input::{KeyCode, KeyEvent};
 use ratatui::style::{Color as Tint, Style};
 use ratatui::text::Line;
 
-use super::super::bot::tournament::{lines as table, summary};
-use super::super::hub::TournamentView;
-use super::super::tournament::Settings;
-use super::Ask;
+use super::{Ask, Tournament};
+use crate::input::{KeyCode, KeyEvent};
 
 /// The longest line of words typed for a new tournament.
 const MOST_TYPED: usize = 200;
@@ -29,7 +26,7 @@ pub struct Screen {
 
 impl Screen {
     /// Handles a key: what it asks of the session, or `None` when it leaves the screen.
-    pub fn key(&mut self, key: KeyEvent, tournaments: &[TournamentView]) -> Option<Ask> {
+    pub fn key(&mut self, key: KeyEvent, tournaments: &[Tournament]) -> Option<Ask> {
         if let Some(typed) = &mut self.typing {
             match key.code {
                 KeyCode::Esc => {
@@ -44,17 +41,7 @@ impl Screen {
                 {
                     typed.push(c);
                 }
-                KeyCode::Enter => {
-                    let words: Vec<&str> = typed.split_whitespace().collect();
-                    match Settings::parse(&words) {
-                        Ok(settings) => {
-                            self.typing = None;
-                            self.error = None;
-                            return Some(Ask::CreateTournament(settings));
-                        }
-                        Err(why) => self.error = Some(why),
-                    }
-                }
+                KeyCode::Enter => return Some(Ask::CreateTournament(typed.clone())),
                 _ => {}
             }
             return Some(Ask::Nothing);
@@ -78,10 +65,22 @@ impl Screen {
         Some(Ask::Nothing)
     }
 
+    /// What the driver made of the words typed: `Ok` closes their line, an error stays under
+    /// it.
+    pub fn words(&mut self, made: Result<(), String>) {
+        match made {
+            Ok(()) => {
+                self.typing = None;
+                self.error = None;
+            }
+            Err(why) => self.error = Some(why),
+        }
+    }
+
     /// The screen's lines; `tint` colours a style when colours are on.
     pub fn lines(
         &self,
-        tournaments: &[TournamentView],
+        tournaments: &[Tournament],
         message: Option<&(String, bool)>,
         tint: impl Fn(Tint) -> Style,
     ) -> Vec<Line<'static>> {
@@ -112,12 +111,12 @@ impl Screen {
         }
         for (i, t) in tournaments.iter().enumerate() {
             let mark = if i == self.selected { "> " } else { "  " };
-            lines.push(Line::from(format!("{mark}{}", summary(t))));
+            lines.push(Line::from(format!("{mark}{}", t.summary)));
         }
         if let Some(t) = tournaments.get(self.selected) {
             lines.push(Line::from(""));
-            let all = table(t);
-            let players = 1 + t.standings.len();
+            let all = t.table.clone();
+            let players = 1 + t.players;
             let games = all.len() - players;
             for (n, line) in all.into_iter().enumerate() {
                 // The status, every player, and the last games.
