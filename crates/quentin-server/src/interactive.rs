@@ -566,17 +566,17 @@ async fn lobby_screen(
                 Ask::CreateTournament(settings) => {
                     match ctx.hub.create_tournament(lobby.me.0, &settings, now).await {
                         Ok(id) => lobby.say(format!("Tournament {id} made."), false),
-                        Err(why) => lobby.say(why, true),
+                        Err(why) => lobby.say(why.to_string(), true),
                     }
                 }
                 Ask::JoinTournament(id) => match ctx.hub.join_tournament(lobby.me.0, id).await {
                     Ok(()) => lobby.say(format!("You joined tournament {id}."), false),
-                    Err(why) => lobby.say(why, true),
+                    Err(why) => lobby.say(why.to_string(), true),
                 },
                 Ask::WithdrawTournament(id) => {
                     match ctx.hub.withdraw_tournament(lobby.me.0, id, now).await {
                         Ok(()) => lobby.say(format!("You left tournament {id}."), false),
-                        Err(why) => lobby.say(why, true),
+                        Err(why) => lobby.say(why.to_string(), true),
                     }
                 }
                 Ask::Challenge(spec) => match ctx.hub.challenge(lobby.me.0, &spec, now).await {

@@ -37,18 +37,21 @@ pub(super) async fn command(ctx: &Context, me: i64, words: &[&str], now: i64) ->
             hub.create_tournament(me, &settings, now)
                 .await
                 .map(|id| id.to_string())
+                .map_err(|r| r.to_string())
         }
         ("tournament", Some("start")) if words.len() == 3 => {
             let id = id(words.get(2), "tournament start ID")?;
             hub.start_tournament(me, id, now)
                 .await
                 .map(|()| String::new())
+                .map_err(|r| r.to_string())
         }
         ("tournament", Some(word @ ("pause" | "resume"))) if words.len() == 3 => {
             let id = id(words.get(2), "tournament pause ID")?;
             hub.pause_tournament(me, id, word == "pause")
                 .await
                 .map(|()| String::new())
+                .map_err(|r| r.to_string())
         }
         ("tournament", Some(_)) if words.len() == 2 => {
             let id = id(words.get(1), "tournament ID")?;
@@ -58,13 +61,17 @@ pub(super) async fn command(ctx: &Context, me: i64, words: &[&str], now: i64) ->
         }
         ("join", _) if words.len() == 2 => {
             let id = id(words.get(1), "join ID")?;
-            hub.join_tournament(me, id).await.map(|()| String::new())
+            hub.join_tournament(me, id)
+                .await
+                .map(|()| String::new())
+                .map_err(|r| r.to_string())
         }
         ("withdraw", _) if words.len() == 2 => {
             let id = id(words.get(1), "withdraw ID")?;
             hub.withdraw_tournament(me, id, now)
                 .await
                 .map(|()| String::new())
+                .map_err(|r| r.to_string())
         }
         ("join", _) => Err("join ID".to_string()),
         ("withdraw", _) => Err("withdraw ID".to_string()),

@@ -9,7 +9,9 @@ use std::collections::HashMap;
 use super::super::size_class::rating_key;
 use super::super::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
 use super::super::tournament::standings::{self, Standing, Tiebreak};
-use super::super::tournament::{GameResult, Kind, Pairing, Played, Settings, TournamentId};
+use super::super::tournament::{
+    GameResult, Kind, Pairing, Played, Settings, TournamentId, TournamentRefusal,
+};
 use super::play::NO_FIRST_MOVE;
 use super::views::ABORTED;
 use super::{Hub, Inner, Live, color_of};
@@ -194,7 +196,7 @@ impl Hub {
         by: i64,
         settings: &Settings,
         now: i64,
-    ) -> Result<TournamentId, String> {
+    ) -> Result<TournamentId, TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         if let Some(t) = self
             .lock()
@@ -202,10 +204,7 @@ impl Hub {
             .values()
             .find(|t| t.by == by && matches!(t.status.as_str(), "open" | "running"))
         {
-            return Err(format!(
-                "you have a tournament not over yet, {}: one at a time",
-                TournamentId(t.id)
-            ));
+            return Err(TournamentRefusal::OneAtATime(TournamentId(t.id)));
         }
         let row = TournamentRow {
             id: 0,
@@ -228,30 +227,34 @@ impl Hub {
             Ok(TournamentId(id))
         })
         .await
-        .map_err(|r| r.to_string())
+        .map_err(TournamentRefusal::Store)
     }
 
     /// `player` joins tournament `id` before its start.
     ///
     /// # Errors
     /// No such tournament, started already, full, joined already; a store that cannot save.
-    pub async fn join_tournament(&self, player: i64, id: TournamentId) -> Result<(), String> {
+    pub async fn join_tournament(
+        &self,
+        player: i64,
+        id: TournamentId,
+    ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         {
             let inner = self.lock();
             let t = inner
                 .tournaments
                 .get(&id.0)
-                .ok_or_else(|| format!("no tournament {id}"))?;
+                .ok_or(TournamentRefusal::NoSuch(id))?;
             if t.status != "open" {
-                return Err(format!("tournament {id} is {}: too late to join", t.status));
+                return Err(TournamentRefusal::TooLateToJoin(id, t.status.clone()));
             }
             if t.entrants.iter().any(|e| e.player == player) {
-                return Err(format!("you are in tournament {id} already"));
+                return Err(TournamentRefusal::AlreadyIn(id));
             }
             let most = Settings::from_stored(&t.settings).map_or(0, |s| s.max as usize);
             if t.entrants.len() >= most {
-                return Err(format!("tournament {id} is full ({most} players)"));
+                return Err(TournamentRefusal::Full(id, most));
             }
         }
         let change = Change::Tournament(TournamentChange::Join {
@@ -271,7 +274,7 @@ impl Hub {
             Ok(())
         })
         .await
-        .map_err(|r| r.to_string())
+        .map_err(TournamentRefusal::Store)
     }
 
     /// `player` leaves tournament `id`: before the start, as if never joined; during it,
@@ -284,19 +287,19 @@ impl Hub {
         player: i64,
         id: TournamentId,
         now: i64,
-    ) -> Result<(), String> {
+    ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let (change, running) = {
             let inner = self.lock();
             let t = inner
                 .tournaments
                 .get(&id.0)
-                .ok_or_else(|| format!("no tournament {id}"))?;
+                .ok_or(TournamentRefusal::NoSuch(id))?;
             let entrant = t
                 .entrants
                 .iter()
                 .find(|e| e.player == player)
-                .ok_or_else(|| format!("you are not in tournament {id}"))?;
+                .ok_or(TournamentRefusal::NotIn(id))?;
             match t.status.as_str() {
                 "open" => (
                     TournamentChange::Leave {
@@ -320,8 +323,8 @@ impl Hub {
                         .filter(|g| inner.games.get(g).is_some_and(|l| l.row.result.is_none()))
                         .collect(),
                 ),
-                "running" => return Err(format!("you have withdrawn from tournament {id}")),
-                status => return Err(format!("tournament {id} is {status}")),
+                "running" => return Err(TournamentRefusal::AlreadyWithdrawn(id)),
+                status => return Err(TournamentRefusal::Status(id, status.to_string())),
             }
         };
         self.commit(
@@ -346,7 +349,7 @@ impl Hub {
             },
         )
         .await
-        .map_err(|r| r.to_string())?;
+        .map_err(TournamentRefusal::Store)?;
         for game in running {
             // Forfeited at once; a game that ended meanwhile needs nothing.
             let _ = self.resign(player, game, now).await;
@@ -364,23 +367,23 @@ impl Hub {
         player: i64,
         id: TournamentId,
         paused: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let entrant = {
             let inner = self.lock();
             let t = inner
                 .tournaments
                 .get(&id.0)
-                .ok_or_else(|| format!("no tournament {id}"))?;
+                .ok_or(TournamentRefusal::NoSuch(id))?;
             let arena = Settings::from_stored(&t.settings).is_ok_and(|s| s.kind == Kind::Arena);
             if !arena || t.status != "running" {
-                return Err(format!("tournament {id} is not a running arena"));
+                return Err(TournamentRefusal::NotARunningArena(id));
             }
             let entrant = t
                 .entrants
                 .iter()
                 .find(|e| e.player == player && !e.withdrawn)
-                .ok_or_else(|| format!("you are not playing in tournament {id}"))?;
+                .ok_or(TournamentRefusal::NotPlaying(id))?;
             EntrantRow { paused, ..*entrant }
         };
         let change = Change::Tournament(TournamentChange::Entrant {
@@ -399,7 +402,7 @@ impl Hub {
             Ok(())
         })
         .await
-        .map_err(|r| r.to_string())
+        .map_err(TournamentRefusal::Store)
     }
 
     /// Copies tournaments as another process committed them (several processes on one
