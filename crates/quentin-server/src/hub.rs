@@ -48,7 +48,7 @@ pub use command::{Owner, PeerFuture, Peers};
 pub use listings::PAGE;
 pub use presence::Watching;
 pub use puzzles::LOBBY_LEADERS;
-pub use tournaments::{TournamentGame, TournamentView, points_and_tiebreaks};
+pub use tournaments::{TournamentGame, TournamentView};
 pub use views::{ABORTED, ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
 
 /// The hub's limits.

@@ -8,10 +8,14 @@ use quentin_rules::{Action, Color, Game};
 use super::super::hub::{ChallengeView, GameView, Refusal, TournamentView};
 use super::super::moderation::session;
 use super::super::puzzles::{self, PuzzleRefusal, Served};
+use super::super::spec::TimeControl;
 use super::super::store::RatingRow;
 use super::super::tournament::{TournamentId, TournamentRefusal};
 use super::command::ParseError;
 use super::{puzzle, tournament};
+
+#[cfg(test)]
+mod tests;
 
 /// What a command came to.
 #[derive(Debug)]
@@ -219,7 +223,7 @@ fn more_line(more: usize, next: &str) -> String {
 /// `challenges [GAME] [after ID]`: a line a challenge, then `more N: challenges [GAME] after
 /// LAST` when there are more.
 fn challenges(page: &[ChallengeView], more: usize, game: Option<Game>) -> String {
-    let mut lines: Vec<String> = page.iter().map(ChallengeView::line).collect();
+    let mut lines: Vec<String> = page.iter().map(challenge_line).collect();
     if more > 0
         && let Some(last) = page.last()
     {
@@ -230,6 +234,35 @@ fn challenges(page: &[ChallengeView], more: usize, game: Option<Game>) -> String
         ));
     }
     lines.join("\n")
+}
+
+/// One line of `challenges`: `ID GAME SIZE BY pie on [pieces N] first WHO clock 10+5 rated
+/// [to NAME]`, WHO the challenger's name, `acceptor` or `random`; the pieces for the games
+/// played with pieces in hand only (Quint).
+fn challenge_line(view: &ChallengeView) -> String {
+    let clock = match view.clock {
+        TimeControl::Live { .. } => format!("clock {}", view.clock.stored()),
+        TimeControl::Days(d) => format!("days {d}"),
+    };
+    let pieces = if view.setup.game.piece_options().is_empty() {
+        String::new()
+    } else {
+        format!(" pieces {}", view.setup.pieces)
+    };
+    let mut line = format!(
+        "{} {} {} {} pie {}{pieces} first {} {clock} {}",
+        view.id,
+        view.setup.game,
+        view.setup.size,
+        view.by_name,
+        if view.setup.pie { "on" } else { "off" },
+        view.first_mover(),
+        if view.rated { "rated" } else { "casual" }
+    );
+    if let Some(to) = &view.to {
+        let _ = write!(line, " to {to}");
+    }
+    line
 }
 
 /// `games [--json] [skip N]`: a line a game (or one JSON array), then `more N: games [--json]

@@ -4,8 +4,9 @@
 //! `withdraw ID` and `tournament start ID`; in an arena, `tournament pause ID` and `tournament
 //! resume ID`. Tournament numbers are written `t7`.
 
-use super::super::hub::{TournamentView, points_and_tiebreaks};
-use super::super::tournament::standings::result_word;
+use super::super::hub::TournamentView;
+use super::super::tournament::points;
+use super::super::tournament::standings::{Standing, Tiebreak, result_word};
 
 /// A line of `tournaments`: `t3 swiss quentin 9 open 5/16 by ann`.
 pub(crate) fn summary(view: &TournamentView) -> String {
@@ -51,4 +52,14 @@ pub(crate) fn lines(view: &TournamentView) -> Vec<String> {
         });
     }
     lines
+}
+
+/// A standing's points and tie-breaks in words: `3 7.5 6.25`.
+fn points_and_tiebreaks(line: &Standing) -> String {
+    let mut words = points(line.halves);
+    for t in &line.tiebreaks {
+        words.push(' ');
+        words += &Tiebreak::to_string(t);
+    }
+    words
 }

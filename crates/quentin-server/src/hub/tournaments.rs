@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::super::size_class::rating_key;
 use super::super::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
-use super::super::tournament::standings::{self, Standing, Tiebreak};
+use super::super::tournament::standings::{self, Standing};
 use super::super::tournament::{
     GameResult, Kind, Pairing, Played, Settings, TournamentId, TournamentRefusal,
 };
@@ -173,17 +173,6 @@ impl Inner {
             settings,
         })
     }
-}
-
-/// A standing's points and tie-breaks in words: `3 7.5 6.25`.
-#[must_use]
-pub fn points_and_tiebreaks(line: &Standing) -> String {
-    let mut words = super::super::tournament::points(line.halves);
-    for t in &line.tiebreaks {
-        words.push(' ');
-        words += &Tiebreak::to_string(t);
-    }
-    words
 }
 
 impl Hub {
