@@ -8,7 +8,9 @@
 //! terminal's and the server's puzzle screens take the set from here too.
 
 use crate::rules::Game;
-use crate::search::puzzles::{PuzzleSet, SetError};
+use anyhow::bail;
+
+use crate::search::puzzles::{Puzzle, PuzzleSet, SetError};
 
 /// Each shipped file: its path in the repository and its text.
 pub const FILES: [(&str, &str); 4] = [
@@ -47,9 +49,63 @@ pub fn shipped_of(game: Game) -> Result<PuzzleSet, SetError> {
         })
 }
 
+/// The shipped puzzles of `game` (every game's when `None`) with `theme` (any when `None`),
+/// for the terminal's puzzle mode.
+///
+/// # Errors
+/// When none has the theme (the message lists the themes there are), or a file does not read.
+pub fn pool(game: Option<Game>, theme: Option<&str>) -> anyhow::Result<Vec<Puzzle>> {
+    let puzzles: Vec<Puzzle> = crate::puzzles::shipped()?
+        .into_iter()
+        .filter(|set| game.is_none_or(|g| set.game == g))
+        .flat_map(|set| set.puzzles)
+        .collect();
+    let pool: Vec<Puzzle> = puzzles
+        .iter()
+        .filter(|p| theme.is_none_or(|t| p.themes.contains(&t)))
+        .cloned()
+        .collect();
+    if pool.is_empty() {
+        let mut there: Vec<&str> = puzzles.iter().flat_map(|p| p.themes.clone()).collect();
+        there.sort_unstable();
+        there.dedup();
+        let of = game.map_or("the set".to_string(), |g| {
+            format!("{}'s puzzles", g.title())
+        });
+        bail!(
+            "no puzzle has the theme {}: {of} have the themes {}",
+            theme.unwrap_or("asked"),
+            there.join(", ")
+        );
+    }
+    Ok(pool)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pool_holds_the_game_and_theme_asked_for() {
+        let defences = pool(Some(Game::Konobi), Some("defend")).unwrap();
+        assert!(!defences.is_empty());
+        assert!(
+            defences
+                .iter()
+                .all(|p| p.setup.game == Game::Konobi && p.themes.contains(&"defend"))
+        );
+        assert!(pool(None, None).unwrap().len() >= 1200);
+    }
+
+    #[test]
+    fn a_theme_no_puzzle_of_the_game_has_is_refused_listing_those_there_are() {
+        let err = pool(Some(Game::Quint), Some("swap"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no puzzle has the theme swap"), "{err}");
+        assert!(err.contains("Quint's puzzles have the themes"), "{err}");
+        assert!(err.contains("win1"), "{err}");
+    }
 
     #[test]
     fn every_shipped_file_reads_as_its_games_set() {

@@ -44,7 +44,7 @@ use crate::record::Record;
 use crate::rules::Setup;
 
 use app::{App, Effect, Input, Look, Mode};
-use search_handle::SearchHandle;
+use search_handle::{SearchHandle, SearchOrder};
 
 use crate::save::RecordFile;
 pub use app::Versus;
@@ -293,6 +293,10 @@ impl Session {
                 // terminal has no server to send to, and never asks to.
                 Effect::Send(_) => {}
                 Effect::Puzzle(news) => self.puzzle_news(news),
+                Effect::Puzzles(game) => {
+                    search.obey(vec![SearchOrder::Stop]);
+                    self.open_puzzles(game);
+                }
             }
         }
         false

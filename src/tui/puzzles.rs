@@ -8,6 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{Result, anyhow};
 
 use crate::puzzle_progress;
+use crate::rules::Game;
 use crate::search::puzzles::Puzzle;
 use quentin_app::puzzle_rating::{Change, Progress};
 
@@ -85,6 +86,23 @@ impl PuzzleRun {
 }
 
 impl Session {
+    /// Leaves the game on the screen, whose record is saved (and printed on exit), for the
+    /// puzzles of `game`, drawn as the game was. When they cannot open (a damaged progress
+    /// file), the game stays, and the panel says why.
+    pub(super) fn open_puzzles(&mut self, game: Game) {
+        let look = self.app.look();
+        let opened = crate::puzzles::pool(Some(game), None)
+            .and_then(|pool| PuzzleRun::new(pool, puzzle_progress::path()?, look))
+            .and_then(|run| Ok((run.next_app(None)?, run)));
+        match opened {
+            Ok((app, run)) => {
+                self.app = app;
+                self.puzzles = Some(run);
+            }
+            Err(e) => self.app.warn(format!("The puzzles cannot open: {e:#}.")),
+        }
+    }
+
     /// Carries out the app's puzzle news: an attempt rated and saved, or the next puzzle.
     pub(super) fn puzzle_news(&mut self, news: PuzzleNews) {
         let Some(run) = &mut self.puzzles else {

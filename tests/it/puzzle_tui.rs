@@ -190,3 +190,44 @@ fn an_unknown_theme_is_refused_listing_the_themes() {
     assert!(err.contains("\"fork\" is not a theme"), "{err}");
     assert!(err.contains("win1"), "{err}");
 }
+
+#[test]
+fn from_a_game_p_opens_the_puzzles_of_its_game_and_the_game_stays_saved() {
+    let dir = scratch("puzzle-from-game");
+    let record = dir.join("game.txt");
+    let mut s = Session::start_sized(
+        &dir,
+        &[
+            "--game",
+            "konobi",
+            "--size",
+            "9",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        ROWS,
+        COLS,
+    );
+    s.wait_for("Konobi 9×9");
+    s.send("\r");
+    s.wait_for("White to move");
+    s.send("P");
+    let puzzle = shown_puzzle(&s);
+    assert_eq!(
+        puzzle.setup.game,
+        quentin::rules::Game::Konobi,
+        "{puzzle:?}"
+    );
+    s.wait_for("Your rating 1500?, streak 0");
+    // In the puzzles, P again opens nothing new.
+    s.send("P");
+    s.wait_for("These are the puzzles");
+    s.send("q");
+    assert!(s.wait_exit());
+    // The game's one move is in its record, which the exit names.
+    let text = fs::read_to_string(&record).unwrap();
+    let game = quentin::record::Record::parse(&text).unwrap();
+    assert_eq!(game.actions().len(), 1, "{text}");
+    let out = String::from_utf8_lossy(&s.all_output()).to_string();
+    assert!(out.contains("game.txt"), "{out}");
+}

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use crate::game_line::GameLine;
 use crate::record::{self, Players, Record};
-use crate::rules::{Action, Color, Point, Position, Setup, SetupError};
+use crate::rules::{Action, Color, Game, Point, Position, Setup, SetupError};
 
 use super::input::Event;
 use super::layout::Geometry;
@@ -99,6 +99,9 @@ pub enum Effect {
     Send(Request),
     /// A puzzle's attempt ended, or the player asks for the next puzzle (the puzzle mode).
     Puzzle(PuzzleNews),
+    /// Leave this game, whose record is saved, for the puzzles of this game (a local game's
+    /// `P`; the terminal's front end opens them).
+    Puzzles(Game),
 }
 
 /// What a front end tells the app: the one way in. Both front ends (the terminal loop and a

@@ -64,6 +64,8 @@ pub enum Command {
     Resign,
     /// Abort an online game before both players have made a first move.
     Abort,
+    /// Leave the game (its record is saved) for the puzzles of its game.
+    Puzzles,
 }
 
 /// A key as the table names it.
@@ -168,6 +170,12 @@ pub const ROWS: &[Row] = &[
         keys: "n",
         does: "new game, once the game is won (on a server: a rematch)",
         binds: &[(Code(Char('n')), C::NewGame)],
+    },
+    Row {
+        section: Section::Game,
+        keys: "P",
+        does: "puzzles of this game; the game stays saved",
+        binds: &[(Code(Char('P')), C::Puzzles)],
     },
     Row {
         section: Section::Game,
@@ -295,6 +303,12 @@ pub const ROWS: &[Row] = &[
         keys: "n",
         does: "new game, once the game is over",
         binds: &[(Code(Char('n')), C::NewGame)],
+    },
+    Row {
+        section: Section::Quint,
+        keys: "P",
+        does: "puzzles of this game; the game stays saved",
+        binds: &[(Code(Char('P')), C::Puzzles)],
     },
     Row {
         section: Section::Quint,

@@ -16,10 +16,6 @@ use super::spec::shown;
 use super::store::RatingRow;
 use super::store::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
 
-/// The positions the solver may create to refute one wrong move, all its solves together: a
-/// few tenths of a second at most, on a thread apart from the sessions'.
-pub const REFUTATION_NODES: u64 = 200_000;
-
 /// A puzzle as a player is given it, with its rating now.
 #[derive(Clone, Debug)]
 pub struct Served {
@@ -188,7 +184,8 @@ pub async fn solve(
             let solution = puzzle.solution.clone();
             // The solver's work, off the sessions' threads.
             let refutation = tokio::task::spawn_blocking(move || {
-                answer::refutation(&puzzle, at, &after, REFUTATION_NODES)
+                // A few tenths of a second at most, on a thread apart from the sessions'.
+                answer::refutation(&puzzle, at, &after, answer::REFUTATION_NODES).map(|r| r.reply)
             })
             .await
             .ok()

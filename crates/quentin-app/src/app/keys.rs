@@ -132,6 +132,7 @@ impl App {
             Command::Undo => return self.take_back(),
             Command::Redo => return self.bring_back(),
             Command::NewGame => return self.new_game(),
+            Command::Puzzles => self.emit(Effect::Puzzles(self.setup().game)),
             Command::Hint => return self.ask_hint(),
             Command::Analysis => return self.toggle_analysis(),
             Command::Review => return self.start_review(),

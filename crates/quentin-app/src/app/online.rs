@@ -500,6 +500,9 @@ impl App {
             C::Redo | C::Hint | C::Analysis | C::PlayOn => {
                 self.warn("Not in an online game.");
             }
+            C::Puzzles => {
+                self.warn("Not in an online game: the lobby's p opens the puzzles.");
+            }
             // Stepping back through a finished game, as in a replay.
             C::Left if self.finished() => {
                 return Some(self.review(self.current().saturating_sub(1)));

@@ -10,8 +10,8 @@
 use crate::commands::Command;
 use crate::game_line::GameLine;
 use crate::rules::{Action, Color, Point, Position};
-use crate::search::puzzles::{Goal, MAX_DEPTH, Puzzle};
-use crate::search::solver::{SolveLimits, Verdict, solve};
+use crate::search::puzzles::answer::{self, Refuted};
+use crate::search::puzzles::{Goal, Puzzle};
 
 use super::text::join;
 use super::{App, Effect, Look, Mode};
@@ -68,9 +68,6 @@ pub(super) struct PuzzleSeat {
     /// The player's rating, from the front end.
     pub(super) standing: Option<PuzzleStanding>,
 }
-
-/// The most positions a refutation's solve may create: small boards, answered at once.
-const REFUTATION_NODES: u64 = 200_000;
 
 impl App {
     /// The puzzle's position, its side to move, ready to be solved.
@@ -172,6 +169,7 @@ impl App {
             Command::Analysis | Command::NextMark | Command::PreviousMark => {
                 self.warn("Not in a puzzle: t gives a hint, v the solution.");
             }
+            Command::Puzzles => self.warn("These are the puzzles: n gives the next one."),
             _ => return None,
         }
         Some(Effect::None)
@@ -382,10 +380,9 @@ fn area(p: Point, size: usize) -> (Point, Point) {
 }
 
 /// The opponent's answer to a wrong move of `side` at `step` of the solution, `pos` the
-/// position after it, and why it refutes: the opponent's own win when it has one within
-/// [`MAX_DEPTH`] (to the end of the game for a swap puzzle), else for a win puzzle a reply
-/// after which `side` no longer wins within the moves it had left. `None` when the game is
-/// over, the solver runs out of its budget or finds none.
+/// position after it, and why it refutes, in words: the search crate's refutation, which the
+/// server's puzzles give too. `None` when the game is over, the solver runs out of its budget
+/// or finds none.
 fn refutation(
     pos: &Position,
     puzzle: &Puzzle,
@@ -395,40 +392,16 @@ fn refutation(
     if pos.is_over() || pos.to_move() == Some(side) {
         return None;
     }
-    let depth = (puzzle.goal != Goal::Swap).then_some(MAX_DEPTH);
-    let limits = |depth| SolveLimits {
-        depth,
-        nodes: Some(REFUTATION_NODES),
-        deadline: None,
+    let refuted = answer::refutation(puzzle, step / 2, pos, answer::REFUTATION_NODES)?;
+    let words = match refuted.why {
+        Refuted::Wins(1) => "it wins at once".to_string(),
+        Refuted::Wins(moves) => format!("it wins in {moves}"),
+        Refuted::NoLongerWins(0) | Refuted::Ends => {
+            format!("{} can no longer win", side.capitalised())
+        }
+        Refuted::NoLongerWins(left) => format!("{} no longer wins in {left}", side.capitalised()),
     };
-    let own = solve(pos, &limits(depth));
-    if own.verdict == Verdict::Win
-        && let Some(&win) = own.winning.first()
-    {
-        let moves = own.depth;
-        let words = if moves == 1 {
-            "it wins at once".to_string()
-        } else {
-            format!("it wins in {moves}")
-        };
-        return Some((win, words));
-    }
-    if puzzle.goal != Goal::Win {
-        return None;
-    }
-    // The side's moves left after the wrong one, at least one: a reply after which none wins.
-    let left = puzzle.depth.saturating_sub(step / 2 + 1).max(1);
-    pos.legal_actions().into_iter().find_map(|reply| {
-        let mut after = pos.clone();
-        after.play(reply).ok()?;
-        let s = solve(&after, &limits(Some(left)));
-        (s.verdict == Verdict::NoWin).then(|| {
-            (
-                reply,
-                format!("{} no longer wins in {left}", side.capitalised()),
-            )
-        })
-    })
+    Some((refuted.reply, words))
 }
 
 #[cfg(test)]

@@ -401,6 +401,31 @@ fn an_online_move_and_leaving_come_out_of_the_step_in_order() {
     );
 }
 
+#[test]
+fn p_leaves_a_local_game_for_its_puzzles_and_an_online_one_says_where_they_are() {
+    let mut app = after(5, false, "c3");
+    assert_eq!(
+        app.step(Input::Event(key(KeyCode::Char('P')))),
+        [Effect::Puzzles(Game::Quentin)]
+    );
+    assert_eq!(app.actions().len(), 1, "the game is left as it is");
+    let setup = Setup {
+        size: 3,
+        pie: false,
+        ..Setup::new(Game::Konobi)
+    };
+    let mut online = App::online(
+        GameLine::new(setup.start().unwrap()),
+        self::online(Some(0)),
+        Look::FULL,
+    );
+    assert_eq!(online.step(Input::Event(key(KeyCode::Char('P')))), []);
+    assert_eq!(
+        text(&online),
+        "Not in an online game: the lobby's p opens the puzzles."
+    );
+}
+
 /// An online casual game of alice (player 1) and bob, both connected, seen from `seat`.
 pub(crate) fn online(seat: Option<usize>) -> Online {
     Online {

@@ -139,14 +139,40 @@ pub fn judge(puzzle: &Puzzle, moves: &[Action]) -> Result<Judged, LineError> {
     Err(LineError::NoMove)
 }
 
+/// The most positions a refutation's solves may create, all together, as the terminal's and
+/// the server's puzzles ask: small boards, answered at once.
+pub const REFUTATION_NODES: u64 = 200_000;
+
+/// Why a refutation refutes the player's wrong move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refuted {
+    /// The reply wins for the opponent, or starts its win in this many of its own moves.
+    Wins(usize),
+    /// After the reply the player's side has no win within the moves it had left (a win
+    /// puzzle), this many.
+    NoLongerWins(usize),
+    /// The reply ends the game, not in the player's side's favour.
+    Ends,
+}
+
+/// The opponent's reply to a wrong move, and why it refutes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refutation {
+    /// The opponent's reply.
+    pub reply: Action,
+    /// What the reply shows.
+    pub why: Refuted,
+}
+
 /// The opponent's reply that refutes the player's wrong move number `at` (from 0), after
 /// which the position is `after`: a move that wins for the opponent within the puzzle's depth
 /// (to the end of the game for a swap) when there is one; otherwise, in a win puzzle, the
 /// first reply, in the order of the legal actions, after which the player's side has no win
 /// within the moves it has left. `None` when the game is over after the wrong move, or when
-/// nothing is proved within `nodes` positions, all the solves together.
+/// nothing is proved within `nodes` positions, all the solves together. The terminal's puzzle
+/// mode and the server's both answer with it, so the same wrong move gets the same reply.
 #[must_use]
-pub fn refutation(puzzle: &Puzzle, at: usize, after: &Position, nodes: u64) -> Option<Action> {
+pub fn refutation(puzzle: &Puzzle, at: usize, after: &Position, nodes: u64) -> Option<Refutation> {
     let side = after.to_move()?.opponent();
     let mut spent = 0u64;
     let solve_within = |pos: &Position, depth: Option<usize>, share: u64, spent: &mut u64| {
@@ -167,7 +193,10 @@ pub fn refutation(puzzle: &Puzzle, at: usize, after: &Position, nodes: u64) -> O
     };
     let wins = solve_within(after, depth, nodes / 2, &mut spent);
     if wins.verdict == Verdict::Win {
-        return wins.winning.first().copied();
+        return wins.winning.first().map(|&reply| Refutation {
+            reply,
+            why: Refuted::Wins(wins.depth.max(1)),
+        });
     }
     if puzzle.goal != Goal::Win {
         return None;
@@ -181,19 +210,26 @@ pub fn refutation(puzzle: &Puzzle, at: usize, after: &Position, nodes: u64) -> O
         }
         if then.is_over() {
             if then.winner() != Some(side) {
-                return Some(reply);
+                return Some(Refutation {
+                    reply,
+                    why: Refuted::Ends,
+                });
             }
             continue;
         }
+        let refuted = Refutation {
+            reply,
+            why: Refuted::NoLongerWins(left),
+        };
         if left == 0 {
-            return Some(reply);
+            return Some(refuted);
         }
         let share = nodes.saturating_sub(spent);
         if share == 0 {
             return None;
         }
         if solve_within(&then, Some(left), share, &mut spent).verdict == Verdict::NoWin {
-            return Some(reply);
+            return Some(refuted);
         }
     }
     None
@@ -260,7 +296,9 @@ mod tests {
                 panic!("{line} is wrong");
             };
             assert_eq!(got, at, "{line}");
-            let reply = refutation(&p, at, &after, 200_000).expect("a refutation");
+            let reply = refutation(&p, at, &after, 200_000)
+                .expect("a refutation")
+                .reply;
             assert!(after.is_legal(reply), "{line}: {reply}");
         }
         let d = puzzle(DEFEND, Game::Quentin);
@@ -268,7 +306,8 @@ mod tests {
             panic!("a1 does not hold");
         };
         // The opponent wins after it: the refutation is a winning move.
-        let reply = refutation(&d, 0, &after, 200_000).expect("a refutation");
+        let refuted = refutation(&d, 0, &after, 200_000).expect("a refutation");
+        let reply = refuted.reply;
         let win = solve(
             &after,
             &SolveLimits {
@@ -277,6 +316,7 @@ mod tests {
             },
         );
         assert!(win.winning.contains(&reply), "{reply} {win:?}");
+        assert_eq!(refuted.why, Refuted::Wins(win.depth), "{win:?}");
         let s = puzzle(SWAP, Game::Konobi);
         let Judged::Wrong { after, .. } = judge(&s, &moves("b2")).unwrap() else {
             panic!("b2 is not the swap");

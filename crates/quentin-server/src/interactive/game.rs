@@ -305,6 +305,8 @@ async fn carry_out(
             // Only the puzzle mode's app (`App::puzzle`) tells of puzzles: an online game's
             // never does.
             Effect::Puzzle(_) => {}
+            // A local game's `P`: an online app warns instead of asking.
+            Effect::Puzzles(_) => {}
         }
     }
     carried
