@@ -3,7 +3,7 @@
 //! and a transcript.
 
 mod answer;
-pub mod command;
+mod command;
 mod puzzle;
 mod run;
 pub(crate) mod tournament;

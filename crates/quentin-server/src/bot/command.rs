@@ -155,6 +155,7 @@ pub enum Gate {
     /// a player's command otherwise.
     Abort(i64),
     /// Anyone but a player an operator renamed (the test hooks).
+    #[cfg(feature = "test-hooks")]
     NotRenamed,
     /// A registered player, renamed or not.
     Registered,

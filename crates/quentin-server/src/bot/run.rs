@@ -59,8 +59,11 @@ fn admit(ctx: &Context, who: &Who, gate: Gate) -> Result<(), Refused> {
         (Gate::Newcomer, _) => Ok(()),
         (Gate::Operator, _) if session::is_operator(ctx, who) => Ok(()),
         (Gate::Operator, _) => Err(Refused::NotAnOperator),
-        (Gate::NotRenamed | Gate::Player | Gate::Abort(_), _) if renamed => Err(Refused::Renamed),
+        #[cfg(feature = "test-hooks")]
+        (Gate::NotRenamed, _) if renamed => Err(Refused::Renamed),
+        #[cfg(feature = "test-hooks")]
         (Gate::NotRenamed, _) => Ok(()),
+        (Gate::Player | Gate::Abort(_), _) if renamed => Err(Refused::Renamed),
         (Gate::Registered | Gate::Player | Gate::Abort(_), None) => Err(Refused::RegisterFirst),
         (Gate::Registered | Gate::Player | Gate::Abort(_), Some(_)) => Ok(()),
     }
