@@ -57,6 +57,8 @@ mod server_private;
 mod server_puzzles;
 mod server_store;
 mod server_store_batch;
+mod server_store_round;
+mod server_tournament_acts;
 mod server_tournaments;
 mod server_truth;
 mod solve;

@@ -73,12 +73,15 @@ fn damaged_games_are_named_and_kept_out_of_play_and_the_others_are_served() {
     let mut alice = server.registered(&dir, "alice");
     let mut bob = server.registered(&dir, "bob");
     let mut ids = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..4 {
         let id = alice.ok("challenge quentin size 5 first me");
         bob.ok(&format!("accept {id}"));
         assert_eq!(alice.ask(&format!("play {id} c3")), "=");
         ids.push(id);
     }
+    // The fourth ends, and its ending is written in words this version does not know.
+    assert_eq!(bob.ask(&format!("play {} b2", ids[3])), "=");
+    assert_eq!(alice.ask(&format!("resign {}", ids[3])), "=");
     drop((alice, bob));
     assert!(server.stop().success());
     let db = rusqlite::Connection::open(server.data.join("server.db")).unwrap();
@@ -89,6 +92,11 @@ fn damaged_games_are_named_and_kept_out_of_play_and_the_others_are_served() {
     .unwrap();
     db.execute("UPDATE games SET size = 99 WHERE id = ?1", [&ids[1]])
         .unwrap();
+    db.execute(
+        "UPDATE games SET result = 'black', reason = 'checkmate' WHERE id = ?1 AND ended IS NOT NULL",
+        [&ids[3]],
+    )
+    .unwrap();
     drop(db);
 
     let server = Server::start(&dir, &[]);
@@ -96,7 +104,7 @@ fn damaged_games_are_named_and_kept_out_of_play_and_the_others_are_served() {
     let mut bob = server.bot(&dir.join("bob"));
     // The host is told which games are damaged, and why.
     let mut said = Vec::new();
-    for _ in 0..2 {
+    for _ in 0..3 {
         said.push(
             server
                 .stderr
@@ -113,8 +121,13 @@ fn damaged_games_are_named_and_kept_out_of_play_and_the_others_are_served() {
         said[1].contains(&format!("game {} is damaged", ids[1])) && said[1].contains("size 99"),
         "{said:?}"
     );
+    assert!(
+        said[2].contains(&format!("game {} is damaged", ids[3]))
+            && said[2].contains("the ending (black, checkmate) is not one this version knows"),
+        "{said:?}"
+    );
     // A player who asks for one is told it is out of play.
-    for id in &ids[..2] {
+    for id in [&ids[0], &ids[1], &ids[3]] {
         let out_of_play = format!("? game {id} is damaged in the server's store and out of play");
         assert!(bob.ask(&format!("wait {id}")).starts_with(&out_of_play));
         assert!(bob.ask(&format!("play {id} b2")).starts_with(&out_of_play));

@@ -16,15 +16,15 @@ use crate::serve;
 
 /// What `tournament ID` says.
 #[derive(Debug, PartialEq)]
-struct View {
-    status: Vec<String>,
+pub(crate) struct View {
+    pub(crate) status: Vec<String>,
     /// `RANK NAME POINTS TIEBREAK...`, a line each.
-    players: Vec<Vec<String>>,
+    pub(crate) players: Vec<Vec<String>>,
     /// `ROUND FIRST SECOND GAME-ID RESULT`, a line each (`ROUND NAME - - bye`).
-    games: Vec<Vec<String>>,
+    pub(crate) games: Vec<Vec<String>>,
 }
 
-fn view(bot: &mut Bot, id: &str) -> View {
+pub(crate) fn view(bot: &mut Bot, id: &str) -> View {
     let answer = bot.ok(&format!("tournament {id}"));
     let mut lines = answer.lines();
     let words = |l: &str| l.split(' ').map(str::to_string).collect::<Vec<_>>();
@@ -46,7 +46,7 @@ fn view(bot: &mut Bot, id: &str) -> View {
 }
 
 /// The start of every game of these tournaments: Quentin 5×5 without the pie rule.
-fn start() -> Position {
+pub(crate) fn start() -> Position {
     Setup {
         size: 5,
         pie: false,
@@ -85,7 +85,7 @@ fn play_on(bots: &mut [Bot], names: &[String], id: &str, enough: impl Fn(&View) 
 
 /// Plays game line `g` (`ROUND FIRST SECOND GAME-ID *`): a move each, then the one the game's
 /// number picks resigns.
-fn play_game(bots: &mut [Bot], names: &[String], g: &[String]) {
+pub(crate) fn play_game(bots: &mut [Bot], names: &[String], g: &[String]) {
     let seat = |name: &str| names.iter().position(|n| n == name).unwrap();
     let (first, second) = (seat(&g[1]), seat(&g[2]));
     let mut position = start();
@@ -120,7 +120,7 @@ fn ended_up_to(v: &View, round: u32) -> bool {
 
 /// Registers `n` bots, the first of which makes tournament `create`; all join. Their names
 /// and the tournament's number.
-fn entrants(
+pub(crate) fn entrants(
     server: &Server,
     dir: &std::path::Path,
     n: usize,
@@ -498,7 +498,7 @@ fn an_arena_of_eight_bots_pairs_whoever_is_free_leaves_a_paused_player_out_and_e
 }
 
 /// Asks `line` until it is answered `=`: the process has heard of the tournament.
-fn ok_once_heard(bot: &mut Bot, line: &str) {
+pub(crate) fn ok_once_heard(bot: &mut Bot, line: &str) {
     let deadline = Instant::now() + serve::TIMEOUT;
     loop {
         let answer = bot.ask(line);

@@ -36,8 +36,8 @@ use quentin_rules::{Action, Color, Illegal, Position, SetupError};
 
 use super::size_class::RatingKey;
 use super::store::{
-    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, RatingRow, StoreDown,
-    Writer,
+    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, RatingRow,
+    StoreDown, Writer,
 };
 use crate::note::Note;
 
@@ -49,7 +49,7 @@ pub use listings::PAGE;
 pub use presence::Watching;
 pub use puzzles::LOBBY_LEADERS;
 pub use tournaments::{TournamentGame, TournamentView};
-pub use views::{ABORTED, ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
+pub use views::{ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
 
 /// The hub's limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -304,6 +304,27 @@ impl Hub {
         for outcome in store.commit(&changes.iter().collect::<Vec<_>>())? {
             outcome?;
         }
+        Hub::over(store, loaded, limits, now, forgive)
+    }
+
+    /// The hub over `store` as it stands, to read only (`quentin serve admin tournament ID`,
+    /// with the server running or not): nothing is written, no time forgiven.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub fn read_only(store: impl Backend, now: i64) -> Result<Hub> {
+        let mut store: Box<dyn Backend> = Box::new(store);
+        let loaded = store.load()?;
+        Hub::over(store, loaded, HubLimits::default(), now, None)
+    }
+
+    fn over(
+        store: Box<dyn Backend>,
+        loaded: Loaded,
+        limits: HubLimits,
+        now: i64,
+        forgive: Option<i64>,
+    ) -> Result<Hub> {
         let (lobby, _) = watch::channel(0);
         let mut inner = Inner {
             players: HashMap::new(),
@@ -553,19 +574,6 @@ impl std::fmt::Display for Unplayable {
             }
             Unplayable::Next(e) => write!(f, "{e}"),
         }
-    }
-}
-
-/// The word for why a game ended, as the bot protocol and the records say it.
-#[must_use]
-pub fn ending_word(ending: quentin_rules::Ending) -> &'static str {
-    use quentin_rules::Ending;
-    match ending {
-        Ending::Connection => "connection",
-        Ending::Quint => "quint",
-        Ending::NoPieceLeft => "no-piece-left",
-        Ending::NoLegalAction => "no-legal-action",
-        Ending::ThirdRepetition => "repetition",
     }
 }
 

@@ -2,6 +2,7 @@
 //! the games watched. The game screen is the local game's app and renderer; this session only
 //! feeds it the events parsed from the channel's bytes and draws it into the channel.
 
+mod asks;
 mod game;
 mod operators;
 mod puzzle;
@@ -23,8 +24,7 @@ use ratatui::{TerminalOptions, Viewport};
 
 use super::bot::Who;
 use super::channel::{Ended, Inbox, Input, Keys, Out};
-use super::hub::Refusal;
-use super::lobby::{Ask, Board, Lobby, Rows};
+use super::lobby::{Board, Lobby, Rows};
 use super::spec::TimeControl;
 use super::{Context, Presence};
 use game::game_screen;
@@ -512,8 +512,20 @@ async fn lobby_screen(
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     // The player's open challenges: when one is accepted, its game opens at once.
     let mut waiting: Vec<i64> = Vec::new();
+    // The messages left to the player (a tournament of theirs cancelled): read at the lobby's
+    // opening (those left while they were away), then whenever one of their tournaments is.
+    let mut cancelled = None;
     loop {
         news.borrow_and_update();
+        let now_cancelled = ctx.hub.cancelled_for(lobby.me.0);
+        if cancelled != Some(now_cancelled) {
+            cancelled = Some(now_cancelled);
+            match ctx.moderation.ledger().messages(lobby.me.0).await {
+                Ok(lines) if !lines.is_empty() => lobby.say(lines.join(". "), false),
+                Ok(_) => {}
+                Err(e) => tracing::warn!("cannot read a player's messages: {e:#}"),
+            }
+        }
         lobby.board = board(ctx, lobby.me.0);
         let open: Vec<i64> = lobby
             .board
@@ -549,52 +561,9 @@ async fn lobby_screen(
         };
         let now = ctx.clock.now();
         for event in events {
-            match lobby.handle(&event) {
-                Ask::Nothing => {}
-                Ask::Quit => return Next::Quit,
-                Ask::Puzzles => return Next::Puzzles,
-                Ask::Operators => return Next::Operators,
-                Ask::Open(id) => return Next::Game(id),
-                Ask::Accept(id) => match ctx.hub.accept(lobby.me.0, id, now).await {
-                    Ok((id, _)) => return Next::Game(id),
-                    Err(refusal) => lobby.say(refusal.to_string(), true),
-                },
-                Ask::Withdraw(id) => match ctx.hub.withdraw(lobby.me.0, id).await {
-                    Ok(()) => lobby.say(format!("Challenge #{id} withdrawn."), false),
-                    Err(refusal) => lobby.say(refusal.to_string(), true),
-                },
-                Ask::CreateTournament(settings) => {
-                    match ctx.hub.create_tournament(lobby.me.0, &settings, now).await {
-                        Ok(id) => lobby.say(format!("Tournament {id} made."), false),
-                        Err(why) => lobby.say(why.to_string(), true),
-                    }
-                }
-                Ask::JoinTournament(id) => match ctx.hub.join_tournament(lobby.me.0, id).await {
-                    Ok(()) => lobby.say(format!("You joined tournament {id}."), false),
-                    Err(why) => lobby.say(why.to_string(), true),
-                },
-                Ask::WithdrawTournament(id) => {
-                    match ctx.hub.withdraw_tournament(lobby.me.0, id, now).await {
-                        Ok(()) => lobby.say(format!("You left tournament {id}."), false),
-                        Err(why) => lobby.say(why.to_string(), true),
-                    }
-                }
-                Ask::Challenge(spec) => match ctx.hub.challenge(lobby.me.0, &spec, now).await {
-                    Ok(id) => lobby.say(
-                        format!(
-                            "Challenge #{id} made: {}. Its game opens when accepted.",
-                            spec.summary()
-                        ),
-                        false,
-                    ),
-                    Err(refusal) => {
-                        let name = matches!(
-                            refusal,
-                            Refusal::NoSuchPlayer(_) | Refusal::ChallengeYourself
-                        );
-                        lobby.challenge_refused(refusal.to_string(), name);
-                    }
-                },
+            let ask = lobby.handle(&event);
+            if let Some(next) = asks::answer(ctx, lobby, ask, now).await {
+                return next;
             }
         }
     }

@@ -26,6 +26,7 @@ pub mod channel;
 pub mod clock;
 pub mod cluster;
 pub mod command;
+pub mod game_end;
 pub mod gate;
 pub mod hub;
 pub mod interactive;

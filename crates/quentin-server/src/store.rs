@@ -20,6 +20,7 @@ use anyhow::Result;
 
 use quentin_rules::{Action, Setup};
 
+use super::game_end::GameEnd;
 use super::size_class::RatingKey;
 use super::spec::TimeControl;
 
@@ -115,8 +116,8 @@ pub struct GameRow {
     pub turn_since: i64,
     /// The actions played.
     pub actions: Vec<Action>,
-    /// `black`, `white` or `draw` once over, and why.
-    pub result: Option<(String, String)>,
+    /// How it ended, once over.
+    pub result: Option<GameEnd>,
     /// When it ended.
     pub ended: Option<i64>,
 }
@@ -209,8 +210,8 @@ pub enum Change {
         left: [i64; 2],
         /// When.
         at: i64,
-        /// The result and why, when it ended the game.
-        end: Option<(String, String)>,
+        /// How it ended, when it ended the game.
+        end: Option<GameEnd>,
         /// The seat that won, when it ended the game (`None`: a draw, or no end).
         winner: Option<usize>,
         /// The players' new ratings, each at the game and board-size class it is kept for,
@@ -252,6 +253,8 @@ pub enum Applied {
     Done,
     /// Done: the new row's number.
     Id(i64),
+    /// Done: the new rows' numbers, in order (a tournament round's games).
+    Ids(Vec<i64>),
     /// Not done: the name or key is taken.
     Taken,
     /// Done: the end of a rated game, with the ratings the store computed from its own rows.

@@ -83,6 +83,10 @@ pub enum Outcome {
     Tournament(TournamentView),
     /// `tournament create`: the new tournament's number.
     TournamentMade(TournamentId),
+    /// `tournament cancel`: cancelled.
+    Cancelled,
+    /// `messages`: a line each, oldest first.
+    Messages(Vec<String>),
     /// `puzzle`: a puzzle to solve.
     Puzzle(Served),
     /// `puzzle rating`: the player's puzzle rating.
@@ -161,7 +165,8 @@ fn said(outcome: &Outcome) -> String {
     match outcome {
         Outcome::Done | Outcome::Gone => String::new(),
         Outcome::Name(name) | Outcome::Ordered(name) => name.clone(),
-        Outcome::Motd(lines) => lines.join("\n"),
+        Outcome::Motd(lines) | Outcome::Messages(lines) => lines.join("\n"),
+        Outcome::Cancelled => "cancelled".to_string(),
         Outcome::Challenged(id) | Outcome::Rematched(id) => id.to_string(),
         Outcome::Challenges { page, more, game } => challenges(page, *more, *game),
         Outcome::Accepted { game, color } => format!("{game} {color}"),

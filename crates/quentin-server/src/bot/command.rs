@@ -93,8 +93,18 @@ pub enum BotCommand {
     },
     /// `join ID`: a tournament.
     Join(TournamentId),
-    /// `withdraw tID`: out of a tournament.
-    WithdrawTournament(TournamentId),
+    /// `withdraw tID [now]`: out of a tournament (`now`: its games under way forfeited at
+    /// once).
+    WithdrawTournament {
+        /// The tournament.
+        id: TournamentId,
+        /// `now`.
+        at_once: bool,
+    },
+    /// `tournament cancel ID`: by its creator before its start, or an operator's.
+    CancelTournament(TournamentId),
+    /// `messages`: those left to the player (a tournament of theirs cancelled).
+    Messages,
     /// `puzzle [GAME]`: the next puzzle.
     NextPuzzle(Option<Game>),
     /// `puzzle ID`: that puzzle.
@@ -290,10 +300,18 @@ fn parse_words(word: &str, words: &[&str]) -> Result<BotCommand, String> {
         },
         // `withdraw t7` leaves a tournament; `withdraw 7` takes back a challenge.
         "withdraw" if args.first().is_some_and(|w| w.starts_with(['t', 'T'])) => match args {
-            [id] => BotCommand::WithdrawTournament(tournament_id(id)?),
-            _ => return Err("withdraw ID".to_string()),
+            [id] | [id, "now"] => BotCommand::WithdrawTournament {
+                id: tournament_id(id)?,
+                at_once: args.len() == 2,
+            },
+            _ => {
+                let word = args.get(1).copied().unwrap_or_default();
+                return Err(format!("withdraw ID [now]: {} is not now", shown(word)));
+            }
         },
         "withdraw" => BotCommand::Withdraw(id_of(words)?),
+        "messages" if args.is_empty() => BotCommand::Messages,
+        "messages" => return Err("messages takes no words after it".to_string()),
         "challenges" => challenges(args)?,
         "accept" => BotCommand::Accept(id_of(words)?),
         "play" => {
@@ -360,6 +378,8 @@ fn tournament_id(word: &str) -> Result<TournamentId, String> {
 /// `tournament ...`: its words after `tournament`.
 fn tournament(args: &[&str]) -> Result<BotCommand, String> {
     Ok(match args {
+        ["cancel", id] => BotCommand::CancelTournament(tournament_id(id)?),
+        ["cancel", ..] => return Err("tournament cancel ID".to_string()),
         ["create", settings @ ..] => BotCommand::CreateTournament(Settings::parse(settings)?),
         ["start", id] => BotCommand::StartTournament(tournament_id(id)?),
         [word @ ("pause" | "resume"), id] => BotCommand::PauseTournament {

@@ -6,7 +6,7 @@ use super::super::Context;
 use super::super::hub::{PAGE, Refusal};
 use super::super::moderation::{self, Order, session};
 use super::super::puzzles;
-use super::super::tournament::TournamentRefusal;
+use super::super::tournament::{TournamentId, TournamentRefusal};
 use super::Reader;
 use super::Who;
 use super::answer::{Outcome, Refused};
@@ -161,9 +161,20 @@ async fn command_of(
             done(hub.pause_tournament(me(who)?, id, paused).await?)
         }
         BotCommand::Join(id) => done(hub.join_tournament(me(who)?, id).await?),
-        BotCommand::WithdrawTournament(id) => {
-            done(hub.withdraw_tournament(me(who)?, id, now).await?)
+        BotCommand::WithdrawTournament { id, at_once } => {
+            done(hub.withdraw_tournament(me(who)?, id, at_once, now).await?)
         }
+        BotCommand::CancelTournament(id) => cancel_tournament(ctx, who, id).await?,
+        BotCommand::Messages => Outcome::Messages(
+            ctx.moderation
+                .ledger()
+                .messages(me(who)?)
+                .await
+                .map_err(|e| {
+                    tracing::error!("cannot read a player's messages: {e:#}");
+                    Refusal::NotSaved
+                })?,
+        ),
         BotCommand::NextPuzzle(game) => Outcome::Puzzle(puzzles::next(hub, me(who)?, game).await?),
         BotCommand::Puzzle(id) => Outcome::Puzzle(puzzles::one(hub, &id).await?),
         BotCommand::PuzzleRating => Outcome::PuzzleRating(puzzles::rating(hub, me(who)?).await?),
@@ -231,6 +242,40 @@ async fn takeback(
         (TakebackReply::Yes | TakebackReply::No, None) => Err(Refused::NoTakebackAsked),
         (TakebackReply::Other, _) => Err(Refused::TakebackUsage),
     }
+}
+
+/// `tournament cancel ID`: its creator cancels it before its start; an operator cancels any
+/// not over (an order, in the audit log), its games under way aborted, answered once its
+/// director (maybe another process) has, or after 3 seconds. Each entrant is left a message.
+async fn cancel_tournament(ctx: &Context, who: &Who, id: TournamentId) -> Result<Outcome, Refused> {
+    let me = me(who)?;
+    let now = ctx.clock.now();
+    let own = ctx
+        .hub
+        .tournament(id, now)
+        .is_some_and(|v| v.status == "open" && ctx.hub.player_named(&v.creator) == Some(me));
+    if own || !session::is_operator(ctx, who) {
+        ctx.hub.cancel_tournament(me, id, now).await?;
+        return Ok(Outcome::Cancelled);
+    }
+    session::carry_out(ctx, who, &Order::CancelTournament(id.0))
+        .await
+        .map_err(Refused::Said)?;
+    let mut lobby = ctx.hub.watch_lobby();
+    let cancelled = || {
+        ctx.hub
+            .tournament(id, ctx.clock.now())
+            .is_some_and(|v| v.status == "cancelled")
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(3), async {
+        while !cancelled() {
+            if lobby.changed().await.is_err() {
+                break;
+            }
+        }
+    })
+    .await;
+    Ok(Outcome::Cancelled)
 }
 
 /// `clock advance SECONDS`, on a test server only (built with the `test-hooks` feature).

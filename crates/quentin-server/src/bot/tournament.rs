@@ -1,8 +1,9 @@
 //! The bot protocol's tournament answers: to `tournament create ...` (`= ID`), `tournaments`,
 //! `tournament ID` (a status line, then `player RANK NAME POINTS TIEBREAK...` lines, then
 //! `game ROUND FIRST SECOND GAME-ID RESULT` lines, a bye `game ROUND NAME - - bye`), `join ID`,
-//! `withdraw ID` and `tournament start ID`; in an arena, `tournament pause ID` and `tournament
-//! resume ID`. Tournament numbers are written `t7`.
+//! `withdraw ID [now]`, `tournament start ID` and `tournament cancel ID`; in an arena,
+//! `tournament pause ID` and `tournament resume ID`; `messages` (a tournament cancelled).
+//! Tournament numbers are written `t7`.
 
 use super::super::hub::TournamentView;
 use super::super::tournament::points;

@@ -2,9 +2,10 @@
 //! (asked by one, agreed by the other, in casual games), an abort before both have made a
 //! first move, and a rematch once the game is over.
 
+use super::super::game_end::Aborted;
 use super::super::spec::{First, Spec};
 use super::super::store::Change;
-use super::play::ABORT_ASKED;
+use super::play::Stop;
 use super::{GameCommand, Hub, Live, Refusal};
 use crate::note::Note;
 use quentin_record::game_line::GameLine;
@@ -131,7 +132,8 @@ impl Hub {
             return Err(Refusal::TooLateToAbort);
         }
         tracing::info!(game = id, player, "a player aborts a game");
-        self.end(vec![turn], id, 0, ABORT_ASKED, now).await
+        self.end(vec![turn], id, 0, Stop::Aborted(Aborted::Asked), now)
+            .await
     }
 
     /// `player` asks for a rematch of finished game `id` (the same terms, the first move the

@@ -19,8 +19,8 @@ use super::{Hub, Inner, Live, Refusal};
 enum Step {
     /// It starts.
     Start,
-    /// Too few joined by the start: it is cancelled.
-    Cancel,
+    /// Too few joined by the start: it is cancelled, each entrant told why.
+    Cancel(String),
     /// A player lost two games without moving: withdrawn.
     Withdraw(EntrantRow),
     /// These games and byes begin, each in its round.
@@ -35,10 +35,17 @@ impl Inner {
         let t = self.tournaments.get(&id)?;
         let settings = Settings::from_stored(&t.settings).ok()?;
         if t.status == "open" {
-            return (now >= t.starts).then_some(if t.entrants.len() >= settings.min as usize {
-                Step::Start
-            } else {
-                Step::Cancel
+            return (now >= t.starts).then(|| {
+                if t.entrants.len() >= settings.min as usize {
+                    Step::Start
+                } else {
+                    Step::Cancel(format!(
+                        "tournament {} is cancelled: {} joined, {} needed to start",
+                        TournamentId(id),
+                        t.entrants.len(),
+                        settings.min
+                    ))
+                }
             });
         }
         if t.status != "running" {
@@ -108,7 +115,13 @@ impl Inner {
                 if round >= total || active.len() < 2 {
                     return (!running).then_some(Step::Over);
                 }
-                if running && !at_once {
+                // A Swiss by correspondence with `round-days`: the next round at its set time
+                // at the latest, the games still under way going on beside it.
+                let due = t
+                    .started
+                    .and_then(|s| settings.round_due(s, round + 1))
+                    .is_some_and(|at| now >= at);
+                if running && !at_once && !due {
                     return None;
                 }
                 let next = round + 1;
@@ -162,7 +175,7 @@ impl Hub {
 
     /// Whether this process directs tournament `id`: it alone, or it holds (or has just
     /// taken) the tournament's lease.
-    async fn directs(&self, id: i64) -> bool {
+    pub(super) async fn directs(&self, id: i64) -> bool {
         if self.peers.get().is_none() {
             return true;
         }
@@ -217,11 +230,12 @@ impl Hub {
             })
         };
         match step {
-            Step::Start | Step::Cancel | Step::Over => {
-                let word = match step {
-                    Step::Start => "running",
-                    Step::Cancel => "cancelled",
-                    _ => "over",
+            Step::Cancel(text) => self.cancelled(id, text, now).await,
+            Step::Start | Step::Over => {
+                let word = if step == Step::Start {
+                    "running"
+                } else {
+                    "over"
                 };
                 let turn = self.lobby_turn.clone().lock_owned().await;
                 self.commit(status(word), vec![turn], move |inner, _| {
@@ -256,88 +270,82 @@ impl Hub {
                 })
                 .await
             }
-            Step::Pair(pairings) => {
-                for (round, pairing) in pairings {
-                    self.pair(id, round, pairing, now).await?;
-                }
-                Ok(())
-            }
+            Step::Pair(pairings) => self.pair(id, pairings, now).await,
         }
     }
 
-    /// Begins one game (or gives one bye) of tournament `id`.
-    async fn pair(&self, id: i64, round: u32, pairing: Pairing, now: i64) -> Result<(), Refusal> {
+    /// Begins a round's games and gives its byes (or an arena's games paired at once), in one
+    /// change: a director that dies meanwhile leaves the whole round or none of it.
+    async fn pair(&self, id: i64, pairings: Vec<(u32, Pairing)>, now: i64) -> Result<(), Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let settings = {
             let inner = self.lock();
             let t = inner.tournaments.get(&id).ok_or(Refusal::NotSaved)?;
             Settings::from_stored(&t.settings).map_err(|_| Refusal::NotSaved)?
         };
-        let round = i64::from(round);
-        let (first, second) = match pairing {
-            Pairing::Bye(player) => {
-                let change = Change::Tournament(TournamentChange::Bye {
-                    tournament: id,
-                    round,
-                    player,
-                });
-                return self
-                    .commit(change, vec![turn], move |inner, _| {
-                        if let Some(t) = inner.tournaments.get_mut(&id) {
-                            t.pairings.push(PairingRow {
-                                round,
-                                first: player,
-                                second: None,
-                                game: None,
-                            });
-                        }
-                        inner.lobby_changed();
-                        Ok(())
-                    })
-                    .await;
-            }
-            Pairing::Game { first, second } => (first, second),
-        };
         let spec = &settings.spec;
         let start = spec.clock.start_ms();
-        let row = GameRow {
-            id: 0,
-            setup: spec.setup,
-            players: [first, second],
-            clock: spec.clock,
-            rated: spec.rated,
-            left: [start, start],
-            turn_since: now,
-            actions: Vec::new(),
-            result: None,
-            ended: None,
-        };
         let position = spec.setup.start().map_err(Refusal::BadSetup)?;
-        let change = Change::Tournament(TournamentChange::Pair {
+        let (mut byes, mut games) = (Vec::new(), Vec::new());
+        for (round, pairing) in pairings {
+            let round = i64::from(round);
+            match pairing {
+                Pairing::Bye(player) => byes.push((round, player)),
+                Pairing::Game { first, second } => games.push((
+                    round,
+                    GameRow {
+                        id: 0,
+                        setup: spec.setup,
+                        players: [first, second],
+                        clock: spec.clock,
+                        rated: spec.rated,
+                        left: [start, start],
+                        turn_since: now,
+                        actions: Vec::new(),
+                        result: None,
+                        ended: None,
+                    },
+                )),
+            }
+        }
+        let change = Change::Tournament(TournamentChange::Round {
             tournament: id,
-            round,
-            game: row.clone(),
+            byes: byes.clone(),
+            games: games.clone(),
         });
         let peers = self.peers.get().cloned();
         self.commit(change, vec![turn], move |inner, applied| {
-            let Applied::Id(game) = applied else {
+            let Applied::Ids(ids) = applied else {
                 return Err(Refusal::NotSaved);
             };
-            if let Some(peers) = peers {
-                peers.started(game);
-            }
-            inner
-                .games
-                .insert(game, Live::new(GameRow { id: game, ..row }, position));
-            if let Some(t) = inner.tournaments.get_mut(&id) {
-                t.pairings.push(PairingRow {
+            let mut rows = Vec::new();
+            for (round, player) in byes {
+                rows.push(PairingRow {
                     round,
-                    first,
-                    second: Some(second),
-                    game: Some(game),
+                    first: player,
+                    second: None,
+                    game: None,
                 });
             }
-            tracing::info!(tournament = id, game, "a tournament game starts");
+            for ((round, row), game) in games.into_iter().zip(ids) {
+                if let Some(peers) = &peers {
+                    peers.started(game);
+                }
+                rows.push(PairingRow {
+                    round,
+                    first: row.players[0],
+                    second: Some(row.players[1]),
+                    game: Some(game),
+                });
+                inner.games.insert(
+                    game,
+                    Live::new(GameRow { id: game, ..row }, position.clone()),
+                );
+                tracing::info!(tournament = id, game, "a tournament game starts");
+            }
+            if let Some(t) = inner.tournaments.get_mut(&id) {
+                t.pairings.extend(rows);
+            }
             inner.lobby_changed();
             Ok(())
         })

@@ -17,6 +17,7 @@
 //! (for the games each process has read) across processes; only the count of recent asks is
 //! the process's own memory.
 
+use super::super::game_end::{Aborted, GameEnd};
 use std::collections::{HashMap, VecDeque};
 
 use super::super::spec::TimeControl;
@@ -106,12 +107,7 @@ impl Inner {
             .filter(|g| g.row.rated && g.row.players.contains(&a) && g.row.players.contains(&b))
             .filter(|g| g.row.ended.is_none_or(|at| at > now - DAY))
             // An aborted game moved no rating.
-            .filter(|g| {
-                g.row
-                    .result
-                    .as_ref()
-                    .is_none_or(|(result, _)| result != super::views::ABORTED)
-            })
+            .filter(|g| g.row.result.as_ref().is_none_or(|end| !end.aborted()))
             .count();
         together < self.limits.fair.rated_per_pair
     }
@@ -135,9 +131,10 @@ pub(super) fn held_until(inner: &Inner, player: i64, now: i64) -> Option<i64> {
         .filter_map(|g| {
             let seat = g.row.players.iter().position(|p| *p == player)?;
             let ended = g.row.ended?;
-            let aborted = g.row.result.as_ref().is_some_and(|(result, why)| {
-                result == super::views::ABORTED && why != super::super::moderation::BY_OPERATOR
-            });
+            let aborted = g
+                .row
+                .result
+                .is_some_and(|end| end.aborted() && end != GameEnd::Aborted(Aborted::ByOperator));
             // The player's own actions: those of their seat (the first player's are the even
             // ones; a swap keeps the order of seats). Held is the one who was to move and
             // never did, not the opponent who had no turn yet.

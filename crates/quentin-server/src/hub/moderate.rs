@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use tokio::sync::watch;
 
-use super::super::moderation::{BY_OPERATOR, FORFEIT, Sanctions};
+use super::super::game_end::{Aborted, How};
+use super::super::moderation::Sanctions;
+use super::play::Stop;
 use super::{Hub, Owner};
 
 impl Hub {
@@ -78,7 +80,38 @@ impl Hub {
     /// Each is tried once here; one that cannot be ended now is tried at the next reading.
     pub async fn end_sanctioned(&self, now: i64) {
         let sanctions = self.sanctions();
-        let due: Vec<(i64, usize, &'static str)> = {
+        // The tournaments an operator cancelled, by the process that directs each.
+        let ordered: Vec<i64> = {
+            let inner = self.lock();
+            sanctions
+                .cancels
+                .iter()
+                .copied()
+                .filter(|id| {
+                    inner
+                        .tournaments
+                        .get(id)
+                        .is_some_and(|t| matches!(t.status.as_str(), "open" | "running"))
+                })
+                .collect()
+        };
+        for id in ordered {
+            if !self.directs(id).await {
+                continue;
+            }
+            let text = format!(
+                "tournament {} is cancelled by an operator",
+                super::super::tournament::TournamentId(id)
+            );
+            if let Err(e) = self.cancelled(id, text, now).await {
+                tracing::warn!(tournament = id, "cannot cancel the tournament: {e}");
+            }
+        }
+        let cancelled: std::collections::HashSet<i64> = self
+            .cancelled_games(&sanctions.cancels)
+            .into_iter()
+            .collect();
+        let due: Vec<(i64, usize, Stop)> = {
             let inner = self.lock();
             inner
                 .games
@@ -90,8 +123,8 @@ impl Hub {
                         .is_none_or(|p| p.owner(g.row.id) == Owner::Me)
                 })
                 .filter_map(|g| {
-                    if sanctions.aborts.contains(&g.row.id) {
-                        return Some((g.row.id, 0, BY_OPERATOR));
+                    if sanctions.aborts.contains(&g.row.id) || cancelled.contains(&g.row.id) {
+                        return Some((g.row.id, 0, Stop::Aborted(Aborted::ByOperator)));
                     }
                     let banned = g
                         .row
@@ -99,14 +132,15 @@ impl Hub {
                         .iter()
                         .position(|p| sanctions.ban_of(*p, now).is_some())?;
                     Some(if g.row.actions.len() < 2 {
-                        (g.row.id, 0, BY_OPERATOR)
+                        (g.row.id, 0, Stop::Aborted(Aborted::ByOperator))
                     } else {
-                        (g.row.id, 1 - banned, FORFEIT)
+                        // Lost on forfeit: the banned player's opponent wins.
+                        (g.row.id, 1 - banned, Stop::Won(How::Forfeit))
                     })
                 })
                 .collect()
         };
-        for (id, winner, reason) in due {
+        for (id, winner, stop) in due {
             let Ok(turn) = self.lock().live(id).map(|g| g.turn.clone()) else {
                 continue;
             };
@@ -119,8 +153,8 @@ impl Hub {
             {
                 continue;
             }
-            tracing::info!(game = id, %reason, "an operator's order ends a game");
-            if let Err(e) = self.end(vec![turn], id, winner, reason, now).await {
+            tracing::info!(game = id, ?stop, "an operator's order ends a game");
+            if let Err(e) = self.end(vec![turn], id, winner, stop, now).await {
                 tracing::warn!(
                     game = id,
                     "cannot end the game for an operator's order: {e}"

@@ -6,34 +6,31 @@ use std::collections::HashMap;
 
 use tokio::sync::{OwnedMutexGuard, oneshot};
 
-use quentin_rules::{Action, Color};
+use quentin_rules::Action;
 
-use super::super::moderation::BY_OPERATOR;
+use super::super::game_end::{Aborted, GameEnd, How};
 use super::super::report::report;
 use super::super::size_class::{RatingKey, rating_key};
 use super::super::store::{Applied, Change, GameRow, RatingRow};
 use super::fair::RATED_MIN_ACTIONS;
-use super::views::ABORTED;
-use super::{
-    GameCommand, Held, Hub, Inner, Outcome, Owner, Player, Refusal, color_of, ending_word, seat_of,
-};
+use super::{GameCommand, Held, Hub, Inner, Outcome, Owner, Player, Refusal, color_of, seat_of};
 
-/// Why an aborted game ended: a player made no first move (ran out of time, or resigned,
-/// before it).
-pub const NO_FIRST_MOVE: &str = "no-first-move";
-
-/// Why an aborted game ended: a player aborted it before both had moved.
-pub const ABORT_ASKED: &str = "by-player";
-/// Why a rated game ended by resignation, time or leaving is aborted: fewer than
-/// [`RATED_MIN_ACTIONS`] actions.
-pub const TOO_SHORT: &str = "too-short";
+/// Why the hub ends a game that the rules did not end: a win of the seat it names (read as an
+/// abort when the loser made no first move, or a rated game is too short to rate), or an
+/// abort asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// Won this way.
+    Won(How),
+    /// Aborted: by a player or an operator.
+    Aborted(Aborted),
+}
 
 /// What the end of a game changes, decided before its commit.
 struct Ending {
     id: i64,
     left: [i64; 2],
-    result: String,
-    reason: String,
+    end: GameEnd,
     ratings: Vec<(i64, RatingKey, RatingRow)>,
 }
 
@@ -95,7 +92,8 @@ impl Hub {
         }
         if self.out_of_time(id, now) {
             let winner = 1 - seat_to_move(self, id);
-            self.end(vec![turn], id, winner, "time", now).await?;
+            self.end(vec![turn], id, winner, Stop::Won(How::Time), now)
+                .await?;
             return Err(Refusal::TimeRanOut);
         }
         let (position, left, rated) = {
@@ -111,12 +109,7 @@ impl Hub {
             (position, left, game.row.rated)
         };
         let outcome = position.outcome();
-        let end = outcome.map(|o| {
-            (
-                o.winner().map_or("draw", Color::name).to_string(),
-                ending_word(o.ending()).to_string(),
-            )
-        });
+        let end = outcome.map(|o| GameEnd::by_rules(o.winner(), o.ending()));
         let mut held = vec![turn];
         let winner = outcome
             .and_then(|o| o.winner())
@@ -135,7 +128,7 @@ impl Hub {
             action: Some(action),
             left,
             at: now,
-            end: end.clone(),
+            end,
             winner,
             ratings: ratings.clone(),
         };
@@ -182,7 +175,8 @@ impl Hub {
 
     async fn resign_here(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
         let (turn, seat) = self.seat(player, id).await?;
-        self.end(vec![turn], id, 1 - seat, "resignation", now).await
+        self.end(vec![turn], id, 1 - seat, Stop::Won(How::Resignation), now)
+            .await
     }
 
     /// Ends every game whose player to move has run out of time at `now`, and writes the
@@ -216,7 +210,10 @@ impl Hub {
             }
             let winner = 1 - seat_to_move(self, id);
             // A game that cannot be ended now is still running out: the next tick tries again.
-            match self.start_end(vec![turn], id, winner, "time", now).await {
+            match self
+                .start_end(vec![turn], id, winner, Stop::Won(How::Time), now)
+                .await
+            {
                 Ok(answer) => ending.push(answer),
                 Err(e) => report(format_args!(
                     "cannot end game {id} on time (tried again at the next tick): {e}"
@@ -245,16 +242,16 @@ impl Hub {
         self.lock().games.get(&id).is_some_and(|g| g.flagged(now))
     }
 
-    /// Ends game `id` with seat `winner` the winner, for `reason`; once on disk.
+    /// Ends game `id` with seat `winner` the winner, for `stop`; once on disk.
     pub(super) async fn end(
         &self,
         held: Held,
         id: i64,
         winner: usize,
-        reason: &str,
+        stop: Stop,
         now: i64,
     ) -> Result<(), Refusal> {
-        self.start_end(held, id, winner, reason, now)
+        self.start_end(held, id, winner, stop, now)
             .await?
             .await
             .unwrap_or(Err(Refusal::NotSaved))
@@ -266,7 +263,7 @@ impl Hub {
         mut held: Held,
         id: i64,
         winner: usize,
-        reason: &str,
+        stop: Stop,
         now: i64,
     ) -> Result<oneshot::Receiver<Result<(), Refusal>>, Refusal> {
         if self.lock().live(id)?.row.rated {
@@ -277,28 +274,22 @@ impl Hub {
             let game = inner.live(id)?;
             // Aborted when asked, or when the loser has made no move yet, or a rated game
             // too short to rate (fair.rs): won by nobody, not rated.
-            let asked = reason == ABORT_ASKED || reason == BY_OPERATOR;
             let unmoved = game.row.actions.len() <= 1 - winner;
             let short = game.row.rated && game.row.actions.len() < RATED_MIN_ACTIONS;
-            let aborted = asked || unmoved || short;
+            let end = match stop {
+                Stop::Aborted(why) => GameEnd::Aborted(why),
+                Stop::Won(_) if unmoved => GameEnd::Aborted(Aborted::NoFirstMove),
+                Stop::Won(_) if short => GameEnd::Aborted(Aborted::TooShort),
+                Stop::Won(how) => GameEnd::Won {
+                    by: color_of(&game.position, winner),
+                    how,
+                },
+            };
+            let aborted = end.aborted();
             Ending {
                 id,
                 left: game.left_at(now).map(|l| l.max(0)),
-                result: if aborted {
-                    ABORTED.to_string()
-                } else {
-                    color_of(&game.position, winner).name().to_string()
-                },
-                reason: if asked {
-                    reason
-                } else if unmoved {
-                    NO_FIRST_MOVE
-                } else if short {
-                    TOO_SHORT
-                } else {
-                    reason
-                }
-                .to_string(),
+                end,
                 ratings: if game.row.rated && !aborted {
                     rate(&inner.players, &game.row, Some(winner))
                 } else {
@@ -312,7 +303,7 @@ impl Hub {
             action: None,
             left: ending.left,
             at: now,
-            end: Some((ending.result.clone(), ending.reason.clone())),
+            end: Some(ending.end),
             winner: Some(winner),
             ratings: ending.ratings.clone(),
         };
@@ -326,7 +317,7 @@ impl Hub {
                 game.changes = changes;
                 game.row.left = ending.left;
                 game.row.turn_since = now;
-                game.row.result = Some((ending.result, ending.reason));
+                game.row.result = Some(ending.end);
                 game.row.ended = Some(now);
                 game.told();
             }
@@ -408,7 +399,7 @@ fn log_end(inner: &Inner, id: i64) {
                 .get(&p)
                 .map_or_else(|| format!("#{p}"), |p| p.name.clone())
         });
-        let (result, reason) = game.row.result.clone().unwrap_or_default();
+        let (result, reason) = game.row.result.map(GameEnd::words).unwrap_or_default();
         tracing::info!(game = id, black_or_first = %names[0], second = %names[1], %result, %reason, "a game ends");
     }
 }

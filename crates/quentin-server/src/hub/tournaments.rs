@@ -6,15 +6,14 @@
 
 use std::collections::HashMap;
 
+use super::super::game_end::{Aborted, GameEnd};
 use super::super::size_class::rating_key;
 use super::super::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
 use super::super::tournament::standings::{self, Standing};
 use super::super::tournament::{
     GameResult, Kind, Pairing, Played, Settings, TournamentId, TournamentRefusal,
 };
-use super::play::NO_FIRST_MOVE;
-use super::views::ABORTED;
-use super::{Hub, Inner, Live, color_of};
+use super::{Hub, Inner, Live, Refusal, color_of};
 
 /// A tournament as the protocol and the screens show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,21 +58,14 @@ pub struct TournamentGame {
 /// A finished game's result, for a tournament: a game aborted because a player made no first
 /// move is lost by that player; one aborted otherwise counts as a draw.
 pub(crate) fn result_of(live: &Live) -> Option<GameResult> {
-    let (result, reason) = live.row.result.as_ref()?;
-    Some(if result == ABORTED {
-        if reason != NO_FIRST_MOVE {
-            GameResult::Draw
-        } else if live.row.actions.is_empty() {
+    Some(match live.row.result? {
+        GameEnd::Aborted(Aborted::NoFirstMove) if live.row.actions.is_empty() => {
             GameResult::SecondWon
-        } else {
-            GameResult::FirstWon
         }
-    } else if result == "draw" {
-        GameResult::Draw
-    } else if color_of(&live.position, 0).name() == result {
-        GameResult::FirstWon
-    } else {
-        GameResult::SecondWon
+        GameEnd::Aborted(Aborted::NoFirstMove) => GameResult::FirstWon,
+        GameEnd::Aborted(_) | GameEnd::Drawn(_) => GameResult::Draw,
+        GameEnd::Won { by, .. } if color_of(&live.position, 0) == by => GameResult::FirstWon,
+        GameEnd::Won { .. } => GameResult::SecondWon,
     })
 }
 
@@ -81,8 +73,7 @@ pub(crate) fn result_of(live: &Live) -> Option<GameResult> {
 pub(crate) fn struck(live: &Live, player: i64) -> bool {
     live.row
         .result
-        .as_ref()
-        .is_some_and(|(result, reason)| result == ABORTED && reason == NO_FIRST_MOVE)
+        .is_some_and(|end| end == GameEnd::Aborted(Aborted::NoFirstMove))
         && live.row.players[live.row.actions.len().min(1)] == player
 }
 
@@ -267,7 +258,8 @@ impl Hub {
     }
 
     /// `player` leaves tournament `id`: before the start, as if never joined; during it,
-    /// withdrawn from the next rounds, their games under way forfeited at once.
+    /// withdrawn from the next pairings, their games under way going on until they end (lost
+    /// on time if the player plays no more), or, with `at_once`, forfeited at once.
     ///
     /// # Errors
     /// Not in it, over; a store that cannot save.
@@ -275,6 +267,7 @@ impl Hub {
         &self,
         player: i64,
         id: TournamentId,
+        at_once: bool,
         now: i64,
     ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
@@ -297,7 +290,7 @@ impl Hub {
                     },
                     Vec::new(),
                 ),
-                "running" if !entrant.withdrawn => (
+                "running" if !entrant.withdrawn || at_once => (
                     TournamentChange::Entrant {
                         tournament: id.0,
                         entrant: EntrantRow {
@@ -310,6 +303,7 @@ impl Hub {
                         .filter(|p| p.first == player || p.second == Some(player))
                         .filter_map(|p| p.game)
                         .filter(|g| inner.games.get(g).is_some_and(|l| l.row.result.is_none()))
+                        .filter(|_| at_once)
                         .collect(),
                 ),
                 "running" => return Err(TournamentRefusal::AlreadyWithdrawn(id)),
@@ -344,6 +338,81 @@ impl Hub {
             let _ = self.resign(player, game, now).await;
         }
         Ok(())
+    }
+
+    /// `by`, its creator, cancels tournament `id` before its start; each entrant is told.
+    ///
+    /// # Errors
+    /// Not theirs, not open (an operator's `tournament cancel ID` then); a store that cannot
+    /// save.
+    pub async fn cancel_tournament(
+        &self,
+        by: i64,
+        id: TournamentId,
+        now: i64,
+    ) -> Result<(), TournamentRefusal> {
+        let text = {
+            let inner = self.lock();
+            let t = inner
+                .tournaments
+                .get(&id.0)
+                .ok_or(TournamentRefusal::NoSuch(id))?;
+            if t.by != by {
+                return Err(TournamentRefusal::NotYoursToCancel(id));
+            }
+            match t.status.as_str() {
+                "open" => {}
+                "running" => return Err(TournamentRefusal::RunningCancel(id)),
+                status => return Err(TournamentRefusal::Status(id, status.to_string())),
+            }
+            format!(
+                "tournament {id} is cancelled by its creator {}",
+                inner.name_of(by)
+            )
+        };
+        self.cancelled(id.0, text, now)
+            .await
+            .map_err(TournamentRefusal::Store)
+    }
+
+    /// Tournament `id`, open or running, is cancelled, each entrant left message `text`; its
+    /// games under way are aborted by [`Hub::end_sanctioned`] (their owners').
+    pub(crate) async fn cancelled(&self, id: i64, text: String, now: i64) -> Result<(), Refusal> {
+        let turn = self.lobby_turn.clone().lock_owned().await;
+        let live = self
+            .lock()
+            .tournaments
+            .get(&id)
+            .is_some_and(|t| matches!(t.status.as_str(), "open" | "running"));
+        if !live {
+            return Ok(());
+        }
+        let change = Change::Tournament(TournamentChange::Cancel {
+            tournament: id,
+            at: now,
+            text,
+        });
+        self.commit(change, vec![turn], move |inner, _| {
+            if let Some(t) = inner.tournaments.get_mut(&id) {
+                t.status = "cancelled".to_string();
+            }
+            tracing::info!(tournament = id, "the tournament is cancelled");
+            inner.lobby_changed();
+            Ok(())
+        })
+        .await
+    }
+
+    /// The games under way of the cancelled tournaments, and of those `ordered` cancelled.
+    pub(crate) fn cancelled_games(&self, ordered: &std::collections::BTreeSet<i64>) -> Vec<i64> {
+        let inner = self.lock();
+        inner
+            .tournaments
+            .values()
+            .filter(|t| t.status == "cancelled" || ordered.contains(&t.id))
+            .flat_map(|t| t.pairings.iter().filter_map(|p| p.game))
+            .filter(|g| inner.games.get(g).is_some_and(|l| l.row.result.is_none()))
+            .collect()
     }
 
     /// `player` pauses in arena `id` (`paused`: no game is begun for them until they come
@@ -408,6 +477,17 @@ impl Hub {
     #[must_use]
     pub fn tournament(&self, id: TournamentId, now: i64) -> Option<TournamentView> {
         self.lock().tournament_view(id.0, now)
+    }
+
+    /// How many tournaments `player` joined were cancelled: when it grows, a message waits
+    /// for them in the store.
+    #[must_use]
+    pub fn cancelled_for(&self, player: i64) -> usize {
+        self.lock()
+            .tournaments
+            .values()
+            .filter(|t| t.status == "cancelled" && t.entrants.iter().any(|e| e.player == player))
+            .count()
     }
 
     /// Every tournament not cancelled, the newest first.

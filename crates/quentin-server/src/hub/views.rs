@@ -1,14 +1,13 @@
 //! What the hub shows: a game as its players and watchers see it, the open challenges, a
 //! player's games, the games being played, recent results, the leaderboard, and records.
 
-use super::super::moderation::{BY_OPERATOR, FORFEIT};
 use quentin_record::record::{self, Players};
-use quentin_rules::{Action, Color, Game, Position, Setup};
+use quentin_rules::{Action, Color, Ending, Game, Position, Setup};
 
+use super::super::game_end::{Aborted, GameEnd, How};
 use super::super::size_class::{RatingKey, SizeClass, rating_key};
 use super::super::spec::TimeControl;
 use super::agree::Rematch;
-use super::play::{ABORT_ASKED, NO_FIRST_MOVE, TOO_SHORT};
 use super::{Hub, Inner, Live, color_of};
 use quentin_app::app::{Abort, Finish, Win};
 use quentin_record::game_line::takeback_len;
@@ -45,8 +44,8 @@ pub struct GameView {
     pub left: [i64; 2],
     /// The seat to move (0: player 1); `None` once over.
     pub to_move: Option<usize>,
-    /// `black`, `white` or `draw`, and why, once over.
-    pub result: Option<(String, String)>,
+    /// How it ended, once over.
+    pub result: Option<GameEnd>,
     /// Rated or casual.
     pub rated: bool,
     /// The seat that asks to take back.
@@ -76,55 +75,37 @@ impl GameView {
     /// `aborted no-first-move`.
     #[must_use]
     pub fn result_words(&self) -> Option<String> {
-        self.result.as_ref().map(|(winner, why)| {
-            let score = match winner.as_str() {
-                "black" => "B+",
-                "white" => "W+",
-                ABORTED => ABORTED,
-                _ => "0",
-            };
-            format!("{score} {why}")
-        })
+        self.result.map(GameEnd::bot_words)
     }
 
-    /// How it ended, as a type: the one place where the stored words of a result are read.
-    /// A word this version does not know is logged and read as a plain win or abort.
+    /// How it ended, as the screens tell it.
     #[must_use]
     pub fn finish(&self) -> Option<Finish> {
-        let (winner, why) = self.result.as_ref()?;
-        let seat = match winner.as_str() {
-            "black" => Some(self.seat_of_color(Color::Black)),
-            "white" => Some(self.seat_of_color(Color::White)),
-            _ => None,
-        };
-        Some(match (winner.as_str(), seat) {
-            (ABORTED, _) => Finish::Aborted(match why.as_str() {
-                ABORT_ASKED => Abort::Asked,
-                NO_FIRST_MOVE => Abort::NoFirstMove(self.no_first_move()),
-                TOO_SHORT => Abort::TooShort,
-                BY_OPERATOR => Abort::ByOperator,
-                other => {
-                    tracing::warn!(game = self.id, why = other, "an abort's reason not known");
-                    Abort::Asked
-                }
+        Some(match self.result? {
+            GameEnd::Aborted(why) => Finish::Aborted(match why {
+                Aborted::Asked => Abort::Asked,
+                Aborted::NoFirstMove => Abort::NoFirstMove(self.no_first_move()),
+                Aborted::TooShort => Abort::TooShort,
+                Aborted::ByOperator => Abort::ByOperator,
             }),
-            (_, Some(seat)) => Finish::Won(
-                seat,
-                match why.as_str() {
-                    "connection" => Win::Connection(self.color(seat)),
-                    "quint" => Win::Quint,
-                    "no-piece-left" => Win::NoPieceLeft,
-                    "no-legal-action" => Win::NoLegalAction,
-                    "time" => Win::Time,
-                    "resignation" => Win::Resignation,
-                    FORFEIT => Win::Forfeit,
-                    other => {
-                        tracing::warn!(game = self.id, why = other, "a win's reason not known");
-                        Win::Connection(self.color(seat))
-                    }
-                },
-            ),
-            (_, None) => Finish::Drawn,
+            GameEnd::Won { by, how } => {
+                let seat = self.seat_of_color(by);
+                Finish::Won(
+                    seat,
+                    match how {
+                        How::Rules(Ending::Connection) => Win::Connection(self.color(seat)),
+                        How::Rules(Ending::Quint) => Win::Quint,
+                        How::Rules(Ending::NoPieceLeft) => Win::NoPieceLeft,
+                        How::Rules(Ending::NoLegalAction) => Win::NoLegalAction,
+                        // A repetition draws; no win is by it.
+                        How::Rules(Ending::ThirdRepetition) => Win::NoLegalAction,
+                        How::Time => Win::Time,
+                        How::Resignation => Win::Resignation,
+                        How::Forfeit => Win::Forfeit,
+                    },
+                )
+            }
+            GameEnd::Drawn(_) => Finish::Drawn,
         })
     }
 
@@ -191,9 +172,6 @@ impl GameView {
         out
     }
 }
-
-/// The result word of an aborted game: no one won and it is not rated.
-pub const ABORTED: &str = "aborted";
 
 /// The provisional rule (a deviation above 110, lichess's threshold: `1500?`) and the ways a
 /// rating and its change are written: one rule for the game ratings here and the puzzle
@@ -338,7 +316,7 @@ impl Inner {
             clock: row.clock,
             left: game.left_at(now).map(|l| l.max(0)),
             to_move: game.to_move(),
-            result: row.result.clone(),
+            result: row.result,
             rated: row.rated,
             takeback: game.takeback,
             first_move: game.first_move_left(now).map(|l| l.max(0)),

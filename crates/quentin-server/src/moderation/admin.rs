@@ -1,14 +1,19 @@
 //! `quentin serve admin WORDS...`: the host's orders, against the store itself (the SQLite file
 //! in the data directory, or the PostgreSQL database), whether the server runs or not. The
 //! words are the operators' (and `op NAME`, `deop NAME`); the audit log says `host` did it. A
-//! running server reads the order within a second; a stopped one at its start.
+//! running server reads the order within a second; a stopped one at its start. Besides the
+//! orders, `tournaments` and `tournament ID` print the tournaments' tables from the store's
+//! rows, as the bot protocol's words of the same names do.
 
 use std::path::Path;
 
 use anyhow::{Context as _, Result, anyhow, bail};
 
+use super::super::bot::tournament;
+use super::super::hub::Hub;
 use super::super::store::Sqlite;
 use super::super::store::postgres::{self, Postgres};
+use super::super::tournament::TournamentId;
 use super::ledger::HOST;
 use super::{Ledger, Order};
 
@@ -19,13 +24,27 @@ use super::{Ledger, Order};
 /// Words that are no order, a store that cannot be opened, or the order refused (its reason).
 pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<String> {
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let order = Order::parse(&words).map_err(|why| anyhow!(why))?;
     let now = i64::try_from(
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .context("the machine's clock is before 1970")?
             .as_millis(),
     )?;
+    // The tournaments' tables, as the bot protocol's `tournaments` and `tournament ID`.
+    let table = match words.as_slice() {
+        ["tournaments"] => Some(None),
+        ["tournament", id] => Some(Some(TournamentId::parse(id).ok_or_else(|| {
+            anyhow!(
+                "bad tournament number {}: say t1, t2...",
+                super::super::spec::shown(id)
+            )
+        })?)),
+        _ => None,
+    };
+    let order = match table {
+        Some(_) => None,
+        None => Some(Order::parse(&words).map_err(|why| anyhow!(why))?),
+    };
     let answer = match database {
         None => {
             let path = data.join("server.db");
@@ -36,8 +55,14 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
                 );
             }
             // Opened once as the server opens it: checked, and brought to this version.
-            drop(Sqlite::open(&path)?);
-            Ledger::sqlite(&path)?.order_now(HOST, &order, now)?
+            let store = Sqlite::open(&path)?;
+            match (order, table) {
+                (Some(order), _) => {
+                    drop(store);
+                    Ledger::sqlite(&path)?.order_now(HOST, &order, now)?
+                }
+                (None, table) => tournaments(Hub::read_only(store, now)?, table.flatten(), now),
+            }
         }
         Some(url) => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -46,14 +71,37 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
                 .build()
                 .context("cannot start a runtime for the database")?;
             let what = postgres::shown_url(url);
-            let pool = runtime.block_on(async {
+            let (pool, store) = runtime.block_on(async {
                 let config = postgres::config(url, "admin")?;
                 let pool = postgres::pool(config, 2).await?;
-                drop(Postgres::open(pool.clone(), "admin", &what).await?);
-                Ok::<_, anyhow::Error>(pool)
+                let store = Postgres::open(pool.clone(), "admin", &what).await?;
+                Ok::<_, anyhow::Error>((pool, store))
             })?;
-            Ledger::postgres(pool, runtime.handle().clone()).order_now(HOST, &order, now)?
+            match (order, table) {
+                (Some(order), _) => {
+                    drop(store);
+                    Ledger::postgres(pool, runtime.handle().clone()).order_now(HOST, &order, now)?
+                }
+                (None, table) => tournaments(Hub::read_only(store, now)?, table.flatten(), now),
+            }
         }
     };
     answer.map_err(|why| anyhow!(why))
+}
+
+/// `tournaments` (with no `id`) or `tournament ID`, as the bot protocol answers them, from
+/// the store's rows.
+fn tournaments(hub: Hub, id: Option<TournamentId>, now: i64) -> Result<String, String> {
+    match id {
+        None => Ok(hub
+            .tournaments(now)
+            .iter()
+            .map(tournament::summary)
+            .collect::<Vec<_>>()
+            .join("\n")),
+        Some(id) => hub
+            .tournament(id, now)
+            .map(|view| tournament::lines(&view).join("\n"))
+            .ok_or_else(|| format!("no tournament {id}")),
+    }
 }

@@ -4,6 +4,8 @@
 //! its line of the audit log together. The statements are written once for both stores
 //! (`$1`-style parameters, numbered in the order they first appear), through [`Tx`].
 
+mod messages;
+
 use std::sync::Arc;
 
 use anyhow::Result;
@@ -169,6 +171,11 @@ impl Ledger {
             .query("SELECT whom FROM audit WHERE what = 'abort'", &[])?
             .iter()
             .filter_map(|r| r[0].text().strip_prefix("game ")?.parse().ok())
+            .collect();
+        s.cancels = tx
+            .query("SELECT whom FROM audit WHERE what = 'cancel'", &[])?
+            .iter()
+            .filter_map(|r| r[0].text().strip_prefix("tournament t")?.parse().ok())
             .collect();
         s.last = tx
             .query("SELECT COALESCE(MAX(id), 0) FROM audit", &[])?
@@ -422,6 +429,23 @@ fn run(tx: &mut dyn Tx, by: &str, order: &Order, now: i64) -> Result<Result<Stri
                 Some(r) if r[0] != Value::Null => Err("the game is over".to_string()),
                 Some(_) => {
                     audit(tx, now, by, what, &format!("game {id}"), "")?;
+                    Ok(String::new())
+                }
+            }
+        }
+        Order::CancelTournament(id) => {
+            let rows = tx.query(
+                "SELECT status FROM tournaments WHERE id = $1",
+                &[(*id).into()],
+            )?;
+            let shown = super::super::tournament::TournamentId(*id);
+            match rows.first().map(|r| r[0].text()) {
+                None => Err(format!("no tournament {shown}")),
+                Some(status) if status != "open" && status != "running" => {
+                    Err(format!("tournament {shown} is {status}"))
+                }
+                Some(_) => {
+                    audit(tx, now, by, what, &format!("tournament {shown}"), "")?;
                     Ok(String::new())
                 }
             }

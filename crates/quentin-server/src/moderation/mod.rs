@@ -20,11 +20,6 @@ use std::fmt;
 pub use admin::admin;
 pub use ledger::Ledger;
 
-/// Why a game ended, when an operator aborted it.
-pub const BY_OPERATOR: &str = "by-operator";
-/// Why a game ended, when a player was banned while it went on: lost on forfeit.
-pub const FORFEIT: &str = "forfeit";
-
 /// What an operator orders: the words after `? not an operator` is answered to a player who
 /// is not one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +51,8 @@ pub enum Order {
     Players(Option<String>),
     /// `log`.
     Log,
+    /// `tournament cancel ID`: the tournament cancelled, its games under way aborted.
+    CancelTournament(i64),
     /// `op NAME` (the host's `quentin serve admin` only).
     Op(String),
     /// `deop NAME` (the host's `quentin serve admin` only).
@@ -119,12 +116,25 @@ impl Order {
             },
             "log" if words.len() == 1 => Order::Log,
             "log" => return Err("log takes no words after it".to_string()),
+            "tournament" => match words {
+                [_, "cancel", id] => Order::CancelTournament(
+                    super::tournament::TournamentId::parse(id)
+                        .ok_or_else(|| {
+                            format!(
+                                "bad tournament number {}: say t1, t2...",
+                                super::spec::shown(id)
+                            )
+                        })?
+                        .0,
+                ),
+                _ => return Err("tournament cancel ID".to_string()),
+            },
             "op" => Order::Op(name("op NAME")?),
             "deop" => Order::Deop(name("deop NAME")?),
             other => {
                 return Err(format!(
                     "unknown order {}: ban, unban, rename, abort, close, reset, mark, unmark, \
-                     players, log, op, deop",
+                     players, log, tournament cancel, op, deop",
                     super::spec::shown(other)
                 ));
             }
@@ -145,6 +155,7 @@ impl Order {
             Order::Unmark(_) => "unmark",
             Order::Players(_) => "players",
             Order::Log => "log",
+            Order::CancelTournament(_) => "cancel",
             Order::Op(_) => "op",
             Order::Deop(_) => "deop",
         }
@@ -231,6 +242,9 @@ pub struct Sanctions {
     pub operators: HashSet<i64>,
     /// The games an operator ordered aborted (those still going on are ended by their owner).
     pub aborts: BTreeSet<i64>,
+    /// The tournaments an operator ordered cancelled (cancelled by their director, their
+    /// games under way aborted by their owners).
+    pub cancels: BTreeSet<i64>,
     /// The number of the last row of the audit log.
     pub last: i64,
 }
@@ -324,6 +338,15 @@ mod tests {
         assert!(Order::parse(&["abort", "x"]).is_err());
         assert!(Order::parse(&["reset"]).is_err());
         assert!(Order::parse(&["frobnicate"]).is_err());
+        assert_eq!(
+            Order::parse(&["tournament", "cancel", "t3"]),
+            Ok(Order::CancelTournament(3))
+        );
+        assert!(
+            Order::parse(&["tournament", "cancel", "3"])
+                .unwrap_err()
+                .contains("bad tournament number")
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use anyhow::{Context as _, Result};
 
 use quentin_rules::{Action, Game, Setup};
 
+use super::super::game_end::GameEnd;
 use super::super::spec::TimeControl;
 use super::{Damaged, GameRow};
 
@@ -20,6 +21,15 @@ pub(super) fn setup_of(game: &str, size: i64, pie: bool, pieces: i64) -> Result<
 }
 
 /// The time control of a row's column.
+/// The ending stored as `result` and `reason` (none while the game goes on).
+pub(super) fn end_of(result: Option<String>, reason: Option<String>) -> Result<Option<GameEnd>> {
+    match (result, reason) {
+        (Some(result), Some(reason)) => Ok(Some(GameEnd::from_words(&result, &reason)?)),
+        (None, None) => Ok(None),
+        (result, reason) => anyhow::bail!("half an ending: result {result:?}, reason {reason:?}"),
+    }
+}
+
 pub(super) fn clock_of(text: &str) -> Result<TimeControl> {
     TimeControl::from_stored(text).with_context(|| format!("a bad clock {}", shown(text)))
 }

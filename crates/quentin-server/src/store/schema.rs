@@ -86,6 +86,8 @@ CREATE INDEX logins_address ON logins(address);
 ",
     // Tournaments (issue 51): their settings, entrants, pairings and directors.
     super::tournaments::SQLITE_STEP,
+    // The messages left to players (a tournament cancelled), read at their next login.
+    super::tournaments::SQLITE_MESSAGES_STEP,
 ];
 
 /// The tables of version 1, which a file of version 0 must have to be a store.

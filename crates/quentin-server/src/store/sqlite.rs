@@ -9,7 +9,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 use quentin_rules::Game;
 
 use super::super::size_class::{RatingKey, SizeClass};
-use super::rows::{attach_moves, clock_of, setup_of};
+use super::rows::{attach_moves, clock_of, end_of, setup_of};
 use super::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow, schema,
     tournaments,
@@ -193,7 +193,7 @@ fn game_of(id: i64, r: &Row<'_>) -> Result<GameRow> {
         left: [r.get(9)?, r.get(10)?],
         turn_since: r.get(11)?,
         actions: Vec::new(),
-        result: result.zip(reason),
+        result: end_of(result, reason)?,
         ended: r.get(14)?,
     })
 }
@@ -349,7 +349,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
                 "UPDATE games SET left1 = ?2, left2 = ?3, turn_since = ?4 WHERE id = ?1",
             )?
             .execute(params![game, left[0], left[1], at])?;
-            if let Some((result, reason)) = end {
+            if let Some((result, reason)) = end.as_ref().map(|e| e.words()) {
                 conn.execute(
                     "UPDATE games SET result = ?2, reason = ?3, ended = ?4 WHERE id = ?1",
                     params![game, result, reason, at],

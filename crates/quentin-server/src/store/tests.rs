@@ -337,3 +337,85 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
         ]
     );
 }
+
+#[test]
+fn a_round_s_pairings_are_written_whole_or_not_at_all() {
+    use crate::spec::TimeControl;
+    use quentin_rules::{Game, Setup};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    let mut store = Sqlite::open(&path).unwrap();
+    let create = Change::Tournament(TournamentChange::Create(TournamentRow {
+        id: 0,
+        by: 1,
+        settings: "swiss quentin clock 1+0 rounds 2".to_string(),
+        created: 10,
+        starts: 70,
+        status: "open".to_string(),
+        started: None,
+        entrants: Vec::new(),
+        pairings: Vec::new(),
+    }));
+    let Ok(Applied::Id(t)) = store.commit(&[&create]).unwrap().remove(0) else {
+        panic!("no tournament");
+    };
+    let game = |first: i64, second: i64| GameRow {
+        id: 0,
+        setup: Setup::new(Game::Quentin),
+        players: [first, second],
+        clock: TimeControl::Live {
+            minutes: 1,
+            increment: 0,
+        },
+        rated: false,
+        left: [60_000, 60_000],
+        turn_since: 50,
+        actions: Vec::new(),
+        result: None,
+        ended: None,
+    };
+    let round = |last: i64| {
+        Change::Tournament(TournamentChange::Round {
+            tournament: t,
+            byes: vec![(1, 5)],
+            games: vec![(1, game(1, 2)), (1, game(3, last))],
+        })
+    };
+    // The last game's pairing row fails, as a director killed before its end would leave it.
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "CREATE TRIGGER fail_last BEFORE INSERT ON tournament_pairings
+             WHEN NEW.second = 99 BEGIN SELECT RAISE(ABORT, 'the last row fails'); END;",
+        )
+        .unwrap();
+    let outcome = store.commit(&[&round(99)]).unwrap().remove(0);
+    assert!(outcome.is_err(), "{outcome:?}");
+    drop(store);
+    let loaded = Sqlite::open(&path).unwrap().load().unwrap();
+    assert_eq!(loaded.tournaments[0].pairings, []);
+    assert_eq!(loaded.games, []);
+    assert_eq!(loaded.challenges, []);
+    // Whole, the round is there: its bye, then its games with their numbers.
+    let mut store = Sqlite::open(&path).unwrap();
+    let outcome = store.commit(&[&round(4)]).unwrap().remove(0);
+    let Ok(Applied::Ids(ids)) = outcome else {
+        panic!("{outcome:?}");
+    };
+    drop(store);
+    let loaded = Sqlite::open(&path).unwrap().load().unwrap();
+    let pairings: Vec<(i64, Option<i64>, Option<i64>)> = loaded.tournaments[0]
+        .pairings
+        .iter()
+        .map(|p| (p.first, p.second, p.game))
+        .collect();
+    assert_eq!(
+        pairings,
+        [
+            (5, None, None),
+            (1, Some(2), Some(ids[0])),
+            (3, Some(4), Some(ids[1]))
+        ]
+    );
+    assert_eq!(loaded.games.len(), 2);
+}

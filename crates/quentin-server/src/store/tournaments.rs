@@ -1,12 +1,16 @@
 //! The tournaments' rows: each tournament with its settings (the words of
 //! `tournament create`), its entrants in the order they joined, and every round's pairings with
 //! their games (whose results are the games' own, in `games`). Enough for a director started
-//! afresh to go on where the last one stopped. The SQL of both backends is here, side by side.
+//! afresh to go on where the last one stopped. The SQL of both backends is here and in
+//! `apply.rs` beside it, side by side.
 
 use anyhow::Result;
 
-use super::postgres::LEASE_MS;
-use super::{Applied, ChallengeRow, GameRow};
+mod apply;
+
+pub use apply::{apply_postgres, apply_sqlite};
+
+use super::{ChallengeRow, GameRow};
 
 /// The tables of the schema step that brings tournaments, on SQLite.
 pub const SQLITE_STEP: &str = "
@@ -46,8 +50,27 @@ CREATE TABLE tournament_directors(
     tournament BIGINT PRIMARY KEY, process TEXT NOT NULL, expires BIGINT NOT NULL);
 ";
 
-/// The tables and columns of [`POSTGRES_STEP`], for the check of a database's shape.
-pub const COLUMNS: [(&str, &[&str]); 4] = [
+/// The schema step after the tournaments': the messages to players (a tournament cancelled),
+/// kept until read, on SQLite.
+pub const SQLITE_MESSAGES_STEP: &str = "
+CREATE TABLE messages(
+    id INTEGER PRIMARY KEY AUTOINCREMENT, player INTEGER NOT NULL, at INTEGER NOT NULL,
+    text TEXT NOT NULL, seen INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX messages_player ON messages(player, seen);
+";
+
+/// The same table on PostgreSQL.
+pub const POSTGRES_MESSAGES_STEP: &str = "
+CREATE TABLE messages(
+    id BIGSERIAL PRIMARY KEY, player BIGINT NOT NULL, at BIGINT NOT NULL,
+    text TEXT NOT NULL, seen BIGINT NOT NULL DEFAULT 0);
+CREATE INDEX messages_player ON messages(player, seen);
+";
+
+/// The tables and columns of [`POSTGRES_STEP`] and [`POSTGRES_MESSAGES_STEP`], for the check
+/// of a database's shape.
+pub const COLUMNS: [(&str, &[&str]); 5] = [
+    ("messages", &["id", "player", "at", "text", "seen"]),
     (
         "tournaments",
         &[
@@ -159,6 +182,16 @@ pub enum TournamentChange {
         /// When.
         at: i64,
     },
+    /// The tournament is cancelled, and each entrant is left message `text` (read at their
+    /// next login if they are away).
+    Cancel {
+        /// The tournament.
+        tournament: i64,
+        /// When.
+        at: i64,
+        /// What each entrant is told.
+        text: String,
+    },
     /// A game of round `round` begins: its number ([`super::Applied::Id`]; the row's `id` is
     /// not read).
     Pair {
@@ -168,6 +201,17 @@ pub enum TournamentChange {
         round: i64,
         /// The game.
         game: GameRow,
+    },
+    /// Pairings written whole or not at all (a round, or an arena's games paired at once):
+    /// the byes, then the games begun, each in its round ([`super::Applied::Ids`]: the games'
+    /// numbers, in order; the rows' `id`s are not read).
+    Round {
+        /// The tournament.
+        tournament: i64,
+        /// Each bye's round and player.
+        byes: Vec<(i64, i64)>,
+        /// Each game's round and row.
+        games: Vec<(i64, GameRow)>,
     },
     /// `player` has a bye in `round`.
     Bye {
@@ -179,7 +223,7 @@ pub enum TournamentChange {
         player: i64,
     },
     /// This process takes or renews its lease on directing the tournament, for as long as a
-    /// game's owner's lease lasts: [`Applied::Done`], or [`Applied::Taken`] while another
+    /// game's owner's lease lasts: [`super::Applied::Done`], or [`super::Applied::Taken`] while another
     /// process holds it (several processes on one database; one alone always holds it).
     Direct(i64),
 }
@@ -196,6 +240,8 @@ impl TournamentChange {
             | TournamentChange::Status { tournament, .. }
             | TournamentChange::Pair { tournament, .. }
             | TournamentChange::Bye { tournament, .. }
+            | TournamentChange::Round { tournament, .. }
+            | TournamentChange::Cancel { tournament, .. }
             | TournamentChange::Direct(tournament) => Some(*tournament),
         }
     }
@@ -363,219 +409,4 @@ fn attach(
             row.pairings.push(pairing);
         }
     }
-}
-
-/// Applies `change` on SQLite, inside the batch's transaction; `start` starts a game as
-/// [`super::Change::StartGame`] does, and gives its number.
-///
-/// # Errors
-/// When the file cannot be written.
-pub fn apply_sqlite(
-    conn: &rusqlite::Connection,
-    change: &TournamentChange,
-    start: impl FnOnce(&rusqlite::Connection, &GameRow) -> Result<i64>,
-) -> Result<Applied> {
-    use rusqlite::params;
-    let id = match change {
-        TournamentChange::Create(t) => {
-            conn.execute(
-                "INSERT INTO tournaments(by, settings, created, starts, status)
-                 VALUES (?1, ?2, ?3, ?4, 'open')",
-                params![t.by, t.settings, t.created, t.starts],
-            )?;
-            Some(conn.last_insert_rowid())
-        }
-        TournamentChange::Join { tournament, player } => {
-            conn.execute(
-                "INSERT INTO tournament_entrants(tournament, player, seq)
-                 VALUES (?1, ?2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
-                                  WHERE tournament = ?1))",
-                params![tournament, player],
-            )?;
-            None
-        }
-        TournamentChange::Leave { tournament, player } => {
-            conn.execute(
-                "DELETE FROM tournament_entrants WHERE tournament = ?1 AND player = ?2",
-                params![tournament, player],
-            )?;
-            None
-        }
-        TournamentChange::Entrant {
-            tournament,
-            entrant,
-        } => {
-            conn.execute(
-                "UPDATE tournament_entrants SET withdrawn = ?3, strikes = ?4, paused = ?5
-                 WHERE tournament = ?1 AND player = ?2",
-                params![
-                    tournament,
-                    entrant.player,
-                    entrant.withdrawn,
-                    entrant.strikes,
-                    entrant.paused
-                ],
-            )?;
-            None
-        }
-        TournamentChange::Status {
-            tournament,
-            status,
-            at,
-        } => {
-            conn.execute(
-                "UPDATE tournaments SET status = ?2,
-                     started = CASE WHEN ?2 = 'running' THEN ?3 ELSE started END
-                 WHERE id = ?1",
-                params![tournament, status, at],
-            )?;
-            None
-        }
-        TournamentChange::Pair {
-            tournament,
-            round,
-            game,
-        } => {
-            let id = start(conn, game)?;
-            conn.execute(
-                "INSERT INTO tournament_pairings(tournament, round, first, second, game)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![tournament, round, game.players[0], game.players[1], id],
-            )?;
-            Some(id)
-        }
-        TournamentChange::Bye {
-            tournament,
-            round,
-            player,
-        } => {
-            conn.execute(
-                "INSERT INTO tournament_pairings(tournament, round, first) VALUES (?1, ?2, ?3)",
-                params![tournament, round, player],
-            )?;
-            None
-        }
-        // One process alone directs every tournament.
-        TournamentChange::Direct(_) => None,
-    };
-    Ok(id.map_or(Applied::Done, Applied::Id))
-}
-
-/// Applies `change` on PostgreSQL in `tx`, for `process`; of a [`TournamentChange::Pair`],
-/// the pairing only: the caller starts its game first (its number in `game`).
-///
-/// # Errors
-/// When the database cannot be written.
-pub async fn apply_postgres(
-    tx: &tokio_postgres::Transaction<'_>,
-    process: &str,
-    change: &TournamentChange,
-    game: Option<i64>,
-) -> Result<Applied> {
-    let id = match change {
-        TournamentChange::Create(t) => Some(
-            tx.query_one(
-                "INSERT INTO tournaments(\"by\", settings, created, starts, status)
-                 VALUES ($1, $2, $3, $4, 'open') RETURNING id",
-                &[&t.by, &t.settings, &t.created, &t.starts],
-            )
-            .await?
-            .get(0),
-        ),
-        TournamentChange::Join { tournament, player } => {
-            tx.execute(
-                "INSERT INTO tournament_entrants(tournament, player, seq)
-                 VALUES ($1, $2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
-                                  WHERE tournament = $1))",
-                &[tournament, player],
-            )
-            .await?;
-            None
-        }
-        TournamentChange::Leave { tournament, player } => {
-            tx.execute(
-                "DELETE FROM tournament_entrants WHERE tournament = $1 AND player = $2",
-                &[tournament, player],
-            )
-            .await?;
-            None
-        }
-        TournamentChange::Entrant {
-            tournament,
-            entrant,
-        } => {
-            tx.execute(
-                "UPDATE tournament_entrants SET withdrawn = $3, strikes = $4, paused = $5
-                 WHERE tournament = $1 AND player = $2",
-                &[
-                    tournament,
-                    &entrant.player,
-                    &entrant.withdrawn,
-                    &entrant.strikes,
-                    &entrant.paused,
-                ],
-            )
-            .await?;
-            None
-        }
-        TournamentChange::Status {
-            tournament,
-            status,
-            at,
-        } => {
-            tx.execute(
-                "UPDATE tournaments SET status = $2,
-                     started = CASE WHEN $2 = 'running' THEN $3 ELSE started END
-                 WHERE id = $1",
-                &[tournament, status, at],
-            )
-            .await?;
-            None
-        }
-        TournamentChange::Pair {
-            tournament,
-            round,
-            game: row,
-        } => {
-            tx.execute(
-                "INSERT INTO tournament_pairings(tournament, round, first, second, game)
-                 VALUES ($1, $2, $3, $4, $5)",
-                &[tournament, round, &row.players[0], &row.players[1], &game],
-            )
-            .await?;
-            game
-        }
-        TournamentChange::Bye {
-            tournament,
-            round,
-            player,
-        } => {
-            tx.execute(
-                "INSERT INTO tournament_pairings(tournament, round, first) VALUES ($1, $2, $3)",
-                &[tournament, round, player],
-            )
-            .await?;
-            None
-        }
-        TournamentChange::Direct(tournament) => {
-            let held = tx
-                .query_opt(
-                    "INSERT INTO tournament_directors(tournament, process, expires)
-                     VALUES ($1, $2, quentin_now() + $3)
-                     ON CONFLICT (tournament) DO UPDATE SET process = excluded.process,
-                         expires = excluded.expires
-                     WHERE tournament_directors.process = excluded.process
-                        OR tournament_directors.expires < quentin_now()
-                     RETURNING process",
-                    &[tournament, &process, &LEASE_MS],
-                )
-                .await?;
-            return Ok(if held.is_some() {
-                Applied::Done
-            } else {
-                Applied::Taken
-            });
-        }
-    };
-    Ok(id.map_or(Applied::Done, Applied::Id))
 }

@@ -32,6 +32,10 @@ pub enum TournamentRefusal {
     NotPlaying(TournamentId),
     /// Started by one not its creator.
     NotYours(TournamentId),
+    /// Cancelled by one not its creator (and no operator).
+    NotYoursToCancel(TournamentId),
+    /// Cancelled by its creator once under way: an operator's now.
+    RunningCancel(TournamentId),
     /// Started with too few players: the least it needs, and how many joined.
     TooFew(TournamentId, usize, usize),
     /// The store refused or failed.
@@ -64,6 +68,13 @@ impl fmt::Display for TournamentRefusal {
                 write!(f, "you are not playing in tournament {id}")
             }
             TournamentRefusal::NotYours(id) => write!(f, "tournament {id} is not yours to start"),
+            TournamentRefusal::NotYoursToCancel(id) => {
+                write!(f, "tournament {id} is not yours to cancel")
+            }
+            TournamentRefusal::RunningCancel(id) => write!(
+                f,
+                "tournament {id} is running: only an operator may cancel it now"
+            ),
             TournamentRefusal::TooFew(id, min, joined) => write!(
                 f,
                 "tournament {id} needs {min} players to start; {joined} joined"

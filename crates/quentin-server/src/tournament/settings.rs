@@ -1,7 +1,8 @@
 //! What `tournament create KIND GAME [size N] [pie on|off] clock C [rated|casual] [rounds R]
-//! [minutes M] [start-in MINUTES] [min P] [max P]` asks for, read and checked: a setting that
-//! makes no sense (no rounds, more rounds than the players can play without meeting twice, an
-//! arena by correspondence, a minimum above the maximum) is refused saying why.
+//! [minutes M] [round-days D] [start-in MINUTES] [min P] [max P]` asks for, read and checked: a
+//! setting that makes no sense (no rounds, more rounds than the players can play without
+//! meeting twice, an arena by correspondence, a minimum above the maximum, a set round time for
+//! anything but a Swiss by correspondence) is refused saying why.
 
 use std::fmt;
 
@@ -52,6 +53,10 @@ pub const MAX_ARENA_MINUTES: u32 = 720;
 pub const MAX_START_IN: u32 = 30 * 24 * 60;
 /// When a tournament starts, in minutes from its creation, if its creator says nothing.
 pub const DEFAULT_START_IN: u32 = 60;
+/// The most days a Swiss round by correspondence may be given (`round-days`).
+pub const MAX_ROUND_DAYS: u32 = 60;
+/// A day, in milliseconds.
+pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// A tournament's terms, checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +71,9 @@ pub struct Settings {
     pub rounds: u32,
     /// How long an arena lasts, in minutes; 0 for the others.
     pub minutes: u32,
+    /// A Swiss by correspondence: round R starts at the latest (R - 1) × this many days after
+    /// the tournament's start, sooner when the round before has ended; 0: when it has ended.
+    pub round_days: u32,
     /// Minutes from the creation to the start.
     pub start_in: u32,
     /// The fewest players it starts with.
@@ -88,6 +96,7 @@ impl Settings {
         let mut game_words: Vec<String> = Vec::new();
         let (mut rounds, mut minutes, mut start_in, mut min, mut max) =
             (None, None, None, None, None);
+        let mut round_days = None;
         let mut clock = false;
         let mut rest = rest.iter();
         if let Some(game) = rest.next() {
@@ -107,6 +116,7 @@ impl Settings {
             match lower.as_str() {
                 "rounds" => rounds = number("rounds", 1, MAX_PLAYERS)?,
                 "minutes" => minutes = number("minutes", 1, MAX_ARENA_MINUTES)?,
+                "round-days" => round_days = number("round-days", 1, MAX_ROUND_DAYS)?,
                 "start-in" => start_in = number("start-in", 0, MAX_START_IN)?,
                 "min" => min = number("min", 2, MAX_PLAYERS)?,
                 "max" => max = number("max", 2, MAX_PLAYERS)?,
@@ -169,6 +179,7 @@ impl Settings {
                 }
                 (_, None) => 0,
             },
+            round_days: round_days.unwrap_or(0),
             start_in: start_in.unwrap_or(DEFAULT_START_IN),
             min: 0,
             max: max.unwrap_or(MAX_PLAYERS),
@@ -216,6 +227,19 @@ impl Settings {
                     self.fewest()
                 ));
             }
+            _ if self.round_days > 0 && self.kind != Kind::Swiss => {
+                return Err(format!(
+                    "round-days is a Swiss's: a {} sets no time for its rounds",
+                    self.kind
+                ));
+            }
+            Kind::Swiss if self.round_days > 0 && !self.correspondence() => {
+                return Err(
+                    "round-days is for a Swiss by correspondence (clock 3d): a live round starts \
+                     when the last game before it ends"
+                        .to_string(),
+                );
+            }
             Kind::Arena if matches!(self.spec.clock, TimeControl::Days(_)) => {
                 return Err(
                     "an arena is live: say clock MINUTES+INCREMENT, not days a move".to_string(),
@@ -236,6 +260,16 @@ impl Settings {
     #[must_use]
     pub fn correspondence(&self) -> bool {
         matches!(self.spec.clock, TimeControl::Days(_))
+    }
+
+    /// When round `round` (from 1) starts at the latest, for a tournament started at
+    /// `started`: with `round-days`, (round - 1) × that many days after the start; without,
+    /// none (when the round before has ended).
+    #[must_use]
+    pub fn round_due(&self, started: i64, round: u32) -> Option<i64> {
+        (self.round_days > 0).then(|| {
+            started + i64::from(round.saturating_sub(1)) * i64::from(self.round_days) * DAY_MS
+        })
     }
 
     /// The rounds a tournament of `players` players has (an arena's: none fixed, 0).
@@ -279,6 +313,9 @@ impl Settings {
             Kind::Arena => words += &format!(" minutes {}", self.minutes),
             _ => words += &format!(" rounds {}", self.rounds),
         }
+        if self.round_days > 0 {
+            words += &format!(" round-days {}", self.round_days);
+        }
         words += &format!(
             " start-in {} min {} max {}",
             self.start_in, self.min, self.max
@@ -319,6 +356,10 @@ mod tests {
         assert_eq!(rr.rounds_for(4), 6);
         let arena = parse("arena brique clock 1+0 minutes 30").unwrap();
         assert_eq!((arena.minutes, arena.rounds, arena.min), (30, 0, 2));
+        let set = parse("swiss quentin clock 2d rounds 3 round-days 7").unwrap();
+        assert_eq!(set.round_due(1000, 1), Some(1000));
+        assert_eq!(set.round_due(1000, 3), Some(1000 + 14 * DAY_MS));
+        assert_eq!(swiss.round_due(1000, 3), None);
         // A Swiss without a minimum needs one more player than it has rounds.
         assert_eq!(parse("swiss quentin clock 1+1 rounds 4").unwrap().min, 5);
     }
@@ -330,6 +371,7 @@ mod tests {
             "roundrobin konobi clock 3 rounds 2",
             "arena brique clock 1+0 minutes 30 start-in 5",
             "swiss quint pieces 15 clock 2d rounds 3",
+            "swiss quentin clock 3d rounds 4 round-days 10",
         ] {
             let settings = parse(line).unwrap();
             assert_eq!(
@@ -385,6 +427,18 @@ mod tests {
                 "bad start-in x",
             ),
             ("swiss quentin clock 3+0 rounds 2 size 99", "size"),
+            (
+                "swiss quentin clock 3+0 rounds 2 round-days 3",
+                "round-days is for a Swiss by correspondence",
+            ),
+            (
+                "roundrobin quentin clock 3d round-days 3",
+                "round-days is a Swiss's",
+            ),
+            (
+                "swiss quentin clock 3d rounds 2 round-days 0",
+                "bad round-days 0: from 1 to 60",
+            ),
         ] {
             let error = parse(line).unwrap_err();
             assert!(error.contains(why), "{line}: {error}");

@@ -177,7 +177,22 @@ fn every_command_word_parses_to_its_variant() {
             },
         ),
         ("join t3", BotCommand::Join(t(3))),
-        ("withdraw t3", BotCommand::WithdrawTournament(t(3))),
+        (
+            "withdraw t3",
+            BotCommand::WithdrawTournament {
+                id: t(3),
+                at_once: false,
+            },
+        ),
+        (
+            "withdraw t3 now",
+            BotCommand::WithdrawTournament {
+                id: t(3),
+                at_once: true,
+            },
+        ),
+        ("tournament cancel t3", BotCommand::CancelTournament(t(3))),
+        ("messages", BotCommand::Messages),
         ("puzzle", BotCommand::NextPuzzle(None)),
         ("puzzle brique", BotCommand::NextPuzzle(Some(Game::Brique))),
         ("puzzle q5-12", BotCommand::Puzzle("q5-12".to_string())),
@@ -235,7 +250,14 @@ fn wrong_numbers_of_words_are_refused_with_the_usage() {
         ("tournament start t1 t2", tournament_usage),
         ("join", "join ID"),
         ("join t1 t2", "join ID"),
-        ("withdraw t1 now", "withdraw ID"),
+        ("withdraw t1 later", "withdraw ID [now]: later is not now"),
+        (
+            "withdraw t1 now please",
+            "withdraw ID [now]: now is not now",
+        ),
+        ("tournament cancel", "tournament cancel ID"),
+        ("tournament cancel t1 now", "tournament cancel ID"),
+        ("messages all", "messages takes no words after it"),
         (
             "puzzle rating now",
             "puzzle [GAME], puzzle ID, puzzle rating or puzzle leaders",
@@ -275,6 +297,11 @@ fn bad_numbers_and_words_are_refused_as_the_protocol_always_has() {
         ),
         ("join t0", "bad tournament number t0: say t1, t2..."),
         ("withdraw tx", "bad tournament number tx: say t1, t2..."),
+        ("withdraw tx now", "bad tournament number tx: say t1, t2..."),
+        (
+            "tournament cancel x",
+            "bad tournament number x: say t1, t2...",
+        ),
         (
             "play 7 banana",
             "illegal move: banana is not an action (not an action (a point such as c4, swap, pass or a step such as c4-c5xc6))",

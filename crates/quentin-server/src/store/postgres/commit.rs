@@ -5,6 +5,7 @@ use anyhow::{Result, anyhow};
 use deadpool_postgres::Pool;
 use tokio_postgres::{GenericClient, Transaction};
 
+use super::super::super::game_end::GameEnd;
 use super::super::super::size_class::RatingKey;
 use quentin_rules::Action;
 
@@ -178,17 +179,25 @@ async fn tournament(
     change: &TournamentChange,
 ) -> Result<Outcome> {
     let mut notes = Vec::new();
-    let mut game = None;
-    if let TournamentChange::Pair { game: row, .. } = change {
+    let mut games = Vec::new();
+    let rows: Vec<&GameRow> = match change {
+        TournamentChange::Pair { game: row, .. } => vec![row],
+        TournamentChange::Round { games: rows, .. } => rows.iter().map(|(_, g)| g).collect(),
+        _ => Vec::new(),
+    };
+    // Every game of a round in this one transaction: written whole or not at all.
+    for row in rows {
         let (Applied::Id(id), _) = add_challenge(tx, &tournaments::challenge_of(row)).await? else {
             anyhow::bail!("a challenge without a number");
         };
-        notes = start_game(tx, process, &GameRow { id, ..row.clone() })
-            .await?
-            .1;
-        game = Some(id);
+        notes.extend(
+            start_game(tx, process, &GameRow { id, ..row.clone() })
+                .await?
+                .1,
+        );
+        games.push(id);
     }
-    let applied = tournaments::apply_postgres(tx, process, change, game).await?;
+    let applied = tournaments::apply_postgres(tx, process, change, &games).await?;
     // The other processes read the tournament again.
     let id = match (&applied, change) {
         (_, TournamentChange::Direct(_)) => None,
@@ -336,7 +345,7 @@ async fn add_action(
     tx: &Transaction<'_>,
     process: &str,
     step: &Step,
-    end: Option<&(String, String)>,
+    end: Option<&GameEnd>,
     winner: Option<usize>,
     ratings: &[(i64, RatingKey, RatingRow)],
 ) -> Result<Outcome> {
@@ -360,10 +369,10 @@ async fn add_action(
         &[&game, &left[0], &left[1], &at],
     )
     .await?;
-    if let Some((result, reason)) = end {
+    if let Some((result, reason)) = end.map(|e| e.words()) {
         tx.execute(
             "UPDATE games SET result = $2, reason = $3, ended = $4 WHERE id = $1",
-            &[&game, result, reason, &at],
+            &[&game, &result, &reason, &at],
         )
         .await?;
     }

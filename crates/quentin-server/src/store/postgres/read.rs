@@ -7,7 +7,7 @@ use tokio_postgres::{GenericClient, Row};
 use quentin_rules::Game;
 
 use super::super::super::size_class::{RatingKey, SizeClass};
-use super::super::rows::{attach_moves, clock_of, setup_of};
+use super::super::rows::{attach_moves, clock_of, end_of, setup_of};
 use super::super::{ChallengeRow, Damaged, GameRow, PlayerRow, RatingRow};
 
 pub(super) const CHALLENGES: &str =
@@ -83,7 +83,7 @@ pub(super) fn game_of(r: &Row) -> Result<GameRow> {
         left: [r.try_get(9)?, r.try_get(10)?],
         turn_since: r.try_get(11)?,
         actions: Vec::new(),
-        result: result.zip(reason),
+        result: end_of(result, reason)?,
         ended: r.try_get(14)?,
     })
 }

@@ -83,6 +83,7 @@ CREATE INDEX logins_key ON logins(key, at);
 CREATE INDEX logins_address ON logins(address);
 ",
     super::super::tournaments::POSTGRES_STEP,
+    super::super::tournaments::POSTGRES_MESSAGES_STEP,
 ];
 
 // The two stores count the same versions: a step added to one is added to the other.

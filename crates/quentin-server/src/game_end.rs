@@ -1,0 +1,230 @@
+//! How a game ended, as a type: who won, how, or why it was aborted. The store keeps it as two
+//! words (`result`, `reason`) and this module is the one place where they are written and read
+//! ([`GameEnd::words`], [`GameEnd::from_words`]): the hub, the views, the tournaments and the
+//! bot protocol match on the type, so a new kind of ending is a new variant the compiler makes
+//! every reader handle, not a word some reader does not know.
+//!
+//! A word this version does not know is refused when the store is read (the game's row is
+//! damaged, or written by a newer version): a new ending comes with a schema step, so that an
+//! older process refuses to start on the store rather than misread the game.
+
+use std::fmt;
+
+use quentin_rules::{Color, Ending};
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// `by` won.
+    Won {
+        /// The winner's colour at the end of the game.
+        by: Color,
+        /// How.
+        how: How,
+    },
+    /// Neither won: a draw by the rules (Quint's third repetition).
+    Drawn(Ending),
+    /// Nobody won and nothing is rated.
+    Aborted(Aborted),
+}
+
+/// How a game was won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// By the rules: a connection, a quint, the opponent's last piece or last legal action.
+    Rules(Ending),
+    /// The opponent ran out of time.
+    Time,
+    /// The opponent resigned (or withdrew from the tournament at once).
+    Resignation,
+    /// The opponent was banned by an operator during the game.
+    Forfeit,
+}
+
+/// Why a game was aborted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aborted {
+    /// A player aborted it before both had moved.
+    Asked,
+    /// A player made no first move (ran out of time, or resigned, before it).
+    NoFirstMove,
+    /// A rated game ended by resignation, time or leaving with too few actions to rate.
+    TooShort,
+    /// An operator aborted it.
+    ByOperator,
+}
+
+/// The stored words of an ending this version does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEnd {
+    /// The `result` word.
+    pub result: String,
+    /// The `reason` word.
+    pub reason: String,
+}
+
+impl fmt::Display for UnknownEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the ending ({}, {}) is not one this version knows (a damaged row, or one written by \
+             a newer version)",
+            self.result, self.reason
+        )
+    }
+}
+
+impl std::error::Error for UnknownEnd {}
+
+/// The `result` word of an aborted game.
+const ABORTED: &str = "aborted";
+/// The `result` word of a draw.
+const DRAW: &str = "draw";
+
+/// Every rules ending, for reading its word back.
+const RULES: [Ending; 5] = [
+    Ending::Connection,
+    Ending::Quint,
+    Ending::NoPieceLeft,
+    Ending::NoLegalAction,
+    Ending::ThirdRepetition,
+];
+
+/// Every abort, for reading its word back.
+const ABORTS: [Aborted; 4] = [
+    Aborted::Asked,
+    Aborted::NoFirstMove,
+    Aborted::TooShort,
+    Aborted::ByOperator,
+];
+
+/// The word of a rules ending, as the bot protocol and the records say it.
+#[must_use]
+pub fn ending_word(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Connection => "connection",
+        Ending::Quint => "quint",
+        Ending::NoPieceLeft => "no-piece-left",
+        Ending::NoLegalAction => "no-legal-action",
+        Ending::ThirdRepetition => "repetition",
+    }
+}
+
+impl How {
+    /// The stored word.
+    fn word(self) -> &'static str {
+        match self {
+            How::Rules(ending) => ending_word(ending),
+            How::Time => "time",
+            How::Resignation => "resignation",
+            How::Forfeit => "forfeit",
+        }
+    }
+
+    /// The way of winning whose stored word is `word`.
+    fn from_word(word: &str) -> Option<How> {
+        [How::Time, How::Resignation, How::Forfeit]
+            .into_iter()
+            .chain(RULES.map(How::Rules))
+            .find(|h| h.word() == word)
+    }
+}
+
+impl Aborted {
+    /// The stored word.
+    fn word(self) -> &'static str {
+        match self {
+            Aborted::Asked => "by-player",
+            Aborted::NoFirstMove => "no-first-move",
+            Aborted::TooShort => "too-short",
+            Aborted::ByOperator => "by-operator",
+        }
+    }
+}
+
+impl GameEnd {
+    /// The end the rules gave the game, `ending` with `winner` (`None`: a draw).
+    #[must_use]
+    pub fn by_rules(winner: Option<Color>, ending: Ending) -> GameEnd {
+        match winner {
+            Some(by) => GameEnd::Won {
+                by,
+                how: How::Rules(ending),
+            },
+            None => GameEnd::Drawn(ending),
+        }
+    }
+
+    /// The stored words: `("black", "connection")`, `("white", "time")`, `("draw",
+    /// "repetition")`, `("aborted", "no-first-move")`.
+    #[must_use]
+    pub fn words(self) -> (&'static str, &'static str) {
+        match self {
+            GameEnd::Won { by, how } => (by.name(), how.word()),
+            GameEnd::Drawn(ending) => (DRAW, ending_word(ending)),
+            GameEnd::Aborted(why) => (ABORTED, why.word()),
+        }
+    }
+
+    /// The ending stored as `result` and `reason`.
+    ///
+    /// # Errors
+    /// Words this version does not know.
+    pub fn from_words(result: &str, reason: &str) -> Result<GameEnd, UnknownEnd> {
+        let read = match result {
+            ABORTED => ABORTS
+                .into_iter()
+                .find(|a| a.word() == reason)
+                .map(GameEnd::Aborted),
+            DRAW => RULES
+                .into_iter()
+                .find(|e| ending_word(*e) == reason)
+                .map(GameEnd::Drawn),
+            _ => [Color::Black, Color::White]
+                .into_iter()
+                .find(|c| c.name() == result)
+                .zip(How::from_word(reason))
+                .map(|(by, how)| GameEnd::Won { by, how }),
+        };
+        read.ok_or_else(|| UnknownEnd {
+            result: result.to_string(),
+            reason: reason.to_string(),
+        })
+    }
+
+    /// The winner's colour, if one won.
+    #[must_use]
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameEnd::Won { by, .. } => Some(by),
+            GameEnd::Drawn(_) | GameEnd::Aborted(_) => None,
+        }
+    }
+
+    /// Whether the game was aborted (nothing rated).
+    #[must_use]
+    pub fn aborted(self) -> bool {
+        matches!(self, GameEnd::Aborted(_))
+    }
+
+    /// The result in the bot protocol's words: `B+ connection`, `W+ time`, `0 repetition`,
+    /// `aborted no-first-move`.
+    #[must_use]
+    pub fn bot_words(self) -> String {
+        let (_, reason) = self.words();
+        let score = match self {
+            GameEnd::Won {
+                by: Color::Black, ..
+            } => "B+",
+            GameEnd::Won {
+                by: Color::White, ..
+            } => "W+",
+            GameEnd::Drawn(_) => "0",
+            GameEnd::Aborted(_) => ABORTED,
+        };
+        format!("{score} {reason}")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,91 @@
+use super::*;
+
+/// Every ending there is.
+fn every() -> Vec<GameEnd> {
+    let mut all = Vec::new();
+    for by in [Color::Black, Color::White] {
+        for how in [How::Time, How::Resignation, How::Forfeit]
+            .into_iter()
+            .chain(RULES.map(How::Rules))
+        {
+            all.push(GameEnd::Won { by, how });
+        }
+    }
+    all.extend(RULES.map(GameEnd::Drawn));
+    all.extend(ABORTS.map(GameEnd::Aborted));
+    all
+}
+
+#[test]
+fn every_ending_reads_back_from_its_words_and_no_two_share_them() {
+    let all = every();
+    for end in &all {
+        let (result, reason) = end.words();
+        assert_eq!(GameEnd::from_words(result, reason), Ok(*end), "{end:?}");
+    }
+    let mut words: Vec<_> = all.iter().map(|e| e.words()).collect();
+    words.sort_unstable();
+    words.dedup();
+    assert_eq!(words.len(), all.len());
+}
+
+#[test]
+fn the_stored_words_are_those_the_store_has_always_held() {
+    // Rows written by earlier versions must still read: these words are on disk.
+    let kept = [
+        ("black", "connection"),
+        ("white", "time"),
+        ("black", "resignation"),
+        ("white", "forfeit"),
+        ("white", "quint"),
+        ("black", "no-piece-left"),
+        ("white", "no-legal-action"),
+        ("draw", "repetition"),
+        ("aborted", "by-player"),
+        ("aborted", "no-first-move"),
+        ("aborted", "too-short"),
+        ("aborted", "by-operator"),
+    ];
+    for (result, reason) in kept {
+        let end = GameEnd::from_words(result, reason).unwrap();
+        assert_eq!(end.words(), (result, reason));
+    }
+}
+
+#[test]
+fn unknown_words_are_refused_saying_which() {
+    for (result, reason) in [
+        ("black", "checkmate"),
+        ("purple", "connection"),
+        ("aborted", "time"),
+        ("draw", "agreement"),
+        ("", ""),
+    ] {
+        let err = GameEnd::from_words(result, reason).unwrap_err();
+        assert!(
+            err.to_string().contains(&format!("({result}, {reason})")),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn the_bot_protocol_writes_the_score_then_the_reason() {
+    let won = GameEnd::Won {
+        by: Color::White,
+        how: How::Time,
+    };
+    assert_eq!(won.bot_words(), "W+ time");
+    assert_eq!(
+        GameEnd::by_rules(Some(Color::Black), Ending::Connection).bot_words(),
+        "B+ connection"
+    );
+    assert_eq!(
+        GameEnd::by_rules(None, Ending::ThirdRepetition).bot_words(),
+        "0 repetition"
+    );
+    assert_eq!(
+        GameEnd::Aborted(Aborted::NoFirstMove).bot_words(),
+        "aborted no-first-move"
+    );
+}
