@@ -6,9 +6,7 @@
 use quentin::rules::{Action, Game, Setup};
 use quentin::server::spec::TimeControl;
 use quentin::server::store::postgres::{config, pool};
-use quentin::server::store::{
-    Applied, Backend, ChallengeRow, Change, GameRow, LeaseLost, Postgres,
-};
+use quentin::server::store::{Applied, ChallengeRow, Change, GameRow, LeaseLost, Postgres};
 
 use crate::serve::pg::{Database, execute, query_i64};
 
@@ -29,9 +27,13 @@ fn step(game: i64, index: usize, text: &str) -> Change {
 }
 
 /// Commits `changes` as one batch: each one's outcome.
-fn commit(store: &mut Postgres, changes: &[Change]) -> Vec<anyhow::Result<Applied>> {
+fn commit(
+    runtime: &tokio::runtime::Runtime,
+    store: &Postgres,
+    changes: &[Change],
+) -> Vec<anyhow::Result<Applied>> {
     let batch: Vec<&Change> = changes.iter().collect();
-    store.commit(&batch).unwrap()
+    runtime.block_on(store.commit(&batch)).unwrap()
 }
 
 #[test]
@@ -40,7 +42,7 @@ fn moves_of_several_games_commit_together_and_a_lost_lease_or_a_refused_row_fail
         return;
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let mut store = runtime.block_on(async {
+    let store = runtime.block_on(async {
         let pool = pool(config(&db.url, PROCESS).unwrap(), 4).await.unwrap();
         Postgres::open(pool, PROCESS, "the test's database")
             .await
@@ -56,7 +58,7 @@ fn moves_of_several_games_commit_together_and_a_lost_lease_or_a_refused_row_fail
             name: name.to_string(),
             at: 0,
         };
-        match commit(&mut store, &[added]).pop().unwrap().unwrap() {
+        match commit(&runtime, &store, &[added]).pop().unwrap().unwrap() {
             Applied::Id(id) => players.push(id),
             other => panic!("a new player gave {other:?}"),
         }
@@ -72,7 +74,7 @@ fn moves_of_several_games_commit_together_and_a_lost_lease_or_a_refused_row_fail
             rated: false,
             to: None,
         };
-        let Applied::Id(id) = commit(&mut store, &[Change::AddChallenge(challenge)])
+        let Applied::Id(id) = commit(&runtime, &store, &[Change::AddChallenge(challenge)])
             .pop()
             .unwrap()
             .unwrap()
@@ -91,7 +93,7 @@ fn moves_of_several_games_commit_together_and_a_lost_lease_or_a_refused_row_fail
             result: None,
             ended: None,
         };
-        let started = commit(&mut store, &[Change::StartGame(game)]);
+        let started = commit(&runtime, &store, &[Change::StartGame(game)]);
         assert!(matches!(started[..], [Ok(Applied::Done)]), "{started:?}");
         games.push(id);
     }
@@ -99,7 +101,7 @@ fn moves_of_several_games_commit_together_and_a_lost_lease_or_a_refused_row_fail
 
     // Three games' first moves, together.
     let first: Vec<Change> = games.iter().map(|&g| step(g, 0, "b2")).collect();
-    let outcomes = commit(&mut store, &first);
+    let outcomes = commit(&runtime, &store, &first);
     assert!(
         outcomes.iter().all(|o| matches!(o, Ok(Applied::Done))),
         "{outcomes:?}"
@@ -115,7 +117,7 @@ fn moves_of_several_games_commit_together_and_a_lost_lease_or_a_refused_row_fail
         ),
     );
     let second: Vec<Change> = games.iter().map(|&g| step(g, 1, "c3")).collect();
-    let outcomes = commit(&mut store, &second);
+    let outcomes = commit(&runtime, &store, &second);
     assert!(matches!(outcomes[0], Ok(Applied::Done)), "{outcomes:?}");
     assert!(matches!(outcomes[1], Ok(Applied::Done)), "{outcomes:?}");
     let lost = outcomes[2].as_ref().unwrap_err();
@@ -131,7 +133,7 @@ fn moves_of_several_games_commit_together_and_a_lost_lease_or_a_refused_row_fail
 
     // A move whose row is there already, in a batch with a good one: the good one is kept.
     let third = vec![step(games[0], 1, "d4"), step(games[1], 2, "d4")];
-    let outcomes = commit(&mut store, &third);
+    let outcomes = commit(&runtime, &store, &third);
     assert!(outcomes[0].is_err(), "{outcomes:?}");
     assert!(matches!(outcomes[1], Ok(Applied::Done)), "{outcomes:?}");
     assert_eq!(moves(), 6);

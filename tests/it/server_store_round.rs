@@ -6,9 +6,7 @@
 use quentin::rules::{Game, Setup};
 use quentin::server::spec::TimeControl;
 use quentin::server::store::postgres::{config, pool};
-use quentin::server::store::{
-    Applied, Backend, Change, GameRow, Postgres, TournamentChange, TournamentRow,
-};
+use quentin::server::store::{Applied, Change, GameRow, Postgres, TournamentChange, TournamentRow};
 
 use crate::serve::pg::{Database, execute, query_i64};
 
@@ -20,7 +18,7 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
         return;
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let mut store = runtime.block_on(async {
+    let store = runtime.block_on(async {
         let pool = pool(config(&db.url, PROCESS).unwrap(), 4).await.unwrap();
         Postgres::open(pool, PROCESS, "the test's database")
             .await
@@ -37,7 +35,11 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
         entrants: Vec::new(),
         pairings: Vec::new(),
     }));
-    let Ok(Applied::Id(t)) = store.commit(&[&create]).unwrap().remove(0) else {
+    let Ok(Applied::Id(t)) = runtime
+        .block_on(store.commit(&[&create]))
+        .unwrap()
+        .remove(0)
+    else {
         panic!("no tournament");
     };
     let game = |first: i64, second: i64| GameRow {
@@ -67,7 +69,10 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
          CREATE TRIGGER fail_last BEFORE INSERT ON tournament_pairings
          FOR EACH ROW WHEN (NEW.second = 99) EXECUTE FUNCTION fail_last();",
     );
-    let outcome = store.commit(&[&round(99)]).unwrap().remove(0);
+    let outcome = runtime
+        .block_on(store.commit(&[&round(99)]))
+        .unwrap()
+        .remove(0);
     assert!(outcome.is_err(), "{outcome:?}");
     for table in ["tournament_pairings", "games", "challenges", "owners"] {
         assert_eq!(
@@ -77,7 +82,10 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
         );
     }
     // Whole: its bye and both games, with their numbers.
-    let outcome = store.commit(&[&round(4)]).unwrap().remove(0);
+    let outcome = runtime
+        .block_on(store.commit(&[&round(4)]))
+        .unwrap()
+        .remove(0);
     let Ok(Applied::Ids(ids)) = outcome else {
         panic!("{outcome:?}");
     };
@@ -87,7 +95,7 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
         3
     );
     assert_eq!(query_i64(&db.url, "SELECT count(*) FROM games"), 2);
-    let loaded = store.load().unwrap();
+    let loaded = runtime.block_on(store.load()).unwrap();
     let pairings: Vec<(i64, Option<i64>, Option<i64>)> = loaded.tournaments[0]
         .pairings
         .iter()

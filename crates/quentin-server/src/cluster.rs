@@ -16,14 +16,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use deadpool_postgres::Pool;
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::Context;
 use super::hub::{GameCommand, Outcome, Owner, PeerFuture, Peers, Refusal};
-use super::store::StoreDown;
-use super::store::postgres::{CHANNEL, LEASE_MS, games, pool_error};
+use super::store::postgres::lease::Takeover;
+use super::store::postgres::{self as pg, Own, pool_error, relay, unreachable};
 use crate::note::{Answer, Note};
 
 /// How long a command passed to a game's owner waits for its answer before the owner is
@@ -59,51 +59,6 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// A connection of the cluster's own, outside the pool, made again when it is lost: the
-/// lease's renewals and the presence never wait for a pooled connection behind moves and
-/// takeovers, nor a move for them.
-struct Own {
-    config: tokio_postgres::Config,
-    /// Run on each new connection (tighter bounds than the pool's, or none).
-    setup: &'static str,
-    client: Option<tokio_postgres::Client>,
-}
-
-impl Own {
-    fn new(config: tokio_postgres::Config, setup: &'static str) -> Own {
-        Own {
-            config,
-            setup,
-            client: None,
-        }
-    }
-
-    /// The connection, made again if it was lost or [`Own::drop_it`] was called.
-    async fn client(&mut self) -> Result<&mut tokio_postgres::Client> {
-        if self
-            .client
-            .as_ref()
-            .is_none_or(tokio_postgres::Client::is_closed)
-        {
-            self.client = None;
-            let (client, connection) = self.config.connect(tokio_postgres::NoTls).await?;
-            tokio::spawn(connection);
-            if !self.setup.is_empty() {
-                client.batch_execute(self.setup).await?;
-            }
-            self.client = Some(client);
-        }
-        self.client
-            .as_mut()
-            .ok_or_else(|| anyhow!("no connection to the database"))
-    }
-
-    /// Forgets the connection (one that did not answer in time): the next use makes another.
-    fn drop_it(&mut self) {
-        self.client = None;
-    }
-}
-
 impl Cluster {
     /// Joins the processes on `pool`'s database as `name`:
     /// starts following the others, renewing its leases and sending its notifications. The
@@ -132,7 +87,7 @@ impl Cluster {
         });
         let _ = cluster.ctx.set(Arc::downgrade(ctx));
         lease::measure_skew(&cluster, ctx).await?;
-        let mut renewing = Own::new(cluster.config.clone(), lease::RENEWAL_BOUNDS);
+        let mut renewing = Own::new(cluster.config.clone(), pg::lease::RENEWAL_BOUNDS);
         lease::renew(&cluster, &mut renewing).await?;
         lease::read_owners(&cluster).await?;
         ctx.hub.join(cluster.clone());
@@ -165,118 +120,28 @@ impl Cluster {
     /// Takes game `id` over if nobody holds a live lease on it: whether this process owns it
     /// after. The mover's clock is charged only up to the old owner's last renewal.
     async fn take_over(&self, id: i64) -> Result<bool> {
-        let mut client = self
-            .pool
-            .get()
-            .await
-            .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
-        // Most often somebody holds a live lease: read without a lock.
-        let now = client
-            .query_opt(
-                "SELECT o.process, o.expires < quentin_now(), g.result IS NOT NULL
-                 FROM games g LEFT JOIN owners o ON o.game = g.id WHERE g.id = $1",
-                &[&id],
-            )
-            .await?;
-        let Some(now) = now else {
-            return Ok(false);
-        };
-        if now.get::<_, bool>(2) {
-            client
-                .execute("DELETE FROM owners WHERE game = $1", &[&id])
-                .await?;
-            self.set_owner(id, None);
-            return Ok(false);
-        }
-        if let (Some(owner), Some(false)) = (
-            now.get::<_, Option<String>>(0),
-            now.get::<_, Option<bool>>(1),
-        ) {
-            let mine = owner == self.name;
-            self.set_owner(id, Some(owner));
-            return Ok(mine);
-        }
-        // The lease ran out, or there is none: taken in a transaction that locks the lease
-        // first and then the game, in the order a move's own transaction locks them. It never
-        // waits for a lock (`NOWAIT`): a move in flight, or a frozen process's transaction,
-        // holds the game until it ends (the database ends a transaction left idle: see
-        // `SESSION_BOUNDS`), and the next round tries again. Only a lease that ran out is
-        // locked: a live one is never held up by a takeover.
-        let tx = client.transaction().await?;
-        let lease = tx
-            .query_opt(
-                "SELECT process, renewed FROM owners
-                 WHERE game = $1 AND expires < quentin_now() FOR UPDATE NOWAIT",
-                &[&id],
-            )
-            .await?;
-        if lease.is_none()
-            && let Some(row) = tx
-                .query_opt("SELECT process FROM owners WHERE game = $1", &[&id])
-                .await?
-        {
-            // Renewed or taken meanwhile.
-            let owner: String = row.get(0);
-            let mine = owner == self.name;
-            self.set_owner(id, Some(owner));
-            return Ok(mine);
-        }
-        let game = tx
-            .query_one(
-                "SELECT turn_since, result IS NOT NULL FROM games WHERE id = $1 FOR UPDATE NOWAIT",
-                &[&id],
-            )
-            .await?;
-        if game.get::<_, bool>(1) {
-            return Ok(false);
-        }
-        let turn_since: i64 = game.get(0);
-        let (old, renewed) = match lease {
-            Some(row) => (row.get::<_, String>(0), row.get::<_, i64>(1)),
-            // Never owned here (a store moved from SQLite): its server's last heartbeat.
-            None => (
-                "-".to_string(),
-                tx.query_opt("SELECT value FROM meta WHERE key = 'alive'", &[])
-                    .await?
-                    .map_or(turn_since, |r| r.get(0)),
-            ),
-        };
-        let taken = tx
-            .execute(
-                "INSERT INTO owners(game, process, taken, renewed, expires)
-                 VALUES ($1, $2, quentin_now(), quentin_now(), quentin_now() + $3)
-                 ON CONFLICT (game) DO UPDATE SET process = excluded.process,
-                     taken = excluded.taken, renewed = excluded.renewed,
-                     expires = excluded.expires
-                 WHERE owners.expires < quentin_now()",
-                &[&id, &self.name, &LEASE_MS],
-            )
-            .await?;
-        if taken == 0 {
-            return Ok(false);
-        }
-        // The time the mover had used while the old owner lived is kept; the rest is
-        // forgiven.
-        tx.execute(
-            "UPDATE games SET turn_since =
-                 (SELECT taken FROM owners WHERE game = $1) - GREATEST(0, $2 - turn_since)
-             WHERE id = $1",
-            &[&id, &renewed],
+        Ok(
+            match pg::lease::take_over(&self.pool, id, &self.name).await? {
+                Takeover::NoGame | Takeover::Missed => false,
+                Takeover::Over => {
+                    self.set_owner(id, None);
+                    false
+                }
+                Takeover::Held(owner) => {
+                    let mine = owner == self.name;
+                    self.set_owner(id, Some(owner));
+                    mine
+                }
+                Takeover::Taken { from, rows } => {
+                    self.set_owner(id, Some(self.name.clone()));
+                    if let Some(ctx) = self.ctx() {
+                        let _ = ctx.hub.mirror_games(rows);
+                    }
+                    tracing::info!(game = id, %from, "took the game over");
+                    true
+                }
+            },
         )
-        .await?;
-        tx.execute(
-            "SELECT pg_notify($1, $2)",
-            &[&CHANNEL, &Note::Game(id).payload(&self.name)],
-        )
-        .await?;
-        tx.commit().await?;
-        self.set_owner(id, Some(self.name.clone()));
-        let rows = games(&**client, &[id], &mut Vec::new()).await?;
-        if let Some(ctx) = self.ctx() {
-            let _ = ctx.hub.mirror_games(rows);
-        }
-        tracing::info!(game = id, from = %old, "took the game over");
-        Ok(true)
     }
 }
 
@@ -366,14 +231,9 @@ impl Peers for Cluster {
     #[cfg(feature = "test-hooks")]
     fn hold(&self, id: i64) -> PeerFuture<'_, Result<(), String>> {
         Box::pin(async move {
-            let held = async {
-                let client = self.pool.get().await.map_err(|e| pool_error(&e))?;
-                client.batch_execute("BEGIN").await?;
-                super::store::postgres::owned(&**client, &self.name, id).await?;
-                Ok::<_, anyhow::Error>(client)
-            }
-            .await
-            .map_err(|e| format!("{e:#}"))?;
+            let held = pg::lease::hold(&self.pool, &self.name, id)
+                .await
+                .map_err(|e| format!("{e:#}"))?;
             // Kept open until the database ends it (its idle-in-transaction timeout).
             tokio::spawn(async move {
                 while !held.is_closed() {
@@ -385,14 +245,6 @@ impl Peers for Cluster {
     }
 }
 
-/// Whether `e` says the database cannot be reached (no connection to be had, one lost), not
-/// that it refused something.
-fn unreachable(e: &anyhow::Error) -> bool {
-    e.downcast_ref::<StoreDown>().is_some()
-        || e.downcast_ref::<tokio_postgres::Error>()
-            .is_some_and(|e| e.is_closed() || e.as_db_error().is_none())
-}
-
 /// Sends the queued notifications, all that are waiting in one statement.
 async fn send(cluster: Arc<Cluster>, mut queue: mpsc::UnboundedReceiver<String>) {
     while let Some(first) = queue.recv().await {
@@ -402,13 +254,7 @@ async fn send(cluster: Arc<Cluster>, mut queue: mpsc::UnboundedReceiver<String>)
         }
         let sent = async {
             let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
-            client
-                .execute(
-                    "SELECT pg_notify($1, note) FROM unnest($2::TEXT[]) AS note",
-                    &[&CHANNEL, &notes],
-                )
-                .await?;
-            Ok::<_, anyhow::Error>(())
+            relay::notify_all(&**client, &notes).await
         };
         if let Err(e) = sent.await {
             tracing::error!(

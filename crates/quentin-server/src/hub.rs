@@ -36,8 +36,8 @@ use quentin_rules::{Action, Color, Illegal, Position, SetupError};
 
 use super::size_class::RatingKey;
 use super::store::{
-    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, RatingRow,
-    StoreDown, Writer,
+    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, Postgres,
+    RatingRow, StoreDown, Writer,
 };
 use crate::note::Note;
 
@@ -304,27 +304,66 @@ impl Hub {
         for outcome in store.commit(&changes.iter().collect::<Vec<_>>())? {
             outcome?;
         }
-        Hub::over(store, loaded, limits, now, forgive)
+        Ok(Hub::over(
+            loaded,
+            forgive,
+            Writer::start(store)?,
+            limits,
+            now,
+        ))
     }
 
-    /// The hub over `store` as it stands, to read only (`quentin serve admin tournament ID`,
-    /// with the server running or not): nothing is written, no time forgiven.
+    /// The hub over a PostgreSQL store, its writer a task of the runtime this runs in. No
+    /// downtime is forgiven at the start: the takeovers do it, game by game.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn open_postgres(store: Postgres, limits: HubLimits, now: i64) -> Result<Hub> {
+        let loaded = store.load().await?;
+        Ok(Hub::over(loaded, None, store.writer(), limits, now))
+    }
+
+    /// The hub over SQLite's `store` as it stands, to read only (`quentin serve admin
+    /// tournament ID`, with the server running or not): nothing is written, no time forgiven.
     ///
     /// # Errors
     /// When the store cannot be read.
     pub fn read_only(store: impl Backend, now: i64) -> Result<Hub> {
         let mut store: Box<dyn Backend> = Box::new(store);
         let loaded = store.load()?;
-        Hub::over(store, loaded, HubLimits::default(), now, None)
+        Ok(Hub::over(
+            loaded,
+            None,
+            Writer::start(store)?,
+            HubLimits::default(),
+            now,
+        ))
     }
 
+    /// The hub over a PostgreSQL store as it stands, to read only, as [`Hub::read_only`].
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn read_only_postgres(store: Postgres, now: i64) -> Result<Hub> {
+        let loaded = store.load().await?;
+        Ok(Hub::over(
+            loaded,
+            None,
+            store.writer(),
+            HubLimits::default(),
+            now,
+        ))
+    }
+
+    /// The hub over what the store `loaded`, with `forgive` ms of downtime forgiven to its
+    /// unfinished games, its changes sent to `store`.
     fn over(
-        store: Box<dyn Backend>,
         loaded: Loaded,
+        forgive: Option<i64>,
+        store: Writer,
         limits: HubLimits,
         now: i64,
-        forgive: Option<i64>,
-    ) -> Result<Hub> {
+    ) -> Hub {
         let (lobby, _) = watch::channel(0);
         let mut inner = Inner {
             players: HashMap::new(),
@@ -394,14 +433,14 @@ impl Hub {
             .map(|d| (d.id, d.why.clone()))
             .collect();
         inner.damaged_rows = damaged;
-        Ok(Hub {
+        Hub {
             memory: Arc::new(Mutex::new(inner)),
-            store: Writer::start(store)?,
+            store,
             lobby_turn: Turn::default(),
             ratings_turn: Turn::default(),
             peers: OnceLock::new(),
             sanctions: watch::channel(Arc::default()).0,
-        })
+        }
     }
 
     /// Joins the other processes on the same database: from now on a game's commands go to

@@ -34,7 +34,6 @@ pub mod link;
 pub mod lobby;
 mod maintenance;
 pub mod metrics;
-mod migrate;
 pub mod moderation;
 pub mod note;
 pub mod puzzles;
@@ -58,8 +57,8 @@ use std::time::Duration;
 use tokio::sync::{Notify, watch};
 
 pub use maintenance::{backup, restore};
-pub use migrate::migrate;
 pub use run::{ServeOptions, serve};
+pub use store::migrate::migrate;
 
 /// The limits of a running server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

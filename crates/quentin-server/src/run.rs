@@ -362,15 +362,13 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         Some(url) => {
             let what = postgres::shown_url(url);
             let config = postgres::config(url, &name)?;
-            let (store, pool) = runtime.block_on(async {
+            let (hub, pool) = runtime.block_on(async {
                 let pool = postgres::pool(config.clone(), options.database_pool).await?;
                 let store = Postgres::open(pool.clone(), &name, &what).await?;
-                Ok::<_, anyhow::Error>((store, pool))
+                let hub = Hub::open_postgres(store, hub_limits, clock.now()).await?;
+                Ok::<_, anyhow::Error>((hub, pool))
             })?;
-            (
-                Hub::open(store, hub_limits, clock.now())?,
-                Some((pool, config)),
-            )
+            (hub, Some((pool, config)))
         }
     };
     let ledger = match &pool {

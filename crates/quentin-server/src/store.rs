@@ -1,11 +1,15 @@
-//! The server's store: what the hub keeps on disk. The hub sees the [`Backend`] trait only:
-//! everything read once at the start ([`Backend::load`]), then changes ([`Change`]) committed in
-//! batches ([`Backend::commit`]) on a thread of their own ([`Writer`]), so that the moves that
-//! arrive together share one transaction and one sync, and nobody waits for the disk on tokio's
-//! workers. Two backends: [`Sqlite`], one file in the data directory (the default), and
-//! [`Postgres`], a database that several server processes share (`--database URL`).
+//! The server's store: what the hub keeps on disk. The hub sees a [`Writer`] only: everything
+//! read once at the start, then changes ([`Change`]) sent to the backend's own writer, which
+//! commits those that arrive together in one transaction with one sync, and answers each only
+//! after its commit; nobody waits for the disk on tokio's workers. Two backends, each with the
+//! writer that suits it: [`Sqlite`], one file in the data directory (the default), behind the
+//! [`Backend`] trait, whose calls wait, on a thread of its own ([`Writer::start`]); and
+//! [`Postgres`], a database that several server processes share (`--database URL`), whose
+//! writer is a task that awaits its client ([`Postgres::writer`]). Every PostgreSQL statement
+//! is under `crates/quentin-server/src/store/postgres/`.
 
 pub mod backup;
+pub(crate) mod migrate;
 pub mod postgres;
 pub mod puzzles;
 mod rows;
@@ -263,7 +267,7 @@ pub enum Applied {
     Attempted(puzzles::Rated),
 }
 
-/// A store: the one interface between the hub and the disk (or a database server).
+/// A store whose calls wait (SQLite, and the tests' own), driven by [`Writer::start`]'s thread.
 pub trait Backend: Send + 'static {
     /// Everything, at the server's start. A row the server cannot read is named in
     /// [`Loaded::damaged`] and left out, not an error.

@@ -3,19 +3,20 @@
 //! read at once), commands for the games this process owns are run and answered, and answers
 //! to the commands this process passed on reach their waiters.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use tokio::sync::{mpsc, oneshot};
-use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::super::Context;
 use super::super::hub::{Owner, Peers, Refusal};
 use super::super::metrics::metrics;
 use super::super::report::survive;
-use super::super::store::postgres::{CHANNEL, games, open_challenges, players, pool_error};
+use super::super::store::postgres::{
+    games, open_challenges, players, pool_error, presence, relay, tournaments,
+};
 use super::{Cluster, lock};
 use crate::note::{Answer, Note};
 
@@ -85,24 +86,10 @@ async fn listen(
     config: &tokio_postgres::Config,
     heard: mpsc::UnboundedSender<Heard>,
 ) -> Result<(tokio::task::JoinHandle<()>, tokio_postgres::Client)> {
-    let (client, mut connection) = config.connect(NoTls).await?;
-    let task = tokio::spawn(async move {
-        loop {
-            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
-                Some(Ok(AsyncMessage::Notification(n))) => {
-                    let _ = heard.send(Heard::Note(n.payload().to_string(), Instant::now()));
-                }
-                Some(Ok(_)) => {}
-                Some(Err(e)) => {
-                    tracing::error!("the database's notifications: {e}");
-                    return;
-                }
-                None => return,
-            }
-        }
-    });
-    client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
-    Ok((task, client))
+    relay::listen(config, move |payload, came| {
+        let _ = heard.send(Heard::Note(payload, came));
+    })
+    .await
 }
 
 /// Acts on what is heard, all that came together at once. One task reads everything, in
@@ -308,7 +295,7 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
     }
     // After the games, which their pairings name.
     if !news.tournaments.is_empty() {
-        let rows = crate::store::tournaments::load_postgres(&**client).await?;
+        let rows = tournaments::load(&**client).await?;
         ctx.hub.mirror_tournaments(
             rows.into_iter()
                 .filter(|t| news.tournaments.contains(&t.id))
@@ -316,23 +303,7 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
         );
     }
     if news.online {
-        let rows = client
-            .query(
-                "SELECT player, sum(sessions)::BIGINT FROM presence WHERE process <> $1
-                 GROUP BY player",
-                &[&cluster.name],
-            )
-            .await?;
-        let elsewhere: HashMap<i64, usize> = rows
-            .iter()
-            .map(|r| {
-                (
-                    r.get::<_, i64>(0),
-                    usize::try_from(r.get::<_, i64>(1)).unwrap_or(0),
-                )
-            })
-            .filter(|(_, n)| *n > 0)
-            .collect();
+        let elsewhere = presence::elsewhere(&**client, &cluster.name).await?;
         ctx.hub.mirror_online(elsewhere);
     }
     Ok(())
@@ -341,37 +312,22 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
 /// Reads everything again: at the start, and after the notifications were lost.
 pub(super) async fn resync_all(cluster: &Cluster, ctx: &Context) -> Result<()> {
     let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
-    let all = |table: &'static str| {
-        let client = &client;
-        async move {
-            Ok::<Vec<i64>, anyhow::Error>(
-                client
-                    .query(&format!("SELECT id FROM {table}"), &[])
-                    .await?
-                    .iter()
-                    .map(|r| r.get(0))
-                    .collect(),
-            )
-        }
-    };
+    let all = relay::everything(&**client).await?;
     let news = News {
-        players: all("players").await?.into_iter().collect(),
-        challenges: all("challenges WHERE open")
-            .await?
+        players: all.players.into_iter().collect(),
+        challenges: all
+            .challenges
             .into_iter()
             .chain(ctx.hub.challenge_numbers())
             .collect(),
-        games: all("games").await?.into_iter().collect(),
-        tournaments: all("tournaments").await?.into_iter().collect(),
+        games: all.games.into_iter().collect(),
+        tournaments: all.tournaments.into_iter().collect(),
         online: true,
         answers: Vec::new(),
         looked: Vec::new(),
     };
-    for row in client
-        .query("SELECT game, process FROM owners", &[])
-        .await?
-    {
-        cluster.set_owner(row.get(0), Some(row.get(1)));
+    for (game, process) in all.owners {
+        cluster.set_owner(game, Some(process));
     }
     drop(client);
     copy(cluster, ctx, &news).await

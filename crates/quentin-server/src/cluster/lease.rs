@@ -11,8 +11,8 @@ use anyhow::Result;
 
 use super::super::Context;
 use super::super::hub::Peers as _;
-use super::super::store::postgres::{LEASE_MS, pool_error};
-use super::{Cluster, Own, lock};
+use super::super::store::postgres::{self as pg, Own, pool_error};
+use super::{Cluster, lock};
 use crate::note::Note;
 
 /// Seconds between two measures of the clocks' skew.
@@ -28,7 +28,7 @@ pub(super) async fn measure_skew(cluster: &Cluster, ctx: &Context) -> Result<()>
     let mut best: Option<(i64, i64)> = None;
     for _ in 0..3 {
         let before = ctx.clock.local();
-        let db: i64 = client.query_one("SELECT quentin_now()", &[]).await?.get(0);
+        let db = pg::lease::now(&**client).await?;
         let after = ctx.clock.local();
         let trip = after - before;
         if best.is_none_or(|(t, _)| trip < t) {
@@ -40,10 +40,6 @@ pub(super) async fn measure_skew(cluster: &Cluster, ctx: &Context) -> Result<()>
     }
     Ok(())
 }
-
-/// The renewals' connection's own bounds: a renewal that cannot run at once is given up
-/// (tried again a second later) rather than left to wait past the lease.
-pub(super) const RENEWAL_BOUNDS: &str = "SET lock_timeout = 500; SET statement_timeout = 1500";
 
 /// How long one round of renewals may take before its connection is given up and made again
 /// (a database gone without a word).
@@ -57,27 +53,8 @@ const RENEWAL_WAIT: Duration = Duration::from_millis(2_000);
 /// # Errors
 /// A database that cannot be reached.
 pub(super) async fn renew(cluster: &Cluster, own: &mut Own) -> Result<()> {
-    let client = own.client().await?;
-    client
-        .execute(
-            "INSERT INTO processes(id, listen, started, expires)
-             VALUES ($1, $2, quentin_now(), quentin_now() + $3)
-             ON CONFLICT (id) DO UPDATE SET expires = excluded.expires",
-            &[
-                &cluster.name,
-                &cluster.name.split('/').next().unwrap_or(""),
-                &LEASE_MS,
-            ],
-        )
-        .await?;
-    client
-        .execute(
-            "UPDATE owners SET renewed = quentin_now(), expires = quentin_now() + $2
-             WHERE process = $1 AND expires > quentin_now()",
-            &[&cluster.name, &LEASE_MS],
-        )
-        .await?;
-    Ok(())
+    let listen = cluster.name.split('/').next().unwrap_or("");
+    pg::lease::renew(own.client().await?, &cluster.name, listen).await
 }
 
 /// The renewals' loop, each second, on a connection and a task of their own: never behind a
@@ -115,14 +92,12 @@ pub(super) async fn renewals(cluster: Arc<Cluster>, mut own: Own) {
 /// A database that cannot be reached.
 pub(super) async fn read_owners(cluster: &Cluster) -> Result<()> {
     let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
-    let rows = client
-        .query("SELECT game, process FROM owners", &[])
-        .await?;
+    let rows = pg::lease::owners(&**client).await?;
     // Added to what the notifications told, never cleared: a game that started after this
     // read keeps the owner its news named.
     let mut owners = lock(&cluster.owners);
-    for row in rows {
-        owners.insert(row.get(0), row.get(1));
+    for (game, process) in rows {
+        owners.insert(game, process);
     }
     Ok(())
 }
@@ -131,23 +106,13 @@ pub(super) async fn read_owners(cluster: &Cluster) -> Result<()> {
 async fn take_over_orphans(cluster: &Cluster) -> Result<()> {
     let orphans: Vec<i64> = {
         let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
-        client
-            .query(
-                "SELECT g.id FROM games g LEFT JOIN owners o ON o.game = g.id
-                 WHERE g.result IS NULL AND (o.game IS NULL OR o.expires < quentin_now())
-                 ORDER BY g.id LIMIT 200",
-                &[],
-            )
-            .await?
-            .iter()
-            .map(|r| r.get(0))
-            .collect()
+        pg::lease::orphans(&**client).await?
     };
     // One game that cannot be taken now (a lock held: a move in flight, a frozen process's
     // transaction) holds up none of the others; it is tried again at the next round.
     for id in orphans {
         if let Err(e) = cluster.take_over(id).await {
-            if is_locked(&e) {
+            if pg::lease::is_locked(&e) {
                 tracing::debug!(game = id, "the game is locked: taken over at a later round");
             } else {
                 tracing::warn!(game = id, "cannot take the game over: {e:#}");
@@ -160,30 +125,11 @@ async fn take_over_orphans(cluster: &Cluster) -> Result<()> {
 /// Forgets the processes whose lease ran out, and who was online on them.
 async fn clear_the_dead(cluster: &Cluster) -> Result<()> {
     let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
-    let gone = client
-        .execute(
-            "DELETE FROM presence WHERE process NOT IN
-                 (SELECT id FROM processes WHERE expires >= quentin_now())",
-            &[],
-        )
-        .await?;
-    client
-        .execute(
-            "DELETE FROM processes WHERE expires < quentin_now() - $1",
-            &[&LEASE_MS],
-        )
-        .await?;
+    let gone = pg::presence::clear_the_dead(&**client).await?;
     if gone > 0 {
         cluster.note(Note::Online);
     }
     Ok(())
-}
-
-/// Whether `e` is the database's refusal to wait for a lock (`NOWAIT`, `lock_timeout`).
-pub(super) fn is_locked(e: &anyhow::Error) -> bool {
-    e.downcast_ref::<tokio_postgres::Error>()
-        .and_then(tokio_postgres::Error::code)
-        .is_some_and(|code| *code == tokio_postgres::error::SqlState::LOCK_NOT_AVAILABLE)
 }
 
 /// The takeovers' loop, each second, for as long as the server runs: reads who owns what,
@@ -223,21 +169,7 @@ pub(super) async fn presence(cluster: Arc<Cluster>, mut own: Own) {
         let _ = tokio::time::timeout(Duration::from_secs(10), cluster.presence.notified()).await;
         let Some(ctx) = cluster.ctx() else { return };
         let here = ctx.hub.online_here();
-        let write = async {
-            let tx = own.client().await?.transaction().await?;
-            tx.execute("DELETE FROM presence WHERE process = $1", &[&cluster.name])
-                .await?;
-            let players: Vec<i64> = here.iter().map(|(p, _)| *p).collect();
-            let sessions: Vec<i64> = here.iter().map(|(_, n)| *n as i64).collect();
-            tx.execute(
-                "INSERT INTO presence(process, player, sessions)
-                 SELECT $1, player, n FROM unnest($2::BIGINT[], $3::BIGINT[]) AS t(player, n)",
-                &[&cluster.name, &players, &sessions],
-            )
-            .await?;
-            tx.commit().await?;
-            Ok::<_, anyhow::Error>(())
-        };
+        let write = async { pg::presence::write(own.client().await?, &cluster.name, &here).await };
         match write.await {
             Ok(()) => cluster.note(Note::Online),
             Err(e) => {

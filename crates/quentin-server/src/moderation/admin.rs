@@ -82,7 +82,11 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
                     drop(store);
                     Ledger::postgres(pool, runtime.handle().clone()).order_now(HOST, &order, now)?
                 }
-                (None, table) => tournaments(Hub::read_only(store, now)?, table.flatten(), now),
+                (None, table) => tournaments(
+                    runtime.block_on(Hub::read_only_postgres(store, now))?,
+                    table.flatten(),
+                    now,
+                ),
             }
         }
     };

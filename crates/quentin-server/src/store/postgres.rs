@@ -8,11 +8,18 @@
 
 mod batch;
 mod commit;
+pub mod lease;
+mod own;
+pub mod presence;
 mod puzzles;
 mod read;
+pub mod relay;
 mod schema;
+pub mod tournaments;
+mod writer;
 
-pub use commit::owned;
+pub use lease::owned;
+pub use own::Own;
 pub use read::{games, open_challenges, players};
 
 use read::{CHALLENGES, RATINGS, challenges_of, player_of, ratings_of, read_games};
@@ -24,8 +31,10 @@ use anyhow::{Context as _, Result, anyhow};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::NoTls;
 
+#[cfg(doc)]
+use super::Backend;
 use super::puzzles::{PuzzleFound, PuzzleQuery};
-use super::{Applied, Backend, Change, Loaded, StoreDown};
+use super::{Applied, Change, Loaded, StoreDown};
 
 /// How long an owner's lease on a game lasts without renewal, in milliseconds.
 pub const LEASE_MS: i64 = 3_000;
@@ -36,7 +45,6 @@ pub const CHANNEL: &str = "quentin";
 /// The store on a PostgreSQL database.
 pub struct Postgres {
     pool: Pool,
-    handle: tokio::runtime::Handle,
     /// This process's name in `owners`, `processes` and the notifications.
     process: Arc<str>,
 }
@@ -146,6 +154,15 @@ pub async fn pool(config: tokio_postgres::Config, size: usize) -> Result<Pool> {
     Ok(pool)
 }
 
+/// Whether `e` says the database cannot be reached (no connection to be had, one lost), not
+/// that it refused something.
+#[must_use]
+pub fn unreachable(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<StoreDown>().is_some()
+        || e.downcast_ref::<tokio_postgres::Error>()
+            .is_some_and(|e| e.is_closed() || e.as_db_error().is_none())
+}
+
 /// The database `config` reaches, as [`shown_url`] writes it.
 fn shown_config(config: &tokio_postgres::Config) -> String {
     let user = config.get_user().unwrap_or("");
@@ -161,8 +178,7 @@ fn shown_config(config: &tokio_postgres::Config) -> String {
 }
 
 impl Postgres {
-    /// Opens the store on `pool`'s database, bringing it to the current version. Must be
-    /// called inside the server's runtime, whose `handle` the store's thread then uses.
+    /// Opens the store on `pool`'s database, bringing it to the current version.
     ///
     /// # Errors
     /// A database that cannot be reached or written, or from a newer quentin.
@@ -172,7 +188,6 @@ impl Postgres {
         schema::check(&client, what).await?;
         Ok(Postgres {
             pool,
-            handle: tokio::runtime::Handle::current(),
             process: process.into(),
         })
     }
@@ -190,7 +205,7 @@ impl Postgres {
     ///
     /// # Errors
     /// When the database cannot be read.
-    pub async fn load_async(&self) -> Result<Loaded> {
+    pub async fn load(&self) -> Result<Loaded> {
         let client = self.pool.get().await.map_err(|e| pool_error(&e))?;
         let mut damaged = Vec::new();
         let players = client
@@ -209,7 +224,7 @@ impl Postgres {
         let games = read_games(&**client, "TRUE", &[], &mut damaged).await?;
         // No downtime to forgive at the start: the takeovers do it, game by game.
         let heartbeat = None;
-        let tournaments = super::tournaments::load_postgres(&**client).await?;
+        let tournaments = tournaments::load(&**client).await?;
         Ok(Loaded {
             tournaments,
             players,
@@ -222,47 +237,57 @@ impl Postgres {
     }
 }
 
-impl Backend for Postgres {
-    fn load(&mut self) -> Result<Loaded> {
-        self.handle.block_on(self.load_async())
+// No `Backend` here: its calls wait on a thread, and this store's writer is a task that
+// awaits the client (`postgres/writer.rs`). What the hub asks of it, it asks here.
+impl Postgres {
+    /// Commits `changes` as one batch ([`Backend::commit`] says how): each change's outcome,
+    /// in order.
+    ///
+    /// # Errors
+    /// None today: a batch that fails as a whole fails each of its changes.
+    pub async fn commit(&self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
+        self.commit_all(changes.iter().map(|c| (*c).clone()).collect())
+            .await
     }
 
-    fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
-        let changes: Vec<Change> = changes.iter().map(|c| (*c).clone()).collect();
+    /// [`Postgres::commit`] of changes it may keep.
+    async fn commit_all(&self, changes: Vec<Change>) -> Result<Vec<Result<Applied>>> {
         let (pool, process) = (self.pool.clone(), self.process.clone());
-        Ok(self
-            .handle
-            .block_on(batch::commit_all(pool, process, changes)))
+        Ok(batch::commit_all(pool, process, changes).await)
     }
 
-    fn puzzles(&mut self, query: &PuzzleQuery) -> Result<PuzzleFound> {
-        self.handle.block_on(async {
-            let client = self
-                .pool
-                .get()
-                .await
-                .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
-            puzzles::query(&**client, query).await
-        })
+    /// The answer to a question about puzzles, from the rows as they are now.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn puzzles(&self, query: &PuzzleQuery) -> Result<PuzzleFound> {
+        let client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
+        puzzles::query(&**client, query).await
     }
 
-    fn integrity(&mut self) -> Result<String> {
+    /// A check of the store: `ok` when sound.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn integrity(&self) -> Result<String> {
         // PostgreSQL checks its own pages; what is ours to check is that every move belongs
         // to a game.
-        self.handle.block_on(async {
-            let client = self.pool.get().await.map_err(|e| pool_error(&e))?;
-            let orphans: i64 = client
-                .query_one(
-                    "SELECT count(*) FROM moves WHERE game NOT IN (SELECT id FROM games)",
-                    &[],
-                )
-                .await?
-                .get(0);
-            Ok(if orphans == 0 {
-                "ok".to_string()
-            } else {
-                format!("{orphans} moves of games the database does not have")
-            })
+        let client = self.pool.get().await.map_err(|e| pool_error(&e))?;
+        let orphans: i64 = client
+            .query_one(
+                "SELECT count(*) FROM moves WHERE game NOT IN (SELECT id FROM games)",
+                &[],
+            )
+            .await?
+            .get(0);
+        Ok(if orphans == 0 {
+            "ok".to_string()
+        } else {
+            format!("{orphans} moves of games the database does not have")
         })
     }
 }

@@ -1,14 +1,15 @@
 //! The tournaments' rows: each tournament with its settings (the words of
 //! `tournament create`), its entrants in the order they joined, and every round's pairings with
 //! their games (whose results are the games' own, in `games`). Enough for a director started
-//! afresh to go on where the last one stopped. The SQL of both backends is here and in
-//! `apply.rs` beside it, side by side.
+//! afresh to go on where the last one stopped. SQLite's statements are here and in `apply.rs`
+//! beside it; PostgreSQL's are in `crates/quentin-server/src/store/postgres/tournaments.rs`,
+//! with every other of its statements.
 
 use anyhow::Result;
 
 mod apply;
 
-pub use apply::{apply_postgres, apply_sqlite};
+pub use apply::apply_sqlite;
 
 use super::{ChallengeRow, GameRow};
 
@@ -31,25 +32,6 @@ CREATE TABLE tournament_directors(
     tournament INTEGER PRIMARY KEY, process TEXT NOT NULL, expires INTEGER NOT NULL);
 ";
 
-/// The same tables on PostgreSQL.
-pub const POSTGRES_STEP: &str = "
-CREATE TABLE tournaments(
-    id BIGSERIAL PRIMARY KEY,
-    \"by\" BIGINT NOT NULL, settings TEXT NOT NULL, created BIGINT NOT NULL,
-    starts BIGINT NOT NULL, status TEXT NOT NULL, started BIGINT);
-CREATE TABLE tournament_entrants(
-    tournament BIGINT NOT NULL, player BIGINT NOT NULL, seq BIGINT NOT NULL,
-    withdrawn BOOLEAN NOT NULL DEFAULT FALSE, strikes BIGINT NOT NULL DEFAULT 0,
-    paused BOOLEAN NOT NULL DEFAULT FALSE,
-    PRIMARY KEY(tournament, player));
-CREATE TABLE tournament_pairings(
-    id BIGSERIAL PRIMARY KEY,
-    tournament BIGINT NOT NULL, round BIGINT NOT NULL, first BIGINT NOT NULL,
-    second BIGINT, game BIGINT);
-CREATE TABLE tournament_directors(
-    tournament BIGINT PRIMARY KEY, process TEXT NOT NULL, expires BIGINT NOT NULL);
-";
-
 /// The schema step after the tournaments': the messages to players (a tournament cancelled),
 /// kept until read, on SQLite.
 pub const SQLITE_MESSAGES_STEP: &str = "
@@ -58,45 +40,6 @@ CREATE TABLE messages(
     text TEXT NOT NULL, seen INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX messages_player ON messages(player, seen);
 ";
-
-/// The same table on PostgreSQL.
-pub const POSTGRES_MESSAGES_STEP: &str = "
-CREATE TABLE messages(
-    id BIGSERIAL PRIMARY KEY, player BIGINT NOT NULL, at BIGINT NOT NULL,
-    text TEXT NOT NULL, seen BIGINT NOT NULL DEFAULT 0);
-CREATE INDEX messages_player ON messages(player, seen);
-";
-
-/// The tables and columns of [`POSTGRES_STEP`] and [`POSTGRES_MESSAGES_STEP`], for the check
-/// of a database's shape.
-pub const COLUMNS: [(&str, &[&str]); 5] = [
-    ("messages", &["id", "player", "at", "text", "seen"]),
-    (
-        "tournaments",
-        &[
-            "id", "by", "settings", "created", "starts", "status", "started",
-        ],
-    ),
-    (
-        "tournament_entrants",
-        &[
-            "tournament",
-            "player",
-            "seq",
-            "withdrawn",
-            "strikes",
-            "paused",
-        ],
-    ),
-    (
-        "tournament_pairings",
-        &["id", "tournament", "round", "first", "second", "game"],
-    ),
-    (
-        "tournament_directors",
-        &["tournament", "process", "expires"],
-    ),
-];
 
 /// A tournament's row, with its entrants and pairings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -323,78 +266,7 @@ pub fn load_sqlite(conn: &rusqlite::Connection) -> Result<Vec<TournamentRow>> {
     Ok(out)
 }
 
-/// Every tournament, on PostgreSQL.
-///
-/// # Errors
-/// When the database cannot be read.
-pub async fn load_postgres(
-    client: &impl tokio_postgres::GenericClient,
-) -> Result<Vec<TournamentRow>> {
-    let mut out: Vec<TournamentRow> = client
-        .query(
-            "SELECT id, \"by\", settings, created, starts, status, started FROM tournaments
-             ORDER BY id",
-            &[],
-        )
-        .await?
-        .iter()
-        .map(|r| TournamentRow {
-            id: r.get(0),
-            by: r.get(1),
-            settings: r.get(2),
-            created: r.get(3),
-            starts: r.get(4),
-            status: r.get(5),
-            started: r.get(6),
-            entrants: Vec::new(),
-            pairings: Vec::new(),
-        })
-        .collect();
-    let entrants = client
-        .query(
-            "SELECT tournament, player, withdrawn, strikes, paused FROM tournament_entrants
-             ORDER BY tournament, seq",
-            &[],
-        )
-        .await?
-        .iter()
-        .map(|r| {
-            (
-                r.get(0),
-                EntrantRow {
-                    player: r.get(1),
-                    withdrawn: r.get(2),
-                    strikes: r.get(3),
-                    paused: r.get(4),
-                },
-            )
-        })
-        .collect();
-    let pairings = client
-        .query(
-            "SELECT tournament, round, first, second, game FROM tournament_pairings
-             ORDER BY tournament, id",
-            &[],
-        )
-        .await?
-        .iter()
-        .map(|r| {
-            (
-                r.get(0),
-                PairingRow {
-                    round: r.get(1),
-                    first: r.get(2),
-                    second: r.get(3),
-                    game: r.get(4),
-                },
-            )
-        })
-        .collect();
-    attach(&mut out, entrants, pairings);
-    Ok(out)
-}
-
-fn attach(
+pub(super) fn attach(
     tournaments: &mut [TournamentRow],
     entrants: Vec<(i64, EntrantRow)>,
     pairings: Vec<(i64, PairingRow)>,

@@ -5,7 +5,7 @@
 //! takeback, a player, a challenge) keeps a transaction of its own, as do two changes of one
 //! game in one batch; they run beside the batch on the pool's other connections.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use anyhow::{Result, anyhow};
@@ -14,7 +14,7 @@ use tokio::task::JoinSet;
 
 use super::super::{Applied, Change, LeaseLost, StoreDown};
 use super::commit::{Step, commit_one, down};
-use super::{CHANNEL, pool_error};
+use super::{lease, pool_error, relay};
 
 /// The move `change` is, when it may share a transaction: an action that neither ends its
 /// game nor moves a rating.
@@ -132,17 +132,7 @@ async fn commit_steps(pool: &Pool, process: &str, steps: &[Step]) -> Result<Vec<
         let tx = client.transaction().await?;
         let games: Vec<i64> = steps.iter().map(|s| s.game).collect();
         // The leases, held (as `owned` holds one) until the commit.
-        let held: HashSet<i64> = tx
-            .query(
-                "SELECT game FROM owners
-                 WHERE game = ANY($1) AND process = $2 AND expires > quentin_now()
-                 FOR KEY SHARE",
-                &[&games, &process],
-            )
-            .await?
-            .iter()
-            .map(|r| r.get(0))
-            .collect();
+        let held = lease::owned_of(&tx, process, &games).await?;
         let live: Vec<&Step> = steps.iter().filter(|s| held.contains(&s.game)).collect();
         if !live.is_empty() {
             let column = |f: fn(&Step) -> i64| live.iter().map(|s| f(s)).collect::<Vec<i64>>();
@@ -171,14 +161,7 @@ async fn commit_steps(pool: &Pool, process: &str, steps: &[Step]) -> Result<Vec<
             )
             .await?;
             // The fence: no lease ran out meanwhile (a process frozen between statements).
-            let still: i64 = tx
-                .query_one(
-                    "SELECT count(*) FROM owners
-                     WHERE game = ANY($1) AND process = $2 AND expires > quentin_now()",
-                    &[&game, &process],
-                )
-                .await?
-                .get(0);
+            let still = lease::still_held(&tx, process, &game).await?;
             if still != live.len() as i64 {
                 return Err(anyhow!("a lease ran out while its batch was written"));
             }
@@ -186,11 +169,7 @@ async fn commit_steps(pool: &Pool, process: &str, steps: &[Step]) -> Result<Vec<
                 .iter()
                 .map(|s| s.note(false).payload(process))
                 .collect();
-            tx.execute(
-                "SELECT pg_notify($1, note) FROM unnest($2::TEXT[]) AS note",
-                &[&CHANNEL, &notes],
-            )
-            .await?;
+            relay::notify_all(&*tx, &notes).await?;
         }
         tx.commit().await?;
         Ok(steps

@@ -3,7 +3,7 @@
 
 use anyhow::{Result, anyhow};
 use deadpool_postgres::Pool;
-use tokio_postgres::{GenericClient, Transaction};
+use tokio_postgres::Transaction;
 
 use super::super::super::game_end::GameEnd;
 use super::super::super::size_class::RatingKey;
@@ -12,51 +12,9 @@ use quentin_rules::Action;
 use crate::note::Note;
 
 use super::super::tournaments::{self, TournamentChange};
-use super::super::{Applied, ChallengeRow, Change, GameRow, LeaseLost, RatingRow, StoreDown};
-use super::{CHANNEL, LEASE_MS, pool_error};
-
-/// Checks, in `tx`, that `process` holds a lease on game `game` that has not run out by the
-/// database's clock, and holds the lease's row until the end of the transaction: no other
-/// process can take the game over meanwhile (a takeover locks the row for update).
-///
-/// A key-share lock: the lease's own renewal (an update of its times, not its key) does not
-/// wait for a move, and a move never waits for a renewal; a takeover waits for neither, it
-/// tries again at its next round (`NOWAIT`).
-///
-/// # Errors
-/// [`LeaseLost`] when the lease is another's or has run out.
-pub async fn owned(tx: &impl GenericClient, process: &str, game: i64) -> Result<()> {
-    let held = tx
-        .query_opt(
-            "SELECT 1 FROM owners WHERE game = $1 AND process = $2 AND expires > quentin_now()
-             FOR KEY SHARE",
-            &[&game, &process],
-        )
-        .await?;
-    if held.is_none() {
-        return Err(LeaseLost(game).into());
-    }
-    Ok(())
-}
-
-/// The fence just before a game's change commits: the lease, still held since [`owned`]
-/// locked it, must not have run out meanwhile (a process frozen between its statements), by
-/// the database's clock. With `end`, the lease goes with the game's end.
-///
-/// # Errors
-/// [`LeaseLost`] when it ran out.
-async fn fence(tx: &Transaction<'_>, process: &str, game: i64, end: bool) -> Result<()> {
-    let sql = if end {
-        "DELETE FROM owners WHERE game = $1 AND process = $2 AND expires > quentin_now()
-         RETURNING 1"
-    } else {
-        "SELECT 1 FROM owners WHERE game = $1 AND process = $2 AND expires > quentin_now()"
-    };
-    if tx.query_opt(sql, &[&game, &process]).await?.is_none() {
-        return Err(LeaseLost(game).into());
-    }
-    Ok(())
-}
+use super::super::{Applied, ChallengeRow, Change, GameRow, RatingRow, StoreDown};
+use super::lease::{fence, owned};
+use super::{lease, pool_error, relay};
 
 /// The new ratings of a rated game's two players (`hub`'s, player 1's first, name them and
 /// their game and class), computed from their rows as they are now, locked until the commit:
@@ -197,7 +155,7 @@ async fn tournament(
         );
         games.push(id);
     }
-    let applied = tournaments::apply_postgres(tx, process, change, &games).await?;
+    let applied = super::tournaments::apply(tx, process, change, &games).await?;
     // The other processes read the tournament again.
     let id = match (&applied, change) {
         (_, TournamentChange::Direct(_)) => None,
@@ -297,16 +255,7 @@ async fn start_game(tx: &Transaction<'_>, process: &str, game: &GameRow) -> Resu
         ],
     )
     .await?;
-    // The process that starts a game owns it first.
-    tx.execute(
-        "INSERT INTO owners(game, process, taken, renewed, expires)
-         VALUES ($1, $2, quentin_now(), quentin_now(), quentin_now() + $3)
-         ON CONFLICT (game) DO UPDATE SET process = excluded.process,
-             taken = excluded.taken, renewed = excluded.renewed,
-             expires = excluded.expires",
-        &[&game.id, &process, &LEASE_MS],
-    )
-    .await?;
+    lease::start(tx, game.id, process).await?;
     Ok((
         Applied::Done,
         vec![Note::Challenge(game.id), Note::Game(game.id)],
@@ -446,11 +395,7 @@ async fn commit_on(
     let tx = client.transaction().await?;
     let (applied, notes) = apply(&tx, process, change).await?;
     for note in notes {
-        tx.execute(
-            "SELECT pg_notify($1, $2)",
-            &[&CHANNEL, &note.payload(process)],
-        )
-        .await?;
+        relay::notify(&*tx, process, &note).await?;
     }
     tx.commit().await?;
     Ok(applied)

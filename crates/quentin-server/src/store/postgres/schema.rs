@@ -82,8 +82,8 @@ CREATE TABLE logins(key TEXT NOT NULL, address TEXT NOT NULL, at BIGINT NOT NULL
 CREATE INDEX logins_key ON logins(key, at);
 CREATE INDEX logins_address ON logins(address);
 ",
-    super::super::tournaments::POSTGRES_STEP,
-    super::super::tournaments::POSTGRES_MESSAGES_STEP,
+    super::tournaments::POSTGRES_STEP,
+    super::tournaments::POSTGRES_MESSAGES_STEP,
 ];
 
 // The two stores count the same versions: a step added to one is added to the other.
@@ -238,10 +238,7 @@ pub async fn missing(client: &Client) -> Result<Vec<String>> {
         })
     };
     let mut missing = Vec::new();
-    for (table, columns) in COLUMNS
-        .iter()
-        .chain(super::super::tournaments::COLUMNS.iter())
-    {
+    for (table, columns) in COLUMNS.iter().chain(super::tournaments::COLUMNS.iter()) {
         if !have(table, None) {
             missing.push(format!("there is no table {table}"));
             continue;

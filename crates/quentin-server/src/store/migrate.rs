@@ -7,9 +7,9 @@ use std::path::Path;
 use anyhow::{Context as _, Result, bail};
 use rusqlite::{Connection, OpenFlags};
 
-use super::report::say;
-use super::store::Sqlite;
-use super::store::postgres::{self, Postgres, UNBOUNDED};
+use super::Sqlite;
+use super::postgres::{self, Postgres, UNBOUNDED};
+use crate::report::say;
 
 /// The tables copied, in an order that keeps every row's references behind it.
 const TABLES: [&str; 9] = [

@@ -1,0 +1,300 @@
+//! The tournaments' rows on PostgreSQL: their schema step, everything read at the start (and
+//! again when another process changed a tournament), and each change's statements. The rows
+//! themselves, and SQLite's statements, are `crates/quentin-server/src/store/tournaments.rs`'s.
+
+use anyhow::Result;
+
+use super::super::Applied;
+use super::super::tournaments::{EntrantRow, PairingRow, TournamentChange, TournamentRow, attach};
+use super::LEASE_MS;
+
+/// The tables of the schema step that brings tournaments (SQLite's own is
+/// `super::super::tournaments::SQLITE_STEP`).
+pub const POSTGRES_STEP: &str = "
+CREATE TABLE tournaments(
+    id BIGSERIAL PRIMARY KEY,
+    \"by\" BIGINT NOT NULL, settings TEXT NOT NULL, created BIGINT NOT NULL,
+    starts BIGINT NOT NULL, status TEXT NOT NULL, started BIGINT);
+CREATE TABLE tournament_entrants(
+    tournament BIGINT NOT NULL, player BIGINT NOT NULL, seq BIGINT NOT NULL,
+    withdrawn BOOLEAN NOT NULL DEFAULT FALSE, strikes BIGINT NOT NULL DEFAULT 0,
+    paused BOOLEAN NOT NULL DEFAULT FALSE,
+    PRIMARY KEY(tournament, player));
+CREATE TABLE tournament_pairings(
+    id BIGSERIAL PRIMARY KEY,
+    tournament BIGINT NOT NULL, round BIGINT NOT NULL, first BIGINT NOT NULL,
+    second BIGINT, game BIGINT);
+CREATE TABLE tournament_directors(
+    tournament BIGINT PRIMARY KEY, process TEXT NOT NULL, expires BIGINT NOT NULL);
+";
+
+/// The schema step after the tournaments': the messages to players (a tournament cancelled),
+/// kept until read (SQLite's own is `super::super::tournaments::SQLITE_MESSAGES_STEP`).
+pub const POSTGRES_MESSAGES_STEP: &str = "
+CREATE TABLE messages(
+    id BIGSERIAL PRIMARY KEY, player BIGINT NOT NULL, at BIGINT NOT NULL,
+    text TEXT NOT NULL, seen BIGINT NOT NULL DEFAULT 0);
+CREATE INDEX messages_player ON messages(player, seen);
+";
+
+/// The tables and columns of [`POSTGRES_STEP`] and [`POSTGRES_MESSAGES_STEP`], for the check
+/// of a database's shape.
+pub const COLUMNS: [(&str, &[&str]); 5] = [
+    ("messages", &["id", "player", "at", "text", "seen"]),
+    (
+        "tournaments",
+        &[
+            "id", "by", "settings", "created", "starts", "status", "started",
+        ],
+    ),
+    (
+        "tournament_entrants",
+        &[
+            "tournament",
+            "player",
+            "seq",
+            "withdrawn",
+            "strikes",
+            "paused",
+        ],
+    ),
+    (
+        "tournament_pairings",
+        &["id", "tournament", "round", "first", "second", "game"],
+    ),
+    (
+        "tournament_directors",
+        &["tournament", "process", "expires"],
+    ),
+];
+
+/// Every tournament.
+///
+/// # Errors
+/// When the database cannot be read.
+pub async fn load(client: &impl tokio_postgres::GenericClient) -> Result<Vec<TournamentRow>> {
+    let mut out: Vec<TournamentRow> = client
+        .query(
+            "SELECT id, \"by\", settings, created, starts, status, started FROM tournaments
+             ORDER BY id",
+            &[],
+        )
+        .await?
+        .iter()
+        .map(|r| TournamentRow {
+            id: r.get(0),
+            by: r.get(1),
+            settings: r.get(2),
+            created: r.get(3),
+            starts: r.get(4),
+            status: r.get(5),
+            started: r.get(6),
+            entrants: Vec::new(),
+            pairings: Vec::new(),
+        })
+        .collect();
+    let entrants = client
+        .query(
+            "SELECT tournament, player, withdrawn, strikes, paused FROM tournament_entrants
+             ORDER BY tournament, seq",
+            &[],
+        )
+        .await?
+        .iter()
+        .map(|r| {
+            (
+                r.get(0),
+                EntrantRow {
+                    player: r.get(1),
+                    withdrawn: r.get(2),
+                    strikes: r.get(3),
+                    paused: r.get(4),
+                },
+            )
+        })
+        .collect();
+    let pairings = client
+        .query(
+            "SELECT tournament, round, first, second, game FROM tournament_pairings
+             ORDER BY tournament, id",
+            &[],
+        )
+        .await?
+        .iter()
+        .map(|r| {
+            (
+                r.get(0),
+                PairingRow {
+                    round: r.get(1),
+                    first: r.get(2),
+                    second: r.get(3),
+                    game: r.get(4),
+                },
+            )
+        })
+        .collect();
+    attach(&mut out, entrants, pairings);
+    Ok(out)
+}
+
+/// Applies `change` on PostgreSQL in `tx`, for `process`; of a [`TournamentChange::Pair`] or
+/// a [`TournamentChange::Round`], the pairings only: the caller starts their games first
+/// (their numbers in `games`, in order), in the same transaction.
+///
+/// # Errors
+/// When the database cannot be written.
+pub async fn apply(
+    tx: &tokio_postgres::Transaction<'_>,
+    process: &str,
+    change: &TournamentChange,
+    games: &[i64],
+) -> Result<Applied> {
+    let id = match change {
+        TournamentChange::Create(t) => Some(
+            tx.query_one(
+                "INSERT INTO tournaments(\"by\", settings, created, starts, status)
+                 VALUES ($1, $2, $3, $4, 'open') RETURNING id",
+                &[&t.by, &t.settings, &t.created, &t.starts],
+            )
+            .await?
+            .get(0),
+        ),
+        TournamentChange::Join { tournament, player } => {
+            tx.execute(
+                "INSERT INTO tournament_entrants(tournament, player, seq)
+                 VALUES ($1, $2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
+                                  WHERE tournament = $1))",
+                &[tournament, player],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Leave { tournament, player } => {
+            tx.execute(
+                "DELETE FROM tournament_entrants WHERE tournament = $1 AND player = $2",
+                &[tournament, player],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Entrant {
+            tournament,
+            entrant,
+        } => {
+            tx.execute(
+                "UPDATE tournament_entrants SET withdrawn = $3, strikes = $4, paused = $5
+                 WHERE tournament = $1 AND player = $2",
+                &[
+                    tournament,
+                    &entrant.player,
+                    &entrant.withdrawn,
+                    &entrant.strikes,
+                    &entrant.paused,
+                ],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Status {
+            tournament,
+            status,
+            at,
+        } => {
+            tx.execute(
+                "UPDATE tournaments SET status = $2,
+                     started = CASE WHEN $2 = 'running' THEN $3 ELSE started END
+                 WHERE id = $1",
+                &[tournament, status, at],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Pair {
+            tournament,
+            round,
+            game: row,
+        } => {
+            let game = games.first().copied();
+            tx.execute(
+                "INSERT INTO tournament_pairings(tournament, round, first, second, game)
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[tournament, round, &row.players[0], &row.players[1], &game],
+            )
+            .await?;
+            game
+        }
+        TournamentChange::Cancel {
+            tournament,
+            at,
+            text,
+        } => {
+            tx.execute(
+                "UPDATE tournaments SET status = 'cancelled' WHERE id = $1",
+                &[tournament],
+            )
+            .await?;
+            tx.execute(
+                "INSERT INTO messages(player, at, text)
+                 SELECT player, $2, $3 FROM tournament_entrants WHERE tournament = $1
+                 ORDER BY seq",
+                &[tournament, at, text],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Round {
+            tournament,
+            byes,
+            games: rows,
+        } => {
+            for (round, player) in byes {
+                tx.execute(
+                    "INSERT INTO tournament_pairings(tournament, round, first) VALUES ($1, $2, $3)",
+                    &[tournament, round, player],
+                )
+                .await?;
+            }
+            for ((round, row), game) in rows.iter().zip(games) {
+                tx.execute(
+                    "INSERT INTO tournament_pairings(tournament, round, first, second, game)
+                     VALUES ($1, $2, $3, $4, $5)",
+                    &[tournament, round, &row.players[0], &row.players[1], game],
+                )
+                .await?;
+            }
+            return Ok(Applied::Ids(games.to_vec()));
+        }
+        TournamentChange::Bye {
+            tournament,
+            round,
+            player,
+        } => {
+            tx.execute(
+                "INSERT INTO tournament_pairings(tournament, round, first) VALUES ($1, $2, $3)",
+                &[tournament, round, player],
+            )
+            .await?;
+            None
+        }
+        TournamentChange::Direct(tournament) => {
+            let held = tx
+                .query_opt(
+                    "INSERT INTO tournament_directors(tournament, process, expires)
+                     VALUES ($1, $2, quentin_now() + $3)
+                     ON CONFLICT (tournament) DO UPDATE SET process = excluded.process,
+                         expires = excluded.expires
+                     WHERE tournament_directors.process = excluded.process
+                        OR tournament_directors.expires < quentin_now()
+                     RETURNING process",
+                    &[tournament, &process, &LEASE_MS],
+                )
+                .await?;
+            return Ok(if held.is_some() {
+                Applied::Done
+            } else {
+                Applied::Taken
+            });
+        }
+    };
+    Ok(id.map_or(Applied::Done, Applied::Id))
+}
