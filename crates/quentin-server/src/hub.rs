@@ -32,7 +32,7 @@ use anyhow::Result;
 use tokio::sync::{OwnedMutexGuard, oneshot, watch};
 
 use quentin_record::game_line::{GameLine, takeback_len};
-use quentin_rules::{Color, Position};
+use quentin_rules::{Action, Color, Illegal, Position, SetupError};
 
 use super::size_class::RatingKey;
 use super::store::{
@@ -48,7 +48,7 @@ pub use command::{Owner, PeerFuture, Peers};
 pub use listings::PAGE;
 pub use presence::Watching;
 pub use puzzles::LOBBY_LEADERS;
-pub use tournaments::{TournamentGame, TournamentView, points_and_tiebreaks};
+pub use tournaments::{TournamentGame, TournamentView};
 pub use views::{ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
 
 /// The hub's limits.
@@ -422,7 +422,7 @@ impl Hub {
                 Err(why) => damaged.push(Damaged {
                     kind: "game",
                     id: row.id,
-                    why,
+                    why: why.to_string(),
                 }),
             }
         }
@@ -586,13 +586,34 @@ fn lock(memory: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
 }
 
 /// The position `row`'s actions reach, by the rules; or why they do not.
-fn replay(row: &GameRow) -> Result<Position, String> {
-    let start = row
-        .setup
-        .start()
-        .map_err(|e| format!("its setup cannot start: {e}"))?;
+fn replay(row: &GameRow) -> Result<Position, Unplayable> {
+    let start = row.setup.start().map_err(Unplayable::Setup)?;
     GameLine::play_out(start, &row.actions)
-        .map_err(|(n, e)| format!("move {}, {}, is illegal: {e}", n + 1, row.actions[n]))
+        .map_err(|(n, e)| Unplayable::Illegal(n, row.actions[n], e))
+}
+
+/// Why a game's row cannot be played (a damaged row, or one another process wrote that the
+/// rules refuse); its words, for the host's log and the damaged games' list, by `Display`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Unplayable {
+    /// Its setup cannot start a game.
+    Setup(SetupError),
+    /// Its action of this index, from 0, is illegal.
+    Illegal(usize, Action, Illegal),
+    /// The action after those already followed is illegal.
+    Next(Illegal),
+}
+
+impl std::fmt::Display for Unplayable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unplayable::Setup(e) => write!(f, "its setup cannot start: {e}"),
+            Unplayable::Illegal(n, action, e) => {
+                write!(f, "move {}, {action}, is illegal: {e}", n + 1)
+            }
+            Unplayable::Next(e) => write!(f, "{e}"),
+        }
+    }
 }
 
 #[cfg(test)]

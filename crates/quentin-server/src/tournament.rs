@@ -11,6 +11,7 @@
 //! docs/server.md says which of the FIDE Dutch system's rules the Swiss pairing keeps.
 
 pub mod arena;
+pub mod refusal;
 pub mod roundrobin;
 pub mod settings;
 pub mod standings;
@@ -18,6 +19,7 @@ pub mod swiss;
 
 use std::fmt;
 
+pub use refusal::TournamentRefusal;
 pub use settings::{Kind, Settings};
 
 /// A tournament's number; written `t7` so that `withdraw t7` (leave a tournament) is never

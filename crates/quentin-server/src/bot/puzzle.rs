@@ -1,70 +1,41 @@
-//! The bot protocol's puzzle commands (docs/server.md): `puzzle [GAME]`, `puzzle ID`,
+//! The bot protocol's puzzle answers (docs/server.md): to `puzzle [GAME]`, `puzzle ID`,
 //! `puzzle rating`, `puzzle leaders`, and `solve ID MOVE...`, in the protocol's words.
 
 use quentin_app::search::puzzles::Goal;
 use quentin_rules::{Action, Game};
 
-use super::super::Context;
-use super::super::puzzles::{self, Outcome, PuzzleRefusal, Served, change, shown_puzzle_rating};
-use super::super::spec::shown;
-use super::Answer;
+use super::super::puzzles::{Outcome, Served, change, shown_puzzle_rating};
+use super::super::store::RatingRow;
+use super::super::store::puzzles::Rated;
 
 /// The most lines `puzzle leaders` gives.
 pub const LEADERS: usize = 20;
 
-/// `puzzle [GAME]`, `puzzle ID`, `puzzle rating`, `puzzle leaders`.
-pub(super) async fn puzzle(ctx: &Context, me: i64, words: &[&str]) -> Answer {
-    let usage = || "puzzle [GAME], puzzle ID, puzzle rating or puzzle leaders".to_string();
-    let hub = &ctx.hub;
-    let said = |r: PuzzleRefusal| r.to_string();
-    match words {
-        [] => puzzles::next(hub, me, None)
-            .await
-            .map(|s| offer(&s))
-            .map_err(said),
-        ["rating"] => {
-            let r = puzzles::rating(hub, me).await.map_err(said)?;
-            Ok(format!(
-                "{} {} {}",
-                shown_puzzle_rating(&r),
+/// `puzzle rating`: `RATING DEVIATION GAMES` (the rating `?`-marked while provisional).
+pub(super) fn rating(r: &RatingRow) -> String {
+    format!(
+        "{} {} {}",
+        shown_puzzle_rating(r),
+        r.deviation.round() as i64,
+        r.games
+    )
+}
+
+/// `puzzle leaders`: a line a player, `RANK NAME RATING DEVIATION GAMES`.
+pub(super) fn leaders(rows: &[(String, RatingRow)]) -> String {
+    rows.iter()
+        .enumerate()
+        .map(|(i, (name, r))| {
+            format!(
+                "{} {name} {} {} {}",
+                i + 1,
+                r.rating.round() as i64,
                 r.deviation.round() as i64,
                 r.games
-            ))
-        }
-        ["leaders"] => {
-            let rows = puzzles::leaders(hub, LEADERS).await.map_err(said)?;
-            Ok(rows
-                .iter()
-                .enumerate()
-                .map(|(i, (name, r))| {
-                    format!(
-                        "{} {name} {} {} {}",
-                        i + 1,
-                        r.rating.round() as i64,
-                        r.deviation.round() as i64,
-                        r.games
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n"))
-        }
-        [word] => match Game::from_name(word) {
-            Some(game) => puzzles::next(hub, me, Some(game))
-                .await
-                .map(|s| offer(&s))
-                .map_err(said),
-            None if word.contains('-') => puzzles::one(hub, word)
-                .await
-                .map(|s| offer(&s))
-                .map_err(said),
-            None => Err(format!(
-                "no game {}: quentin, konobi, brique or quint; or {}",
-                shown(word),
-                usage()
-            )),
-        },
-        _ => Err(usage()),
-    }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A puzzle as `puzzle` gives it, one line: `ID GAME SIZE pie on|off GOAL COLOUR rating R
@@ -105,23 +76,9 @@ fn joined(actions: &[Action]) -> String {
 
 /// `solve ID MOVE...`: `right REPLY`, `solved LAST rating R ±N puzzle P ±M [retry]` or `wrong
 /// REFUTATION rating R ±N puzzle P ±M [retry] solution MOVE...` (`-` for no reply).
-pub(super) async fn solve(ctx: &Context, me: i64, words: &[&str]) -> Answer {
-    let usage = || "solve ID MOVE...".to_string();
-    let (id, moves) = match words {
-        [id, moves @ ..] if !moves.is_empty() => (*id, moves),
-        _ => return Err(usage()),
-    };
-    let mut actions = Vec::with_capacity(moves.len());
-    for (i, word) in moves.iter().enumerate() {
-        let action = Action::parse(word)
-            .map_err(|e| format!("illegal move: move {}, {}: {e}", i + 1, shown(word)))?;
-        actions.push(action);
-    }
-    let outcome = puzzles::solve(&ctx.hub, me, id, &actions, ctx.clock.now())
-        .await
-        .map_err(|r| r.to_string())?;
-    let dash = |a: Option<Action>| a.map_or("-".to_string(), |a| a.to_string());
-    let ratings = |rated: &super::super::store::puzzles::Rated| {
+pub(super) fn solved(outcome: &Outcome) -> String {
+    let dash = |a: &Option<Action>| a.map_or("-".to_string(), |a| a.to_string());
+    let ratings = |rated: &Rated| {
         let retry = if rated.first { "" } else { " retry" };
         format!(
             "rating {} {} puzzle {} {}{retry}",
@@ -131,9 +88,9 @@ pub(super) async fn solve(ctx: &Context, me: i64, words: &[&str]) -> Answer {
             change(&rated.puzzle[0], &rated.puzzle[1]),
         )
     };
-    Ok(match outcome {
+    match outcome {
         Outcome::Right { reply } => format!("right {reply}"),
-        Outcome::Solved { reply, rated } => format!("solved {} {}", dash(reply), ratings(&rated)),
+        Outcome::Solved { reply, rated } => format!("solved {} {}", dash(reply), ratings(rated)),
         Outcome::Wrong {
             refutation,
             rated,
@@ -142,8 +99,8 @@ pub(super) async fn solve(ctx: &Context, me: i64, words: &[&str]) -> Answer {
         } => format!(
             "wrong {} {} solution {}",
             dash(refutation),
-            ratings(&rated),
-            joined(&solution)
+            ratings(rated),
+            joined(solution)
         ),
-    })
+    }
 }

@@ -1,147 +1,13 @@
-//! The bot protocol's tournament commands: `tournament create ...` (`= ID`), `tournaments`,
+//! The bot protocol's tournament answers: to `tournament create ...` (`= ID`), `tournaments`,
 //! `tournament ID` (a status line, then `player RANK NAME POINTS TIEBREAK...` lines, then
 //! `game ROUND FIRST SECOND GAME-ID RESULT` lines, a bye `game ROUND NAME - - bye`), `join ID`,
 //! `withdraw ID [now]`, `tournament start ID` and `tournament cancel ID`; in an arena,
 //! `tournament pause ID` and `tournament resume ID`; `messages` (a tournament cancelled).
 //! Tournament numbers are written `t7`.
 
-use super::super::Context;
-use super::super::hub::{TournamentView, points_and_tiebreaks};
-use super::super::moderation::session;
-use super::super::tournament::standings::result_word;
-use super::super::tournament::{Settings, TournamentId};
-use super::{Answer, Who};
-
-/// Runs a tournament command of `me`: `words` from the command's own word on.
-pub(super) async fn command(ctx: &Context, me: i64, words: &[&str], now: i64) -> Answer {
-    let hub = &ctx.hub;
-    let id = |word: Option<&&str>, usage: &str| {
-        let word = word.ok_or_else(|| usage.to_string())?;
-        TournamentId::parse(word).ok_or_else(|| {
-            format!(
-                "bad tournament number {}: say t1, t2...",
-                super::shown(word)
-            )
-        })
-    };
-    match (words[0], words.get(1).copied()) {
-        ("tournaments", _) if words.len() > 1 => {
-            Err("tournaments takes no words after it".to_string())
-        }
-        ("tournaments", _) => Ok(hub
-            .tournaments(now)
-            .iter()
-            .map(summary)
-            .collect::<Vec<_>>()
-            .join("\n")),
-        ("tournament", Some("create")) => {
-            let settings = Settings::parse(&words[2..])?;
-            hub.create_tournament(me, &settings, now)
-                .await
-                .map(|id| id.to_string())
-        }
-        ("tournament", Some("start")) if words.len() == 3 => {
-            let id = id(words.get(2), "tournament start ID")?;
-            hub.start_tournament(me, id, now)
-                .await
-                .map(|()| String::new())
-        }
-        ("tournament", Some(word @ ("pause" | "resume"))) if words.len() == 3 => {
-            let id = id(words.get(2), "tournament pause ID")?;
-            hub.pause_tournament(me, id, word == "pause")
-                .await
-                .map(|()| String::new())
-        }
-        ("tournament", Some(_)) if words.len() == 2 => {
-            let id = id(words.get(1), "tournament ID")?;
-            hub.tournament(id, now)
-                .map(|view| lines(&view).join("\n"))
-                .ok_or_else(|| format!("no tournament {id}"))
-        }
-        ("join", _) if words.len() == 2 => {
-            let id = id(words.get(1), "join ID")?;
-            hub.join_tournament(me, id).await.map(|()| String::new())
-        }
-        ("withdraw", _) if words.len() == 2 || (words.len() == 3 && words[2] == "now") => {
-            let id = id(words.get(1), "withdraw ID [now]")?;
-            hub.withdraw_tournament(me, id, words.len() == 3, now)
-                .await
-                .map(|()| String::new())
-        }
-        ("join", _) => Err("join ID".to_string()),
-        ("withdraw", _) => Err(format!(
-            "withdraw ID [now]: {} is not now",
-            super::shown(words.get(2).copied().unwrap_or_default())
-        )),
-        _ => Err(
-            "tournament create KIND GAME ..., tournament ID, tournament start ID, tournament \
-             pause ID or tournament resume ID"
-                .to_string(),
-        ),
-    }
-}
-
-/// `tournament cancel ID`: its creator cancels it before its start; an operator cancels any
-/// not over (an order, in the audit log), its games under way aborted. Each entrant is left a
-/// message.
-pub(super) async fn cancel(ctx: &Context, who: &Who, words: &[&str]) -> Answer {
-    let Some((me, _)) = who.player else {
-        return Err("register first: register NAME".to_string());
-    };
-    let [_, _, word] = words else {
-        return Err("tournament cancel ID".to_string());
-    };
-    let id = TournamentId::parse(word).ok_or_else(|| {
-        format!(
-            "bad tournament number {}: say t1, t2...",
-            super::shown(word)
-        )
-    })?;
-    let now = ctx.clock.now();
-    let own = ctx
-        .hub
-        .tournament(id, now)
-        .is_some_and(|v| v.status == "open" && ctx.hub.player_named(&v.creator) == Some(me));
-    if own || !session::is_operator(ctx, who) {
-        return ctx
-            .hub
-            .cancel_tournament(me, id, now)
-            .await
-            .map(|()| "cancelled".to_string());
-    }
-    session::order(ctx, who, words).await?;
-    // Cancelled by its director, which may be another process: answered once it is.
-    let mut lobby = ctx.hub.watch_lobby();
-    let cancelled = || {
-        ctx.hub
-            .tournament(id, ctx.clock.now())
-            .is_some_and(|v| v.status == "cancelled")
-    };
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(3), async {
-        while !cancelled() {
-            if lobby.changed().await.is_err() {
-                break;
-            }
-        }
-    })
-    .await;
-    Ok("cancelled".to_string())
-}
-
-/// `messages`: the messages left to the player not shown yet (a tournament of theirs
-/// cancelled), a line each, oldest first; each is shown once.
-pub(super) async fn messages(ctx: &Context, me: i64, words: &[&str]) -> Answer {
-    if words.len() > 1 {
-        return Err("messages takes no words after it".to_string());
-    }
-    match ctx.moderation.ledger().messages(me).await {
-        Ok(lines) => Ok(lines.join("\n")),
-        Err(e) => {
-            tracing::error!("cannot read a player's messages: {e:#}");
-            Err(super::super::hub::Refusal::NotSaved.to_string())
-        }
-    }
-}
+use super::super::hub::TournamentView;
+use super::super::tournament::points;
+use super::super::tournament::standings::{Standing, Tiebreak, result_word};
 
 /// A line of `tournaments`: `t3 swiss quentin 9 open 5/16 by ann`.
 pub(crate) fn summary(view: &TournamentView) -> String {
@@ -187,4 +53,14 @@ pub(crate) fn lines(view: &TournamentView) -> Vec<String> {
         });
     }
     lines
+}
+
+/// A standing's points and tie-breaks in words: `3 7.5 6.25`.
+fn points_and_tiebreaks(line: &Standing) -> String {
+    let mut words = points(line.halves);
+    for t in &line.tiebreaks {
+        words.push(' ');
+        words += &Tiebreak::to_string(t);
+    }
+    words
 }

@@ -8,7 +8,9 @@
 use super::super::report::report;
 use super::super::store::{Applied, Change, EntrantRow, GameRow, PairingRow, TournamentChange};
 use super::super::tournament::arena::{self, Waiting};
-use super::super::tournament::{Kind, Pairing, Settings, TournamentId, roundrobin, swiss};
+use super::super::tournament::{
+    Kind, Pairing, Settings, TournamentId, TournamentRefusal, roundrobin, swiss,
+};
 use super::tournaments::struck;
 use super::{Hub, Inner, Live, Refusal};
 
@@ -195,30 +197,25 @@ impl Hub {
         by: i64,
         id: TournamentId,
         now: i64,
-    ) -> Result<(), String> {
+    ) -> Result<(), TournamentRefusal> {
         {
             let inner = self.lock();
             let t = inner
                 .tournaments
                 .get(&id.0)
-                .ok_or_else(|| format!("no tournament {id}"))?;
+                .ok_or(TournamentRefusal::NoSuch(id))?;
             if t.by != by {
-                return Err(format!("tournament {id} is not yours to start"));
+                return Err(TournamentRefusal::NotYours(id));
             }
             if t.status != "open" {
-                return Err(format!("tournament {id} is {}", t.status));
+                return Err(TournamentRefusal::Status(id, t.status.clone()));
             }
             let min = Settings::from_stored(&t.settings).map_or(2, |s| s.min as usize);
             if t.entrants.len() < min {
-                return Err(format!(
-                    "tournament {id} needs {min} players to start; {} joined",
-                    t.entrants.len()
-                ));
+                return Err(TournamentRefusal::TooFew(id, min, t.entrants.len()));
             }
         }
-        self.take(id.0, Step::Start, now)
-            .await
-            .map_err(|r| r.to_string())?;
+        self.take(id.0, Step::Start, now).await?;
         self.direct(now).await;
         Ok(())
     }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::super::size_class::{RatingKey, rating_key};
 use super::super::store::{ChallengeRow, GameRow, PlayerRow, RatingRow};
-use super::{Hub, Live, replay};
+use super::{Hub, Live, Unplayable, replay};
 use quentin_rules::Action;
 
 impl Hub {
@@ -91,7 +91,7 @@ impl Hub {
                         let mut position = live.position.clone();
                         match position.play(row.actions[row.actions.len() - 1]) {
                             Ok(()) => Ok(position),
-                            Err(e) => Err(e.to_string()),
+                            Err(e) => Err(Unplayable::Next(e)),
                         }
                     } else {
                         replay(&row)

@@ -4,7 +4,7 @@ use std::sync::{Arc, mpsc};
 use super::*;
 use crate::spec::Spec;
 use crate::store::{Loaded, Sqlite};
-use quentin_rules::{Action, Point};
+use quentin_rules::{Action, Game, Point};
 
 /// A hub on a new store, fair play's limits out of the way (`tests/it/server_fair.rs` tests
 /// them through the real server).
@@ -292,10 +292,15 @@ async fn challenges_have_limits_and_addressees() {
         hub.accept(c, for_bob, 0).await,
         Err(Refusal::NoSuchChallenge(for_bob))
     );
-    assert!(
-        hub.challenges()[0]
-            .line()
-            .starts_with("2 quint 8 alice pie off pieces 20 first random clock 10+5 rated")
+    // Its line in the bot protocol: bot/answer/tests.rs.
+    let view = &hub.challenges()[0];
+    assert_eq!(
+        (view.id, view.setup.game, view.setup.pieces),
+        (2, Game::Quint, 20)
+    );
+    assert_eq!(
+        (view.by_name.as_str(), view.first_mover()),
+        ("alice", "random")
     );
 }
 

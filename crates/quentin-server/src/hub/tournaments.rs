@@ -9,8 +9,10 @@ use std::collections::HashMap;
 use super::super::game_end::{Aborted, GameEnd};
 use super::super::size_class::rating_key;
 use super::super::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
-use super::super::tournament::standings::{self, Standing, Tiebreak};
-use super::super::tournament::{GameResult, Kind, Pairing, Played, Settings, TournamentId};
+use super::super::tournament::standings::{self, Standing};
+use super::super::tournament::{
+    GameResult, Kind, Pairing, Played, Settings, TournamentId, TournamentRefusal,
+};
 use super::{Hub, Inner, Live, Refusal, color_of};
 
 /// A tournament as the protocol and the screens show it.
@@ -164,17 +166,6 @@ impl Inner {
     }
 }
 
-/// A standing's points and tie-breaks in words: `3 7.5 6.25`.
-#[must_use]
-pub fn points_and_tiebreaks(line: &Standing) -> String {
-    let mut words = super::super::tournament::points(line.halves);
-    for t in &line.tiebreaks {
-        words.push(' ');
-        words += &Tiebreak::to_string(t);
-    }
-    words
-}
-
 impl Hub {
     /// A new tournament by `by`: its number once on disk.
     ///
@@ -185,7 +176,7 @@ impl Hub {
         by: i64,
         settings: &Settings,
         now: i64,
-    ) -> Result<TournamentId, String> {
+    ) -> Result<TournamentId, TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         if let Some(t) = self
             .lock()
@@ -193,10 +184,7 @@ impl Hub {
             .values()
             .find(|t| t.by == by && matches!(t.status.as_str(), "open" | "running"))
         {
-            return Err(format!(
-                "you have a tournament not over yet, {}: one at a time",
-                TournamentId(t.id)
-            ));
+            return Err(TournamentRefusal::OneAtATime(TournamentId(t.id)));
         }
         let row = TournamentRow {
             id: 0,
@@ -219,30 +207,34 @@ impl Hub {
             Ok(TournamentId(id))
         })
         .await
-        .map_err(|r| r.to_string())
+        .map_err(TournamentRefusal::Store)
     }
 
     /// `player` joins tournament `id` before its start.
     ///
     /// # Errors
     /// No such tournament, started already, full, joined already; a store that cannot save.
-    pub async fn join_tournament(&self, player: i64, id: TournamentId) -> Result<(), String> {
+    pub async fn join_tournament(
+        &self,
+        player: i64,
+        id: TournamentId,
+    ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         {
             let inner = self.lock();
             let t = inner
                 .tournaments
                 .get(&id.0)
-                .ok_or_else(|| format!("no tournament {id}"))?;
+                .ok_or(TournamentRefusal::NoSuch(id))?;
             if t.status != "open" {
-                return Err(format!("tournament {id} is {}: too late to join", t.status));
+                return Err(TournamentRefusal::TooLateToJoin(id, t.status.clone()));
             }
             if t.entrants.iter().any(|e| e.player == player) {
-                return Err(format!("you are in tournament {id} already"));
+                return Err(TournamentRefusal::AlreadyIn(id));
             }
             let most = Settings::from_stored(&t.settings).map_or(0, |s| s.max as usize);
             if t.entrants.len() >= most {
-                return Err(format!("tournament {id} is full ({most} players)"));
+                return Err(TournamentRefusal::Full(id, most));
             }
         }
         let change = Change::Tournament(TournamentChange::Join {
@@ -262,7 +254,7 @@ impl Hub {
             Ok(())
         })
         .await
-        .map_err(|r| r.to_string())
+        .map_err(TournamentRefusal::Store)
     }
 
     /// `player` leaves tournament `id`: before the start, as if never joined; during it,
@@ -277,19 +269,19 @@ impl Hub {
         id: TournamentId,
         at_once: bool,
         now: i64,
-    ) -> Result<(), String> {
+    ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let (change, running) = {
             let inner = self.lock();
             let t = inner
                 .tournaments
                 .get(&id.0)
-                .ok_or_else(|| format!("no tournament {id}"))?;
+                .ok_or(TournamentRefusal::NoSuch(id))?;
             let entrant = t
                 .entrants
                 .iter()
                 .find(|e| e.player == player)
-                .ok_or_else(|| format!("you are not in tournament {id}"))?;
+                .ok_or(TournamentRefusal::NotIn(id))?;
             match t.status.as_str() {
                 "open" => (
                     TournamentChange::Leave {
@@ -314,8 +306,8 @@ impl Hub {
                         .filter(|_| at_once)
                         .collect(),
                 ),
-                "running" => return Err(format!("you have withdrawn from tournament {id}")),
-                status => return Err(format!("tournament {id} is {status}")),
+                "running" => return Err(TournamentRefusal::AlreadyWithdrawn(id)),
+                status => return Err(TournamentRefusal::Status(id, status.to_string())),
             }
         };
         self.commit(
@@ -340,7 +332,7 @@ impl Hub {
             },
         )
         .await
-        .map_err(|r| r.to_string())?;
+        .map_err(TournamentRefusal::Store)?;
         for game in running {
             // Forfeited at once; a game that ended meanwhile needs nothing.
             let _ = self.resign(player, game, now).await;
@@ -358,24 +350,20 @@ impl Hub {
         by: i64,
         id: TournamentId,
         now: i64,
-    ) -> Result<(), String> {
+    ) -> Result<(), TournamentRefusal> {
         let text = {
             let inner = self.lock();
             let t = inner
                 .tournaments
                 .get(&id.0)
-                .ok_or_else(|| format!("no tournament {id}"))?;
+                .ok_or(TournamentRefusal::NoSuch(id))?;
             if t.by != by {
-                return Err(format!("tournament {id} is not yours to cancel"));
+                return Err(TournamentRefusal::NotYoursToCancel(id));
             }
             match t.status.as_str() {
                 "open" => {}
-                "running" => {
-                    return Err(format!(
-                        "tournament {id} is running: only an operator may cancel it now"
-                    ));
-                }
-                status => return Err(format!("tournament {id} is {status}")),
+                "running" => return Err(TournamentRefusal::RunningCancel(id)),
+                status => return Err(TournamentRefusal::Status(id, status.to_string())),
             }
             format!(
                 "tournament {id} is cancelled by its creator {}",
@@ -384,7 +372,7 @@ impl Hub {
         };
         self.cancelled(id.0, text, now)
             .await
-            .map_err(|r| r.to_string())
+            .map_err(TournamentRefusal::Store)
     }
 
     /// Tournament `id`, open or running, is cancelled, each entrant left message `text`; its
@@ -437,23 +425,23 @@ impl Hub {
         player: i64,
         id: TournamentId,
         paused: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let entrant = {
             let inner = self.lock();
             let t = inner
                 .tournaments
                 .get(&id.0)
-                .ok_or_else(|| format!("no tournament {id}"))?;
+                .ok_or(TournamentRefusal::NoSuch(id))?;
             let arena = Settings::from_stored(&t.settings).is_ok_and(|s| s.kind == Kind::Arena);
             if !arena || t.status != "running" {
-                return Err(format!("tournament {id} is not a running arena"));
+                return Err(TournamentRefusal::NotARunningArena(id));
             }
             let entrant = t
                 .entrants
                 .iter()
                 .find(|e| e.player == player && !e.withdrawn)
-                .ok_or_else(|| format!("you are not playing in tournament {id}"))?;
+                .ok_or(TournamentRefusal::NotPlaying(id))?;
             EntrantRow { paused, ..*entrant }
         };
         let change = Change::Tournament(TournamentChange::Entrant {
@@ -472,7 +460,7 @@ impl Hub {
             Ok(())
         })
         .await
-        .map_err(|r| r.to_string())
+        .map_err(TournamentRefusal::Store)
     }
 
     /// Copies tournaments as another process committed them (several processes on one

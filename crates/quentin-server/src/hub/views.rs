@@ -212,36 +212,6 @@ impl ChallengeView {
             _ => "random",
         }
     }
-
-    /// One line of the bot protocol's `challenges`: `ID GAME SIZE BY pie on [pieces N] first
-    /// WHO clock 10+5 rated [to NAME]`, WHO the challenger's name, `acceptor` or `random`; the
-    /// pieces for the games played with pieces in hand only (Quint).
-    #[must_use]
-    pub fn line(&self) -> String {
-        let clock = match self.clock {
-            TimeControl::Live { .. } => format!("clock {}", self.clock.stored()),
-            TimeControl::Days(d) => format!("days {d}"),
-        };
-        let pieces = if self.setup.game.piece_options().is_empty() {
-            String::new()
-        } else {
-            format!(" pieces {}", self.setup.pieces)
-        };
-        let mut line = format!(
-            "{} {} {} {} pie {}{pieces} first {} {clock} {}",
-            self.id,
-            self.setup.game,
-            self.setup.size,
-            self.by_name,
-            if self.setup.pie { "on" } else { "off" },
-            self.first_mover(),
-            if self.rated { "rated" } else { "casual" }
-        );
-        if let Some(to) = &self.to {
-            line.push_str(&format!(" to {to}"));
-        }
-        line
-    }
 }
 
 /// A line of the leaderboard.

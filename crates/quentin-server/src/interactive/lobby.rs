@@ -138,7 +138,7 @@ impl Glue for LobbyGlue<'_> {
                         lobby.tournament_words(Ok(()));
                         match ctx.hub.create_tournament(me, &settings, now).await {
                             Ok(id) => lobby.say(format!("Tournament {id} made."), false),
-                            Err(why) => lobby.say(why, true),
+                            Err(why) => lobby.say(why.to_string(), true),
                         }
                     }
                 }
@@ -147,14 +147,14 @@ impl Glue for LobbyGlue<'_> {
                 let id = TournamentId(id);
                 match ctx.hub.join_tournament(me, id).await {
                     Ok(()) => lobby.say(format!("You joined tournament {id}."), false),
-                    Err(why) => lobby.say(why, true),
+                    Err(why) => lobby.say(why.to_string(), true),
                 }
             }
             Ask::WithdrawTournament(id) => {
                 let id = TournamentId(id);
                 match ctx.hub.withdraw_tournament(me, id, false, now).await {
                     Ok(()) => lobby.say(format!("You left tournament {id}."), false),
-                    Err(why) => lobby.say(why, true),
+                    Err(why) => lobby.say(why.to_string(), true),
                 }
             }
             Ask::Challenge(spec) => match ctx.hub.challenge(me, &spec, now).await {

@@ -65,6 +65,9 @@ pub const ORDER_WORDS: [&str; 9] = [
     "ban", "unban", "rename", "close", "reset", "mark", "unmark", "players", "log",
 ];
 
+/// How an operator's `abort` is written (the bot protocol's answer to one with more words).
+pub const ABORT_USAGE: &str = "abort GAME";
+
 impl Order {
     /// The order of `words`, or how to write it.
     ///
@@ -101,7 +104,7 @@ impl Order {
             }
             "unban" => Order::Unban(name("unban NAME")?),
             "rename" => Order::Rename(name("rename NAME")?),
-            "abort" => Order::Abort(number("abort GAME")?),
+            "abort" => Order::Abort(number(ABORT_USAGE)?),
             "close" => Order::Close(number("close CHALLENGE")?),
             "reset" => Order::Reset(name("reset NAME")?),
             "mark" => Order::Mark(name("mark NAME")?),

@@ -51,13 +51,20 @@ pub async fn order(ctx: &Context, who: &Who, words: &[&str]) -> Result<String, S
     if !is_operator(ctx, who) {
         return Err(NOT_AN_OPERATOR.to_string());
     }
-    let order = Order::parse(words)?;
+    carry_out(ctx, who, &Order::parse(words)?).await
+}
+
+/// An `order` of an operator (the caller checked): its answer.
+///
+/// # Errors
+/// The order refused: the reason.
+pub async fn carry_out(ctx: &Context, who: &Who, order: &Order) -> Result<String, String> {
     // Whom the log names: the operator's name, or the key of one not registered.
     let by = who
         .player
         .as_ref()
         .map_or_else(|| who.key.clone(), |(_, name)| name.clone());
-    ctx.moderation.order(ctx, &by, &order).await
+    ctx.moderation.order(ctx, &by, order).await
 }
 
 /// Whether player `id` was renamed by an operator and must pick a new name.
