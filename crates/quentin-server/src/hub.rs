@@ -518,9 +518,12 @@ impl Hub {
     ) -> oneshot::Receiver<Result<T, Refusal>> {
         let (answer, answered) = oneshot::channel();
         let memory = self.memory.clone();
+        // The store's failures are logged with the game they were about.
+        let span = tracing::info_span!("change", game = change.game());
         self.store.send(
             change,
             Box::new(move |outcome| {
+                let _in = span.enter();
                 let result = match outcome {
                     Ok(applied) => apply(&mut lock(&memory), applied),
                     Err(e) if e.downcast_ref::<StoreDown>().is_some() => {

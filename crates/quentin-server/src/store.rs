@@ -250,6 +250,18 @@ pub enum Change {
     Tournament(TournamentChange),
 }
 
+impl Change {
+    /// The game it changes, if one: for the host's log lines about it.
+    #[must_use]
+    pub fn game(&self) -> Option<i64> {
+        match self {
+            Change::AddAction { game, .. } | Change::TakeBack { game, .. } => Some(*game),
+            Change::StartGame(row) if row.id != 0 => Some(row.id),
+            _ => None,
+        }
+    }
+}
+
 /// What a committed change gave.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Applied {
