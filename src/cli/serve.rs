@@ -181,11 +181,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             database,
             words,
         }) => {
-            let said = crate::server::moderation::admin(
-                &data_dir(data.as_ref())?,
-                database.as_deref(),
-                words,
-            )?;
+            let said = crate::server::admin(&data_dir(data.as_ref())?, database.as_deref(), words)?;
             if !said.is_empty() {
                 println!("{said}");
             }
@@ -233,12 +229,12 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
         challenges_per_player: args.challenges_per_player,
         idle_timeout: args.idle_timeout,
         review_threads: args.review_threads,
-        fair: crate::server::hub::FairLimits {
+        fair: crate::server::FairLimits {
             asks_per_minute: args.challenges_per_minute,
             live_games: args.live_games_per_player,
             rated_per_pair: args.rated_games_per_pair,
         },
-        access: crate::server::access::AccessFiles {
+        access: crate::server::AccessFiles {
             allow: args.allow.clone(),
             motd: args.motd.clone(),
             operators: args.operators.clone(),

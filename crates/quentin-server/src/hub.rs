@@ -12,7 +12,7 @@ mod agree;
 mod command;
 mod director;
 mod fair;
-pub use fair::{FairLimits, RATED_MIN_ACTIONS};
+pub use fair::FairLimits;
 mod listings;
 mod lobby;
 mod mirror;
@@ -46,9 +46,9 @@ pub use crate::refusal::Refusal;
 pub use agree::Rematch;
 pub use command::{Owner, PeerFuture, Peers};
 pub use listings::PAGE;
-pub use presence::Watching;
-pub use puzzles::LOBBY_LEADERS;
-pub use tournaments::{TournamentGame, TournamentView};
+#[cfg(test)]
+pub use tournaments::TournamentGame;
+pub use tournaments::TournamentView;
 pub use views::{ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
 
 /// The hub's limits.

@@ -20,34 +20,34 @@
 
 #![forbid(unsafe_code)]
 
-pub mod access;
-pub mod bot;
-pub mod channel;
-pub mod clock;
-pub mod cluster;
-pub mod command;
-pub mod game_end;
-pub mod gate;
-pub mod hub;
-pub mod interactive;
-pub mod link;
+pub(crate) mod access;
+pub(crate) mod bot;
+pub(crate) mod channel;
+pub(crate) mod clock;
+pub(crate) mod cluster;
+pub(crate) mod command;
+pub(crate) mod game_end;
+pub(crate) mod gate;
+pub(crate) mod hub;
+pub(crate) mod interactive;
+pub(crate) mod link;
 mod maintenance;
-pub mod metrics;
-pub mod moderation;
-pub mod note;
-pub mod puzzles;
-pub mod rating;
-pub mod refusal;
-pub mod report;
+pub(crate) mod metrics;
+pub(crate) mod moderation;
+pub(crate) mod note;
+pub(crate) mod puzzles;
+pub(crate) mod rating;
+pub(crate) mod refusal;
+pub(crate) mod report;
 mod reviews;
 mod run;
-pub mod signup;
-pub mod size_class;
+pub(crate) mod signup;
+pub(crate) mod size_class;
 pub mod spec;
-pub mod ssh;
+pub(crate) mod ssh;
 pub mod store;
-pub mod tournament;
-pub mod translate;
+pub(crate) mod tournament;
+pub(crate) mod translate;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
@@ -55,7 +55,10 @@ use std::time::Duration;
 
 use tokio::sync::{Notify, watch};
 
+pub use access::AccessFiles;
+pub use hub::FairLimits;
 pub use maintenance::{backup, restore};
+pub use moderation::admin;
 pub use run::{ServeOptions, serve};
 pub use store::migrate::migrate;
 

@@ -42,8 +42,6 @@ pub enum Outcome {
     },
     /// Failed: the wrong move, the opponent's refutation (if one was proved), the solution.
     Wrong {
-        /// Which of the player's moves was wrong, from 0.
-        at: usize,
         /// The opponent's reply that refutes it.
         refutation: Option<Action>,
         /// The ratings before and after.
@@ -191,7 +189,6 @@ pub async fn solve(
             .ok()
             .flatten();
             Outcome::Wrong {
-                at,
                 refutation,
                 rated,
                 solution,

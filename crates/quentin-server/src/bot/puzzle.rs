@@ -95,7 +95,6 @@ pub(super) fn solved(outcome: &Outcome) -> String {
             refutation,
             rated,
             solution,
-            ..
         } => format!(
             "wrong {} {} solution {}",
             dash(refutation),

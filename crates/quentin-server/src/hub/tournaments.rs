@@ -36,6 +36,10 @@ pub struct TournamentView {
     pub standings: Vec<(Standing, String)>,
     /// Every game and bye.
     pub games: Vec<TournamentGame>,
+    /// The crosstable, in the standings' order: what each row's player scored against each
+    /// column's, game by game (`1`, `0`, `=`, `*` while playing; empty when they have not met;
+    /// `X` on the diagonal).
+    pub crosstable: Vec<Vec<String>>,
     /// When it starts (ms since the epoch), while open.
     pub starts: i64,
 }
@@ -134,8 +138,10 @@ impl Inner {
                 settings.rounds_for(players.len() as u32),
             ),
         };
+        let crosstable = standings::crosstable(&lines, &played);
         Some(TournamentView {
             id: TournamentId(id),
+            crosstable,
             creator: self.name_of(t.by),
             status: t.status.clone(),
             round,

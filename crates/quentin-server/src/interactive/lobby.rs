@@ -305,11 +305,53 @@ fn puzzle_leader_line(name: &str, r: &RatingRow) -> String {
     )
 }
 
+/// The crosstable under the standings, once a game is paired: a line a player in the
+/// standings' order, their results against each column's player, numbered as the ranks are.
+fn crosstable_lines(t: &TournamentView) -> Vec<String> {
+    if t.games.is_empty() || t.crosstable.is_empty() {
+        return Vec::new();
+    }
+    let width = t
+        .crosstable
+        .iter()
+        .flatten()
+        .map(|c| c.chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(t.standings.len().to_string().len());
+    let name_width = t
+        .standings
+        .iter()
+        .map(|(_, n)| n.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = vec![format!(
+        "crosstable {:>name_width$}    {}",
+        "",
+        (1..=t.standings.len())
+            .map(|n| format!("{n:>width$}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    )];
+    for (n, ((_, name), row)) in t.standings.iter().zip(&t.crosstable).enumerate() {
+        out.push(format!(
+            "{:>10} {name:>name_width$} {:>2}. {}",
+            "",
+            n + 1,
+            row.iter()
+                .map(|c| format!("{:>width$}", if c.is_empty() { "." } else { c }))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+    }
+    out
+}
+
 fn tournament(t: &TournamentView) -> Tournament {
     Tournament {
         id: t.id.0,
         summary: summary(t),
-        table: table(t),
+        table: table(t).into_iter().chain(crosstable_lines(t)).collect(),
         players: t.standings.len(),
     }
 }

@@ -230,7 +230,6 @@ async fn answer(
             refutation,
             rated,
             solution,
-            ..
         } => {
             let refuted = refutation.map_or(String::new(), |r| format!(" {r} refutes it."));
             let solution: Vec<String> = solution.iter().map(ToString::to_string).collect();
