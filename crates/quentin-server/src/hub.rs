@@ -12,6 +12,7 @@ mod agree;
 mod command;
 mod director;
 mod fair;
+mod open;
 pub use fair::FairLimits;
 mod listings;
 mod lobby;
@@ -36,8 +37,8 @@ use quentin_rules::{Action, Color, Illegal, Position, SetupError};
 
 use super::size_class::RatingKey;
 use super::store::{
-    Applied, Backend, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, Postgres,
-    RatingRow, StoreDown, Writer,
+    Applied, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, RatingRow, StoreDown,
+    Writer,
 };
 use crate::note::Note;
 
@@ -289,72 +290,6 @@ pub fn good_name(name: &str) -> bool {
 type Held = Vec<OwnedMutexGuard<()>>;
 
 impl Hub {
-    /// The hub over `store`, with the players, games and challenges it holds; the time the
-    /// server was down (since its last heartbeat) is charged to nobody. A game or challenge
-    /// that cannot be read or replayed is kept out of play: [`Hub::damaged`] names them.
-    ///
-    /// # Errors
-    /// When the store cannot be read or written.
-    pub fn open(store: impl Backend, limits: HubLimits, now: i64) -> Result<Hub> {
-        let mut store: Box<dyn Backend> = Box::new(store);
-        let loaded = store.load()?;
-        let forgive = loaded.heartbeat.map(|alive| (now - alive).max(0));
-        let mut changes = vec![Change::Beat(now)];
-        changes.extend(forgive.map(Change::Forgive));
-        for outcome in store.commit(&changes.iter().collect::<Vec<_>>())? {
-            outcome?;
-        }
-        Ok(Hub::over(
-            loaded,
-            forgive,
-            Writer::start(store)?,
-            limits,
-            now,
-        ))
-    }
-
-    /// The hub over a PostgreSQL store, its writer a task of the runtime this runs in. No
-    /// downtime is forgiven at the start: the takeovers do it, game by game.
-    ///
-    /// # Errors
-    /// When the store cannot be read.
-    pub async fn open_postgres(store: Postgres, limits: HubLimits, now: i64) -> Result<Hub> {
-        let loaded = store.load().await?;
-        Ok(Hub::over(loaded, None, store.writer(), limits, now))
-    }
-
-    /// The hub over SQLite's `store` as it stands, to read only (`quentin serve admin
-    /// tournament ID`, with the server running or not): nothing is written, no time forgiven.
-    ///
-    /// # Errors
-    /// When the store cannot be read.
-    pub fn read_only(store: impl Backend, now: i64) -> Result<Hub> {
-        let mut store: Box<dyn Backend> = Box::new(store);
-        let loaded = store.load()?;
-        Ok(Hub::over(
-            loaded,
-            None,
-            Writer::start(store)?,
-            HubLimits::default(),
-            now,
-        ))
-    }
-
-    /// The hub over a PostgreSQL store as it stands, to read only, as [`Hub::read_only`].
-    ///
-    /// # Errors
-    /// When the store cannot be read.
-    pub async fn read_only_postgres(store: Postgres, now: i64) -> Result<Hub> {
-        let loaded = store.load().await?;
-        Ok(Hub::over(
-            loaded,
-            None,
-            store.writer(),
-            HubLimits::default(),
-            now,
-        ))
-    }
-
     /// The hub over what the store `loaded`, with `forgive` ms of downtime forgiven to its
     /// unfinished games, its changes sent to `store`.
     fn over(

@@ -3,7 +3,7 @@ use std::sync::{Arc, mpsc};
 
 use super::*;
 use crate::spec::Spec;
-use crate::store::{Loaded, Sqlite};
+use crate::store::{Backend, Loaded, Sqlite};
 use quentin_rules::{Action, Game, Point};
 
 /// A hub on a new store, fair play's limits out of the way (`tests/it/server_fair.rs` tests
