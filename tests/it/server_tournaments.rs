@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use quentin::rules::{Game, Position, Setup};
 use serve::{Bot, Server, scratch};
 
+use crate::pty::wait_until;
 use crate::serve;
 
 /// What `tournament ID` says.
@@ -68,17 +69,11 @@ fn play_on(bots: &mut [Bot], names: &[String], id: &str, enough: impl Fn(&View) 
         if v.status[3] == "over" || enough(&v) {
             return v;
         }
-        let mut played = false;
+        // Until the director pairs the next games, at its next tick, the loop asks again.
         for g in v.games.iter().filter(|g| g[4] == "*") {
-            if !done.insert(g[3].clone()) {
-                continue;
+            if done.insert(g[3].clone()) {
+                play_game(bots, names, g);
             }
-            play_game(bots, names, g);
-            played = true;
-        }
-        if !played {
-            // The director pairs the next games at its next tick.
-            std::thread::sleep(Duration::from_millis(100));
         }
     }
 }
@@ -499,15 +494,7 @@ fn an_arena_of_eight_bots_pairs_whoever_is_free_leaves_a_paused_player_out_and_e
 
 /// Asks `line` until it is answered `=`: the process has heard of the tournament.
 pub(crate) fn ok_once_heard(bot: &mut Bot, line: &str) {
-    let deadline = Instant::now() + serve::TIMEOUT;
-    loop {
-        let answer = bot.ask(line);
-        if answer == "=" {
-            return;
-        }
-        assert!(Instant::now() < deadline, "{line}: {answer}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(line, || (bot.ask(line) == "=").then_some(()));
 }
 
 #[test]
@@ -532,14 +519,9 @@ fn on_two_processes_the_directing_one_killed_with_sigkill_the_other_directs_the_
     // The creator starts it once their process lists every entrant: a join answered on the
     // other process reaches this one through the database's notifications, and a start
     // before it would leave that player out (a known race, in docs/server.md).
-    let deadline = Instant::now() + serve::TIMEOUT;
-    while view(&mut bots[0], &id).players.len() < names.len() {
-        assert!(
-            Instant::now() < deadline,
-            "the joins never reached the creator's process"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until("every join at the creator's process", || {
+        (view(&mut bots[0], &id).players.len() == names.len()).then_some(())
+    });
     ok_once_heard(&mut bots[0], &format!("tournament start {id}"));
     let first = play_on(&mut bots, &names, &id, |v| ended_up_to(v, 1));
     a.kill9();

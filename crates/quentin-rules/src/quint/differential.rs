@@ -156,6 +156,7 @@ fn play_out(mut fast: Quint, mut slow: Reference, rng: &mut Rng, game: usize, se
             seen.captures += 1;
         }
         let effect = slow.preview(action);
+        // ok: the action is one of the reference's legal ones.
         slow.play(action).unwrap();
         if let Action::Place(p) = action {
             changes.push(Change {
@@ -163,9 +164,11 @@ fn play_out(mut fast: Quint, mut slow: Reference, rng: &mut Rng, game: usize, se
                 before: None,
                 after: None,
             });
+            // ok: legal for the reference, and assert_same holds both to the same legal actions.
             fast.place(p, &mut changes).unwrap();
             assert_eq!(Ok(changes.clone()), effect, "{at}: place");
         } else {
+            // ok: as above.
             fast.play(action).unwrap();
         }
     }
