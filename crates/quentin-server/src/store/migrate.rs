@@ -1,6 +1,7 @@
 //! `quentin serve migrate --from DIR/server.db --to URL`: a community moves from its SQLite
-//! store to a PostgreSQL database, every row as it is (numbers, times, the games' moves), in
-//! one transaction; then the rows of each table are counted on both sides.
+//! store to a PostgreSQL database, every row as it is (numbers, times, the games' moves, the
+//! moderation's sanctions and audit log, the tournaments, the messages), in one transaction;
+//! then the rows of each table are counted on both sides.
 
 use std::path::Path;
 
@@ -11,8 +12,15 @@ use super::Sqlite;
 use super::postgres::{self, Postgres, UNBOUNDED};
 use crate::report::say;
 
-/// The tables copied, in an order that keeps every row's references behind it.
-const TABLES: [&str; 9] = [
+/// The tables copied, in an order that keeps every row's references behind it: the players
+/// before what names them, the games before their moves and the tournaments' pairings, a
+/// tournament before its entrants and pairings.
+///
+/// Left out: `tournament_directors`, a lease (which process directs a tournament, until when),
+/// not the community's: the SQLite server that held it is stopped, and the first process on
+/// the database takes the direction from the rows as after any director's death. PostgreSQL's
+/// own tables (`owners`, `processes`, `presence`) start empty for the same reason.
+const TABLES: [&str; 19] = [
     "players",
     "ratings",
     "challenges",
@@ -22,10 +30,34 @@ const TABLES: [&str; 9] = [
     "puzzles",
     "puzzle_ratings",
     "puzzle_attempts",
+    // Moderation (schema step 4).
+    "operators",
+    "bans",
+    "marks",
+    "renames",
+    "audit",
+    "logins",
+    // Tournaments (step 5) and the messages left to players (step 6).
+    "tournaments",
+    "tournament_entrants",
+    "tournament_pairings",
+    "messages",
 ];
 
-/// Copies the store `from` into the database `to`, which must hold no players, challenges or
-/// games yet.
+/// The tables whose `id` PostgreSQL generates (`BIGSERIAL`): after the copy each sequence
+/// goes on from the last number SQLite gave, so that the next player, challenge, audit row,
+/// tournament, pairing or message gets a fresh one.
+const NUMBERED: [&str; 6] = [
+    "players",
+    "challenges",
+    "audit",
+    "tournaments",
+    "tournament_pairings",
+    "messages",
+];
+
+/// Copies the store `from` into the database `to`, which must hold none of a community's rows
+/// yet (no players, challenges, games, sanctions, audit log, tournaments or messages).
 ///
 /// # Errors
 /// A store that cannot be read or is in use by a server, a database that cannot be reached or
@@ -147,6 +179,51 @@ fn columns(table: &str) -> &'static [(&'static str, char)] {
             ("solved", 'b'),
             ("at", 'i'),
         ],
+        "operators" | "marks" => &[("player", 'i'), ("at", 'i')],
+        "bans" => &[("player", 'i'), ("reason", 't'), ("ends", 'i'), ("at", 'i')],
+        "renames" => &[("player", 'i'), ("old", 't'), ("at", 'i')],
+        "audit" => &[
+            ("id", 'i'),
+            ("at", 'i'),
+            ("who", 't'),
+            ("what", 't'),
+            ("whom", 't'),
+            ("why", 't'),
+        ],
+        "logins" => &[("key", 't'), ("address", 't'), ("at", 'i')],
+        "tournaments" => &[
+            ("id", 'i'),
+            ("by", 'i'),
+            ("settings", 't'),
+            ("created", 'i'),
+            ("starts", 'i'),
+            ("status", 't'),
+            ("started", 'i'),
+        ],
+        "tournament_entrants" => &[
+            ("tournament", 'i'),
+            ("player", 'i'),
+            ("seq", 'i'),
+            ("withdrawn", 'b'),
+            ("strikes", 'i'),
+            ("paused", 'b'),
+        ],
+        "tournament_pairings" => &[
+            ("id", 'i'),
+            ("tournament", 'i'),
+            ("round", 'i'),
+            ("first", 'i'),
+            ("second", 'i'),
+            ("game", 'i'),
+        ],
+        // `seen` is an integer on both stores.
+        "messages" => &[
+            ("id", 'i'),
+            ("player", 'i'),
+            ("at", 'i'),
+            ("text", 't'),
+            ("seen", 'i'),
+        ],
         _ => &[("key", 't'), ("value", 'i')],
     }
 }
@@ -194,6 +271,33 @@ fn read(source: &Connection, table: &str) -> Result<Vec<Vec<Value>>> {
     Ok(out)
 }
 
+/// The last number SQLite gave a row of `table` (0 when none): the highest `id`, or higher
+/// still the one `sqlite_sequence` keeps for an `AUTOINCREMENT` table (a row given a number
+/// and then rolled back or deleted), so that no number is given twice.
+fn last_number(source: &Connection, table: &str) -> Result<i64> {
+    // Every store has `sqlite_sequence`: its first step makes `challenges` AUTOINCREMENT.
+    let last: Option<i64> = source.query_row(
+        &format!(
+            "SELECT max(n) FROM (SELECT max(id) AS n FROM {table}
+                                 UNION ALL SELECT seq FROM sqlite_sequence WHERE name = ?1)"
+        ),
+        [table],
+        |r| r.get(0),
+    )?;
+    Ok(last.unwrap_or(0))
+}
+
+/// The rows of `table` in the database (those [`which_rows`] names).
+async fn count(tx: &tokio_postgres::Transaction<'_>, table: &str) -> Result<i64> {
+    Ok(tx
+        .query_one(
+            &format!("SELECT count(*) FROM {table}{}", which_rows(table)),
+            &[],
+        )
+        .await?
+        .get(0))
+}
+
 async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
     let pool = postgres::pool(postgres::config(to, "migrate")?, 2).await?;
     // Makes the tables, at the current version.
@@ -203,11 +307,15 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
     // One long transaction, which waits on the SQLite file between its statements: none of
     // the bounds meant for the servers' short ones (postgres::SESSION_BOUNDS).
     tx.batch_execute(UNBOUNDED).await?;
-    for table in ["players", "challenges", "games"] {
-        let n: i64 = tx
-            .query_one(&format!("SELECT count(*) FROM {table}"), &[])
-            .await?
-            .get(0);
+    // A community's rows already there would clash with the copied ones (the same numbers,
+    // the same players). Not refused: `meta` (the database's version), the shipped puzzles a
+    // server adds at its start, and `logins`, which a test login to a server started on the
+    // empty database leaves (of a key, not a player; kept beside the copied ones).
+    for table in TABLES {
+        if matches!(table, "meta" | "puzzles" | "logins") {
+            continue;
+        }
+        let n = count(&tx, table).await?;
         if n > 0 {
             bail!("{what} already holds {table} ({n}): migrate into an empty database");
         }
@@ -217,6 +325,7 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
     tx.execute("DELETE FROM puzzles", &[]).await?;
     let mut counts = Vec::new();
     for table in TABLES {
+        let before = count(&tx, table).await?;
         let rows = read(source, table).with_context(|| format!("cannot read {table}"))?;
         let marks: Vec<String> = (1..=columns(table).len())
             .map(|i| format!("${i}"))
@@ -248,13 +357,7 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
                 .with_context(|| format!("cannot copy a row of {table}"))?;
         }
         let source_count = rows.len() as i64;
-        let copied: i64 = tx
-            .query_one(
-                &format!("SELECT count(*) FROM {table}{}", which_rows(table)),
-                &[],
-            )
-            .await?
-            .get(0);
+        let copied = count(&tx, table).await? - before;
         if copied != source_count {
             bail!(
                 "{table}: {source_count} rows in the store, {copied} in the database: nothing is kept"
@@ -263,15 +366,17 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
         counts.push(copied);
     }
     // New rows number on from the copied ones.
-    for table in ["players", "challenges"] {
+    for table in NUMBERED {
+        let last = last_number(source, table)
+            .with_context(|| format!("cannot read the last number of {table}"))?;
+        // setval(…, n, true): the next is n + 1; (…, 1, false): the next is 1.
+        let (value, called) = if last > 0 { (last, true) } else { (1, false) };
         tx.execute(
-            &format!(
-                "SELECT setval(pg_get_serial_sequence('{table}', 'id'),
-                               GREATEST((SELECT max(id) FROM {table}), 1))"
-            ),
-            &[],
+            "SELECT setval(pg_get_serial_sequence($1, 'id'), $2, $3)",
+            &[&table, &value, &called],
         )
-        .await?;
+        .await
+        .with_context(|| format!("cannot number {table}'s next rows"))?;
     }
     tx.commit().await?;
     Ok(counts)
