@@ -1,6 +1,7 @@
 //! What a host does with several processes: HAProxy in front of them (TCP mode, health
 //! checks), a process lost behind it while a game goes on, and a community moved from its
-//! SQLite store with `quentin serve migrate`. PostgreSQL as in `server_cluster`; HAProxy where
+//! SQLite store with `quentin serve migrate`: its games and keys, and its sanctions, audit log,
+//! tournaments and messages. PostgreSQL as in `server_cluster`; HAProxy where
 //! it is installed (`bash .ci/run` installs it), the test saying it was skipped elsewhere.
 
 use std::io::Write as _;
@@ -11,6 +12,8 @@ use quentin::rules::{Game, Setup};
 use crate::serve::pg::{Database, query_i64};
 use crate::serve::{Server, TIMEOUT, bot_at, free_port, key, scratch};
 use crate::server_cluster::wait_for_game;
+use crate::server_tournament_acts::admin;
+use crate::server_tournaments::{entrants, play_game, view};
 
 /// HAProxy in front of `servers`, as docs/server.md configures it; killed when dropped.
 struct Balancer {
@@ -195,4 +198,139 @@ fn a_community_moves_from_sqlite_to_postgresql_with_its_games_and_keys() {
     // New numbers follow the copied ones.
     let next = alice.ok("challenge quint");
     assert!(next.parse::<i64>().unwrap() > open.parse::<i64>().unwrap());
+}
+
+/// The migrate command on `from` into `to`: its standard output, asserted to succeed.
+fn migrate(from: &std::path::Path, to: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_quentin"))
+        .args(["serve", "migrate", "--from"])
+        .arg(from)
+        .args(["--to", to])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_community_moves_with_its_bans_operators_audit_log_tournaments_and_messages() {
+    let Some(db) = Database::new("migrate_all") else {
+        return;
+    };
+    let dir = scratch("cluster-migrate-all");
+    let mut sqlite = Server::start(&dir, &[]);
+    let data = ["--data", sqlite.data.to_str().unwrap()].map(str::to_string);
+    let data: Vec<&str> = data.iter().map(String::as_str).collect();
+    let pg = ["--database", db.url.as_str()];
+    for name in ["root", "alice", "bob", "carol"] {
+        drop(sqlite.registered(&dir, name));
+    }
+    // A Swiss of three, started: its first round paired (a game and a bye).
+    let (mut bots, names, id) = entrants(
+        &sqlite,
+        &dir,
+        3,
+        "swiss quentin size 5 pie off clock 5+0 casual rounds 2 start-in 600",
+    );
+    assert_eq!(bots[0].ask(&format!("tournament start {id}")), "=");
+    // A second one cancelled by its creator: its entrants are left a message, unread.
+    let cancelled = bots[1].ok("tournament create roundrobin quentin size 5 clock 5+0");
+    for bot in &mut bots[..2] {
+        assert_eq!(bot.ask(&format!("join {cancelled}")), "=");
+    }
+    assert_eq!(
+        bots[1].ask(&format!("tournament cancel {cancelled}")),
+        "= cancelled"
+    );
+    let table = bots[0].ok(&format!("tournament {id}"));
+    let list = bots[0].ok("tournaments");
+    drop(bots);
+    assert!(sqlite.stop().success());
+    // The host's orders on the stopped store: an operator, a ban, a mark, a rename.
+    for order in [
+        "op root",
+        "ban alice until 2099-01-01 rude words",
+        "mark bob",
+        "rename carol",
+    ] {
+        let words: Vec<&str> = order.split(' ').collect();
+        assert!(admin(&data, &words).is_ok(), "{order}");
+    }
+    let log = admin(&data, &["log"]).unwrap();
+    let audit = log.lines().count();
+    assert_eq!(audit, 4, "{log}");
+    let alice = admin(&data, &["players", "alice"]).unwrap();
+    assert!(alice.contains("banned until 2099-01-01"), "{alice}");
+    assert!(alice.contains("addresses 127.0.0.1"), "{alice}");
+
+    let said = migrate(&dir.join("data").join("server.db"), &db.url);
+    for line in [
+        "operators: 1 rows copied".to_string(),
+        "bans: 1 rows copied".to_string(),
+        "marks: 1 rows copied".to_string(),
+        "renames: 1 rows copied".to_string(),
+        format!("audit: {audit} rows copied"),
+        "tournaments: 2 rows copied".to_string(),
+        "tournament_entrants: 5 rows copied".to_string(),
+        "tournament_pairings: 2 rows copied".to_string(),
+        "messages: 2 rows copied".to_string(),
+    ] {
+        assert!(said.contains(&line), "{line}: {said}");
+    }
+    assert!(!said.contains("tournament_directors"), "{said}");
+
+    // The database, read by the host, holds the same: the log, the players' flags and
+    // logins, the tournaments' tables.
+    assert_eq!(admin(&pg, &["log"]), Ok(log.clone()));
+    assert_eq!(admin(&pg, &["players", "alice"]), Ok(alice));
+    assert_eq!(admin(&pg, &["tournament", &id]), Ok(table));
+    assert_eq!(admin(&pg, &["tournaments"]), Ok(list));
+
+    // A server on the database: the ban holds at login, the rename at the first command, the
+    // operator gives orders, the messages wait to be read.
+    let postgres = Server::start(&dir, &["--database", &db.url]);
+    assert_eq!(
+        postgres.bot(&dir.join("alice")).ask("whoami"),
+        "? you are banned from this server: rude words (until 2099-01-01)"
+    );
+    let mut carol = postgres.bot(&dir.join("carol"));
+    assert!(carol.ok("whoami").starts_with("renamed."));
+    assert_eq!(
+        carol.ask("challenges"),
+        "? an operator renamed you: pick a new name with register NAME"
+    );
+    let mut root = postgres.bot(&dir.join("root"));
+    assert!(root.ok("players bob").contains(" marked"));
+    let mut bots: Vec<_> = names.iter().map(|n| postgres.bot(&dir.join(n))).collect();
+    let told = format!("tournament {cancelled} is cancelled by its creator bot1");
+    assert_eq!(bots[0].ok("messages"), told);
+    assert_eq!(bots[1].ok("messages"), told);
+
+    // New rows number on from the copied ones: an audit row, a tournament, its messages,
+    // the pairings of the next round.
+    assert_eq!(root.ask("unmark bob"), "=");
+    assert!(admin(&pg, &["log"]).unwrap().ends_with(" root unmark bob"));
+    let last = query_i64(&db.url, "SELECT max(id) FROM audit");
+    assert_eq!(last, i64::try_from(audit).unwrap() + 1);
+    let next = bots[2].ok("tournament create roundrobin quentin size 5 clock 5+0");
+    assert_eq!(next, "t3");
+    assert_eq!(bots[0].ask(&format!("join {next}")), "=");
+    assert_eq!(
+        bots[2].ask(&format!("tournament cancel {next}")),
+        "= cancelled"
+    );
+    assert_eq!(
+        bots[0].ok("messages"),
+        format!("tournament {next} is cancelled by its creator bot2")
+    );
+    let game = view(&mut bots[0], &id)
+        .games
+        .into_iter()
+        .find(|g| g[2] != "-")
+        .unwrap();
+    play_game(&mut bots, &names, &game);
+    crate::pty::wait_until("the second round", || {
+        let v = view(&mut bots[0], &id);
+        v.games.iter().any(|g| g[0] == "2").then_some(())
+    });
 }

@@ -15,7 +15,7 @@ use crate::server_tournaments::{entrants, ok_once_heard, play_game, start, view}
 
 /// `quentin serve admin [--data DIR | --database URL] WORDS...`: its standard output, or its
 /// error.
-fn admin(store: &[&str], words: &[&str]) -> Result<String, String> {
+pub(crate) fn admin(store: &[&str], words: &[&str]) -> Result<String, String> {
     let out = Command::new(env!("CARGO_BIN_EXE_quentin"))
         .args(["serve", "admin"])
         .args(store)
