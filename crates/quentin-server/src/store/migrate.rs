@@ -104,6 +104,10 @@ pub fn migrate(from: &Path, to: &str) -> Result<()> {
     Ok(())
 }
 
+/// The rows inserted by one statement: a round trip to the database for each 500 rows rather
+/// than each row (at most 15 columns: 7,500 parameters, under PostgreSQL's 65,535).
+const BATCH: usize = 500;
+
 /// A column's value as it crosses: SQLite's integers stand for PostgreSQL's booleans where
 /// the table says so.
 enum Value {
@@ -327,24 +331,32 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
     for table in TABLES {
         let before = count(&tx, table).await?;
         let rows = read(source, table).with_context(|| format!("cannot read {table}"))?;
-        let marks: Vec<String> = (1..=columns(table).len())
-            .map(|i| format!("${i}"))
-            .collect();
         let conflict = if table == "meta" {
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
         } else {
             ""
         };
-        let insert = tx
-            .prepare(&format!(
-                "INSERT INTO {table}({}) VALUES ({}){conflict}",
+        // The statement that inserts `n` rows at once.
+        let insert = |n: usize| {
+            let width = columns(table).len();
+            let values: Vec<String> = (0..n)
+                .map(|r| {
+                    let marks: Vec<String> =
+                        (1..=width).map(|c| format!("${}", r * width + c)).collect();
+                    format!("({})", marks.join(", "))
+                })
+                .collect();
+            format!(
+                "INSERT INTO {table}({}) VALUES {}{conflict}",
                 column_list(table),
-                marks.join(", ")
-            ))
-            .await?;
-        for row in &rows {
-            let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = row
+                values.join(", ")
+            )
+        };
+        let full = tx.prepare(&insert(BATCH)).await?;
+        for chunk in rows.chunks(BATCH) {
+            let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = chunk
                 .iter()
+                .flatten()
                 .map(|v| match v {
                     Value::Int(v) => v as &(dyn tokio_postgres::types::ToSql + Sync),
                     Value::Bool(v) => v,
@@ -352,9 +364,14 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
                     Value::Text(v) => v,
                 })
                 .collect();
-            tx.execute(&insert, &params)
+            let statement = if chunk.len() == BATCH {
+                full.clone()
+            } else {
+                tx.prepare(&insert(chunk.len())).await?
+            };
+            tx.execute(&statement, &params)
                 .await
-                .with_context(|| format!("cannot copy a row of {table}"))?;
+                .with_context(|| format!("cannot copy the rows of {table}"))?;
         }
         let source_count = rows.len() as i64;
         let copied = count(&tx, table).await? - before;
