@@ -13,6 +13,8 @@ use super::super::tournament::{
 };
 use super::tournaments::struck;
 use super::{Hub, Inner, Live, Refusal};
+use crate::ids::{GameId, PlayerId};
+use crate::present::Cancelled;
 
 /// One thing the director does next to a tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +22,7 @@ enum Step {
     /// It starts.
     Start,
     /// Too few joined by the start: it is cancelled, each entrant told why.
-    Cancel(String),
+    Cancel(Cancelled),
     /// A player lost two games without moving: withdrawn.
     Withdraw(EntrantRow),
     /// These games and byes begin, each in its round.
@@ -35,18 +37,16 @@ impl Inner {
         let t = self.tournaments.get(&id)?;
         let settings = Settings::from_stored(&t.settings).ok()?;
         if t.status == "open" {
-            return (now >= t.starts).then(|| {
-                if t.entrants.len() >= settings.min as usize {
-                    Step::Start
-                } else {
-                    Step::Cancel(format!(
-                        "tournament {} is cancelled: {} joined, {} needed to start",
-                        TournamentId(id),
-                        t.entrants.len(),
-                        settings.min
-                    ))
-                }
-            });
+            let step = if t.entrants.len() >= settings.min as usize {
+                Step::Start
+            } else {
+                Step::Cancel(Cancelled::TooFew {
+                    id: TournamentId(id),
+                    joined: t.entrants.len(),
+                    needed: settings.min,
+                })
+            };
+            return (now >= t.starts).then_some(step);
         }
         if t.status != "running" {
             return None;
@@ -67,7 +67,7 @@ impl Inner {
                 }));
             }
         }
-        let active: Vec<i64> = t
+        let active: Vec<PlayerId> = t
             .entrants
             .iter()
             .filter(|e| !e.withdrawn)
@@ -82,7 +82,7 @@ impl Inner {
                 if now >= end {
                     return (!running).then_some(Step::Over);
                 }
-                let busy = |p: i64| {
+                let busy = |p: PlayerId| {
                     t.pairings.iter().any(|q| {
                         (q.first == p || q.second == Some(p))
                             && q.game
@@ -108,7 +108,7 @@ impl Inner {
                 })
             }
             Kind::Swiss | Kind::RoundRobin => {
-                let all: Vec<i64> = t.entrants.iter().map(|e| e.player).collect();
+                let all: Vec<PlayerId> = t.entrants.iter().map(|e| e.player).collect();
                 let total = settings.rounds_for(all.len() as u32);
                 // By correspondence a round robin's rounds all run at once.
                 let at_once = settings.kind == Kind::RoundRobin && settings.correspondence();
@@ -194,7 +194,7 @@ impl Hub {
     /// Not theirs, not open, too few players; a store that cannot save.
     pub async fn start_tournament(
         &self,
-        by: i64,
+        by: PlayerId,
         id: TournamentId,
         now: i64,
     ) -> Result<(), TournamentRefusal> {
@@ -230,7 +230,7 @@ impl Hub {
             })
         };
         match step {
-            Step::Cancel(text) => self.cancelled(id, text, now).await,
+            Step::Cancel(why) => self.cancelled(id, &why, now).await,
             Step::Start | Step::Over => {
                 let word = if step == Step::Start {
                     "running"
@@ -294,7 +294,7 @@ impl Hub {
                 Pairing::Game { first, second } => games.push((
                     round,
                     GameRow {
-                        id: 0,
+                        id: GameId(0),
                         setup: spec.setup,
                         players: [first, second],
                         clock: spec.clock,
@@ -341,7 +341,7 @@ impl Hub {
                     game,
                     Live::new(GameRow { id: game, ..row }, position.clone()),
                 );
-                tracing::info!(tournament = id, game, "a tournament game starts");
+                tracing::info!(tournament = id, %game, "a tournament game starts");
             }
             if let Some(t) = inner.tournaments.get_mut(&id) {
                 t.pairings.extend(rows);
