@@ -15,6 +15,7 @@ use super::{
     tournaments,
 };
 
+pub mod ledger;
 mod puzzles;
 
 /// The store in one SQLite file.
