@@ -4,7 +4,7 @@
 //! that round.
 
 use quentin::rules::{Game, Setup};
-use quentin::server::ids::{GameId, PlayerId};
+use quentin::server::ids::{GameId, Millis, Moment, PlayerId};
 use quentin::server::spec::TimeControl;
 use quentin::server::store::postgres::{config, pool};
 use quentin::server::store::{Applied, Change, GameRow, Postgres, TournamentChange, TournamentRow};
@@ -29,8 +29,8 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
         id: 0,
         by: PlayerId(1),
         settings: "swiss quentin clock 1+0 rounds 2".to_string(),
-        created: 10,
-        starts: 70,
+        created: Moment(10),
+        starts: Moment(70),
         status: "open".to_string(),
         started: None,
         entrants: Vec::new(),
@@ -49,8 +49,8 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
         players: [PlayerId(first), PlayerId(second)],
         clock: TimeControl::parse_live("1+0").unwrap(),
         rated: false,
-        left: [60_000, 60_000],
-        turn_since: 50,
+        left: [Millis(60_000), Millis(60_000)],
+        turn_since: Moment(50),
         actions: Vec::new(),
         result: None,
         ended: None,

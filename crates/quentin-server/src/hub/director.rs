@@ -13,7 +13,8 @@ use super::super::tournament::{
 };
 use super::tournaments::struck;
 use super::{Hub, Inner, Live, Refusal};
-use crate::ids::{GameId, PlayerId};
+use crate::clock::Timing;
+use crate::ids::{GameId, Millis, Moment, PlayerId};
 use crate::present::Cancelled;
 
 /// One thing the director does next to a tournament.
@@ -33,7 +34,7 @@ enum Step {
 
 impl Inner {
     /// What the director does next to tournament `id` at `now`, if anything.
-    fn next_step(&self, id: i64, now: i64) -> Option<Step> {
+    fn next_step(&self, id: i64, now: Moment) -> Option<Step> {
         let t = self.tournaments.get(&id)?;
         let settings = Settings::from_stored(&t.settings).ok()?;
         if t.status == "open" {
@@ -78,7 +79,7 @@ impl Inner {
         let running = self.any_running(t);
         match settings.kind {
             Kind::Arena => {
-                let end = t.started.unwrap_or(now) + i64::from(settings.minutes) * 60_000;
+                let end = t.started.unwrap_or(now) + Millis::minutes(i64::from(settings.minutes));
                 if now >= end {
                     return (!running).then_some(Step::Over);
                 }
@@ -146,7 +147,7 @@ impl Hub {
     /// Directs every tournament one step on at `now` (the server's tick calls it). On several
     /// processes sharing a database, each tournament that has something to do is directed by
     /// the process that holds its lease, taken as it runs out.
-    pub async fn direct(&self, now: i64) {
+    pub async fn direct(&self, now: Moment) {
         let ids: Vec<i64> = self.lock().tournaments.keys().copied().collect();
         for id in ids {
             let due =
@@ -196,7 +197,7 @@ impl Hub {
         &self,
         by: PlayerId,
         id: TournamentId,
-        now: i64,
+        now: Moment,
     ) -> Result<(), TournamentRefusal> {
         {
             let inner = self.lock();
@@ -221,7 +222,7 @@ impl Hub {
     }
 
     /// Takes `step` in tournament `id`, once on disk.
-    async fn take(&self, id: i64, step: Step, now: i64) -> Result<(), Refusal> {
+    async fn take(&self, id: i64, step: Step, now: Moment) -> Result<(), Refusal> {
         let status = |status: &str| {
             Change::Tournament(TournamentChange::Status {
                 tournament: id,
@@ -276,7 +277,12 @@ impl Hub {
 
     /// Begins a round's games and gives its byes (or an arena's games paired at once), in one
     /// change: a director that dies meanwhile leaves the whole round or none of it.
-    async fn pair(&self, id: i64, pairings: Vec<(u32, Pairing)>, now: i64) -> Result<(), Refusal> {
+    async fn pair(
+        &self,
+        id: i64,
+        pairings: Vec<(u32, Pairing)>,
+        now: Moment,
+    ) -> Result<(), Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let settings = {
             let inner = self.lock();
@@ -284,7 +290,7 @@ impl Hub {
             Settings::from_stored(&t.settings).map_err(|_| Refusal::NotSaved)?
         };
         let spec = &settings.spec;
-        let start = spec.clock.start_ms();
+        let start = spec.clock.start();
         let position = spec.setup.start().map_err(Refusal::BadSetup)?;
         let (mut byes, mut games) = (Vec::new(), Vec::new());
         for (round, pairing) in pairings {
