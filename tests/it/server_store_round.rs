@@ -4,6 +4,7 @@
 //! that round.
 
 use quentin::rules::{Game, Setup};
+use quentin::server::ids::{GameId, Millis, Moment, PlayerId};
 use quentin::server::spec::TimeControl;
 use quentin::server::store::postgres::{config, pool};
 use quentin::server::store::{Applied, Change, GameRow, Postgres, TournamentChange, TournamentRow};
@@ -26,10 +27,10 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
     });
     let create = Change::Tournament(TournamentChange::Create(TournamentRow {
         id: 0,
-        by: 1,
+        by: PlayerId(1),
         settings: "swiss quentin clock 1+0 rounds 2".to_string(),
-        created: 10,
-        starts: 70,
+        created: Moment(10),
+        starts: Moment(70),
         status: "open".to_string(),
         started: None,
         entrants: Vec::new(),
@@ -43,13 +44,13 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
         panic!("no tournament");
     };
     let game = |first: i64, second: i64| GameRow {
-        id: 0,
+        id: GameId(0),
         setup: Setup::new(Game::Quentin),
-        players: [first, second],
+        players: [PlayerId(first), PlayerId(second)],
         clock: TimeControl::parse_live("1+0").unwrap(),
         rated: false,
-        left: [60_000, 60_000],
-        turn_since: 50,
+        left: [Millis(60_000), Millis(60_000)],
+        turn_since: Moment(50),
         actions: Vec::new(),
         result: None,
         ended: None,
@@ -57,7 +58,7 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
     let round = |last: i64| {
         Change::Tournament(TournamentChange::Round {
             tournament: t,
-            byes: vec![(1, 5)],
+            byes: vec![(1, PlayerId(5))],
             games: vec![(1, game(1, 2)), (1, game(3, last))],
         })
     };
@@ -96,10 +97,10 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
     );
     assert_eq!(query_i64(&db.url, "SELECT count(*) FROM games"), 2);
     let loaded = runtime.block_on(store.load()).unwrap();
-    let pairings: Vec<(i64, Option<i64>, Option<i64>)> = loaded.tournaments[0]
+    let pairings: Vec<(i64, Option<i64>, Option<GameId>)> = loaded.tournaments[0]
         .pairings
         .iter()
-        .map(|p| (p.first, p.second, p.game))
+        .map(|p| (p.first.0, p.second.map(|s| s.0), p.game))
         .collect();
     assert_eq!(
         pairings,

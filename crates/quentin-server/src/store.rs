@@ -9,6 +9,7 @@
 //! is under `crates/quentin-server/src/store/postgres/`.
 
 pub mod backup;
+pub mod ledger;
 pub(crate) mod migrate;
 pub mod postgres;
 pub mod puzzles;
@@ -25,8 +26,10 @@ use anyhow::Result;
 use quentin_rules::{Action, Setup};
 
 use super::game_end::GameEnd;
+use super::ids::{ChallengeId, GameId, PlayerId, Seat};
 use super::size_class::RatingKey;
-use super::spec::TimeControl;
+use super::spec::{First, TimeControl};
+use crate::ids::{Millis, Moment};
 
 pub use postgres::Postgres;
 pub use schema::VERSION;
@@ -38,7 +41,7 @@ pub use writer::Writer;
 /// out (several processes on one database): another process owns the game now, or will at
 /// its next round. The player is told the game is moving, not that nothing can be saved.
 #[derive(Debug)]
-pub struct LeaseLost(pub i64);
+pub struct LeaseLost(pub GameId);
 
 impl fmt::Display for LeaseLost {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -70,7 +73,7 @@ impl std::error::Error for StoreDown {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerRow {
     /// The player's number.
-    pub id: i64,
+    pub id: PlayerId,
     /// The name they chose.
     pub name: String,
     /// Their SSH key's SHA-256 fingerprint.
@@ -105,44 +108,44 @@ impl Default for RatingRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
     /// Its number (the challenge's).
-    pub id: i64,
+    pub id: GameId,
     /// The game and its setup.
     pub setup: Setup,
     /// Player 1 (who moves first) and player 2.
-    pub players: [i64; 2],
+    pub players: [PlayerId; 2],
     /// The time control.
     pub clock: TimeControl,
     /// Whether it counts for the ratings.
     pub rated: bool,
     /// Milliseconds left on each player's clock, at `turn_since`.
-    pub left: [i64; 2],
+    pub left: [Millis; 2],
     /// When the turn of the player to move began (ms since the epoch, server time).
-    pub turn_since: i64,
+    pub turn_since: Moment,
     /// The actions played.
     pub actions: Vec<Action>,
     /// How it ended, once over.
     pub result: Option<GameEnd>,
     /// When it ended.
-    pub ended: Option<i64>,
+    pub ended: Option<Moment>,
 }
 
 /// A challenge's row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChallengeRow {
     /// Its number, which the game keeps.
-    pub id: i64,
+    pub id: ChallengeId,
     /// Who made it.
-    pub by: i64,
+    pub by: PlayerId,
     /// The game and its setup.
     pub setup: Setup,
-    /// `me`, `you` or `random`.
-    pub first: String,
+    /// Who moves first, from the challenger's side (stored as `me`, `you` or `random`).
+    pub first: First,
     /// The time control.
     pub clock: TimeControl,
     /// Rated or casual.
     pub rated: bool,
     /// The only player who may accept it.
-    pub to: Option<i64>,
+    pub to: Option<PlayerId>,
 }
 
 /// A row the server cannot use: the game or challenge stays out of play, and the host is told.
@@ -168,7 +171,7 @@ pub struct Loaded {
     /// Every player.
     pub players: Vec<PlayerRow>,
     /// Every player's rating at each game and board-size class they have one for.
-    pub ratings: Vec<(i64, RatingKey, RatingRow)>,
+    pub ratings: Vec<(PlayerId, RatingKey, RatingRow)>,
     /// The open challenges, oldest first.
     pub challenges: Vec<ChallengeRow>,
     /// Every game with its actions, by number.
@@ -176,7 +179,7 @@ pub struct Loaded {
     /// The rows that could not be read.
     pub damaged: Vec<Damaged>,
     /// The last time the running server said it was alive (ms since the epoch).
-    pub heartbeat: Option<i64>,
+    pub heartbeat: Option<Moment>,
     /// Every tournament, with its entrants and pairings.
     pub tournaments: Vec<TournamentRow>,
 }
@@ -193,52 +196,52 @@ pub enum Change {
         /// The name.
         name: String,
         /// When.
-        at: i64,
+        at: Moment,
     },
     /// A new open challenge: [`Applied::Id`], its number (the row's `id` is not read).
     AddChallenge(ChallengeRow),
     /// A challenge withdrawn.
-    CloseChallenge(i64),
+    CloseChallenge(ChallengeId),
     /// The game of challenge `id` begins and the challenge closes.
     StartGame(GameRow),
     /// Action number `index` (from 0) of game `game`, or none (an end by resignation or time),
     /// with the clocks after it, its end when it ended the game, and the ratings that changed.
     AddAction {
         /// The game.
-        game: i64,
+        game: GameId,
         /// The action's number, from 0.
         index: usize,
         /// The action.
         action: Option<Action>,
         /// The clocks after it.
-        left: [i64; 2],
+        left: [Millis; 2],
         /// When.
-        at: i64,
+        at: Moment,
         /// How it ended, when it ended the game.
         end: Option<GameEnd>,
         /// The seat that won, when it ended the game (`None`: a draw, or no end).
-        winner: Option<usize>,
+        winner: Option<Seat>,
         /// The players' new ratings, each at the game and board-size class it is kept for,
         /// as the hub computed them from its memory (player 1's first). A store that other
         /// processes share computes them again from its own rows ([`Applied::Rated`]).
-        ratings: Vec<(i64, RatingKey, RatingRow)>,
+        ratings: Vec<(PlayerId, RatingKey, RatingRow)>,
     },
     /// The actions of game `game` from number `index` on taken back, with the clocks after.
     TakeBack {
         /// The game.
-        game: i64,
+        game: GameId,
         /// The first action taken back.
         index: usize,
         /// The clocks after.
-        left: [i64; 2],
+        left: [Millis; 2],
         /// When.
-        at: i64,
+        at: Moment,
     },
     /// The server is alive at this time.
-    Beat(i64),
+    Beat(Moment),
     /// Every unfinished game's turn starts this many milliseconds later: the time the server
     /// was down is charged to nobody.
-    Forgive(i64),
+    Forgive(Millis),
     /// The puzzles the store does not hold yet, by id ([`puzzles`]); those it holds keep
     /// their ratings.
     AddPuzzles(Vec<puzzles::PuzzleRow>),
@@ -253,10 +256,10 @@ pub enum Change {
 impl Change {
     /// The game it changes, if one: for the host's log lines about it.
     #[must_use]
-    pub fn game(&self) -> Option<i64> {
+    pub fn game(&self) -> Option<GameId> {
         match self {
             Change::AddAction { game, .. } | Change::TakeBack { game, .. } => Some(*game),
-            Change::StartGame(row) if row.id != 0 => Some(row.id),
+            Change::StartGame(row) if row.id != GameId(0) => Some(row.id),
             _ => None,
         }
     }
@@ -270,11 +273,11 @@ pub enum Applied {
     /// Done: the new row's number.
     Id(i64),
     /// Done: the new rows' numbers, in order (a tournament round's games).
-    Ids(Vec<i64>),
+    Ids(Vec<GameId>),
     /// Not done: the name or key is taken.
     Taken,
     /// Done: the end of a rated game, with the ratings the store computed from its own rows.
-    Rated(Vec<(i64, RatingKey, RatingRow)>),
+    Rated(Vec<(PlayerId, RatingKey, RatingRow)>),
     /// Done: an attempt at a puzzle, and what it did to the ratings.
     Attempted(puzzles::Rated),
 }

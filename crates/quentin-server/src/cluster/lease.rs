@@ -13,6 +13,7 @@ use super::super::Context;
 use super::super::hub::Peers as _;
 use super::super::store::postgres::{self as pg, Own, pool_error};
 use super::{Cluster, lock};
+use crate::ids::{GameId, Millis};
 use crate::note::Note;
 
 /// Seconds between two measures of the clocks' skew.
@@ -25,14 +26,15 @@ const SKEW_EVERY: u32 = 30;
 /// A database that cannot be reached.
 pub(super) async fn measure_skew(cluster: &Cluster, ctx: &Context) -> Result<()> {
     let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
-    let mut best: Option<(i64, i64)> = None;
+    let mut best: Option<(Millis, Millis)> = None;
     for _ in 0..3 {
         let before = ctx.clock.local();
         let db = pg::lease::now(&**client).await?;
         let after = ctx.clock.local();
         let trip = after - before;
         if best.is_none_or(|(t, _)| trip < t) {
-            best = Some((trip, db - (before + after) / 2));
+            // The database's time at the middle of the trip, against this machine's.
+            best = Some((trip, db - (before + trip.half())));
         }
     }
     if let Some((_, skew)) = best {
@@ -104,7 +106,7 @@ pub(super) async fn read_owners(cluster: &Cluster) -> Result<()> {
 
 /// Takes over the running games that nobody owns any more.
 async fn take_over_orphans(cluster: &Cluster) -> Result<()> {
-    let orphans: Vec<i64> = {
+    let orphans: Vec<GameId> = {
         let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
         pg::lease::orphans(&**client).await?
     };
@@ -113,9 +115,9 @@ async fn take_over_orphans(cluster: &Cluster) -> Result<()> {
     for id in orphans {
         if let Err(e) = cluster.take_over(id).await {
             if pg::lease::is_locked(&e) {
-                tracing::debug!(game = id, "the game is locked: taken over at a later round");
+                tracing::debug!(game = %id, "the game is locked: taken over at a later round");
             } else {
-                tracing::warn!(game = id, "cannot take the game over: {e:#}");
+                tracing::warn!(game = %id, "cannot take the game over: {e:#}");
             }
         }
     }

@@ -13,6 +13,9 @@ use super::super::tournament::{
 };
 use super::tournaments::struck;
 use super::{Hub, Inner, Live, Refusal};
+use crate::clock::Timing;
+use crate::ids::{GameId, Millis, Moment, PlayerId};
+use crate::present::Cancelled;
 
 /// One thing the director does next to a tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +23,7 @@ enum Step {
     /// It starts.
     Start,
     /// Too few joined by the start: it is cancelled, each entrant told why.
-    Cancel(String),
+    Cancel(Cancelled),
     /// A player lost two games without moving: withdrawn.
     Withdraw(EntrantRow),
     /// These games and byes begin, each in its round.
@@ -31,22 +34,20 @@ enum Step {
 
 impl Inner {
     /// What the director does next to tournament `id` at `now`, if anything.
-    fn next_step(&self, id: i64, now: i64) -> Option<Step> {
+    fn next_step(&self, id: i64, now: Moment) -> Option<Step> {
         let t = self.tournaments.get(&id)?;
         let settings = Settings::from_stored(&t.settings).ok()?;
         if t.status == "open" {
-            return (now >= t.starts).then(|| {
-                if t.entrants.len() >= settings.min as usize {
-                    Step::Start
-                } else {
-                    Step::Cancel(format!(
-                        "tournament {} is cancelled: {} joined, {} needed to start",
-                        TournamentId(id),
-                        t.entrants.len(),
-                        settings.min
-                    ))
-                }
-            });
+            let step = if t.entrants.len() >= settings.min as usize {
+                Step::Start
+            } else {
+                Step::Cancel(Cancelled::TooFew {
+                    id: TournamentId(id),
+                    joined: t.entrants.len(),
+                    needed: settings.min,
+                })
+            };
+            return (now >= t.starts).then_some(step);
         }
         if t.status != "running" {
             return None;
@@ -67,7 +68,7 @@ impl Inner {
                 }));
             }
         }
-        let active: Vec<i64> = t
+        let active: Vec<PlayerId> = t
             .entrants
             .iter()
             .filter(|e| !e.withdrawn)
@@ -78,11 +79,11 @@ impl Inner {
         let running = self.any_running(t);
         match settings.kind {
             Kind::Arena => {
-                let end = t.started.unwrap_or(now) + i64::from(settings.minutes) * 60_000;
+                let end = t.started.unwrap_or(now) + Millis::minutes(i64::from(settings.minutes));
                 if now >= end {
                     return (!running).then_some(Step::Over);
                 }
-                let busy = |p: i64| {
+                let busy = |p: PlayerId| {
                     t.pairings.iter().any(|q| {
                         (q.first == p || q.second == Some(p))
                             && q.game
@@ -108,7 +109,7 @@ impl Inner {
                 })
             }
             Kind::Swiss | Kind::RoundRobin => {
-                let all: Vec<i64> = t.entrants.iter().map(|e| e.player).collect();
+                let all: Vec<PlayerId> = t.entrants.iter().map(|e| e.player).collect();
                 let total = settings.rounds_for(all.len() as u32);
                 // By correspondence a round robin's rounds all run at once.
                 let at_once = settings.kind == Kind::RoundRobin && settings.correspondence();
@@ -146,7 +147,7 @@ impl Hub {
     /// Directs every tournament one step on at `now` (the server's tick calls it). On several
     /// processes sharing a database, each tournament that has something to do is directed by
     /// the process that holds its lease, taken as it runs out.
-    pub async fn direct(&self, now: i64) {
+    pub async fn direct(&self, now: Moment) {
         let ids: Vec<i64> = self.lock().tournaments.keys().copied().collect();
         for id in ids {
             let due =
@@ -194,9 +195,9 @@ impl Hub {
     /// Not theirs, not open, too few players; a store that cannot save.
     pub async fn start_tournament(
         &self,
-        by: i64,
+        by: PlayerId,
         id: TournamentId,
-        now: i64,
+        now: Moment,
     ) -> Result<(), TournamentRefusal> {
         {
             let inner = self.lock();
@@ -221,7 +222,7 @@ impl Hub {
     }
 
     /// Takes `step` in tournament `id`, once on disk.
-    async fn take(&self, id: i64, step: Step, now: i64) -> Result<(), Refusal> {
+    async fn take(&self, id: i64, step: Step, now: Moment) -> Result<(), Refusal> {
         let status = |status: &str| {
             Change::Tournament(TournamentChange::Status {
                 tournament: id,
@@ -230,7 +231,7 @@ impl Hub {
             })
         };
         match step {
-            Step::Cancel(text) => self.cancelled(id, text, now).await,
+            Step::Cancel(why) => self.cancelled(id, &why, now).await,
             Step::Start | Step::Over => {
                 let word = if step == Step::Start {
                     "running"
@@ -276,7 +277,12 @@ impl Hub {
 
     /// Begins a round's games and gives its byes (or an arena's games paired at once), in one
     /// change: a director that dies meanwhile leaves the whole round or none of it.
-    async fn pair(&self, id: i64, pairings: Vec<(u32, Pairing)>, now: i64) -> Result<(), Refusal> {
+    async fn pair(
+        &self,
+        id: i64,
+        pairings: Vec<(u32, Pairing)>,
+        now: Moment,
+    ) -> Result<(), Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let settings = {
             let inner = self.lock();
@@ -284,7 +290,7 @@ impl Hub {
             Settings::from_stored(&t.settings).map_err(|_| Refusal::NotSaved)?
         };
         let spec = &settings.spec;
-        let start = spec.clock.start_ms();
+        let start = spec.clock.start();
         let position = spec.setup.start().map_err(Refusal::BadSetup)?;
         let (mut byes, mut games) = (Vec::new(), Vec::new());
         for (round, pairing) in pairings {
@@ -294,7 +300,7 @@ impl Hub {
                 Pairing::Game { first, second } => games.push((
                     round,
                     GameRow {
-                        id: 0,
+                        id: GameId(0),
                         setup: spec.setup,
                         players: [first, second],
                         clock: spec.clock,
@@ -341,7 +347,7 @@ impl Hub {
                     game,
                     Live::new(GameRow { id: game, ..row }, position.clone()),
                 );
-                tracing::info!(tournament = id, game, "a tournament game starts");
+                tracing::info!(tournament = id, %game, "a tournament game starts");
             }
             if let Some(t) = inner.tournaments.get_mut(&id) {
                 t.pairings.extend(rows);

@@ -14,6 +14,8 @@ use super::super::tournament::{
     GameResult, Kind, Pairing, Played, Settings, TournamentId, TournamentRefusal,
 };
 use super::{Hub, Inner, Live, Refusal, color_of};
+use crate::ids::{GameId, Millis, Moment, PlayerId, Seat};
+use crate::present::Cancelled;
 
 /// A tournament as the protocol and the screens show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,7 +43,7 @@ pub struct TournamentView {
     /// `X` on the diagonal).
     pub crosstable: Vec<Vec<String>>,
     /// When it starts (ms since the epoch), while open.
-    pub starts: i64,
+    pub starts: Moment,
 }
 
 /// A game or bye of a tournament, with its players' names.
@@ -54,7 +56,7 @@ pub struct TournamentGame {
     /// Who moves second; none for a bye.
     pub second: Option<String>,
     /// The game's number; none for a bye.
-    pub game: Option<i64>,
+    pub game: Option<GameId>,
     /// Its result, once over.
     pub result: Option<GameResult>,
 }
@@ -68,17 +70,25 @@ pub(crate) fn result_of(live: &Live) -> Option<GameResult> {
         }
         GameEnd::Aborted(Aborted::NoFirstMove) => GameResult::FirstWon,
         GameEnd::Aborted(_) | GameEnd::Drawn(_) => GameResult::Draw,
-        GameEnd::Won { by, .. } if color_of(&live.position, 0) == by => GameResult::FirstWon,
+        GameEnd::Won { by, .. } if color_of(&live.position, Seat::First) == by => {
+            GameResult::FirstWon
+        }
         GameEnd::Won { .. } => GameResult::SecondWon,
     })
 }
 
 /// Whether `player` lost game `live` by making no first move.
-pub(crate) fn struck(live: &Live, player: i64) -> bool {
+pub(crate) fn struck(live: &Live, player: PlayerId) -> bool {
+    // The first seat with no action is the one that made no first move.
+    let idle = if live.row.actions.is_empty() {
+        Seat::First
+    } else {
+        Seat::Second
+    };
     live.row
         .result
         .is_some_and(|end| end == GameEnd::Aborted(Aborted::NoFirstMove))
-        && live.row.players[live.row.actions.len().min(1)] == player
+        && live.row.players[idle] == player
 }
 
 impl Inner {
@@ -110,13 +120,13 @@ impl Inner {
     }
 
     /// Tournament `id`'s view.
-    pub(crate) fn tournament_view(&self, id: i64, now: i64) -> Option<TournamentView> {
+    pub(crate) fn tournament_view(&self, id: i64, now: Moment) -> Option<TournamentView> {
         let t = self.tournaments.get(&id)?;
         let settings = Settings::from_stored(&t.settings).ok()?;
-        let players: Vec<i64> = t.entrants.iter().map(|e| e.player).collect();
+        let players: Vec<PlayerId> = t.entrants.iter().map(|e| e.player).collect();
         let played = self.played(t);
         let key = rating_key(settings.spec.setup);
-        let ratings: HashMap<i64, i64> = players
+        let ratings: HashMap<PlayerId, i64> = players
             .iter()
             .map(|p| {
                 let rating = self
@@ -130,7 +140,9 @@ impl Inner {
         let lines = standings::standings(settings.kind, &players, &played, &ratings);
         let (round, rounds) = match settings.kind {
             Kind::Arena => {
-                let gone = t.started.map_or(0, |s| ((now - s).max(0) / 60_000) as u32);
+                let gone = t
+                    .started
+                    .map_or(0, |s| (now - s).max(Millis::ZERO).whole_minutes() as u32);
                 (gone.min(settings.minutes), settings.minutes)
             }
             _ => (
@@ -179,9 +191,9 @@ impl Hub {
     /// The creator has an open or running tournament already; a store that cannot save.
     pub async fn create_tournament(
         &self,
-        by: i64,
+        by: PlayerId,
         settings: &Settings,
-        now: i64,
+        now: Moment,
     ) -> Result<TournamentId, TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         if let Some(t) = self
@@ -197,7 +209,7 @@ impl Hub {
             by,
             settings: settings.words(),
             created: now,
-            starts: now + i64::from(settings.start_in) * 60_000,
+            starts: now + Millis::minutes(i64::from(settings.start_in)),
             status: "open".to_string(),
             started: None,
             entrants: Vec::new(),
@@ -222,7 +234,7 @@ impl Hub {
     /// No such tournament, started already, full, joined already; a store that cannot save.
     pub async fn join_tournament(
         &self,
-        player: i64,
+        player: PlayerId,
         id: TournamentId,
     ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
@@ -271,10 +283,10 @@ impl Hub {
     /// Not in it, over; a store that cannot save.
     pub async fn withdraw_tournament(
         &self,
-        player: i64,
+        player: PlayerId,
         id: TournamentId,
         at_once: bool,
-        now: i64,
+        now: Moment,
     ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let (change, running) = {
@@ -353,11 +365,11 @@ impl Hub {
     /// save.
     pub async fn cancel_tournament(
         &self,
-        by: i64,
+        by: PlayerId,
         id: TournamentId,
-        now: i64,
+        now: Moment,
     ) -> Result<(), TournamentRefusal> {
-        let text = {
+        let why = {
             let inner = self.lock();
             let t = inner
                 .tournaments
@@ -371,19 +383,25 @@ impl Hub {
                 "running" => return Err(TournamentRefusal::RunningCancel(id)),
                 status => return Err(TournamentRefusal::Status(id, status.to_string())),
             }
-            format!(
-                "tournament {id} is cancelled by its creator {}",
-                inner.name_of(by)
-            )
+            Cancelled::ByCreator {
+                id,
+                creator: inner.name_of(by),
+            }
         };
-        self.cancelled(id.0, text, now)
+        self.cancelled(id.0, &why, now)
             .await
             .map_err(TournamentRefusal::Store)
     }
 
-    /// Tournament `id`, open or running, is cancelled, each entrant left message `text`; its
-    /// games under way are aborted by [`Hub::end_sanctioned`] (their owners').
-    pub(crate) async fn cancelled(&self, id: i64, text: String, now: i64) -> Result<(), Refusal> {
+    /// Tournament `id`, open or running, is cancelled, each entrant left the message of
+    /// `why`; its games under way are aborted by [`Hub::end_sanctioned`] (their owners').
+    pub(crate) async fn cancelled(
+        &self,
+        id: i64,
+        why: &Cancelled,
+        now: Moment,
+    ) -> Result<(), Refusal> {
+        let text = why.to_string();
         let turn = self.lobby_turn.clone().lock_owned().await;
         let live = self
             .lock()
@@ -410,7 +428,7 @@ impl Hub {
     }
 
     /// The games under way of the cancelled tournaments, and of those `ordered` cancelled.
-    pub(crate) fn cancelled_games(&self, ordered: &std::collections::BTreeSet<i64>) -> Vec<i64> {
+    pub(crate) fn cancelled_games(&self, ordered: &std::collections::BTreeSet<i64>) -> Vec<GameId> {
         let inner = self.lock();
         inner
             .tournaments
@@ -428,7 +446,7 @@ impl Hub {
     /// Not in it, not a running arena; a store that cannot save.
     pub async fn pause_tournament(
         &self,
-        player: i64,
+        player: PlayerId,
         id: TournamentId,
         paused: bool,
     ) -> Result<(), TournamentRefusal> {
@@ -481,14 +499,14 @@ impl Hub {
 
     /// Tournament `id`, as it stands.
     #[must_use]
-    pub fn tournament(&self, id: TournamentId, now: i64) -> Option<TournamentView> {
+    pub fn tournament(&self, id: TournamentId, now: Moment) -> Option<TournamentView> {
         self.lock().tournament_view(id.0, now)
     }
 
     /// How many tournaments `player` joined were cancelled: when it grows, a message waits
     /// for them in the store.
     #[must_use]
-    pub fn cancelled_for(&self, player: i64) -> usize {
+    pub fn cancelled_for(&self, player: PlayerId) -> usize {
         self.lock()
             .tournaments
             .values()
@@ -498,7 +516,7 @@ impl Hub {
 
     /// Every tournament not cancelled, the newest first.
     #[must_use]
-    pub fn tournaments(&self, now: i64) -> Vec<TournamentView> {
+    pub fn tournaments(&self, now: Moment) -> Vec<TournamentView> {
         let inner = self.lock();
         inner
             .tournaments

@@ -16,6 +16,7 @@ use super::super::store::postgres::{self, Postgres};
 use super::super::tournament::TournamentId;
 use super::ledger::HOST;
 use super::{Ledger, Order};
+use crate::ids::Moment;
 
 /// Carries out the order of `words` on the store of `data` (`DIR/server.db`) or of
 /// `database`: what to print (the answer's lines).
@@ -24,12 +25,12 @@ use super::{Ledger, Order};
 /// Words that are no order, a store that cannot be opened, or the order refused (its reason).
 pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<String> {
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let now = i64::try_from(
+    let now = Moment(i64::try_from(
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .context("the machine's clock is before 1970")?
             .as_millis(),
-    )?;
+    )?);
     // The tournaments' tables, as the bot protocol's `tournaments` and `tournament ID`.
     let table = match words.as_slice() {
         ["tournaments"] => Some(None),
@@ -59,17 +60,16 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
             match (order, table) {
                 (Some(order), _) => {
                     drop(store);
-                    Ledger::sqlite(&path)?.order_now(HOST, &order, now)?
+                    let ledger = Ledger::sqlite(&path)?;
+                    // The ledger's calls on SQLite run on a thread that may wait: a runtime
+                    // of this command's own lends it one.
+                    runtime()?.block_on(ledger.order(HOST, &order, now))?
                 }
                 (None, table) => tournaments(Hub::read_only(store, now)?, table.flatten(), now),
             }
         }
         Some(url) => {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(1)
-                .enable_all()
-                .build()
-                .context("cannot start a runtime for the database")?;
+            let runtime = runtime()?;
             let what = postgres::shown_url(url);
             let (pool, store) = runtime.block_on(async {
                 let config = postgres::config(url, "admin")?;
@@ -80,7 +80,7 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
             match (order, table) {
                 (Some(order), _) => {
                     drop(store);
-                    Ledger::postgres(pool, runtime.handle().clone()).order_now(HOST, &order, now)?
+                    runtime.block_on(Ledger::postgres(pool).order(HOST, &order, now))?
                 }
                 (None, table) => tournaments(
                     runtime.block_on(Hub::read_only_postgres(store, now))?,
@@ -93,9 +93,18 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
     answer.map_err(|why| anyhow!(why))
 }
 
+/// A runtime for this command's calls to the store (no server's runtime runs it).
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .context("cannot start a runtime for the store")
+}
+
 /// `tournaments` (with no `id`) or `tournament ID`, as the bot protocol answers them, from
 /// the store's rows.
-fn tournaments(hub: Hub, id: Option<TournamentId>, now: i64) -> Result<String, String> {
+fn tournaments(hub: Hub, id: Option<TournamentId>, now: Moment) -> Result<String, String> {
     match id {
         None => Ok(hub
             .tournaments(now)

@@ -9,14 +9,14 @@
 
 mod admin;
 pub mod ledger;
-mod postgres;
 pub mod session;
-mod sqlite;
 pub mod watch;
 
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
+pub use super::store::ledger::AuditRow;
 pub use admin::admin;
 pub use ledger::Ledger;
 
@@ -29,7 +29,7 @@ pub enum Order {
         /// The player.
         name: String,
         /// The day the ban ends (ms since the epoch, midnight UTC); `None`: for good.
-        until: Option<i64>,
+        until: Option<Moment>,
         /// Why, shown to the player at each login.
         reason: String,
     },
@@ -38,9 +38,9 @@ pub enum Order {
     /// `rename NAME`: a new name to pick at the next login.
     Rename(String),
     /// `abort GAME`: ended, unrated.
-    Abort(i64),
+    Abort(GameId),
     /// `close CHALLENGE`.
-    Close(i64),
+    Close(ChallengeId),
     /// `reset NAME`: every rating back to the start.
     Reset(String),
     /// `mark NAME`: their games from now on are played unrated.
@@ -104,8 +104,8 @@ impl Order {
             }
             "unban" => Order::Unban(name("unban NAME")?),
             "rename" => Order::Rename(name("rename NAME")?),
-            "abort" => Order::Abort(number(ABORT_USAGE)?),
-            "close" => Order::Close(number("close CHALLENGE")?),
+            "abort" => Order::Abort(GameId(number(ABORT_USAGE)?)),
+            "close" => Order::Close(ChallengeId(number("close CHALLENGE")?)),
             "reset" => Order::Reset(name("reset NAME")?),
             "mark" => Order::Mark(name("mark NAME")?),
             "unmark" => Order::Unmark(name("unmark NAME")?),
@@ -166,7 +166,7 @@ impl Order {
 ///
 /// # Errors
 /// Not such a date.
-pub fn day(text: &str) -> Result<i64, String> {
+pub fn day(text: &str) -> Result<Moment, String> {
     let bad = || format!("bad date {}: write YYYY-MM-DD", super::spec::shown(text));
     let parts: Vec<&str> = text.split('-').collect();
     let [y, m, d] = parts.as_slice() else {
@@ -182,25 +182,25 @@ pub fn day(text: &str) -> Result<i64, String> {
     );
     let month = time::Month::try_from(m).map_err(|_| bad())?;
     let date = time::Date::from_calendar_date(y, month, d).map_err(|_| bad())?;
-    Ok(date.midnight().assume_utc().unix_timestamp() * 1000)
+    Ok(Moment(date.midnight().assume_utc().unix_timestamp() * 1000))
 }
 
-/// `YYYY-MM-DD` of `ms` since the epoch, UTC.
+/// `YYYY-MM-DD` of `at`, UTC.
 #[must_use]
-pub fn date(ms: i64) -> String {
-    match time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
+pub fn date(at: Moment) -> String {
+    match time::OffsetDateTime::from_unix_timestamp(at.0.div_euclid(1000)) {
         Ok(t) => format!("{:04}-{:02}-{:02}", t.year(), u8::from(t.month()), t.day()),
         Err(_) => "?".to_string(),
     }
 }
 
-/// `YYYY-MM-DD HH:MM:SS` of `ms` since the epoch, UTC.
+/// `YYYY-MM-DD HH:MM:SS` of `at`, UTC.
 #[must_use]
-pub fn moment(ms: i64) -> String {
-    match time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
+pub fn moment(at: Moment) -> String {
+    match time::OffsetDateTime::from_unix_timestamp(at.0.div_euclid(1000)) {
         Ok(t) => format!(
             "{} {:02}:{:02}:{:02}",
-            date(ms),
+            date(at),
             t.hour(),
             t.minute(),
             t.second()
@@ -215,7 +215,7 @@ pub struct Ban {
     /// Why.
     pub reason: String,
     /// When it ends (ms since the epoch), if it does.
-    pub until: Option<i64>,
+    pub until: Option<Moment>,
 }
 
 impl fmt::Display for Ban {
@@ -233,15 +233,15 @@ impl fmt::Display for Ban {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sanctions {
     /// The bans, by player (ended ones too, until unbanned: [`Sanctions::ban_of`] checks).
-    pub bans: HashMap<i64, Ban>,
+    pub bans: HashMap<PlayerId, Ban>,
     /// The marked players: their games from now on are played unrated.
-    pub marked: HashSet<i64>,
+    pub marked: HashSet<PlayerId>,
     /// The players renamed by an operator, who must pick a new name.
-    pub renamed: HashSet<i64>,
+    pub renamed: HashSet<PlayerId>,
     /// The players the store names operators (`quentin serve admin op NAME`).
-    pub operators: HashSet<i64>,
+    pub operators: HashSet<PlayerId>,
     /// The games an operator ordered aborted (those still going on are ended by their owner).
-    pub aborts: BTreeSet<i64>,
+    pub aborts: BTreeSet<GameId>,
     /// The tournaments an operator ordered cancelled (cancelled by their director, their
     /// games under way aborted by their owners).
     pub cancels: BTreeSet<i64>,
@@ -252,30 +252,14 @@ pub struct Sanctions {
 impl Sanctions {
     /// The ban of `player` in force at `now`, if any.
     #[must_use]
-    pub fn ban_of(&self, player: i64, now: i64) -> Option<&Ban> {
+    pub fn ban_of(&self, player: PlayerId, now: Moment) -> Option<&Ban> {
         self.bans
             .get(&player)
             .filter(|b| b.until.is_none_or(|until| now < until))
     }
 }
 
-/// A row of the audit log.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AuditRow {
-    /// Its number.
-    pub id: i64,
-    /// When (ms since the epoch).
-    pub at: i64,
-    /// Who did it: an operator's name, or `host` (`quentin serve admin`).
-    pub who: String,
-    /// What: the order's word.
-    pub what: String,
-    /// Whom: a player's name, `game N` or `challenge N`.
-    pub whom: String,
-    /// Why (a ban's reason, the end date), or empty.
-    pub why: String,
-}
-
+// A row of the audit log is the store's type; how `log` shows it is moderation's.
 impl AuditRow {
     /// The row as `log` shows it: `YYYY-MM-DD HH:MM:SS WHO WHAT WHOM[: WHY]`.
     #[must_use]
@@ -298,6 +282,7 @@ impl AuditRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::Millis;
 
     #[test]
     fn the_orders_are_read_from_their_words() {
@@ -327,8 +312,11 @@ mod tests {
                 .unwrap_err()
                 .contains("bad date")
         );
-        assert_eq!(Order::parse(&["abort", "12"]), Ok(Order::Abort(12)));
-        assert_eq!(Order::parse(&["close", "3"]), Ok(Order::Close(3)));
+        assert_eq!(Order::parse(&["abort", "12"]), Ok(Order::Abort(GameId(12))));
+        assert_eq!(
+            Order::parse(&["close", "3"]),
+            Ok(Order::Close(ChallengeId(3)))
+        );
         assert_eq!(Order::parse(&["players"]), Ok(Order::Players(None)));
         assert_eq!(Order::parse(&["log"]), Ok(Order::Log));
         assert_eq!(
@@ -353,7 +341,7 @@ mod tests {
     fn a_ban_says_why_and_until_when_and_ends_on_its_day() {
         let until = day("2030-01-02").unwrap();
         assert_eq!(date(until), "2030-01-02");
-        assert_eq!(moment(until + 61_000), "2030-01-02 00:01:01");
+        assert_eq!(moment(until + Millis(61_000)), "2030-01-02 00:01:01");
         let ban = Ban {
             reason: "rude words".into(),
             until: Some(until),
@@ -363,9 +351,9 @@ mod tests {
             "you are banned from this server: rude words (until 2030-01-02)"
         );
         let mut sanctions = Sanctions::default();
-        sanctions.bans.insert(7, ban);
-        assert!(sanctions.ban_of(7, until - 1).is_some());
-        assert!(sanctions.ban_of(7, until).is_none());
-        assert!(sanctions.ban_of(8, 0).is_none());
+        sanctions.bans.insert(PlayerId(7), ban);
+        assert!(sanctions.ban_of(PlayerId(7), until - Millis(1)).is_some());
+        assert!(sanctions.ban_of(PlayerId(7), until).is_none());
+        assert!(sanctions.ban_of(PlayerId(8), Moment(0)).is_none());
     }
 }

@@ -12,6 +12,8 @@ mod apply;
 pub use apply::apply_sqlite;
 
 use super::{ChallengeRow, GameRow};
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
+use crate::spec::First;
 
 /// The tables of the schema step that brings tournaments, on SQLite.
 pub const SQLITE_STEP: &str = "
@@ -47,17 +49,17 @@ pub struct TournamentRow {
     /// Its number.
     pub id: i64,
     /// Who made it.
-    pub by: i64,
+    pub by: PlayerId,
     /// The words of `tournament create` that give its settings.
     pub settings: String,
     /// When it was made (ms since the epoch).
-    pub created: i64,
+    pub created: Moment,
     /// When it is to start.
-    pub starts: i64,
+    pub starts: Moment,
     /// `open`, `running`, `over` or `cancelled`.
     pub status: String,
     /// When it started.
-    pub started: Option<i64>,
+    pub started: Option<Moment>,
     /// The entrants, in the order they joined.
     pub entrants: Vec<EntrantRow>,
     /// The pairings, round by round, in the order they were made.
@@ -68,7 +70,7 @@ pub struct TournamentRow {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EntrantRow {
     /// Who.
-    pub player: i64,
+    pub player: PlayerId,
     /// Withdrawn during the tournament (by choice, or after two games lost without a move).
     pub withdrawn: bool,
     /// Games lost without a move.
@@ -83,11 +85,11 @@ pub struct PairingRow {
     /// The round (an arena's: the game's number in the tournament).
     pub round: i64,
     /// Who moves first, or has the bye.
-    pub first: i64,
+    pub first: PlayerId,
     /// Who moves second.
-    pub second: Option<i64>,
+    pub second: Option<PlayerId>,
     /// The game.
-    pub game: Option<i64>,
+    pub game: Option<GameId>,
 }
 
 /// A change of a tournament.
@@ -100,14 +102,14 @@ pub enum TournamentChange {
         /// The tournament.
         tournament: i64,
         /// Who.
-        player: i64,
+        player: PlayerId,
     },
     /// `player` leaves before the start.
     Leave {
         /// The tournament.
         tournament: i64,
         /// Who.
-        player: i64,
+        player: PlayerId,
     },
     /// An entrant's state during the tournament.
     Entrant {
@@ -123,7 +125,7 @@ pub enum TournamentChange {
         /// `running`, `over` or `cancelled`.
         status: String,
         /// When.
-        at: i64,
+        at: Moment,
     },
     /// The tournament is cancelled, and each entrant is left message `text` (read at their
     /// next login if they are away).
@@ -131,7 +133,7 @@ pub enum TournamentChange {
         /// The tournament.
         tournament: i64,
         /// When.
-        at: i64,
+        at: Moment,
         /// What each entrant is told.
         text: String,
     },
@@ -152,7 +154,7 @@ pub enum TournamentChange {
         /// The tournament.
         tournament: i64,
         /// Each bye's round and player.
-        byes: Vec<(i64, i64)>,
+        byes: Vec<(i64, PlayerId)>,
         /// Each game's round and row.
         games: Vec<(i64, GameRow)>,
     },
@@ -163,7 +165,7 @@ pub enum TournamentChange {
         /// The round.
         round: i64,
         /// Who.
-        player: i64,
+        player: PlayerId,
     },
     /// This process takes or renews its lease on directing the tournament, for as long as a
     /// game's owner's lease lasts: [`super::Applied::Done`], or [`super::Applied::Taken`] while another
@@ -194,10 +196,10 @@ impl TournamentChange {
 #[must_use]
 pub fn challenge_of(game: &GameRow) -> ChallengeRow {
     ChallengeRow {
-        id: 0,
+        id: ChallengeId(0),
         by: game.players[0],
         setup: game.setup,
-        first: "me".to_string(),
+        first: First::Me,
         clock: game.clock,
         rated: game.rated,
         to: Some(game.players[1]),

@@ -5,6 +5,7 @@ use anyhow::Result;
 
 use super::super::{Applied, GameRow};
 use super::TournamentChange;
+use crate::ids::GameId;
 
 /// Applies `change` on SQLite, inside the batch's transaction; `start` starts a game as
 /// [`super::super::Change::StartGame`] does, and gives its number.
@@ -14,7 +15,7 @@ use super::TournamentChange;
 pub fn apply_sqlite(
     conn: &rusqlite::Connection,
     change: &TournamentChange,
-    mut start: impl FnMut(&rusqlite::Connection, &GameRow) -> Result<i64>,
+    mut start: impl FnMut(&rusqlite::Connection, &GameRow) -> Result<GameId>,
 ) -> Result<Applied> {
     use rusqlite::params;
     let id = match change {
@@ -83,7 +84,7 @@ pub fn apply_sqlite(
                  VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![tournament, round, game.players[0], game.players[1], id],
             )?;
-            Some(id)
+            Some(id.0)
         }
         TournamentChange::Cancel {
             tournament,
