@@ -36,36 +36,37 @@ fn a_start_pairs_the_entrants_the_database_holds_and_a_join_after_it_on_a_proces
     let dir = scratch("server-tournament-race");
     let a = Server::start(&dir, &["--database", &db.url]);
     let b = Server::start(&dir, &["--database", &db.url]);
-    // bot0 (the creator) and bot1 on the first process, the others on the second.
-    let mut bots: Vec<Bot> = (0..2)
+    // bot0 (the creator), bot1 and bot2 on the first process, the others on the second.
+    let mut bots: Vec<Bot> = (0..3)
         .map(|i| a.registered(&dir, &format!("bot{i}")))
         .collect();
-    bots.extend((2..6).map(|i| b.registered(&dir, &format!("bot{i}"))));
+    bots.extend((3..7).map(|i| b.registered(&dir, &format!("bot{i}"))));
     let id = bots[0].ok(
         "tournament create swiss quentin size 5 pie off clock 2+0 casual rounds 3 start-in 600",
     );
-    for i in [0, 1, 4] {
+    for i in [0, 1, 2, 5] {
         ok_once_heard(&mut bots[i], &format!("join {id}"));
     }
-    // The first process has heard of bot4's join (and of every player before it).
-    wait_until("bot4's join at the first process", || {
+    // The first process has heard of bot5's join (and of every player before it): it knows
+    // four entrants, enough to start.
+    wait_until("bot5's join at the first process", || {
         entrants_and_round_1(&mut bots[0], &id)
             .0
-            .contains("bot4")
+            .contains("bot5")
             .then_some(())
     });
-    // From now on the first process hears nothing of the second: bot4 leaves, bot2 and bot3
+    // From now on the first process hears nothing of the second: bot5 leaves, bot3 and bot4
     // join there, each answered `=`.
     bots[0].ok("notes stop");
-    bots[4].ok(&format!("withdraw {id}"));
-    for i in [2, 3] {
+    bots[5].ok(&format!("withdraw {id}"));
+    for i in [3, 4] {
         bots[i].ok(&format!("join {id}"));
     }
     // The second stops hearing too, before the start on the first.
-    bots[2].ok("notes stop");
+    bots[3].ok("notes stop");
     bots[0].ok(&format!("tournament start {id}"));
     let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>();
-    let paired = names(&["bot0", "bot1", "bot2", "bot3"]);
+    let paired = names(&["bot0", "bot1", "bot2", "bot3", "bot4"]);
     assert_eq!(
         entrants_and_round_1(&mut bots[0], &id),
         (paired.clone(), paired.clone()),
@@ -74,14 +75,14 @@ fn a_start_pairs_the_entrants_the_database_holds_and_a_join_after_it_on_a_proces
     // The second process has not heard of the start: its join goes to the database, which
     // holds the tournament started, and is refused.
     assert_eq!(
-        bots[5].ask(&format!("join {id}")),
+        bots[6].ask(&format!("join {id}")),
         format!("? tournament {id} is running: too late to join")
     );
     // Both read again: the second comes to the same tournament, without bot5.
     bots[0].ok("notes read");
-    bots[2].ok("notes read");
+    bots[3].ok("notes read");
     wait_until("the start at the second process", || {
-        (entrants_and_round_1(&mut bots[2], &id) == (paired.clone(), paired.clone())).then_some(())
+        (entrants_and_round_1(&mut bots[3], &id) == (paired.clone(), paired.clone())).then_some(())
     });
-    assert_eq!(view(&mut bots[2], &id), view(&mut bots[0], &id));
+    assert_eq!(view(&mut bots[3], &id), view(&mut bots[0], &id));
 }
