@@ -4,7 +4,8 @@
 //! row there already) costs the others of its batch nothing.
 
 use quentin::rules::{Action, Game, Setup};
-use quentin::server::spec::TimeControl;
+use quentin::server::ids::{ChallengeId, GameId, PlayerId};
+use quentin::server::spec::{First, TimeControl};
 use quentin::server::store::postgres::{config, pool};
 use quentin::server::store::{Applied, ChallengeRow, Change, GameRow, LeaseLost, Postgres};
 
@@ -15,7 +16,7 @@ const PROCESS: &str = "test-process";
 /// A move of game `game`: action `text`, number `index`.
 fn step(game: i64, index: usize, text: &str) -> Change {
     Change::AddAction {
-        game,
+        game: GameId(game),
         index,
         action: Some(Action::parse(text).unwrap()),
         left: [60_000, 60_000],
@@ -59,17 +60,17 @@ fn moves_of_several_games_commit_together_and_a_lost_lease_or_a_refused_row_fail
             at: 0,
         };
         match commit(&runtime, &store, &[added]).pop().unwrap().unwrap() {
-            Applied::Id(id) => players.push(id),
+            Applied::Id(id) => players.push(PlayerId(id)),
             other => panic!("a new player gave {other:?}"),
         }
     }
     let mut games = Vec::new();
     for _ in 0..3 {
         let challenge = ChallengeRow {
-            id: 0,
+            id: ChallengeId(0),
             by: players[0],
             setup,
-            first: "me".to_string(),
+            first: First::Me,
             clock,
             rated: false,
             to: None,
@@ -82,7 +83,7 @@ fn moves_of_several_games_commit_together_and_a_lost_lease_or_a_refused_row_fail
             panic!("a challenge has a number");
         };
         let game = GameRow {
-            id,
+            id: GameId(id),
             setup,
             players: [players[0], players[1]],
             clock,

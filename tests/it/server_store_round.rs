@@ -7,6 +7,7 @@
 use std::sync::{Arc, Mutex};
 
 use quentin::rules::{Game, Setup};
+use quentin::server::ids::{GameId, PlayerId};
 use quentin::server::spec::TimeControl;
 use quentin::server::store::postgres::{config, pool};
 use quentin::server::store::{
@@ -33,7 +34,7 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
     });
     let create = Change::Tournament(TournamentChange::Create(TournamentRow {
         id: 0,
-        by: 1,
+        by: PlayerId(1),
         settings: "swiss quentin clock 1+0 rounds 2".to_string(),
         created: 10,
         starts: 70,
@@ -50,9 +51,9 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
         panic!("no tournament");
     };
     let game = |first: i64, second: i64| GameRow {
-        id: 0,
+        id: GameId(0),
         setup: Setup::new(Game::Quentin),
-        players: [first, second],
+        players: [PlayerId(first), PlayerId(second)],
         clock: TimeControl::parse_live("1+0").unwrap(),
         rated: false,
         left: [60_000, 60_000],
@@ -64,7 +65,7 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
     let round = |last: i64| {
         Change::Tournament(TournamentChange::Round {
             tournament: t,
-            byes: vec![(1, 5)],
+            byes: vec![(1, PlayerId(5))],
             games: vec![(1, game(1, 2)), (1, game(3, last))],
         })
     };
@@ -103,10 +104,10 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
     );
     assert_eq!(query_i64(&db.url, "SELECT count(*) FROM games"), 2);
     let loaded = runtime.block_on(store.load()).unwrap();
-    let pairings: Vec<(i64, Option<i64>, Option<i64>)> = loaded.tournaments[0]
+    let pairings: Vec<(i64, Option<i64>, Option<GameId>)> = loaded.tournaments[0]
         .pairings
         .iter()
-        .map(|p| (p.first, p.second, p.game))
+        .map(|p| (p.first.0, p.second.map(|s| s.0), p.game))
         .collect();
     assert_eq!(
         pairings,
@@ -119,9 +120,9 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
 }
 
 /// A game of a tournament's round, between `first` and `second`.
-fn tournament_game(first: i64, second: i64) -> GameRow {
+fn tournament_game(first: PlayerId, second: PlayerId) -> GameRow {
     GameRow {
-        id: 0,
+        id: GameId(0),
         setup: Setup::new(Game::Quentin),
         players: [first, second],
         clock: TimeControl::parse_live("1+0").unwrap(),
@@ -138,7 +139,7 @@ fn tournament_game(first: i64, second: i64) -> GameRow {
 fn join(t: i64, player: i64) -> Change {
     Change::Tournament(TournamentChange::Join {
         tournament: t,
-        player,
+        player: PlayerId(player),
     })
 }
 
@@ -161,7 +162,7 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
     };
     let create = Change::Tournament(TournamentChange::Create(TournamentRow {
         id: 0,
-        by: 1,
+        by: PlayerId(1),
         settings: "swiss quentin clock 1+0 rounds 2".to_string(),
         created: 10,
         starts: 70,
@@ -197,7 +198,7 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
     let plan = {
         let given = given.clone();
         Plan(Arc::new(move |entrants: &[EntrantRow]| {
-            let players: Vec<i64> = entrants.iter().map(|e| e.player).collect();
+            let players: Vec<PlayerId> = entrants.iter().map(|e| e.player).collect();
             given.lock().unwrap().push(players.clone());
             Some(Round {
                 byes: players.get(2).map(|p| (1, *p)).into_iter().collect(),
@@ -236,13 +237,22 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
     else {
         panic!("{outcome:?}");
     };
-    assert_eq!(*given.lock().unwrap(), [vec![1, 2, 3]]);
+    let numbers = |players: &[PlayerId]| players.iter().map(|p| p.0).collect::<Vec<i64>>();
     assert_eq!(
-        entrants.iter().map(|e| e.player).collect::<Vec<_>>(),
+        given
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|g| numbers(g))
+            .collect::<Vec<_>>(),
+        [vec![1, 2, 3]]
+    );
+    assert_eq!(
+        entrants.iter().map(|e| e.player.0).collect::<Vec<_>>(),
         [1, 2, 3]
     );
-    assert_eq!(round.byes, [(1, 3)]);
-    assert_ne!(round.games[0].1.id, 0, "the game has its number");
+    assert_eq!(round.byes, [(1, PlayerId(3))]);
+    assert_ne!(round.games[0].1.id, GameId(0), "the game has its number");
     assert_eq!(
         query_i64(
             &db.url,

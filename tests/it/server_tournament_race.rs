@@ -44,17 +44,19 @@ fn a_start_pairs_the_entrants_the_database_holds_and_a_join_after_it_on_a_proces
     let id = bots[0].ok(
         "tournament create swiss quentin size 5 pie off clock 2+0 casual rounds 3 start-in 600",
     );
-    for i in [0, 1, 2, 5] {
+    // bot5 joins first, on the second process; then the three on the first.
+    for i in [5, 0, 1, 2] {
         ok_once_heard(&mut bots[i], &format!("join {id}"));
     }
-    // The first process has heard of bot5's join (and of every player before it): it knows
-    // four entrants, enough to start.
-    wait_until("bot5's join at the first process", || {
-        entrants_and_round_1(&mut bots[0], &id)
-            .0
-            .contains("bot5")
-            .then_some(())
-    });
+    // Each process has heard of the other's joins (and of every player before them): four
+    // entrants, enough to start. (A process reads a tournament again whenever another tells
+    // of a change; bot5 joined before any such read could begin, so none leaves it out.)
+    let four = ["bot0", "bot1", "bot2", "bot5"].map(String::from);
+    for i in [0, 3] {
+        wait_until("every join at both processes", || {
+            (entrants_and_round_1(&mut bots[i], &id).0 == four.clone().into()).then_some(())
+        });
+    }
     // From now on the first process hears nothing of the second: bot5 leaves, bot3 and bot4
     // join there, each answered `=`.
     bots[0].ok("notes stop");

@@ -16,6 +16,7 @@ use tokio::sync::watch;
 use super::channel::{Ended, Inbox, Input, Out};
 use super::moderation::session;
 use super::{Context, Presence};
+use crate::ids::{GameId, PlayerId};
 
 use command::BotCommand;
 
@@ -29,7 +30,7 @@ pub struct Who {
     /// The address it connected from.
     pub address: Option<std::net::IpAddr>,
     /// The player's number and name.
-    pub player: Option<(i64, String)>,
+    pub player: Option<(PlayerId, String)>,
 }
 
 impl Who {
@@ -167,7 +168,7 @@ pub async fn run(
 
 /// The game (`true`) or challenge (`false`) a line names, to be looked up first: a
 /// command's, or an abort's that did not parse (an operator's abort depends on the game).
-fn looked_up(command: &Result<BotCommand, command::ParseError>) -> Option<(i64, bool)> {
+fn looked_up(command: &Result<BotCommand, command::ParseError>) -> Option<(GameId, bool)> {
     match command {
         Ok(command) => command.names(),
         Err(error) => match error.gate {

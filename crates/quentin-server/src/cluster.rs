@@ -27,6 +27,7 @@ use super::Context;
 use super::hub::{GameCommand, Outcome, Owner, PeerFuture, Peers, Refusal};
 use super::store::postgres::lease::Takeover;
 use super::store::postgres::{self as pg, Own, pool_error, relay, unreachable};
+use crate::ids::{GameId, PlayerId};
 use crate::note::{Answer, Note};
 
 /// How long a command passed to a game's owner waits for its answer before the owner is
@@ -45,9 +46,9 @@ pub struct Cluster {
     /// How its own connections are made (the notifications', the lease's, the presence's).
     config: tokio_postgres::Config,
     /// Each running game's owner, as last read or told.
-    owners: Mutex<HashMap<i64, String>>,
+    owners: Mutex<HashMap<GameId, String>>,
     /// Commands passed to other processes, waiting for their answers.
-    pending: Mutex<HashMap<u64, (i64, oneshot::Sender<Answer>)>>,
+    pending: Mutex<HashMap<u64, (GameId, oneshot::Sender<Answer>)>>,
     next: AtomicU64,
     /// Notifications to send, sent together by one task.
     outbox: mpsc::UnboundedSender<String>,
@@ -112,7 +113,7 @@ impl Cluster {
         self.ctx.get().and_then(Weak::upgrade)
     }
 
-    fn set_owner(&self, id: i64, owner: Option<String>) {
+    fn set_owner(&self, id: GameId, owner: Option<String>) {
         let mut owners = lock(&self.owners);
         match owner {
             Some(owner) => owners.insert(id, owner),
@@ -122,7 +123,7 @@ impl Cluster {
 
     /// Takes game `id` over if nobody holds a live lease on it: whether this process owns it
     /// after. The mover's clock is charged only up to the old owner's last renewal.
-    async fn take_over(&self, id: i64) -> Result<bool> {
+    async fn take_over(&self, id: GameId) -> Result<bool> {
         Ok(
             match pg::lease::take_over(&self.pool, id, &self.name).await? {
                 Takeover::NoGame | Takeover::Missed => false,
@@ -140,7 +141,7 @@ impl Cluster {
                     if let Some(ctx) = self.ctx() {
                         let _ = ctx.hub.mirror_games(rows);
                     }
-                    tracing::info!(game = id, %from, "took the game over");
+                    tracing::info!(game = %id, %from, "took the game over");
                     true
                 }
             },
@@ -149,7 +150,7 @@ impl Cluster {
 }
 
 impl Peers for Cluster {
-    fn owner(&self, id: i64) -> Owner {
+    fn owner(&self, id: GameId) -> Owner {
         match lock(&self.owners).get(&id) {
             Some(owner) if *owner == self.name => Owner::Me,
             Some(owner) => Owner::Other(owner.clone()),
@@ -160,8 +161,8 @@ impl Peers for Cluster {
     fn forward<'a>(
         &'a self,
         owner: &'a str,
-        player: i64,
-        id: i64,
+        player: PlayerId,
+        id: GameId,
         command: GameCommand,
     ) -> PeerFuture<'a, Option<Result<Outcome, Refusal>>> {
         Box::pin(async move {
@@ -195,19 +196,19 @@ impl Peers for Cluster {
         })
     }
 
-    fn settle(&self, id: i64) -> PeerFuture<'_, bool> {
+    fn settle(&self, id: GameId) -> PeerFuture<'_, bool> {
         Box::pin(async move {
             match self.take_over(id).await {
                 Ok(_) => true,
                 Err(e) => {
-                    tracing::warn!(game = id, "cannot read or take the game's lease: {e:#}");
+                    tracing::warn!(game = %id, "cannot read or take the game's lease: {e:#}");
                     !unreachable(&e)
                 }
             }
         })
     }
 
-    fn look_up(&self, id: i64) -> PeerFuture<'_, ()> {
+    fn look_up(&self, id: GameId) -> PeerFuture<'_, ()> {
         Box::pin(async move {
             let Some(looks) = self.looks.get() else {
                 return;
@@ -227,12 +228,12 @@ impl Peers for Cluster {
         self.presence.notify_one();
     }
 
-    fn started(&self, id: i64) {
+    fn started(&self, id: GameId) {
         self.set_owner(id, Some(self.name.clone()));
     }
 
     #[cfg(feature = "test-hooks")]
-    fn hold(&self, id: i64) -> PeerFuture<'_, Result<(), String>> {
+    fn hold(&self, id: GameId) -> PeerFuture<'_, Result<(), String>> {
         Box::pin(async move {
             let held = pg::lease::hold(&self.pool, &self.name, id)
                 .await

@@ -22,23 +22,36 @@ pub enum GameEnd {
         /// How.
         how: How,
     },
-    /// Neither won: a draw by the rules (Quint's third repetition).
-    Drawn(Ending),
+    /// Neither won: a draw by the rules.
+    Drawn(Draw),
     /// Nobody won and nothing is rated.
     Aborted(Aborted),
 }
 
-/// How a game was won.
+/// How a game was won: by one of the rules' winning endings, or off the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum How {
-    /// By the rules: a connection, a quint, the opponent's last piece or last legal action.
-    Rules(Ending),
+    /// A chain joined the winner's two edges (Quentin, Konobi, Brique).
+    Connection,
+    /// Five in a row, exactly (Quint).
+    Quint,
+    /// The opponent has no piece left (Quint).
+    NoPieceLeft,
+    /// The opponent, to move, has no legal action (Quint).
+    NoLegalAction,
     /// The opponent ran out of time.
     Time,
     /// The opponent resigned (or withdrew from the tournament at once).
     Resignation,
     /// The opponent was banned by an operator during the game.
     Forfeit,
+}
+
+/// How the rules drew a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Draw {
+    /// The position came for the third time (Quint).
+    Repetition,
 }
 
 /// Why a game was aborted.
@@ -81,14 +94,19 @@ const ABORTED: &str = "aborted";
 /// The `result` word of a draw.
 const DRAW: &str = "draw";
 
-/// Every rules ending, for reading its word back.
-const RULES: [Ending; 5] = [
-    Ending::Connection,
-    Ending::Quint,
-    Ending::NoPieceLeft,
-    Ending::NoLegalAction,
-    Ending::ThirdRepetition,
+/// Every way of winning, for reading its word back.
+const HOWS: [How; 7] = [
+    How::Connection,
+    How::Quint,
+    How::NoPieceLeft,
+    How::NoLegalAction,
+    How::Time,
+    How::Resignation,
+    How::Forfeit,
 ];
+
+/// Every draw, for reading its word back.
+const DRAWS: [Draw; 1] = [Draw::Repetition];
 
 /// Every abort, for reading its word back.
 const ABORTS: [Aborted; 4] = [
@@ -111,10 +129,13 @@ pub fn ending_word(ending: Ending) -> &'static str {
 }
 
 impl How {
-    /// The stored word.
+    /// The stored word (a rules ending's as [`ending_word`] says it).
     fn word(self) -> &'static str {
         match self {
-            How::Rules(ending) => ending_word(ending),
+            How::Connection => ending_word(Ending::Connection),
+            How::Quint => ending_word(Ending::Quint),
+            How::NoPieceLeft => ending_word(Ending::NoPieceLeft),
+            How::NoLegalAction => ending_word(Ending::NoLegalAction),
             How::Time => "time",
             How::Resignation => "resignation",
             How::Forfeit => "forfeit",
@@ -123,12 +144,39 @@ impl How {
 
     /// The way of winning whose stored word is `word`.
     fn from_word(word: &str) -> Option<How> {
-        [How::Time, How::Resignation, How::Forfeit]
-            .into_iter()
-            .chain(RULES.map(How::Rules))
-            .find(|h| h.word() == word)
+        HOWS.into_iter().find(|h| h.word() == word)
     }
 }
+
+impl Draw {
+    /// The stored word.
+    fn word(self) -> &'static str {
+        match self {
+            Draw::Repetition => ending_word(Ending::ThirdRepetition),
+        }
+    }
+}
+
+/// A winner and an ending of the rules that no result holds: a win by repetition, a draw by
+/// a connection. The rules never give one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImpossibleEnd {
+    /// The winner the rules named, if any.
+    pub winner: Option<Color>,
+    /// The ending.
+    pub ending: Ending,
+}
+
+impl fmt::Display for ImpossibleEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(by) => write!(f, "a win of {} by {}", by.name(), ending_word(self.ending)),
+            None => write!(f, "a draw by {}", ending_word(self.ending)),
+        }
+    }
+}
+
+impl std::error::Error for ImpossibleEnd {}
 
 impl Aborted {
     /// The stored word.
@@ -144,14 +192,21 @@ impl Aborted {
 
 impl GameEnd {
     /// The end the rules gave the game, `ending` with `winner` (`None`: a draw).
-    #[must_use]
-    pub fn by_rules(winner: Option<Color>, ending: Ending) -> GameEnd {
-        match winner {
-            Some(by) => GameEnd::Won {
-                by,
-                how: How::Rules(ending),
-            },
-            None => GameEnd::Drawn(ending),
+    ///
+    /// # Errors
+    /// A winner with a drawing ending, or none with a winning one.
+    pub fn by_rules(winner: Option<Color>, ending: Ending) -> Result<GameEnd, ImpossibleEnd> {
+        let how = match ending {
+            Ending::Connection => Ok(How::Connection),
+            Ending::Quint => Ok(How::Quint),
+            Ending::NoPieceLeft => Ok(How::NoPieceLeft),
+            Ending::NoLegalAction => Ok(How::NoLegalAction),
+            Ending::ThirdRepetition => Err(Draw::Repetition),
+        };
+        match (winner, how) {
+            (Some(by), Ok(how)) => Ok(GameEnd::Won { by, how }),
+            (None, Err(draw)) => Ok(GameEnd::Drawn(draw)),
+            _ => Err(ImpossibleEnd { winner, ending }),
         }
     }
 
@@ -161,7 +216,7 @@ impl GameEnd {
     pub fn words(self) -> (&'static str, &'static str) {
         match self {
             GameEnd::Won { by, how } => (by.name(), how.word()),
-            GameEnd::Drawn(ending) => (DRAW, ending_word(ending)),
+            GameEnd::Drawn(draw) => (DRAW, draw.word()),
             GameEnd::Aborted(why) => (ABORTED, why.word()),
         }
     }
@@ -176,9 +231,9 @@ impl GameEnd {
                 .into_iter()
                 .find(|a| a.word() == reason)
                 .map(GameEnd::Aborted),
-            DRAW => RULES
+            DRAW => DRAWS
                 .into_iter()
-                .find(|e| ending_word(*e) == reason)
+                .find(|d| d.word() == reason)
                 .map(GameEnd::Drawn),
             _ => [Color::Black, Color::White]
                 .into_iter()

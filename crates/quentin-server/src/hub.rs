@@ -35,6 +35,7 @@ use tokio::sync::{OwnedMutexGuard, oneshot, watch};
 use quentin_record::game_line::{GameLine, takeback_len};
 use quentin_rules::{Action, Color, Illegal, Position, SetupError};
 
+use super::ids::{ChallengeId, GameId, PlayerId, Seat};
 use super::size_class::RatingKey;
 use super::store::{
     Applied, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, RatingRow, StoreDown,
@@ -50,7 +51,9 @@ pub use listings::PAGE;
 #[cfg(test)]
 pub use tournaments::TournamentGame;
 pub use tournaments::TournamentView;
-pub use views::{ChallengeView, GameView, PROVISIONAL, Standing, shown_rating, signed};
+pub use views::{
+    ChallengeView, GameView, OnlinePlayer, PROVISIONAL, Standing, shown_rating, signed,
+};
 
 /// The hub's limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,11 +89,11 @@ pub(crate) struct Live {
     pub(crate) position: Position,
     /// Who asked to take back (0 or 1), in a casual game: their last action and the reply
     /// after it, if any.
-    pub(crate) takeback: Option<usize>,
+    pub(crate) takeback: Option<Seat>,
     /// Once over: who offers a rematch (memory only).
-    pub(crate) rematch: Option<usize>,
+    pub(crate) rematch: Option<Seat>,
     /// Once over: the rematch's game, when both agreed.
-    pub(crate) rematch_game: Option<i64>,
+    pub(crate) rematch_game: Option<GameId>,
     /// Once over: the offer of a rematch was declined.
     pub(crate) rematch_declined: bool,
     /// What its end changed each player's rating by, once a rated game is over (memory only).
@@ -121,19 +124,19 @@ impl Live {
         }
     }
 
-    /// The index (0: player 1) of the player to move; `None` once over.
-    pub(crate) fn to_move(&self) -> Option<usize> {
+    /// The seat of the player to move; `None` once over.
+    pub(crate) fn to_move(&self) -> Option<Seat> {
         if self.row.result.is_some() {
             return None;
         }
-        self.position.to_move().map(|c| seat_of(&self.position, c))
+        self.position.to_move().map(|c| Seat::of(&self.position, c))
     }
 
     /// The seat of `player`, in a game that goes on: the guard of every change of a game.
     ///
     /// # Errors
     /// Not one's game, or over.
-    pub(crate) fn seat_going_on(&self, player: i64) -> Result<usize, Refusal> {
+    pub(crate) fn seat_going_on(&self, player: PlayerId) -> Result<Seat, Refusal> {
         let seat = self.seat_of_player(player)?;
         if self.row.result.is_some() {
             return Err(Refusal::GameOver);
@@ -155,7 +158,7 @@ impl Live {
 
     /// The seat to move while it has made no first move (the first two actions are each
     /// player's first), in a game that goes on.
-    pub(crate) fn first_move_pending(&self) -> Option<usize> {
+    pub(crate) fn first_move_pending(&self) -> Option<Seat> {
         self.to_move().filter(|_| self.row.actions.len() < 2)
     }
 
@@ -176,9 +179,9 @@ impl Live {
     }
 
     /// How many actions a takeback asked by `seat` takes back (0: none to take back).
-    pub(crate) fn takeback_len(&self, seat: usize) -> usize {
+    pub(crate) fn takeback_len(&self, seat: Seat) -> usize {
         match self.row.setup.start() {
-            Ok(start) => takeback_len(&start, &self.row.actions, seat),
+            Ok(start) => takeback_len(&start, &self.row.actions, seat.index()),
             Err(_) => 0,
         }
     }
@@ -188,12 +191,10 @@ impl Live {
     }
 }
 
-pub use quentin_record::game_line::seat_of;
-
 /// The colour seat `seat` plays in `position`.
 #[must_use]
-pub fn color_of(position: &Position, seat: usize) -> Color {
-    if seat_of(position, Color::Black) == seat {
+pub fn color_of(position: &Position, seat: Seat) -> Color {
+    if Seat::of(position, Color::Black) == seat {
         Color::Black
     } else {
         Color::White
@@ -202,21 +203,21 @@ pub fn color_of(position: &Position, seat: usize) -> Color {
 
 /// What the hub holds in memory: what the store holds, and who is online.
 pub(crate) struct Inner {
-    pub(crate) players: HashMap<i64, Player>,
+    pub(crate) players: HashMap<PlayerId, Player>,
     /// Each player's number by their key.
-    keys: HashMap<String, i64>,
+    keys: HashMap<String, PlayerId>,
     /// Each player's number by their name in lower case (names are ASCII).
-    names: HashMap<String, i64>,
-    pub(crate) challenges: BTreeMap<i64, ChallengeRow>,
-    pub(crate) games: BTreeMap<i64, Live>,
+    names: HashMap<String, PlayerId>,
+    pub(crate) challenges: BTreeMap<ChallengeId, ChallengeRow>,
+    pub(crate) games: BTreeMap<GameId, Live>,
     /// The games the store holds damaged, and why: out of play.
-    damaged: BTreeMap<i64, String>,
+    damaged: BTreeMap<GameId, String>,
     /// Every damaged row, games and challenges.
     damaged_rows: Vec<Damaged>,
     /// Sessions open for each player.
-    pub(crate) online: HashMap<i64, usize>,
+    pub(crate) online: HashMap<PlayerId, usize>,
     /// Sessions open for each player on the other processes of the database.
-    pub(crate) online_elsewhere: HashMap<i64, usize>,
+    pub(crate) online_elsewhere: HashMap<PlayerId, usize>,
     /// Each player's recent challenges and accepts.
     asks: fair::Asks,
     lobby: watch::Sender<u64>,
@@ -236,7 +237,7 @@ impl Inner {
         self.lobby.send_modify(|v| *v += 1);
     }
 
-    fn add_player(&mut self, id: i64, name: &str, key: &str) {
+    fn add_player(&mut self, id: PlayerId, name: &str, key: &str) {
         self.players.insert(
             id,
             Player {
@@ -249,7 +250,7 @@ impl Inner {
     }
 
     /// Why game `id` is not here.
-    fn missing(&self, id: i64) -> Refusal {
+    fn missing(&self, id: GameId) -> Refusal {
         if self.damaged.contains_key(&id) {
             Refusal::Damaged(id)
         } else {
@@ -258,7 +259,7 @@ impl Inner {
     }
 
     /// Game `id`, or why not.
-    fn live(&self, id: i64) -> Result<&Live, Refusal> {
+    fn live(&self, id: GameId) -> Result<&Live, Refusal> {
         self.games.get(&id).ok_or_else(|| self.missing(id))
     }
 }
@@ -339,7 +340,7 @@ impl Hub {
                 Err(e) => {
                     damaged.push(Damaged {
                         kind: "challenge",
-                        id: c.id,
+                        id: c.id.0,
                         why: e.to_string(),
                     });
                     None
@@ -356,7 +357,7 @@ impl Hub {
                 }
                 Err(why) => damaged.push(Damaged {
                     kind: "game",
-                    id: row.id,
+                    id: row.id.0,
                     why: why.to_string(),
                 }),
             }
@@ -365,7 +366,7 @@ impl Hub {
         inner.damaged = damaged
             .iter()
             .filter(|d| d.kind == "game")
-            .map(|d| (d.id, d.why.clone()))
+            .map(|d| (GameId(d.id), d.why.clone()))
             .collect();
         inner.damaged_rows = damaged;
         Hub {
@@ -390,7 +391,7 @@ impl Hub {
     /// # Errors
     /// One process alone, or a lease that cannot be locked.
     #[cfg(feature = "test-hooks")]
-    pub async fn hold(&self, id: i64) -> Result<(), String> {
+    pub async fn hold(&self, id: GameId) -> Result<(), String> {
         match self.peers.get() {
             Some(peers) => peers.hold(id).await,
             None => Err("hold needs several processes on a database".to_string()),
@@ -424,13 +425,13 @@ impl Hub {
     ///
     /// # Errors
     /// No such game, or a damaged one.
-    pub fn watch_game(&self, id: i64) -> Result<watch::Receiver<u64>, Refusal> {
+    pub fn watch_game(&self, id: GameId) -> Result<watch::Receiver<u64>, Refusal> {
         Ok(self.lock().live(id)?.news.subscribe())
     }
 
     /// The player of an SSH key's fingerprint: number and name.
     #[must_use]
-    pub fn player_of_key(&self, key: &str) -> Option<(i64, String)> {
+    pub fn player_of_key(&self, key: &str) -> Option<(PlayerId, String)> {
         let inner = self.lock();
         let id = *inner.keys.get(key)?;
         Some((id, inner.players.get(&id)?.name.clone()))
@@ -438,7 +439,7 @@ impl Hub {
 
     /// A player's name.
     #[must_use]
-    pub fn name(&self, id: i64) -> Option<String> {
+    pub fn name(&self, id: PlayerId) -> Option<String> {
         self.lock().players.get(&id).map(|p| p.name.clone())
     }
 
@@ -454,7 +455,7 @@ impl Hub {
         let (answer, answered) = oneshot::channel();
         let memory = self.memory.clone();
         // The store's failures are logged with the game they were about.
-        let span = tracing::info_span!("change", game = change.game());
+        let span = tracing::info_span!("change", game = change.game().map(|g| g.0));
         self.store.send(
             change,
             Box::new(move |outcome| {

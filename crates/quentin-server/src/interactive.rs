@@ -29,6 +29,8 @@ use super::bot::Who;
 use super::channel::{Ended, Inbox, Input, Keys, Out};
 use super::spec::TimeControl;
 use super::{Context, Presence};
+use crate::ids::GameId;
+use crate::ids::PlayerId;
 use driver::drive;
 use game::game_screen;
 use lobby::LobbyGlue;
@@ -97,7 +99,7 @@ fn capped(width: u16, height: u16) -> Rect {
 enum Next {
     Lobby,
     Operators,
-    Game(i64),
+    Game(GameId),
     Puzzles,
     Quit,
 }
@@ -281,7 +283,7 @@ pub async fn run(
                 // A live game that goes on opens at once (its clock runs); the lobby is one
                 // key away. Correspondence games wait in the lobby's list.
                 let mut next = running_live_game(&ctx, me.0).map_or(Next::Lobby, Next::Game);
-                let mut lobby = Lobby::new(me.clone()).colored(screen.color);
+                let mut lobby = Lobby::new((me.0.0, me.1.clone())).colored(screen.color);
                 // Who the operators' screen asks for: this key, with the name it has now.
                 let operator = Who {
                     key: who.key.clone(),
@@ -344,7 +346,7 @@ pub async fn run(
 
 /// Whether `me` would watch game `id` (it is not one of its players), on a server that draws
 /// watchers apart.
-fn watching(ctx: &Context, me: i64, id: i64) -> bool {
+fn watching(ctx: &Context, me: PlayerId, id: GameId) -> bool {
     ctx.watchers.is_some()
         && ctx
             .hub
@@ -357,8 +359,8 @@ fn watching(ctx: &Context, me: i64, id: i64) -> bool {
 /// panic there is this session's, as if it ran here.
 async fn watch_apart(
     ctx: &Arc<Context>,
-    me: &(i64, String),
-    id: i64,
+    me: &(PlayerId, String),
+    id: GameId,
     mut screen: Screen,
     mut input: Inbox,
 ) -> Option<(Next, Screen, Inbox)> {
@@ -379,7 +381,7 @@ async fn watch_apart(
 const STOPPING: &str = "quentin: the server is shutting down; your games are saved.\r\n";
 
 /// The player's live game that goes on, if any: the one whose turn came last.
-fn running_live_game(ctx: &Context, me: i64) -> Option<i64> {
+fn running_live_game(ctx: &Context, me: PlayerId) -> Option<GameId> {
     ctx.hub
         .games_of(me, ctx.clock.now(), 100)
         .into_iter()

@@ -29,12 +29,14 @@ pub(crate) mod command;
 pub(crate) mod game_end;
 pub(crate) mod gate;
 pub(crate) mod hub;
+pub mod ids;
 pub(crate) mod interactive;
 pub(crate) mod link;
 mod maintenance;
 pub(crate) mod metrics;
 pub(crate) mod moderation;
 pub(crate) mod note;
+pub(crate) mod present;
 pub(crate) mod puzzles;
 pub(crate) mod rating;
 pub(crate) mod refusal;
@@ -114,13 +116,13 @@ pub struct Context {
 pub struct Presence<'a> {
     hub: &'a hub::Hub,
     /// The player counted in, if any.
-    pub player: Option<i64>,
+    pub player: Option<ids::PlayerId>,
 }
 
 impl<'a> Presence<'a> {
     /// The session of `player` (if any), already counted in.
     #[must_use]
-    pub fn counted(hub: &'a hub::Hub, player: Option<i64>) -> Presence<'a> {
+    pub fn counted(hub: &'a hub::Hub, player: Option<ids::PlayerId>) -> Presence<'a> {
         Presence { hub, player }
     }
 }

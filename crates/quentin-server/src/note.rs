@@ -7,6 +7,7 @@
 //! A new message is a variant of [`Note`], an arm in [`Note::words`] and one in [`Note::read`],
 //! and a line of the round-trip test below.
 
+use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
 use std::fmt;
 
 use quentin_rules::Action;
@@ -18,19 +19,19 @@ use crate::refusal::Refusal;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Note {
     /// A player is new (or changed): read their row.
-    Player(i64),
+    Player(PlayerId),
     /// A challenge is new, withdrawn or accepted: read its row.
-    Challenge(i64),
+    Challenge(ChallengeId),
     /// A tournament changed (made, joined, started, paired, over): read it again.
     Tournament(i64),
     /// A game changed (it began, ended, was taken back or taken over): read its row. Only the
     /// game's owner sends it, so the sender owns the game.
-    Game(i64),
+    Game(GameId),
     /// A move of a game, with the clocks after it and when: played on each copy by the rules,
     /// with no need to read it back. Only the game's owner sends it.
     Move {
         /// The game.
-        game: i64,
+        game: GameId,
         /// The action's number, from 0.
         index: usize,
         /// The action.
@@ -43,23 +44,23 @@ pub enum Note {
     /// A takeback asked in a game by a seat, or the asking over (`None`).
     Takeback {
         /// The game.
-        game: i64,
+        game: GameId,
         /// The seat that asks.
-        seat: Option<usize>,
+        seat: Option<Seat>,
     },
     /// A rematch offered after a game by a seat, or the offer over (`None`).
     Rematch {
         /// The game over.
-        game: i64,
+        game: GameId,
         /// The seat that offers.
-        seat: Option<usize>,
+        seat: Option<Seat>,
     },
     /// The rematch of a game began, as game `next`.
     RematchStarted {
         /// The game over.
-        game: i64,
+        game: GameId,
         /// The new game.
-        next: i64,
+        next: GameId,
     },
     /// The players online on some process changed.
     Online,
@@ -70,9 +71,9 @@ pub enum Note {
         /// The asking process's number for the request, which the answer names.
         request: u64,
         /// The player.
-        player: i64,
+        player: PlayerId,
         /// The game.
-        game: i64,
+        game: GameId,
         /// The command; `None` for words this process does not know (a newer process's),
         /// which the owner answers `not-saved`.
         command: Option<GameCommand>,
@@ -117,7 +118,8 @@ impl Note {
     /// The note in words, without the sender.
     #[must_use]
     pub fn words(&self) -> String {
-        let seat = |seat: &Option<usize>| seat.map_or_else(|| "-".to_string(), |s| s.to_string());
+        let seat =
+            |seat: &Option<Seat>| seat.map_or_else(|| "-".to_string(), |s| s.index().to_string());
         match self {
             Note::Player(id) => format!("player {id}"),
             Note::Challenge(id) => format!("challenge {id}"),
@@ -174,12 +176,12 @@ impl Note {
                 .and_then(|w| w.parse().ok())
                 .ok_or_else(|| bad("a number missing or not a number"))
         };
-        let seat = |i: usize| -> Result<Option<usize>, BadNote> {
+        let seat = |i: usize| -> Result<Option<Seat>, BadNote> {
             match rest.get(i) {
                 Some(&"-") => Ok(None),
-                Some(w) => match w.parse() {
-                    Ok(s @ (0 | 1)) => Ok(Some(s)),
-                    _ => Err(bad("a seat that is neither 0, 1 nor -")),
+                Some(w) => match w.parse().ok().and_then(Seat::from_index) {
+                    Some(s) => Ok(Some(s)),
+                    None => Err(bad("a seat that is neither 0, 1 nor -")),
                 },
                 None => Err(bad("no seat")),
             }
@@ -192,13 +194,13 @@ impl Note {
             }
         };
         let note = match what {
-            "player" => whole(1).and(number(0).map(Note::Player))?,
-            "challenge" => whole(1).and(number(0).map(Note::Challenge))?,
+            "player" => whole(1).and(number(0).map(|n| Note::Player(PlayerId(n))))?,
+            "challenge" => whole(1).and(number(0).map(|n| Note::Challenge(ChallengeId(n))))?,
             "tournament" => whole(1).and(number(0).map(Note::Tournament))?,
-            "game" if rest.len() == 1 => Note::Game(number(0)?),
+            "game" if rest.len() == 1 => Note::Game(GameId(number(0)?)),
             "game" => match rest {
                 [_, "move", index, action, left0, left1, at] => Note::Move {
-                    game: number(0)?,
+                    game: GameId(number(0)?),
                     index: index.parse().map_err(|_| bad("a move's number"))?,
                     action: Action::parse(action).map_err(|_| bad("a move's action"))?,
                     left: [
@@ -212,21 +214,21 @@ impl Note {
             "takeback" => {
                 whole(2)?;
                 Note::Takeback {
-                    game: number(0)?,
+                    game: GameId(number(0)?),
                     seat: seat(1)?,
                 }
             }
             "rematch" if rest.get(1) == Some(&"game") => {
                 whole(3)?;
                 Note::RematchStarted {
-                    game: number(0)?,
-                    next: number(2)?,
+                    game: GameId(number(0)?),
+                    next: GameId(number(2)?),
                 }
             }
             "rematch" => {
                 whole(2)?;
                 Note::Rematch {
-                    game: number(0)?,
+                    game: GameId(number(0)?),
                     seat: seat(1)?,
                 }
             }
@@ -234,8 +236,8 @@ impl Note {
             "ask" if rest.len() >= 5 => Note::Ask {
                 to: rest[0].to_string(),
                 request: rest[1].parse().map_err(|_| bad("a request's number"))?,
-                player: number(2)?,
-                game: number(3)?,
+                player: PlayerId(number(2)?),
+                game: GameId(number(3)?),
                 command: command_of(&rest[4..]),
             },
             "answer" if rest.len() >= 3 => Note::Answer {
@@ -363,12 +365,14 @@ fn answer_of(words: &[&str]) -> Option<Answer> {
         "held" => number().map(|ms| refused(Refusal::Held(ms))),
         "challenge-yourself" => bare(refused(Refusal::ChallengeYourself)),
         "no-such-player" => name().map(|n| refused(Refusal::NoSuchPlayer(n))),
-        "no-such-challenge" => number().map(|id| refused(Refusal::NoSuchChallenge(id))),
+        "no-such-challenge" => {
+            number().map(|id| refused(Refusal::NoSuchChallenge(ChallengeId(id))))
+        }
         "not-your-challenge" => bare(refused(Refusal::NotYourChallenge)),
         "own-challenge" => bare(refused(Refusal::OwnChallenge)),
         "for-somebody-else" => bare(refused(Refusal::ForSomebodyElse)),
-        "no-such-game" => number().map(|id| refused(Refusal::NoSuchGame(id))),
-        "damaged" => number().map(|id| refused(Refusal::Damaged(id))),
+        "no-such-game" => number().map(|id| refused(Refusal::NoSuchGame(GameId(id)))),
+        "damaged" => number().map(|id| refused(Refusal::Damaged(GameId(id)))),
         "not-your-game" => bare(refused(Refusal::NotYourGame)),
         "game-over" => bare(refused(Refusal::GameOver)),
         "time-ran-out" => bare(refused(Refusal::TimeRanOut)),
@@ -404,13 +408,13 @@ mod tests {
             Refusal::Held(600_000),
             Refusal::ChallengeYourself,
             Refusal::NoSuchPlayer("nobody at all".to_string()),
-            Refusal::NoSuchChallenge(9),
+            Refusal::NoSuchChallenge(ChallengeId(9)),
             Refusal::NotYourChallenge,
             Refusal::OwnChallenge,
             Refusal::ForSomebodyElse,
             Refusal::BadSetup(SetupError::NoPieRule(quentin_rules::Game::Quint)),
-            Refusal::NoSuchGame(7),
-            Refusal::Damaged(7),
+            Refusal::NoSuchGame(GameId(7)),
+            Refusal::Damaged(GameId(7)),
             Refusal::NotYourGame,
             Refusal::GameOver,
             Refusal::TimeRanOut,
@@ -436,40 +440,43 @@ mod tests {
     fn every_message_crosses_between_processes_unchanged() {
         let action = |text| Action::parse(text).unwrap();
         let mut notes = vec![
-            Note::Player(3),
-            Note::Challenge(4),
-            Note::Game(5),
+            Note::Player(PlayerId(3)),
+            Note::Challenge(ChallengeId(4)),
+            Note::Game(GameId(5)),
             Note::Move {
-                game: 5,
+                game: GameId(5),
                 index: 12,
                 action: action("c3"),
                 left: [59_000, -1],
                 at: 1_790_000_000_000,
             },
             Note::Move {
-                game: 5,
+                game: GameId(5),
                 index: 1,
                 action: action("swap"),
                 left: [0, 0],
                 at: 0,
             },
             Note::Takeback {
-                game: 5,
-                seat: Some(1),
+                game: GameId(5),
+                seat: Some(Seat::Second),
             },
             Note::Takeback {
-                game: 5,
+                game: GameId(5),
                 seat: None,
             },
             Note::Rematch {
-                game: 5,
-                seat: Some(0),
+                game: GameId(5),
+                seat: Some(Seat::First),
             },
             Note::Rematch {
-                game: 5,
+                game: GameId(5),
                 seat: None,
             },
-            Note::RematchStarted { game: 5, next: 6 },
+            Note::RematchStarted {
+                game: GameId(5),
+                next: GameId(6),
+            },
             Note::Online,
         ];
         for command in [
@@ -483,8 +490,8 @@ mod tests {
             notes.push(Note::Ask {
                 to: "p-2".to_string(),
                 request: 17,
-                player: 3,
-                game: 5,
+                player: PlayerId(3),
+                game: GameId(5),
                 command,
             });
         }
@@ -546,8 +553,8 @@ mod tests {
                 Note::Ask {
                     to: "p-2".to_string(),
                     request: 17,
-                    player: 3,
-                    game: 5,
+                    player: PlayerId(3),
+                    game: GameId(5),
                     command: None,
                 }
             ))

@@ -15,6 +15,7 @@ use super::hub::{Hub, PROVISIONAL, Refusal, shown_rating, signed};
 use super::spec::shown;
 use super::store::RatingRow;
 use super::store::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
+use crate::ids::PlayerId;
 
 /// A puzzle as a player is given it, with its rating now.
 #[derive(Clone, Debug)]
@@ -103,7 +104,7 @@ fn served(row: PuzzleRow) -> Result<Served, PuzzleRefusal> {
 ///
 /// # Errors
 /// None left, or the store's refusal.
-pub async fn next(hub: &Hub, me: i64, game: Option<Game>) -> Result<Served, PuzzleRefusal> {
+pub async fn next(hub: &Hub, me: PlayerId, game: Option<Game>) -> Result<Served, PuzzleRefusal> {
     match hub
         .puzzle_query(PuzzleQuery::Next { player: me, game })
         .await?
@@ -128,7 +129,7 @@ pub async fn one(hub: &Hub, id: &str) -> Result<Served, PuzzleRefusal> {
 ///
 /// # Errors
 /// The store's refusal.
-pub async fn rating(hub: &Hub, me: i64) -> Result<RatingRow, PuzzleRefusal> {
+pub async fn rating(hub: &Hub, me: PlayerId) -> Result<RatingRow, PuzzleRefusal> {
     match hub.puzzle_query(PuzzleQuery::Rating(me)).await? {
         PuzzleFound::Rating(r) => Ok(r),
         _ => Ok(RatingRow::default()),
@@ -158,7 +159,7 @@ pub async fn leaders(hub: &Hub, most: usize) -> Result<Vec<(String, RatingRow)>,
 /// moves than the solution has: nothing recorded), or the store's refusal.
 pub async fn solve(
     hub: &Hub,
-    me: i64,
+    me: PlayerId,
     id: &str,
     moves: &[Action],
     now: i64,

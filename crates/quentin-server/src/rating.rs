@@ -7,11 +7,12 @@ use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
 use super::store::RatingRow;
+use crate::ids::Seat;
 
 /// The two players' ratings after their game, from `before` (player 1's first), seat
 /// `winner` having won (`None`: a draw).
 #[must_use]
-pub fn after_game(before: [RatingRow; 2], winner: Option<usize>) -> [RatingRow; 2] {
+pub fn after_game(before: [RatingRow; 2], winner: Option<Seat>) -> [RatingRow; 2] {
     let [a, b] = before;
     let glicko = |r: RatingRow| Glicko2Rating {
         rating: r.rating,
@@ -19,8 +20,8 @@ pub fn after_game(before: [RatingRow; 2], winner: Option<usize>) -> [RatingRow; 
         volatility: r.volatility,
     };
     let outcome = match winner {
-        Some(0) => Outcomes::WIN,
-        Some(_) => Outcomes::LOSS,
+        Some(Seat::First) => Outcomes::WIN,
+        Some(Seat::Second) => Outcomes::LOSS,
         None => Outcomes::DRAW,
     };
     let (na, nb) = glicko2(&glicko(a), &glicko(b), &outcome, &Glicko2Config::new());
@@ -38,7 +39,10 @@ pub fn after_game(before: [RatingRow; 2], winner: Option<usize>) -> [RatingRow; 
 /// from its own rows, in the attempt's transaction.
 #[must_use]
 pub fn after_puzzle(player: RatingRow, puzzle: RatingRow, solved: bool) -> [RatingRow; 2] {
-    after_game([player, puzzle], Some(if solved { 0 } else { 1 }))
+    after_game(
+        [player, puzzle],
+        Some(if solved { Seat::First } else { Seat::Second }),
+    )
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Why the hub refuses a request, as a type; its words (after `? ` in the bot protocol, on the
 //! screen in a terminal) are written at the edge, by [`Display`](std::fmt::Display).
 
+use crate::ids::{ChallengeId, GameId};
 use std::fmt;
 
 use quentin_rules::{Illegal, SetupError};
@@ -31,7 +32,7 @@ pub enum Refusal {
     /// A challenge to a name nobody has.
     NoSuchPlayer(String),
     /// No open challenge of that number.
-    NoSuchChallenge(i64),
+    NoSuchChallenge(ChallengeId),
     /// Somebody else's challenge, withdrawn.
     NotYourChallenge,
     /// One's own challenge, accepted.
@@ -41,9 +42,9 @@ pub enum Refusal {
     /// A setup the rules cannot start.
     BadSetup(SetupError),
     /// No game of that number.
-    NoSuchGame(i64),
+    NoSuchGame(GameId),
     /// A game the store holds damaged: out of play.
-    Damaged(i64),
+    Damaged(GameId),
     /// A game of others.
     NotYourGame,
     /// A game over.

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use crate::ids::PlayerId;
 use quentin_app::app::{App, Input as AppInput};
 use quentin_app::search_handle::{SearchHandle, SearchNews, SearchOrder};
 use quentin_app::searching::Searching;
@@ -16,7 +17,7 @@ use quentin_app::searching::Searching;
 pub struct Reviews {
     slots: Arc<Semaphore>,
     /// The players with a review running.
-    running: Arc<Mutex<HashSet<i64>>>,
+    running: Arc<Mutex<HashSet<PlayerId>>>,
     /// How many reviews may run at once (0: none).
     threads: usize,
 }
@@ -33,8 +34,8 @@ pub enum Busy {
 /// A review slot held: given back when dropped.
 pub struct Slot {
     _permit: OwnedSemaphorePermit,
-    player: i64,
-    running: Arc<Mutex<HashSet<i64>>>,
+    player: PlayerId,
+    running: Arc<Mutex<HashSet<PlayerId>>>,
 }
 
 impl Drop for Slot {
@@ -43,7 +44,7 @@ impl Drop for Slot {
     }
 }
 
-fn lock(set: &Mutex<HashSet<i64>>) -> std::sync::MutexGuard<'_, HashSet<i64>> {
+fn lock(set: &Mutex<HashSet<PlayerId>>) -> std::sync::MutexGuard<'_, HashSet<PlayerId>> {
     set.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -69,7 +70,7 @@ impl Reviews {
     ///
     /// # Errors
     /// The player's own review runs elsewhere, or every slot is taken.
-    pub fn take(&self, player: i64) -> Result<Slot, Busy> {
+    pub fn take(&self, player: PlayerId) -> Result<Slot, Busy> {
         let mut running = lock(&self.running);
         if running.contains(&player) {
             return Err(Busy::Yours);
@@ -101,7 +102,7 @@ pub struct Reviewer {
 impl Reviewer {
     /// Carries out the app's order: a review's search starts when a slot is had, else waits
     /// for one; a stop stops it.
-    pub fn obey(&mut self, reviews: &Reviews, player: i64, order: SearchOrder, app: &mut App) {
+    pub fn obey(&mut self, reviews: &Reviews, player: PlayerId, order: SearchOrder, app: &mut App) {
         match order {
             SearchOrder::Review(..) => {
                 self.waiting = Some(order);
@@ -120,7 +121,7 @@ impl Reviewer {
     }
 
     /// Starts the order that waits, once a slot is had.
-    fn start(&mut self, reviews: &Reviews, player: i64, app: &mut App) {
+    fn start(&mut self, reviews: &Reviews, player: PlayerId, app: &mut App) {
         let Some(order) = self.waiting.take() else {
             return;
         };
@@ -161,7 +162,7 @@ impl Reviewer {
     /// search yet, empty news: the app asks for its review's searches on news, as the
     /// terminal's loop gives it every turn); the slot is given back once the app's review is
     /// done. A waiting order is tried again.
-    pub fn news(&mut self, reviews: &Reviews, player: i64, app: &mut App) -> Option<AppInput> {
+    pub fn news(&mut self, reviews: &Reviews, player: PlayerId, app: &mut App) -> Option<AppInput> {
         if !reviews.on() {
             return None;
         }

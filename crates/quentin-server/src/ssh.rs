@@ -22,6 +22,7 @@ use super::link::Link;
 use super::metrics::{SessionCount, metrics};
 use super::moderation::session;
 use super::report::spawn_supervised;
+use crate::ids::GameId;
 
 /// What a client that could not log in with a key is told: OpenSSH shows keyboard-interactive's
 /// instructions, and tries that method only after its keys, so a player whose key worked never
@@ -285,7 +286,7 @@ fn record(ctx: &Context, command: &str) -> Result<String, String> {
     let words: Vec<&str> = command.split_whitespace().collect();
     match words.as_slice() {
         ["record", id] => {
-            let id: i64 = id.parse().map_err(|_| "bad game number".to_string())?;
+            let id = GameId(id.parse().map_err(|_| "bad game number".to_string())?);
             ctx.hub
                 .record(id, ctx.clock.now())
                 .ok_or_else(|| format!("no game {id}"))

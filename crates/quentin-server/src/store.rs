@@ -25,8 +25,9 @@ use anyhow::Result;
 use quentin_rules::{Action, Setup};
 
 use super::game_end::GameEnd;
+use super::ids::{ChallengeId, GameId, PlayerId, Seat};
 use super::size_class::RatingKey;
-use super::spec::TimeControl;
+use super::spec::{First, TimeControl};
 
 pub use postgres::Postgres;
 pub use schema::VERSION;
@@ -40,7 +41,7 @@ pub use writer::Writer;
 /// out (several processes on one database): another process owns the game now, or will at
 /// its next round. The player is told the game is moving, not that nothing can be saved.
 #[derive(Debug)]
-pub struct LeaseLost(pub i64);
+pub struct LeaseLost(pub GameId);
 
 impl fmt::Display for LeaseLost {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -72,7 +73,7 @@ impl std::error::Error for StoreDown {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerRow {
     /// The player's number.
-    pub id: i64,
+    pub id: PlayerId,
     /// The name they chose.
     pub name: String,
     /// Their SSH key's SHA-256 fingerprint.
@@ -107,11 +108,11 @@ impl Default for RatingRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
     /// Its number (the challenge's).
-    pub id: i64,
+    pub id: GameId,
     /// The game and its setup.
     pub setup: Setup,
     /// Player 1 (who moves first) and player 2.
-    pub players: [i64; 2],
+    pub players: [PlayerId; 2],
     /// The time control.
     pub clock: TimeControl,
     /// Whether it counts for the ratings.
@@ -132,19 +133,19 @@ pub struct GameRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChallengeRow {
     /// Its number, which the game keeps.
-    pub id: i64,
+    pub id: ChallengeId,
     /// Who made it.
-    pub by: i64,
+    pub by: PlayerId,
     /// The game and its setup.
     pub setup: Setup,
-    /// `me`, `you` or `random`.
-    pub first: String,
+    /// Who moves first, from the challenger's side (stored as `me`, `you` or `random`).
+    pub first: First,
     /// The time control.
     pub clock: TimeControl,
     /// Rated or casual.
     pub rated: bool,
     /// The only player who may accept it.
-    pub to: Option<i64>,
+    pub to: Option<PlayerId>,
 }
 
 /// A row the server cannot use: the game or challenge stays out of play, and the host is told.
@@ -170,7 +171,7 @@ pub struct Loaded {
     /// Every player.
     pub players: Vec<PlayerRow>,
     /// Every player's rating at each game and board-size class they have one for.
-    pub ratings: Vec<(i64, RatingKey, RatingRow)>,
+    pub ratings: Vec<(PlayerId, RatingKey, RatingRow)>,
     /// The open challenges, oldest first.
     pub challenges: Vec<ChallengeRow>,
     /// Every game with its actions, by number.
@@ -200,14 +201,14 @@ pub enum Change {
     /// A new open challenge: [`Applied::Id`], its number (the row's `id` is not read).
     AddChallenge(ChallengeRow),
     /// A challenge withdrawn.
-    CloseChallenge(i64),
+    CloseChallenge(ChallengeId),
     /// The game of challenge `id` begins and the challenge closes.
     StartGame(GameRow),
     /// Action number `index` (from 0) of game `game`, or none (an end by resignation or time),
     /// with the clocks after it, its end when it ended the game, and the ratings that changed.
     AddAction {
         /// The game.
-        game: i64,
+        game: GameId,
         /// The action's number, from 0.
         index: usize,
         /// The action.
@@ -219,16 +220,16 @@ pub enum Change {
         /// How it ended, when it ended the game.
         end: Option<GameEnd>,
         /// The seat that won, when it ended the game (`None`: a draw, or no end).
-        winner: Option<usize>,
+        winner: Option<Seat>,
         /// The players' new ratings, each at the game and board-size class it is kept for,
         /// as the hub computed them from its memory (player 1's first). A store that other
         /// processes share computes them again from its own rows ([`Applied::Rated`]).
-        ratings: Vec<(i64, RatingKey, RatingRow)>,
+        ratings: Vec<(PlayerId, RatingKey, RatingRow)>,
     },
     /// The actions of game `game` from number `index` on taken back, with the clocks after.
     TakeBack {
         /// The game.
-        game: i64,
+        game: GameId,
         /// The first action taken back.
         index: usize,
         /// The clocks after.
@@ -255,10 +256,10 @@ pub enum Change {
 impl Change {
     /// The game it changes, if one: for the host's log lines about it.
     #[must_use]
-    pub fn game(&self) -> Option<i64> {
+    pub fn game(&self) -> Option<GameId> {
         match self {
             Change::AddAction { game, .. } | Change::TakeBack { game, .. } => Some(*game),
-            Change::StartGame(row) if row.id != 0 => Some(row.id),
+            Change::StartGame(row) if row.id != GameId(0) => Some(row.id),
             _ => None,
         }
     }
@@ -272,11 +273,11 @@ pub enum Applied {
     /// Done: the new row's number.
     Id(i64),
     /// Done: the new rows' numbers, in order (a tournament round's games).
-    Ids(Vec<i64>),
+    Ids(Vec<GameId>),
     /// Not done: the name or key is taken.
     Taken,
     /// Done: the end of a rated game, with the ratings the store computed from its own rows.
-    Rated(Vec<(i64, RatingKey, RatingRow)>),
+    Rated(Vec<(PlayerId, RatingKey, RatingRow)>),
     /// Done: an attempt at a puzzle, and what it did to the ratings.
     Attempted(puzzles::Rated),
     /// Done: a round paired from the entrants the store holds (or none, as the plan said).

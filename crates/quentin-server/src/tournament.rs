@@ -46,7 +46,7 @@ impl fmt::Display for TournamentId {
 }
 
 /// A player in a tournament: the player's number in the store.
-pub type Player = i64;
+pub type Player = crate::ids::PlayerId;
 
 /// How a tournament game ended, seen from the player who moved first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

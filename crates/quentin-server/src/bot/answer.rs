@@ -13,6 +13,8 @@ use super::super::store::RatingRow;
 use super::super::tournament::{TournamentId, TournamentRefusal};
 use super::command::ParseError;
 use super::{puzzle, tournament};
+use crate::ids::{ChallengeId, PlayerId};
+use crate::ids::{GameId, Seat};
 
 #[cfg(test)]
 mod tests;
@@ -29,7 +31,7 @@ pub enum Outcome {
     /// An operator's order: its answer, in the moderation's words.
     Ordered(String),
     /// `challenge`: the new challenge's number.
-    Challenged(i64),
+    Challenged(ChallengeId),
     /// `challenges`: a page of the open challenges.
     Challenges {
         /// The page.
@@ -42,7 +44,7 @@ pub enum Outcome {
     /// `accept`: the game's number and the player's colour.
     Accepted {
         /// The game (it keeps the challenge's number).
-        game: i64,
+        game: GameId,
         /// The player's colour.
         color: Color,
     },
@@ -57,7 +59,7 @@ pub enum Outcome {
         /// How many were left out before the page.
         skip: usize,
         /// The player.
-        me: i64,
+        me: PlayerId,
     },
     /// `record`: the game's record.
     Record(String),
@@ -66,7 +68,7 @@ pub enum Outcome {
     /// `takeback ID yes`: this many actions taken back.
     TakenBack(usize),
     /// `rematch`: the new game's number.
-    Rematched(i64),
+    Rematched(GameId),
     /// `rematch`: the opponent declined.
     RematchDeclined,
     /// `wait`: the player's turn, after the opponent's last action (none: the first move).
@@ -119,7 +121,7 @@ pub enum Refused {
     /// A tournament request refused.
     Tournament(TournamentRefusal),
     /// `takeback ID` while the opponent's asking waits on the player.
-    OpponentAskedTakeback(i64),
+    OpponentAskedTakeback(GameId),
     /// `takeback ID yes|no` with none asked.
     NoTakebackAsked,
     /// `takeback ID` with other words after it.
@@ -167,7 +169,8 @@ fn said(outcome: &Outcome) -> String {
         Outcome::Name(name) | Outcome::Ordered(name) => name.clone(),
         Outcome::Motd(lines) | Outcome::Messages(lines) => lines.join("\n"),
         Outcome::Cancelled => "cancelled".to_string(),
-        Outcome::Challenged(id) | Outcome::Rematched(id) => id.to_string(),
+        Outcome::Challenged(id) => id.to_string(),
+        Outcome::Rematched(id) => id.to_string(),
         Outcome::Challenges { page, more, game } => challenges(page, *more, *game),
         Outcome::Accepted { game, color } => format!("{game} {color}"),
         Outcome::Games {
@@ -272,7 +275,7 @@ fn challenge_line(view: &ChallengeView) -> String {
 
 /// `games [--json] [skip N]`: a line a game (or one JSON array), then `more N: games [--json]
 /// skip M` when there are more.
-fn games(page: &[GameView], more: usize, json: bool, skip: usize, me: i64) -> String {
+fn games(page: &[GameView], more: usize, json: bool, skip: usize, me: PlayerId) -> String {
     let mut lines = if json {
         vec![games_json(page, me)]
     } else {
@@ -286,7 +289,7 @@ fn games(page: &[GameView], more: usize, json: bool, skip: usize, me: i64) -> St
     lines.join("\n")
 }
 
-fn state(game: &GameView, seat: usize) -> String {
+fn state(game: &GameView, seat: Seat) -> String {
     let asked = game.takeback_asked().filter(|(asker, _)| *asker != seat);
     match (game.result_words(), game.to_move) {
         (Some(result), _) => format!("over {result}"),
@@ -297,14 +300,14 @@ fn state(game: &GameView, seat: usize) -> String {
 }
 
 /// `ID GAME SIZE OPPONENT COLOUR STATE LEFT`: `12 quentin 5 bob black turn 598s`.
-fn game_line(game: &GameView, me: i64) -> String {
-    let seat = game.seat(me).unwrap_or(0);
+fn game_line(game: &GameView, me: PlayerId) -> String {
+    let seat = game.seat(me).unwrap_or(Seat::First);
     let mut line = format!(
         "{} {} {} {} {} {}",
         game.id,
         game.setup.game,
         game.setup.size,
-        game.names[1 - seat],
+        game.names[seat.other()],
         game.color(seat),
         state(game, seat)
     );
@@ -312,23 +315,23 @@ fn game_line(game: &GameView, me: i64) -> String {
     line
 }
 
-fn games_json(games: &[GameView], me: i64) -> String {
+fn games_json(games: &[GameView], me: PlayerId) -> String {
     let list: Vec<serde_json::Value> = games
         .iter()
         .map(|g| {
-            let seat = g.seat(me).unwrap_or(0);
+            let seat = g.seat(me).unwrap_or(Seat::First);
             serde_json::json!({
-                "id": g.id,
+                "id": g.id.0,
                 "game": g.setup.game.name(),
                 "size": g.setup.size,
-                "opponent": g.names[1 - seat],
+                "opponent": g.names[seat.other()],
                 "colour": g.color(seat).name(),
                 "state": state(g, seat),
                 "actions": g.actions.len(),
                 "clock": g.clock.to_string(),
                 "rated": g.rated,
                 "my_time_ms": g.left[seat],
-                "their_time_ms": g.left[1 - seat],
+                "their_time_ms": g.left[seat.other()],
             })
         })
         .collect();

@@ -8,6 +8,7 @@ use quentin_rules::{Action, Game};
 use super::super::moderation::{ORDER_WORDS, Order};
 use super::super::spec::{Spec, shown};
 use super::super::tournament::{Settings, TournamentId};
+use crate::ids::{ChallengeId, GameId};
 
 #[cfg(test)]
 mod tests;
@@ -33,42 +34,42 @@ pub enum BotCommand {
         /// Only those of this game.
         game: Option<Game>,
         /// Only those numbered after this one.
-        after: i64,
+        after: ChallengeId,
     },
     /// `accept ID`: a challenge.
-    Accept(i64),
+    Accept(ChallengeId),
     /// `withdraw ID`: one's own challenge.
-    Withdraw(i64),
+    Withdraw(ChallengeId),
     /// `play ID ACTION`.
     Play {
         /// The game.
-        game: i64,
+        game: GameId,
         /// The action.
         action: Action,
     },
     /// `resign ID`.
-    Resign(i64),
+    Resign(GameId),
     /// `abort ID`: one's own game before both players have moved.
-    Abort(i64),
+    Abort(GameId),
     /// `takeback ID [yes|no]`.
     Takeback {
         /// The game.
-        game: i64,
+        game: GameId,
         /// Which of the three.
         reply: TakebackReply,
     },
     /// `rematch ID [no]`.
     Rematch {
         /// The finished game.
-        game: i64,
+        game: GameId,
         /// `no`: the opponent's offer declined.
         decline: bool,
     },
     /// `wait ID`: until it is the player's turn or the game is over (or the challenge ID of
     /// theirs is accepted).
-    Wait(i64),
+    Wait(GameId),
     /// `record ID`: the game's record.
-    Record(i64),
+    Record(GameId),
     /// `games [--json] [skip N]`: a page of the player's games.
     Games {
         /// As one JSON array.
@@ -131,7 +132,7 @@ pub enum BotCommand {
     },
     /// `hold ID`: a move's transaction left open on game ID (a test server only).
     #[cfg(feature = "test-hooks")]
-    Hold(i64),
+    Hold(GameId),
     /// `notes stop` or `notes read`: this process reads nothing the others say from now on,
     /// or reads again (a test server only).
     #[cfg(feature = "test-hooks")]
@@ -170,7 +171,7 @@ pub enum Gate {
     Operator,
     /// `abort ID`: an operator's order when an operator who does not play game ID gives it,
     /// a player's command otherwise.
-    Abort(i64),
+    Abort(GameId),
     /// Anyone but a player an operator renamed (the test hooks).
     #[cfg(feature = "test-hooks")]
     NotRenamed,
@@ -231,9 +232,9 @@ impl BotCommand {
     /// The game (`true`) or challenge (`false`) the command names, which this process may not
     /// have heard of yet: made on another process a moment ago, it is looked up first.
     #[must_use]
-    pub fn names(&self) -> Option<(i64, bool)> {
+    pub fn names(&self) -> Option<(GameId, bool)> {
         match self {
-            BotCommand::Accept(id) | BotCommand::Withdraw(id) => Some((*id, false)),
+            BotCommand::Accept(id) | BotCommand::Withdraw(id) => Some((id.game(), false)),
             BotCommand::Wait(id)
             | BotCommand::Play { game: id, .. }
             | BotCommand::Resign(id)
@@ -280,7 +281,7 @@ fn parse_words(word: &str, words: &[&str]) -> Result<BotCommand, String> {
         "motd" => return Err("motd takes no words after it".to_string()),
         word if ORDER_WORDS.contains(&word) => BotCommand::Order(Order::parse(words)?),
         "abort" => match (id_of(words)?, args) {
-            (id, [_]) => BotCommand::Abort(id),
+            (id, [_]) => BotCommand::Abort(GameId(id)),
             _ => return Err("abort ID".to_string()),
         },
         #[cfg(feature = "test-hooks")]
@@ -295,7 +296,7 @@ fn parse_words(word: &str, words: &[&str]) -> Result<BotCommand, String> {
             failing: args.first() == Some(&"fail"),
         },
         #[cfg(feature = "test-hooks")]
-        "hold" => BotCommand::Hold(id_of(words)?),
+        "hold" => BotCommand::Hold(GameId(id_of(words)?)),
         #[cfg(feature = "test-hooks")]
         "notes" => match args {
             ["stop"] => BotCommand::Notes { reading: false },
@@ -323,21 +324,21 @@ fn parse_words(word: &str, words: &[&str]) -> Result<BotCommand, String> {
                 return Err(format!("withdraw ID [now]: {} is not now", shown(word)));
             }
         },
-        "withdraw" => BotCommand::Withdraw(id_of(words)?),
+        "withdraw" => BotCommand::Withdraw(ChallengeId(id_of(words)?)),
         "messages" if args.is_empty() => BotCommand::Messages,
         "messages" => return Err("messages takes no words after it".to_string()),
         "challenges" => challenges(args)?,
-        "accept" => BotCommand::Accept(id_of(words)?),
+        "accept" => BotCommand::Accept(ChallengeId(id_of(words)?)),
         "play" => {
-            let game = id_of(words)?;
+            let game = GameId(id_of(words)?);
             let token = args.get(1).ok_or("play ID ACTION")?;
             let action = Action::parse(token)
                 .map_err(|e| format!("illegal move: {} is not an action ({e})", shown(token)))?;
             BotCommand::Play { game, action }
         }
-        "resign" => BotCommand::Resign(id_of(words)?),
+        "resign" => BotCommand::Resign(GameId(id_of(words)?)),
         "takeback" => BotCommand::Takeback {
-            game: id_of(words)?,
+            game: GameId(id_of(words)?),
             reply: match args.get(1..).unwrap_or_default() {
                 [] => TakebackReply::Ask,
                 ["yes"] => TakebackReply::Yes,
@@ -346,7 +347,7 @@ fn parse_words(word: &str, words: &[&str]) -> Result<BotCommand, String> {
             },
         },
         "rematch" => {
-            let game = id_of(words)?;
+            let game = GameId(id_of(words)?);
             match args.get(1..).unwrap_or_default() {
                 [] => BotCommand::Rematch {
                     game,
@@ -359,8 +360,8 @@ fn parse_words(word: &str, words: &[&str]) -> Result<BotCommand, String> {
                 _ => return Err("rematch ID [no]".to_string()),
             }
         }
-        "wait" => BotCommand::Wait(id_of(words)?),
-        "record" => BotCommand::Record(id_of(words)?),
+        "wait" => BotCommand::Wait(GameId(id_of(words)?)),
+        "record" => BotCommand::Record(GameId(id_of(words)?)),
         "games" => games(args)?,
         "puzzle" => puzzle(args)?,
         "solve" => solve(args)?,
@@ -379,8 +380,8 @@ fn id_of(words: &[&str]) -> Result<i64, String> {
 }
 
 /// The number after the command's word, if it is one.
-fn game_id(words: &[&str]) -> Option<i64> {
-    id_of(words).ok()
+fn game_id(words: &[&str]) -> Option<GameId> {
+    id_of(words).ok().map(GameId)
 }
 
 /// A tournament's number, `t7`.
@@ -417,7 +418,10 @@ fn challenges(args: &[&str]) -> Result<BotCommand, String> {
             _ => return Err(usage()),
         }
     }
-    Ok(BotCommand::Challenges { game, after })
+    Ok(BotCommand::Challenges {
+        game,
+        after: ChallengeId(after),
+    })
 }
 
 /// `games [--json] [skip N]`: its words after `games`.

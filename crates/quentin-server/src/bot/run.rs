@@ -13,6 +13,7 @@ use super::answer::{Outcome, Refused};
 use super::command::{BotCommand, Gate, ParseError, TakebackReply};
 use super::puzzle::LEADERS;
 use super::wait::{rematch, wait};
+use crate::ids::{GameId, PlayerId};
 
 /// Runs a line for `who`: the gate first (one not admitted hears why, even when the line
 /// does not parse), then the command. `register` may give the session its player.
@@ -70,7 +71,7 @@ fn admit(ctx: &Context, who: &Who, gate: Gate) -> Result<(), Refused> {
 }
 
 /// The session's player's number: every command past [`admit`] that needs one has one.
-fn me(who: &Who) -> Result<i64, Refused> {
+fn me(who: &Who) -> Result<PlayerId, Refused> {
     who.player
         .as_ref()
         .map(|(id, _)| *id)
@@ -219,8 +220,8 @@ async fn register(ctx: &Context, who: &mut Who, name: &str) -> Result<Outcome, R
 /// yes` agrees to the opponent's asking (`= taken N`), `takeback ID no` declines it.
 async fn takeback(
     ctx: &Context,
-    me: i64,
-    id: i64,
+    me: PlayerId,
+    id: GameId,
     reply: TakebackReply,
 ) -> Result<Outcome, Refused> {
     let now = ctx.clock.now();

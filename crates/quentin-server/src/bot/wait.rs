@@ -6,14 +6,15 @@ use super::super::Context;
 use super::super::hub::{Refusal, Rematch};
 use super::Reader;
 use super::answer::{Outcome, Refused};
+use crate::ids::{ChallengeId, GameId, PlayerId};
 
 /// `rematch ID`: offers a rematch of a finished game, or accepts the opponent's offer; the
 /// first to ask waits until the other asks too (`= NEW-ID`) or declines (`= declined`).
 /// `rematch ID no` (`decline`) declines the opponent's offer.
 pub(super) async fn rematch(
     ctx: &Context,
-    me: i64,
-    id: i64,
+    me: PlayerId,
+    id: GameId,
     decline: bool,
     reader: &mut Reader,
 ) -> Result<Outcome, Refused> {
@@ -47,15 +48,15 @@ pub(super) async fn rematch(
 /// challenge, its game once accepted, or `= withdrawn`.
 pub(super) async fn wait(
     ctx: &Context,
-    me: i64,
-    id: i64,
+    me: PlayerId,
+    id: GameId,
     reader: &mut Reader,
 ) -> Result<Outcome, Refused> {
     // One's own open challenge: its game, once accepted (it keeps the number).
     let mut news = loop {
         match ctx.hub.watch_game(id) {
             Ok(news) => break news,
-            Err(refusal) => match waiting_challenge(ctx, me, id, reader).await {
+            Err(refusal) => match waiting_challenge(ctx, me, id.challenge(), reader).await {
                 Waited::Accepted => {}
                 Waited::Withdrawn => return Ok(Outcome::Withdrawn),
                 Waited::NotOpen => return Err(Refused::Hub(refusal)),
@@ -101,14 +102,19 @@ enum Waited {
 }
 
 /// Waits while `me`'s challenge `id` is open: until it is accepted or withdrawn.
-async fn waiting_challenge(ctx: &Context, me: i64, id: i64, reader: &mut Reader) -> Waited {
+async fn waiting_challenge(
+    ctx: &Context,
+    me: PlayerId,
+    id: ChallengeId,
+    reader: &mut Reader,
+) -> Waited {
     let mut lobby = ctx.hub.watch_lobby();
     let mut seen = false;
     loop {
         lobby.borrow_and_update();
         let mine = ctx.hub.has_open_challenge(me, id);
         if !mine {
-            return match (seen, ctx.hub.game(id, ctx.clock.now()).is_some()) {
+            return match (seen, ctx.hub.game(id.game(), ctx.clock.now()).is_some()) {
                 (_, true) => Waited::Accepted,
                 (true, false) => Waited::Withdrawn,
                 (false, false) => Waited::NotOpen,

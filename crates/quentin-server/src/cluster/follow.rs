@@ -18,6 +18,7 @@ use super::super::store::postgres::{
     games, open_challenges, players, pool_error, presence, relay, tournaments,
 };
 use super::{Cluster, lock};
+use crate::ids::{ChallengeId, GameId, PlayerId};
 use crate::note::{Answer, Note};
 
 /// For the tests (`notes stop`, `notes read`): while false, this process reads nothing the
@@ -35,15 +36,15 @@ pub(super) enum Heard {
     /// A command names challenge or game `id`, which this process has not heard of (made on
     /// another process a moment ago, its news not here yet): read as if its news had come,
     /// in order with the rest, and told when read.
-    Look(i64, oneshot::Sender<()>),
+    Look(GameId, oneshot::Sender<()>),
 }
 
 /// What was said on the channel since the last read.
 #[derive(Default)]
 struct News {
-    players: BTreeSet<i64>,
-    challenges: BTreeSet<i64>,
-    games: BTreeSet<i64>,
+    players: BTreeSet<PlayerId>,
+    challenges: BTreeSet<ChallengeId>,
+    games: BTreeSet<GameId>,
     tournaments: BTreeSet<i64>,
     online: bool,
     /// Answers to give once the games of this batch are read.
@@ -117,7 +118,7 @@ async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>)
                 }
                 Heard::Resync => resync = true,
                 Heard::Look(id, done) => {
-                    news.challenges.insert(id);
+                    news.challenges.insert(id.challenge());
                     news.games.insert(id);
                     news.looked.push(done);
                 }
@@ -251,7 +252,7 @@ fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut Ne
 async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
     let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
     // The games this process owns are its own to change.
-    let ids: Vec<i64> = news
+    let ids: Vec<GameId> = news
         .games
         .iter()
         .copied()
@@ -262,7 +263,7 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
     } else {
         games(&**client, &ids, &mut Vec::new()).await?
     };
-    let challenges: Vec<i64> = news.challenges.iter().copied().collect();
+    let challenges: Vec<ChallengeId> = news.challenges.iter().copied().collect();
     let open = if challenges.is_empty() {
         Vec::new()
     } else {
@@ -273,27 +274,27 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
         .flat_map(|g| g.players)
         .chain(open.iter().flat_map(|c| [Some(c.by), c.to]).flatten());
     let unknown = ctx.hub.unknown_players(named);
-    let ids: Vec<i64> = news.players.iter().copied().chain(unknown).collect();
+    let ids: Vec<PlayerId> = news.players.iter().copied().chain(unknown).collect();
     if !ids.is_empty() {
         let (rows, ratings) = players(&**client, &ids).await?;
         ctx.hub.mirror_players(&rows, &ratings);
     }
     if !rows.is_empty() {
         // A rated game that ended changed its players' ratings.
-        let rated: Vec<(i64, [i64; 2])> = rows
+        let rated: Vec<(GameId, [PlayerId; 2])> = rows
             .iter()
             .filter(|g| g.result.is_some() && g.rated)
             .map(|g| (g.id, g.players))
             .collect();
         let ended = ctx.hub.mirror_games(rows);
-        let rated: Vec<(i64, [i64; 2])> = rated
+        let rated: Vec<(GameId, [PlayerId; 2])> = rated
             .into_iter()
             .filter(|(id, _)| ended.contains(id))
             .collect();
         if !rated.is_empty() {
-            let ids: Vec<i64> = rated.iter().flat_map(|(_, p)| *p).collect();
+            let ids: Vec<PlayerId> = rated.iter().flat_map(|(_, p)| *p).collect();
             let (rows, ratings) = players(&**client, &ids).await?;
-            let games: Vec<i64> = rated.iter().map(|(id, _)| *id).collect();
+            let games: Vec<GameId> = rated.iter().map(|(id, _)| *id).collect();
             ctx.hub.mirror_rating_changes(&games, &ratings);
             ctx.hub.mirror_players(&rows, &ratings);
         }

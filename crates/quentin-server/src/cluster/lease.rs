@@ -13,6 +13,7 @@ use super::super::Context;
 use super::super::hub::Peers as _;
 use super::super::store::postgres::{self as pg, Own, pool_error};
 use super::{Cluster, lock};
+use crate::ids::GameId;
 use crate::note::Note;
 
 /// Seconds between two measures of the clocks' skew.
@@ -104,7 +105,7 @@ pub(super) async fn read_owners(cluster: &Cluster) -> Result<()> {
 
 /// Takes over the running games that nobody owns any more.
 async fn take_over_orphans(cluster: &Cluster) -> Result<()> {
-    let orphans: Vec<i64> = {
+    let orphans: Vec<GameId> = {
         let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
         pg::lease::orphans(&**client).await?
     };
@@ -113,9 +114,9 @@ async fn take_over_orphans(cluster: &Cluster) -> Result<()> {
     for id in orphans {
         if let Err(e) = cluster.take_over(id).await {
             if pg::lease::is_locked(&e) {
-                tracing::debug!(game = id, "the game is locked: taken over at a later round");
+                tracing::debug!(game = %id, "the game is locked: taken over at a later round");
             } else {
-                tracing::warn!(game = id, "cannot take the game over: {e:#}");
+                tracing::warn!(game = %id, "cannot take the game over: {e:#}");
             }
         }
     }

@@ -4,14 +4,11 @@ use super::*;
 fn every() -> Vec<GameEnd> {
     let mut all = Vec::new();
     for by in [Color::Black, Color::White] {
-        for how in [How::Time, How::Resignation, How::Forfeit]
-            .into_iter()
-            .chain(RULES.map(How::Rules))
-        {
+        for how in HOWS {
             all.push(GameEnd::Won { by, how });
         }
     }
-    all.extend(RULES.map(GameEnd::Drawn));
+    all.extend(DRAWS.map(GameEnd::Drawn));
     all.extend(ABORTS.map(GameEnd::Aborted));
     all
 }
@@ -77,15 +74,40 @@ fn the_bot_protocol_writes_the_score_then_the_reason() {
     };
     assert_eq!(won.bot_words(), "W+ time");
     assert_eq!(
-        GameEnd::by_rules(Some(Color::Black), Ending::Connection).bot_words(),
+        GameEnd::by_rules(Some(Color::Black), Ending::Connection)
+            .unwrap()
+            .bot_words(),
         "B+ connection"
     );
     assert_eq!(
-        GameEnd::by_rules(None, Ending::ThirdRepetition).bot_words(),
+        GameEnd::by_rules(None, Ending::ThirdRepetition)
+            .unwrap()
+            .bot_words(),
         "0 repetition"
     );
     assert_eq!(
         GameEnd::Aborted(Aborted::NoFirstMove).bot_words(),
         "aborted no-first-move"
     );
+}
+
+#[test]
+fn the_rules_endings_that_no_result_holds_are_refused() {
+    assert_eq!(
+        GameEnd::by_rules(Some(Color::White), Ending::ThirdRepetition),
+        Err(ImpossibleEnd {
+            winner: Some(Color::White),
+            ending: Ending::ThirdRepetition
+        })
+    );
+    for ending in [
+        Ending::Connection,
+        Ending::Quint,
+        Ending::NoPieceLeft,
+        Ending::NoLegalAction,
+    ] {
+        let err = GameEnd::by_rules(None, ending).unwrap_err();
+        assert!(err.to_string().starts_with("a draw by "), "{err}");
+        assert!(GameEnd::by_rules(Some(Color::Black), ending).is_ok());
+    }
 }

@@ -7,6 +7,7 @@ use super::super::spec::{First, Spec};
 use super::super::store::Change;
 use super::play::Stop;
 use super::{GameCommand, Hub, Live, Refusal};
+use crate::ids::{GameId, PlayerId, Seat};
 use crate::note::Note;
 use quentin_record::game_line::GameLine;
 
@@ -16,7 +17,7 @@ pub enum Rematch {
     /// Offered: the other player has to ask too.
     Offered,
     /// Both asked: the new game's number.
-    Started(i64),
+    Started(GameId),
     /// The other player declined.
     Declined,
 }
@@ -28,7 +29,7 @@ impl Hub {
     ///
     /// # Errors
     /// A rated game, nothing to take back, not one's game, a store that cannot save.
-    pub async fn takeback(&self, player: i64, id: i64, now: i64) -> Result<bool, Refusal> {
+    pub async fn takeback(&self, player: PlayerId, id: GameId, now: i64) -> Result<bool, Refusal> {
         self.act(player, id, GameCommand::TakeBack, now)
             .await
             .map(|outcome| outcome == super::Outcome::TakenBack)
@@ -36,8 +37,8 @@ impl Hub {
 
     pub(super) async fn takeback_here(
         &self,
-        player: i64,
-        id: i64,
+        player: PlayerId,
+        id: GameId,
         now: i64,
     ) -> Result<bool, Refusal> {
         let (turn, seat) = self.seat(player, id).await?;
@@ -62,7 +63,7 @@ impl Hub {
                 return Ok(false);
             }
             // Agreed: the asker's last action goes, and whatever followed it.
-            let asker = 1 - seat;
+            let asker = seat.other();
             let keep = game.row.actions.len() - game.takeback_len(asker);
             let start = game.row.setup.start().map_err(Refusal::BadSetup)?;
             let position = GameLine::play_out(start, &game.row.actions[..keep])
@@ -93,13 +94,18 @@ impl Hub {
     ///
     /// # Errors
     /// Not in the game, a game over.
-    pub async fn decline_takeback(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
+    pub async fn decline_takeback(
+        &self,
+        player: PlayerId,
+        id: GameId,
+        now: i64,
+    ) -> Result<(), Refusal> {
         self.act(player, id, GameCommand::Decline, now)
             .await
             .map(|_| ())
     }
 
-    pub(super) fn decline_here(&self, player: i64, id: i64) -> Result<(), Refusal> {
+    pub(super) fn decline_here(&self, player: PlayerId, id: GameId) -> Result<(), Refusal> {
         let mut inner = self.lock();
         let seat = inner.live(id)?.seat_going_on(player)?;
         let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
@@ -120,19 +126,24 @@ impl Hub {
     ///
     /// # Errors
     /// Both have moved, not one's game, a game over, a store that cannot save.
-    pub async fn abort(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
+    pub async fn abort(&self, player: PlayerId, id: GameId, now: i64) -> Result<(), Refusal> {
         self.act(player, id, GameCommand::Abort, now)
             .await
             .map(|_| ())
     }
 
-    pub(super) async fn abort_here(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
+    pub(super) async fn abort_here(
+        &self,
+        player: PlayerId,
+        id: GameId,
+        now: i64,
+    ) -> Result<(), Refusal> {
         let (turn, _) = self.seat(player, id).await?;
         if self.lock().live(id)?.row.actions.len() >= 2 {
             return Err(Refusal::TooLateToAbort);
         }
-        tracing::info!(game = id, player, "a player aborts a game");
-        self.end(vec![turn], id, 0, Stop::Aborted(Aborted::Asked), now)
+        tracing::info!(game = %id, %player, "a player aborts a game");
+        self.end(vec![turn], id, Stop::Aborted(Aborted::Asked), now)
             .await
     }
 
@@ -142,7 +153,12 @@ impl Hub {
     ///
     /// # Errors
     /// A game not over, not one's game, a store that cannot save.
-    pub async fn rematch(&self, player: i64, id: i64, now: i64) -> Result<Rematch, Refusal> {
+    pub async fn rematch(
+        &self,
+        player: PlayerId,
+        id: GameId,
+        now: i64,
+    ) -> Result<Rematch, Refusal> {
         let (spec, players, seat) = {
             let mut inner = self.lock();
             let game = inner.live(id)?;
@@ -203,7 +219,7 @@ impl Hub {
     ///
     /// # Errors
     /// Not one's game, or no such game.
-    pub fn decline_rematch(&self, player: i64, id: i64) -> Result<(), Refusal> {
+    pub fn decline_rematch(&self, player: PlayerId, id: GameId) -> Result<(), Refusal> {
         let mut inner = self.lock();
         let seat = inner.live(id)?.seat_of_player(player)?;
         let game = inner.live(id)?;
@@ -222,7 +238,7 @@ impl Hub {
     }
 
     /// Game `id`'s rematch started as game `next` (here, or on another process).
-    pub(crate) fn rematch_started(&self, id: i64, next: i64) {
+    pub(crate) fn rematch_started(&self, id: GameId, next: GameId) {
         let mut inner = self.lock();
         if let Some(game) = inner.games.get_mut(&id) {
             game.rematch = None;
@@ -233,7 +249,7 @@ impl Hub {
 
     /// Who offers a rematch of game `id` (a seat), or nobody since the offer was declined
     /// (`None`), as another process said.
-    pub(crate) fn mirror_rematch(&self, id: i64, offer: Option<usize>) {
+    pub(crate) fn mirror_rematch(&self, id: GameId, offer: Option<Seat>) {
         let mut inner = self.lock();
         if let Some(game) = inner.games.get_mut(&id) {
             game.rematch_declined = offer.is_none() && game.rematch.is_some();
@@ -248,11 +264,10 @@ impl Live {
     ///
     /// # Errors
     /// Not one's game.
-    pub(crate) fn seat_of_player(&self, player: i64) -> Result<usize, Refusal> {
-        self.row
-            .players
-            .iter()
-            .position(|p| *p == player)
+    pub(crate) fn seat_of_player(&self, player: PlayerId) -> Result<Seat, Refusal> {
+        Seat::BOTH
+            .into_iter()
+            .find(|s| self.row.players[*s] == player)
             .ok_or(Refusal::NotYourGame)
     }
 

@@ -1,6 +1,7 @@
 //! The other server processes as the hub sees them ([`Peers`]): who owns a game, and the way
 //! to pass a player's command to its owner and to tell the others what changed here.
 
+use crate::ids::{GameId, PlayerId};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -27,26 +28,26 @@ pub type PeerFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// store (a takeback asked, the players online here).
 pub trait Peers: Send + Sync {
     /// Who owns game `id`, as far as this process knows.
-    fn owner(&self, id: i64) -> Owner;
+    fn owner(&self, id: GameId) -> Owner;
 
     /// Passes `command` of `player` to process `owner`: its answer once committed there, or
     /// `None` when none came in time (the owner may be gone).
     fn forward<'a>(
         &'a self,
         owner: &'a str,
-        player: i64,
-        id: i64,
+        player: PlayerId,
+        id: GameId,
         command: GameCommand,
     ) -> PeerFuture<'a, Option<Result<Outcome, Refusal>>>;
 
     /// Reads game `id`'s owner again, and takes the game over when its lease has run out;
     /// false when the database could not be reached.
-    fn settle(&self, id: i64) -> PeerFuture<'_, bool>;
+    fn settle(&self, id: GameId) -> PeerFuture<'_, bool>;
 
     /// Reads challenge and game `id` (and the players they name) from the database into this
     /// process's copy, in order with what the other processes tell; returns once read (or
     /// after a few seconds).
-    fn look_up(&self, id: i64) -> PeerFuture<'_, ()>;
+    fn look_up(&self, id: GameId) -> PeerFuture<'_, ()>;
 
     /// Tells the other processes `note`.
     fn note(&self, note: Note);
@@ -55,9 +56,9 @@ pub trait Peers: Send + Sync {
     fn presence_changed(&self);
 
     /// Game `id` started here: this process owns it.
-    fn started(&self, id: i64);
+    fn started(&self, id: GameId);
 
     /// For the tests: a transaction left open with game `id`'s lease locked ([`super::Hub::hold`]).
     #[cfg(feature = "test-hooks")]
-    fn hold(&self, id: i64) -> PeerFuture<'_, Result<(), String>>;
+    fn hold(&self, id: GameId) -> PeerFuture<'_, Result<(), String>>;
 }

@@ -18,6 +18,8 @@ use super::super::tournament::{
 };
 use super::tournaments::{Results, played, struck};
 use super::{Hub, Inner, Live, Refusal};
+use crate::ids::{GameId, PlayerId};
+use crate::present::Cancelled;
 
 /// One thing the director does next to a tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,7 +85,7 @@ impl Inner {
 /// round to pair, its end, or nothing yet. The director asks it of the entrants it knows, and
 /// again, as the store writes the round, of those the store holds.
 fn step(t: &TournamentRow, settings: &Settings, results: &Results, now: i64) -> Option<Step> {
-    let active: Vec<i64> = t
+    let active: Vec<PlayerId> = t
         .entrants
         .iter()
         .filter(|e| !e.withdrawn)
@@ -91,7 +93,8 @@ fn step(t: &TournamentRow, settings: &Settings, results: &Results, now: i64) -> 
         .collect();
     let played = played(t, results);
     let round = played.iter().map(|p| p.round).max().unwrap_or(0);
-    let under_way = |g: Option<i64>| g.and_then(|g| results.get(&g)).is_some_and(Option::is_none);
+    let under_way =
+        |g: Option<GameId>| g.and_then(|g| results.get(&g)).is_some_and(Option::is_none);
     let running = t.pairings.iter().any(|p| under_way(p.game));
     match settings.kind {
         Kind::Arena => {
@@ -99,7 +102,7 @@ fn step(t: &TournamentRow, settings: &Settings, results: &Results, now: i64) -> 
             if now >= end {
                 return (!running).then_some(Step::Over);
             }
-            let busy = |p: i64| {
+            let busy = |p: PlayerId| {
                 t.pairings
                     .iter()
                     .any(|q| (q.first == p || q.second == Some(p)) && under_way(q.game))
@@ -122,7 +125,7 @@ fn step(t: &TournamentRow, settings: &Settings, results: &Results, now: i64) -> 
             })
         }
         Kind::Swiss | Kind::RoundRobin => {
-            let all: Vec<i64> = t.entrants.iter().map(|e| e.player).collect();
+            let all: Vec<PlayerId> = t.entrants.iter().map(|e| e.player).collect();
             let total = settings.rounds_for(all.len() as u32);
             // By correspondence a round robin's rounds all run at once.
             let at_once = settings.kind == Kind::RoundRobin && settings.correspondence();
@@ -167,7 +170,7 @@ fn round_of(settings: &Settings, pairings: Vec<(u32, Pairing)>, now: i64) -> Rou
             Pairing::Game { first, second } => round.games.push((
                 number,
                 GameRow {
-                    id: 0,
+                    id: GameId(0),
                     setup: spec.setup,
                     players: [first, second],
                     clock: spec.clock,
@@ -243,7 +246,7 @@ impl Hub {
     /// Not theirs, not open, too few players; a store that cannot save.
     pub async fn start_tournament(
         &self,
-        by: i64,
+        by: PlayerId,
         id: TournamentId,
         now: i64,
     ) -> Result<(), TournamentRefusal> {
@@ -278,17 +281,18 @@ impl Hub {
             Step::Start => match self.paired(id, Some(now), now).await? {
                 Pairs::Written => Ok(true),
                 Pairs::Declined(joined) => {
-                    let min = self
+                    let needed = self
                         .lock()
                         .tournaments
                         .get(&id)
                         .and_then(|t| Settings::from_stored(&t.settings).ok())
                         .map_or(2, |s| s.min);
-                    let text = format!(
-                        "tournament {} is cancelled: {joined} joined, {min} needed to start",
-                        TournamentId(id),
-                    );
-                    self.cancelled(id, text, now).await.map(|()| true)
+                    let why = Cancelled::TooFew {
+                        id: TournamentId(id),
+                        joined,
+                        needed,
+                    };
+                    self.cancelled(id, &why, now).await.map(|()| true)
                 }
                 Pairs::Moved(_) | Pairs::Unread => Ok(false),
             },
@@ -416,7 +420,7 @@ impl Hub {
                     game: Some(game),
                 });
                 inner.games.insert(game, Live::new(row, position.clone()));
-                tracing::info!(tournament = id, game, "a tournament game starts");
+                tracing::info!(tournament = id, %game, "a tournament game starts");
             }
             if let Some(t) = inner.tournaments.get_mut(&id) {
                 if let Some(at) = start {

@@ -18,6 +18,7 @@
 //! the process's own memory.
 
 use super::super::game_end::{Aborted, GameEnd};
+use crate::ids::PlayerId;
 use std::collections::{HashMap, VecDeque};
 
 use super::super::spec::TimeControl;
@@ -60,13 +61,13 @@ impl Default for FairLimits {
 /// Each player's recent challenges and accepts, in this process.
 #[derive(Debug, Default)]
 pub(crate) struct Asks {
-    times: HashMap<i64, VecDeque<i64>>,
+    times: HashMap<PlayerId, VecDeque<i64>>,
 }
 
 impl Inner {
     /// Counts a challenge or an accept of `player` at `now`, unless it is one too many this
     /// minute.
-    pub(super) fn ask(&mut self, player: i64, now: i64) -> Result<(), Refusal> {
+    pub(super) fn ask(&mut self, player: PlayerId, now: i64) -> Result<(), Refusal> {
         let most = self.limits.fair.asks_per_minute;
         let times = self.asks.times.entry(player).or_default();
         while times.front().is_some_and(|t| *t <= now - MINUTE) {
@@ -80,7 +81,11 @@ impl Inner {
     }
 
     /// Refuses a new live game of `player` when they have their most under way.
-    pub(super) fn may_start_live(&self, player: i64, clock: TimeControl) -> Result<(), Refusal> {
+    pub(super) fn may_start_live(
+        &self,
+        player: PlayerId,
+        clock: TimeControl,
+    ) -> Result<(), Refusal> {
         if matches!(clock, TimeControl::Days(_)) {
             return Ok(());
         }
@@ -100,7 +105,7 @@ impl Inner {
     /// Whether a new game between `a` and `b` asked rated may be: not when they have had
     /// their most rated games of the day together (under way, or ended in the last day, not
     /// aborted).
-    pub(super) fn may_rate(&self, a: i64, b: i64, now: i64) -> bool {
+    pub(super) fn may_rate(&self, a: PlayerId, b: PlayerId, now: i64) -> bool {
         let together = self
             .games
             .values()
@@ -113,7 +118,7 @@ impl Inner {
     }
 
     /// Refuses a rated game to a player held for leaving games without a move.
-    pub(super) fn may_play_rated(&self, player: i64, now: i64) -> Result<(), Refusal> {
+    pub(super) fn may_play_rated(&self, player: PlayerId, now: i64) -> Result<(), Refusal> {
         match held_until(self, player, now) {
             Some(until) => Err(Refusal::Held(until - now)),
             None => Ok(()),
@@ -124,7 +129,7 @@ impl Inner {
 /// When `player`'s hold from rated games ends, if they are held at `now`: after [`FORGIVEN`]
 /// games in a day that ended aborted while it was their turn and they had not moved, each one
 /// more holds them [`FIRST_HOLD`], doubled each time, from its end.
-pub(super) fn held_until(inner: &Inner, player: i64, now: i64) -> Option<i64> {
+pub(super) fn held_until(inner: &Inner, player: PlayerId, now: i64) -> Option<i64> {
     let mut left: Vec<i64> = inner
         .games
         .values()

@@ -8,6 +8,7 @@ use quentin_rules::Game;
 
 use super::views::{ChallengeView, GameView};
 use super::{ChallengeRow, Hub};
+use crate::ids::{ChallengeId, PlayerId};
 
 /// The most lines of one page of a bot's listing.
 pub const PAGE: usize = 100;
@@ -19,13 +20,13 @@ impl Hub {
     pub fn challenges_page(
         &self,
         game: Option<Game>,
-        after: i64,
+        after: ChallengeId,
         most: usize,
     ) -> (Vec<ChallengeView>, usize) {
         let inner = self.lock();
         let mut open = inner
             .challenges
-            .range(after.saturating_add(1)..)
+            .range(ChallengeId(after.0.saturating_add(1))..)
             .map(|(_, c)| c)
             .filter(|c| game.is_none_or(|g| c.setup.game == g));
         let page = open
@@ -40,7 +41,7 @@ impl Hub {
     /// them, then the newest of the others, at most `most` in all; and how many others are
     /// left out.
     #[must_use]
-    pub fn lobby_challenges(&self, player: i64, most: usize) -> (Vec<ChallengeView>, usize) {
+    pub fn lobby_challenges(&self, player: PlayerId, most: usize) -> (Vec<ChallengeView>, usize) {
         let inner = self.lock();
         let theirs = |c: &&ChallengeRow| c.by == player || c.to == Some(player);
         let mut shown: Vec<&ChallengeRow> = inner.challenges.values().filter(theirs).collect();
@@ -56,7 +57,7 @@ impl Hub {
 
     /// Whether `player` has an open challenge numbered `id`.
     #[must_use]
-    pub fn has_open_challenge(&self, player: i64, id: i64) -> bool {
+    pub fn has_open_challenge(&self, player: PlayerId, id: ChallengeId) -> bool {
         self.lock()
             .challenges
             .get(&id)
@@ -68,7 +69,7 @@ impl Hub {
     #[must_use]
     pub fn games_page(
         &self,
-        player: i64,
+        player: PlayerId,
         now: i64,
         skip: usize,
         most: usize,

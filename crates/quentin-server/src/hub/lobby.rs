@@ -9,6 +9,7 @@ use quentin_rules::Color;
 use super::super::spec::{First, Spec};
 use super::super::store::{Applied, ChallengeRow, Change, GameRow};
 use super::{Hub, Live, Refusal, color_of, good_name};
+use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
 
 impl Hub {
     /// Registers the key's player as `name`: their number and name, once on disk.
@@ -20,7 +21,7 @@ impl Hub {
         key: &str,
         name: &str,
         now: i64,
-    ) -> Result<(i64, String), Refusal> {
+    ) -> Result<(PlayerId, String), Refusal> {
         if !good_name(name) {
             return Err(Refusal::BadName);
         }
@@ -42,6 +43,7 @@ impl Hub {
         let (key, name) = (key.to_string(), name.to_string());
         self.commit(change, vec![turn], move |inner, applied| match applied {
             Applied::Id(id) => {
+                let id = PlayerId(id);
                 inner.add_player(id, &name, &key);
                 inner.lobby_changed();
                 Ok((id, name))
@@ -56,7 +58,7 @@ impl Hub {
     ///
     /// # Errors
     /// Too many sessions.
-    pub fn enter(&self, player: i64, most: usize) -> Result<(), Refusal> {
+    pub fn enter(&self, player: PlayerId, most: usize) -> Result<(), Refusal> {
         let mut inner = self.lock();
         let n = inner.online.entry(player).or_insert(0);
         if *n >= most {
@@ -75,7 +77,7 @@ impl Hub {
     }
 
     /// Counts a session of `player` out.
-    pub fn leave(&self, player: i64) {
+    pub fn leave(&self, player: PlayerId) {
         let mut inner = self.lock();
         if let Some(n) = inner.online.get_mut(&player) {
             *n -= 1;
@@ -96,7 +98,12 @@ impl Hub {
     /// # Errors
     /// Too many open challenges, an opponent who does not exist or is oneself, a store that
     /// cannot save.
-    pub async fn challenge(&self, by: i64, spec: &Spec, now: i64) -> Result<i64, Refusal> {
+    pub async fn challenge(
+        &self,
+        by: PlayerId,
+        spec: &Spec,
+        now: i64,
+    ) -> Result<ChallengeId, Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let row = {
             let mut inner = self.lock();
@@ -118,10 +125,10 @@ impl Hub {
                 },
             };
             ChallengeRow {
-                id: 0,
+                id: ChallengeId(0),
                 by,
                 setup: spec.setup,
-                first: spec.first.name().to_string(),
+                first: spec.first,
                 clock: spec.clock,
                 rated: spec.rated,
                 to,
@@ -133,6 +140,7 @@ impl Hub {
             let Applied::Id(id) = applied else {
                 return Err(Refusal::NotSaved);
             };
+            let id = ChallengeId(id);
             inner.challenges.insert(id, ChallengeRow { id, ..row });
             inner.lobby_changed();
             Ok(id)
@@ -144,7 +152,7 @@ impl Hub {
     ///
     /// # Errors
     /// No such open challenge of this player, a store that cannot save.
-    pub async fn withdraw(&self, by: i64, id: i64) -> Result<(), Refusal> {
+    pub async fn withdraw(&self, by: PlayerId, id: ChallengeId) -> Result<(), Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         match self.lock().challenges.get(&id) {
             Some(c) if c.by == by => {}
@@ -173,7 +181,12 @@ impl Hub {
     /// # Errors
     /// No such open challenge, one's own, one meant for somebody else, a store that cannot
     /// save.
-    pub async fn accept(&self, player: i64, id: i64, now: i64) -> Result<(i64, Color), Refusal> {
+    pub async fn accept(
+        &self,
+        player: PlayerId,
+        id: ChallengeId,
+        now: i64,
+    ) -> Result<(GameId, Color), Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let Some(challenge) = self.lock().challenges.get(&id).cloned() else {
             return Err(Refusal::NoSuchChallenge(id));
@@ -200,8 +213,7 @@ impl Hub {
             };
             challenge.rated && inner.may_rate(player, challenge.by, now) && !marked
         };
-        let first = First::from_name(&challenge.first).unwrap_or(First::Random);
-        let challenger_first = match first {
+        let challenger_first = match challenge.first {
             First::Me => true,
             First::You => false,
             First::Random => {
@@ -218,8 +230,9 @@ impl Hub {
             [player, challenge.by]
         };
         let start = challenge.clock.start_ms();
+        let game = id.game();
         let row = GameRow {
-            id,
+            id: game,
             setup: challenge.setup,
             players,
             clock: challenge.clock,
@@ -231,7 +244,11 @@ impl Hub {
             ended: None,
         };
         let position = challenge.setup.start().map_err(Refusal::BadSetup)?;
-        let seat = usize::from(players[1] == player);
+        let seat = if players[1] == player {
+            Seat::Second
+        } else {
+            Seat::First
+        };
         let color = color_of(&position, seat);
         let change = Change::StartGame(row.clone());
         let peers = self.peers.get().cloned();
@@ -244,12 +261,13 @@ impl Hub {
             }
             // The process where a game starts owns it first.
             if let Some(peers) = peers {
-                peers.started(id);
+                peers.started(game);
             }
-            inner.games.insert(id, Live::new(row, position));
+            inner.games.insert(game, Live::new(row, position));
             inner.lobby_changed();
-            tracing::info!(game = id, players = ?players, "a game starts");
-            Ok((id, color))
+            let numbers = players.map(|p| p.0);
+            tracing::info!(game = %game, players = ?numbers, "a game starts");
+            Ok((game, color))
         })
         .await
     }

@@ -8,11 +8,16 @@ use std::collections::HashMap;
 use super::super::size_class::{RatingKey, rating_key};
 use super::super::store::{ChallengeRow, GameRow, PlayerRow, RatingRow};
 use super::{Hub, Live, Unplayable, replay};
+use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
 use quentin_rules::Action;
 
 impl Hub {
     /// Players as the database has them now, and their ratings.
-    pub fn mirror_players(&self, players: &[PlayerRow], ratings: &[(i64, RatingKey, RatingRow)]) {
+    pub fn mirror_players(
+        &self,
+        players: &[PlayerRow],
+        ratings: &[(PlayerId, RatingKey, RatingRow)],
+    ) {
         let mut inner = self.lock();
         for p in players {
             if !inner.players.contains_key(&p.id) {
@@ -29,7 +34,7 @@ impl Hub {
 
     /// The challenges `ids` as the database has them now: those in `open` are open, the others
     /// closed (accepted or withdrawn).
-    pub fn mirror_challenges(&self, ids: &[i64], open: Vec<ChallengeRow>) {
+    pub fn mirror_challenges(&self, ids: &[ChallengeId], open: Vec<ChallengeRow>) {
         let mut inner = self.lock();
         let mut changed = false;
         for id in ids {
@@ -45,20 +50,21 @@ impl Hub {
     }
 
     /// Those of `players` this process has not heard of.
-    pub fn unknown_players(&self, players: impl Iterator<Item = i64>) -> Vec<i64> {
+    pub fn unknown_players(&self, players: impl Iterator<Item = PlayerId>) -> Vec<PlayerId> {
         let inner = self.lock();
-        let mut unknown: Vec<i64> = players.filter(|p| !inner.players.contains_key(p)).collect();
+        let mut unknown: Vec<PlayerId> =
+            players.filter(|p| !inner.players.contains_key(p)).collect();
         unknown.sort_unstable();
         unknown.dedup();
         unknown
     }
 
-    /// Before a command on game `id` (with `game`) or challenge `id` is answered, when this
+    /// Before a command on game `id` (with `game`) or its challenge is answered, when this
     /// process has not heard of it: another process may have made it a moment ago (a game
     /// started from a challenge this process knows open, too), its news not here yet, so the
     /// database is asked (and what it has is copied in, as its news would have been) rather
     /// than the command refused with `no such`.
-    pub async fn look_up(&self, id: i64, game: bool) {
+    pub async fn look_up(&self, id: GameId, game: bool) {
         let Some(peers) = self.peers.get() else {
             return;
         };
@@ -66,7 +72,7 @@ impl Hub {
             let inner = self.lock();
             inner.games.contains_key(&id)
                 || inner.damaged.contains_key(&id)
-                || (!game && inner.challenges.contains_key(&id))
+                || (!game && inner.challenges.contains_key(&id.challenge()))
         };
         if !heard {
             peers.look_up(id).await;
@@ -75,7 +81,7 @@ impl Hub {
 
     /// Games as the database has them now: the numbers of those that have just ended. A game
     /// that does not replay by the rules is left as it was (and the host told).
-    pub fn mirror_games(&self, games: Vec<GameRow>) -> Vec<i64> {
+    pub fn mirror_games(&self, games: Vec<GameRow>) -> Vec<GameId> {
         let mut ended = Vec::new();
         let mut inner = self.lock();
         let mut lobby = false;
@@ -109,7 +115,7 @@ impl Hub {
                             live.row = row;
                             live.told();
                         }
-                        Err(why) => tracing::error!(game = id, "cannot follow the game: {why}"),
+                        Err(why) => tracing::error!(game = %id, "cannot follow the game: {why}"),
                     }
                 }
                 None => match replay(&row) {
@@ -117,7 +123,7 @@ impl Hub {
                         inner.games.insert(id, Live::new(row, position));
                         lobby = true;
                     }
-                    Err(why) => tracing::error!(game = id, "cannot follow the game: {why}"),
+                    Err(why) => tracing::error!(game = %id, "cannot follow the game: {why}"),
                 },
             }
         }
@@ -129,7 +135,11 @@ impl Hub {
 
     /// The rating changes of the rated games `ended` (just ended on another process), from
     /// the players' ratings here before and in `ratings` after: shown as the owner's are.
-    pub fn mirror_rating_changes(&self, ended: &[i64], ratings: &[(i64, RatingKey, RatingRow)]) {
+    pub fn mirror_rating_changes(
+        &self,
+        ended: &[GameId],
+        ratings: &[(PlayerId, RatingKey, RatingRow)],
+    ) {
         let mut inner = self.lock();
         for id in ended {
             let Some(game) = inner.games.get(id) else {
@@ -165,7 +175,7 @@ impl Hub {
     /// false (the game is then read back).
     pub fn mirror_move(
         &self,
-        id: i64,
+        id: GameId,
         index: usize,
         action: Action,
         left: [i64; 2],
@@ -192,8 +202,8 @@ impl Hub {
         true
     }
 
-    /// Who asked to take back in game `id` (seat 0 or 1), or nobody.
-    pub fn mirror_takeback(&self, id: i64, asker: Option<usize>) {
+    /// Who asked to take back in game `id`, or nobody.
+    pub fn mirror_takeback(&self, id: GameId, asker: Option<Seat>) {
         let mut inner = self.lock();
         if let Some(game) = inner.games.get_mut(&id) {
             game.takeback = asker;
@@ -202,11 +212,11 @@ impl Hub {
     }
 
     /// The sessions open for each player on the other processes.
-    pub fn mirror_online(&self, elsewhere: HashMap<i64, usize>) {
+    pub fn mirror_online(&self, elsewhere: HashMap<PlayerId, usize>) {
         let mut inner = self.lock();
         if inner.online_elsewhere != elsewhere {
             // The games of those who came or went hear of it (an opponent away, or back).
-            let moved: Vec<i64> = elsewhere
+            let moved: Vec<PlayerId> = elsewhere
                 .keys()
                 .filter(|p| !inner.online_elsewhere.contains_key(p))
                 .chain(
@@ -227,13 +237,13 @@ impl Hub {
 
     /// The sessions open here for each player.
     #[must_use]
-    pub fn online_here(&self) -> Vec<(i64, usize)> {
+    pub fn online_here(&self) -> Vec<(PlayerId, usize)> {
         self.lock().online.iter().map(|(p, n)| (*p, *n)).collect()
     }
 
     /// The numbers of the games not over.
     #[must_use]
-    pub fn running_games(&self) -> Vec<i64> {
+    pub fn running_games(&self) -> Vec<GameId> {
         self.lock()
             .games
             .values()
@@ -244,7 +254,7 @@ impl Hub {
 
     /// The numbers of the open challenges.
     #[must_use]
-    pub fn challenge_numbers(&self) -> Vec<i64> {
+    pub fn challenge_numbers(&self) -> Vec<ChallengeId> {
         self.lock().challenges.keys().copied().collect()
     }
 }

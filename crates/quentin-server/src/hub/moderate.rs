@@ -11,6 +11,8 @@ use super::super::game_end::{Aborted, How};
 use super::super::moderation::Sanctions;
 use super::play::Stop;
 use super::{Hub, Owner};
+use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
+use crate::present::Cancelled;
 
 impl Hub {
     /// The sanctions in force, as last read from the ledger.
@@ -32,7 +34,7 @@ impl Hub {
 
     /// Whether game `id` is over (or is not here).
     #[must_use]
-    pub fn game_over(&self, id: i64) -> bool {
+    pub fn game_over(&self, id: GameId) -> bool {
         self.lock()
             .games
             .get(&id)
@@ -41,12 +43,12 @@ impl Hub {
 
     /// The number of the player named `name` (in any case).
     #[must_use]
-    pub fn player_named(&self, name: &str) -> Option<i64> {
+    pub fn player_named(&self, name: &str) -> Option<PlayerId> {
         self.lock().names.get(&name.to_ascii_lowercase()).copied()
     }
 
     /// Player `id` is now named `name` (a rename, or the new name they picked).
-    pub fn renamed(&self, id: i64, name: &str) {
+    pub fn renamed(&self, id: PlayerId, name: &str) {
         let mut inner = self.lock();
         let Some(player) = inner.players.get_mut(&id) else {
             return;
@@ -58,7 +60,7 @@ impl Hub {
     }
 
     /// Player `id`'s ratings are back to the start.
-    pub fn ratings_reset(&self, id: i64) {
+    pub fn ratings_reset(&self, id: PlayerId) {
         let mut inner = self.lock();
         if let Some(player) = inner.players.get_mut(&id) {
             player.ratings.clear();
@@ -67,7 +69,7 @@ impl Hub {
     }
 
     /// Challenge `id` was closed in the store; or, with `by`, every challenge of that player.
-    pub fn challenges_closed(&self, id: Option<i64>, by: Option<i64>) {
+    pub fn challenges_closed(&self, id: Option<ChallengeId>, by: Option<PlayerId>) {
         let mut inner = self.lock();
         inner
             .challenges
@@ -99,19 +101,16 @@ impl Hub {
             if !self.directs(id).await {
                 continue;
             }
-            let text = format!(
-                "tournament {} is cancelled by an operator",
-                super::super::tournament::TournamentId(id)
-            );
-            if let Err(e) = self.cancelled(id, text, now).await {
+            let why = Cancelled::ByOperator(super::super::tournament::TournamentId(id));
+            if let Err(e) = self.cancelled(id, &why, now).await {
                 tracing::warn!(tournament = id, "cannot cancel the tournament: {e}");
             }
         }
-        let cancelled: std::collections::HashSet<i64> = self
+        let cancelled: std::collections::HashSet<GameId> = self
             .cancelled_games(&sanctions.cancels)
             .into_iter()
             .collect();
-        let due: Vec<(i64, usize, Stop)> = {
+        let due: Vec<(GameId, Stop)> = {
             let inner = self.lock();
             inner
                 .games
@@ -124,23 +123,21 @@ impl Hub {
                 })
                 .filter_map(|g| {
                     if sanctions.aborts.contains(&g.row.id) || cancelled.contains(&g.row.id) {
-                        return Some((g.row.id, 0, Stop::Aborted(Aborted::ByOperator)));
+                        return Some((g.row.id, Stop::Aborted(Aborted::ByOperator)));
                     }
-                    let banned = g
-                        .row
-                        .players
-                        .iter()
-                        .position(|p| sanctions.ban_of(*p, now).is_some())?;
+                    let banned = Seat::BOTH
+                        .into_iter()
+                        .find(|s| sanctions.ban_of(g.row.players[*s], now).is_some())?;
                     Some(if g.row.actions.len() < 2 {
-                        (g.row.id, 0, Stop::Aborted(Aborted::ByOperator))
+                        (g.row.id, Stop::Aborted(Aborted::ByOperator))
                     } else {
                         // Lost on forfeit: the banned player's opponent wins.
-                        (g.row.id, 1 - banned, Stop::Won(How::Forfeit))
+                        (g.row.id, Stop::Won(banned.other(), How::Forfeit))
                     })
                 })
                 .collect()
         };
-        for (id, winner, stop) in due {
+        for (id, stop) in due {
             let Ok(turn) = self.lock().live(id).map(|g| g.turn.clone()) else {
                 continue;
             };
@@ -153,10 +150,10 @@ impl Hub {
             {
                 continue;
             }
-            tracing::info!(game = id, ?stop, "an operator's order ends a game");
-            if let Err(e) = self.end(vec![turn], id, winner, stop, now).await {
+            tracing::info!(game = %id, ?stop, "an operator's order ends a game");
+            if let Err(e) = self.end(vec![turn], id, stop, now).await {
                 tracing::warn!(
-                    game = id,
+                    game = %id,
                     "cannot end the game for an operator's order: {e}"
                 );
             }

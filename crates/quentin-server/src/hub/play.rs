@@ -13,25 +13,28 @@ use super::super::report::report;
 use super::super::size_class::{RatingKey, rating_key};
 use super::super::store::{Applied, Change, GameRow, RatingRow};
 use super::fair::RATED_MIN_ACTIONS;
-use super::{GameCommand, Held, Hub, Inner, Outcome, Owner, Player, Refusal, color_of, seat_of};
+use super::{GameCommand, Held, Hub, Inner, Outcome, Owner, Player, Refusal, color_of};
+use crate::ids::{GameId, PlayerId, Seat};
 
 /// Why the hub ends a game that the rules did not end: a win of the seat it names (read as an
 /// abort when the loser made no first move, or a rated game is too short to rate), or an
 /// abort asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stop {
-    /// Won this way.
-    Won(How),
+    /// Won by this seat, this way.
+    Won(Seat, How),
     /// Aborted: by a player or an operator.
     Aborted(Aborted),
 }
 
 /// What the end of a game changes, decided before its commit.
 struct Ending {
-    id: i64,
+    id: GameId,
     left: [i64; 2],
     end: GameEnd,
-    ratings: Vec<(i64, RatingKey, RatingRow)>,
+    /// The seat that won, unless aborted.
+    winner: Option<Seat>,
+    ratings: Vec<(PlayerId, RatingKey, RatingRow)>,
 }
 
 impl Hub {
@@ -39,9 +42,9 @@ impl Hub {
     /// the turn, held until the change is committed, and their seat.
     pub(super) async fn seat(
         &self,
-        player: i64,
-        id: i64,
-    ) -> Result<(OwnedMutexGuard<()>, usize), Refusal> {
+        player: PlayerId,
+        id: GameId,
+    ) -> Result<(OwnedMutexGuard<()>, Seat), Refusal> {
         let turn = self.lock().live(id)?.turn.clone();
         let turn = turn.lock_owned().await;
         let seat = self.lock().live(id)?.seat_going_on(player)?;
@@ -55,8 +58,8 @@ impl Hub {
     /// time), or a store that cannot save.
     pub async fn play(
         &self,
-        player: i64,
-        id: i64,
+        player: PlayerId,
+        id: GameId,
         action: Action,
         now: i64,
     ) -> Result<(), Refusal> {
@@ -68,8 +71,8 @@ impl Hub {
     /// [`Hub::play`] in this process, which owns the game.
     async fn play_here(
         &self,
-        player: i64,
-        id: i64,
+        player: PlayerId,
+        id: GameId,
         action: Action,
         now: i64,
     ) -> Result<(), Refusal> {
@@ -91,8 +94,8 @@ impl Hub {
             return Err(Refusal::Unreachable);
         }
         if self.out_of_time(id, now) {
-            let winner = 1 - seat_to_move(self, id);
-            self.end(vec![turn], id, winner, Stop::Won(How::Time), now)
+            let winner = seat_to_move(self, id).other();
+            self.end(vec![turn], id, Stop::Won(winner, How::Time), now)
                 .await?;
             return Err(Refusal::TimeRanOut);
         }
@@ -109,11 +112,19 @@ impl Hub {
             (position, left, game.row.rated)
         };
         let outcome = position.outcome();
-        let end = outcome.map(|o| GameEnd::by_rules(o.winner(), o.ending()));
+        let end = match outcome.map(|o| GameEnd::by_rules(o.winner(), o.ending())) {
+            Some(Err(impossible)) => {
+                // The rules never give one; the move is refused rather than the game misread.
+                tracing::error!(game = %id, "the rules ended the game as {impossible}");
+                return Err(Refusal::NotSaved);
+            }
+            Some(Ok(end)) => Some(end),
+            None => None,
+        };
         let mut held = vec![turn];
         let winner = outcome
             .and_then(|o| o.winner())
-            .map(|c| seat_of(&position, c));
+            .map(|c| Seat::of(&position, c));
         let ratings = if end.is_some() && rated {
             held.push(self.ratings_turn.clone().lock_owned().await);
             let inner = self.lock();
@@ -167,16 +178,21 @@ impl Hub {
     ///
     /// # Errors
     /// Not in the game, a game over, a store that cannot save.
-    pub async fn resign(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
+    pub async fn resign(&self, player: PlayerId, id: GameId, now: i64) -> Result<(), Refusal> {
         self.act(player, id, GameCommand::Resign, now)
             .await
             .map(|_| ())
     }
 
-    async fn resign_here(&self, player: i64, id: i64, now: i64) -> Result<(), Refusal> {
+    async fn resign_here(&self, player: PlayerId, id: GameId, now: i64) -> Result<(), Refusal> {
         let (turn, seat) = self.seat(player, id).await?;
-        self.end(vec![turn], id, 1 - seat, Stop::Won(How::Resignation), now)
-            .await
+        self.end(
+            vec![turn],
+            id,
+            Stop::Won(seat.other(), How::Resignation),
+            now,
+        )
+        .await
     }
 
     /// Ends every game whose player to move has run out of time at `now`, and writes the
@@ -186,7 +202,7 @@ impl Hub {
         self.tell_watchers();
         // While the store cannot be written, the clocks stand still (hub/outage.rs).
         let down = self.store_down();
-        let due: Vec<(i64, super::Turn)> = self
+        let due: Vec<(GameId, super::Turn)> = self
             .lock()
             .games
             .values()
@@ -208,10 +224,10 @@ impl Hub {
             if !self.out_of_time(id, now) {
                 continue;
             }
-            let winner = 1 - seat_to_move(self, id);
+            let winner = seat_to_move(self, id).other();
             // A game that cannot be ended now is still running out: the next tick tries again.
             match self
-                .start_end(vec![turn], id, winner, Stop::Won(How::Time), now)
+                .start_end(vec![turn], id, Stop::Won(winner, How::Time), now)
                 .await
             {
                 Ok(answer) => ending.push(answer),
@@ -238,7 +254,7 @@ impl Hub {
     }
 
     /// Whether the player to move in game `id` has no time left at `now`.
-    fn out_of_time(&self, id: i64, now: i64) -> bool {
+    fn out_of_time(&self, id: GameId, now: i64) -> bool {
         self.lock().games.get(&id).is_some_and(|g| g.flagged(now))
     }
 
@@ -246,12 +262,11 @@ impl Hub {
     pub(super) async fn end(
         &self,
         held: Held,
-        id: i64,
-        winner: usize,
+        id: GameId,
         stop: Stop,
         now: i64,
     ) -> Result<(), Refusal> {
-        self.start_end(held, id, winner, stop, now)
+        self.start_end(held, id, stop, now)
             .await?
             .await
             .unwrap_or(Err(Refusal::NotSaved))
@@ -261,8 +276,7 @@ impl Hub {
     async fn start_end(
         &self,
         mut held: Held,
-        id: i64,
-        winner: usize,
+        id: GameId,
         stop: Stop,
         now: i64,
     ) -> Result<oneshot::Receiver<Result<(), Refusal>>, Refusal> {
@@ -272,26 +286,32 @@ impl Hub {
         let ending = {
             let inner = self.lock();
             let game = inner.live(id)?;
-            // Aborted when asked, or when the loser has made no move yet, or a rated game
-            // too short to rate (fair.rs): won by nobody, not rated.
-            let unmoved = game.row.actions.len() <= 1 - winner;
+            // Aborted when asked, or when the loser has made no move yet (the first two
+            // actions are each seat's first), or a rated game too short to rate (fair.rs):
+            // won by nobody, not rated.
+            let unmoved = |winner: Seat| game.row.actions.len() <= winner.other().index();
             let short = game.row.rated && game.row.actions.len() < RATED_MIN_ACTIONS;
             let end = match stop {
                 Stop::Aborted(why) => GameEnd::Aborted(why),
-                Stop::Won(_) if unmoved => GameEnd::Aborted(Aborted::NoFirstMove),
-                Stop::Won(_) if short => GameEnd::Aborted(Aborted::TooShort),
-                Stop::Won(how) => GameEnd::Won {
+                Stop::Won(winner, _) if unmoved(winner) => GameEnd::Aborted(Aborted::NoFirstMove),
+                Stop::Won(_, _) if short => GameEnd::Aborted(Aborted::TooShort),
+                Stop::Won(winner, how) => GameEnd::Won {
                     by: color_of(&game.position, winner),
                     how,
                 },
+            };
+            let winner = match stop {
+                Stop::Won(winner, _) if !end.aborted() => Some(winner),
+                _ => None,
             };
             let aborted = end.aborted();
             Ending {
                 id,
                 left: game.left_at(now).map(|l| l.max(0)),
                 end,
+                winner,
                 ratings: if game.row.rated && !aborted {
-                    rate(&inner.players, &game.row, Some(winner))
+                    rate(&inner.players, &game.row, winner)
                 } else {
                     Vec::new()
                 },
@@ -304,7 +324,7 @@ impl Hub {
             left: ending.left,
             at: now,
             end: Some(ending.end),
-            winner: Some(winner),
+            winner: ending.winner,
             ratings: ending.ratings.clone(),
         };
         Ok(self.submit(change, held, move |inner, applied| {
@@ -333,8 +353,8 @@ impl Hub {
     /// As the command's own.
     pub async fn act_here(
         &self,
-        player: i64,
-        id: i64,
+        player: PlayerId,
+        id: GameId,
         command: GameCommand,
         now: i64,
     ) -> Result<Outcome, Refusal> {
@@ -364,7 +384,7 @@ impl Hub {
 
     /// What this process's copy of game `id` says of `command` by `player`, without waiting:
     /// not one's game, over, not one's turn, illegal.
-    pub fn check(&self, player: i64, id: i64, command: GameCommand) -> Result<(), Refusal> {
+    pub fn check(&self, player: PlayerId, id: GameId, command: GameCommand) -> Result<(), Refusal> {
         let inner = self.lock();
         let game = inner.live(id)?;
         let seat = game.seat_going_on(player)?;
@@ -381,17 +401,17 @@ impl Hub {
     }
 }
 
-/// The seat to move in game `id` (0 when none).
-fn seat_to_move(hub: &Hub, id: i64) -> usize {
+/// The seat to move in game `id` (the first when none: asked only of a game that goes on).
+fn seat_to_move(hub: &Hub, id: GameId) -> Seat {
     hub.lock()
         .games
         .get(&id)
         .and_then(super::Live::to_move)
-        .unwrap_or(0)
+        .unwrap_or(Seat::First)
 }
 
 /// Tells the host's log that game `id` ended.
-fn log_end(inner: &Inner, id: i64) {
+fn log_end(inner: &Inner, id: GameId) {
     if let Some(game) = inner.games.get(&id) {
         let names = game.row.players.map(|p| {
             inner
@@ -400,18 +420,18 @@ fn log_end(inner: &Inner, id: i64) {
                 .map_or_else(|| format!("#{p}"), |p| p.name.clone())
         });
         let (result, reason) = game.row.result.map(GameEnd::words).unwrap_or_default();
-        tracing::info!(game = id, black_or_first = %names[0], second = %names[1], %result, %reason, "a game ends");
+        tracing::info!(game = %id, black_or_first = %names[0], second = %names[1], %result, %reason, "a game ends");
     }
 }
 /// The two players' new ratings after `row` ended with seat `winner` winning (`None`: a draw).
 fn rate(
-    players: &HashMap<i64, Player>,
+    players: &HashMap<PlayerId, Player>,
     row: &GameRow,
-    winner: Option<usize>,
-) -> Vec<(i64, RatingKey, RatingRow)> {
+    winner: Option<Seat>,
+) -> Vec<(PlayerId, RatingKey, RatingRow)> {
     // A rating for each game and board-size class: a 5×5 game moves no 13×13 rating.
     let key = rating_key(row.setup);
-    let of = |id: i64| {
+    let of = |id: PlayerId| {
         players
             .get(&id)
             .and_then(|p| p.ratings.get(&key))
@@ -425,8 +445,8 @@ fn rate(
 /// Keeps the new `ratings` of a game's two players (player 1's first); what each changed by,
 /// rounded as shown, when there are two.
 fn keep_ratings(
-    players: &mut HashMap<i64, Player>,
-    ratings: &[(i64, RatingKey, RatingRow)],
+    players: &mut HashMap<PlayerId, Player>,
+    ratings: &[(PlayerId, RatingKey, RatingRow)],
 ) -> Option<[i64; 2]> {
     let mut changes = Vec::new();
     for (id, key, rating) in ratings {

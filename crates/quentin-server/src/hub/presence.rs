@@ -7,18 +7,19 @@
 use std::sync::{Arc, Mutex};
 
 use super::{Hub, Inner, lock};
+use crate::ids::{GameId, PlayerId};
 
 /// A game screen that watches a game it is no player of; counted out when dropped.
 pub struct Watching {
     memory: Arc<Mutex<Inner>>,
-    id: i64,
+    id: GameId,
 }
 
 impl Hub {
     /// Counts a screen of `viewer` on game `id` in, when `viewer` is none of its players:
     /// the game's watchers, until the guard is dropped.
     #[must_use]
-    pub fn watching(&self, id: i64, viewer: i64) -> Option<Watching> {
+    pub fn watching(&self, id: GameId, viewer: PlayerId) -> Option<Watching> {
         let mut inner = self.lock();
         let game = inner.games.get_mut(&id)?;
         if game.row.players.contains(&viewer) {
@@ -55,7 +56,7 @@ impl Hub {
 
 impl Inner {
     /// Tells `player`'s unfinished games that their connection changed.
-    pub(super) fn presence_changed(&self, player: i64) {
+    pub(super) fn presence_changed(&self, player: PlayerId) {
         for game in self.games.values() {
             if game.row.result.is_none() && game.row.players.contains(&player) {
                 game.told();

@@ -5,7 +5,8 @@
 use quentin_record::game_line::GameLine;
 use quentin_rules::{Action, Position};
 
-use super::{GameCommand, Hub, Live, Outcome, Owner, Refusal, seat_of};
+use super::{GameCommand, Hub, Live, Outcome, Owner, Refusal};
+use crate::ids::{GameId, PlayerId, Seat};
 
 impl Hub {
     /// `command` of `player` to game `id`, in the process that owns the game: this one, or
@@ -19,8 +20,8 @@ impl Hub {
     /// this process's copy shows saved by then is done, whatever the owner said or did not.
     pub async fn act(
         &self,
-        player: i64,
-        id: i64,
+        player: PlayerId,
+        id: GameId,
         command: GameCommand,
         now: i64,
     ) -> Result<Outcome, Refusal> {
@@ -97,8 +98,8 @@ impl Hub {
     /// that move is saved, and the answer is that it is done.
     fn unless_retried(
         &self,
-        player: i64,
-        id: i64,
+        player: PlayerId,
+        id: GameId,
         command: GameCommand,
         refusal: Refusal,
         at: Option<usize>,
@@ -128,7 +129,7 @@ impl Hub {
 
 impl Live {
     /// Whether action number `at` (from 0) of the game is `action`, played by `player`.
-    pub(crate) fn played_at(&self, player: i64, action: Action, at: usize) -> bool {
+    pub(crate) fn played_at(&self, player: PlayerId, action: Action, at: usize) -> bool {
         let Ok(seat) = self.seat_of_player(player) else {
             return false;
         };
@@ -140,7 +141,7 @@ impl Live {
         };
         position
             .to_move()
-            .is_some_and(|color| seat_of(&position, color) == seat)
+            .is_some_and(|color| Seat::of(&position, color) == seat)
     }
 
     /// The position after the game's first `n` actions, by the rules (none if they do not
@@ -153,7 +154,7 @@ impl Live {
     /// Whether `action` is the game's last action and `player` played it, the game not
     /// waiting on them since: a `play` of it again is that move retried (its answer lost, or
     /// sent twice), and it is answered as it was, with `=`, not refused as if it were new.
-    pub(crate) fn just_played(&self, player: i64, action: Action) -> bool {
+    pub(crate) fn just_played(&self, player: PlayerId, action: Action) -> bool {
         let Ok(seat) = self.seat_of_player(player) else {
             return false;
         };
@@ -169,7 +170,7 @@ impl Live {
         };
         position
             .to_move()
-            .is_some_and(|color| seat_of(&position, color) == seat)
+            .is_some_and(|color| Seat::of(&position, color) == seat)
     }
 }
 

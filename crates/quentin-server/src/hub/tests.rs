@@ -68,30 +68,33 @@ async fn a_game_is_played_to_its_end_and_rated() {
         .await
         .unwrap();
     assert_eq!(hub.accept(a, id, 0).await, Err(Refusal::OwnChallenge));
-    assert_eq!(hub.accept(b, id, 10).await.unwrap(), (id, Color::White));
     assert_eq!(
-        hub.play(b, id, at("b1"), 20).await,
+        hub.accept(b, id, 10).await.unwrap(),
+        (id.game(), Color::White)
+    );
+    assert_eq!(
+        hub.play(b, id.game(), at("b1"), 20).await,
         Err(Refusal::NotYourTurn)
     );
     let (c, _) = hub.register("kc", "carol", 0).await.unwrap();
     assert_eq!(
-        hub.play(c, id, at("b1"), 20).await,
+        hub.play(c, id.game(), at("b1"), 20).await,
         Err(Refusal::NotYourGame)
     );
     for (who, p) in [(a, "b1"), (b, "a2"), (a, "b2"), (b, "a3")] {
-        hub.play(who, id, at(p), 30).await.unwrap();
+        hub.play(who, id.game(), at(p), 30).await.unwrap();
     }
     assert_eq!(
-        hub.play(b, id, at("c3"), 40).await,
+        hub.play(b, id.game(), at("c3"), 40).await,
         Err(Refusal::NotYourTurn),
         "it is Black's turn"
     );
     assert!(matches!(
-        hub.play(a, id, at("a1"), 40).await,
+        hub.play(a, id.game(), at("a1"), 40).await,
         Err(Refusal::Illegal(_))
     ));
-    hub.play(a, id, at("b3"), 50).await.unwrap();
-    let view = hub.game(id, 60).unwrap();
+    hub.play(a, id.game(), at("b3"), 50).await.unwrap();
+    let view = hub.game(id.game(), 60).unwrap();
     assert_eq!(view.result_words().as_deref(), Some("B+ connection"));
     assert_eq!(
         view.result_text().as_deref(),
@@ -102,10 +105,13 @@ async fn a_game_is_played_to_its_end_and_rated() {
         "{:?}",
         view.ratings
     );
-    assert_eq!(hub.play(b, id, at("c3"), 60).await, Err(Refusal::GameOver));
     assert_eq!(
-        hub.play(b, 99, at("c3"), 60).await,
-        Err(Refusal::NoSuchGame(99))
+        hub.play(b, id.game(), at("c3"), 60).await,
+        Err(Refusal::GameOver)
+    );
+    assert_eq!(
+        hub.play(b, GameId(99), at("c3"), 60).await,
+        Err(Refusal::NoSuchGame(GameId(99)))
     );
     let record = quentin_record::record::Record::parse(&view.record()).unwrap();
     assert_eq!(record.actions().len(), 5);
@@ -126,7 +132,7 @@ async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody(
             .unwrap();
         hub.challenge(a, &spec("brique"), 0).await.unwrap();
         hub.accept(b, id, 0).await.unwrap();
-        hub.play(a, id, at("c3"), 10_000).await.unwrap();
+        hub.play(a, id.game(), at("c3"), 10_000).await.unwrap();
         // The server is last alive at 20 s: bob has used 10 s of his first move's 30.
         hub.tick(20_000).await;
         hub.close().await;
@@ -139,7 +145,7 @@ async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody(
         3_620_000,
     )
     .unwrap();
-    let view = hub.game(id, 3_620_000).unwrap();
+    let view = hub.game(id.game(), 3_620_000).unwrap();
     assert_eq!(view.actions, vec![at("c3")]);
     assert_eq!(view.left, [600_000, 600_000]);
     assert_eq!(view.first_move, Some(20_000));
@@ -148,13 +154,13 @@ async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody(
     // Bob's first move does not come 20 s later: the tick ends the game, aborted.
     assert!(!hub.tick(3_639_999).await);
     assert!(hub.tick(3_640_000).await);
-    let view = hub.game(id, 3_640_000).unwrap();
+    let view = hub.game(id.game(), 3_640_000).unwrap();
     assert_eq!(
         view.result_words().as_deref(),
         Some("aborted no-first-move")
     );
     assert_eq!(
-        hub.play(b, id, at("a1"), 3_670_001).await,
+        hub.play(b, id.game(), at("a1"), 3_670_001).await,
         Err(Refusal::GameOver)
     );
     let _ = a;
@@ -171,16 +177,19 @@ async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_
         .unwrap();
     hub.accept(b, live, 0).await.unwrap();
     // A first move does not run the clock (it has a timer of its own): 2 s added.
-    hub.play(a, live, at("c3"), 3_000).await.unwrap();
-    assert_eq!(hub.game(live, 3_000).unwrap().left, [62_000, 60_000]);
-    assert_eq!(hub.game(live, 5_000).unwrap().first_move, Some(4_000));
+    hub.play(a, live.game(), at("c3"), 3_000).await.unwrap();
+    assert_eq!(hub.game(live.game(), 3_000).unwrap().left, [62_000, 60_000]);
+    assert_eq!(
+        hub.game(live.game(), 5_000).unwrap().first_move,
+        Some(4_000)
+    );
     // Bob's first move does not come within its 6 s (a tenth of the minute): the game is
     // aborted, and rated for nobody.
     assert_eq!(
-        hub.play(b, live, at("c2"), 9_001).await,
+        hub.play(b, live.game(), at("c2"), 9_001).await,
         Err(Refusal::TimeRanOut)
     );
-    let view = hub.game(live, 9_001).unwrap();
+    let view = hub.game(live.game(), 9_001).unwrap();
     assert_eq!(
         view.result_text().as_deref(),
         Some("Game aborted: bob made no first move")
@@ -194,16 +203,22 @@ async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_
         .await
         .unwrap();
     hub.accept(b, live, 0).await.unwrap();
-    hub.play(a, live, at("c3"), 1_000).await.unwrap();
-    hub.play(b, live, at("a1"), 2_000).await.unwrap();
-    hub.play(a, live, at("c2"), 32_000).await.unwrap();
-    assert_eq!(hub.game(live, 32_000).unwrap().left, [34_000, 62_000]);
+    hub.play(a, live.game(), at("c3"), 1_000).await.unwrap();
+    hub.play(b, live.game(), at("a1"), 2_000).await.unwrap();
+    hub.play(a, live.game(), at("c2"), 32_000).await.unwrap();
     assert_eq!(
-        hub.play(b, live, at("a2"), 94_001).await,
+        hub.game(live.game(), 32_000).unwrap().left,
+        [34_000, 62_000]
+    );
+    assert_eq!(
+        hub.play(b, live.game(), at("a2"), 94_001).await,
         Err(Refusal::TimeRanOut)
     );
     assert_eq!(
-        hub.game(live, 94_001).unwrap().result_words().as_deref(),
+        hub.game(live.game(), 94_001)
+            .unwrap()
+            .result_words()
+            .as_deref(),
         Some("B+ time")
     );
     let day = 86_400_000;
@@ -213,13 +228,18 @@ async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_
         .unwrap();
     hub.accept(b, slow, 0).await.unwrap();
     // Each first move within its day.
-    hub.play(b, slow, at("c3"), day - 1).await.unwrap();
-    hub.play(a, slow, at("c2"), 2 * day - 2).await.unwrap();
+    hub.play(b, slow.game(), at("c3"), day - 1).await.unwrap();
+    hub.play(a, slow.game(), at("c2"), 2 * day - 2)
+        .await
+        .unwrap();
     // Each move has its two days afresh: bob, Black, may wait 2 days less a moment.
     assert!(!hub.tick(4 * day - 3).await);
     assert!(hub.tick(4 * day - 2).await);
     assert_eq!(
-        hub.game(slow, 4 * day).unwrap().result_words().as_deref(),
+        hub.game(slow.game(), 4 * day)
+            .unwrap()
+            .result_words()
+            .as_deref(),
         Some("W+ time")
     );
 }
@@ -234,9 +254,9 @@ async fn casual_games_take_back_by_agreement_and_rated_ones_never() {
         .await
         .unwrap();
     hub.accept(b, rated, 0).await.unwrap();
-    hub.play(a, rated, at("c3"), 1).await.unwrap();
+    hub.play(a, rated.game(), at("c3"), 1).await.unwrap();
     assert_eq!(
-        hub.takeback(a, rated, 2).await,
+        hub.takeback(a, rated.game(), 2).await,
         Err(Refusal::RatedNoTakeback)
     );
     let casual = hub
@@ -244,13 +264,16 @@ async fn casual_games_take_back_by_agreement_and_rated_ones_never() {
         .await
         .unwrap();
     hub.accept(b, casual, 0).await.unwrap();
-    hub.play(a, casual, at("c3"), 1).await.unwrap();
-    assert_eq!(hub.takeback(a, casual, 2).await, Ok(false));
-    assert_eq!(hub.game(casual, 2).unwrap().takeback, Some(0));
-    assert_eq!(hub.takeback(b, casual, 3).await, Ok(true));
-    let view = hub.game(casual, 3).unwrap();
+    hub.play(a, casual.game(), at("c3"), 1).await.unwrap();
+    assert_eq!(hub.takeback(a, casual.game(), 2).await, Ok(false));
+    assert_eq!(
+        hub.game(casual.game(), 2).unwrap().takeback,
+        Some(Seat::First)
+    );
+    assert_eq!(hub.takeback(b, casual.game(), 3).await, Ok(true));
+    let view = hub.game(casual.game(), 3).unwrap();
     assert!(view.actions.is_empty());
-    assert_eq!(view.to_move, Some(0));
+    assert_eq!(view.to_move, Some(Seat::First));
 }
 
 #[tokio::test]
@@ -296,7 +319,7 @@ async fn challenges_have_limits_and_addressees() {
     let view = &hub.challenges()[0];
     assert_eq!(
         (view.id, view.setup.game, view.setup.pieces),
-        (2, Game::Quint, 20)
+        (ChallengeId(2), Game::Quint, 20)
     );
     assert_eq!(
         (view.by_name.as_str(), view.first_mover()),
@@ -405,7 +428,7 @@ async fn sent(hub: &Hub, n: usize) {
 }
 
 /// `n` casual games of alice (Black, first) against bob; their numbers.
-async fn games(hub: &Hub, n: usize) -> (i64, i64, Vec<i64>) {
+async fn games(hub: &Hub, n: usize) -> (PlayerId, PlayerId, Vec<GameId>) {
     let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
     let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
     let mut ids = Vec::new();
@@ -415,7 +438,7 @@ async fn games(hub: &Hub, n: usize) -> (i64, i64, Vec<i64>) {
             .await
             .unwrap();
         hub.accept(b, id, 0).await.unwrap();
-        ids.push(id);
+        ids.push(id.game());
     }
     (a, b, ids)
 }

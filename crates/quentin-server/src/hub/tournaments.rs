@@ -14,6 +14,8 @@ use super::super::tournament::{
     GameResult, Kind, Pairing, Played, Settings, TournamentId, TournamentRefusal,
 };
 use super::{Hub, Inner, Live, Refusal, color_of};
+use crate::ids::{GameId, PlayerId, Seat};
+use crate::present::Cancelled;
 
 /// A tournament as the protocol and the screens show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +56,7 @@ pub struct TournamentGame {
     /// Who moves second; none for a bye.
     pub second: Option<String>,
     /// The game's number; none for a bye.
-    pub game: Option<i64>,
+    pub game: Option<GameId>,
     /// Its result, once over.
     pub result: Option<GameResult>,
 }
@@ -68,21 +70,29 @@ pub(crate) fn result_of(live: &Live) -> Option<GameResult> {
         }
         GameEnd::Aborted(Aborted::NoFirstMove) => GameResult::FirstWon,
         GameEnd::Aborted(_) | GameEnd::Drawn(_) => GameResult::Draw,
-        GameEnd::Won { by, .. } if color_of(&live.position, 0) == by => GameResult::FirstWon,
+        GameEnd::Won { by, .. } if color_of(&live.position, Seat::First) == by => {
+            GameResult::FirstWon
+        }
         GameEnd::Won { .. } => GameResult::SecondWon,
     })
 }
 
 /// Whether `player` lost game `live` by making no first move.
-pub(crate) fn struck(live: &Live, player: i64) -> bool {
+pub(crate) fn struck(live: &Live, player: PlayerId) -> bool {
+    // The first seat with no action is the one that made no first move.
+    let idle = if live.row.actions.is_empty() {
+        Seat::First
+    } else {
+        Seat::Second
+    };
     live.row
         .result
         .is_some_and(|end| end == GameEnd::Aborted(Aborted::NoFirstMove))
-        && live.row.players[live.row.actions.len().min(1)] == player
+        && live.row.players[idle] == player
 }
 
 /// The results of a tournament's games, by game: each one's, none while it goes on.
-pub(crate) type Results = HashMap<i64, Option<GameResult>>;
+pub(crate) type Results = HashMap<GameId, Option<GameResult>>;
 
 /// The games and byes of tournament `t` with their results in `results`.
 pub(crate) fn played(t: &TournamentRow, results: &Results) -> Vec<Played> {
@@ -122,10 +132,10 @@ impl Inner {
     pub(crate) fn tournament_view(&self, id: i64, now: i64) -> Option<TournamentView> {
         let t = self.tournaments.get(&id)?;
         let settings = Settings::from_stored(&t.settings).ok()?;
-        let players: Vec<i64> = t.entrants.iter().map(|e| e.player).collect();
+        let players: Vec<PlayerId> = t.entrants.iter().map(|e| e.player).collect();
         let played = self.played(t);
         let key = rating_key(settings.spec.setup);
-        let ratings: HashMap<i64, i64> = players
+        let ratings: HashMap<PlayerId, i64> = players
             .iter()
             .map(|p| {
                 let rating = self
@@ -188,7 +198,7 @@ impl Hub {
     /// The creator has an open or running tournament already; a store that cannot save.
     pub async fn create_tournament(
         &self,
-        by: i64,
+        by: PlayerId,
         settings: &Settings,
         now: i64,
     ) -> Result<TournamentId, TournamentRefusal> {
@@ -231,7 +241,7 @@ impl Hub {
     /// No such tournament, started already, full, joined already; a store that cannot save.
     pub async fn join_tournament(
         &self,
-        player: i64,
+        player: PlayerId,
         id: TournamentId,
     ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
@@ -285,7 +295,7 @@ impl Hub {
     /// Not in it, over; a store that cannot save.
     pub async fn withdraw_tournament(
         &self,
-        player: i64,
+        player: PlayerId,
         id: TournamentId,
         at_once: bool,
         now: i64,
@@ -372,11 +382,11 @@ impl Hub {
     /// save.
     pub async fn cancel_tournament(
         &self,
-        by: i64,
+        by: PlayerId,
         id: TournamentId,
         now: i64,
     ) -> Result<(), TournamentRefusal> {
-        let text = {
+        let why = {
             let inner = self.lock();
             let t = inner
                 .tournaments
@@ -390,19 +400,25 @@ impl Hub {
                 "running" => return Err(TournamentRefusal::RunningCancel(id)),
                 status => return Err(TournamentRefusal::Status(id, status.to_string())),
             }
-            format!(
-                "tournament {id} is cancelled by its creator {}",
-                inner.name_of(by)
-            )
+            Cancelled::ByCreator {
+                id,
+                creator: inner.name_of(by),
+            }
         };
-        self.cancelled(id.0, text, now)
+        self.cancelled(id.0, &why, now)
             .await
             .map_err(TournamentRefusal::Store)
     }
 
-    /// Tournament `id`, open or running, is cancelled, each entrant left message `text`; its
-    /// games under way are aborted by [`Hub::end_sanctioned`] (their owners').
-    pub(crate) async fn cancelled(&self, id: i64, text: String, now: i64) -> Result<(), Refusal> {
+    /// Tournament `id`, open or running, is cancelled, each entrant left the message of
+    /// `why`; its games under way are aborted by [`Hub::end_sanctioned`] (their owners').
+    pub(crate) async fn cancelled(
+        &self,
+        id: i64,
+        why: &Cancelled,
+        now: i64,
+    ) -> Result<(), Refusal> {
+        let text = why.to_string();
         let turn = self.lobby_turn.clone().lock_owned().await;
         let live = self
             .lock()
@@ -429,7 +445,7 @@ impl Hub {
     }
 
     /// The games under way of the cancelled tournaments, and of those `ordered` cancelled.
-    pub(crate) fn cancelled_games(&self, ordered: &std::collections::BTreeSet<i64>) -> Vec<i64> {
+    pub(crate) fn cancelled_games(&self, ordered: &std::collections::BTreeSet<i64>) -> Vec<GameId> {
         let inner = self.lock();
         inner
             .tournaments
@@ -447,7 +463,7 @@ impl Hub {
     /// Not in it, not a running arena; a store that cannot save.
     pub async fn pause_tournament(
         &self,
-        player: i64,
+        player: PlayerId,
         id: TournamentId,
         paused: bool,
     ) -> Result<(), TournamentRefusal> {
@@ -507,7 +523,7 @@ impl Hub {
     /// How many tournaments `player` joined were cancelled: when it grows, a message waits
     /// for them in the store.
     #[must_use]
-    pub fn cancelled_for(&self, player: i64) -> usize {
+    pub fn cancelled_for(&self, player: PlayerId) -> usize {
         self.lock()
             .tournaments
             .values()

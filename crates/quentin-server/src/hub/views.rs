@@ -1,26 +1,30 @@
 //! What the hub shows: a game as its players and watchers see it, the open challenges, a
-//! player's games, the games being played, recent results, the leaderboard, and records.
+//! player's games, the games being played, recent results, the leaderboard, the players
+//! online, and records. The data only: what people read of it is written in
+//! `crate::present`.
 
-use quentin_record::record::{self, Players};
-use quentin_rules::{Action, Color, Ending, Game, Position, Setup};
+use quentin_rules::{Action, Color, Game, Position, Setup};
 
 use super::super::game_end::{Aborted, GameEnd, How};
 use super::super::size_class::{RatingKey, SizeClass, rating_key};
 use super::super::spec::TimeControl;
+use super::super::store::RatingRow;
 use super::agree::Rematch;
 use super::{Hub, Inner, Live, color_of};
+use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
 use quentin_app::app::{Abort, Finish, Win};
 use quentin_record::game_line::takeback_len;
+use quentin_record::spec::First;
 
 /// A game as its players and watchers see it.
 #[derive(Clone, Debug)]
 pub struct GameView {
     /// Its number.
-    pub id: i64,
+    pub id: GameId,
     /// Its setup.
     pub setup: Setup,
     /// Player 1 (who moved first) and player 2.
-    pub players: [i64; 2],
+    pub players: [PlayerId; 2],
     /// Their names.
     pub names: [String; 2],
     /// Their ratings at this game, rounded.
@@ -42,18 +46,18 @@ pub struct GameView {
     pub clock: TimeControl,
     /// Milliseconds left to each player now.
     pub left: [i64; 2],
-    /// The seat to move (0: player 1); `None` once over.
-    pub to_move: Option<usize>,
+    /// The seat to move; `None` once over.
+    pub to_move: Option<Seat>,
     /// How it ended, once over.
     pub result: Option<GameEnd>,
     /// Rated or casual.
     pub rated: bool,
     /// The seat that asks to take back.
-    pub takeback: Option<usize>,
+    pub takeback: Option<Seat>,
     /// Milliseconds left for the first move of the seat to move, while it has made none.
     pub first_move: Option<i64>,
     /// Once over: who offers a rematch.
-    pub rematch: Option<usize>,
+    pub rematch: Option<Seat>,
     /// Once over: what the offer of a rematch has given.
     pub rematch_state: Option<Rematch>,
 }
@@ -61,13 +65,13 @@ pub struct GameView {
 impl GameView {
     /// The seat of `player`, if they play in it.
     #[must_use]
-    pub fn seat(&self, player: i64) -> Option<usize> {
-        self.players.iter().position(|p| *p == player)
+    pub fn seat(&self, player: PlayerId) -> Option<Seat> {
+        Seat::BOTH.into_iter().find(|s| self.players[*s] == player)
     }
 
     /// The colour of seat `seat` now.
     #[must_use]
-    pub fn color(&self, seat: usize) -> Color {
+    pub fn color(&self, seat: Seat) -> Color {
         color_of(&self.position, seat)
     }
 
@@ -84,21 +88,19 @@ impl GameView {
         Some(match self.result? {
             GameEnd::Aborted(why) => Finish::Aborted(match why {
                 Aborted::Asked => Abort::Asked,
-                Aborted::NoFirstMove => Abort::NoFirstMove(self.no_first_move()),
+                Aborted::NoFirstMove => Abort::NoFirstMove(self.no_first_move().index()),
                 Aborted::TooShort => Abort::TooShort,
                 Aborted::ByOperator => Abort::ByOperator,
             }),
             GameEnd::Won { by, how } => {
                 let seat = self.seat_of_color(by);
                 Finish::Won(
-                    seat,
+                    seat.index(),
                     match how {
-                        How::Rules(Ending::Connection) => Win::Connection(self.color(seat)),
-                        How::Rules(Ending::Quint) => Win::Quint,
-                        How::Rules(Ending::NoPieceLeft) => Win::NoPieceLeft,
-                        How::Rules(Ending::NoLegalAction) => Win::NoLegalAction,
-                        // A repetition draws; no win is by it.
-                        How::Rules(Ending::ThirdRepetition) => Win::NoLegalAction,
+                        How::Connection => Win::Connection(self.color(seat)),
+                        How::Quint => Win::Quint,
+                        How::NoPieceLeft => Win::NoPieceLeft,
+                        How::NoLegalAction => Win::NoLegalAction,
                         How::Time => Win::Time,
                         How::Resignation => Win::Resignation,
                         How::Forfeit => Win::Forfeit,
@@ -110,66 +112,30 @@ impl GameView {
     }
 
     /// The seat that plays `color` at the end of the game.
-    fn seat_of_color(&self, color: Color) -> usize {
-        usize::from(self.color(1) == color)
+    fn seat_of_color(&self, color: Color) -> Seat {
+        if self.color(Seat::Second) == color {
+            Seat::Second
+        } else {
+            Seat::First
+        }
     }
 
     /// The seat that made no first move, in an aborted game: the first seat with no action.
     #[must_use]
-    pub fn no_first_move(&self) -> usize {
-        self.actions.len().min(1)
-    }
-
-    /// The result for people, as a watcher reads it: `bob joined left and right and wins`,
-    /// `alice ran out of time: bob wins`, `Game aborted: bob made no first move`.
-    #[must_use]
-    pub fn result_text(&self) -> Option<String> {
-        Some(self.finish()?.text(&self.names, None))
-    }
-
-    /// The result from `seat`'s side, with the rating change of a rated game: `You joined
-    /// top and bottom: you win, +12`.
-    #[must_use]
-    pub fn result_for(&self, seat: usize) -> Option<String> {
-        let mut text = self.finish()?.text(&self.names, Some(seat));
-        if let Some(changes) = self.changes {
-            text.push_str(&format!(", {}", signed(changes[seat])));
+    pub fn no_first_move(&self) -> Seat {
+        if self.actions.is_empty() {
+            Seat::First
+        } else {
+            Seat::Second
         }
-        Some(text)
     }
 
     /// The seat that asks for a takeback and how many actions it would take back.
     #[must_use]
-    pub fn takeback_asked(&self) -> Option<(usize, usize)> {
+    pub fn takeback_asked(&self) -> Option<(Seat, usize)> {
         let asker = self.takeback?;
         let start = self.setup.start().ok()?;
-        Some((asker, takeback_len(&start, &self.actions, asker)))
-    }
-
-    /// Seat `seat`'s rating as shown: `1500?` while provisional.
-    #[must_use]
-    pub fn rating_text(&self, seat: usize) -> String {
-        shown_rating(self.ratings[seat], self.provisional[seat])
-    }
-
-    /// The record, as `quentin replay` reads it: the players' names as its headers, comments
-    /// on the terms and the result.
-    #[must_use]
-    pub fn record(&self) -> String {
-        let players: Players = [Some(self.names[0].clone()), Some(self.names[1].clone())];
-        let mut out = format!(
-            "# quentin serve, game {}: {} vs {}, {}, {}\n",
-            self.id,
-            self.names[0],
-            self.names[1],
-            self.clock,
-            if self.rated { "rated" } else { "casual" }
-        );
-        if let Some(result) = self.result_text() {
-            out.push_str(&format!("# {result}\n"));
-        }
-        out.push_str(&record::write_players(self.setup, &players, &self.actions));
-        out
+        Some((asker, takeback_len(&start, &self.actions, asker.index())))
     }
 }
 
@@ -182,15 +148,15 @@ pub use quentin_app::puzzle_rating::{PROVISIONAL, shown_rating, signed};
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChallengeView {
     /// Its number.
-    pub id: i64,
+    pub id: ChallengeId,
     /// Who made it.
-    pub by: i64,
+    pub by: PlayerId,
     /// Their name.
     pub by_name: String,
     /// The game.
     pub setup: Setup,
-    /// `me`, `you` or `random`, from the challenger's side.
-    pub first: String,
+    /// Who moves first, from the challenger's side.
+    pub first: First,
     /// The time control.
     pub clock: TimeControl,
     /// Rated or casual.
@@ -206,12 +172,22 @@ impl ChallengeView {
     /// (whoever accepts it) or `random`.
     #[must_use]
     pub fn first_mover(&self) -> &str {
-        match self.first.as_str() {
-            "me" => &self.by_name,
-            "you" => "acceptor",
-            _ => "random",
+        match self.first {
+            First::Me => &self.by_name,
+            First::You => "acceptor",
+            First::Random => "random",
         }
     }
+}
+
+/// A player online, as the lobby's list shows them (its line: `crate::present::online_line`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OnlinePlayer {
+    /// Their name.
+    pub name: String,
+    /// The game whose rating they have played most rated games for (at its board-size class),
+    /// and that rating; `None` before any rated game.
+    pub most_played: Option<(Game, RatingRow)>,
 }
 
 /// A line of the leaderboard.
@@ -240,7 +216,7 @@ impl Inner {
             by: c.by,
             by_name: self.name_of(c.by),
             setup: c.setup,
-            first: c.first.clone(),
+            first: c.first,
             clock: c.clock,
             rated: c.rated,
             to: c.to.map(|t| self.name_of(t)),
@@ -248,14 +224,14 @@ impl Inner {
         }
     }
 
-    pub(super) fn name_of(&self, id: i64) -> String {
+    pub(super) fn name_of(&self, id: PlayerId) -> String {
         self.players
             .get(&id)
             .map_or_else(|| format!("#{id}"), |p| p.name.clone())
     }
 
     /// `player`'s rating at `key` as shown: `1500?` while provisional (or never rated).
-    fn rating_text(&self, player: i64, key: RatingKey) -> String {
+    fn rating_text(&self, player: PlayerId, key: RatingKey) -> String {
         let r = self
             .players
             .get(&player)
@@ -265,11 +241,9 @@ impl Inner {
         shown_rating(r.rating.round() as i64, r.deviation > PROVISIONAL)
     }
 
-    /// What the list of players online says of `player`: their name and the rating of the game
-    /// and board-size class they played most (`alice Quentin 1612`), or `new` for a player who
-    /// has not played a rated game.
-    fn online_text(&self, player: i64) -> String {
-        let name = self.name_of(player);
+    /// What the list of players online shows of `player`: their name and the game and
+    /// board-size class they played most rated games of, with its rating.
+    fn online_player(&self, player: PlayerId) -> OnlinePlayer {
         let most = self.players.get(&player).and_then(|p| {
             p.ratings.iter().max_by_key(|(key, r)| {
                 // The most games; among equals the first game and class, every time.
@@ -279,19 +253,17 @@ impl Inner {
                 (r.games, std::cmp::Reverse((at, size)))
             })
         });
-        match most {
-            Some((key, r)) if r.games > 0 => format!(
-                "{name} {} {}",
-                key.0,
-                shown_rating(r.rating.round() as i64, r.deviation > PROVISIONAL)
-            ),
-            _ => format!("{name} new"),
+        OnlinePlayer {
+            name: self.name_of(player),
+            most_played: most
+                .filter(|(_, r)| r.games > 0)
+                .map(|((game, _), r)| (*game, *r)),
         }
     }
 
     pub(super) fn view(&self, game: &Live, now: i64) -> GameView {
         let row = &game.row;
-        let rating = |id: i64| {
+        let rating = |id: PlayerId| {
             self.players
                 .get(&id)
                 .and_then(|p| p.ratings.get(&rating_key(row.setup)))
@@ -329,20 +301,20 @@ impl Inner {
 impl Hub {
     /// Game `id` as it stands at `now`.
     #[must_use]
-    pub fn game(&self, id: i64, now: i64) -> Option<GameView> {
+    pub fn game(&self, id: GameId, now: i64) -> Option<GameView> {
         let inner = self.lock();
         inner.games.get(&id).map(|g| inner.view(g, now))
     }
 
     /// Why game `id` cannot be had: there is none, or it is damaged.
     #[must_use]
-    pub fn missing(&self, id: i64) -> super::Refusal {
+    pub fn missing(&self, id: GameId) -> super::Refusal {
         self.lock().missing(id)
     }
 
     /// The record of game `id`.
     #[must_use]
-    pub fn record(&self, id: i64, now: i64) -> Option<String> {
+    pub fn record(&self, id: GameId, now: i64) -> Option<String> {
         self.game(id, now).map(|g| g.record())
     }
 
@@ -360,7 +332,7 @@ impl Hub {
     /// `player`'s games: the unfinished ones first, then the last finished ones, newest first;
     /// at most `most`.
     #[must_use]
-    pub fn games_of(&self, player: i64, now: i64, most: usize) -> Vec<GameView> {
+    pub fn games_of(&self, player: PlayerId, now: i64, most: usize) -> Vec<GameView> {
         self.games_page(player, now, 0, most).0
     }
 
@@ -407,17 +379,17 @@ impl Hub {
         names
     }
 
-    /// The players online as the lobby lists them, sorted by name, each with the rating of
-    /// the game they played most ([`Inner::online_text`]).
+    /// The players online as the lobby lists them, sorted by name, each with the game they
+    /// played most ([`OnlinePlayer`]).
     #[must_use]
-    pub fn online_with_ratings(&self) -> Vec<String> {
+    pub fn online_players(&self) -> Vec<OnlinePlayer> {
         let inner = self.lock();
-        let mut ids: Vec<i64> = self.online_ids(&inner).into_iter().collect();
+        let mut ids: Vec<PlayerId> = self.online_ids(&inner).into_iter().collect();
         ids.sort_by_key(|&id| inner.name_of(id).to_lowercase());
-        ids.into_iter().map(|id| inner.online_text(id)).collect()
+        ids.into_iter().map(|id| inner.online_player(id)).collect()
     }
 
-    fn online_ids(&self, inner: &Inner) -> std::collections::BTreeSet<i64> {
+    fn online_ids(&self, inner: &Inner) -> std::collections::BTreeSet<PlayerId> {
         inner
             .online
             .keys()

@@ -24,6 +24,7 @@ use super::super::hub::{GameView, Rematch};
 use super::super::reviews::Reviewer;
 use super::driver::{Glue, Refresh, Wake, drive};
 use super::{CLOCK_TICK, Next, Screen};
+use crate::ids::{GameId, PlayerId, Seat};
 
 /// The shortest time between two frames of a watcher's screen: a game played fast is shown
 /// to its watchers ten times a second at most, each frame its latest state.
@@ -65,7 +66,8 @@ fn next_change(view: &GameView) -> Option<Duration> {
 /// What a screen shows of time: each clock's text, its `low time!` mark, a first move's timer.
 fn shown_time(view: &GameView) -> (Vec<String>, Option<String>) {
     let low = view.clock.low_ms();
-    let clocks = (0..2)
+    let clocks = Seat::BOTH
+        .into_iter()
         .map(|seat| {
             let running = view.to_move == Some(seat) && view.result.is_none();
             let mark = if running && view.left[seat] < low {
@@ -79,21 +81,21 @@ fn shown_time(view: &GameView) -> (Vec<String>, Option<String>) {
     (clocks, view.first_move.map(render::clock_text))
 }
 
-fn online_of(view: &GameView, me: i64) -> Online {
+fn online_of(view: &GameView, me: PlayerId) -> Online {
     Online {
-        seat: view.seat(me),
+        seat: view.seat(me).map(Seat::index),
         names: view.names.clone(),
-        ratings: [0, 1].map(|seat| view.rating_text(seat)),
+        ratings: Seat::BOTH.map(|seat| view.rating_text(seat)),
         changes: view.changes,
         clock: view.clock.to_string(),
         left: view.left,
         low: view.clock.low_ms(),
-        running: view.to_move,
+        running: view.to_move.map(Seat::index),
         rated: view.rated,
         result: view.finish(),
-        takeback: view.takeback,
+        takeback: view.takeback.map(Seat::index),
         first_move: view.first_move,
-        rematch: view.rematch,
+        rematch: view.rematch.map(Seat::index),
         connected: view.connected,
         watchers: view.watchers,
     }
@@ -102,8 +104,8 @@ fn online_of(view: &GameView, me: i64) -> Online {
 /// A game, played or watched, until the player goes back to the lobby.
 pub(super) async fn game_screen(
     ctx: &Context,
-    me: &(i64, String),
-    id: i64,
+    me: &(PlayerId, String),
+    id: GameId,
     screen: &mut Screen,
     input: &mut Inbox,
 ) -> Next {
@@ -123,8 +125,8 @@ pub(super) async fn game_screen(
 /// frame, its requests carried out by the hub.
 struct Playing<'a> {
     ctx: &'a Context,
-    me: i64,
-    id: i64,
+    me: PlayerId,
+    id: GameId,
     app: App,
     side: Side,
     news: watch::Receiver<u64>,
@@ -143,7 +145,7 @@ struct Playing<'a> {
 
 impl<'a> Playing<'a> {
     /// Game `id` for player `me`, or `None` if there is no such game.
-    fn open(ctx: &'a Context, me: i64, id: i64, look: Look) -> Option<Playing<'a>> {
+    fn open(ctx: &'a Context, me: PlayerId, id: GameId, look: Look) -> Option<Playing<'a>> {
         let (Ok(news), Some(view)) = (ctx.hub.watch_game(id), ctx.hub.game(id, ctx.clock.now()))
         else {
             return None;
@@ -274,7 +276,7 @@ impl Glue for Playing<'_> {
 }
 
 /// The app of game `view` for player `me` (a watcher when not one of its players).
-fn app_of(view: &GameView, me: i64, look: Look) -> App {
+fn app_of(view: &GameView, me: PlayerId, look: Look) -> App {
     let start = view.setup.start().unwrap_or_else(|_| view.position.clone());
     // The hub commits only what the rules accept; were it otherwise, the board shows the game
     // up to the refused action.
@@ -304,8 +306,8 @@ enum Carried {
 /// refusal is said on the screen).
 async fn carry_out(
     ctx: &Context,
-    me: i64,
-    id: i64,
+    me: PlayerId,
+    id: GameId,
     app: &mut App,
     effects: Vec<Effect>,
     side: &mut Side,

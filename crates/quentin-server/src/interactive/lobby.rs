@@ -14,11 +14,13 @@ use quentin_app::screen::lobby::{Ask, Board, Challenge, Exit, GameLine, Lobby, T
 use super::super::Context;
 use super::super::bot::tournament::{lines as table, summary};
 use super::super::hub::{GameView, Refusal, Standing, TournamentView, shown_rating};
-use super::super::spec::{First, Spec};
+use super::super::spec::Spec;
 use super::super::store::RatingRow;
 use super::super::tournament::{Settings, TournamentId};
 use super::Next;
 use super::driver::{Glue, Refresh, Wake};
+use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
+use crate::present;
 
 /// The most open challenges a lobby lists.
 const LOBBY_CHALLENGES: usize = 100;
@@ -52,8 +54,8 @@ impl<'a> LobbyGlue<'a> {
         }
     }
 
-    fn me(&self) -> i64 {
-        self.lobby.me.0
+    fn me(&self) -> PlayerId {
+        PlayerId(self.lobby.me.0)
     }
 }
 
@@ -89,7 +91,7 @@ impl Glue for LobbyGlue<'_> {
         let open: Vec<i64> = board
             .challenges
             .iter()
-            .filter(|c| c.by == me)
+            .filter(|c| c.by == me.0)
             .map(|c| c.id)
             .collect();
         if let Some(id) = self
@@ -99,7 +101,7 @@ impl Glue for LobbyGlue<'_> {
         {
             // What the lobby said is old news once the game opens.
             self.lobby.message = None;
-            return Refresh::Leave(Next::Game(*id));
+            return Refresh::Leave(Next::Game(GameId(*id)));
         }
         self.waiting = open;
         Refresh::Draw
@@ -121,12 +123,12 @@ impl Glue for LobbyGlue<'_> {
             Ask::Quit => return Some(Next::Quit),
             Ask::Puzzles => return Some(Next::Puzzles),
             Ask::Operators => return Some(Next::Operators),
-            Ask::Open(id) => return Some(Next::Game(id)),
-            Ask::Accept(id) => match ctx.hub.accept(me, id, now).await {
+            Ask::Open(id) => return Some(Next::Game(GameId(id))),
+            Ask::Accept(id) => match ctx.hub.accept(me, ChallengeId(id), now).await {
                 Ok((id, _)) => return Some(Next::Game(id)),
                 Err(refusal) => lobby.say(refusal.to_string(), true),
             },
-            Ask::Withdraw(id) => match ctx.hub.withdraw(me, id).await {
+            Ask::Withdraw(id) => match ctx.hub.withdraw(me, ChallengeId(id)).await {
                 Ok(()) => lobby.say(format!("Challenge #{id} withdrawn."), false),
                 Err(refusal) => lobby.say(refusal.to_string(), true),
             },
@@ -182,29 +184,33 @@ impl Glue for LobbyGlue<'_> {
             Exit::Quit => Next::Quit,
             Exit::Puzzles => Next::Puzzles,
             Exit::Operators => Next::Operators,
-            Exit::Open(id) => Next::Game(id),
+            Exit::Open(id) => Next::Game(GameId(id)),
         }
     }
 }
 
 /// What the lobby of player `me` shows, from the hub.
-fn board(ctx: &Context, me: i64) -> Board {
+fn board(ctx: &Context, me: PlayerId) -> Board {
     let now = ctx.clock.now();
     let hub = &ctx.hub;
     let (challenges, more_challenges) = hub.lobby_challenges(me, LOBBY_CHALLENGES);
     Board {
         motd: ctx.access.lists().motd.clone(),
-        online: hub.online_with_ratings(),
+        online: hub
+            .online_players()
+            .iter()
+            .map(present::online_line)
+            .collect(),
         challenges: challenges
             .into_iter()
             .map(|c| Challenge {
-                id: c.id,
-                by: c.by,
+                id: c.id.0,
+                by: c.by.0,
                 by_name: c.by_name,
                 by_rating: c.by_rating,
                 spec: Spec {
                     setup: c.setup,
-                    first: First::from_name(&c.first).unwrap_or(First::Random),
+                    first: c.first,
                     clock: c.clock,
                     rated: c.rated,
                     to: c.to,
@@ -246,20 +252,20 @@ fn board(ctx: &Context, me: i64) -> Board {
 }
 
 /// A game of the player's, from their side.
-fn mine_line(g: &GameView, me: i64) -> GameLine {
-    let seat = g.seat(me).unwrap_or(0);
+fn mine_line(g: &GameView, me: PlayerId) -> GameLine {
+    let seat = g.seat(me).unwrap_or(Seat::First);
     let state = match (&g.result, g.to_move) {
         (Some(_), _) => g.result_for(seat).unwrap_or_default(),
         (None, Some(s)) if s == seat => format!("your turn, {}", clock_text(g.left[seat])),
         _ => "their turn".to_string(),
     };
     GameLine {
-        id: g.id,
+        id: g.id.0,
         text: format!(
             "#{} {} vs {}: {state}",
             g.id,
             g.setup.game,
-            g.names[1 - seat]
+            g.names[seat.other()]
         ),
         going: g.result.is_none(),
     }
@@ -268,7 +274,7 @@ fn mine_line(g: &GameView, me: i64) -> GameLine {
 /// A game others play, to watch.
 fn watched_line(g: &GameView) -> GameLine {
     GameLine {
-        id: g.id,
+        id: g.id.0,
         text: format!(
             "#{} {} {} vs {}, {} action{}",
             g.id,

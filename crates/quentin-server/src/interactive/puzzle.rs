@@ -14,11 +14,11 @@ use quentin_rules::Action;
 
 use super::super::Context;
 use super::super::channel::Inbox;
-use super::super::hub::seat_of;
 use super::super::puzzles::{self, Outcome, Served, change, goal_words, shown_puzzle_rating};
 use super::super::store::puzzles::Rated;
 use super::driver::{Glue, drive};
 use super::{Next, Screen, notice};
+use crate::ids::{self, PlayerId};
 
 /// What the player did with one puzzle.
 enum Done {
@@ -34,7 +34,7 @@ enum Done {
 /// tried, until the player goes back to the lobby.
 pub(super) async fn puzzle_screen(
     ctx: &Context,
-    me: &(i64, String),
+    me: &(PlayerId, String),
     screen: &mut Screen,
     input: &mut Inbox,
 ) -> Next {
@@ -68,7 +68,7 @@ struct Seat {
 /// One puzzle, until the player asks for the next or leaves.
 async fn one(
     ctx: &Context,
-    me: &(i64, String),
+    me: &(PlayerId, String),
     served: Served,
     screen: &mut Screen,
     input: &mut Inbox,
@@ -80,24 +80,24 @@ async fn one(
     let Some(side) = position.to_move() else {
         return Done::Lobby;
     };
-    let seat = seat_of(&position, side);
+    let seat = ids::Seat::of(&position, side);
     let mine = puzzles::rating(&ctx.hub, me.0).await.unwrap_or_default();
     let mut names = [String::new(), String::new()];
     names[seat] = me.1.clone();
-    names[1 - seat] = "puzzle".to_string();
+    names[seat.other()] = "puzzle".to_string();
     let mut ratings = [String::new(), String::new()];
     ratings[seat] = shown_puzzle_rating(&mine);
-    ratings[1 - seat] = format!("{}", served.rating.rating.round() as i64);
+    ratings[seat.other()] = format!("{}", served.rating.rating.round() as i64);
     let goal = goal_words(puzzle);
     let online = Online {
-        seat: Some(seat),
+        seat: Some(seat.index()),
         names,
         ratings,
         changes: None,
         clock: format!("puzzle: {goal}"),
         left: [0, 0],
         low: 0,
-        running: Some(seat),
+        running: Some(seat.index()),
         rated: true,
         result: None,
         takeback: None,
@@ -138,7 +138,7 @@ async fn one(
 /// A puzzle's screen on the server: the game's app, the player's moves judged by the server.
 struct Solving<'a> {
     ctx: &'a Context,
-    me: i64,
+    me: PlayerId,
     served: &'a Served,
     app: App,
     state: Seat,
@@ -192,7 +192,7 @@ impl Glue for Solving<'_> {
 /// came to.
 async fn answer(
     ctx: &Context,
-    me: i64,
+    me: PlayerId,
     served: &Served,
     app: &mut App,
     state: &mut Seat,

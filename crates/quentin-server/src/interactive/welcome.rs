@@ -13,6 +13,7 @@ use super::super::bot::Who;
 use super::super::channel::Inbox;
 use super::Screen;
 use super::driver::{Glue, drive};
+use crate::ids::PlayerId;
 
 /// A notice: nothing to fetch, nothing to carry out.
 struct Noticed(Notice);
@@ -44,23 +45,23 @@ struct Naming<'a> {
     ctx: &'a Context,
     who: &'a Who,
     /// The player whose name the operators took away, or none for a new key.
-    renamed: Option<i64>,
+    renamed: Option<PlayerId>,
     pick: NamePick,
 }
 
 impl Glue for Naming<'_> {
     type Screen = NamePick;
-    type Done = Option<(i64, String)>;
+    type Done = Option<(PlayerId, String)>;
 
     fn screen(&mut self) -> &mut NamePick {
         &mut self.pick
     }
 
-    fn gone(&self) -> Option<(i64, String)> {
+    fn gone(&self) -> Option<(PlayerId, String)> {
         None
     }
 
-    async fn act(&mut self, name: String) -> Option<Option<(i64, String)>> {
+    async fn act(&mut self, name: String) -> Option<Option<(PlayerId, String)>> {
         let (ctx, who) = (self.ctx, self.who);
         if let Some(id) = self.renamed {
             return match super::super::moderation::session::pick(ctx, id, &name).await {
@@ -84,7 +85,7 @@ impl Glue for Naming<'_> {
         None
     }
 
-    fn left(&mut self, NoName: NoName) -> Option<(i64, String)> {
+    fn left(&mut self, NoName: NoName) -> Option<(PlayerId, String)> {
         None
     }
 }
@@ -94,10 +95,10 @@ impl Glue for Naming<'_> {
 pub(super) async fn pick_name(
     ctx: &Context,
     who: &Who,
-    renamed: Option<i64>,
+    renamed: Option<PlayerId>,
     screen: &mut Screen,
     input: &mut Inbox,
-) -> Option<(i64, String)> {
+) -> Option<(PlayerId, String)> {
     let mut glue = Naming {
         ctx,
         who,

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use anyhow::Result;
 
 use super::{AuditRow, Ban, Order, Sanctions};
+use crate::ids::{GameId, PlayerId};
 
 /// A value of a row or a parameter: the stores' common types.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +51,12 @@ impl Value {
 impl From<i64> for Value {
     fn from(n: i64) -> Value {
         Value::Int(n)
+    }
+}
+
+impl From<PlayerId> for Value {
+    fn from(player: PlayerId) -> Value {
+        Value::Int(player.0)
     }
 }
 
@@ -114,7 +121,7 @@ pub const HOST: &str = "host";
 /// The placeholder name of a player renamed by an operator, until they pick one: no player
 /// can register it (a `.` is not allowed in names).
 #[must_use]
-pub fn placeholder(player: i64) -> String {
+pub fn placeholder(player: PlayerId) -> String {
     format!("renamed.{player}")
 }
 
@@ -157,7 +164,7 @@ impl Ledger {
         let mut s = Sanctions::default();
         for row in tx.query("SELECT player, reason, ends FROM bans", &[])? {
             s.bans.insert(
-                row[0].int(),
+                PlayerId(row[0].int()),
                 Ban {
                     reason: row[1].text(),
                     until: row[2].opt_int(),
@@ -170,7 +177,7 @@ impl Ledger {
         s.aborts = tx
             .query("SELECT whom FROM audit WHERE what = 'abort'", &[])?
             .iter()
-            .filter_map(|r| r[0].text().strip_prefix("game ")?.parse().ok())
+            .filter_map(|r| r[0].text().strip_prefix("game ")?.parse().ok().map(GameId))
             .collect();
         s.cancels = tx
             .query("SELECT whom FROM audit WHERE what = 'cancel'", &[])?
@@ -236,7 +243,12 @@ impl Ledger {
     ///
     /// # Errors
     /// A failing store; inside, a name taken (the refusal's words).
-    pub async fn pick_name(&self, player: i64, name: &str, now: i64) -> Result<Result<(), String>> {
+    pub async fn pick_name(
+        &self,
+        player: PlayerId,
+        name: &str,
+        now: i64,
+    ) -> Result<Result<(), String>> {
         let (me, name) = (self.clone(), name.to_string());
         tokio::task::spawn_blocking(move || {
             let mut tx = me.store.begin(true)?;
@@ -274,8 +286,12 @@ impl Ledger {
     }
 }
 
-fn ids(tx: &mut dyn Tx, sql: &str) -> Result<std::collections::HashSet<i64>> {
-    Ok(tx.query(sql, &[])?.iter().map(|r| r[0].int()).collect())
+fn ids(tx: &mut dyn Tx, sql: &str) -> Result<std::collections::HashSet<PlayerId>> {
+    Ok(tx
+        .query(sql, &[])?
+        .iter()
+        .map(|r| PlayerId(r[0].int()))
+        .collect())
 }
 
 fn audit_rows(tx: &mut dyn Tx, sql: &str, params: &[Value]) -> Result<Vec<AuditRow>> {
@@ -399,7 +415,7 @@ fn run(tx: &mut dyn Tx, by: &str, order: &Order, now: i64) -> Result<Result<Stri
                 Ok(p) => p,
                 Err(why) => return Ok(Err(why)),
             };
-            let new = placeholder(p.id);
+            let new = placeholder(PlayerId(p.id));
             if p.name == new {
                 return Ok(Err(format!("{} has a new name to pick already", p.name)));
             }
@@ -423,7 +439,7 @@ fn run(tx: &mut dyn Tx, by: &str, order: &Order, now: i64) -> Result<Result<Stri
             Ok(new)
         }
         Order::Abort(id) => {
-            let rows = tx.query("SELECT result FROM games WHERE id = $1", &[(*id).into()])?;
+            let rows = tx.query("SELECT result FROM games WHERE id = $1", &[id.0.into()])?;
             match rows.first() {
                 None => Err("no such game".to_string()),
                 Some(r) if r[0] != Value::Null => Err("the game is over".to_string()),
@@ -453,7 +469,7 @@ fn run(tx: &mut dyn Tx, by: &str, order: &Order, now: i64) -> Result<Result<Stri
         Order::Close(id) => {
             if tx.execute(
                 "UPDATE challenges SET open = FALSE WHERE id = $1 AND open = TRUE",
-                &[(*id).into()],
+                &[id.0.into()],
             )? == 0
             {
                 Err("no such challenge".to_string())

@@ -14,6 +14,7 @@ pub mod session;
 mod sqlite;
 pub mod watch;
 
+use crate::ids::{ChallengeId, GameId, PlayerId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
@@ -38,9 +39,9 @@ pub enum Order {
     /// `rename NAME`: a new name to pick at the next login.
     Rename(String),
     /// `abort GAME`: ended, unrated.
-    Abort(i64),
+    Abort(GameId),
     /// `close CHALLENGE`.
-    Close(i64),
+    Close(ChallengeId),
     /// `reset NAME`: every rating back to the start.
     Reset(String),
     /// `mark NAME`: their games from now on are played unrated.
@@ -104,8 +105,8 @@ impl Order {
             }
             "unban" => Order::Unban(name("unban NAME")?),
             "rename" => Order::Rename(name("rename NAME")?),
-            "abort" => Order::Abort(number(ABORT_USAGE)?),
-            "close" => Order::Close(number("close CHALLENGE")?),
+            "abort" => Order::Abort(GameId(number(ABORT_USAGE)?)),
+            "close" => Order::Close(ChallengeId(number("close CHALLENGE")?)),
             "reset" => Order::Reset(name("reset NAME")?),
             "mark" => Order::Mark(name("mark NAME")?),
             "unmark" => Order::Unmark(name("unmark NAME")?),
@@ -233,15 +234,15 @@ impl fmt::Display for Ban {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sanctions {
     /// The bans, by player (ended ones too, until unbanned: [`Sanctions::ban_of`] checks).
-    pub bans: HashMap<i64, Ban>,
+    pub bans: HashMap<PlayerId, Ban>,
     /// The marked players: their games from now on are played unrated.
-    pub marked: HashSet<i64>,
+    pub marked: HashSet<PlayerId>,
     /// The players renamed by an operator, who must pick a new name.
-    pub renamed: HashSet<i64>,
+    pub renamed: HashSet<PlayerId>,
     /// The players the store names operators (`quentin serve admin op NAME`).
-    pub operators: HashSet<i64>,
+    pub operators: HashSet<PlayerId>,
     /// The games an operator ordered aborted (those still going on are ended by their owner).
-    pub aborts: BTreeSet<i64>,
+    pub aborts: BTreeSet<GameId>,
     /// The tournaments an operator ordered cancelled (cancelled by their director, their
     /// games under way aborted by their owners).
     pub cancels: BTreeSet<i64>,
@@ -252,7 +253,7 @@ pub struct Sanctions {
 impl Sanctions {
     /// The ban of `player` in force at `now`, if any.
     #[must_use]
-    pub fn ban_of(&self, player: i64, now: i64) -> Option<&Ban> {
+    pub fn ban_of(&self, player: PlayerId, now: i64) -> Option<&Ban> {
         self.bans
             .get(&player)
             .filter(|b| b.until.is_none_or(|until| now < until))
@@ -327,8 +328,11 @@ mod tests {
                 .unwrap_err()
                 .contains("bad date")
         );
-        assert_eq!(Order::parse(&["abort", "12"]), Ok(Order::Abort(12)));
-        assert_eq!(Order::parse(&["close", "3"]), Ok(Order::Close(3)));
+        assert_eq!(Order::parse(&["abort", "12"]), Ok(Order::Abort(GameId(12))));
+        assert_eq!(
+            Order::parse(&["close", "3"]),
+            Ok(Order::Close(ChallengeId(3)))
+        );
         assert_eq!(Order::parse(&["players"]), Ok(Order::Players(None)));
         assert_eq!(Order::parse(&["log"]), Ok(Order::Log));
         assert_eq!(
@@ -363,9 +367,9 @@ mod tests {
             "you are banned from this server: rude words (until 2030-01-02)"
         );
         let mut sanctions = Sanctions::default();
-        sanctions.bans.insert(7, ban);
-        assert!(sanctions.ban_of(7, until - 1).is_some());
-        assert!(sanctions.ban_of(7, until).is_none());
-        assert!(sanctions.ban_of(8, 0).is_none());
+        sanctions.bans.insert(PlayerId(7), ban);
+        assert!(sanctions.ban_of(PlayerId(7), until - 1).is_some());
+        assert!(sanctions.ban_of(PlayerId(7), until).is_none());
+        assert!(sanctions.ban_of(PlayerId(8), 0).is_none());
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::super::Context;
 use super::super::bot::Who;
 use super::Order;
+use crate::ids::{GameId, PlayerId};
 
 /// What a player who is not an operator is told, for any order.
 pub const NOT_AN_OPERATOR: &str = "not an operator";
@@ -33,7 +34,7 @@ pub fn is_operator(ctx: &Context, who: &Who) -> bool {
 /// Whether `abort ID` in this session is an operator's: an operator, and not a player of
 /// game `id` (a player's own abort is the player's, with its rules).
 #[must_use]
-pub fn operator_abort(ctx: &Context, who: &Who, id: i64) -> bool {
+pub fn operator_abort(ctx: &Context, who: &Who, id: GameId) -> bool {
     let me = who.player.as_ref().map(|(id, _)| *id);
     is_operator(ctx, who)
         && ctx
@@ -69,13 +70,13 @@ pub async fn carry_out(ctx: &Context, who: &Who, order: &Order) -> Result<String
 
 /// Whether player `id` was renamed by an operator and must pick a new name.
 #[must_use]
-pub fn renamed(ctx: &Context, id: i64) -> bool {
+pub fn renamed(ctx: &Context, id: PlayerId) -> bool {
     ctx.hub.sanctions().renamed.contains(&id)
 }
 
 /// What a banned player is told: the ban in force for player `id`.
 #[must_use]
-pub fn ban_words(ctx: &Context, id: Option<i64>) -> String {
+pub fn ban_words(ctx: &Context, id: Option<PlayerId>) -> String {
     id.and_then(|id| {
         ctx.hub
             .sanctions()
@@ -87,7 +88,7 @@ pub fn ban_words(ctx: &Context, id: Option<i64>) -> String {
 
 /// What a login of player `id` (if registered) is refused with: the ban in force, if any.
 #[must_use]
-pub fn ban_at_login(ctx: &Context, id: Option<i64>) -> Option<String> {
+pub fn ban_at_login(ctx: &Context, id: Option<PlayerId>) -> Option<String> {
     let id = id?;
     let sanctions = ctx.hub.sanctions();
     sanctions
@@ -109,7 +110,7 @@ pub fn keep_login(ctx: &Context, key: &str, address: std::net::IpAddr) {
 
 /// Returns once player `id` is banned (never, if they are not): a session of theirs then ends
 /// (`channel::Ended::Banned`).
-pub async fn banned(ctx: Arc<Context>, id: i64) {
+pub async fn banned(ctx: Arc<Context>, id: PlayerId) {
     let mut news = ctx.hub.watch_sanctions();
     let gone = news
         .wait_for(|s| s.ban_of(id, ctx.clock.now()).is_some())
@@ -125,7 +126,7 @@ pub async fn banned(ctx: Arc<Context>, id: i64) {
 ///
 /// # Errors
 /// A bad name, a name taken, a store that cannot save: the reason.
-pub async fn pick(ctx: &Context, id: i64, name: &str) -> Result<(i64, String), String> {
+pub async fn pick(ctx: &Context, id: PlayerId, name: &str) -> Result<(PlayerId, String), String> {
     if !super::super::hub::good_name(name) {
         return Err(super::super::hub::Refusal::BadName.to_string());
     }

@@ -10,6 +10,7 @@ use super::super::Context;
 use super::super::hub::Hub;
 use super::ledger::placeholder;
 use super::{AuditRow, Ledger, Order};
+use crate::ids::{ChallengeId, GameId};
 
 /// How often the ledger is read again.
 pub const EVERY: Duration = Duration::from_millis(500);
@@ -96,7 +97,7 @@ impl Moderation {
 }
 
 /// Returns once game `id` is over, or after a few seconds.
-async fn over(hub: &Hub, id: i64) {
+async fn over(hub: &Hub, id: GameId) {
     let Ok(mut news) = hub.watch_game(id) else {
         return;
     };
@@ -137,7 +138,7 @@ fn apply(hub: &Hub, row: &AuditRow) {
         }
         "close" => {
             if let Some(id) = number("challenge ") {
-                hub.challenges_closed(Some(id), None);
+                hub.challenges_closed(Some(ChallengeId(id)), None);
             }
         }
         _ => {}

@@ -7,6 +7,7 @@
 use quentin_rules::Game;
 
 use super::RatingRow;
+use crate::ids::PlayerId;
 
 /// A puzzle's rating deviation at the start: its shipped rating is an estimate (the computer
 /// level that finds the move), surer than nothing known, so it starts below a player's 350
@@ -47,7 +48,7 @@ impl PuzzleRow {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attempt {
     /// The player.
-    pub player: i64,
+    pub player: PlayerId,
     /// The puzzle's id.
     pub puzzle: String,
     /// Solved, or failed.
@@ -75,14 +76,14 @@ pub enum PuzzleQuery {
     /// and that the player has not attempted; among equals, the first by id.
     Next {
         /// The player.
-        player: i64,
+        player: PlayerId,
         /// Only this game's.
         game: Option<Game>,
     },
     /// The puzzle of this id.
     One(String),
     /// The player's puzzle rating (1500, RD 350 before any attempt).
-    Rating(i64),
+    Rating(PlayerId),
     /// The players of the best puzzle ratings, best first, at most `most`, those whose rating
     /// deviation is above `provisional` left off.
     Leaders {

@@ -6,8 +6,9 @@ use anyhow::{Context as _, Result};
 use quentin_rules::{Action, Game, Setup};
 
 use super::super::game_end::GameEnd;
-use super::super::spec::TimeControl;
+use super::super::spec::{First, TimeControl};
 use super::{Damaged, GameRow};
+use crate::ids::GameId;
 
 /// The setup of a row's columns.
 pub(super) fn setup_of(game: &str, size: i64, pie: bool, pieces: i64) -> Result<Setup> {
@@ -30,6 +31,11 @@ pub(super) fn end_of(result: Option<String>, reason: Option<String>) -> Result<O
     }
 }
 
+/// Who moves first, from its stored word (`me`, `you`, `random`).
+pub(super) fn first_of(word: &str) -> Result<First> {
+    First::from_name(word).with_context(|| format!("who moves first: {}", shown(word)))
+}
+
 pub(super) fn clock_of(text: &str) -> Result<TimeControl> {
     TimeControl::from_stored(text).with_context(|| format!("a bad clock {}", shown(text)))
 }
@@ -48,14 +54,15 @@ pub(super) fn attach_moves(
     damaged: &mut Vec<Damaged>,
 ) {
     let mut at = 0;
-    let mut bad: Vec<(i64, String)> = Vec::new();
+    let mut bad: Vec<(GameId, String)> = Vec::new();
     for (id, index, action) in moves {
+        let id = GameId(id);
         while games.get(at).is_some_and(|g| g.id < id) {
             at += 1;
         }
         let Some(game) = games.get_mut(at).filter(|g| g.id == id) else {
             // A move of a game that is not here (or already found damaged).
-            if !damaged.iter().any(|d| d.kind == "game" && d.id == id)
+            if !damaged.iter().any(|d| d.kind == "game" && d.id == id.0)
                 && !bad.iter().any(|(b, _)| *b == id)
             {
                 bad.push((id, "moves of a game the store does not have".to_string()));
@@ -85,7 +92,7 @@ pub(super) fn attach_moves(
     games.retain(|g| !bad.iter().any(|(b, _)| *b == g.id));
     damaged.extend(bad.into_iter().map(|(id, why)| Damaged {
         kind: "game",
-        id,
+        id: id.0,
         why,
     }));
 }

@@ -9,11 +9,12 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 use quentin_rules::Game;
 
 use super::super::size_class::{RatingKey, SizeClass};
-use super::rows::{attach_moves, clock_of, end_of, setup_of};
+use super::rows::{attach_moves, clock_of, end_of, first_of, setup_of};
 use super::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow, schema,
     tournaments,
 };
+use crate::ids::{ChallengeId, GameId, PlayerId};
 
 mod puzzles;
 
@@ -91,13 +92,13 @@ impl Sqlite {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    fn ratings(&self) -> Result<Vec<(i64, RatingKey, RatingRow)>> {
+    fn ratings(&self) -> Result<Vec<(PlayerId, RatingKey, RatingRow)>> {
         let mut statement = self.conn.prepare(
             "SELECT player, game, class, rating, deviation, volatility, games FROM ratings",
         )?;
         let rows = statement.query_map([], |r| {
             Ok((
-                r.get::<_, i64>(0)?,
+                r.get::<_, PlayerId>(0)?,
                 r.get::<_, String>(1)?,
                 r.get::<_, String>(2)?,
                 RatingRow {
@@ -131,10 +132,10 @@ impl Sqlite {
             let id: i64 = r.get(0)?;
             let row = (|| {
                 Ok::<_, anyhow::Error>(ChallengeRow {
-                    id,
+                    id: ChallengeId(id),
                     by: r.get(1)?,
                     setup: setup_of(&r.get::<_, String>(2)?, r.get(3)?, r.get(4)?, r.get(5)?)?,
-                    first: r.get(6)?,
+                    first: first_of(&r.get::<_, String>(6)?)?,
                     clock: clock_of(&r.get::<_, String>(7)?)?,
                     rated: r.get(8)?,
                     to: r.get(9)?,
@@ -161,7 +162,7 @@ impl Sqlite {
         let mut games = Vec::new();
         while let Some(r) = rows.next()? {
             let id: i64 = r.get(0)?;
-            match game_of(id, r) {
+            match game_of(GameId(id), r) {
                 Ok(game) => games.push(game),
                 Err(e) => damaged.push(Damaged {
                     kind: "game",
@@ -181,7 +182,7 @@ impl Sqlite {
     }
 }
 
-fn game_of(id: i64, r: &Row<'_>) -> Result<GameRow> {
+fn game_of(id: GameId, r: &Row<'_>) -> Result<GameRow> {
     let result: Option<String> = r.get(12)?;
     let reason: Option<String> = r.get(13)?;
     Ok(GameRow {
@@ -294,7 +295,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
                     c.setup.size as i64,
                     c.setup.pie,
                     c.setup.pieces as i64,
-                    c.first,
+                    c.first.name(),
                     c.clock.stored(),
                     c.rated,
                     c.to
@@ -411,8 +412,14 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
                 else {
                     anyhow::bail!("a challenge without a number");
                 };
-                apply(conn, &Change::StartGame(GameRow { id, ..game.clone() }))?;
-                Ok(id)
+                apply(
+                    conn,
+                    &Change::StartGame(GameRow {
+                        id: GameId(id),
+                        ..game.clone()
+                    }),
+                )?;
+                Ok(GameId(id))
             };
             tournaments::apply_sqlite(conn, change, start)
         }

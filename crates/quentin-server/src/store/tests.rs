@@ -53,14 +53,14 @@ fn a_store_from_before_versions_opens_with_its_rows_at_the_current_version() {
     assert_eq!(loaded.players.len(), 2);
     assert_eq!(loaded.players[0].name, "alice");
     assert_eq!(loaded.players[1].key, "SHA256:b");
-    assert_eq!(loaded.ratings[0].0, 1);
+    assert_eq!(loaded.ratings[0].0, PlayerId(1));
     assert_eq!(loaded.ratings[0].2.rating, 1620.5);
     assert_eq!(
         loaded.challenges.len(),
         1,
         "the closed challenge stays closed"
     );
-    assert_eq!(loaded.challenges[0].to, Some(1));
+    assert_eq!(loaded.challenges[0].to, Some(PlayerId(1)));
     assert_eq!(loaded.games.len(), 1);
     assert_eq!(loaded.games[0].actions.len(), 2);
     assert_eq!(loaded.heartbeat, Some(1300));
@@ -94,25 +94,29 @@ fn a_version_1_store_keeps_each_rating_for_its_game_s_own_size_class_and_rates_b
     assert_eq!(
         keys,
         [
-            (1, (Game::Quentin, SizeClass::Medium), 1620.5),
-            (2, (Game::Quint, SizeClass::Small), 1400.0)
+            (PlayerId(1), (Game::Quentin, SizeClass::Medium), 1620.5),
+            (PlayerId(2), (Game::Quint, SizeClass::Small), 1400.0)
         ]
     );
     // A small board's rating is kept apart from the medium one of the same game.
     let small = (Game::Quentin, SizeClass::Small);
     let change = Change::AddAction {
-        game: 1,
+        game: GameId(1),
         index: 2,
         action: Some(Action::Pass),
         left: [0, 0],
         at: 0,
         end: None,
         winner: None,
-        ratings: vec![(1, small, RatingRow::default())],
+        ratings: vec![(PlayerId(1), small, RatingRow::default())],
     };
     assert!(store.commit(&[&change]).unwrap()[0].is_ok());
     let ratings = store.load().unwrap().ratings;
-    let alice: Vec<_> = ratings.iter().filter(|r| r.0 == 1).map(|r| r.1).collect();
+    let alice: Vec<_> = ratings
+        .iter()
+        .filter(|r| r.0 == PlayerId(1))
+        .map(|r| r.1)
+        .collect();
     assert_eq!(alice.len(), 2, "{ratings:?}");
     assert!(alice.contains(&small) && alice.contains(&(Game::Quentin, SizeClass::Medium)));
 }
@@ -178,7 +182,7 @@ fn a_change_that_fails_leaves_the_rest_of_its_batch() {
     // A move of a game that does not exist: the store refuses it (no such row to change is
     // not an error, but its move number taken twice is).
     let moves = Change::AddAction {
-        game: 7,
+        game: GameId(7),
         index: 0,
         action: Some(Action::Pass),
         left: [0, 0],
@@ -222,7 +226,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
         let Ok(Applied::Id(id)) = store.commit(&[&add]).unwrap().remove(0) else {
             panic!("no player");
         };
-        ids.push(id);
+        ids.push(PlayerId(id));
     }
     let create = Change::Tournament(TournamentChange::Create(TournamentRow {
         id: 0,
@@ -267,7 +271,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
         },
     }));
     let game = GameRow {
-        id: 0,
+        id: GameId(0),
         setup: Setup::new(Game::Quentin),
         players: [ids[1], ids[0]],
         clock: TimeControl::Live {
@@ -299,7 +303,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
     assert_eq!(
         loaded.games,
         [GameRow {
-            id: *game_id,
+            id: GameId(*game_id),
             ..game
         }]
     );
@@ -310,7 +314,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
         (row.status.as_str(), row.started, row.starts),
         ("running", Some(50), 70)
     );
-    let entrants: Vec<(i64, i64, bool)> = row
+    let entrants: Vec<(PlayerId, i64, bool)> = row
         .entrants
         .iter()
         .map(|e| (e.player, e.strikes, e.paused))
@@ -332,7 +336,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
                 round: 1,
                 first: ids[1],
                 second: Some(ids[0]),
-                game: Some(*game_id)
+                game: Some(GameId(*game_id))
             }
         ]
     );
@@ -347,7 +351,7 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all() {
     let mut store = Sqlite::open(&path).unwrap();
     let create = Change::Tournament(TournamentChange::Create(TournamentRow {
         id: 0,
-        by: 1,
+        by: PlayerId(1),
         settings: "swiss quentin clock 1+0 rounds 2".to_string(),
         created: 10,
         starts: 70,
@@ -360,9 +364,9 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all() {
         panic!("no tournament");
     };
     let game = |first: i64, second: i64| GameRow {
-        id: 0,
+        id: GameId(0),
         setup: Setup::new(Game::Quentin),
-        players: [first, second],
+        players: [PlayerId(first), PlayerId(second)],
         clock: TimeControl::Live {
             minutes: 1,
             increment: 0,
@@ -377,7 +381,7 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all() {
     let round = |last: i64| {
         Change::Tournament(TournamentChange::Round {
             tournament: t,
-            byes: vec![(1, 5)],
+            byes: vec![(1, PlayerId(5))],
             games: vec![(1, game(1, 2)), (1, game(3, last))],
         })
     };
@@ -404,10 +408,10 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all() {
     };
     drop(store);
     let loaded = Sqlite::open(&path).unwrap().load().unwrap();
-    let pairings: Vec<(i64, Option<i64>, Option<i64>)> = loaded.tournaments[0]
+    let pairings: Vec<(i64, Option<i64>, Option<GameId>)> = loaded.tournaments[0]
         .pairings
         .iter()
-        .map(|p| (p.first, p.second, p.game))
+        .map(|p| (p.first.0, p.second.map(|s| s.0), p.game))
         .collect();
     assert_eq!(
         pairings,

@@ -15,6 +15,8 @@ mod apply;
 pub use apply::apply_sqlite;
 
 use super::{ChallengeRow, GameRow};
+use crate::ids::{ChallengeId, GameId, PlayerId};
+use crate::spec::First;
 
 /// The tables of the schema step that brings tournaments, on SQLite.
 pub const SQLITE_STEP: &str = "
@@ -50,7 +52,7 @@ pub struct TournamentRow {
     /// Its number.
     pub id: i64,
     /// Who made it.
-    pub by: i64,
+    pub by: PlayerId,
     /// The words of `tournament create` that give its settings.
     pub settings: String,
     /// When it was made (ms since the epoch).
@@ -71,7 +73,7 @@ pub struct TournamentRow {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EntrantRow {
     /// Who.
-    pub player: i64,
+    pub player: PlayerId,
     /// Withdrawn during the tournament (by choice, or after two games lost without a move).
     pub withdrawn: bool,
     /// Games lost without a move.
@@ -86,11 +88,11 @@ pub struct PairingRow {
     /// The round (an arena's: the game's number in the tournament).
     pub round: i64,
     /// Who moves first, or has the bye.
-    pub first: i64,
+    pub first: PlayerId,
     /// Who moves second.
-    pub second: Option<i64>,
+    pub second: Option<PlayerId>,
     /// The game.
-    pub game: Option<i64>,
+    pub game: Option<GameId>,
 }
 
 /// A change of a tournament.
@@ -103,14 +105,14 @@ pub enum TournamentChange {
         /// The tournament.
         tournament: i64,
         /// Who.
-        player: i64,
+        player: PlayerId,
     },
     /// `player` leaves before the start.
     Leave {
         /// The tournament.
         tournament: i64,
         /// Who.
-        player: i64,
+        player: PlayerId,
     },
     /// An entrant's state during the tournament.
     Entrant {
@@ -155,7 +157,7 @@ pub enum TournamentChange {
         /// The tournament.
         tournament: i64,
         /// Each bye's round and player.
-        byes: Vec<(i64, i64)>,
+        byes: Vec<(i64, PlayerId)>,
         /// Each game's round and row.
         games: Vec<(i64, GameRow)>,
     },
@@ -166,7 +168,7 @@ pub enum TournamentChange {
         /// The round.
         round: i64,
         /// Who.
-        player: i64,
+        player: PlayerId,
     },
     /// A round paired from the entrants as the store holds them, in the transaction that
     /// writes it: the tournament's row locked (a join, a withdrawal or another start on
@@ -217,7 +219,7 @@ impl TournamentChange {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Round {
     /// Each bye's round and player.
-    pub byes: Vec<(i64, i64)>,
+    pub byes: Vec<(i64, PlayerId)>,
     /// Each game's round and row (its `id` is the game's number once written).
     pub games: Vec<(i64, GameRow)>,
 }
@@ -257,10 +259,10 @@ pub struct Paired {
 #[must_use]
 pub fn challenge_of(game: &GameRow) -> ChallengeRow {
     ChallengeRow {
-        id: 0,
+        id: ChallengeId(0),
         by: game.players[0],
         setup: game.setup,
-        first: "me".to_string(),
+        first: First::Me,
         clock: game.clock,
         rated: game.rated,
         to: Some(game.players[1]),

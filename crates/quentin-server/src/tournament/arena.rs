@@ -115,11 +115,15 @@ pub fn pair(waiting: &[Waiting], alone: bool) -> Vec<Pairing> {
 mod tests {
     use super::super::GameResult::{Draw, FirstWon, SecondWon};
     use super::*;
+    use crate::ids::PlayerId;
 
-    fn game(round: u32, first: Player, second: Player, result: super::super::GameResult) -> Played {
+    fn game(round: u32, first: i64, second: i64, result: super::super::GameResult) -> Played {
         Played {
             round,
-            pairing: Pairing::Game { first, second },
+            pairing: Pairing::Game {
+                first: PlayerId(first),
+                second: PlayerId(second),
+            },
             result: Some(result),
         }
     }
@@ -134,11 +138,11 @@ mod tests {
             game(5, 1, 2, FirstWon),  // 2
             game(6, 1, 3, SecondWon), // 0
         ];
-        let s = score(1, &played);
+        let s = score(PlayerId(1), &played);
         assert_eq!(s.halves, 2 * (2 + 2 + 4 + 2 + 2));
         assert_eq!(s.streak, 0);
-        assert_eq!(s.last_opponent, Some(3));
-        assert!(score(1, &played[..3]).on_fire());
+        assert_eq!(s.last_opponent, Some(PlayerId(3)));
+        assert!(score(PlayerId(1), &played[..3]).on_fire());
     }
 
     #[test]
@@ -148,7 +152,9 @@ mod tests {
             game(2, 3, 4, FirstWon),
             game(3, 5, 6, SecondWon),
         ];
-        let waiting: Vec<Waiting> = (1..=6).map(|p| Waiting::from_played(p, &played)).collect();
+        let waiting: Vec<Waiting> = (1..=6)
+            .map(|p| Waiting::from_played(PlayerId(p), &played))
+            .collect();
         let games = pair(&waiting, false);
         // Winners 1, 3, 6; losers 2, 4, 5. 1 meets 3 (nearest, not its last), 6 the first
         // loser it has not just met, 2; then 4 and 5.
@@ -161,9 +167,15 @@ mod tests {
                 assert!(!p.met(first, second), "{g:?} is a rematch");
             }
         }
-        assert!(games.iter().any(|g| g.has(1) && g.has(3)));
+        assert!(
+            games
+                .iter()
+                .any(|g| g.has(PlayerId(1)) && g.has(PlayerId(3)))
+        );
         // The last two, who just met, wait; alone in the arena they meet again.
-        let two: Vec<Waiting> = [1, 2].map(|p| Waiting::from_played(p, &played)).to_vec();
+        let two: Vec<Waiting> = [1, 2]
+            .map(|p| Waiting::from_played(PlayerId(p), &played))
+            .to_vec();
         assert!(pair(&two, false).is_empty());
         assert_eq!(pair(&two, true).len(), 1);
     }
@@ -172,15 +184,15 @@ mod tests {
     fn whoever_moved_first_less_often_moves_first() {
         let played = [game(1, 1, 2, FirstWon), game(2, 3, 4, SecondWon)];
         let waiting = [
-            Waiting::from_played(1, &played),
-            Waiting::from_played(4, &played),
+            Waiting::from_played(PlayerId(1), &played),
+            Waiting::from_played(PlayerId(4), &played),
         ];
         // 1 and 4 have 2 points each; 1 moved first, 4 second.
         assert_eq!(
             pair(&waiting, false),
             [Pairing::Game {
-                first: 4,
-                second: 1
+                first: PlayerId(4),
+                second: PlayerId(1)
             }]
         );
     }

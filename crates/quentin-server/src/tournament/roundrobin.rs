@@ -77,11 +77,12 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
+    use crate::ids::PlayerId;
 
     #[test]
     fn everyone_meets_everyone_once_a_cycle_and_the_second_with_colours_swapped() {
         for n in 2..=12usize {
-            let players: Vec<Player> = (1..=n as i64).map(|p| p * 10).collect();
+            let players: Vec<Player> = (1..=n as i64).map(|p| PlayerId(p * 10)).collect();
             let rounds = schedule(&players, 2);
             assert_eq!(rounds.len(), 2 * super::rounds(n), "{n}");
             let mut met: HashMap<(Player, Player), u32> = HashMap::new();

@@ -212,11 +212,20 @@ pub fn result_word(result: Option<GameResult>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::PlayerId;
 
-    fn game(round: u32, first: Player, second: Player, result: Option<GameResult>) -> Played {
+    /// The players numbered `numbers`.
+    fn players(numbers: &[i64]) -> Vec<PlayerId> {
+        numbers.iter().copied().map(PlayerId).collect()
+    }
+
+    fn game(round: u32, first: i64, second: i64, result: Option<GameResult>) -> Played {
         Played {
             round,
-            pairing: Pairing::Game { first, second },
+            pairing: Pairing::Game {
+                first: PlayerId(first),
+                second: PlayerId(second),
+            },
             result,
         }
     }
@@ -231,25 +240,30 @@ mod tests {
             game(1, 4, 3, Some(SecondWon)),
             Played {
                 round: 1,
-                pairing: Pairing::Bye(5),
+                pairing: Pairing::Bye(PlayerId(5)),
                 result: None,
             },
             game(2, 1, 3, Some(FirstWon)),
             game(2, 2, 5, Some(SecondWon)),
             Played {
                 round: 2,
-                pairing: Pairing::Bye(4),
+                pairing: Pairing::Bye(PlayerId(4)),
                 result: None,
             },
             game(3, 3, 5, Some(Draw)),
             game(3, 4, 2, Some(SecondWon)),
             Played {
                 round: 3,
-                pairing: Pairing::Bye(1),
+                pairing: Pairing::Bye(PlayerId(1)),
                 result: None,
             },
         ];
-        let lines = standings(Kind::Swiss, &[1, 2, 3, 4, 5], &played, &HashMap::new());
+        let lines = standings(
+            Kind::Swiss,
+            &players(&[1, 2, 3, 4, 5]),
+            &played,
+            &HashMap::new(),
+        );
         let shown: Vec<String> = lines
             .iter()
             .map(|l| {
@@ -286,12 +300,17 @@ mod tests {
     #[test]
     fn a_running_game_counts_for_colours_and_not_for_points() {
         let played = [game(1, 7, 8, None)];
-        let all = tallies(&[7, 8], &played);
-        assert_eq!(all[&7].halves, 0);
-        assert_eq!(all[&7].balance(), 1);
-        assert_eq!(all[&8].balance(), -1);
+        let all = tallies(&players(&[7, 8]), &played);
+        assert_eq!(all[&PlayerId(7)].halves, 0);
+        assert_eq!(all[&PlayerId(7)].balance(), 1);
+        assert_eq!(all[&PlayerId(8)].balance(), -1);
         let table = crosstable(
-            &standings(Kind::RoundRobin, &[7, 8], &played, &HashMap::new()),
+            &standings(
+                Kind::RoundRobin,
+                &players(&[7, 8]),
+                &played,
+                &HashMap::new(),
+            ),
             &played,
         );
         assert_eq!(table[0][1], "*");

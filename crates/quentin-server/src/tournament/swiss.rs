@@ -227,10 +227,16 @@ mod tests {
 
     use super::super::GameResult;
     use super::*;
+    use crate::ids::PlayerId;
+
+    /// The players numbered `numbers`.
+    fn players(numbers: &[i64]) -> Vec<PlayerId> {
+        numbers.iter().copied().map(PlayerId).collect()
+    }
 
     /// Plays `rounds` Swiss rounds of `n` players, the results drawn from `luck`.
     fn play(n: usize, rounds: u32, luck: &[u8]) -> Vec<Played> {
-        let players: Vec<Player> = (1..=n as i64).collect();
+        let players: Vec<Player> = (1..=n as i64).map(PlayerId).collect();
         let mut played: Vec<Played> = Vec::new();
         let mut k = 0;
         for round in 1..=rounds {
@@ -258,23 +264,23 @@ mod tests {
 
     #[test]
     fn round_one_pairs_the_upper_half_with_the_lower_half_alternating_colours() {
-        let round = pair(&[1, 2, 3, 4, 5, 6, 7], &[]);
+        let round = pair(&players(&[1, 2, 3, 4, 5, 6, 7]), &[]);
         assert_eq!(
             round,
             [
                 Pairing::Game {
-                    first: 1,
-                    second: 4
+                    first: PlayerId(1),
+                    second: PlayerId(4)
                 },
                 Pairing::Game {
-                    first: 5,
-                    second: 2
+                    first: PlayerId(5),
+                    second: PlayerId(2)
                 },
                 Pairing::Game {
-                    first: 3,
-                    second: 6
+                    first: PlayerId(3),
+                    second: PlayerId(6)
                 },
-                Pairing::Bye(7),
+                Pairing::Bye(PlayerId(7)),
             ]
         );
     }
@@ -283,8 +289,8 @@ mod tests {
     fn round_two_pairs_winners_with_winners_giving_each_the_other_colour_than_before() {
         // Round one: 1-5, 6-2, 3-7, 8-4, won by 5, 6, 7 and 8.
         let played = play(8, 1, &[0, 2]);
-        let round = pair(&[1, 2, 3, 4, 5, 6, 7, 8], &played);
-        let all = tallies(&[1, 2, 3, 4, 5, 6, 7, 8], &played);
+        let round = pair(&players(&[1, 2, 3, 4, 5, 6, 7, 8]), &played);
+        let all = tallies(&players(&[1, 2, 3, 4, 5, 6, 7, 8]), &played);
         for pairing in &round {
             let Pairing::Game { first, second } = *pairing else {
                 panic!("no bye with 8")
@@ -308,12 +314,12 @@ mod tests {
                 Pairing::Game { .. } => None,
             })
             .collect();
-        assert_eq!(byes, [5]);
-        let round = pair(&[1, 2, 3, 4, 5], &played);
+        assert_eq!(byes, [PlayerId(5)]);
+        let round = pair(&players(&[1, 2, 3, 4, 5]), &played);
         let Some(Pairing::Bye(next)) = round.last() else {
             panic!("a bye with 5")
         };
-        assert_ne!(*next, 5);
+        assert_ne!(*next, PlayerId(5));
     }
 
     proptest! {
@@ -342,7 +348,7 @@ mod tests {
                     }
                 }
                 seen.sort_unstable();
-                prop_assert_eq!(seen, (1..=n as i64).collect::<Vec<_>>(), "round {}", round);
+                prop_assert_eq!(seen, (1..=n as i64).map(PlayerId).collect::<Vec<_>>(), "round {}", round);
             }
             prop_assert!(byes.values().all(|b| *b == 1), "byes {:?}", byes);
             for (i, a) in played.iter().enumerate() {

@@ -1,15 +1,16 @@
 use quentin_rules::{Game, Setup};
 
 use super::super::super::hub::{ChallengeView, Refusal};
-use super::super::super::spec::TimeControl;
+use super::super::super::spec::{First, TimeControl};
 use super::super::super::tournament::{TournamentId, TournamentRefusal};
 use super::super::command::{Gate, ParseError};
 use super::{Outcome, Refused, challenge_line, framed};
+use crate::ids::{ChallengeId, GameId, PlayerId};
 
 fn quint() -> ChallengeView {
     ChallengeView {
-        id: 2,
-        by: 1,
+        id: ChallengeId(2),
+        by: PlayerId(1),
         by_name: "alice".to_string(),
         setup: Setup {
             game: Game::Quint,
@@ -17,7 +18,7 @@ fn quint() -> ChallengeView {
             pie: false,
             pieces: 20,
         },
-        first: "random".to_string(),
+        first: First::Random,
         clock: TimeControl::Live {
             minutes: 10,
             increment: 5,
@@ -41,7 +42,7 @@ fn a_challenge_is_one_line_of_challenges() {
             pie: true,
             pieces: 0,
         },
-        first: "me".to_string(),
+        first: First::Me,
         clock: TimeControl::Days(3),
         rated: false,
         to: Some("bob".to_string()),
@@ -107,7 +108,7 @@ fn a_refusal_says_why_in_the_protocol_s_words() {
             "no tournament t4",
         ),
         (
-            Refused::OpponentAskedTakeback(7),
+            Refused::OpponentAskedTakeback(GameId(7)),
             "your opponent asked for a takeback: takeback 7 yes, or takeback 7 no",
         ),
         (Refused::NoTakebackAsked, "no takeback asked"),
@@ -115,7 +116,7 @@ fn a_refusal_says_why_in_the_protocol_s_words() {
         (
             Refused::Parse(ParseError {
                 why: "abort ID".to_string(),
-                gate: Gate::Abort(7),
+                gate: Gate::Abort(GameId(7)),
             }),
             "abort ID",
         ),

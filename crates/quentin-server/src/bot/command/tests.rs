@@ -4,6 +4,8 @@ use super::super::super::moderation::Order;
 use super::super::super::spec::Spec;
 use super::super::super::tournament::{Settings, TournamentId};
 use super::{BotCommand, Gate, ParseError, TakebackReply};
+use crate::ids::ChallengeId;
+use crate::ids::GameId;
 
 fn parsed(line: &str) -> BotCommand {
     match BotCommand::parse(line) {
@@ -46,7 +48,7 @@ fn every_command_word_parses_to_its_variant() {
             "rename bob",
             BotCommand::Order(Order::Rename("bob".to_string())),
         ),
-        ("close 4", BotCommand::Order(Order::Close(4))),
+        ("close 4", BotCommand::Order(Order::Close(ChallengeId(4)))),
         (
             "reset bob",
             BotCommand::Order(Order::Reset("bob".to_string())),
@@ -73,72 +75,72 @@ fn every_command_word_parses_to_its_variant() {
             "challenges",
             BotCommand::Challenges {
                 game: None,
-                after: 0,
+                after: ChallengeId(0),
             },
         ),
         (
             "challenges konobi after 12",
             BotCommand::Challenges {
                 game: Some(Game::Konobi),
-                after: 12,
+                after: ChallengeId(12),
             },
         ),
-        ("accept 3", BotCommand::Accept(3)),
-        ("withdraw 3", BotCommand::Withdraw(3)),
-        ("withdraw 3 and more", BotCommand::Withdraw(3)),
+        ("accept 3", BotCommand::Accept(ChallengeId(3))),
+        ("withdraw 3", BotCommand::Withdraw(ChallengeId(3))),
+        ("withdraw 3 and more", BotCommand::Withdraw(ChallengeId(3))),
         (
             "play 7 c4",
             BotCommand::Play {
-                game: 7,
+                game: GameId(7),
                 action: action("c4"),
             },
         ),
-        ("resign 7", BotCommand::Resign(7)),
-        ("abort 7", BotCommand::Abort(7)),
+        ("resign 7", BotCommand::Resign(GameId(7))),
+        ("abort 7", BotCommand::Abort(GameId(7))),
         (
             "takeback 7",
             BotCommand::Takeback {
-                game: 7,
+                game: GameId(7),
                 reply: TakebackReply::Ask,
             },
         ),
         (
             "takeback 7 yes",
             BotCommand::Takeback {
-                game: 7,
+                game: GameId(7),
                 reply: TakebackReply::Yes,
             },
         ),
         (
             "takeback 7 no",
             BotCommand::Takeback {
-                game: 7,
+                game: GameId(7),
                 reply: TakebackReply::No,
             },
         ),
         (
             "takeback 7 maybe",
             BotCommand::Takeback {
-                game: 7,
+                game: GameId(7),
                 reply: TakebackReply::Other,
             },
         ),
         (
             "rematch 7",
             BotCommand::Rematch {
-                game: 7,
+                game: GameId(7),
                 decline: false,
             },
         ),
         (
             "rematch 7 no",
             BotCommand::Rematch {
-                game: 7,
+                game: GameId(7),
                 decline: true,
             },
         ),
-        ("wait 7", BotCommand::Wait(7)),
-        ("record 7", BotCommand::Record(7)),
+        ("wait 7", BotCommand::Wait(GameId(7))),
+        ("record 7", BotCommand::Record(GameId(7))),
         (
             "games",
             BotCommand::Games {
@@ -212,7 +214,7 @@ fn every_command_word_parses_to_its_variant() {
         #[cfg(feature = "test-hooks")]
         ("store heal", BotCommand::Store { failing: false }),
         #[cfg(feature = "test-hooks")]
-        ("hold 7", BotCommand::Hold(7)),
+        ("hold 7", BotCommand::Hold(GameId(7))),
         #[cfg(feature = "test-hooks")]
         ("notes stop", BotCommand::Notes { reading: false }),
         #[cfg(feature = "test-hooks")]
@@ -338,7 +340,7 @@ fn who_may_give_a_command_is_known_before_it_runs() {
         ("wait 3", Gate::Registered),
         ("rematch 3 no", Gate::Registered),
         ("log", Gate::Operator),
-        ("abort 3", Gate::Abort(3)),
+        ("abort 3", Gate::Abort(GameId(3))),
         ("play 3 c4", Gate::Player),
         ("tournaments", Gate::Player),
         ("puzzle", Gate::Player),
@@ -353,7 +355,7 @@ fn who_may_give_a_command_is_known_before_it_runs() {
         ("wait", Gate::Registered),
         ("rematch 3 yes", Gate::Registered),
         ("ban", Gate::Operator),
-        ("abort 3 now", Gate::Abort(3)),
+        ("abort 3 now", Gate::Abort(GameId(3))),
         ("abort x", Gate::Player),
         ("fly", Gate::Player),
         ("play 3 banana", Gate::Player),
@@ -364,8 +366,8 @@ fn who_may_give_a_command_is_known_before_it_runs() {
 
 #[test]
 fn the_commands_that_name_a_game_or_a_challenge_say_which() {
-    assert_eq!(parsed("accept 4").names(), Some((4, false)));
-    assert_eq!(parsed("withdraw 4").names(), Some((4, false)));
+    assert_eq!(parsed("accept 4").names(), Some((GameId(4), false)));
+    assert_eq!(parsed("withdraw 4").names(), Some((GameId(4), false)));
     for line in [
         "wait 4",
         "play 4 c4",
@@ -375,7 +377,7 @@ fn the_commands_that_name_a_game_or_a_challenge_say_which() {
         "rematch 4",
         "record 4",
     ] {
-        assert_eq!(parsed(line).names(), Some((4, true)), "{line}");
+        assert_eq!(parsed(line).names(), Some((GameId(4), true)), "{line}");
     }
     for line in ["withdraw t4", "join t4", "games", "puzzle"] {
         assert_eq!(parsed(line).names(), None, "{line}");

@@ -9,6 +9,8 @@ use std::sync::{Arc, Mutex};
 
 use quentin_rules::{Action, Point};
 
+use crate::ids::{GameId, PlayerId};
+
 use super::super::{FairLimits, GameCommand, Hub, HubLimits, Outcome, Owner, PeerFuture, Peers};
 use crate::note::Note;
 use crate::refusal::Refusal;
@@ -50,15 +52,15 @@ impl FakePeers {
 }
 
 impl Peers for FakePeers {
-    fn owner(&self, _id: i64) -> Owner {
+    fn owner(&self, _id: GameId) -> Owner {
         self.owner.lock().unwrap().clone()
     }
 
     fn forward<'a>(
         &'a self,
         owner: &'a str,
-        _player: i64,
-        _id: i64,
+        _player: PlayerId,
+        _id: GameId,
         command: GameCommand,
     ) -> PeerFuture<'a, Option<Result<Outcome, Refusal>>> {
         self.forwarded
@@ -77,7 +79,7 @@ impl Peers for FakePeers {
         })
     }
 
-    fn settle(&self, _id: i64) -> PeerFuture<'_, bool> {
+    fn settle(&self, _id: GameId) -> PeerFuture<'_, bool> {
         self.settled.fetch_add(1, Ordering::SeqCst);
         if let Some(owner) = self.after_settle.lock().unwrap().take() {
             *self.owner.lock().unwrap() = owner;
@@ -86,7 +88,7 @@ impl Peers for FakePeers {
         Box::pin(async move { reachable })
     }
 
-    fn look_up(&self, _id: i64) -> PeerFuture<'_, ()> {
+    fn look_up(&self, _id: GameId) -> PeerFuture<'_, ()> {
         Box::pin(async {})
     }
 
@@ -96,10 +98,10 @@ impl Peers for FakePeers {
 
     fn presence_changed(&self) {}
 
-    fn started(&self, _id: i64) {}
+    fn started(&self, _id: GameId) {}
 
     #[cfg(feature = "test-hooks")]
-    fn hold(&self, _id: i64) -> PeerFuture<'_, Result<(), String>> {
+    fn hold(&self, _id: GameId) -> PeerFuture<'_, Result<(), String>> {
         Box::pin(async { Ok(()) })
     }
 }
@@ -110,7 +112,7 @@ fn at(p: &str) -> Action {
 
 /// A hub with a game of alice (who moves first) and bob, started while this process was
 /// alone; then the fake peers join. The players, the game.
-async fn game_with(peers: Arc<FakePeers>) -> (tempfile::TempDir, Hub, [i64; 2], i64) {
+async fn game_with(peers: Arc<FakePeers>) -> (tempfile::TempDir, Hub, [PlayerId; 2], GameId) {
     let dir = tempfile::tempdir().unwrap();
     let store = Sqlite::open(&dir.path().join("server.db")).unwrap();
     let limits = HubLimits {
@@ -131,7 +133,7 @@ async fn game_with(peers: Arc<FakePeers>) -> (tempfile::TempDir, Hub, [i64; 2], 
         .unwrap();
     hub.accept(b, id, 0).await.unwrap();
     hub.join(peers);
-    (dir, hub, [a, b], id)
+    (dir, hub, [a, b], id.game())
 }
 
 #[tokio::test]

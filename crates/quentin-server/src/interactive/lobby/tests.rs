@@ -1,5 +1,6 @@
 use super::*;
 use crate::hub::TournamentGame;
+use crate::ids::PlayerId;
 use crate::tournament::standings::Standing as Line;
 
 #[test]
@@ -20,7 +21,7 @@ fn a_puzzle_leader_s_line_says_the_rating_its_deviation_and_the_puzzles() {
 
 #[test]
 fn the_crosstable_follows_the_standings_once_a_game_is_paired() {
-    let standing = |rank: usize, player: i64, halves: u32| Line {
+    let standing = |rank: usize, player: PlayerId, halves: u32| Line {
         rank,
         player,
         halves,
@@ -35,9 +36,9 @@ fn the_crosstable_follows_the_standings_once_a_game_is_paired() {
         rounds: 3,
         entrants: vec!["alice".to_string(), "bob".to_string(), "carol".to_string()],
         standings: vec![
-            (standing(1, 1, 2), "alice".to_string()),
-            (standing(2, 3, 0), "carol".to_string()),
-            (standing(3, 2, 0), "bob".to_string()),
+            (standing(1, PlayerId(1), 2), "alice".to_string()),
+            (standing(2, PlayerId(3), 0), "carol".to_string()),
+            (standing(3, PlayerId(2), 0), "bob".to_string()),
         ],
         games: Vec::new(),
         crosstable: vec![
@@ -53,7 +54,7 @@ fn the_crosstable_follows_the_standings_once_a_game_is_paired() {
         round: 1,
         first: "alice".to_string(),
         second: Some("carol".to_string()),
-        game: Some(7),
+        game: Some(GameId(7)),
         result: None,
     });
     assert_eq!(

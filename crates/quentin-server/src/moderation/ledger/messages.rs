@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use super::Ledger;
+use crate::ids::PlayerId;
 
 impl Ledger {
     /// The messages player `player` has not seen yet, oldest first, now marked seen.
@@ -11,7 +12,7 @@ impl Ledger {
     ///
     /// # Errors
     /// A failing store.
-    pub fn messages_now(&self, player: i64) -> Result<Vec<String>> {
+    pub fn messages_now(&self, player: PlayerId) -> Result<Vec<String>> {
         let mut tx = self.store.begin(true)?;
         let rows = tx.query(
             "SELECT id, text FROM messages WHERE player = $1 AND seen = 0 ORDER BY id",
@@ -32,7 +33,7 @@ impl Ledger {
     ///
     /// # Errors
     /// A failing store.
-    pub async fn messages(&self, player: i64) -> Result<Vec<String>> {
+    pub async fn messages(&self, player: PlayerId) -> Result<Vec<String>> {
         let me = self.clone();
         tokio::task::spawn_blocking(move || me.messages_now(player)).await?
     }

@@ -15,6 +15,7 @@ use tokio::task::JoinSet;
 use super::super::{Applied, Change, LeaseLost, StoreDown};
 use super::commit::{Step, commit_one, down};
 use super::{lease, pool_error, relay};
+use crate::ids::GameId;
 
 /// The move `change` is, when it may share a transaction: an action that neither ends its
 /// game nor moves a rating.
@@ -41,7 +42,7 @@ fn plain(change: &Change) -> Option<Step> {
 }
 
 /// The game a change is of, if any.
-fn game_of(change: &Change) -> Option<i64> {
+fn game_of(change: &Change) -> Option<GameId> {
     match change {
         Change::AddAction { game, .. } | Change::TakeBack { game, .. } => Some(*game),
         Change::StartGame(row) => Some(row.id),
@@ -57,7 +58,7 @@ pub(super) async fn commit_all(
     process: Arc<str>,
     changes: Vec<Change>,
 ) -> Vec<Result<Applied>> {
-    let mut named: HashMap<i64, usize> = HashMap::new();
+    let mut named: HashMap<GameId, usize> = HashMap::new();
     for game in changes.iter().filter_map(game_of) {
         *named.entry(game).or_default() += 1;
     }
@@ -130,17 +131,14 @@ async fn commit_steps(pool: &Pool, process: &str, steps: &[Step]) -> Result<Vec<
             .await
             .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
         let tx = client.transaction().await?;
-        let games: Vec<i64> = steps.iter().map(|s| s.game).collect();
+        let games: Vec<GameId> = steps.iter().map(|s| s.game).collect();
         // The leases, held (as `owned` holds one) until the commit.
         let held = lease::owned_of(&tx, process, &games).await?;
         let live: Vec<&Step> = steps.iter().filter(|s| held.contains(&s.game)).collect();
         if !live.is_empty() {
             let column = |f: fn(&Step) -> i64| live.iter().map(|s| f(s)).collect::<Vec<i64>>();
-            let (game, index, at) = (
-                column(|s| s.game),
-                column(|s| s.index as i64),
-                column(|s| s.at),
-            );
+            let game: Vec<GameId> = live.iter().map(|s| s.game).collect();
+            let (index, at) = (column(|s| s.index as i64), column(|s| s.at));
             let (left1, left2) = (column(|s| s.left[0]), column(|s| s.left[1]));
             let actions: Vec<String> = live
                 .iter()

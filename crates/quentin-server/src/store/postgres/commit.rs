@@ -7,6 +7,7 @@ use tokio_postgres::Transaction;
 
 use super::super::super::game_end::GameEnd;
 use super::super::super::size_class::RatingKey;
+use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
 use quentin_rules::Action;
 
 use crate::note::Note;
@@ -22,9 +23,9 @@ use super::{lease, pool_error, relay};
 /// The rows are locked in the players' order, so two such transactions never deadlock.
 async fn rate(
     tx: &Transaction<'_>,
-    hub: &[(i64, RatingKey, RatingRow)],
-    winner: Option<usize>,
-) -> Result<Vec<(i64, RatingKey, RatingRow)>> {
+    hub: &[(PlayerId, RatingKey, RatingRow)],
+    winner: Option<Seat>,
+) -> Result<Vec<(PlayerId, RatingKey, RatingRow)>> {
     let ([(p1, key, _), (p2, _, _)], fresh) = (
         <[_; 2]>::try_from(hub).map_err(|_| anyhow!("a rated game has two players"))?,
         RatingRow::default(),
@@ -51,9 +52,9 @@ async fn rate(
             &[&vec![p1, p2], &game, &class],
         )
         .await?;
-    let of = |p: i64| {
+    let of = |p: PlayerId| {
         rows.iter()
-            .find(|r| r.get::<_, i64>(0) == p)
+            .find(|r| r.get::<_, PlayerId>(0) == p)
             .map_or(fresh, |r| RatingRow {
                 rating: r.get(1),
                 deviation: r.get(2),
@@ -196,11 +197,18 @@ async fn written(
             anyhow::bail!("a challenge without a number");
         };
         notes.extend(
-            start_game(tx, process, &GameRow { id, ..row.clone() })
-                .await?
-                .1,
+            start_game(
+                tx,
+                process,
+                &GameRow {
+                    id: GameId(id),
+                    ..row.clone()
+                },
+            )
+            .await?
+            .1,
         );
-        games.push(id);
+        games.push(GameId(id));
     }
     let applied = super::tournaments::apply(tx, process, change, &games).await?;
     // The other processes read the tournament again.
@@ -225,7 +233,7 @@ async fn add_player(tx: &Transaction<'_>, key: &str, name: &str, at: i64) -> Res
     Ok(match row {
         Some(r) => {
             let id: i64 = r.get(0);
-            (Applied::Id(id), vec![Note::Player(id)])
+            (Applied::Id(id), vec![Note::Player(PlayerId(id))])
         }
         None => (Applied::Taken, Vec::new()),
     })
@@ -244,7 +252,7 @@ async fn add_challenge(tx: &Transaction<'_>, c: &ChallengeRow) -> Result<Outcome
                 &(c.setup.size as i64),
                 &c.setup.pie,
                 &(c.setup.pieces as i64),
-                &c.first,
+                &c.first.name(),
                 &c.clock.stored(),
                 &c.rated,
                 &c.to,
@@ -252,11 +260,11 @@ async fn add_challenge(tx: &Transaction<'_>, c: &ChallengeRow) -> Result<Outcome
         )
         .await?
         .get(0);
-    Ok((Applied::Id(id), vec![Note::Challenge(id)]))
+    Ok((Applied::Id(id), vec![Note::Challenge(ChallengeId(id))]))
 }
 
 /// A challenge withdrawn, unless it is closed already.
-async fn close_challenge(tx: &Transaction<'_>, id: i64) -> Result<Outcome> {
+async fn close_challenge(tx: &Transaction<'_>, id: ChallengeId) -> Result<Outcome> {
     let n = tx
         .execute(
             "UPDATE challenges SET open = FALSE WHERE id = $1 AND open",
@@ -305,14 +313,14 @@ async fn start_game(tx: &Transaction<'_>, process: &str, game: &GameRow) -> Resu
     lease::start(tx, game.id, process).await?;
     Ok((
         Applied::Done,
-        vec![Note::Challenge(game.id), Note::Game(game.id)],
+        vec![Note::Challenge(game.id.challenge()), Note::Game(game.id)],
     ))
 }
 
 /// One step of a game: an action (or none: an end by resignation or time) and the clocks after.
 #[derive(Clone, Copy)]
 pub(super) struct Step {
-    pub(super) game: i64,
+    pub(super) game: GameId,
     pub(super) index: usize,
     pub(super) action: Option<Action>,
     pub(super) left: [i64; 2],
@@ -342,8 +350,8 @@ async fn add_action(
     process: &str,
     step: &Step,
     end: Option<&GameEnd>,
-    winner: Option<usize>,
-    ratings: &[(i64, RatingKey, RatingRow)],
+    winner: Option<Seat>,
+    ratings: &[(PlayerId, RatingKey, RatingRow)],
 ) -> Result<Outcome> {
     let Step {
         game,
@@ -388,7 +396,7 @@ async fn add_action(
 async fn take_back(
     tx: &Transaction<'_>,
     process: &str,
-    game: i64,
+    game: GameId,
     index: usize,
     left: [i64; 2],
     at: i64,

@@ -11,6 +11,7 @@ use tokio_postgres::{Client, GenericClient, Transaction};
 
 use super::super::{GameRow, LeaseLost, StoreDown};
 use super::{LEASE_MS, pool_error, read::games};
+use crate::ids::GameId;
 
 /// The renewals' connection's own bounds: a renewal that cannot run at once is given up
 /// (tried again a second later) rather than left to wait past the lease.
@@ -18,7 +19,7 @@ pub const RENEWAL_BOUNDS: &str = "SET lock_timeout = 500; SET statement_timeout 
 
 /// The one upsert of a lease: `process` owns game `game` from now for [`LEASE_MS`]; unless
 /// `always`, only if the lease there ran out. The number of rows written (0 or 1).
-async fn claim(tx: &impl GenericClient, game: i64, process: &str, always: bool) -> Result<u64> {
+async fn claim(tx: &impl GenericClient, game: GameId, process: &str, always: bool) -> Result<u64> {
     Ok(tx
         .execute(
             "INSERT INTO owners(game, process, taken, renewed, expires)
@@ -33,7 +34,7 @@ async fn claim(tx: &impl GenericClient, game: i64, process: &str, always: bool) 
 }
 
 /// The process that starts a game owns it first.
-pub(super) async fn start(tx: &Transaction<'_>, game: i64, process: &str) -> Result<()> {
+pub(super) async fn start(tx: &Transaction<'_>, game: GameId, process: &str) -> Result<()> {
     claim(tx, game, process, true).await?;
     Ok(())
 }
@@ -48,7 +49,7 @@ pub(super) async fn start(tx: &Transaction<'_>, game: i64, process: &str) -> Res
 ///
 /// # Errors
 /// [`LeaseLost`] when the lease is another's or has run out.
-pub async fn owned(tx: &impl GenericClient, process: &str, game: i64) -> Result<()> {
+pub async fn owned(tx: &impl GenericClient, process: &str, game: GameId) -> Result<()> {
     let held = tx
         .query_opt(
             "SELECT 1 FROM owners WHERE game = $1 AND process = $2 AND expires > quentin_now()
@@ -68,7 +69,12 @@ pub async fn owned(tx: &impl GenericClient, process: &str, game: i64) -> Result<
 ///
 /// # Errors
 /// [`LeaseLost`] when it ran out.
-pub(super) async fn fence(tx: &Transaction<'_>, process: &str, game: i64, end: bool) -> Result<()> {
+pub(super) async fn fence(
+    tx: &Transaction<'_>,
+    process: &str,
+    game: GameId,
+    end: bool,
+) -> Result<()> {
     let sql = if end {
         "DELETE FROM owners WHERE game = $1 AND process = $2 AND expires > quentin_now()
          RETURNING 1"
@@ -86,8 +92,8 @@ pub(super) async fn fence(tx: &Transaction<'_>, process: &str, game: i64, end: b
 pub(super) async fn owned_of(
     tx: &Transaction<'_>,
     process: &str,
-    games: &[i64],
-) -> Result<HashSet<i64>> {
+    games: &[GameId],
+) -> Result<HashSet<GameId>> {
     Ok(tx
         .query(
             "SELECT game FROM owners
@@ -102,7 +108,11 @@ pub(super) async fn owned_of(
 }
 
 /// [`fence`] for several games at once: how many of `games` `process` still holds.
-pub(super) async fn still_held(tx: &Transaction<'_>, process: &str, games: &[i64]) -> Result<i64> {
+pub(super) async fn still_held(
+    tx: &Transaction<'_>,
+    process: &str,
+    games: &[GameId],
+) -> Result<i64> {
     Ok(tx
         .query_one(
             "SELECT count(*) FROM owners
@@ -150,7 +160,7 @@ pub async fn renew(client: &Client, process: &str, listen: &str) -> Result<()> {
 ///
 /// # Errors
 /// A database that cannot be reached.
-pub async fn owners(client: &impl GenericClient) -> Result<Vec<(i64, String)>> {
+pub async fn owners(client: &impl GenericClient) -> Result<Vec<(GameId, String)>> {
     Ok(client
         .query("SELECT game, process FROM owners", &[])
         .await?
@@ -164,7 +174,7 @@ pub async fn owners(client: &impl GenericClient) -> Result<Vec<(i64, String)>> {
 ///
 /// # Errors
 /// A database that cannot be reached.
-pub async fn orphans(client: &impl GenericClient) -> Result<Vec<i64>> {
+pub async fn orphans(client: &impl GenericClient) -> Result<Vec<GameId>> {
     Ok(client
         .query(
             "SELECT g.id FROM games g LEFT JOIN owners o ON o.game = g.id
@@ -203,7 +213,7 @@ pub enum Takeover {
 ///
 /// # Errors
 /// A database that cannot be reached, or a lock held ([`is_locked`]).
-pub async fn take_over(pool: &Pool, id: i64, process: &str) -> Result<Takeover> {
+pub async fn take_over(pool: &Pool, id: GameId, process: &str) -> Result<Takeover> {
     let mut client = pool
         .get()
         .await
@@ -296,7 +306,7 @@ pub async fn take_over(pool: &Pool, id: i64, process: &str) -> Result<Takeover> 
 /// # Errors
 /// A database that cannot be reached, or a lease that is not `process`'s.
 #[cfg(feature = "test-hooks")]
-pub async fn hold(pool: &Pool, process: &str, id: i64) -> Result<deadpool_postgres::Object> {
+pub async fn hold(pool: &Pool, process: &str, id: GameId) -> Result<deadpool_postgres::Object> {
     let client = pool.get().await.map_err(|e| pool_error(&e))?;
     client.batch_execute("BEGIN").await?;
     owned(&**client, process, id).await?;

@@ -8,17 +8,18 @@ use anyhow::Result;
 use tokio_postgres::{Client, GenericClient};
 
 use super::LEASE_MS;
+use crate::ids::PlayerId;
 
 /// Writes who is online on `process`: each player and their sessions there, in place of what
 /// was written before.
 ///
 /// # Errors
 /// A database that cannot be reached.
-pub async fn write(client: &mut Client, process: &str, here: &[(i64, usize)]) -> Result<()> {
+pub async fn write(client: &mut Client, process: &str, here: &[(PlayerId, usize)]) -> Result<()> {
     let tx = client.transaction().await?;
     tx.execute("DELETE FROM presence WHERE process = $1", &[&process])
         .await?;
-    let players: Vec<i64> = here.iter().map(|(p, _)| *p).collect();
+    let players: Vec<PlayerId> = here.iter().map(|(p, _)| *p).collect();
     let sessions: Vec<i64> = here.iter().map(|(_, n)| *n as i64).collect();
     tx.execute(
         "INSERT INTO presence(process, player, sessions)
@@ -34,7 +35,10 @@ pub async fn write(client: &mut Client, process: &str, here: &[(i64, usize)]) ->
 ///
 /// # Errors
 /// A database that cannot be reached.
-pub async fn elsewhere(client: &impl GenericClient, process: &str) -> Result<HashMap<i64, usize>> {
+pub async fn elsewhere(
+    client: &impl GenericClient,
+    process: &str,
+) -> Result<HashMap<PlayerId, usize>> {
     let rows = client
         .query(
             "SELECT player, sum(sessions)::BIGINT FROM presence WHERE process <> $1
@@ -46,7 +50,7 @@ pub async fn elsewhere(client: &impl GenericClient, process: &str) -> Result<Has
         .iter()
         .map(|r| {
             (
-                r.get::<_, i64>(0),
+                r.get::<_, PlayerId>(0),
                 usize::try_from(r.get::<_, i64>(1)).unwrap_or(0),
             )
         })

@@ -13,6 +13,7 @@ use quentin_rules::Game;
 use super::super::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
 use super::super::rows::shown;
 use super::super::{Applied, RatingRow};
+use crate::ids::PlayerId;
 
 /// Adds the puzzles the database does not hold yet (by id), in one statement; those it holds
 /// keep their ratings. Processes starting together each add what is missing.
@@ -74,7 +75,7 @@ fn rating_at(r: &Row, at: usize) -> RatingRow {
 }
 
 /// `player`'s puzzle rating, the starting one when they have none; locked with `lock`.
-async fn rating(client: &impl GenericClient, player: i64, lock: &str) -> Result<RatingRow> {
+async fn rating(client: &impl GenericClient, player: PlayerId, lock: &str) -> Result<RatingRow> {
     Ok(client
         .query_opt(
             &format!(

@@ -7,8 +7,9 @@ use tokio_postgres::{GenericClient, Row};
 use quentin_rules::Game;
 
 use super::super::super::size_class::{RatingKey, SizeClass};
-use super::super::rows::{attach_moves, clock_of, end_of, setup_of};
+use super::super::rows::{attach_moves, clock_of, end_of, first_of, setup_of};
 use super::super::{ChallengeRow, Damaged, GameRow, PlayerRow, RatingRow};
+use crate::ids::{ChallengeId, GameId, PlayerId};
 
 pub(super) const CHALLENGES: &str =
     "SELECT id, \"by\", game, size, pie, pieces, first, clock, rated, to_player
@@ -22,7 +23,7 @@ pub(super) fn player_of(r: &Row) -> PlayerRow {
     }
 }
 
-pub(super) fn ratings_of(rows: &[Row]) -> Vec<(i64, RatingKey, RatingRow)> {
+pub(super) fn ratings_of(rows: &[Row]) -> Vec<(PlayerId, RatingKey, RatingRow)> {
     rows.iter()
         .filter_map(|r| {
             let game = Game::from_name(r.get::<_, &str>(1))?;
@@ -50,10 +51,10 @@ pub(super) fn challenges_of(rows: Vec<Row>, damaged: &mut Vec<Damaged>) -> Vec<C
         let id: i64 = r.get(0);
         let row = (|| {
             Ok::<_, anyhow::Error>(ChallengeRow {
-                id,
+                id: ChallengeId(id),
                 by: r.try_get(1)?,
                 setup: setup_of(r.try_get(2)?, r.try_get(3)?, r.try_get(4)?, r.try_get(5)?)?,
-                first: r.try_get(6)?,
+                first: first_of(r.try_get(6)?)?,
                 clock: clock_of(r.try_get(7)?)?,
                 rated: r.try_get(8)?,
                 to: r.try_get(9)?,
@@ -140,7 +141,7 @@ pub(super) async fn read_games(
 /// When the database cannot be read.
 pub async fn games(
     client: &impl GenericClient,
-    ids: &[i64],
+    ids: &[GameId],
     damaged: &mut Vec<Damaged>,
 ) -> Result<Vec<GameRow>> {
     read_games(client, "id = ANY($1)", &[&ids], damaged).await
@@ -152,7 +153,7 @@ pub async fn games(
 /// When the database cannot be read.
 pub async fn open_challenges(
     client: &impl GenericClient,
-    ids: &[i64],
+    ids: &[ChallengeId],
 ) -> Result<Vec<ChallengeRow>> {
     let rows = client
         .query(
@@ -169,8 +170,8 @@ pub async fn open_challenges(
 /// When the database cannot be read.
 pub async fn players(
     client: &impl GenericClient,
-    ids: &[i64],
-) -> Result<(Vec<PlayerRow>, Vec<(i64, RatingKey, RatingRow)>)> {
+    ids: &[PlayerId],
+) -> Result<(Vec<PlayerRow>, Vec<(PlayerId, RatingKey, RatingRow)>)> {
     let players = client
         .query(
             "SELECT id, name, key FROM players WHERE id = ANY($1)",

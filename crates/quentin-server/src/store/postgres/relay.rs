@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::Result;
 use tokio_postgres::{AsyncMessage, Client, GenericClient, NoTls};
 
+use crate::ids::{ChallengeId, GameId, PlayerId};
 use crate::note::Note;
 
 use super::CHANNEL;
@@ -76,15 +77,15 @@ pub async fn listen(
 #[derive(Debug, Default)]
 pub struct Everything {
     /// Every player.
-    pub players: Vec<i64>,
+    pub players: Vec<PlayerId>,
     /// The open challenges.
-    pub challenges: Vec<i64>,
+    pub challenges: Vec<ChallengeId>,
     /// Every game.
-    pub games: Vec<i64>,
+    pub games: Vec<GameId>,
     /// Every tournament.
     pub tournaments: Vec<i64>,
     /// Each leased game and its owner.
-    pub owners: Vec<(i64, String)>,
+    pub owners: Vec<(GameId, String)>,
 }
 
 /// The numbers of everything there is.
@@ -101,9 +102,21 @@ pub async fn everything(client: &impl GenericClient) -> Result<Everything> {
             .collect())
     };
     Ok(Everything {
-        players: ids("SELECT id FROM players").await?,
-        challenges: ids("SELECT id FROM challenges WHERE open").await?,
-        games: ids("SELECT id FROM games").await?,
+        players: ids("SELECT id FROM players")
+            .await?
+            .into_iter()
+            .map(PlayerId)
+            .collect(),
+        challenges: ids("SELECT id FROM challenges WHERE open")
+            .await?
+            .into_iter()
+            .map(ChallengeId)
+            .collect(),
+        games: ids("SELECT id FROM games")
+            .await?
+            .into_iter()
+            .map(GameId)
+            .collect(),
         tournaments: ids("SELECT id FROM tournaments").await?,
         owners: super::lease::owners(client).await?,
     })

@@ -9,6 +9,7 @@ use super::super::tournaments::{
     EntrantRow, PairingRow, Plan, Round, TournamentChange, TournamentRow, attach,
 };
 use super::LEASE_MS;
+use crate::ids::GameId;
 
 /// The tables of the schema step that brings tournaments (SQLite's own is
 /// `super::super::tournaments::SQLITE_STEP`).
@@ -149,7 +150,7 @@ pub async fn apply(
     tx: &tokio_postgres::Transaction<'_>,
     process: &str,
     change: &TournamentChange,
-    games: &[i64],
+    games: &[GameId],
 ) -> Result<Applied> {
     let id = match change {
         TournamentChange::Create(t) => Some(
@@ -237,7 +238,7 @@ pub async fn apply(
                 &[tournament, round, &row.players[0], &row.players[1], &game],
             )
             .await?;
-            game
+            game.map(|g| g.0)
         }
         TournamentChange::Cancel {
             tournament,

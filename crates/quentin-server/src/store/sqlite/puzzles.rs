@@ -9,6 +9,7 @@ use quentin_rules::Game;
 use super::super::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
 use super::super::rows::shown;
 use super::super::{Applied, RatingRow};
+use crate::ids::PlayerId;
 
 /// Adds the puzzles the store does not hold yet (by id); those it holds keep their ratings.
 pub(super) fn add(conn: &Connection, rows: &[PuzzleRow]) -> Result<Applied> {
@@ -59,7 +60,7 @@ fn row_of((id, game, line, rating): (String, String, String, RatingRow)) -> Resu
 }
 
 /// `player`'s puzzle rating, the starting one when they have none.
-fn rating(conn: &Connection, player: i64) -> Result<RatingRow> {
+fn rating(conn: &Connection, player: PlayerId) -> Result<RatingRow> {
     Ok(conn
         .query_row(
             "SELECT rating, deviation, volatility, attempts FROM puzzle_ratings WHERE player = ?1",

@@ -5,6 +5,7 @@ use anyhow::Result;
 
 use super::super::{Applied, GameRow};
 use super::{EntrantRow, Paired, TournamentChange};
+use crate::ids::{GameId, PlayerId};
 
 /// Applies `change` on SQLite, inside the batch's transaction; `start` starts a game as
 /// [`super::super::Change::StartGame`] does, and gives its number.
@@ -14,7 +15,7 @@ use super::{EntrantRow, Paired, TournamentChange};
 pub fn apply_sqlite(
     conn: &rusqlite::Connection,
     change: &TournamentChange,
-    mut start: impl FnMut(&rusqlite::Connection, &GameRow) -> Result<i64>,
+    mut start: impl FnMut(&rusqlite::Connection, &GameRow) -> Result<GameId>,
 ) -> Result<Applied> {
     use rusqlite::params;
     let id = match change {
@@ -95,7 +96,7 @@ pub fn apply_sqlite(
                  VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![tournament, round, game.players[0], game.players[1], id],
             )?;
-            Some(id)
+            Some(id.0)
         }
         TournamentChange::Cancel {
             tournament,
@@ -214,10 +215,10 @@ fn entrants_of(conn: &rusqlite::Connection, tournament: i64) -> Result<Vec<Entra
 fn write_round(
     conn: &rusqlite::Connection,
     tournament: i64,
-    byes: &[(i64, i64)],
+    byes: &[(i64, PlayerId)],
     games: &[(i64, GameRow)],
-    mut start: impl FnMut(&rusqlite::Connection, &GameRow) -> Result<i64>,
-) -> Result<Vec<i64>> {
+    mut start: impl FnMut(&rusqlite::Connection, &GameRow) -> Result<GameId>,
+) -> Result<Vec<GameId>> {
     use rusqlite::params;
     for (round, player) in byes {
         conn.execute(

@@ -1,0 +1,194 @@
+//! The numbers the server gives its players, challenges and games, and a player's seat in a
+//! game: types of their own, so that a game's number cannot be passed where a player's is
+//! meant, nor a seat computed as `1 - seat`. Each number is the store's row number, stored as
+//! an `INTEGER` (SQLite) or a `BIGINT` (PostgreSQL), and written as its digits.
+
+use std::error::Error;
+use std::fmt;
+use std::ops::{Index, IndexMut};
+
+use bytes::BytesMut;
+use quentin_record::game_line::seat_of;
+use quentin_rules::{Color, Position};
+use rusqlite::types::{FromSql, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
+use tokio_postgres::types::{self as pg, IsNull, Type};
+
+/// A number of the store's, as a type of its own: its digits when written, a row's
+/// `INTEGER`/`BIGINT` in either store.
+macro_rules! row_number {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub i64);
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+
+        impl ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+                Ok(ToSqlOutput::from(self.0))
+            }
+        }
+
+        impl FromSql for $name {
+            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+                i64::column_result(value).map($name)
+            }
+        }
+
+        impl pg::ToSql for $name {
+            fn to_sql(
+                &self,
+                ty: &Type,
+                out: &mut BytesMut,
+            ) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
+                <i64 as pg::ToSql>::to_sql(&self.0, ty, out)
+            }
+
+            fn accepts(ty: &Type) -> bool {
+                <i64 as pg::ToSql>::accepts(ty)
+            }
+
+            pg::to_sql_checked!();
+        }
+
+        impl<'a> pg::FromSql<'a> for $name {
+            fn from_sql(ty: &Type, raw: &'a [u8]) -> Result<Self, Box<dyn Error + Sync + Send>> {
+                <i64 as pg::FromSql>::from_sql(ty, raw).map($name)
+            }
+
+            fn accepts(ty: &Type) -> bool {
+                <i64 as pg::FromSql>::accepts(ty)
+            }
+        }
+    };
+}
+
+row_number!(
+    /// A player's number.
+    PlayerId
+);
+row_number!(
+    /// A game's number: the number of the challenge it was accepted from.
+    GameId
+);
+row_number!(
+    /// An open challenge's number, which its game keeps.
+    ChallengeId
+);
+
+impl ChallengeId {
+    /// The number of the game this challenge becomes.
+    #[must_use]
+    pub fn game(self) -> GameId {
+        GameId(self.0)
+    }
+}
+
+impl GameId {
+    /// The challenge this game was accepted from.
+    #[must_use]
+    pub fn challenge(self) -> ChallengeId {
+        ChallengeId(self.0)
+    }
+}
+
+/// A player's place in a game: who moves first, or second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Seat {
+    /// Player 1, who moves first.
+    First,
+    /// Player 2.
+    Second,
+}
+
+impl Seat {
+    /// Both, in order.
+    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
+
+    /// The other seat.
+    #[must_use]
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::First => Seat::Second,
+            Seat::Second => Seat::First,
+        }
+    }
+
+    /// 0 or 1: the seat's place in a pair and in the rules' player numbers.
+    #[must_use]
+    pub fn index(self) -> usize {
+        match self {
+            Seat::First => 0,
+            Seat::Second => 1,
+        }
+    }
+
+    /// The seat at place `index` of a pair, if 0 or 1.
+    #[must_use]
+    pub fn from_index(index: usize) -> Option<Seat> {
+        match index {
+            0 => Some(Seat::First),
+            1 => Some(Seat::Second),
+            _ => None,
+        }
+    }
+
+    /// The seat that plays `color` in `position` (the first two actions may swap them).
+    #[must_use]
+    pub fn of(position: &Position, color: Color) -> Seat {
+        if seat_of(position, color) == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        }
+    }
+}
+
+impl<T> Index<Seat> for [T; 2] {
+    type Output = T;
+
+    fn index(&self, seat: Seat) -> &T {
+        &self[seat.index()]
+    }
+}
+
+impl<T> IndexMut<Seat> for [T; 2] {
+    fn index_mut(&mut self, seat: Seat) -> &mut T {
+        &mut self[seat.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_indexes_a_pair_and_the_other_is_the_other() {
+        let pair = ["white", "black"];
+        assert_eq!(pair[Seat::First], "white");
+        assert_eq!(pair[Seat::Second], "black");
+        for seat in Seat::BOTH {
+            assert_ne!(seat.other(), seat);
+            assert_eq!(seat.other().other(), seat);
+            assert_eq!(Seat::from_index(seat.index()), Some(seat));
+        }
+        assert_eq!(Seat::from_index(2), None);
+    }
+
+    #[test]
+    fn a_number_round_trips_through_sqlite_as_an_integer() -> rusqlite::Result<()> {
+        let db = rusqlite::Connection::open_in_memory()?;
+        db.execute("CREATE TABLE t (n INTEGER NOT NULL)", [])?;
+        db.execute("INSERT INTO t (n) VALUES (?1)", [GameId(42)])?;
+        let back: GameId = db.query_row("SELECT n FROM t", [], |r| r.get(0))?;
+        assert_eq!(back, GameId(42));
+        let plain: i64 = db.query_row("SELECT n FROM t", [], |r| r.get(0))?;
+        assert_eq!(plain, 42);
+        assert_eq!(GameId(42).to_string(), "42");
+        Ok(())
+    }
+}
