@@ -44,19 +44,29 @@ fn a_start_pairs_the_entrants_the_database_holds_and_a_join_after_it_on_a_proces
     let id = bots[0].ok(
         "tournament create swiss quentin size 5 pie off clock 2+0 casual rounds 3 start-in 600",
     );
-    // bot5 joins first, on the second process; then the three on the first.
-    for i in [5, 0, 1, 2] {
-        ok_once_heard(&mut bots[i], &format!("join {id}"));
-    }
-    // Each process has heard of the other's joins (and of every player before them): four
-    // entrants, enough to start. (A process reads a tournament again whenever another tells
-    // of a change; bot5 joined before any such read could begin, so none leaves it out.)
+    // bot5 joins on the second process, and the first hears of it; then the three join on the
+    // first, and the second hears of them. (A process reads a tournament again when another
+    // tells of a change, and puts what it read in its copy: a read begun before a join of its
+    // own would leave that join out of its copy. Here no process reads while it joins.)
     let four = ["bot0", "bot1", "bot2", "bot5"].map(String::from);
-    for i in [0, 3] {
-        wait_until("every join at both processes", || {
-            (entrants_and_round_1(&mut bots[i], &id).0 == four.clone().into()).then_some(())
-        });
+    let listed = |bot: &mut Bot, names: &[String]| {
+        let entrants = entrants_and_round_1(bot, &id).0;
+        names.iter().all(|n| entrants.contains(n)).then_some(())
+    };
+    ok_once_heard(&mut bots[5], &format!("join {id}"));
+    wait_until("bot5's join at the first process", || {
+        listed(&mut bots[0], &four[3..])
+    });
+    for i in [0, 1, 2] {
+        bots[i].ok(&format!("join {id}"));
     }
+    wait_until("every join at the second process", || {
+        listed(&mut bots[3], &four)
+    });
+    assert_eq!(
+        entrants_and_round_1(&mut bots[0], &id).0,
+        four.clone().into()
+    );
     // From now on the first process hears nothing of the second: bot5 leaves, bot3 and bot4
     // join there, each answered `=`.
     bots[0].ok("notes stop");
