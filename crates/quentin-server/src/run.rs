@@ -373,7 +373,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     };
     let ledger = match &pool {
         None => Ledger::sqlite(&options.data.join("server.db"))?,
-        Some((pool, _)) => Ledger::postgres(pool.clone(), runtime.handle().clone()),
+        Some((pool, _)) => Ledger::postgres(pool.clone()),
     };
     for damaged in hub.damaged() {
         // Said to the host at the start: these stay out of play until repaired.

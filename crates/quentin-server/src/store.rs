@@ -9,6 +9,7 @@
 //! is under `crates/quentin-server/src/store/postgres/`.
 
 pub mod backup;
+pub mod ledger;
 pub(crate) mod migrate;
 pub mod postgres;
 pub mod puzzles;

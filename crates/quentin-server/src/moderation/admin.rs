@@ -59,17 +59,16 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
             match (order, table) {
                 (Some(order), _) => {
                     drop(store);
-                    Ledger::sqlite(&path)?.order_now(HOST, &order, now)?
+                    let ledger = Ledger::sqlite(&path)?;
+                    // The ledger's calls on SQLite run on a thread that may wait: a runtime
+                    // of this command's own lends it one.
+                    runtime()?.block_on(ledger.order(HOST, &order, now))?
                 }
                 (None, table) => tournaments(Hub::read_only(store, now)?, table.flatten(), now),
             }
         }
         Some(url) => {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(1)
-                .enable_all()
-                .build()
-                .context("cannot start a runtime for the database")?;
+            let runtime = runtime()?;
             let what = postgres::shown_url(url);
             let (pool, store) = runtime.block_on(async {
                 let config = postgres::config(url, "admin")?;
@@ -80,7 +79,7 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
             match (order, table) {
                 (Some(order), _) => {
                     drop(store);
-                    Ledger::postgres(pool, runtime.handle().clone()).order_now(HOST, &order, now)?
+                    runtime.block_on(Ledger::postgres(pool).order(HOST, &order, now))?
                 }
                 (None, table) => tournaments(
                     runtime.block_on(Hub::read_only_postgres(store, now))?,
@@ -91,6 +90,15 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
         }
     };
     answer.map_err(|why| anyhow!(why))
+}
+
+/// A runtime for this command's calls to the store (no server's runtime runs it).
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .context("cannot start a runtime for the store")
 }
 
 /// `tournaments` (with no `id`) or `tournament ID`, as the bot protocol answers them, from

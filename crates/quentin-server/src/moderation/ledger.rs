@@ -1,118 +1,50 @@
 //! The ledger: the sanctions and the audit log in the store (tables `operators`, `bans`,
 //! `marks`, `renames`, `audit`, `logins`; SQLite's and PostgreSQL's alike), read and written
-//! on a connection of its own beside the hub's. Every order is one transaction: its rows and
-//! its line of the audit log together. The statements are written once for both stores
-//! (`$1`-style parameters, numbered in the order they first appear), through [`Tx`].
+//! beside the hub's writer. Every order is one transaction: its rows and its line of the audit
+//! log together; a refused order writes nothing.
+//!
+//! What an order does and what it answers is decided here, once for both stores, on typed
+//! facts: each order names what it needs to know (a [`Need`] of `store::ledger`), the store
+//! reads it in the order's transaction, the order's decision here turns it into a refusal or
+//! a [`Plan`] (its rows, its audit line, its answer), and the store writes the plan and
+//! commits. The statements are the store's: `crates/quentin-server/src/store/sqlite/ledger.rs`
+//! (blocking, on a thread that may wait) and `crates/quentin-server/src/store/postgres/ledger.rs`
+//! (awaiting a client of the pool).
 
 mod messages;
+mod players;
+#[cfg(test)]
+mod tests;
 
+use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Result;
+use deadpool_postgres::Pool;
 
+use super::super::store::ledger::{
+    AuditLine, AuditTail, ChallengeOpen, Decision, Flag, GameOver, NameFacts, NameFree, Named,
+    Plan, PlayerNamed, Sanction, SanctionRows, TournamentStatus, Write,
+};
+use super::super::store::postgres::ledger as pg;
+use super::super::store::sqlite::ledger::{self as lite, LedgerFile};
 use super::{AuditRow, Ban, Order, Sanctions};
-use crate::ids::{GameId, PlayerId};
-
-/// A value of a row or a parameter: the stores' common types.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
-    /// An integer.
-    Int(i64),
-    /// Text.
-    Text(String),
-    /// No value.
-    Null,
-}
-
-impl Value {
-    fn int(&self) -> i64 {
-        match self {
-            Value::Int(n) => *n,
-            _ => 0,
-        }
-    }
-
-    fn text(&self) -> String {
-        match self {
-            Value::Text(t) => t.clone(),
-            Value::Int(n) => n.to_string(),
-            Value::Null => String::new(),
-        }
-    }
-
-    fn opt_int(&self) -> Option<i64> {
-        match self {
-            Value::Int(n) => Some(*n),
-            _ => None,
-        }
-    }
-}
-
-impl From<i64> for Value {
-    fn from(n: i64) -> Value {
-        Value::Int(n)
-    }
-}
-
-impl From<PlayerId> for Value {
-    fn from(player: PlayerId) -> Value {
-        Value::Int(player.0)
-    }
-}
-
-impl From<&str> for Value {
-    fn from(t: &str) -> Value {
-        Value::Text(t.to_string())
-    }
-}
-
-impl From<Option<i64>> for Value {
-    fn from(n: Option<i64>) -> Value {
-        n.map_or(Value::Null, Value::Int)
-    }
-}
-
-/// One transaction on a store.
-pub trait Tx {
-    /// The rows `sql` selects.
-    ///
-    /// # Errors
-    /// A failing store.
-    fn query(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>>;
-
-    /// Runs `sql`: the rows it changed.
-    ///
-    /// # Errors
-    /// A failing store.
-    fn execute(&mut self, sql: &str, params: &[Value]) -> Result<u64>;
-
-    /// Commits it (dropped uncommitted, it is rolled back).
-    ///
-    /// # Errors
-    /// A failing store.
-    fn commit(self: Box<Self>) -> Result<()>;
-}
-
-/// A store the ledger opens transactions on.
-pub trait Store: Send + Sync {
-    /// A new transaction, which writes when `write` (it then takes the store's write lock at
-    /// once). Blocking: called on a thread that may wait.
-    ///
-    /// # Errors
-    /// A store that cannot be reached.
-    fn begin(&self, write: bool) -> Result<Box<dyn Tx + '_>>;
-}
+use crate::ids::{ChallengeId, GameId, PlayerId};
 
 /// The ledger of one store.
 #[derive(Clone)]
 pub struct Ledger {
-    store: Arc<dyn Store>,
+    store: Store,
 }
 
-/// What the store holds of a player.
-struct Named {
-    id: i64,
-    name: String,
+/// The store the ledger is in.
+#[derive(Clone)]
+enum Store {
+    /// The SQLite file, on a connection of the ledger's own; its calls wait, on tokio's
+    /// blocking threads.
+    Sqlite(Arc<LedgerFile>),
+    /// The PostgreSQL database, through the process's pool; its calls are awaited.
+    Postgres(Pool),
 }
 
 /// Who did an order, when it did not come from a player: the host's `quentin serve admin`.
@@ -125,101 +57,236 @@ pub fn placeholder(player: PlayerId) -> String {
     format!("renamed.{player}")
 }
 
+/// The most rows of the audit log `log` shows.
+const LOG_LINES: i64 = 200;
+
+/// Who gave an order, which, and when: what its line of the audit log says besides whom.
+#[derive(Clone, Debug)]
+struct Stamp {
+    by: String,
+    what: &'static str,
+    now: i64,
+}
+
+impl Stamp {
+    /// The order's line of the audit log.
+    fn line(&self, whom: &str, why: &str) -> Write {
+        Write::Audit(AuditLine {
+            at: self.now,
+            who: self.by.clone(),
+            what: self.what.to_string(),
+            whom: whom.to_string(),
+            why: why.to_string(),
+        })
+    }
+
+    /// A plan of `writes` then the order's line of the audit log about `whom`, answering
+    /// `answer`.
+    fn plan(&self, mut writes: Vec<Write>, whom: &str, why: &str, answer: String) -> Plan<String> {
+        writes.push(self.line(whom, why));
+        Plan { writes, answer }
+    }
+}
+
+/// The refusal of an order naming a player nobody is.
+fn no_player(name: &str) -> String {
+    format!("no player named {}", super::super::spec::shown(name))
+}
+
+/// The player found, or the refusal of the order naming `name`.
+fn found(facts: Option<(Named, bool)>, name: &str) -> Result<(Named, bool), String> {
+    facts.ok_or_else(|| no_player(name))
+}
+
 impl Ledger {
-    /// The ledger on `store`.
-    pub fn new(store: Arc<dyn Store>) -> Ledger {
-        Ledger { store }
+    /// The ledger of the SQLite store at `path`, which must exist at the current version
+    /// (opened by the store's `Sqlite::open` first).
+    ///
+    /// # Errors
+    /// A file that cannot be opened.
+    pub fn sqlite(path: &Path) -> Result<Ledger> {
+        Ok(Ledger {
+            store: Store::Sqlite(Arc::new(LedgerFile::open(path)?)),
+        })
+    }
+
+    /// The ledger of the PostgreSQL store of `pool`, already at the current version.
+    #[must_use]
+    pub fn postgres(pool: Pool) -> Ledger {
+        Ledger {
+            store: Store::Postgres(pool),
+        }
+    }
+
+    /// Reads `need` in a transaction, lets `decide` decide on it, and writes its plan in the
+    /// same transaction: the plan's answer, or the refusal (nothing written).
+    async fn carry_out<N, T>(
+        &self,
+        need: N,
+        decide: impl FnOnce(N::Facts) -> Decision<T> + Send + 'static,
+    ) -> Result<Result<T, String>>
+    where
+        N: lite::Read + pg::Read,
+        T: Send + 'static,
+    {
+        match &self.store {
+            Store::Sqlite(file) => {
+                let file = file.clone();
+                tokio::task::spawn_blocking(move || file.carry_out(&need, decide)).await?
+            }
+            Store::Postgres(pool) => pg::carry_out(pool, &need, decide).await,
+        }
     }
 
     /// Carries out `order` of `by` at `now` in the store: its answer (`Ok`: the lines after
-    /// `=`, `Err`: the reason after `?`). Blocking.
+    /// `=`, `Err`: the reason after `?`).
     ///
     /// # Errors
     /// A failing store: nothing of the order is kept.
-    pub fn order_now(&self, by: &str, order: &Order, now: i64) -> Result<Result<String, String>> {
-        let mut tx = self.store.begin(true)?;
-        let answer = run(tx.as_mut(), by, order, now)?;
-        if answer.is_ok() {
-            tx.commit()?;
-        }
-        Ok(answer)
-    }
-
-    /// [`Ledger::order_now`] on a thread that may wait.
-    ///
-    /// # Errors
-    /// A failing store.
     pub async fn order(&self, by: &str, order: &Order, now: i64) -> Result<Result<String, String>> {
-        let (me, by, order) = (self.clone(), by.to_string(), order.clone());
-        tokio::task::spawn_blocking(move || me.order_now(&by, &order, now)).await?
-    }
-
-    /// The sanctions in force and the last row of the audit log. Blocking.
-    ///
-    /// # Errors
-    /// A failing store.
-    pub fn sanctions_now(&self) -> Result<Sanctions> {
-        let mut tx = self.store.begin(false)?;
-        let tx = tx.as_mut();
-        let mut s = Sanctions::default();
-        for row in tx.query("SELECT player, reason, ends FROM bans", &[])? {
-            s.bans.insert(
-                PlayerId(row[0].int()),
-                Ban {
-                    reason: row[1].text(),
-                    until: row[2].opt_int(),
-                },
-            );
+        let s = Stamp {
+            by: by.to_string(),
+            what: order.word(),
+            now,
+        };
+        let player = |name: &String, holding: Option<Sanction>| PlayerNamed {
+            name: name.clone(),
+            holding,
+        };
+        match order.clone() {
+            Order::Ban {
+                name,
+                until,
+                reason,
+            } => {
+                self.carry_out(player(&name, None), move |p| {
+                    ban(&s, found(p, &name)?.0, until, reason)
+                })
+                .await
+            }
+            Order::Unban(name) => self.lift(s, name, Sanction::Ban, "is not banned").await,
+            Order::Mark(name) => self.put(s, name, Flag::Mark).await,
+            Order::Unmark(name) => self.lift(s, name, Sanction::Mark, "is not marked").await,
+            Order::Op(name) => self.put(s, name, Flag::Operator).await,
+            Order::Deop(name) => {
+                self.lift(s, name, Sanction::Operator, "is not an operator")
+                    .await
+            }
+            Order::Rename(name) => {
+                self.carry_out(player(&name, None), move |p| rename(&s, found(p, &name)?.0))
+                    .await
+            }
+            Order::Abort(id) => {
+                self.carry_out(GameOver(id), move |over| abort(&s, id, over))
+                    .await
+            }
+            Order::CancelTournament(id) => {
+                self.carry_out(TournamentStatus(id), move |status| cancel(&s, id, status))
+                    .await
+            }
+            Order::Close(id) => {
+                self.carry_out(ChallengeOpen(id), move |open| close(&s, id, open))
+                    .await
+            }
+            Order::Reset(name) => {
+                self.carry_out(player(&name, None), move |p| {
+                    let p = found(p, &name)?.0;
+                    Ok(s.plan(vec![Write::ResetRatings(p.id)], &p.name, "", String::new()))
+                })
+                .await
+            }
+            Order::Players(name) => self.players(name, now).await,
+            Order::Log => {
+                self.carry_out(AuditTail(LOG_LINES), |rows| {
+                    Ok(Plan {
+                        writes: Vec::new(),
+                        answer: rows
+                            .iter()
+                            .map(AuditRow::line)
+                            .collect::<Vec<_>>()
+                            .join("\n"),
+                    })
+                })
+                .await
+            }
         }
-        s.marked = ids(tx, "SELECT player FROM marks")?;
-        s.renamed = ids(tx, "SELECT player FROM renames")?;
-        s.operators = ids(tx, "SELECT player FROM operators")?;
-        s.aborts = tx
-            .query("SELECT whom FROM audit WHERE what = 'abort'", &[])?
-            .iter()
-            .filter_map(|r| r[0].text().strip_prefix("game ")?.parse().ok().map(GameId))
-            .collect();
-        s.cancels = tx
-            .query("SELECT whom FROM audit WHERE what = 'cancel'", &[])?
-            .iter()
-            .filter_map(|r| r[0].text().strip_prefix("tournament t")?.parse().ok())
-            .collect();
-        s.last = tx
-            .query("SELECT COALESCE(MAX(id), 0) FROM audit", &[])?
-            .first()
-            .map_or(0, |r| r[0].int());
-        Ok(s)
     }
 
-    /// [`Ledger::sanctions_now`] on a thread that may wait.
+    /// `unban`, `unmark`, `deop`: the player's row of `sanction` deleted; `none`, after their
+    /// name, the refusal when they have none.
+    async fn lift(
+        &self,
+        s: Stamp,
+        name: String,
+        sanction: Sanction,
+        none: &'static str,
+    ) -> Result<Result<String, String>> {
+        let need = PlayerNamed {
+            name: name.clone(),
+            holding: Some(sanction),
+        };
+        self.carry_out(need, move |p| {
+            let (p, holds) = found(p, &name)?;
+            if !holds {
+                return Err(format!("{} {none}", p.name));
+            }
+            let player = p.id;
+            Ok(s.plan(
+                vec![Write::Lift { sanction, player }],
+                &p.name,
+                "",
+                String::new(),
+            ))
+        })
+        .await
+    }
+
+    /// `mark`, `op`: the player's row of `flag` put.
+    async fn put(&self, s: Stamp, name: String, flag: Flag) -> Result<Result<String, String>> {
+        let need = PlayerNamed {
+            name: name.clone(),
+            holding: None,
+        };
+        self.carry_out(need, move |p| {
+            let p = found(p, &name)?.0;
+            let (player, at) = (p.id, s.now);
+            Ok(s.plan(
+                vec![Write::Put { flag, player, at }],
+                &p.name,
+                "",
+                String::new(),
+            ))
+        })
+        .await
+    }
+
+    /// The sanctions in force and the last row of the audit log.
     ///
     /// # Errors
-    /// A failing store.
+    /// A failing store, or a value not of its column's type.
     pub async fn sanctions(&self) -> Result<Sanctions> {
-        let me = self.clone();
-        tokio::task::spawn_blocking(move || me.sanctions_now()).await?
+        let rows = match &self.store {
+            Store::Sqlite(file) => {
+                let file = file.clone();
+                tokio::task::spawn_blocking(move || file.sanctions()).await??
+            }
+            Store::Postgres(pool) => pg::sanctions(pool).await?,
+        };
+        Ok(sanctions_of(rows))
     }
 
-    /// The rows of the audit log after number `last`, in order. Blocking.
+    /// The rows of the audit log after number `last`, in order.
     ///
     /// # Errors
-    /// A failing store.
-    pub fn since_now(&self, last: i64) -> Result<Vec<AuditRow>> {
-        let mut tx = self.store.begin(false)?;
-        audit_rows(
-            tx.as_mut(),
-            "SELECT id, at, who, what, whom, why FROM audit WHERE id > $1 ORDER BY id",
-            &[last.into()],
-        )
-    }
-
-    /// [`Ledger::since_now`] on a thread that may wait.
-    ///
-    /// # Errors
-    /// A failing store.
+    /// A failing store, or a value not of its column's type.
     pub async fn since(&self, last: i64) -> Result<Vec<AuditRow>> {
-        let me = self.clone();
-        tokio::task::spawn_blocking(move || me.since_now(last)).await?
+        match &self.store {
+            Store::Sqlite(file) => {
+                let file = file.clone();
+                tokio::task::spawn_blocking(move || file.since(last)).await?
+            }
+            Store::Postgres(pool) => pg::since(pool, last).await,
+        }
     }
 
     /// Keeps a login of `key` from `address` at `at`, for `players`.
@@ -227,16 +294,13 @@ impl Ledger {
     /// # Errors
     /// A failing store.
     pub async fn login(&self, key: &str, address: &str, at: i64) -> Result<()> {
-        let (me, key, address) = (self.clone(), key.to_string(), address.to_string());
-        tokio::task::spawn_blocking(move || {
-            let mut tx = me.store.begin(true)?;
-            tx.execute(
-                "INSERT INTO logins(key, address, at) VALUES ($1, $2, $3)",
-                &[key.as_str().into(), address.as_str().into(), at.into()],
-            )?;
-            tx.commit()
-        })
-        .await?
+        match &self.store {
+            Store::Sqlite(file) => {
+                let (file, key, address) = (file.clone(), key.to_string(), address.to_string());
+                tokio::task::spawn_blocking(move || file.login(&key, &address, at)).await?
+            }
+            Store::Postgres(pool) => pg::login(pool, key, address, at).await,
+        }
     }
 
     /// `player`, renamed by an operator, picks `name`: kept, and said in the audit log.
@@ -249,365 +313,146 @@ impl Ledger {
         name: &str,
         now: i64,
     ) -> Result<Result<(), String>> {
-        let (me, name) = (self.clone(), name.to_string());
-        tokio::task::spawn_blocking(move || {
-            let mut tx = me.store.begin(true)?;
-            let taken = tx.query(
-                "SELECT id FROM players WHERE lower(name) = lower($1)",
-                &[name.as_str().into()],
-            )?;
-            if !taken.is_empty() {
-                return Ok(Err("name taken".to_string()));
-            }
-            let old = tx
-                .query(
-                    "SELECT old FROM renames WHERE player = $1",
-                    &[player.into()],
-                )?
-                .first()
-                .map_or_else(|| placeholder(player), |r| r[0].text());
-            tx.execute(
-                "UPDATE players SET name = $1 WHERE id = $2",
-                &[name.as_str().into(), player.into()],
-            )?;
-            tx.execute("DELETE FROM renames WHERE player = $1", &[player.into()])?;
-            audit(
-                tx.as_mut(),
-                now,
-                &name,
-                "new-name",
-                &placeholder(player),
-                &format!("was {old}"),
-            )?;
-            tx.commit()?;
-            Ok(Ok(()))
-        })
-        .await?
+        let need = NameFree {
+            player,
+            name: name.to_string(),
+        };
+        let name = name.to_string();
+        self.carry_out(need, move |facts| pick(player, &name, now, facts))
+            .await
     }
 }
 
-fn ids(tx: &mut dyn Tx, sql: &str) -> Result<std::collections::HashSet<PlayerId>> {
-    Ok(tx
-        .query(sql, &[])?
-        .iter()
-        .map(|r| PlayerId(r[0].int()))
-        .collect())
-}
-
-fn audit_rows(tx: &mut dyn Tx, sql: &str, params: &[Value]) -> Result<Vec<AuditRow>> {
-    Ok(tx
-        .query(sql, params)?
-        .iter()
-        .map(|r| AuditRow {
-            id: r[0].int(),
-            at: r[1].int(),
-            who: r[2].text(),
-            what: r[3].text(),
-            whom: r[4].text(),
-            why: r[5].text(),
-        })
-        .collect())
-}
-
-/// Writes a row of the audit log.
-fn audit(tx: &mut dyn Tx, at: i64, who: &str, what: &str, whom: &str, why: &str) -> Result<()> {
-    tx.execute(
-        "INSERT INTO audit(at, who, what, whom, why) VALUES ($1, $2, $3, $4, $5)",
-        &[at.into(), who.into(), what.into(), whom.into(), why.into()],
-    )?;
-    Ok(())
-}
-
-/// The player named `name` (in any case), or why not.
-fn player(tx: &mut dyn Tx, name: &str) -> Result<Result<Named, String>> {
-    let rows = tx.query(
-        "SELECT id, name FROM players WHERE lower(name) = lower($1)",
-        &[name.into()],
-    )?;
-    Ok(match rows.first() {
-        Some(r) => Ok(Named {
-            id: r[0].int(),
-            name: r[1].text(),
-        }),
-        None => Err(format!(
-            "no player named {}",
-            super::super::spec::shown(name)
-        )),
-    })
-}
-
-/// Carries out `order` in `tx`.
-fn run(tx: &mut dyn Tx, by: &str, order: &Order, now: i64) -> Result<Result<String, String>> {
-    let what = order.word();
-    // Deletes `player`'s row of `table`; a refusal when there was none.
-    let lift =
-        |tx: &mut dyn Tx, table: &str, name: &str, none: &str| -> Result<Result<String, String>> {
-            let p = match player(tx, name)? {
-                Ok(p) => p,
-                Err(why) => return Ok(Err(why)),
-            };
-            if tx.execute(
-                &format!("DELETE FROM {table} WHERE player = $1"),
-                &[p.id.into()],
-            )? == 0
-            {
-                return Ok(Err(format!("{} {none}", p.name)));
-            }
-            audit(tx, now, by, what, &p.name, "")?;
-            Ok(Ok(String::new()))
-        };
-    // Puts `player` in `table`.
-    let put = |tx: &mut dyn Tx, table: &str, name: &str| -> Result<Result<String, String>> {
-        let p = match player(tx, name)? {
-            Ok(p) => p,
-            Err(why) => return Ok(Err(why)),
-        };
-        tx.execute(
-            &format!("DELETE FROM {table} WHERE player = $1"),
-            &[p.id.into()],
-        )?;
-        tx.execute(
-            &format!("INSERT INTO {table}(player, at) VALUES ($1, $2)"),
-            &[p.id.into(), now.into()],
-        )?;
-        audit(tx, now, by, what, &p.name, "")?;
-        Ok(Ok(String::new()))
+/// `ban`: the ban in place of any, the player's open challenges closed (the processes drop
+/// them from memory on reading the audit line).
+fn ban(s: &Stamp, p: Named, until: Option<i64>, reason: String) -> Decision<String> {
+    let why = match until {
+        Some(until) => format!("{reason} (until {})", super::date(until)),
+        None => reason.clone(),
     };
-    Ok(match order {
-        Order::Ban {
-            name,
-            until,
+    let writes = vec![
+        Write::Ban {
+            player: p.id,
             reason,
-        } => {
-            let p = match player(tx, name)? {
-                Ok(p) => p,
-                Err(why) => return Ok(Err(why)),
-            };
-            tx.execute("DELETE FROM bans WHERE player = $1", &[p.id.into()])?;
-            tx.execute(
-                "INSERT INTO bans(player, reason, ends, at) VALUES ($1, $2, $3, $4)",
-                &[
-                    p.id.into(),
-                    reason.as_str().into(),
-                    (*until).into(),
-                    now.into(),
-                ],
-            )?;
-            // Their open challenges go (the processes drop them from memory on reading this).
-            tx.execute(
-                "UPDATE challenges SET open = FALSE WHERE \"by\" = $1 AND open = TRUE",
-                &[p.id.into()],
-            )?;
-            let why = match until {
-                Some(until) => format!("{reason} (until {})", super::date(*until)),
-                None => reason.clone(),
-            };
-            audit(tx, now, by, what, &p.name, &why)?;
-            Ok(String::new())
-        }
-        Order::Unban(name) => return lift(tx, "bans", name, "is not banned"),
-        Order::Mark(name) => return put(tx, "marks", name),
-        Order::Unmark(name) => return lift(tx, "marks", name, "is not marked"),
-        Order::Op(name) => return put(tx, "operators", name),
-        Order::Deop(name) => return lift(tx, "operators", name, "is not an operator"),
-        Order::Rename(name) => {
-            let p = match player(tx, name)? {
-                Ok(p) => p,
-                Err(why) => return Ok(Err(why)),
-            };
-            let new = placeholder(PlayerId(p.id));
-            if p.name == new {
-                return Ok(Err(format!("{} has a new name to pick already", p.name)));
-            }
-            tx.execute(
-                "UPDATE players SET name = $1 WHERE id = $2",
-                &[new.as_str().into(), p.id.into()],
-            )?;
-            tx.execute("DELETE FROM renames WHERE player = $1", &[p.id.into()])?;
-            tx.execute(
-                "INSERT INTO renames(player, old, at) VALUES ($1, $2, $3)",
-                &[p.id.into(), p.name.as_str().into(), now.into()],
-            )?;
-            audit(
-                tx,
-                now,
-                by,
-                what,
-                &p.name,
-                &format!("{new} until a new name is picked"),
-            )?;
-            Ok(new)
-        }
-        Order::Abort(id) => {
-            let rows = tx.query("SELECT result FROM games WHERE id = $1", &[id.0.into()])?;
-            match rows.first() {
-                None => Err("no such game".to_string()),
-                Some(r) if r[0] != Value::Null => Err("the game is over".to_string()),
-                Some(_) => {
-                    audit(tx, now, by, what, &format!("game {id}"), "")?;
-                    Ok(String::new())
-                }
-            }
-        }
-        Order::CancelTournament(id) => {
-            let rows = tx.query(
-                "SELECT status FROM tournaments WHERE id = $1",
-                &[(*id).into()],
-            )?;
-            let shown = super::super::tournament::TournamentId(*id);
-            match rows.first().map(|r| r[0].text()) {
-                None => Err(format!("no tournament {shown}")),
-                Some(status) if status != "open" && status != "running" => {
-                    Err(format!("tournament {shown} is {status}"))
-                }
-                Some(_) => {
-                    audit(tx, now, by, what, &format!("tournament {shown}"), "")?;
-                    Ok(String::new())
-                }
-            }
-        }
-        Order::Close(id) => {
-            if tx.execute(
-                "UPDATE challenges SET open = FALSE WHERE id = $1 AND open = TRUE",
-                &[id.0.into()],
-            )? == 0
-            {
-                Err("no such challenge".to_string())
-            } else {
-                audit(tx, now, by, what, &format!("challenge {id}"), "")?;
-                Ok(String::new())
-            }
-        }
-        Order::Reset(name) => {
-            let p = match player(tx, name)? {
-                Ok(p) => p,
-                Err(why) => return Ok(Err(why)),
-            };
-            tx.execute("DELETE FROM ratings WHERE player = $1", &[p.id.into()])?;
-            audit(tx, now, by, what, &p.name, "")?;
-            Ok(String::new())
-        }
-        Order::Players(name) => players(tx, name.as_deref(), now)?,
-        Order::Log => Ok(audit_rows(
-            tx,
-            "SELECT id, at, who, what, whom, why FROM
-                 (SELECT id, at, who, what, whom, why FROM audit ORDER BY id DESC LIMIT 200) AS last
-             ORDER BY id",
-            &[],
-        )?
-        .iter()
-        .map(AuditRow::line)
-        .collect::<Vec<_>>()
-        .join("\n")),
-    })
-}
-
-/// The most players `players` lists.
-const MOST_LISTED: i64 = 200;
-
-/// `players [NAME]`: a line a player (the newest first), with their key, their games and
-/// aborts, their standing and the addresses of their latest logins; for one player, a line
-/// more with the others who logged in from those addresses (a second key of one person?).
-fn players(tx: &mut dyn Tx, name: Option<&str>, now: i64) -> Result<Result<String, String>> {
-    let rows = match name {
-        Some(name) => match player(tx, name)? {
-            Ok(p) => tx.query(
-                "SELECT id, name, key FROM players WHERE id = $1",
-                &[p.id.into()],
-            )?,
-            Err(why) => return Ok(Err(why)),
+            ends: until,
+            at: s.now,
         },
-        None => tx.query(
-            "SELECT id, name, key FROM players ORDER BY id DESC LIMIT $1",
-            &[MOST_LISTED.into()],
-        )?,
-    };
-    let mut lines = Vec::new();
-    for row in &rows {
-        let (id, who, key) = (row[0].int(), row[1].text(), row[2].text());
-        let (line, addresses) = player_line(tx, id, &who, &key, now)?;
-        lines.push(line);
-        if name.is_some() {
-            let mut others = Vec::new();
-            for address in &addresses {
-                for r in tx.query(
-                    "SELECT DISTINCT p.name FROM logins l JOIN players p ON p.key = l.key
-                     WHERE l.address = $1 AND p.id <> $2 ORDER BY p.name",
-                    &[address.as_str().into(), id.into()],
-                )? {
-                    let other = r[0].text();
-                    if !others.contains(&other) {
-                        others.push(other);
-                    }
-                }
-            }
-            if !others.is_empty() {
-                lines.push(format!("same addresses: {}", others.join(" ")));
-            }
-        }
-    }
-    Ok(Ok(lines.join("\n")))
+        Write::CloseChallengesOf(p.id),
+    ];
+    Ok(s.plan(writes, &p.name, &why, String::new()))
 }
 
-/// One player's line of `players`, and the addresses of their latest logins.
-fn player_line(
-    tx: &mut dyn Tx,
-    id: i64,
-    name: &str,
-    key: &str,
-    now: i64,
-) -> Result<(String, Vec<String>)> {
-    let mut count = |sql: &str| -> Result<i64> {
-        Ok(tx
-            .query(sql, &[id.into()])?
-            .first()
-            .map_or(0, |r| r[0].int()))
+/// `rename`: a placeholder name until the player picks one; the answer is the placeholder.
+fn rename(s: &Stamp, p: Named) -> Decision<String> {
+    let new = placeholder(p.id);
+    if p.name == new {
+        return Err(format!("{} has a new name to pick already", p.name));
+    }
+    let writes = vec![
+        Write::Name {
+            player: p.id,
+            name: new.clone(),
+        },
+        Write::Renamed {
+            player: p.id,
+            old: p.name.clone(),
+            at: s.now,
+        },
+    ];
+    let why = format!("{new} until a new name is picked");
+    Ok(s.plan(writes, &p.name, &why, new))
+}
+
+/// `abort GAME`: said in the audit log (its owner ends the game on reading it); `over`:
+/// `None` when there is no such game.
+fn abort(s: &Stamp, id: GameId, over: Option<bool>) -> Decision<String> {
+    match over {
+        None => Err("no such game".to_string()),
+        Some(true) => Err("the game is over".to_string()),
+        Some(false) => Ok(s.plan(Vec::new(), &format!("game {id}"), "", String::new())),
+    }
+}
+
+/// `tournament cancel ID`: said in the audit log (its director cancels it on reading it).
+fn cancel(s: &Stamp, id: i64, status: Option<String>) -> Decision<String> {
+    let shown = super::super::tournament::TournamentId(id);
+    match status {
+        None => Err(format!("no tournament {shown}")),
+        Some(status) if status != "open" && status != "running" => {
+            Err(format!("tournament {shown} is {status}"))
+        }
+        Some(_) => Ok(s.plan(
+            Vec::new(),
+            &format!("tournament {shown}"),
+            "",
+            String::new(),
+        )),
+    }
+}
+
+/// `close CHALLENGE`: an open challenge closed.
+fn close(s: &Stamp, id: ChallengeId, open: bool) -> Decision<String> {
+    if !open {
+        return Err("no such challenge".to_string());
+    }
+    Ok(s.plan(
+        vec![Write::CloseChallenge(id)],
+        &format!("challenge {id}"),
+        "",
+        String::new(),
+    ))
+}
+
+/// A renamed `player` picks `name` at `now`: kept unless taken, said in the audit log as
+/// theirs.
+fn pick(player: PlayerId, name: &str, now: i64, facts: NameFacts) -> Decision<()> {
+    if facts.taken {
+        return Err("name taken".to_string());
+    }
+    let old = facts.old.unwrap_or_else(|| placeholder(player));
+    let s = Stamp {
+        by: name.to_string(),
+        what: "new-name",
+        now,
     };
-    let games = count("SELECT COUNT(*) FROM games WHERE player1 = $1 OR player2 = $1")?;
-    let aborts = count(
-        "SELECT COUNT(*) FROM games WHERE (player1 = $1 OR player2 = $1) AND result = 'aborted'",
-    )?;
-    let mut line = format!("{name} key {key} games {games} aborts {aborts}");
-    for (table, word) in [
-        ("operators", "operator"),
-        ("marks", "marked"),
-        ("renames", "renamed"),
-    ] {
-        let sql = format!("SELECT player FROM {table} WHERE player = $1");
-        if !tx.query(&sql, &[id.into()])?.is_empty() {
-            line.push(' ');
-            line.push_str(word);
-        }
+    let writes = vec![
+        Write::Name {
+            player,
+            name: name.to_string(),
+        },
+        Write::NamePicked(player),
+        s.line(&placeholder(player), &format!("was {old}")),
+    ];
+    Ok(Plan { writes, answer: () })
+}
+
+/// The sanctions in force, from their rows.
+fn sanctions_of(rows: SanctionRows) -> Sanctions {
+    Sanctions {
+        bans: rows
+            .bans
+            .into_iter()
+            .map(|b| {
+                let ban = Ban {
+                    reason: b.reason,
+                    until: b.ends,
+                };
+                (b.player, ban)
+            })
+            .collect(),
+        marked: rows.marked.into_iter().collect(),
+        renamed: rows.renamed.into_iter().collect(),
+        operators: rows.operators.into_iter().collect(),
+        aborts: rows
+            .aborted
+            .iter()
+            .filter_map(|whom| whom.strip_prefix("game ")?.parse().ok().map(GameId))
+            .collect(),
+        cancels: rows
+            .cancelled
+            .iter()
+            .filter_map(|whom| whom.strip_prefix("tournament t")?.parse().ok())
+            .collect(),
+        last: rows.last,
     }
-    if let Some(r) = tx
-        .query(
-            "SELECT reason, ends FROM bans WHERE player = $1",
-            &[id.into()],
-        )?
-        .first()
-    {
-        let until = r[1].opt_int();
-        if until.is_none_or(|u| now < u) {
-            line.push_str(" banned");
-            if let Some(until) = until {
-                line.push_str(&format!(" until {}", super::date(until)));
-            }
-        }
-    }
-    let addresses: Vec<String> = tx
-        .query(
-            "SELECT address, MAX(at) AS last FROM logins WHERE key = $1
-             GROUP BY address ORDER BY last DESC LIMIT 5",
-            &[key.into()],
-        )?
-        .iter()
-        .map(|r| r[0].text())
-        .collect();
-    line.push_str(" addresses ");
-    if addresses.is_empty() {
-        line.push('-');
-    } else {
-        line.push_str(&addresses.join(","));
-    }
-    Ok((line, addresses))
 }

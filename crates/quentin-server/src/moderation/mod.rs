@@ -9,15 +9,14 @@
 
 mod admin;
 pub mod ledger;
-mod postgres;
 pub mod session;
-mod sqlite;
 pub mod watch;
 
 use crate::ids::{ChallengeId, GameId, PlayerId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
+pub use super::store::ledger::AuditRow;
 pub use admin::admin;
 pub use ledger::Ledger;
 
@@ -260,23 +259,7 @@ impl Sanctions {
     }
 }
 
-/// A row of the audit log.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AuditRow {
-    /// Its number.
-    pub id: i64,
-    /// When (ms since the epoch).
-    pub at: i64,
-    /// Who did it: an operator's name, or `host` (`quentin serve admin`).
-    pub who: String,
-    /// What: the order's word.
-    pub what: String,
-    /// Whom: a player's name, `game N` or `challenge N`.
-    pub whom: String,
-    /// Why (a ban's reason, the end date), or empty.
-    pub why: String,
-}
-
+// A row of the audit log is the store's type; how `log` shows it is moderation's.
 impl AuditRow {
     /// The row as `log` shows it: `YYYY-MM-DD HH:MM:SS WHO WHAT WHOM[: WHY]`.
     #[must_use]

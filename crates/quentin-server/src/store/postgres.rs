@@ -9,6 +9,7 @@
 mod batch;
 mod commit;
 pub mod lease;
+pub mod ledger;
 mod own;
 pub mod presence;
 mod puzzles;

@@ -16,6 +16,7 @@ use super::{
 };
 use crate::ids::{ChallengeId, GameId, PlayerId};
 
+pub mod ledger;
 mod puzzles;
 
 /// The store in one SQLite file.

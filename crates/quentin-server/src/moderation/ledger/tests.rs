@@ -1,0 +1,203 @@
+use super::*;
+use crate::store::Sqlite;
+
+fn stamp(what: &'static str) -> Stamp {
+    Stamp {
+        by: "root".into(),
+        what,
+        now: 1_000,
+    }
+}
+
+fn alice() -> Named {
+    Named {
+        id: PlayerId(1),
+        name: "alice".into(),
+    }
+}
+
+fn audit_of(plan: &Plan<String>) -> &AuditLine {
+    match plan.writes.last() {
+        Some(Write::Audit(line)) => line,
+        other => panic!("the last write is not the audit line: {other:?}"),
+    }
+}
+
+#[test]
+fn each_order_decides_its_rows_its_audit_line_and_its_words() {
+    let until = super::super::day("2030-01-02").unwrap();
+    let plan = ban(&stamp("ban"), alice(), Some(until), "spam".into()).unwrap();
+    assert_eq!(
+        plan.writes[..2],
+        [
+            Write::Ban {
+                player: PlayerId(1),
+                reason: "spam".into(),
+                ends: Some(until),
+                at: 1_000
+            },
+            Write::CloseChallengesOf(PlayerId(1))
+        ]
+    );
+    let line = audit_of(&plan);
+    assert_eq!(
+        (line.who.as_str(), line.what.as_str(), line.whom.as_str()),
+        ("root", "ban", "alice")
+    );
+    assert_eq!(line.why, "spam (until 2030-01-02)");
+
+    let plan = rename(&stamp("rename"), alice()).unwrap();
+    assert_eq!(plan.answer, "renamed.1");
+    assert_eq!(audit_of(&plan).why, "renamed.1 until a new name is picked");
+    let renamed = Named {
+        id: PlayerId(1),
+        name: "renamed.1".into(),
+    };
+    assert_eq!(
+        rename(&stamp("rename"), renamed),
+        Err("renamed.1 has a new name to pick already".to_string())
+    );
+
+    assert_eq!(
+        abort(&stamp("abort"), GameId(4), None),
+        Err("no such game".to_string())
+    );
+    assert_eq!(
+        abort(&stamp("abort"), GameId(4), Some(true)),
+        Err("the game is over".to_string())
+    );
+    assert_eq!(
+        audit_of(&abort(&stamp("abort"), GameId(4), Some(false)).unwrap()).whom,
+        "game 4"
+    );
+    assert_eq!(
+        cancel(&stamp("cancel"), 3, None),
+        Err("no tournament t3".to_string())
+    );
+    assert_eq!(
+        cancel(&stamp("cancel"), 3, Some("finished".into())),
+        Err("tournament t3 is finished".to_string())
+    );
+    assert_eq!(
+        audit_of(&cancel(&stamp("cancel"), 3, Some("running".into())).unwrap()).whom,
+        "tournament t3"
+    );
+    assert_eq!(
+        close(&stamp("close"), ChallengeId(5), false),
+        Err("no such challenge".to_string())
+    );
+    assert_eq!(
+        close(&stamp("close"), ChallengeId(5), true).unwrap().writes[0],
+        Write::CloseChallenge(ChallengeId(5))
+    );
+    assert_eq!(found(None, "zed"), Err("no player named zed".to_string()));
+}
+
+#[test]
+fn a_renamed_player_picks_a_free_name_and_the_log_says_what_it_was() {
+    let taken = NameFacts {
+        taken: true,
+        old: None,
+    };
+    assert_eq!(
+        pick(PlayerId(1), "ally", 5, taken),
+        Err("name taken".to_string())
+    );
+    let plan = pick(
+        PlayerId(1),
+        "ally",
+        5,
+        NameFacts {
+            taken: false,
+            old: Some("alice".into()),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        plan.writes,
+        [
+            Write::Name {
+                player: PlayerId(1),
+                name: "ally".into()
+            },
+            Write::NamePicked(PlayerId(1)),
+            Write::Audit(AuditLine {
+                at: 5,
+                who: "ally".into(),
+                what: "new-name".into(),
+                whom: "renamed.1".into(),
+                why: "was alice".into()
+            })
+        ]
+    );
+}
+
+/// The orders through the ledger on a SQLite store: each answer's words, and the rows they
+/// leave, read back as the sanctions in force.
+#[tokio::test]
+async fn the_orders_on_a_sqlite_store_answer_and_keep_their_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    drop(Sqlite::open(&path).unwrap());
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "INSERT INTO players(id, name, key, created) VALUES (1, 'alice', 'SHA256:a', 5),
+                                                               (2, 'bob', 'SHA256:b', 6);",
+        )
+        .unwrap();
+    let ledger = Ledger::sqlite(&path).unwrap();
+    let order = |words: &'static str| {
+        let ledger = ledger.clone();
+        async move {
+            let words: Vec<&str> = words.split(' ').collect();
+            ledger
+                .order("root", &Order::parse(&words).unwrap(), 1_000)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(
+        order("unban alice").await,
+        Err("alice is not banned".into())
+    );
+    assert_eq!(order("ban Alice spam").await, Ok(String::new()));
+    assert_eq!(order("mark bob").await, Ok(String::new()));
+    assert_eq!(order("unmark zed").await, Err("no player named zed".into()));
+    assert_eq!(order("abort 9").await, Err("no such game".into()));
+    assert_eq!(order("close 9").await, Err("no such challenge".into()));
+    let sanctions = ledger.sanctions().await.unwrap();
+    assert_eq!(sanctions.bans[&PlayerId(1)].reason, "spam");
+    assert!(sanctions.marked.contains(&PlayerId(2)));
+    assert_eq!(sanctions.last, 2);
+    let log = order("log").await.unwrap();
+    assert!(
+        log.ends_with("root ban alice: spam\n1970-01-01 00:00:01 root mark bob"),
+        "{log}"
+    );
+    ledger.login("SHA256:a", "10.0.0.1", 900).await.unwrap();
+    ledger.login("SHA256:b", "10.0.0.1", 950).await.unwrap();
+    assert_eq!(
+        order("players alice").await,
+        Ok(
+            "alice key SHA256:a games 0 aborts 0 banned addresses 10.0.0.1\n\
+            same addresses: bob"
+                .into()
+        )
+    );
+    assert_eq!(ledger.since(1).await.unwrap().len(), 1);
+    assert_eq!(order("rename bob").await, Ok("renamed.2".into()));
+    assert_eq!(
+        ledger.pick_name(PlayerId(2), "ALICE", 1_100).await.unwrap(),
+        Err("name taken".into())
+    );
+    assert_eq!(
+        ledger.pick_name(PlayerId(2), "bobby", 1_100).await.unwrap(),
+        Ok(())
+    );
+    assert!(ledger.sanctions().await.unwrap().renamed.is_empty());
+    assert_eq!(
+        ledger.messages(PlayerId(1)).await.unwrap(),
+        Vec::<String>::new()
+    );
+}
