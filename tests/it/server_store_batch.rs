@@ -4,7 +4,7 @@
 //! row there already) costs the others of its batch nothing.
 
 use quentin::rules::{Action, Game, Setup};
-use quentin::server::ids::{ChallengeId, GameId, PlayerId};
+use quentin::server::ids::{ChallengeId, GameId, Millis, Moment, PlayerId};
 use quentin::server::spec::{First, TimeControl};
 use quentin::server::store::postgres::{config, pool};
 use quentin::server::store::{Applied, ChallengeRow, Change, GameRow, LeaseLost, Postgres};
@@ -19,8 +19,8 @@ fn step(game: i64, index: usize, text: &str) -> Change {
         game: GameId(game),
         index,
         action: Some(Action::parse(text).unwrap()),
-        left: [60_000, 60_000],
-        at: 1_000 + index as i64,
+        left: [Millis(60_000), Millis(60_000)],
+        at: Moment(1_000 + index as i64),
         end: None,
         winner: None,
         ratings: Vec::new(),
@@ -57,7 +57,7 @@ fn moves_of_several_games_commit_together_and_a_lost_lease_or_a_refused_row_fail
         let added = Change::AddPlayer {
             key: format!("SHA256:{name}"),
             name: name.to_string(),
-            at: 0,
+            at: Moment(0),
         };
         match commit(&runtime, &store, &[added]).pop().unwrap().unwrap() {
             Applied::Id(id) => players.push(PlayerId(id)),
@@ -88,8 +88,8 @@ fn moves_of_several_games_commit_together_and_a_lost_lease_or_a_refused_row_fail
             players: [players[0], players[1]],
             clock,
             rated: false,
-            left: [60_000, 60_000],
-            turn_since: 0,
+            left: [Millis(60_000), Millis(60_000)],
+            turn_since: Moment(0),
             actions: Vec::new(),
             result: None,
             ended: None,

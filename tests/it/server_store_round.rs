@@ -7,7 +7,7 @@
 use std::sync::{Arc, Mutex};
 
 use quentin::rules::{Game, Setup};
-use quentin::server::ids::{GameId, PlayerId};
+use quentin::server::ids::{GameId, Millis, Moment, PlayerId};
 use quentin::server::spec::TimeControl;
 use quentin::server::store::postgres::{config, pool};
 use quentin::server::store::{
@@ -36,8 +36,8 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
         id: 0,
         by: PlayerId(1),
         settings: "swiss quentin clock 1+0 rounds 2".to_string(),
-        created: 10,
-        starts: 70,
+        created: Moment(10),
+        starts: Moment(70),
         status: "open".to_string(),
         started: None,
         entrants: Vec::new(),
@@ -56,8 +56,8 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
         players: [PlayerId(first), PlayerId(second)],
         clock: TimeControl::parse_live("1+0").unwrap(),
         rated: false,
-        left: [60_000, 60_000],
-        turn_since: 50,
+        left: [Millis(60_000), Millis(60_000)],
+        turn_since: Moment(50),
         actions: Vec::new(),
         result: None,
         ended: None,
@@ -127,8 +127,8 @@ fn tournament_game(first: PlayerId, second: PlayerId) -> GameRow {
         players: [first, second],
         clock: TimeControl::parse_live("1+0").unwrap(),
         rated: false,
-        left: [60_000, 60_000],
-        turn_since: 50,
+        left: [Millis(60_000), Millis(60_000)],
+        turn_since: Moment(50),
         actions: Vec::new(),
         result: None,
         ended: None,
@@ -164,8 +164,8 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
         id: 0,
         by: PlayerId(1),
         settings: "swiss quentin clock 1+0 rounds 2".to_string(),
-        created: 10,
-        starts: 70,
+        created: Moment(10),
+        starts: Moment(70),
         status: "open".to_string(),
         started: None,
         entrants: Vec::new(),
@@ -208,7 +208,7 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
     };
     let start = Change::Tournament(TournamentChange::Paired {
         tournament: t,
-        start: Some(60),
+        start: Some(Moment(60)),
         known: 0,
         plan,
     });
@@ -269,7 +269,7 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
         Applied::Status("running".to_string())
     );
     let nothing = || Plan(Arc::new(|_: &[EntrantRow]| Some(Round::default())));
-    let again = |start: Option<i64>| {
+    let again = |start: Option<Moment>| {
         Change::Tournament(TournamentChange::Paired {
             tournament: t,
             start,
@@ -278,7 +278,7 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
         })
     };
     assert_eq!(
-        commit(again(Some(70))).unwrap(),
+        commit(again(Some(Moment(70)))).unwrap(),
         Applied::Status("running".to_string())
     );
     assert_eq!(commit(again(None)).unwrap(), Applied::Taken);

@@ -5,6 +5,35 @@
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::ids::{Millis, Moment};
+use crate::spec::TimeControl;
+
+/// A time control's times as [`Millis`] (the record crate's `TimeControl` counts plain
+/// milliseconds, for the terminal's clocks too).
+pub trait Timing {
+    /// Each player's time at the start.
+    fn start(self) -> Millis;
+    /// The time for each player's first move.
+    fn first_move(self) -> Millis;
+    /// A player's time after their move, from what was `left`: the increment added, or a
+    /// correspondence move's days afresh.
+    fn after_move(self, left: Millis) -> Millis;
+}
+
+impl Timing for TimeControl {
+    fn start(self) -> Millis {
+        Millis(self.start_ms())
+    }
+
+    fn first_move(self) -> Millis {
+        Millis(self.first_move_ms())
+    }
+
+    fn after_move(self, left: Millis) -> Millis {
+        Millis(self.after_move_ms(left.0))
+    }
+}
+
 /// Milliseconds since the epoch, perhaps moved on.
 #[derive(Debug, Default)]
 pub struct Clock {
@@ -38,22 +67,22 @@ impl Clock {
 
     /// Now, in milliseconds since the epoch.
     #[must_use]
-    pub fn now(&self) -> i64 {
+    pub fn now(&self) -> Moment {
         let real = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
-        real + self.offset() + self.skew.load(Ordering::Relaxed)
+        Moment(real + self.offset() + self.skew.load(Ordering::Relaxed))
     }
 
     /// This machine's time now, without the skew: to measure the skew by.
     #[must_use]
-    pub fn local(&self) -> i64 {
-        self.now() - self.skew.load(Ordering::Relaxed)
+    pub fn local(&self) -> Moment {
+        self.now() - Millis(self.skew.load(Ordering::Relaxed))
     }
 
     /// Sets how far the database's clock is ahead of this machine's.
-    pub fn set_skew(&self, ms: i64) {
-        self.skew.store(ms, Ordering::Relaxed);
+    pub fn set_skew(&self, skew: Millis) {
+        self.skew.store(skew.0, Ordering::Relaxed);
     }
 
     /// How far a test clock was moved on.

@@ -35,12 +35,14 @@ use tokio::sync::{OwnedMutexGuard, oneshot, watch};
 use quentin_record::game_line::{GameLine, takeback_len};
 use quentin_rules::{Action, Color, Illegal, Position, SetupError};
 
-use super::ids::{ChallengeId, GameId, PlayerId, Seat};
+use super::clock::Timing;
+use super::ids::{ChallengeId, GameId, Millis, PlayerId, Seat};
 use super::size_class::RatingKey;
 use super::store::{
     Applied, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, RatingRow, StoreDown,
     Writer,
 };
+use crate::ids::Moment;
 use crate::note::Note;
 
 pub use crate::command::{GameCommand, Outcome};
@@ -146,12 +148,12 @@ impl Live {
 
     /// The milliseconds left to each player at `now`. A player's first move does not run
     /// their clock: it has a timer of its own ([`Live::first_move_left`]).
-    pub(crate) fn left_at(&self, now: i64) -> [i64; 2] {
+    pub(crate) fn left_at(&self, now: Moment) -> [Millis; 2] {
         let mut left = self.row.left;
         if let Some(p) = self.to_move()
             && self.first_move_pending().is_none()
         {
-            left[p] -= (now - self.row.turn_since).max(0);
+            left[p] -= (now - self.row.turn_since).max(Millis::ZERO);
         }
         left
     }
@@ -164,18 +166,18 @@ impl Live {
 
     /// The milliseconds left at `now` for the first move of the seat to move, while it has
     /// made none; past them the game is aborted.
-    pub(crate) fn first_move_left(&self, now: i64) -> Option<i64> {
+    pub(crate) fn first_move_left(&self, now: Moment) -> Option<Millis> {
         self.first_move_pending()?;
-        Some(self.row.clock.first_move_ms() - (now - self.row.turn_since).max(0))
+        Some(self.row.clock.first_move() - (now - self.row.turn_since).max(Millis::ZERO))
     }
 
     /// Whether the player to move has run out of time at `now`, on their clock or on their
     /// first move's timer.
-    pub(crate) fn flagged(&self, now: i64) -> bool {
-        self.first_move_left(now).is_some_and(|l| l <= 0)
+    pub(crate) fn flagged(&self, now: Moment) -> bool {
+        self.first_move_left(now).is_some_and(|l| l <= Millis::ZERO)
             || self
                 .to_move()
-                .is_some_and(|seat| self.left_at(now)[seat] <= 0)
+                .is_some_and(|seat| self.left_at(now)[seat] <= Millis::ZERO)
     }
 
     /// How many actions a takeback asked by `seat` takes back (0: none to take back).
@@ -223,9 +225,9 @@ pub(crate) struct Inner {
     lobby: watch::Sender<u64>,
     limits: HubLimits,
     /// The last heartbeat written.
-    last_beat: i64,
+    last_beat: Moment,
     /// Since when the store cannot be written (its last heartbeat), while it cannot.
-    down_since: Option<i64>,
+    down_since: Option<Moment>,
     /// The best puzzle ratings, as last read from the store ([`Hub::refresh_puzzle_leaders`]).
     puzzle_leaders: Vec<(String, RatingRow)>,
     /// Every tournament, with its entrants and pairings.
@@ -295,10 +297,10 @@ impl Hub {
     /// unfinished games, its changes sent to `store`.
     fn over(
         loaded: Loaded,
-        forgive: Option<i64>,
+        forgive: Option<Millis>,
         store: Writer,
         limits: HubLimits,
-        now: i64,
+        now: Moment,
     ) -> Hub {
         let (lobby, _) = watch::channel(0);
         let mut inner = Inner {
@@ -349,7 +351,7 @@ impl Hub {
             .collect();
         for mut row in loaded.games {
             if row.result.is_none() {
-                row.turn_since += forgive.unwrap_or(0);
+                row.turn_since += forgive.unwrap_or(Millis::ZERO);
             }
             match replay(&row) {
                 Ok(position) => {

@@ -1,11 +1,12 @@
-//! The numbers the server gives its players, challenges and games, and a player's seat in a
-//! game: types of their own, so that a game's number cannot be passed where a player's is
-//! meant, nor a seat computed as `1 - seat`. Each number is the store's row number, stored as
-//! an `INTEGER` (SQLite) or a `BIGINT` (PostgreSQL), and written as its digits.
+//! The numbers the server gives its players, challenges and games, its times in milliseconds
+//! (a moment, a length of time), and a player's seat in a game: types of their own, so that a
+//! game's number cannot be passed where a player's is meant, a moment where a clock's time
+//! left is, nor a seat computed as `1 - seat`. Each is stored as an `INTEGER` (SQLite) or a
+//! `BIGINT` (PostgreSQL), and written as its digits.
 
 use std::error::Error;
 use std::fmt;
-use std::ops::{Index, IndexMut};
+use std::ops::{Add, AddAssign, Index, IndexMut, Sub, SubAssign};
 
 use bytes::BytesMut;
 use quentin_record::game_line::seat_of;
@@ -13,17 +14,21 @@ use quentin_rules::{Color, Position};
 use rusqlite::types::{FromSql, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 use tokio_postgres::types::{self as pg, IsNull, Type};
 
-/// A number of the store's, as a type of its own: its digits when written, a row's
-/// `INTEGER`/`BIGINT` in either store.
-macro_rules! row_number {
-    ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub struct $name(pub i64);
-
+/// A number of the store's written as its digits and kept as an `INTEGER` (SQLite) or a
+/// `BIGINT` (PostgreSQL): the conversions of a type of one `i64`.
+macro_rules! sql_number {
+    ($name:ident) => {
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 write!(f, "{}", self.0)
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = std::num::ParseIntError;
+
+            fn from_str(digits: &str) -> Result<Self, Self::Err> {
+                digits.parse().map($name)
             }
         }
 
@@ -67,6 +72,17 @@ macro_rules! row_number {
     };
 }
 
+/// A row's number as a type of its own (and its conversions: [`sql_number`]).
+macro_rules! row_number {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub i64);
+
+        sql_number!($name);
+    };
+}
+
 row_number!(
     /// A player's number.
     PlayerId
@@ -93,6 +109,112 @@ impl GameId {
     #[must_use]
     pub fn challenge(self) -> ChallengeId {
         ChallengeId(self.0)
+    }
+}
+
+/// A length of time in milliseconds: a clock's time left, a timer, a wait.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Millis(pub i64);
+
+/// A moment of the server's time: milliseconds since the Unix epoch (the database's time, when
+/// several processes share one: `crate::clock`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Moment(pub i64);
+
+sql_number!(Millis);
+sql_number!(Moment);
+
+impl Millis {
+    /// No time.
+    pub const ZERO: Millis = Millis(0);
+
+    /// `n` seconds.
+    #[must_use]
+    pub const fn seconds(n: i64) -> Millis {
+        Millis(n * 1000)
+    }
+
+    /// `n` minutes.
+    #[must_use]
+    pub const fn minutes(n: i64) -> Millis {
+        Millis(n * 60_000)
+    }
+
+    /// `n` days.
+    #[must_use]
+    pub const fn days(n: i64) -> Millis {
+        Millis(n * 86_400_000)
+    }
+
+    /// The whole seconds in it, rounded toward zero.
+    #[must_use]
+    pub const fn whole_seconds(self) -> i64 {
+        self.0 / 1000
+    }
+
+    /// The whole minutes in it, rounded toward zero.
+    #[must_use]
+    pub const fn whole_minutes(self) -> i64 {
+        self.0 / 60_000
+    }
+
+    /// Half of it, rounded toward zero.
+    #[must_use]
+    pub const fn half(self) -> Millis {
+        Millis(self.0 / 2)
+    }
+}
+
+impl Add for Millis {
+    type Output = Millis;
+    fn add(self, other: Millis) -> Millis {
+        Millis(self.0 + other.0)
+    }
+}
+
+impl Sub for Millis {
+    type Output = Millis;
+    fn sub(self, other: Millis) -> Millis {
+        Millis(self.0 - other.0)
+    }
+}
+
+impl AddAssign for Millis {
+    fn add_assign(&mut self, other: Millis) {
+        self.0 += other.0;
+    }
+}
+
+impl SubAssign for Millis {
+    fn sub_assign(&mut self, other: Millis) {
+        self.0 -= other.0;
+    }
+}
+
+impl Add<Millis> for Moment {
+    type Output = Moment;
+    fn add(self, later: Millis) -> Moment {
+        Moment(self.0 + later.0)
+    }
+}
+
+impl Sub<Millis> for Moment {
+    type Output = Moment;
+    fn sub(self, earlier: Millis) -> Moment {
+        Moment(self.0 - earlier.0)
+    }
+}
+
+impl AddAssign<Millis> for Moment {
+    fn add_assign(&mut self, later: Millis) {
+        self.0 += later.0;
+    }
+}
+
+impl Sub for Moment {
+    type Output = Millis;
+    fn sub(self, since: Moment) -> Millis {
+        Millis(self.0 - since.0)
     }
 }
 

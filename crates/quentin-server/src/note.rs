@@ -7,7 +7,7 @@
 //! A new message is a variant of [`Note`], an arm in [`Note::words`] and one in [`Note::read`],
 //! and a line of the round-trip test below.
 
-use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
+use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat};
 use std::fmt;
 
 use quentin_rules::Action;
@@ -37,9 +37,9 @@ pub enum Note {
         /// The action.
         action: Action,
         /// The clocks after it.
-        left: [i64; 2],
+        left: [Millis; 2],
         /// When (ms since the epoch, server time).
-        at: i64,
+        at: Moment,
     },
     /// A takeback asked in a game by a seat, or the asking over (`None`).
     Takeback {
@@ -362,7 +362,7 @@ fn answer_of(words: &[&str]) -> Option<Answer> {
         "too-many-challenges" => count().map(|n| refused(Refusal::TooManyChallenges(n))),
         "too-fast" => count().map(|n| refused(Refusal::TooFast(n))),
         "too-many-live-games" => count().map(|n| refused(Refusal::TooManyLiveGames(n))),
-        "held" => number().map(|ms| refused(Refusal::Held(ms))),
+        "held" => number().map(|ms| refused(Refusal::Held(Millis(ms)))),
         "challenge-yourself" => bare(refused(Refusal::ChallengeYourself)),
         "no-such-player" => name().map(|n| refused(Refusal::NoSuchPlayer(n))),
         "no-such-challenge" => {
@@ -405,7 +405,7 @@ mod tests {
             Refusal::TooManyChallenges(5),
             Refusal::TooFast(20),
             Refusal::TooManyLiveGames(4),
-            Refusal::Held(600_000),
+            Refusal::Held(Millis(600_000)),
             Refusal::ChallengeYourself,
             Refusal::NoSuchPlayer("nobody at all".to_string()),
             Refusal::NoSuchChallenge(ChallengeId(9)),
@@ -447,15 +447,15 @@ mod tests {
                 game: GameId(5),
                 index: 12,
                 action: action("c3"),
-                left: [59_000, -1],
-                at: 1_790_000_000_000,
+                left: [Millis(59_000), Millis(-1)],
+                at: Moment(1_790_000_000_000),
             },
             Note::Move {
                 game: GameId(5),
                 index: 1,
                 action: action("swap"),
-                left: [0, 0],
-                at: 0,
+                left: [Millis(0), Millis(0)],
+                at: Moment(0),
             },
             Note::Takeback {
                 game: GameId(5),

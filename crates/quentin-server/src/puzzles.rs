@@ -15,7 +15,7 @@ use super::hub::{Hub, PROVISIONAL, Refusal, shown_rating, signed};
 use super::spec::shown;
 use super::store::RatingRow;
 use super::store::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
-use crate::ids::PlayerId;
+use crate::ids::{Moment, PlayerId};
 
 /// A puzzle as a player is given it, with its rating now.
 #[derive(Clone, Debug)]
@@ -162,7 +162,7 @@ pub async fn solve(
     me: PlayerId,
     id: &str,
     moves: &[Action],
-    now: i64,
+    now: Moment,
 ) -> Result<Outcome, PuzzleRefusal> {
     let Served { puzzle, .. } = one(hub, id).await?;
     let judged = answer::judge(&puzzle, moves).map_err(PuzzleRefusal::BadLine)?;

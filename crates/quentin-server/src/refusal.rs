@@ -1,7 +1,7 @@
 //! Why the hub refuses a request, as a type; its words (after `? ` in the bot protocol, on the
 //! screen in a terminal) are written at the edge, by [`Display`](std::fmt::Display).
 
-use crate::ids::{ChallengeId, GameId};
+use crate::ids::{ChallengeId, GameId, Millis};
 use std::fmt;
 
 use quentin_rules::{Illegal, SetupError};
@@ -26,7 +26,7 @@ pub enum Refusal {
     /// Too many live games under way.
     TooManyLiveGames(usize),
     /// Held from rated games this many milliseconds more, for games left without a move.
-    Held(i64),
+    Held(Millis),
     /// A challenge to oneself.
     ChallengeYourself,
     /// A challenge to a name nobody has.
@@ -89,7 +89,7 @@ impl fmt::Display for Refusal {
             Refusal::Held(ms) => write!(
                 f,
                 "held from rated games for {} more minutes: games left without a move; casual games are open",
-                (ms + 59_999) / 60_000
+                (ms.0 + 59_999) / 60_000
             ),
             Refusal::BadName => f.write_str("bad name: 2 to 20 letters, digits, - and _"),
             Refusal::NameTaken => f.write_str("name taken"),

@@ -29,6 +29,7 @@ use super::game_end::GameEnd;
 use super::ids::{ChallengeId, GameId, PlayerId, Seat};
 use super::size_class::RatingKey;
 use super::spec::{First, TimeControl};
+use crate::ids::{Millis, Moment};
 
 pub use postgres::Postgres;
 pub use schema::VERSION;
@@ -119,15 +120,15 @@ pub struct GameRow {
     /// Whether it counts for the ratings.
     pub rated: bool,
     /// Milliseconds left on each player's clock, at `turn_since`.
-    pub left: [i64; 2],
+    pub left: [Millis; 2],
     /// When the turn of the player to move began (ms since the epoch, server time).
-    pub turn_since: i64,
+    pub turn_since: Moment,
     /// The actions played.
     pub actions: Vec<Action>,
     /// How it ended, once over.
     pub result: Option<GameEnd>,
     /// When it ended.
-    pub ended: Option<i64>,
+    pub ended: Option<Moment>,
 }
 
 /// A challenge's row.
@@ -180,7 +181,7 @@ pub struct Loaded {
     /// The rows that could not be read.
     pub damaged: Vec<Damaged>,
     /// The last time the running server said it was alive (ms since the epoch).
-    pub heartbeat: Option<i64>,
+    pub heartbeat: Option<Moment>,
     /// Every tournament, with its entrants and pairings.
     pub tournaments: Vec<TournamentRow>,
 }
@@ -197,7 +198,7 @@ pub enum Change {
         /// The name.
         name: String,
         /// When.
-        at: i64,
+        at: Moment,
     },
     /// A new open challenge: [`Applied::Id`], its number (the row's `id` is not read).
     AddChallenge(ChallengeRow),
@@ -215,9 +216,9 @@ pub enum Change {
         /// The action.
         action: Option<Action>,
         /// The clocks after it.
-        left: [i64; 2],
+        left: [Millis; 2],
         /// When.
-        at: i64,
+        at: Moment,
         /// How it ended, when it ended the game.
         end: Option<GameEnd>,
         /// The seat that won, when it ended the game (`None`: a draw, or no end).
@@ -234,15 +235,15 @@ pub enum Change {
         /// The first action taken back.
         index: usize,
         /// The clocks after.
-        left: [i64; 2],
+        left: [Millis; 2],
         /// When.
-        at: i64,
+        at: Moment,
     },
     /// The server is alive at this time.
-    Beat(i64),
+    Beat(Moment),
     /// Every unfinished game's turn starts this many milliseconds later: the time the server
     /// was down is charged to nobody.
-    Forgive(i64),
+    Forgive(Millis),
     /// The puzzles the store does not hold yet, by id ([`puzzles`]); those it holds keep
     /// their ratings.
     AddPuzzles(Vec<puzzles::PuzzleRow>),

@@ -13,8 +13,7 @@ use super::super::store::RatingRow;
 use super::super::tournament::{TournamentId, TournamentRefusal};
 use super::command::ParseError;
 use super::{puzzle, tournament};
-use crate::ids::{ChallengeId, PlayerId};
-use crate::ids::{GameId, Seat};
+use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
 
 #[cfg(test)]
 mod tests;
@@ -311,7 +310,7 @@ fn game_line(game: &GameView, me: PlayerId) -> String {
         game.color(seat),
         state(game, seat)
     );
-    let _ = write!(line, " {}s", game.left[seat] / 1000);
+    let _ = write!(line, " {}s", game.left[seat].whole_seconds());
     line
 }
 
@@ -330,8 +329,8 @@ fn games_json(games: &[GameView], me: PlayerId) -> String {
                 "actions": g.actions.len(),
                 "clock": g.clock.to_string(),
                 "rated": g.rated,
-                "my_time_ms": g.left[seat],
-                "their_time_ms": g.left[seat.other()],
+                "my_time_ms": g.left[seat].0,
+                "their_time_ms": g.left[seat.other()].0,
             })
         })
         .collect();

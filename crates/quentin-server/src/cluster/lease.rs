@@ -13,7 +13,7 @@ use super::super::Context;
 use super::super::hub::Peers as _;
 use super::super::store::postgres::{self as pg, Own, pool_error};
 use super::{Cluster, lock};
-use crate::ids::GameId;
+use crate::ids::{GameId, Millis};
 use crate::note::Note;
 
 /// Seconds between two measures of the clocks' skew.
@@ -26,14 +26,15 @@ const SKEW_EVERY: u32 = 30;
 /// A database that cannot be reached.
 pub(super) async fn measure_skew(cluster: &Cluster, ctx: &Context) -> Result<()> {
     let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
-    let mut best: Option<(i64, i64)> = None;
+    let mut best: Option<(Millis, Millis)> = None;
     for _ in 0..3 {
         let before = ctx.clock.local();
         let db = pg::lease::now(&**client).await?;
         let after = ctx.clock.local();
         let trip = after - before;
         if best.is_none_or(|(t, _)| trip < t) {
-            best = Some((trip, db - (before + after) / 2));
+            // The database's time at the middle of the trip, against this machine's.
+            best = Some((trip, db - (before + trip.half())));
         }
     }
     if let Some((_, skew)) = best {

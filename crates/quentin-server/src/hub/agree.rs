@@ -7,7 +7,7 @@ use super::super::spec::{First, Spec};
 use super::super::store::Change;
 use super::play::Stop;
 use super::{GameCommand, Hub, Live, Refusal};
-use crate::ids::{GameId, PlayerId, Seat};
+use crate::ids::{GameId, Moment, PlayerId, Seat};
 use crate::note::Note;
 use quentin_record::game_line::GameLine;
 
@@ -29,7 +29,12 @@ impl Hub {
     ///
     /// # Errors
     /// A rated game, nothing to take back, not one's game, a store that cannot save.
-    pub async fn takeback(&self, player: PlayerId, id: GameId, now: i64) -> Result<bool, Refusal> {
+    pub async fn takeback(
+        &self,
+        player: PlayerId,
+        id: GameId,
+        now: Moment,
+    ) -> Result<bool, Refusal> {
         self.act(player, id, GameCommand::TakeBack, now)
             .await
             .map(|outcome| outcome == super::Outcome::TakenBack)
@@ -39,7 +44,7 @@ impl Hub {
         &self,
         player: PlayerId,
         id: GameId,
-        now: i64,
+        now: Moment,
     ) -> Result<bool, Refusal> {
         let (turn, seat) = self.seat(player, id).await?;
         let (keep, left, position) = {
@@ -98,7 +103,7 @@ impl Hub {
         &self,
         player: PlayerId,
         id: GameId,
-        now: i64,
+        now: Moment,
     ) -> Result<(), Refusal> {
         self.act(player, id, GameCommand::Decline, now)
             .await
@@ -126,7 +131,7 @@ impl Hub {
     ///
     /// # Errors
     /// Both have moved, not one's game, a game over, a store that cannot save.
-    pub async fn abort(&self, player: PlayerId, id: GameId, now: i64) -> Result<(), Refusal> {
+    pub async fn abort(&self, player: PlayerId, id: GameId, now: Moment) -> Result<(), Refusal> {
         self.act(player, id, GameCommand::Abort, now)
             .await
             .map(|_| ())
@@ -136,7 +141,7 @@ impl Hub {
         &self,
         player: PlayerId,
         id: GameId,
-        now: i64,
+        now: Moment,
     ) -> Result<(), Refusal> {
         let (turn, _) = self.seat(player, id).await?;
         if self.lock().live(id)?.row.actions.len() >= 2 {
@@ -157,7 +162,7 @@ impl Hub {
         &self,
         player: PlayerId,
         id: GameId,
-        now: i64,
+        now: Moment,
     ) -> Result<Rematch, Refusal> {
         let (spec, players, seat) = {
             let mut inner = self.lock();

@@ -18,7 +18,8 @@ use super::super::tournament::{
 };
 use super::tournaments::{Results, played, struck};
 use super::{Hub, Inner, Live, Refusal};
-use crate::ids::{GameId, PlayerId};
+use crate::clock::Timing;
+use crate::ids::{GameId, Millis, Moment, PlayerId};
 use crate::present::Cancelled;
 
 /// One thing the director does next to a tournament.
@@ -51,7 +52,7 @@ enum Pairs {
 
 impl Inner {
     /// What the director does next to tournament `id` at `now`, if anything.
-    fn next_step(&self, id: i64, now: i64) -> Option<Step> {
+    fn next_step(&self, id: i64, now: Moment) -> Option<Step> {
         let t = self.tournaments.get(&id)?;
         let settings = Settings::from_stored(&t.settings).ok()?;
         if t.status == "open" {
@@ -84,7 +85,7 @@ impl Inner {
 /// What follows in running tournament `t` at `now`, its games' results being `results`: a
 /// round to pair, its end, or nothing yet. The director asks it of the entrants it knows, and
 /// again, as the store writes the round, of those the store holds.
-fn step(t: &TournamentRow, settings: &Settings, results: &Results, now: i64) -> Option<Step> {
+fn step(t: &TournamentRow, settings: &Settings, results: &Results, now: Moment) -> Option<Step> {
     let active: Vec<PlayerId> = t
         .entrants
         .iter()
@@ -98,7 +99,7 @@ fn step(t: &TournamentRow, settings: &Settings, results: &Results, now: i64) -> 
     let running = t.pairings.iter().any(|p| under_way(p.game));
     match settings.kind {
         Kind::Arena => {
-            let end = t.started.unwrap_or(now) + i64::from(settings.minutes) * 60_000;
+            let end = t.started.unwrap_or(now) + Millis::minutes(i64::from(settings.minutes));
             if now >= end {
                 return (!running).then_some(Step::Over);
             }
@@ -159,9 +160,9 @@ fn step(t: &TournamentRow, settings: &Settings, results: &Results, now: i64) -> 
 }
 
 /// The rows of `pairings` begun at `now`: the byes, and the games of `settings`.
-fn round_of(settings: &Settings, pairings: Vec<(u32, Pairing)>, now: i64) -> Round {
+fn round_of(settings: &Settings, pairings: Vec<(u32, Pairing)>, now: Moment) -> Round {
     let spec = &settings.spec;
-    let start = spec.clock.start_ms();
+    let start = spec.clock.start();
     let mut round = Round::default();
     for (number, pairing) in pairings {
         let number = i64::from(number);
@@ -191,7 +192,7 @@ impl Hub {
     /// Directs every tournament one step on at `now` (the server's tick calls it). On several
     /// processes sharing a database, each tournament that has something to do is directed by
     /// the process that holds its lease, taken as it runs out.
-    pub async fn direct(&self, now: i64) {
+    pub async fn direct(&self, now: Moment) {
         let ids: Vec<i64> = self.lock().tournaments.keys().copied().collect();
         for id in ids {
             let due =
@@ -248,7 +249,7 @@ impl Hub {
         &self,
         by: PlayerId,
         id: TournamentId,
-        now: i64,
+        now: Moment,
     ) -> Result<(), TournamentRefusal> {
         let min = {
             let inner = self.lock();
@@ -276,7 +277,7 @@ impl Hub {
 
     /// Takes `step` in tournament `id`, once on disk: whether to go on with its next step now
     /// (not when the store holds what this process has not read yet).
-    async fn take(&self, id: i64, step: Step, now: i64) -> Result<bool, Refusal> {
+    async fn take(&self, id: i64, step: Step, now: Moment) -> Result<bool, Refusal> {
         match step {
             Step::Start => match self.paired(id, Some(now), now).await? {
                 Pairs::Written => Ok(true),
@@ -347,7 +348,7 @@ impl Hub {
     /// counts. The round's byes and games are one change: a director that dies meanwhile
     /// leaves the whole round or none of it. This process's copy of the entrants becomes the
     /// store's.
-    async fn paired(&self, id: i64, start: Option<i64>, now: i64) -> Result<Pairs, Refusal> {
+    async fn paired(&self, id: i64, start: Option<Moment>, now: Moment) -> Result<Pairs, Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let (t, settings, results) = {
             let inner = self.lock();

@@ -18,7 +18,7 @@
 //! the process's own memory.
 
 use super::super::game_end::{Aborted, GameEnd};
-use crate::ids::PlayerId;
+use crate::ids::{Millis, Moment, PlayerId};
 use std::collections::{HashMap, VecDeque};
 
 use super::super::spec::TimeControl;
@@ -29,13 +29,13 @@ use super::{Inner, Refusal};
 pub const RATED_MIN_ACTIONS: usize = 4;
 
 /// A day, in milliseconds.
-const DAY: i64 = 86_400_000;
+const DAY: Millis = Millis::days(1);
 /// A minute, in milliseconds.
-const MINUTE: i64 = 60_000;
+const MINUTE: Millis = Millis::minutes(1);
 /// Games left without a move in a day before the first hold.
 const FORGIVEN: usize = 2;
 /// The first hold; each game left without a move after it doubles it.
-const FIRST_HOLD: i64 = 10 * MINUTE;
+const FIRST_HOLD: Millis = Millis::minutes(10);
 
 /// The limits, from `quentin serve`'s options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,13 +61,13 @@ impl Default for FairLimits {
 /// Each player's recent challenges and accepts, in this process.
 #[derive(Debug, Default)]
 pub(crate) struct Asks {
-    times: HashMap<PlayerId, VecDeque<i64>>,
+    times: HashMap<PlayerId, VecDeque<Moment>>,
 }
 
 impl Inner {
     /// Counts a challenge or an accept of `player` at `now`, unless it is one too many this
     /// minute.
-    pub(super) fn ask(&mut self, player: PlayerId, now: i64) -> Result<(), Refusal> {
+    pub(super) fn ask(&mut self, player: PlayerId, now: Moment) -> Result<(), Refusal> {
         let most = self.limits.fair.asks_per_minute;
         let times = self.asks.times.entry(player).or_default();
         while times.front().is_some_and(|t| *t <= now - MINUTE) {
@@ -105,7 +105,7 @@ impl Inner {
     /// Whether a new game between `a` and `b` asked rated may be: not when they have had
     /// their most rated games of the day together (under way, or ended in the last day, not
     /// aborted).
-    pub(super) fn may_rate(&self, a: PlayerId, b: PlayerId, now: i64) -> bool {
+    pub(super) fn may_rate(&self, a: PlayerId, b: PlayerId, now: Moment) -> bool {
         let together = self
             .games
             .values()
@@ -118,7 +118,7 @@ impl Inner {
     }
 
     /// Refuses a rated game to a player held for leaving games without a move.
-    pub(super) fn may_play_rated(&self, player: PlayerId, now: i64) -> Result<(), Refusal> {
+    pub(super) fn may_play_rated(&self, player: PlayerId, now: Moment) -> Result<(), Refusal> {
         match held_until(self, player, now) {
             Some(until) => Err(Refusal::Held(until - now)),
             None => Ok(()),
@@ -129,8 +129,8 @@ impl Inner {
 /// When `player`'s hold from rated games ends, if they are held at `now`: after [`FORGIVEN`]
 /// games in a day that ended aborted while it was their turn and they had not moved, each one
 /// more holds them [`FIRST_HOLD`], doubled each time, from its end.
-pub(super) fn held_until(inner: &Inner, player: PlayerId, now: i64) -> Option<i64> {
-    let mut left: Vec<i64> = inner
+pub(super) fn held_until(inner: &Inner, player: PlayerId, now: Moment) -> Option<Moment> {
+    let mut left: Vec<Moment> = inner
         .games
         .values()
         .filter_map(|g| {
@@ -153,7 +153,9 @@ pub(super) fn held_until(inner: &Inner, player: PlayerId, now: i64) -> Option<i6
     }
     left.sort_unstable();
     let times = u32::try_from(left.len() - FORGIVEN).unwrap_or(u32::MAX);
-    let hold = FIRST_HOLD.saturating_mul(1_i64.checked_shl(times - 1).unwrap_or(i64::MAX));
-    let until = left.last()?.saturating_add(hold);
+    let hold = FIRST_HOLD
+        .0
+        .saturating_mul(1_i64.checked_shl(times - 1).unwrap_or(i64::MAX));
+    let until = Moment(left.last()?.0.saturating_add(hold));
     (until > now).then_some(until)
 }

@@ -8,7 +8,7 @@ use quentin_rules::Game;
 
 use super::views::{ChallengeView, GameView};
 use super::{ChallengeRow, Hub};
-use crate::ids::{ChallengeId, PlayerId};
+use crate::ids::{ChallengeId, Moment, PlayerId};
 
 /// The most lines of one page of a bot's listing.
 pub const PAGE: usize = 100;
@@ -70,7 +70,7 @@ impl Hub {
     pub fn games_page(
         &self,
         player: PlayerId,
-        now: i64,
+        now: Moment,
         skip: usize,
         most: usize,
     ) -> (Vec<GameView>, usize) {

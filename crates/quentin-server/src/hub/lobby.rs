@@ -9,7 +9,8 @@ use quentin_rules::Color;
 use super::super::spec::{First, Spec};
 use super::super::store::{Applied, ChallengeRow, Change, GameRow};
 use super::{Hub, Live, Refusal, color_of, good_name};
-use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
+use crate::clock::Timing;
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId, Seat};
 
 impl Hub {
     /// Registers the key's player as `name`: their number and name, once on disk.
@@ -20,7 +21,7 @@ impl Hub {
         &self,
         key: &str,
         name: &str,
-        now: i64,
+        now: Moment,
     ) -> Result<(PlayerId, String), Refusal> {
         if !good_name(name) {
             return Err(Refusal::BadName);
@@ -102,7 +103,7 @@ impl Hub {
         &self,
         by: PlayerId,
         spec: &Spec,
-        now: i64,
+        now: Moment,
     ) -> Result<ChallengeId, Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let row = {
@@ -185,7 +186,7 @@ impl Hub {
         &self,
         player: PlayerId,
         id: ChallengeId,
-        now: i64,
+        now: Moment,
     ) -> Result<(GameId, Color), Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let Some(challenge) = self.lock().challenges.get(&id).cloned() else {
@@ -229,7 +230,7 @@ impl Hub {
         } else {
             [player, challenge.by]
         };
-        let start = challenge.clock.start_ms();
+        let start = challenge.clock.start();
         let game = id.game();
         let row = GameRow {
             id: game,

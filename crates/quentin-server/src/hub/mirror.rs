@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::super::size_class::{RatingKey, rating_key};
 use super::super::store::{ChallengeRow, GameRow, PlayerRow, RatingRow};
 use super::{Hub, Live, Unplayable, replay};
-use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
+use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat};
 use quentin_rules::Action;
 
 impl Hub {
@@ -178,8 +178,8 @@ impl Hub {
         id: GameId,
         index: usize,
         action: Action,
-        left: [i64; 2],
-        at: i64,
+        left: [Millis; 2],
+        at: Moment,
     ) -> bool {
         let mut inner = self.lock();
         let Some(game) = inner.games.get_mut(&id) else {

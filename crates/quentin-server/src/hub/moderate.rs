@@ -11,7 +11,7 @@ use super::super::game_end::{Aborted, How};
 use super::super::moderation::Sanctions;
 use super::play::Stop;
 use super::{Hub, Owner};
-use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId, Seat};
 use crate::present::Cancelled;
 
 impl Hub {
@@ -80,7 +80,7 @@ impl Hub {
     /// Ends the games that this process owns and the sanctions end: those of a banned player
     /// (lost on forfeit, or aborted before the second move) and those an operator aborted.
     /// Each is tried once here; one that cannot be ended now is tried at the next reading.
-    pub async fn end_sanctioned(&self, now: i64) {
+    pub async fn end_sanctioned(&self, now: Moment) {
         let sanctions = self.sanctions();
         // The tournaments an operator cancelled, by the process that directs each.
         let ordered: Vec<i64> = {

@@ -5,6 +5,7 @@ use anyhow::Result;
 
 use super::super::store::{Backend, Change, Postgres, Writer};
 use super::{Hub, HubLimits};
+use crate::ids::{Millis, Moment};
 
 impl Hub {
     /// The hub over `store`, with the players, games and challenges it holds; the time the
@@ -13,10 +14,10 @@ impl Hub {
     ///
     /// # Errors
     /// When the store cannot be read or written.
-    pub fn open(store: impl Backend, limits: HubLimits, now: i64) -> Result<Hub> {
+    pub fn open(store: impl Backend, limits: HubLimits, now: Moment) -> Result<Hub> {
         let mut store: Box<dyn Backend> = Box::new(store);
         let loaded = store.load()?;
-        let forgive = loaded.heartbeat.map(|alive| (now - alive).max(0));
+        let forgive = loaded.heartbeat.map(|alive| (now - alive).max(Millis(0)));
         let mut changes = vec![Change::Beat(now)];
         changes.extend(forgive.map(Change::Forgive));
         for outcome in store.commit(&changes.iter().collect::<Vec<_>>())? {
@@ -36,7 +37,7 @@ impl Hub {
     ///
     /// # Errors
     /// When the store cannot be read.
-    pub async fn open_postgres(store: Postgres, limits: HubLimits, now: i64) -> Result<Hub> {
+    pub async fn open_postgres(store: Postgres, limits: HubLimits, now: Moment) -> Result<Hub> {
         let loaded = store.load().await?;
         Ok(Hub::over(loaded, None, store.writer(), limits, now))
     }
@@ -46,7 +47,7 @@ impl Hub {
     ///
     /// # Errors
     /// When the store cannot be read.
-    pub fn read_only(store: impl Backend, now: i64) -> Result<Hub> {
+    pub fn read_only(store: impl Backend, now: Moment) -> Result<Hub> {
         let mut store: Box<dyn Backend> = Box::new(store);
         let loaded = store.load()?;
         Ok(Hub::over(
@@ -62,7 +63,7 @@ impl Hub {
     ///
     /// # Errors
     /// When the store cannot be read.
-    pub async fn read_only_postgres(store: Postgres, now: i64) -> Result<Hub> {
+    pub async fn read_only_postgres(store: Postgres, now: Moment) -> Result<Hub> {
         let loaded = store.load().await?;
         Ok(Hub::over(
             loaded,

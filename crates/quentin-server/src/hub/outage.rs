@@ -9,6 +9,7 @@ use tokio::sync::oneshot;
 use super::super::report::report;
 use super::super::store::Change;
 use super::{Hub, Refusal};
+use crate::ids::{Millis, Moment};
 
 impl Hub {
     /// Whether the store could not be written at the last heartbeat: the clocks stand still
@@ -19,7 +20,7 @@ impl Hub {
 
     /// The heartbeat of `now` sent as `beat`: its outcome noted, and once the store is back
     /// after an outage, the outage forgiven to every running game.
-    pub(super) async fn beaten(&self, beat: oneshot::Receiver<Result<(), Refusal>>, now: i64) {
+    pub(super) async fn beaten(&self, beat: oneshot::Receiver<Result<(), Refusal>>, now: Moment) {
         let written = beat.await.unwrap_or(Err(Refusal::NotSaved));
         let since = {
             let mut inner = self.lock();
@@ -49,7 +50,7 @@ impl Hub {
             }
         };
         let Some(since) = since else { return };
-        let by = (now - since).max(0);
+        let by = (now - since).max(Millis(0));
         let forgiven = self
             .commit(Change::Forgive(by), Vec::new(), move |inner, _| {
                 for game in inner.games.values_mut() {
@@ -63,7 +64,7 @@ impl Hub {
             .await;
         match forgiven {
             Ok(()) => tracing::warn!(
-                seconds = by / 1000,
+                seconds = by.whole_seconds(),
                 "the store can be written again: the time it could not is charged to nobody"
             ),
             // Tried again at the next tick, from the same moment.

@@ -14,7 +14,8 @@ use super::super::size_class::{RatingKey, rating_key};
 use super::super::store::{Applied, Change, GameRow, RatingRow};
 use super::fair::RATED_MIN_ACTIONS;
 use super::{GameCommand, Held, Hub, Inner, Outcome, Owner, Player, Refusal, color_of};
-use crate::ids::{GameId, PlayerId, Seat};
+use crate::clock::Timing;
+use crate::ids::{GameId, Millis, Moment, PlayerId, Seat};
 
 /// Why the hub ends a game that the rules did not end: a win of the seat it names (read as an
 /// abort when the loser made no first move, or a rated game is too short to rate), or an
@@ -30,7 +31,7 @@ pub(crate) enum Stop {
 /// What the end of a game changes, decided before its commit.
 struct Ending {
     id: GameId,
-    left: [i64; 2],
+    left: [Millis; 2],
     end: GameEnd,
     /// The seat that won, unless aborted.
     winner: Option<Seat>,
@@ -61,7 +62,7 @@ impl Hub {
         player: PlayerId,
         id: GameId,
         action: Action,
-        now: i64,
+        now: Moment,
     ) -> Result<(), Refusal> {
         self.act(player, id, GameCommand::Play(action), now)
             .await
@@ -74,7 +75,7 @@ impl Hub {
         player: PlayerId,
         id: GameId,
         action: Action,
-        now: i64,
+        now: Moment,
     ) -> Result<(), Refusal> {
         let (turn, seat) = match self.seat(player, id).await {
             Ok(held) => held,
@@ -108,7 +109,7 @@ impl Hub {
             let mut position = game.position.clone();
             position.play(action).map_err(Refusal::Illegal)?;
             let mut left = game.left_at(now);
-            left[seat] = game.row.clock.after_move_ms(left[seat]);
+            left[seat] = game.row.clock.after_move(left[seat]);
             (position, left, game.row.rated)
         };
         let outcome = position.outcome();
@@ -178,13 +179,13 @@ impl Hub {
     ///
     /// # Errors
     /// Not in the game, a game over, a store that cannot save.
-    pub async fn resign(&self, player: PlayerId, id: GameId, now: i64) -> Result<(), Refusal> {
+    pub async fn resign(&self, player: PlayerId, id: GameId, now: Moment) -> Result<(), Refusal> {
         self.act(player, id, GameCommand::Resign, now)
             .await
             .map(|_| ())
     }
 
-    async fn resign_here(&self, player: PlayerId, id: GameId, now: i64) -> Result<(), Refusal> {
+    async fn resign_here(&self, player: PlayerId, id: GameId, now: Moment) -> Result<(), Refusal> {
         let (turn, seat) = self.seat(player, id).await?;
         self.end(
             vec![turn],
@@ -198,7 +199,7 @@ impl Hub {
     /// Ends every game whose player to move has run out of time at `now`, and writes the
     /// heartbeat, in one commit; whether any game ended. The games whose watchers came or went
     /// are told so.
-    pub async fn tick(&self, now: i64) -> bool {
+    pub async fn tick(&self, now: Moment) -> bool {
         self.tell_watchers();
         // While the store cannot be written, the clocks stand still (hub/outage.rs).
         let down = self.store_down();
@@ -254,7 +255,7 @@ impl Hub {
     }
 
     /// Whether the player to move in game `id` has no time left at `now`.
-    fn out_of_time(&self, id: GameId, now: i64) -> bool {
+    fn out_of_time(&self, id: GameId, now: Moment) -> bool {
         self.lock().games.get(&id).is_some_and(|g| g.flagged(now))
     }
 
@@ -264,7 +265,7 @@ impl Hub {
         held: Held,
         id: GameId,
         stop: Stop,
-        now: i64,
+        now: Moment,
     ) -> Result<(), Refusal> {
         self.start_end(held, id, stop, now)
             .await?
@@ -278,7 +279,7 @@ impl Hub {
         mut held: Held,
         id: GameId,
         stop: Stop,
-        now: i64,
+        now: Moment,
     ) -> Result<oneshot::Receiver<Result<(), Refusal>>, Refusal> {
         if self.lock().live(id)?.row.rated {
             held.push(self.ratings_turn.clone().lock_owned().await);
@@ -307,7 +308,7 @@ impl Hub {
             let aborted = end.aborted();
             Ending {
                 id,
-                left: game.left_at(now).map(|l| l.max(0)),
+                left: game.left_at(now).map(|l| l.max(Millis(0))),
                 end,
                 winner,
                 ratings: if game.row.rated && !aborted {
@@ -356,7 +357,7 @@ impl Hub {
         player: PlayerId,
         id: GameId,
         command: GameCommand,
-        now: i64,
+        now: Moment,
     ) -> Result<Outcome, Refusal> {
         match command {
             GameCommand::Play(action) => self

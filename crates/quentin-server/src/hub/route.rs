@@ -6,7 +6,7 @@ use quentin_record::game_line::GameLine;
 use quentin_rules::{Action, Position};
 
 use super::{GameCommand, Hub, Live, Outcome, Owner, Refusal};
-use crate::ids::{GameId, PlayerId, Seat};
+use crate::ids::{GameId, Moment, PlayerId, Seat};
 
 impl Hub {
     /// `command` of `player` to game `id`, in the process that owns the game: this one, or
@@ -23,7 +23,7 @@ impl Hub {
         player: PlayerId,
         id: GameId,
         command: GameCommand,
-        now: i64,
+        now: Moment,
     ) -> Result<Outcome, Refusal> {
         let Some(peers) = self.peers.get() else {
             return self.act_here(player, id, command, now).await;

@@ -11,7 +11,7 @@ use quentin_rules::{Action, Game, Point};
 fn hub() -> (tempfile::TempDir, Hub) {
     let dir = tempfile::tempdir().unwrap();
     let store = Sqlite::open(&dir.path().join("server.db")).unwrap();
-    (dir, Hub::open(store, unlimited(), 1_000).unwrap())
+    (dir, Hub::open(store, unlimited(), Moment(1_000)).unwrap())
 }
 
 /// The hub's limits with fair play's out of the way.
@@ -37,22 +37,25 @@ fn at(p: &str) -> Action {
 #[tokio::test]
 async fn names_are_checked_and_unique_in_any_case() {
     let (_dir, hub) = hub();
-    assert_eq!(hub.register("k1", "a", 0).await, Err(Refusal::BadName));
     assert_eq!(
-        hub.register("k1", "bad name", 0).await,
+        hub.register("k1", "a", Moment(0)).await,
         Err(Refusal::BadName)
     );
     assert_eq!(
-        hub.register("k1", "x\x1b[2J", 0).await,
+        hub.register("k1", "bad name", Moment(0)).await,
         Err(Refusal::BadName)
     );
-    let (alice, _) = hub.register("k1", "Alice", 0).await.unwrap();
     assert_eq!(
-        hub.register("k2", "alice", 0).await,
+        hub.register("k1", "x\x1b[2J", Moment(0)).await,
+        Err(Refusal::BadName)
+    );
+    let (alice, _) = hub.register("k1", "Alice", Moment(0)).await.unwrap();
+    assert_eq!(
+        hub.register("k2", "alice", Moment(0)).await,
         Err(Refusal::NameTaken)
     );
     assert_eq!(
-        hub.register("k1", "other", 0).await,
+        hub.register("k1", "other", Moment(0)).await,
         Err(Refusal::KeyHasName("Alice".to_string()))
     );
     assert_eq!(hub.player_of_key("k1"), Some((alice, "Alice".to_string())));
@@ -61,40 +64,43 @@ async fn names_are_checked_and_unique_in_any_case() {
 #[tokio::test]
 async fn a_game_is_played_to_its_end_and_rated() {
     let (_dir, hub) = hub();
-    let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
-    let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
+    let (a, _) = hub.register("ka", "alice", Moment(0)).await.unwrap();
+    let (b, _) = hub.register("kb", "bob", Moment(0)).await.unwrap();
     let id = hub
-        .challenge(a, &spec("quentin size 3 pie off first me"), 0)
+        .challenge(a, &spec("quentin size 3 pie off first me"), Moment(0))
         .await
         .unwrap();
-    assert_eq!(hub.accept(a, id, 0).await, Err(Refusal::OwnChallenge));
     assert_eq!(
-        hub.accept(b, id, 10).await.unwrap(),
+        hub.accept(a, id, Moment(0)).await,
+        Err(Refusal::OwnChallenge)
+    );
+    assert_eq!(
+        hub.accept(b, id, Moment(10)).await.unwrap(),
         (id.game(), Color::White)
     );
     assert_eq!(
-        hub.play(b, id.game(), at("b1"), 20).await,
+        hub.play(b, id.game(), at("b1"), Moment(20)).await,
         Err(Refusal::NotYourTurn)
     );
-    let (c, _) = hub.register("kc", "carol", 0).await.unwrap();
+    let (c, _) = hub.register("kc", "carol", Moment(0)).await.unwrap();
     assert_eq!(
-        hub.play(c, id.game(), at("b1"), 20).await,
+        hub.play(c, id.game(), at("b1"), Moment(20)).await,
         Err(Refusal::NotYourGame)
     );
     for (who, p) in [(a, "b1"), (b, "a2"), (a, "b2"), (b, "a3")] {
-        hub.play(who, id.game(), at(p), 30).await.unwrap();
+        hub.play(who, id.game(), at(p), Moment(30)).await.unwrap();
     }
     assert_eq!(
-        hub.play(b, id.game(), at("c3"), 40).await,
+        hub.play(b, id.game(), at("c3"), Moment(40)).await,
         Err(Refusal::NotYourTurn),
         "it is Black's turn"
     );
     assert!(matches!(
-        hub.play(a, id.game(), at("a1"), 40).await,
+        hub.play(a, id.game(), at("a1"), Moment(40)).await,
         Err(Refusal::Illegal(_))
     ));
-    hub.play(a, id.game(), at("b3"), 50).await.unwrap();
-    let view = hub.game(id.game(), 60).unwrap();
+    hub.play(a, id.game(), at("b3"), Moment(50)).await.unwrap();
+    let view = hub.game(id.game(), Moment(60)).unwrap();
     assert_eq!(view.result_words().as_deref(), Some("B+ connection"));
     assert_eq!(
         view.result_text().as_deref(),
@@ -106,11 +112,11 @@ async fn a_game_is_played_to_its_end_and_rated() {
         view.ratings
     );
     assert_eq!(
-        hub.play(b, id.game(), at("c3"), 60).await,
+        hub.play(b, id.game(), at("c3"), Moment(60)).await,
         Err(Refusal::GameOver)
     );
     assert_eq!(
-        hub.play(b, GameId(99), at("c3"), 60).await,
+        hub.play(b, GameId(99), at("c3"), Moment(60)).await,
         Err(Refusal::NoSuchGame(GameId(99)))
     );
     let record = quentin_record::record::Record::parse(&view.record()).unwrap();
@@ -123,18 +129,25 @@ async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody(
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("server.db");
     let (a, b, id) = {
-        let hub = Hub::open(Sqlite::open(&path).unwrap(), HubLimits::default(), 0).unwrap();
-        let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
-        let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
+        let hub = Hub::open(
+            Sqlite::open(&path).unwrap(),
+            HubLimits::default(),
+            Moment(0),
+        )
+        .unwrap();
+        let (a, _) = hub.register("ka", "alice", Moment(0)).await.unwrap();
+        let (b, _) = hub.register("kb", "bob", Moment(0)).await.unwrap();
         let id = hub
-            .challenge(a, &spec("konobi size 5 first me clock 10+0"), 0)
+            .challenge(a, &spec("konobi size 5 first me clock 10+0"), Moment(0))
             .await
             .unwrap();
-        hub.challenge(a, &spec("brique"), 0).await.unwrap();
-        hub.accept(b, id, 0).await.unwrap();
-        hub.play(a, id.game(), at("c3"), 10_000).await.unwrap();
+        hub.challenge(a, &spec("brique"), Moment(0)).await.unwrap();
+        hub.accept(b, id, Moment(0)).await.unwrap();
+        hub.play(a, id.game(), at("c3"), Moment(10_000))
+            .await
+            .unwrap();
         // The server is last alive at 20 s: bob has used 10 s of his first move's 30.
-        hub.tick(20_000).await;
+        hub.tick(Moment(20_000)).await;
         hub.close().await;
         (a, b, id)
     };
@@ -142,25 +155,25 @@ async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody(
     let hub = Hub::open(
         Sqlite::open(&path).unwrap(),
         HubLimits::default(),
-        3_620_000,
+        Moment(3_620_000),
     )
     .unwrap();
-    let view = hub.game(id.game(), 3_620_000).unwrap();
+    let view = hub.game(id.game(), Moment(3_620_000)).unwrap();
     assert_eq!(view.actions, vec![at("c3")]);
-    assert_eq!(view.left, [600_000, 600_000]);
-    assert_eq!(view.first_move, Some(20_000));
+    assert_eq!(view.left, [Millis(600_000), Millis(600_000)]);
+    assert_eq!(view.first_move, Some(Millis(20_000)));
     assert_eq!(hub.challenges().len(), 1);
     assert_eq!(hub.integrity().await.unwrap(), "ok");
     // Bob's first move does not come 20 s later: the tick ends the game, aborted.
-    assert!(!hub.tick(3_639_999).await);
-    assert!(hub.tick(3_640_000).await);
-    let view = hub.game(id.game(), 3_640_000).unwrap();
+    assert!(!hub.tick(Moment(3_639_999)).await);
+    assert!(hub.tick(Moment(3_640_000)).await);
+    let view = hub.game(id.game(), Moment(3_640_000)).unwrap();
     assert_eq!(
         view.result_words().as_deref(),
         Some("aborted no-first-move")
     );
     assert_eq!(
-        hub.play(b, id.game(), at("a1"), 3_670_001).await,
+        hub.play(b, id.game(), at("a1"), Moment(3_670_001)).await,
         Err(Refusal::GameOver)
     );
     let _ = a;
@@ -169,27 +182,32 @@ async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody(
 #[tokio::test]
 async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_move() {
     let (_dir, hub) = hub();
-    let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
-    let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
+    let (a, _) = hub.register("ka", "alice", Moment(0)).await.unwrap();
+    let (b, _) = hub.register("kb", "bob", Moment(0)).await.unwrap();
     let live = hub
-        .challenge(a, &spec("quentin size 5 first me clock 1+2"), 0)
+        .challenge(a, &spec("quentin size 5 first me clock 1+2"), Moment(0))
         .await
         .unwrap();
-    hub.accept(b, live, 0).await.unwrap();
+    hub.accept(b, live, Moment(0)).await.unwrap();
     // A first move does not run the clock (it has a timer of its own): 2 s added.
-    hub.play(a, live.game(), at("c3"), 3_000).await.unwrap();
-    assert_eq!(hub.game(live.game(), 3_000).unwrap().left, [62_000, 60_000]);
+    hub.play(a, live.game(), at("c3"), Moment(3_000))
+        .await
+        .unwrap();
     assert_eq!(
-        hub.game(live.game(), 5_000).unwrap().first_move,
-        Some(4_000)
+        hub.game(live.game(), Moment(3_000)).unwrap().left,
+        [Millis(62_000), Millis(60_000)]
+    );
+    assert_eq!(
+        hub.game(live.game(), Moment(5_000)).unwrap().first_move,
+        Some(Millis(4_000))
     );
     // Bob's first move does not come within its 6 s (a tenth of the minute): the game is
     // aborted, and rated for nobody.
     assert_eq!(
-        hub.play(b, live.game(), at("c2"), 9_001).await,
+        hub.play(b, live.game(), at("c2"), Moment(9_001)).await,
         Err(Refusal::TimeRanOut)
     );
-    let view = hub.game(live.game(), 9_001).unwrap();
+    let view = hub.game(live.game(), Moment(9_001)).unwrap();
     assert_eq!(
         view.result_text().as_deref(),
         Some("Game aborted: bob made no first move")
@@ -199,23 +217,33 @@ async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_
     // Once both have moved, the clocks run: 30 s used, 2 s added; a move after the flag fell
     // loses on time (casual: a rated game this short is aborted, fair.rs).
     let live = hub
-        .challenge(a, &spec("quentin size 5 first me clock 1+2 casual"), 0)
+        .challenge(
+            a,
+            &spec("quentin size 5 first me clock 1+2 casual"),
+            Moment(0),
+        )
         .await
         .unwrap();
-    hub.accept(b, live, 0).await.unwrap();
-    hub.play(a, live.game(), at("c3"), 1_000).await.unwrap();
-    hub.play(b, live.game(), at("a1"), 2_000).await.unwrap();
-    hub.play(a, live.game(), at("c2"), 32_000).await.unwrap();
+    hub.accept(b, live, Moment(0)).await.unwrap();
+    hub.play(a, live.game(), at("c3"), Moment(1_000))
+        .await
+        .unwrap();
+    hub.play(b, live.game(), at("a1"), Moment(2_000))
+        .await
+        .unwrap();
+    hub.play(a, live.game(), at("c2"), Moment(32_000))
+        .await
+        .unwrap();
     assert_eq!(
-        hub.game(live.game(), 32_000).unwrap().left,
-        [34_000, 62_000]
+        hub.game(live.game(), Moment(32_000)).unwrap().left,
+        [Millis(34_000), Millis(62_000)]
     );
     assert_eq!(
-        hub.play(b, live.game(), at("a2"), 94_001).await,
+        hub.play(b, live.game(), at("a2"), Moment(94_001)).await,
         Err(Refusal::TimeRanOut)
     );
     assert_eq!(
-        hub.game(live.game(), 94_001)
+        hub.game(live.game(), Moment(94_001))
             .unwrap()
             .result_words()
             .as_deref(),
@@ -223,20 +251,22 @@ async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_
     );
     let day = 86_400_000;
     let slow = hub
-        .challenge(a, &spec("brique size 5 first you days 2 casual"), 0)
+        .challenge(a, &spec("brique size 5 first you days 2 casual"), Moment(0))
         .await
         .unwrap();
-    hub.accept(b, slow, 0).await.unwrap();
+    hub.accept(b, slow, Moment(0)).await.unwrap();
     // Each first move within its day.
-    hub.play(b, slow.game(), at("c3"), day - 1).await.unwrap();
-    hub.play(a, slow.game(), at("c2"), 2 * day - 2)
+    hub.play(b, slow.game(), at("c3"), Moment(day - 1))
+        .await
+        .unwrap();
+    hub.play(a, slow.game(), at("c2"), Moment(2 * day - 2))
         .await
         .unwrap();
     // Each move has its two days afresh: bob, Black, may wait 2 days less a moment.
-    assert!(!hub.tick(4 * day - 3).await);
-    assert!(hub.tick(4 * day - 2).await);
+    assert!(!hub.tick(Moment(4 * day - 3)).await);
+    assert!(hub.tick(Moment(4 * day - 2)).await);
     assert_eq!(
-        hub.game(slow.game(), 4 * day)
+        hub.game(slow.game(), Moment(4 * day))
             .unwrap()
             .result_words()
             .as_deref(),
@@ -247,31 +277,35 @@ async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_
 #[tokio::test]
 async fn casual_games_take_back_by_agreement_and_rated_ones_never() {
     let (_dir, hub) = hub();
-    let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
-    let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
+    let (a, _) = hub.register("ka", "alice", Moment(0)).await.unwrap();
+    let (b, _) = hub.register("kb", "bob", Moment(0)).await.unwrap();
     let rated = hub
-        .challenge(a, &spec("quentin size 5 first me"), 0)
+        .challenge(a, &spec("quentin size 5 first me"), Moment(0))
         .await
         .unwrap();
-    hub.accept(b, rated, 0).await.unwrap();
-    hub.play(a, rated.game(), at("c3"), 1).await.unwrap();
+    hub.accept(b, rated, Moment(0)).await.unwrap();
+    hub.play(a, rated.game(), at("c3"), Moment(1))
+        .await
+        .unwrap();
     assert_eq!(
-        hub.takeback(a, rated.game(), 2).await,
+        hub.takeback(a, rated.game(), Moment(2)).await,
         Err(Refusal::RatedNoTakeback)
     );
     let casual = hub
-        .challenge(a, &spec("quentin size 5 first me casual"), 0)
+        .challenge(a, &spec("quentin size 5 first me casual"), Moment(0))
         .await
         .unwrap();
-    hub.accept(b, casual, 0).await.unwrap();
-    hub.play(a, casual.game(), at("c3"), 1).await.unwrap();
-    assert_eq!(hub.takeback(a, casual.game(), 2).await, Ok(false));
+    hub.accept(b, casual, Moment(0)).await.unwrap();
+    hub.play(a, casual.game(), at("c3"), Moment(1))
+        .await
+        .unwrap();
+    assert_eq!(hub.takeback(a, casual.game(), Moment(2)).await, Ok(false));
     assert_eq!(
-        hub.game(casual.game(), 2).unwrap().takeback,
+        hub.game(casual.game(), Moment(2)).unwrap().takeback,
         Some(Seat::First)
     );
-    assert_eq!(hub.takeback(b, casual.game(), 3).await, Ok(true));
-    let view = hub.game(casual.game(), 3).unwrap();
+    assert_eq!(hub.takeback(b, casual.game(), Moment(3)).await, Ok(true));
+    let view = hub.game(casual.game(), Moment(3)).unwrap();
     assert!(view.actions.is_empty());
     assert_eq!(view.to_move, Some(Seat::First));
 }
@@ -284,35 +318,39 @@ async fn challenges_have_limits_and_addressees() {
         challenges_per_player: 2,
         ..HubLimits::default()
     };
-    let hub = Hub::open(store, limits, 0).unwrap();
-    let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
-    let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
-    let (c, _) = hub.register("kc", "carol", 0).await.unwrap();
+    let hub = Hub::open(store, limits, Moment(0)).unwrap();
+    let (a, _) = hub.register("ka", "alice", Moment(0)).await.unwrap();
+    let (b, _) = hub.register("kb", "bob", Moment(0)).await.unwrap();
+    let (c, _) = hub.register("kc", "carol", Moment(0)).await.unwrap();
     assert_eq!(
-        hub.challenge(a, &spec("quentin to alice"), 0).await,
+        hub.challenge(a, &spec("quentin to alice"), Moment(0)).await,
         Err(Refusal::ChallengeYourself)
     );
     assert_eq!(
-        hub.challenge(a, &spec("quentin to nobody"), 0).await,
+        hub.challenge(a, &spec("quentin to nobody"), Moment(0))
+            .await,
         Err(Refusal::NoSuchPlayer("nobody".to_string()))
     );
-    let for_bob = hub.challenge(a, &spec("quentin to BOB"), 0).await.unwrap();
-    hub.challenge(a, &spec("quint"), 0).await.unwrap();
+    let for_bob = hub
+        .challenge(a, &spec("quentin to BOB"), Moment(0))
+        .await
+        .unwrap();
+    hub.challenge(a, &spec("quint"), Moment(0)).await.unwrap();
     assert_eq!(
-        hub.challenge(a, &spec("konobi"), 0).await,
+        hub.challenge(a, &spec("konobi"), Moment(0)).await,
         Err(Refusal::TooManyChallenges(2))
     );
     assert_eq!(
-        hub.accept(c, for_bob, 0).await,
+        hub.accept(c, for_bob, Moment(0)).await,
         Err(Refusal::ForSomebodyElse)
     );
     assert_eq!(
         hub.withdraw(b, for_bob).await,
         Err(Refusal::NotYourChallenge)
     );
-    hub.accept(b, for_bob, 0).await.unwrap();
+    hub.accept(b, for_bob, Moment(0)).await.unwrap();
     assert_eq!(
-        hub.accept(c, for_bob, 0).await,
+        hub.accept(c, for_bob, Moment(0)).await,
         Err(Refusal::NoSuchChallenge(for_bob))
     );
     // Its line in the bot protocol: bot/answer/tests.rs.
@@ -412,7 +450,7 @@ fn gated() -> (tempfile::TempDir, Arc<Hub>, Gate) {
         batches: gate.batches.clone(),
         entered,
     };
-    let hub = Hub::open(store, unlimited(), 0).unwrap();
+    let hub = Hub::open(store, unlimited(), Moment(0)).unwrap();
     (dir, Arc::new(hub), gate)
 }
 
@@ -429,15 +467,19 @@ async fn sent(hub: &Hub, n: usize) {
 
 /// `n` casual games of alice (Black, first) against bob; their numbers.
 async fn games(hub: &Hub, n: usize) -> (PlayerId, PlayerId, Vec<GameId>) {
-    let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
-    let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
+    let (a, _) = hub.register("ka", "alice", Moment(0)).await.unwrap();
+    let (b, _) = hub.register("kb", "bob", Moment(0)).await.unwrap();
     let mut ids = Vec::new();
     for _ in 0..n {
         let id = hub
-            .challenge(a, &spec("quentin size 5 first me casual clock 60+0"), 0)
+            .challenge(
+                a,
+                &spec("quentin size 5 first me casual clock 60+0"),
+                Moment(0),
+            )
             .await
             .unwrap();
-        hub.accept(b, id, 0).await.unwrap();
+        hub.accept(b, id, Moment(0)).await.unwrap();
         ids.push(id.game());
     }
     (a, b, ids)
@@ -456,18 +498,18 @@ async fn moves_that_arrive_together_share_one_commit_and_are_told_only_after_it(
     let first = {
         let hub = hub.clone();
         let id = ids[0];
-        tokio::spawn(async move { hub.play(a, id, at("c3"), 1).await })
+        tokio::spawn(async move { hub.play(a, id, at("c3"), Moment(1)).await })
     };
     gate.entered();
     // ... meanwhile nobody sees it ...
-    assert!(hub.game(ids[0], 1).unwrap().actions.is_empty());
+    assert!(hub.game(ids[0], Moment(1)).unwrap().actions.is_empty());
     assert!(!news.has_changed().unwrap());
     // ... and the moves of the seven other games come and wait together.
     let rest: Vec<_> = ids[1..]
         .iter()
         .map(|&id| {
             let hub = hub.clone();
-            tokio::spawn(async move { hub.play(a, id, at("c3"), 2).await })
+            tokio::spawn(async move { hub.play(a, id, at("c3"), Moment(2)).await })
         })
         .collect();
     sent(&hub, before + 8).await;
@@ -479,7 +521,7 @@ async fn moves_that_arrive_together_share_one_commit_and_are_told_only_after_it(
     assert_eq!(*gate.batches.lock().unwrap(), [1, 7]);
     assert!(news.has_changed().unwrap());
     for id in ids {
-        assert_eq!(hub.game(id, 3).unwrap().actions, [at("c3")]);
+        assert_eq!(hub.game(id, Moment(3)).unwrap().actions, [at("c3")]);
     }
 }
 
@@ -490,27 +532,30 @@ async fn a_refused_commit_changes_nothing_and_a_move_whose_caller_left_is_kept_i
     let id = ids[0];
     gate.fail.store(true, Ordering::SeqCst);
     assert_eq!(
-        hub.play(a, id, at("c3"), 1).await,
+        hub.play(a, id, at("c3"), Moment(1)).await,
         Err(Refusal::Unreachable)
     );
-    assert!(hub.game(id, 1).unwrap().actions.is_empty());
+    assert!(hub.game(id, Moment(1)).unwrap().actions.is_empty());
     gate.fail.store(false, Ordering::SeqCst);
     // A move whose session goes while its commit waits: it is kept, and the game's next move
     // waits for it.
     gate.hold.store(true, Ordering::SeqCst);
     let mover = {
         let hub = hub.clone();
-        tokio::spawn(async move { hub.play(a, id, at("c3"), 2).await })
+        tokio::spawn(async move { hub.play(a, id, at("c3"), Moment(2)).await })
     };
     gate.entered();
     mover.abort();
     let reply = {
         let hub = hub.clone();
-        tokio::spawn(async move { hub.play(b, id, at("b2"), 3).await })
+        tokio::spawn(async move { hub.play(b, id, at("b2"), Moment(3)).await })
     };
     gate.open();
     reply.await.unwrap().unwrap();
-    assert_eq!(hub.game(id, 4).unwrap().actions, [at("c3"), at("b2")]);
+    assert_eq!(
+        hub.game(id, Moment(4)).unwrap().actions,
+        [at("c3"), at("b2")]
+    );
     hub.close().await;
     drop(gate);
 }

@@ -14,7 +14,7 @@ use super::super::tournament::{
     GameResult, Kind, Pairing, Played, Settings, TournamentId, TournamentRefusal,
 };
 use super::{Hub, Inner, Live, Refusal, color_of};
-use crate::ids::{GameId, PlayerId, Seat};
+use crate::ids::{GameId, Millis, Moment, PlayerId, Seat};
 use crate::present::Cancelled;
 
 /// A tournament as the protocol and the screens show it.
@@ -43,7 +43,7 @@ pub struct TournamentView {
     /// `X` on the diagonal).
     pub crosstable: Vec<Vec<String>>,
     /// When it starts (ms since the epoch), while open.
-    pub starts: i64,
+    pub starts: Moment,
 }
 
 /// A game or bye of a tournament, with its players' names.
@@ -129,7 +129,7 @@ impl Inner {
     }
 
     /// Tournament `id`'s view.
-    pub(crate) fn tournament_view(&self, id: i64, now: i64) -> Option<TournamentView> {
+    pub(crate) fn tournament_view(&self, id: i64, now: Moment) -> Option<TournamentView> {
         let t = self.tournaments.get(&id)?;
         let settings = Settings::from_stored(&t.settings).ok()?;
         let players: Vec<PlayerId> = t.entrants.iter().map(|e| e.player).collect();
@@ -149,7 +149,9 @@ impl Inner {
         let lines = standings::standings(settings.kind, &players, &played, &ratings);
         let (round, rounds) = match settings.kind {
             Kind::Arena => {
-                let gone = t.started.map_or(0, |s| ((now - s).max(0) / 60_000) as u32);
+                let gone = t
+                    .started
+                    .map_or(0, |s| (now - s).max(Millis::ZERO).whole_minutes() as u32);
                 (gone.min(settings.minutes), settings.minutes)
             }
             _ => (
@@ -200,7 +202,7 @@ impl Hub {
         &self,
         by: PlayerId,
         settings: &Settings,
-        now: i64,
+        now: Moment,
     ) -> Result<TournamentId, TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         if let Some(t) = self
@@ -216,7 +218,7 @@ impl Hub {
             by,
             settings: settings.words(),
             created: now,
-            starts: now + i64::from(settings.start_in) * 60_000,
+            starts: now + Millis::minutes(i64::from(settings.start_in)),
             status: "open".to_string(),
             started: None,
             entrants: Vec::new(),
@@ -298,7 +300,7 @@ impl Hub {
         player: PlayerId,
         id: TournamentId,
         at_once: bool,
-        now: i64,
+        now: Moment,
     ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let (change, running) = {
@@ -384,7 +386,7 @@ impl Hub {
         &self,
         by: PlayerId,
         id: TournamentId,
-        now: i64,
+        now: Moment,
     ) -> Result<(), TournamentRefusal> {
         let why = {
             let inner = self.lock();
@@ -416,7 +418,7 @@ impl Hub {
         &self,
         id: i64,
         why: &Cancelled,
-        now: i64,
+        now: Moment,
     ) -> Result<(), Refusal> {
         let text = why.to_string();
         let turn = self.lobby_turn.clone().lock_owned().await;
@@ -516,7 +518,7 @@ impl Hub {
 
     /// Tournament `id`, as it stands.
     #[must_use]
-    pub fn tournament(&self, id: TournamentId, now: i64) -> Option<TournamentView> {
+    pub fn tournament(&self, id: TournamentId, now: Moment) -> Option<TournamentView> {
         self.lock().tournament_view(id.0, now)
     }
 
@@ -533,7 +535,7 @@ impl Hub {
 
     /// Every tournament not cancelled, the newest first.
     #[must_use]
-    pub fn tournaments(&self, now: i64) -> Vec<TournamentView> {
+    pub fn tournaments(&self, now: Moment) -> Vec<TournamentView> {
         let inner = self.lock();
         inner
             .tournaments

@@ -11,7 +11,7 @@ use super::super::spec::TimeControl;
 use super::super::store::RatingRow;
 use super::agree::Rematch;
 use super::{Hub, Inner, Live, color_of};
-use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
+use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat};
 use quentin_app::app::{Abort, Finish, Win};
 use quentin_record::game_line::takeback_len;
 use quentin_record::spec::First;
@@ -45,7 +45,7 @@ pub struct GameView {
     /// The time control.
     pub clock: TimeControl,
     /// Milliseconds left to each player now.
-    pub left: [i64; 2],
+    pub left: [Millis; 2],
     /// The seat to move; `None` once over.
     pub to_move: Option<Seat>,
     /// How it ended, once over.
@@ -55,7 +55,7 @@ pub struct GameView {
     /// The seat that asks to take back.
     pub takeback: Option<Seat>,
     /// Milliseconds left for the first move of the seat to move, while it has made none.
-    pub first_move: Option<i64>,
+    pub first_move: Option<Millis>,
     /// Once over: who offers a rematch.
     pub rematch: Option<Seat>,
     /// Once over: what the offer of a rematch has given.
@@ -261,7 +261,7 @@ impl Inner {
         }
     }
 
-    pub(super) fn view(&self, game: &Live, now: i64) -> GameView {
+    pub(super) fn view(&self, game: &Live, now: Moment) -> GameView {
         let row = &game.row;
         let rating = |id: PlayerId| {
             self.players
@@ -286,12 +286,12 @@ impl Inner {
             actions: row.actions.clone(),
             position: game.position.clone(),
             clock: row.clock,
-            left: game.left_at(now).map(|l| l.max(0)),
+            left: game.left_at(now).map(|l| l.max(Millis(0))),
             to_move: game.to_move(),
             result: row.result,
             rated: row.rated,
             takeback: game.takeback,
-            first_move: game.first_move_left(now).map(|l| l.max(0)),
+            first_move: game.first_move_left(now).map(|l| l.max(Millis(0))),
             rematch: game.rematch,
             rematch_state: game.rematch_state(),
         }
@@ -301,7 +301,7 @@ impl Inner {
 impl Hub {
     /// Game `id` as it stands at `now`.
     #[must_use]
-    pub fn game(&self, id: GameId, now: i64) -> Option<GameView> {
+    pub fn game(&self, id: GameId, now: Moment) -> Option<GameView> {
         let inner = self.lock();
         inner.games.get(&id).map(|g| inner.view(g, now))
     }
@@ -314,7 +314,7 @@ impl Hub {
 
     /// The record of game `id`.
     #[must_use]
-    pub fn record(&self, id: GameId, now: i64) -> Option<String> {
+    pub fn record(&self, id: GameId, now: Moment) -> Option<String> {
         self.game(id, now).map(|g| g.record())
     }
 
@@ -332,13 +332,13 @@ impl Hub {
     /// `player`'s games: the unfinished ones first, then the last finished ones, newest first;
     /// at most `most`.
     #[must_use]
-    pub fn games_of(&self, player: PlayerId, now: i64, most: usize) -> Vec<GameView> {
+    pub fn games_of(&self, player: PlayerId, now: Moment, most: usize) -> Vec<GameView> {
         self.games_page(player, now, 0, most).0
     }
 
     /// The games under way, newest first; at most `most`.
     #[must_use]
-    pub fn live_games(&self, now: i64, most: usize) -> Vec<GameView> {
+    pub fn live_games(&self, now: Moment, most: usize) -> Vec<GameView> {
         let inner = self.lock();
         inner
             .games
@@ -352,7 +352,7 @@ impl Hub {
 
     /// The games that ended last, newest first; at most `most`.
     #[must_use]
-    pub fn recent_results(&self, now: i64, most: usize) -> Vec<GameView> {
+    pub fn recent_results(&self, now: Moment, most: usize) -> Vec<GameView> {
         let inner = self.lock();
         let mut done: Vec<&Live> = inner
             .games

@@ -53,8 +53,8 @@ fn next_change(view: &GameView) -> Option<Duration> {
         return None;
     }
     let ms = match (view.first_move, view.to_move) {
-        (Some(first), _) => until_shown_changes(first, 0),
-        (None, Some(seat)) => until_shown_changes(view.left[seat], view.clock.low_ms()),
+        (Some(first), _) => until_shown_changes(first.0, 0),
+        (None, Some(seat)) => until_shown_changes(view.left[seat].0, view.clock.low_ms()),
         (None, None) => None,
     }?;
     // Looked at each second at least: a clock that jumps (the host's, or a test's) is seen.
@@ -70,15 +70,15 @@ fn shown_time(view: &GameView) -> (Vec<String>, Option<String>) {
         .into_iter()
         .map(|seat| {
             let running = view.to_move == Some(seat) && view.result.is_none();
-            let mark = if running && view.left[seat] < low {
+            let mark = if running && view.left[seat].0 < low {
                 "!"
             } else {
                 ""
             };
-            format!("{}{mark}", render::clock_text(view.left[seat]))
+            format!("{}{mark}", render::clock_text(view.left[seat].0))
         })
         .collect();
-    (clocks, view.first_move.map(render::clock_text))
+    (clocks, view.first_move.map(|ms| render::clock_text(ms.0)))
 }
 
 fn online_of(view: &GameView, me: PlayerId) -> Online {
@@ -88,13 +88,13 @@ fn online_of(view: &GameView, me: PlayerId) -> Online {
         ratings: Seat::BOTH.map(|seat| view.rating_text(seat)),
         changes: view.changes,
         clock: view.clock.to_string(),
-        left: view.left,
+        left: view.left.map(|ms| ms.0),
         low: view.clock.low_ms(),
         running: view.to_move.map(Seat::index),
         rated: view.rated,
         result: view.finish(),
         takeback: view.takeback.map(Seat::index),
-        first_move: view.first_move,
+        first_move: view.first_move.map(|ms| ms.0),
         rematch: view.rematch.map(Seat::index),
         connected: view.connected,
         watchers: view.watchers,

@@ -256,7 +256,7 @@ fn mine_line(g: &GameView, me: PlayerId) -> GameLine {
     let seat = g.seat(me).unwrap_or(Seat::First);
     let state = match (&g.result, g.to_move) {
         (Some(_), _) => g.result_for(seat).unwrap_or_default(),
-        (None, Some(s)) if s == seat => format!("your turn, {}", clock_text(g.left[seat])),
+        (None, Some(s)) if s == seat => format!("your turn, {}", clock_text(g.left[seat].0)),
         _ => "their turn".to_string(),
     };
     GameLine {

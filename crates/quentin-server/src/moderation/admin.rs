@@ -16,6 +16,7 @@ use super::super::store::postgres::{self, Postgres};
 use super::super::tournament::TournamentId;
 use super::ledger::HOST;
 use super::{Ledger, Order};
+use crate::ids::Moment;
 
 /// Carries out the order of `words` on the store of `data` (`DIR/server.db`) or of
 /// `database`: what to print (the answer's lines).
@@ -24,12 +25,12 @@ use super::{Ledger, Order};
 /// Words that are no order, a store that cannot be opened, or the order refused (its reason).
 pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<String> {
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let now = i64::try_from(
+    let now = Moment(i64::try_from(
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .context("the machine's clock is before 1970")?
             .as_millis(),
-    )?;
+    )?);
     // The tournaments' tables, as the bot protocol's `tournaments` and `tournament ID`.
     let table = match words.as_slice() {
         ["tournaments"] => Some(None),
@@ -103,7 +104,7 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 
 /// `tournaments` (with no `id`) or `tournament ID`, as the bot protocol answers them, from
 /// the store's rows.
-fn tournaments(hub: Hub, id: Option<TournamentId>, now: i64) -> Result<String, String> {
+fn tournaments(hub: Hub, id: Option<TournamentId>, now: Moment) -> Result<String, String> {
     match id {
         None => Ok(hub
             .tournaments(now)

@@ -29,7 +29,7 @@ use super::super::store::ledger::{
 use super::super::store::postgres::ledger as pg;
 use super::super::store::sqlite::ledger::{self as lite, LedgerFile};
 use super::{AuditRow, Ban, Order, Sanctions};
-use crate::ids::{ChallengeId, GameId, PlayerId};
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
 
 /// The ledger of one store.
 #[derive(Clone)]
@@ -65,7 +65,7 @@ const LOG_LINES: i64 = 200;
 struct Stamp {
     by: String,
     what: &'static str,
-    now: i64,
+    now: Moment,
 }
 
 impl Stamp {
@@ -143,7 +143,12 @@ impl Ledger {
     ///
     /// # Errors
     /// A failing store: nothing of the order is kept.
-    pub async fn order(&self, by: &str, order: &Order, now: i64) -> Result<Result<String, String>> {
+    pub async fn order(
+        &self,
+        by: &str,
+        order: &Order,
+        now: Moment,
+    ) -> Result<Result<String, String>> {
         let s = Stamp {
             by: by.to_string(),
             what: order.word(),
@@ -293,7 +298,7 @@ impl Ledger {
     ///
     /// # Errors
     /// A failing store.
-    pub async fn login(&self, key: &str, address: &str, at: i64) -> Result<()> {
+    pub async fn login(&self, key: &str, address: &str, at: Moment) -> Result<()> {
         match &self.store {
             Store::Sqlite(file) => {
                 let (file, key, address) = (file.clone(), key.to_string(), address.to_string());
@@ -311,7 +316,7 @@ impl Ledger {
         &self,
         player: PlayerId,
         name: &str,
-        now: i64,
+        now: Moment,
     ) -> Result<Result<(), String>> {
         let need = NameFree {
             player,
@@ -325,7 +330,7 @@ impl Ledger {
 
 /// `ban`: the ban in place of any, the player's open challenges closed (the processes drop
 /// them from memory on reading the audit line).
-fn ban(s: &Stamp, p: Named, until: Option<i64>, reason: String) -> Decision<String> {
+fn ban(s: &Stamp, p: Named, until: Option<Moment>, reason: String) -> Decision<String> {
     let why = match until {
         Some(until) => format!("{reason} (until {})", super::date(until)),
         None => reason.clone(),
@@ -405,7 +410,7 @@ fn close(s: &Stamp, id: ChallengeId, open: bool) -> Decision<String> {
 
 /// A renamed `player` picks `name` at `now`: kept unless taken, said in the audit log as
 /// theirs.
-fn pick(player: PlayerId, name: &str, now: i64, facts: NameFacts) -> Decision<()> {
+fn pick(player: PlayerId, name: &str, now: Moment, facts: NameFacts) -> Decision<()> {
     if facts.taken {
         return Err("name taken".to_string());
     }

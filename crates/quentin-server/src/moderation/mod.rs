@@ -12,7 +12,7 @@ pub mod ledger;
 pub mod session;
 pub mod watch;
 
-use crate::ids::{ChallengeId, GameId, PlayerId};
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
@@ -29,7 +29,7 @@ pub enum Order {
         /// The player.
         name: String,
         /// The day the ban ends (ms since the epoch, midnight UTC); `None`: for good.
-        until: Option<i64>,
+        until: Option<Moment>,
         /// Why, shown to the player at each login.
         reason: String,
     },
@@ -166,7 +166,7 @@ impl Order {
 ///
 /// # Errors
 /// Not such a date.
-pub fn day(text: &str) -> Result<i64, String> {
+pub fn day(text: &str) -> Result<Moment, String> {
     let bad = || format!("bad date {}: write YYYY-MM-DD", super::spec::shown(text));
     let parts: Vec<&str> = text.split('-').collect();
     let [y, m, d] = parts.as_slice() else {
@@ -182,25 +182,25 @@ pub fn day(text: &str) -> Result<i64, String> {
     );
     let month = time::Month::try_from(m).map_err(|_| bad())?;
     let date = time::Date::from_calendar_date(y, month, d).map_err(|_| bad())?;
-    Ok(date.midnight().assume_utc().unix_timestamp() * 1000)
+    Ok(Moment(date.midnight().assume_utc().unix_timestamp() * 1000))
 }
 
-/// `YYYY-MM-DD` of `ms` since the epoch, UTC.
+/// `YYYY-MM-DD` of `at`, UTC.
 #[must_use]
-pub fn date(ms: i64) -> String {
-    match time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
+pub fn date(at: Moment) -> String {
+    match time::OffsetDateTime::from_unix_timestamp(at.0.div_euclid(1000)) {
         Ok(t) => format!("{:04}-{:02}-{:02}", t.year(), u8::from(t.month()), t.day()),
         Err(_) => "?".to_string(),
     }
 }
 
-/// `YYYY-MM-DD HH:MM:SS` of `ms` since the epoch, UTC.
+/// `YYYY-MM-DD HH:MM:SS` of `at`, UTC.
 #[must_use]
-pub fn moment(ms: i64) -> String {
-    match time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
+pub fn moment(at: Moment) -> String {
+    match time::OffsetDateTime::from_unix_timestamp(at.0.div_euclid(1000)) {
         Ok(t) => format!(
             "{} {:02}:{:02}:{:02}",
-            date(ms),
+            date(at),
             t.hour(),
             t.minute(),
             t.second()
@@ -215,7 +215,7 @@ pub struct Ban {
     /// Why.
     pub reason: String,
     /// When it ends (ms since the epoch), if it does.
-    pub until: Option<i64>,
+    pub until: Option<Moment>,
 }
 
 impl fmt::Display for Ban {
@@ -252,7 +252,7 @@ pub struct Sanctions {
 impl Sanctions {
     /// The ban of `player` in force at `now`, if any.
     #[must_use]
-    pub fn ban_of(&self, player: PlayerId, now: i64) -> Option<&Ban> {
+    pub fn ban_of(&self, player: PlayerId, now: Moment) -> Option<&Ban> {
         self.bans
             .get(&player)
             .filter(|b| b.until.is_none_or(|until| now < until))
@@ -282,6 +282,7 @@ impl AuditRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::Millis;
 
     #[test]
     fn the_orders_are_read_from_their_words() {
@@ -340,7 +341,7 @@ mod tests {
     fn a_ban_says_why_and_until_when_and_ends_on_its_day() {
         let until = day("2030-01-02").unwrap();
         assert_eq!(date(until), "2030-01-02");
-        assert_eq!(moment(until + 61_000), "2030-01-02 00:01:01");
+        assert_eq!(moment(until + Millis(61_000)), "2030-01-02 00:01:01");
         let ban = Ban {
             reason: "rude words".into(),
             until: Some(until),
@@ -351,8 +352,8 @@ mod tests {
         );
         let mut sanctions = Sanctions::default();
         sanctions.bans.insert(PlayerId(7), ban);
-        assert!(sanctions.ban_of(PlayerId(7), until - 1).is_some());
+        assert!(sanctions.ban_of(PlayerId(7), until - Millis(1)).is_some());
         assert!(sanctions.ban_of(PlayerId(7), until).is_none());
-        assert!(sanctions.ban_of(PlayerId(8), 0).is_none());
+        assert!(sanctions.ban_of(PlayerId(8), Moment(0)).is_none());
     }
 }

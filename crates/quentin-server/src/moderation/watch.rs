@@ -10,7 +10,7 @@ use super::super::Context;
 use super::super::hub::Hub;
 use super::ledger::placeholder;
 use super::{AuditRow, Ledger, Order};
-use crate::ids::{ChallengeId, GameId};
+use crate::ids::{ChallengeId, GameId, Moment};
 
 /// How often the ledger is read again.
 pub const EVERY: Duration = Duration::from_millis(500);
@@ -42,7 +42,7 @@ impl Moderation {
     ///
     /// # Errors
     /// A store that cannot be read.
-    pub async fn start(&self, hub: &Hub, now: i64) -> anyhow::Result<()> {
+    pub async fn start(&self, hub: &Hub, now: Moment) -> anyhow::Result<()> {
         let _turn = self.turn.lock().await;
         hub.set_sanctions(Arc::new(self.ledger.sanctions().await?));
         hub.end_sanctioned(now).await;
@@ -54,7 +54,7 @@ impl Moderation {
     ///
     /// # Errors
     /// A store that cannot be read (tried again at the next reading).
-    pub async fn refresh(&self, hub: &Hub, now: i64) -> anyhow::Result<()> {
+    pub async fn refresh(&self, hub: &Hub, now: Moment) -> anyhow::Result<()> {
         let _turn = self.turn.lock().await;
         let rows = self.ledger.since(hub.sanctions().last).await?;
         if rows.is_empty() {

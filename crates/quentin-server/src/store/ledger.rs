@@ -11,7 +11,7 @@
 //! nothing. Every value is read as its column's type: a wrong one is an error, never a 0 or an
 //! empty word.
 
-use crate::ids::{ChallengeId, GameId, PlayerId};
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
 /// A player as the store names them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Named {
@@ -66,7 +66,7 @@ impl From<Flag> for Sanction {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AuditLine {
     /// When (ms since the epoch).
-    pub at: i64,
+    pub at: Moment,
     /// Who did it.
     pub who: String,
     /// What: the order's word.
@@ -83,7 +83,7 @@ pub struct AuditRow {
     /// Its number.
     pub id: i64,
     /// When (ms since the epoch).
-    pub at: i64,
+    pub at: Moment,
     /// Who did it: an operator's name, or `host` (`quentin serve admin`).
     pub who: String,
     /// What: the order's word.
@@ -102,7 +102,7 @@ pub struct BanRow {
     /// Why.
     pub reason: String,
     /// When it ends (ms since the epoch), if it does.
-    pub ends: Option<i64>,
+    pub ends: Option<Moment>,
 }
 
 /// The sanctions' rows, read together.
@@ -144,7 +144,7 @@ pub struct PlayerFacts {
     /// Whether an operator renamed them and they have not picked a name yet.
     pub renamed: bool,
     /// Their ban's end, when they have a row in `bans` (`Some(None)`: for good).
-    pub ban: Option<Option<i64>>,
+    pub ban: Option<Option<Moment>>,
     /// The addresses of their latest logins, the latest first (at most 5).
     pub addresses: Vec<String>,
     /// Asked about them alone: the names of the others who logged in from those addresses,
@@ -252,9 +252,9 @@ pub enum Write {
         /// Why.
         reason: String,
         /// When it ends, if it does.
-        ends: Option<i64>,
+        ends: Option<Moment>,
         /// When it was ordered.
-        at: i64,
+        at: Moment,
     },
     /// The player's row of `flag`, put anew.
     Put {
@@ -263,7 +263,7 @@ pub enum Write {
         /// The player.
         player: PlayerId,
         /// When.
-        at: i64,
+        at: Moment,
     },
     /// The player's row of the sanction, deleted.
     Lift {
@@ -290,7 +290,7 @@ pub enum Write {
         /// Their name before.
         old: String,
         /// When.
-        at: i64,
+        at: Moment,
     },
     /// The player's row in `renames`, deleted: they picked a name.
     NamePicked(PlayerId),

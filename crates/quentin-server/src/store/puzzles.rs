@@ -7,7 +7,7 @@
 use quentin_rules::Game;
 
 use super::RatingRow;
-use crate::ids::PlayerId;
+use crate::ids::{Moment, PlayerId};
 
 /// A puzzle's rating deviation at the start: its shipped rating is an estimate (the computer
 /// level that finds the move), surer than nothing known, so it starts below a player's 350
@@ -54,7 +54,7 @@ pub struct Attempt {
     /// Solved, or failed.
     pub solved: bool,
     /// When (ms since the epoch).
-    pub at: i64,
+    pub at: Moment,
 }
 
 /// What an attempt did to the ratings: each before and after (equal when not the first).

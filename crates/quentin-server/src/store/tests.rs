@@ -63,7 +63,7 @@ fn a_store_from_before_versions_opens_with_its_rows_at_the_current_version() {
     assert_eq!(loaded.challenges[0].to, Some(PlayerId(1)));
     assert_eq!(loaded.games.len(), 1);
     assert_eq!(loaded.games[0].actions.len(), 2);
-    assert_eq!(loaded.heartbeat, Some(1300));
+    assert_eq!(loaded.heartbeat, Some(Moment(1300)));
     assert!(loaded.damaged.is_empty(), "{:?}", loaded.damaged);
     drop(store);
     // Opened again: the same version, the same rows.
@@ -104,8 +104,8 @@ fn a_version_1_store_keeps_each_rating_for_its_game_s_own_size_class_and_rates_b
         game: GameId(1),
         index: 2,
         action: Some(Action::Pass),
-        left: [0, 0],
-        at: 0,
+        left: [Millis(0), Millis(0)],
+        at: Moment(0),
         end: None,
         winner: None,
         ratings: vec![(PlayerId(1), small, RatingRow::default())],
@@ -174,7 +174,7 @@ fn a_change_that_fails_leaves_the_rest_of_its_batch() {
     let add = |key: &str, name: &str| Change::AddPlayer {
         key: key.to_string(),
         name: name.to_string(),
-        at: 0,
+        at: Moment(0),
     };
     let first = add("k1", "alice");
     let again = add("k2", "ALICE");
@@ -185,8 +185,8 @@ fn a_change_that_fails_leaves_the_rest_of_its_batch() {
         game: GameId(7),
         index: 0,
         action: Some(Action::Pass),
-        left: [0, 0],
-        at: 0,
+        left: [Millis(0), Millis(0)],
+        at: Moment(0),
         end: None,
         winner: None,
         ratings: Vec::new(),
@@ -221,7 +221,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
         let add = Change::AddPlayer {
             key: key.to_string(),
             name: name.to_string(),
-            at: 1,
+            at: Moment(1),
         };
         let Ok(Applied::Id(id)) = store.commit(&[&add]).unwrap().remove(0) else {
             panic!("no player");
@@ -232,8 +232,8 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
         id: 0,
         by: ids[0],
         settings: "swiss quentin clock 1+0 rounds 2".to_string(),
-        created: 10,
-        starts: 70,
+        created: Moment(10),
+        starts: Moment(70),
         status: "open".to_string(),
         started: None,
         entrants: Vec::new(),
@@ -254,7 +254,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
     changes.push(Change::Tournament(TournamentChange::Status {
         tournament: t,
         status: "running".to_string(),
-        at: 50,
+        at: Moment(50),
     }));
     changes.push(Change::Tournament(TournamentChange::Bye {
         tournament: t,
@@ -279,8 +279,8 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
             increment: 0,
         },
         rated: true,
-        left: [60_000, 60_000],
-        turn_since: 50,
+        left: [Millis(60_000), Millis(60_000)],
+        turn_since: Moment(50),
         actions: Vec::new(),
         result: None,
         ended: None,
@@ -312,7 +312,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
     };
     assert_eq!(
         (row.status.as_str(), row.started, row.starts),
-        ("running", Some(50), 70)
+        ("running", Some(Moment(50)), Moment(70))
     );
     let entrants: Vec<(PlayerId, i64, bool)> = row
         .entrants
@@ -353,8 +353,8 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all() {
         id: 0,
         by: PlayerId(1),
         settings: "swiss quentin clock 1+0 rounds 2".to_string(),
-        created: 10,
-        starts: 70,
+        created: Moment(10),
+        starts: Moment(70),
         status: "open".to_string(),
         started: None,
         entrants: Vec::new(),
@@ -372,8 +372,8 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all() {
             increment: 0,
         },
         rated: false,
-        left: [60_000, 60_000],
-        turn_since: 50,
+        left: [Millis(60_000), Millis(60_000)],
+        turn_since: Moment(50),
         actions: Vec::new(),
         result: None,
         ended: None,

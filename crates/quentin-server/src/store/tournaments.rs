@@ -15,7 +15,7 @@ mod apply;
 pub use apply::apply_sqlite;
 
 use super::{ChallengeRow, GameRow};
-use crate::ids::{ChallengeId, GameId, PlayerId};
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
 use crate::spec::First;
 
 /// The tables of the schema step that brings tournaments, on SQLite.
@@ -56,13 +56,13 @@ pub struct TournamentRow {
     /// The words of `tournament create` that give its settings.
     pub settings: String,
     /// When it was made (ms since the epoch).
-    pub created: i64,
+    pub created: Moment,
     /// When it is to start.
-    pub starts: i64,
+    pub starts: Moment,
     /// `open`, `running`, `over` or `cancelled`.
     pub status: String,
     /// When it started.
-    pub started: Option<i64>,
+    pub started: Option<Moment>,
     /// The entrants, in the order they joined.
     pub entrants: Vec<EntrantRow>,
     /// The pairings, round by round, in the order they were made.
@@ -128,7 +128,7 @@ pub enum TournamentChange {
         /// `running`, `over` or `cancelled`.
         status: String,
         /// When.
-        at: i64,
+        at: Moment,
     },
     /// The tournament is cancelled, and each entrant is left message `text` (read at their
     /// next login if they are away).
@@ -136,7 +136,7 @@ pub enum TournamentChange {
         /// The tournament.
         tournament: i64,
         /// When.
-        at: i64,
+        at: Moment,
         /// What each entrant is told.
         text: String,
     },
@@ -183,7 +183,7 @@ pub enum TournamentChange {
         /// The tournament.
         tournament: i64,
         /// When it starts with this round (from `open` to `running`); none: it is running.
-        start: Option<i64>,
+        start: Option<Moment>,
         /// How many pairings the hub knows of it.
         known: usize,
         /// The hub's pairing of the round from the entrants.

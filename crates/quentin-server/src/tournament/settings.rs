@@ -7,6 +7,7 @@
 use std::fmt;
 
 use super::super::spec::{First, Spec, TimeControl, shown};
+use crate::ids::{Millis, Moment};
 
 /// The three kinds of tournament.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,8 +56,6 @@ pub const MAX_START_IN: u32 = 30 * 24 * 60;
 pub const DEFAULT_START_IN: u32 = 60;
 /// The most days a Swiss round by correspondence may be given (`round-days`).
 pub const MAX_ROUND_DAYS: u32 = 60;
-/// A day, in milliseconds.
-pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// A tournament's terms, checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,9 +265,9 @@ impl Settings {
     /// `started`: with `round-days`, (round - 1) × that many days after the start; without,
     /// none (when the round before has ended).
     #[must_use]
-    pub fn round_due(&self, started: i64, round: u32) -> Option<i64> {
+    pub fn round_due(&self, started: Moment, round: u32) -> Option<Moment> {
         (self.round_days > 0).then(|| {
-            started + i64::from(round.saturating_sub(1)) * i64::from(self.round_days) * DAY_MS
+            started + Millis::days(i64::from(round.saturating_sub(1)) * i64::from(self.round_days))
         })
     }
 
@@ -357,9 +356,12 @@ mod tests {
         let arena = parse("arena brique clock 1+0 minutes 30").unwrap();
         assert_eq!((arena.minutes, arena.rounds, arena.min), (30, 0, 2));
         let set = parse("swiss quentin clock 2d rounds 3 round-days 7").unwrap();
-        assert_eq!(set.round_due(1000, 1), Some(1000));
-        assert_eq!(set.round_due(1000, 3), Some(1000 + 14 * DAY_MS));
-        assert_eq!(swiss.round_due(1000, 3), None);
+        assert_eq!(set.round_due(Moment(1000), 1), Some(Moment(1000)));
+        assert_eq!(
+            set.round_due(Moment(1000), 3),
+            Some(Moment(1000) + Millis::days(14))
+        );
+        assert_eq!(swiss.round_due(Moment(1000), 3), None);
         // A Swiss without a minimum needs one more player than it has rounds.
         assert_eq!(parse("swiss quentin clock 1+1 rounds 4").unwrap().min, 5);
     }

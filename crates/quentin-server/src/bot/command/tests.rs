@@ -4,8 +4,7 @@ use super::super::super::moderation::Order;
 use super::super::super::spec::Spec;
 use super::super::super::tournament::{Settings, TournamentId};
 use super::{BotCommand, Gate, ParseError, TakebackReply};
-use crate::ids::ChallengeId;
-use crate::ids::GameId;
+use crate::ids::{ChallengeId, GameId};
 
 fn parsed(line: &str) -> BotCommand {
     match BotCommand::parse(line) {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use quentin_rules::{Action, Point};
 
-use crate::ids::{GameId, PlayerId};
+use crate::ids::{GameId, Moment, PlayerId};
 
 use super::super::{FairLimits, GameCommand, Hub, HubLimits, Outcome, Owner, PeerFuture, Peers};
 use crate::note::Note;
@@ -123,15 +123,15 @@ async fn game_with(peers: Arc<FakePeers>) -> (tempfile::TempDir, Hub, [PlayerId;
         },
         ..HubLimits::default()
     };
-    let hub = Hub::open(store, limits, 1_000).unwrap();
-    let (a, _) = hub.register("ka", "alice", 0).await.unwrap();
-    let (b, _) = hub.register("kb", "bob", 0).await.unwrap();
+    let hub = Hub::open(store, limits, Moment(1_000)).unwrap();
+    let (a, _) = hub.register("ka", "alice", Moment(0)).await.unwrap();
+    let (b, _) = hub.register("kb", "bob", Moment(0)).await.unwrap();
     let words = ["quentin", "size", "5", "pie", "off", "first", "me"];
     let id = hub
-        .challenge(a, &Spec::parse(&words).unwrap(), 0)
+        .challenge(a, &Spec::parse(&words).unwrap(), Moment(0))
         .await
         .unwrap();
-    hub.accept(b, id, 0).await.unwrap();
+    hub.accept(b, id, Moment(0)).await.unwrap();
     hub.join(peers);
     (dir, hub, [a, b], id.game())
 }
@@ -142,13 +142,14 @@ async fn a_command_is_passed_to_the_owner_and_its_answer_given() {
     peers.answering(&[Some(Ok(Outcome::Done))]);
     let (_dir, hub, [a, b], id) = game_with(peers.clone()).await;
     let play = GameCommand::Play(at("b2"));
-    assert_eq!(hub.act(a, id, play, 10).await, Ok(Outcome::Done));
+    assert_eq!(hub.act(a, id, play, Moment(10)).await, Ok(Outcome::Done));
     assert_eq!(*peers.forwarded.lock().unwrap(), [("p2".to_string(), play)]);
     // The owner commits it; this copy hears of it by the owner's news, not by the answer.
-    assert!(hub.game(id, 10).unwrap().actions.is_empty());
+    assert!(hub.game(id, Moment(10)).unwrap().actions.is_empty());
     // What this copy refuses is refused at once, with its reason, and passed to nobody.
     assert_eq!(
-        hub.act(b, id, GameCommand::Play(at("c3")), 10).await,
+        hub.act(b, id, GameCommand::Play(at("c3")), Moment(10))
+            .await,
         Err(Refusal::NotYourTurn)
     );
     assert_eq!(peers.forwarded.lock().unwrap().len(), 1);
@@ -163,11 +164,12 @@ async fn a_game_whose_owner_is_gone_is_taken_over_and_the_command_runs_here() {
     *peers.after_settle.lock().unwrap() = Some(Owner::Me);
     let (_dir, hub, [a, _], id) = game_with(peers.clone()).await;
     assert_eq!(
-        hub.act(a, id, GameCommand::Play(at("b2")), 10).await,
+        hub.act(a, id, GameCommand::Play(at("b2")), Moment(10))
+            .await,
         Ok(Outcome::Done)
     );
     assert_eq!(peers.settled.load(Ordering::SeqCst), 1);
-    assert_eq!(hub.game(id, 10).unwrap().actions, [at("b2")]);
+    assert_eq!(hub.game(id, Moment(10)).unwrap().actions, [at("b2")]);
 }
 
 #[tokio::test(start_paused = true)]
@@ -176,13 +178,14 @@ async fn nobody_owning_the_game_until_the_deadline_is_said_to_be_moving() {
     let (_dir, hub, [a, _], id) = game_with(peers.clone()).await;
     let started = tokio::time::Instant::now();
     assert_eq!(
-        hub.act(a, id, GameCommand::Play(at("b2")), 10).await,
+        hub.act(a, id, GameCommand::Play(at("b2")), Moment(10))
+            .await,
         Err(Refusal::Moving)
     );
     // Asked again every tenth of a second for the ten seconds (time paused: no real wait).
     assert!(started.elapsed() >= std::time::Duration::from_secs(10));
     assert!(peers.settled.load(Ordering::SeqCst) >= 90);
-    assert!(hub.game(id, 10).unwrap().actions.is_empty());
+    assert!(hub.game(id, Moment(10)).unwrap().actions.is_empty());
 }
 
 #[tokio::test(start_paused = true)]
@@ -190,7 +193,8 @@ async fn a_database_that_cannot_be_reached_until_the_deadline_is_said_so() {
     let peers = FakePeers::owned_by(Owner::Nobody, false);
     let (_dir, hub, [a, _], id) = game_with(peers).await;
     assert_eq!(
-        hub.act(a, id, GameCommand::Play(at("b2")), 10).await,
+        hub.act(a, id, GameCommand::Play(at("b2")), Moment(10))
+            .await,
         Err(Refusal::Unreachable)
     );
 }
@@ -200,7 +204,8 @@ async fn an_owner_alive_but_silent_until_the_deadline_is_said_to_be_slow() {
     let peers = FakePeers::owned_by(Owner::Other("p2".to_string()), true);
     let (_dir, hub, [a, _], id) = game_with(peers.clone()).await;
     assert_eq!(
-        hub.act(a, id, GameCommand::Play(at("b2")), 10).await,
+        hub.act(a, id, GameCommand::Play(at("b2")), Moment(10))
+            .await,
         Err(Refusal::Slow)
     );
     assert!(peers.forwarded.lock().unwrap().len() > 1, "asked again");

@@ -5,6 +5,7 @@ use crate::Limits;
 use crate::clock::Clock;
 use crate::gate::{Bounds, Gate};
 use crate::hub::{Hub, HubLimits};
+use crate::ids::Moment;
 use crate::spec::Spec;
 use crate::store::Sqlite;
 use quentin_app::input::Event;
@@ -14,7 +15,7 @@ use quentin_app::input::{KeyCode, KeyEvent};
 fn context(dir: &std::path::Path) -> Context {
     let store = Sqlite::open(&dir.join("server.db")).unwrap();
     Context {
-        hub: Hub::open(store, HubLimits::default(), 0).unwrap(),
+        hub: Hub::open(store, HubLimits::default(), Moment(0)).unwrap(),
         clock: Clock::new(),
         limits: Limits {
             max_sessions: 4,
@@ -74,7 +75,7 @@ async fn a_move_typed_just_before_leaving_reaches_the_server() {
     let words = ["quentin", "size", "3", "pie", "off", "first", "me"];
     let id = ctx
         .hub
-        .challenge(alice, &Spec::parse(&words).unwrap(), 0)
+        .challenge(alice, &Spec::parse(&words).unwrap(), Moment(0))
         .await
         .unwrap();
     let (id, _) = ctx.hub.accept(bob, id, now).await.unwrap();

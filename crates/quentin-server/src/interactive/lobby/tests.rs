@@ -1,6 +1,6 @@
 use super::*;
 use crate::hub::TournamentGame;
-use crate::ids::PlayerId;
+use crate::ids::{Moment, PlayerId};
 use crate::tournament::standings::Standing as Line;
 
 #[test]
@@ -46,7 +46,7 @@ fn the_crosstable_follows_the_standings_once_a_game_is_paired() {
             vec!["0".to_string(), "X".to_string(), "*".to_string()],
             vec![String::new(), "*".to_string(), "X".to_string()],
         ],
-        starts: 0,
+        starts: Moment(0),
     };
     // Before any game, no crosstable.
     assert!(crosstable_lines(&t).is_empty());

@@ -6,6 +6,7 @@ use anyhow::Result;
 
 use super::super::super::store::ledger::{Plan, PlayerFacts, PlayerList};
 use super::{Ledger, no_player};
+use crate::ids::Moment;
 
 /// The most players `players` lists.
 const MOST_LISTED: i64 = 200;
@@ -15,7 +16,7 @@ impl Ledger {
     pub(super) async fn players(
         &self,
         name: Option<String>,
-        now: i64,
+        now: Moment,
     ) -> Result<Result<String, String>> {
         let need = PlayerList {
             name: name.clone(),
@@ -38,7 +39,7 @@ impl Ledger {
 }
 
 /// The lines of `players`; the others of the same addresses when asked of `one` player.
-fn lines(players: &[PlayerFacts], one: bool, now: i64) -> String {
+fn lines(players: &[PlayerFacts], one: bool, now: Moment) -> String {
     let mut lines = Vec::new();
     for p in players {
         lines.push(line(p, now));
@@ -58,7 +59,7 @@ fn lines(players: &[PlayerFacts], one: bool, now: i64) -> String {
 }
 
 /// One player's line of `players` at `now`.
-fn line(p: &PlayerFacts, now: i64) -> String {
+fn line(p: &PlayerFacts, now: Moment) -> String {
     let mut line = format!(
         "{} key {} games {} aborts {}",
         p.name, p.key, p.games, p.aborts

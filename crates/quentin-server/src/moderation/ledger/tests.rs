@@ -5,7 +5,7 @@ fn stamp(what: &'static str) -> Stamp {
     Stamp {
         by: "root".into(),
         what,
-        now: 1_000,
+        now: Moment(1_000),
     }
 }
 
@@ -34,7 +34,7 @@ fn each_order_decides_its_rows_its_audit_line_and_its_words() {
                 player: PlayerId(1),
                 reason: "spam".into(),
                 ends: Some(until),
-                at: 1_000
+                at: Moment(1_000)
             },
             Write::CloseChallengesOf(PlayerId(1))
         ]
@@ -100,13 +100,13 @@ fn a_renamed_player_picks_a_free_name_and_the_log_says_what_it_was() {
         old: None,
     };
     assert_eq!(
-        pick(PlayerId(1), "ally", 5, taken),
+        pick(PlayerId(1), "ally", Moment(5), taken),
         Err("name taken".to_string())
     );
     let plan = pick(
         PlayerId(1),
         "ally",
-        5,
+        Moment(5),
         NameFacts {
             taken: false,
             old: Some("alice".into()),
@@ -122,7 +122,7 @@ fn a_renamed_player_picks_a_free_name_and_the_log_says_what_it_was() {
             },
             Write::NamePicked(PlayerId(1)),
             Write::Audit(AuditLine {
-                at: 5,
+                at: Moment(5),
                 who: "ally".into(),
                 what: "new-name".into(),
                 whom: "renamed.1".into(),
@@ -152,7 +152,7 @@ async fn the_orders_on_a_sqlite_store_answer_and_keep_their_rows() {
         async move {
             let words: Vec<&str> = words.split(' ').collect();
             ledger
-                .order("root", &Order::parse(&words).unwrap(), 1_000)
+                .order("root", &Order::parse(&words).unwrap(), Moment(1_000))
                 .await
                 .unwrap()
         }
@@ -175,8 +175,14 @@ async fn the_orders_on_a_sqlite_store_answer_and_keep_their_rows() {
         log.ends_with("root ban alice: spam\n1970-01-01 00:00:01 root mark bob"),
         "{log}"
     );
-    ledger.login("SHA256:a", "10.0.0.1", 900).await.unwrap();
-    ledger.login("SHA256:b", "10.0.0.1", 950).await.unwrap();
+    ledger
+        .login("SHA256:a", "10.0.0.1", Moment(900))
+        .await
+        .unwrap();
+    ledger
+        .login("SHA256:b", "10.0.0.1", Moment(950))
+        .await
+        .unwrap();
     assert_eq!(
         order("players alice").await,
         Ok(
@@ -188,11 +194,17 @@ async fn the_orders_on_a_sqlite_store_answer_and_keep_their_rows() {
     assert_eq!(ledger.since(1).await.unwrap().len(), 1);
     assert_eq!(order("rename bob").await, Ok("renamed.2".into()));
     assert_eq!(
-        ledger.pick_name(PlayerId(2), "ALICE", 1_100).await.unwrap(),
+        ledger
+            .pick_name(PlayerId(2), "ALICE", Moment(1_100))
+            .await
+            .unwrap(),
         Err("name taken".into())
     );
     assert_eq!(
-        ledger.pick_name(PlayerId(2), "bobby", 1_100).await.unwrap(),
+        ledger
+            .pick_name(PlayerId(2), "bobby", Moment(1_100))
+            .await
+            .unwrap(),
         Ok(())
     );
     assert!(ledger.sanctions().await.unwrap().renamed.is_empty());

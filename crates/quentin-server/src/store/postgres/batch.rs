@@ -138,8 +138,8 @@ async fn commit_steps(pool: &Pool, process: &str, steps: &[Step]) -> Result<Vec<
         if !live.is_empty() {
             let column = |f: fn(&Step) -> i64| live.iter().map(|s| f(s)).collect::<Vec<i64>>();
             let game: Vec<GameId> = live.iter().map(|s| s.game).collect();
-            let (index, at) = (column(|s| s.index as i64), column(|s| s.at));
-            let (left1, left2) = (column(|s| s.left[0]), column(|s| s.left[1]));
+            let (index, at) = (column(|s| s.index as i64), column(|s| s.at.0));
+            let (left1, left2) = (column(|s| s.left[0].0), column(|s| s.left[1].0));
             let actions: Vec<String> = live
                 .iter()
                 .map(|s| s.action.map(|a| a.to_string()).unwrap_or_default())

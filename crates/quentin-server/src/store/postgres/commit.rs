@@ -7,7 +7,7 @@ use tokio_postgres::Transaction;
 
 use super::super::super::game_end::GameEnd;
 use super::super::super::size_class::RatingKey;
-use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
+use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat};
 use quentin_rules::Action;
 
 use crate::note::Note;
@@ -222,7 +222,7 @@ async fn written(
 }
 
 /// A new player, unless the name or the key is taken.
-async fn add_player(tx: &Transaction<'_>, key: &str, name: &str, at: i64) -> Result<Outcome> {
+async fn add_player(tx: &Transaction<'_>, key: &str, name: &str, at: Moment) -> Result<Outcome> {
     let row = tx
         .query_opt(
             "INSERT INTO players(name, key, created) VALUES ($1, $2, $3)
@@ -323,8 +323,8 @@ pub(super) struct Step {
     pub(super) game: GameId,
     pub(super) index: usize,
     pub(super) action: Option<Action>,
-    pub(super) left: [i64; 2],
-    pub(super) at: i64,
+    pub(super) left: [Millis; 2],
+    pub(super) at: Moment,
 }
 
 impl Step {
@@ -398,8 +398,8 @@ async fn take_back(
     process: &str,
     game: GameId,
     index: usize,
-    left: [i64; 2],
-    at: i64,
+    left: [Millis; 2],
+    at: Moment,
 ) -> Result<Outcome> {
     owned(tx, process, game).await?;
     tx.execute(

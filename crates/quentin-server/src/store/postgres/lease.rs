@@ -11,7 +11,7 @@ use tokio_postgres::{Client, GenericClient, Transaction};
 
 use super::super::{GameRow, LeaseLost, StoreDown};
 use super::{LEASE_MS, pool_error, read::games};
-use crate::ids::GameId;
+use crate::ids::{GameId, Moment};
 
 /// The renewals' connection's own bounds: a renewal that cannot run at once is given up
 /// (tried again a second later) rather than left to wait past the lease.
@@ -127,7 +127,7 @@ pub(super) async fn still_held(
 ///
 /// # Errors
 /// A database that cannot be reached.
-pub async fn now(client: &impl GenericClient) -> Result<i64> {
+pub async fn now(client: &impl GenericClient) -> Result<Moment> {
     Ok(client.query_one("SELECT quentin_now()", &[]).await?.get(0))
 }
 
@@ -272,9 +272,9 @@ pub async fn take_over(pool: &Pool, id: GameId, process: &str) -> Result<Takeove
     if game.get::<_, bool>(1) {
         return Ok(Takeover::Missed);
     }
-    let turn_since: i64 = game.get(0);
+    let turn_since: Moment = game.get(0);
     let (from, renewed) = match lease {
-        Some(row) => (row.get::<_, String>(0), row.get::<_, i64>(1)),
+        Some(row) => (row.get::<_, String>(0), row.get::<_, Moment>(1)),
         // Never owned here (a store moved from SQLite): its server's last heartbeat.
         None => (
             "-".to_string(),

@@ -14,7 +14,7 @@ use super::super::ledger::{
     Write,
 };
 use super::pool_error;
-use crate::ids::PlayerId;
+use crate::ids::{Moment, PlayerId};
 
 /// A [`Need`] read on PostgreSQL.
 pub trait Read: Need {
@@ -117,7 +117,7 @@ pub async fn since(pool: &Pool, last: i64) -> Result<Vec<AuditRow>> {
 ///
 /// # Errors
 /// A failing database.
-pub async fn login(pool: &Pool, key: &str, address: &str, at: i64) -> Result<()> {
+pub async fn login(pool: &Pool, key: &str, address: &str, at: Moment) -> Result<()> {
     client(pool)
         .await?
         .execute(
@@ -352,7 +352,7 @@ async fn facts_of(
         .await?
     {
         None => None,
-        Some(r) => Some(r.try_get::<_, Option<i64>>(0)?),
+        Some(r) => Some(r.try_get::<_, Option<Moment>>(0)?),
     };
     let addresses: Vec<String> = column(
         tx,

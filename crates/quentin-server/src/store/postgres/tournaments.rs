@@ -9,7 +9,7 @@ use super::super::tournaments::{
     EntrantRow, PairingRow, Plan, Round, TournamentChange, TournamentRow, attach,
 };
 use super::LEASE_MS;
-use crate::ids::GameId;
+use crate::ids::{GameId, Moment};
 
 /// The tables of the schema step that brings tournaments (SQLite's own is
 /// `super::super::tournaments::SQLITE_STEP`).
@@ -343,7 +343,7 @@ async fn lock(tx: &tokio_postgres::Transaction<'_>, tournament: i64) -> Result<S
 pub async fn plan(
     tx: &tokio_postgres::Transaction<'_>,
     tournament: i64,
-    start: Option<i64>,
+    start: Option<Moment>,
     known: usize,
     plan: &Plan,
 ) -> Result<Result<(Vec<EntrantRow>, Option<Round>), Applied>> {

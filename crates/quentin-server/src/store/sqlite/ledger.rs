@@ -14,7 +14,7 @@ use super::super::ledger::{
     Named, Need, PlayerFacts, PlayerList, PlayerNamed, Sanction, SanctionRows, TournamentStatus,
     Write,
 };
-use crate::ids::PlayerId;
+use crate::ids::{Moment, PlayerId};
 
 /// The store's file, on the ledger's connection.
 pub struct LedgerFile(Mutex<Connection>);
@@ -131,7 +131,7 @@ impl LedgerFile {
     ///
     /// # Errors
     /// A failing store.
-    pub fn login(&self, key: &str, address: &str, at: i64) -> Result<()> {
+    pub fn login(&self, key: &str, address: &str, at: Moment) -> Result<()> {
         self.conn().execute(
             "INSERT INTO logins(key, address, at) VALUES (?1, ?2, ?3)",
             rusqlite::params![key, address, at],
@@ -350,7 +350,7 @@ fn facts_of(
     )?;
     let ban = conn
         .query_row("SELECT ends FROM bans WHERE player = ?1", [id], |r| {
-            r.get::<_, Option<i64>>(0)
+            r.get::<_, Option<Moment>>(0)
         })
         .optional()?;
     let addresses: Vec<String> = column(

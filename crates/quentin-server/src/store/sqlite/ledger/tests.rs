@@ -1,4 +1,5 @@
 use super::*;
+use crate::ids::Moment;
 use crate::store::Sqlite;
 use crate::store::ledger::{Plan, PlayerNamed};
 
@@ -20,7 +21,7 @@ fn audit_lines(conn: &Connection) -> i64 {
         .unwrap()
 }
 
-fn line(at: i64) -> Write {
+fn line(at: Moment) -> Write {
     Write::Audit(AuditLine {
         at,
         who: "root".into(),
@@ -38,7 +39,7 @@ fn a_value_of_the_wrong_type_is_an_error_not_a_zero_or_an_empty_word() {
         "INSERT INTO audit(at, who, what, whom, why) VALUES (7, 'root', 'mark', 'alice', '');",
     )
     .unwrap();
-    assert_eq!(ledger.since(0).unwrap()[0].at, 7);
+    assert_eq!(ledger.since(0).unwrap()[0].at, Moment(7));
     // SQLite keeps what it is given: text where a number belongs is read as an error.
     conn.execute_batch("UPDATE audit SET at = 'soon'").unwrap();
     let e = ledger.since(0).unwrap_err();
@@ -77,7 +78,7 @@ fn a_refused_order_writes_nothing_and_a_failing_one_keeps_nothing() {
     let failed = ledger.carry_out(&alice, |_| {
         Ok(Plan {
             writes: vec![
-                line(9),
+                line(Moment(9)),
                 Write::Name {
                     player: PlayerId(1),
                     name: "Bob".into(),
@@ -95,9 +96,9 @@ fn a_refused_order_writes_nothing_and_a_failing_one_keeps_nothing() {
                 Write::Put {
                     flag: crate::store::ledger::Flag::Mark,
                     player: PlayerId(1),
-                    at: 9,
+                    at: Moment(9),
                 },
-                line(9),
+                line(Moment(9)),
             ],
             answer: 3,
         })
