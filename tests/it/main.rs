@@ -59,6 +59,7 @@ mod server_store;
 mod server_store_batch;
 mod server_store_round;
 mod server_tournament_acts;
+mod server_tournament_race;
 mod server_tournaments;
 mod server_truth;
 mod solve;

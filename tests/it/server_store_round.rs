@@ -1,14 +1,21 @@
 //! A tournament round's pairings on the PostgreSQL store, through its own interface on a
 //! database of the test's: written whole in one transaction, or, when a row of it fails (as a
 //! director killed midway would leave it), not at all: no pairing, no game, no challenge of
-//! that round.
+//! that round. A start waits for a join that holds the tournament's row, and pairs it; a join
+//! after the start is refused.
+
+use std::sync::{Arc, Mutex};
 
 use quentin::rules::{Game, Setup};
 use quentin::server::ids::{GameId, Millis, Moment, PlayerId};
 use quentin::server::spec::TimeControl;
 use quentin::server::store::postgres::{config, pool};
-use quentin::server::store::{Applied, Change, GameRow, Postgres, TournamentChange, TournamentRow};
+use quentin::server::store::{
+    Applied, Change, EntrantRow, GameRow, Paired, Plan, Postgres, Round, TournamentChange,
+    TournamentRow,
+};
 
+use crate::pty::wait_until;
 use crate::serve::pg::{Database, execute, query_i64};
 
 const PROCESS: &str = "test-process";
@@ -109,5 +116,174 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
             (1, Some(2), Some(ids[0])),
             (3, Some(4), Some(ids[1]))
         ]
+    );
+}
+
+/// A game of a tournament's round, between `first` and `second`.
+fn tournament_game(first: PlayerId, second: PlayerId) -> GameRow {
+    GameRow {
+        id: GameId(0),
+        setup: Setup::new(Game::Quentin),
+        players: [first, second],
+        clock: TimeControl::parse_live("1+0").unwrap(),
+        rated: false,
+        left: [Millis(60_000), Millis(60_000)],
+        turn_since: Moment(50),
+        actions: Vec::new(),
+        result: None,
+        ended: None,
+    }
+}
+
+/// `player` joins tournament `t`.
+fn join(t: i64, player: i64) -> Change {
+    Change::Tournament(TournamentChange::Join {
+        tournament: t,
+        player: PlayerId(player),
+    })
+}
+
+#[test]
+fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tournament_and_refuses_one_after_it()
+ {
+    let Some(db) = Database::new("store_start") else {
+        return;
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let store = Arc::new(runtime.block_on(async {
+        let pool = pool(config(&db.url, PROCESS).unwrap(), 4).await.unwrap();
+        Postgres::open(pool, PROCESS, "the test's database")
+            .await
+            .unwrap()
+    }));
+    let commit = |change: Change| {
+        let store = store.clone();
+        runtime.block_on(async move { store.commit(&[&change]).await.unwrap().remove(0) })
+    };
+    let create = Change::Tournament(TournamentChange::Create(TournamentRow {
+        id: 0,
+        by: PlayerId(1),
+        settings: "swiss quentin clock 1+0 rounds 2".to_string(),
+        created: Moment(10),
+        starts: Moment(70),
+        status: "open".to_string(),
+        started: None,
+        entrants: Vec::new(),
+        pairings: Vec::new(),
+    }));
+    let Ok(Applied::Id(t)) = commit(create) else {
+        panic!("no tournament");
+    };
+    for player in [1, 2] {
+        assert_eq!(commit(join(t, player)).unwrap(), Applied::Done);
+    }
+    // Another process's join, its transaction holding the tournament's row as a join does,
+    // not yet committed.
+    let other = runtime.block_on(async {
+        let (client, connection) = tokio_postgres::connect(&db.url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        client
+            .batch_execute(&format!(
+                "BEGIN; SELECT status FROM tournaments WHERE id = {t} FOR UPDATE;
+                 INSERT INTO tournament_entrants(tournament, player, seq) VALUES ({t}, 3, 3);"
+            ))
+            .await
+            .unwrap();
+        client
+    });
+    // The start pairs the first two entrants it is given, and gives the third a bye.
+    let given = Arc::new(Mutex::new(Vec::new()));
+    let plan = {
+        let given = given.clone();
+        Plan(Arc::new(move |entrants: &[EntrantRow]| {
+            let players: Vec<PlayerId> = entrants.iter().map(|e| e.player).collect();
+            given.lock().unwrap().push(players.clone());
+            Some(Round {
+                byes: players.get(2).map(|p| (1, *p)).into_iter().collect(),
+                games: vec![(1, tournament_game(players[0], players[1]))],
+            })
+        }))
+    };
+    let start = Change::Tournament(TournamentChange::Paired {
+        tournament: t,
+        start: Some(Moment(60)),
+        known: 0,
+        plan,
+    });
+    let started = {
+        let store = store.clone();
+        runtime.spawn(async move { store.commit(&[&start]).await.unwrap().remove(0) })
+    };
+    wait_until("the start waiting for the tournament's row", || {
+        let waiting = query_i64(
+            &db.url,
+            "SELECT count(*) FROM pg_stat_activity
+             WHERE wait_event_type = 'Lock' AND datname = current_database()",
+        );
+        (waiting > 0).then_some(())
+    });
+    assert!(
+        given.lock().unwrap().is_empty(),
+        "the plan waits for the lock"
+    );
+    runtime.block_on(other.batch_execute("COMMIT")).unwrap();
+    let outcome = runtime.block_on(started).unwrap();
+    let Ok(Applied::Paired(Paired {
+        entrants,
+        round: Some(round),
+    })) = outcome
+    else {
+        panic!("{outcome:?}");
+    };
+    let numbers = |players: &[PlayerId]| players.iter().map(|p| p.0).collect::<Vec<i64>>();
+    assert_eq!(
+        given
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|g| numbers(g))
+            .collect::<Vec<_>>(),
+        [vec![1, 2, 3]]
+    );
+    assert_eq!(
+        entrants.iter().map(|e| e.player.0).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    assert_eq!(round.byes, [(1, PlayerId(3))]);
+    assert_ne!(round.games[0].1.id, GameId(0), "the game has its number");
+    assert_eq!(
+        query_i64(
+            &db.url,
+            &format!(
+                "SELECT count(*) FROM tournaments WHERE id = {t} AND status = 'running' AND started = 60"
+            )
+        ),
+        1
+    );
+    // Once it has started, a join is refused with the store's status, and so is another start;
+    // a round paired from fewer pairings than the store holds is not written.
+    assert_eq!(
+        commit(join(t, 4)).unwrap(),
+        Applied::Status("running".to_string())
+    );
+    let nothing = || Plan(Arc::new(|_: &[EntrantRow]| Some(Round::default())));
+    let again = |start: Option<Moment>| {
+        Change::Tournament(TournamentChange::Paired {
+            tournament: t,
+            start,
+            known: 0,
+            plan: nothing(),
+        })
+    };
+    assert_eq!(
+        commit(again(Some(Moment(70)))).unwrap(),
+        Applied::Status("running".to_string())
+    );
+    assert_eq!(commit(again(None)).unwrap(), Applied::Taken);
+    assert_eq!(
+        query_i64(&db.url, "SELECT count(*) FROM tournament_entrants"),
+        3
     );
 }

@@ -9,6 +9,9 @@
 //! takeover.
 
 mod follow;
+
+#[cfg(feature = "test-hooks")]
+pub(crate) use follow::READING;
 mod lease;
 
 use std::collections::HashMap;

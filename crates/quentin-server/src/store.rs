@@ -34,7 +34,9 @@ use crate::ids::{Millis, Moment};
 pub use postgres::Postgres;
 pub use schema::VERSION;
 pub use sqlite::Sqlite;
-pub use tournaments::{EntrantRow, PairingRow, TournamentChange, TournamentRow};
+pub use tournaments::{
+    EntrantRow, Paired, PairingRow, Plan, Round, TournamentChange, TournamentRow,
+};
 pub use writer::Writer;
 
 /// A change of a game refused because this process's lease on the game is gone or has run
@@ -280,6 +282,11 @@ pub enum Applied {
     Rated(Vec<(PlayerId, RatingKey, RatingRow)>),
     /// Done: an attempt at a puzzle, and what it did to the ratings.
     Attempted(puzzles::Rated),
+    /// Done: a round paired from the entrants the store holds (or none, as the plan said).
+    Paired(Paired),
+    /// Not done: a tournament's status in the store is this, not the one the change needs
+    /// (joined or started once it was no longer open: another process moved it on).
+    Status(String),
 }
 
 /// A store whose calls wait (SQLite, and the tests' own), driven by [`Writer::start`]'s thread.

@@ -133,6 +133,13 @@ pub enum BotCommand {
     /// `hold ID`: a move's transaction left open on game ID (a test server only).
     #[cfg(feature = "test-hooks")]
     Hold(GameId),
+    /// `notes stop` or `notes read`: this process reads nothing the others say from now on,
+    /// or reads again (a test server only).
+    #[cfg(feature = "test-hooks")]
+    Notes {
+        /// Reading again, or stopped.
+        reading: bool,
+    },
     /// `panic`: the session's task panics (a test server only).
     #[cfg(feature = "test-hooks")]
     Panic,
@@ -216,6 +223,7 @@ impl BotCommand {
             BotCommand::ClockAdvance(_)
             | BotCommand::Store { .. }
             | BotCommand::Hold(_)
+            | BotCommand::Notes { .. }
             | BotCommand::Panic => Gate::NotRenamed,
             _ => Gate::Player,
         }
@@ -252,7 +260,7 @@ impl Gate {
             word if ORDER_WORDS.contains(&word) => Gate::Operator,
             "abort" => game_id(words).map_or(Gate::Player, Gate::Abort),
             #[cfg(feature = "test-hooks")]
-            "clock" | "store" | "hold" | "panic" => Gate::NotRenamed,
+            "clock" | "store" | "hold" | "notes" | "panic" => Gate::NotRenamed,
             _ => Gate::Player,
         }
     }
@@ -289,6 +297,12 @@ fn parse_words(word: &str, words: &[&str]) -> Result<BotCommand, String> {
         },
         #[cfg(feature = "test-hooks")]
         "hold" => BotCommand::Hold(GameId(id_of(words)?)),
+        #[cfg(feature = "test-hooks")]
+        "notes" => match args {
+            ["stop"] => BotCommand::Notes { reading: false },
+            ["read"] => BotCommand::Notes { reading: true },
+            _ => return Err("notes stop|read".to_string()),
+        },
         #[cfg(feature = "test-hooks")]
         "panic" => BotCommand::Panic,
         "challenge" => BotCommand::Challenge(Spec::parse(args)?),

@@ -111,6 +111,13 @@ async fn command_of(
         // Fault injection for the tests: a move's transaction left open on game ID.
         #[cfg(feature = "test-hooks")]
         BotCommand::Hold(id) => hub.hold(id).await.map(done).map_err(Refused::Said)?,
+        // Fault injection for the tests: this process reads nothing the others say, as one
+        // whose notifications are late, until told to read again.
+        #[cfg(feature = "test-hooks")]
+        BotCommand::Notes { reading } => {
+            super::super::cluster::READING.send_replace(reading);
+            Outcome::Done
+        }
         // Fault injection for the tests: the session's task panics.
         #[cfg(feature = "test-hooks")]
         BotCommand::Panic => panic!("the test hook `panic`, as asked"),

@@ -21,6 +21,12 @@ use super::{Cluster, lock};
 use crate::ids::{ChallengeId, GameId, PlayerId};
 use crate::note::{Answer, Note};
 
+/// For the tests (`notes stop`, `notes read`): while false, this process reads nothing the
+/// other processes say; what they say waits, in order, until it reads again.
+#[cfg(feature = "test-hooks")]
+pub(crate) static READING: std::sync::LazyLock<tokio::sync::watch::Sender<bool>> =
+    std::sync::LazyLock::new(|| tokio::sync::watch::channel(true).0);
+
 /// What the following task hears.
 pub(super) enum Heard {
     /// A notification's payload, and when it came.
@@ -97,6 +103,8 @@ async fn listen(
 /// order: a copy in memory never goes back to an older state of the database.
 async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>) {
     while let Some(first) = hearing.recv().await {
+        #[cfg(feature = "test-hooks")]
+        let _ = READING.subscribe().wait_for(|reading| *reading).await;
         let Some(ctx) = cluster.ctx() else { return };
         let mut news = News::default();
         let mut resync = false;

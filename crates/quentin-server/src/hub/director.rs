@@ -5,13 +5,18 @@
 //! are free, and ends the tournament. Everything it does is committed to the store first, so a
 //! director started afresh goes on from the rows.
 
+use std::sync::Arc;
+
 use super::super::report::report;
-use super::super::store::{Applied, Change, EntrantRow, GameRow, PairingRow, TournamentChange};
+use super::super::store::{
+    Applied, Change, EntrantRow, GameRow, Paired, PairingRow, Plan, Round, TournamentChange,
+    TournamentRow,
+};
 use super::super::tournament::arena::{self, Waiting};
 use super::super::tournament::{
     Kind, Pairing, Settings, TournamentId, TournamentRefusal, roundrobin, swiss,
 };
-use super::tournaments::struck;
+use super::tournaments::{Results, played, struck};
 use super::{Hub, Inner, Live, Refusal};
 use crate::clock::Timing;
 use crate::ids::{GameId, Millis, Moment, PlayerId};
@@ -20,10 +25,9 @@ use crate::present::Cancelled;
 /// One thing the director does next to a tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Step {
-    /// It starts.
+    /// It starts (or, too few having joined by the start, it is cancelled, each entrant told
+    /// why), with its first round.
     Start,
-    /// Too few joined by the start: it is cancelled, each entrant told why.
-    Cancel(Cancelled),
     /// A player lost two games without moving: withdrawn.
     Withdraw(EntrantRow),
     /// These games and byes begin, each in its round.
@@ -32,22 +36,28 @@ enum Step {
     Over,
 }
 
+/// What became of a round paired from the entrants the store holds.
+enum Pairs {
+    /// Written (and the tournament started, if it was to).
+    Written,
+    /// Nothing to pair from the entrants the store holds (this many): too few to start, or
+    /// the entrants this process knew were not those (a withdrawal on another process).
+    Declined(usize),
+    /// The tournament's status in the store is not the one this process knows (started,
+    /// cancelled on another process): its news has not come yet.
+    Moved(String),
+    /// The store holds pairings this process has not read yet.
+    Unread,
+}
+
 impl Inner {
     /// What the director does next to tournament `id` at `now`, if anything.
     fn next_step(&self, id: i64, now: Moment) -> Option<Step> {
         let t = self.tournaments.get(&id)?;
         let settings = Settings::from_stored(&t.settings).ok()?;
         if t.status == "open" {
-            let step = if t.entrants.len() >= settings.min as usize {
-                Step::Start
-            } else {
-                Step::Cancel(Cancelled::TooFew {
-                    id: TournamentId(id),
-                    joined: t.entrants.len(),
-                    needed: settings.min,
-                })
-            };
-            return (now >= t.starts).then_some(step);
+            // Whether enough joined, the entrants the store holds say, as it starts.
+            return (now >= t.starts).then_some(Step::Start);
         }
         if t.status != "running" {
             return None;
@@ -68,79 +78,114 @@ impl Inner {
                 }));
             }
         }
-        let active: Vec<PlayerId> = t
-            .entrants
-            .iter()
-            .filter(|e| !e.withdrawn)
-            .map(|e| e.player)
-            .collect();
-        let played = self.played(t);
-        let round = played.iter().map(|p| p.round).max().unwrap_or(0);
-        let running = self.any_running(t);
-        match settings.kind {
-            Kind::Arena => {
-                let end = t.started.unwrap_or(now) + Millis::minutes(i64::from(settings.minutes));
-                if now >= end {
-                    return (!running).then_some(Step::Over);
-                }
-                let busy = |p: PlayerId| {
-                    t.pairings.iter().any(|q| {
-                        (q.first == p || q.second == Some(p))
-                            && q.game
-                                .and_then(|g| self.games.get(&g))
-                                .is_some_and(|g| g.row.result.is_none())
-                    })
-                };
-                let waiting: Vec<Waiting> = t
-                    .entrants
+        step(t, &settings, &self.results(t), now)
+    }
+}
+
+/// What follows in running tournament `t` at `now`, its games' results being `results`: a
+/// round to pair, its end, or nothing yet. The director asks it of the entrants it knows, and
+/// again, as the store writes the round, of those the store holds.
+fn step(t: &TournamentRow, settings: &Settings, results: &Results, now: Moment) -> Option<Step> {
+    let active: Vec<PlayerId> = t
+        .entrants
+        .iter()
+        .filter(|e| !e.withdrawn)
+        .map(|e| e.player)
+        .collect();
+    let played = played(t, results);
+    let round = played.iter().map(|p| p.round).max().unwrap_or(0);
+    let under_way =
+        |g: Option<GameId>| g.and_then(|g| results.get(&g)).is_some_and(Option::is_none);
+    let running = t.pairings.iter().any(|p| under_way(p.game));
+    match settings.kind {
+        Kind::Arena => {
+            let end = t.started.unwrap_or(now) + Millis::minutes(i64::from(settings.minutes));
+            if now >= end {
+                return (!running).then_some(Step::Over);
+            }
+            let busy = |p: PlayerId| {
+                t.pairings
                     .iter()
-                    .filter(|e| !e.withdrawn && !e.paused && !busy(e.player))
-                    .map(|e| Waiting::from_played(e.player, &played))
-                    .collect();
-                let games = arena::pair(&waiting, active.len() == 2);
-                (!games.is_empty()).then(|| {
-                    Step::Pair(
-                        games
-                            .into_iter()
-                            .zip(round + 1..)
-                            .map(|(g, r)| (r, g))
-                            .collect(),
-                    )
-                })
+                    .any(|q| (q.first == p || q.second == Some(p)) && under_way(q.game))
+            };
+            let waiting: Vec<Waiting> = t
+                .entrants
+                .iter()
+                .filter(|e| !e.withdrawn && !e.paused && !busy(e.player))
+                .map(|e| Waiting::from_played(e.player, &played))
+                .collect();
+            let games = arena::pair(&waiting, active.len() == 2);
+            (!games.is_empty()).then(|| {
+                Step::Pair(
+                    games
+                        .into_iter()
+                        .zip(round + 1..)
+                        .map(|(g, r)| (r, g))
+                        .collect(),
+                )
+            })
+        }
+        Kind::Swiss | Kind::RoundRobin => {
+            let all: Vec<PlayerId> = t.entrants.iter().map(|e| e.player).collect();
+            let total = settings.rounds_for(all.len() as u32);
+            // By correspondence a round robin's rounds all run at once.
+            let at_once = settings.kind == Kind::RoundRobin && settings.correspondence();
+            if round >= total || active.len() < 2 {
+                return (!running).then_some(Step::Over);
             }
-            Kind::Swiss | Kind::RoundRobin => {
-                let all: Vec<PlayerId> = t.entrants.iter().map(|e| e.player).collect();
-                let total = settings.rounds_for(all.len() as u32);
-                // By correspondence a round robin's rounds all run at once.
-                let at_once = settings.kind == Kind::RoundRobin && settings.correspondence();
-                if round >= total || active.len() < 2 {
-                    return (!running).then_some(Step::Over);
-                }
-                // A Swiss by correspondence with `round-days`: the next round at its set time
-                // at the latest, the games still under way going on beside it.
-                let due = t
-                    .started
-                    .and_then(|s| settings.round_due(s, round + 1))
-                    .is_some_and(|at| now >= at);
-                if running && !at_once && !due {
-                    return None;
-                }
-                let next = round + 1;
-                let pairings = if settings.kind == Kind::Swiss {
-                    swiss::pair(&active, &played)
-                } else {
-                    // A withdrawn player's games are begun all the same, and lost on time.
-                    roundrobin::schedule(&all, settings.rounds)
-                        .get(next as usize - 1)
-                        .cloned()
-                        .unwrap_or_default()
-                };
-                Some(Step::Pair(
-                    pairings.into_iter().map(|p| (next, p)).collect(),
-                ))
+            // A Swiss by correspondence with `round-days`: the next round at its set time
+            // at the latest, the games still under way going on beside it.
+            let due = t
+                .started
+                .and_then(|s| settings.round_due(s, round + 1))
+                .is_some_and(|at| now >= at);
+            if running && !at_once && !due {
+                return None;
             }
+            let next = round + 1;
+            let pairings = if settings.kind == Kind::Swiss {
+                swiss::pair(&active, &played)
+            } else {
+                // A withdrawn player's games are begun all the same, and lost on time.
+                roundrobin::schedule(&all, settings.rounds)
+                    .get(next as usize - 1)
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            Some(Step::Pair(
+                pairings.into_iter().map(|p| (next, p)).collect(),
+            ))
         }
     }
+}
+
+/// The rows of `pairings` begun at `now`: the byes, and the games of `settings`.
+fn round_of(settings: &Settings, pairings: Vec<(u32, Pairing)>, now: Moment) -> Round {
+    let spec = &settings.spec;
+    let start = spec.clock.start();
+    let mut round = Round::default();
+    for (number, pairing) in pairings {
+        let number = i64::from(number);
+        match pairing {
+            Pairing::Bye(player) => round.byes.push((number, player)),
+            Pairing::Game { first, second } => round.games.push((
+                number,
+                GameRow {
+                    id: GameId(0),
+                    setup: spec.setup,
+                    players: [first, second],
+                    clock: spec.clock,
+                    rated: spec.rated,
+                    left: [start, start],
+                    turn_since: now,
+                    actions: Vec::new(),
+                    result: None,
+                    ended: None,
+                },
+            )),
+        }
+    }
+    round
 }
 
 impl Hub {
@@ -163,12 +208,18 @@ impl Hub {
                 let Some(step) = self.lock().next_step(id, now) else {
                     break;
                 };
-                if let Err(why) = self.take(id, step, now).await {
-                    report(format_args!(
-                        "tournament {}: cannot go on (tried again at the next tick): {why}",
-                        TournamentId(id)
-                    ));
-                    break;
+                match self.take(id, step, now).await {
+                    Ok(true) => {}
+                    // What another process did to it has not been read here yet: at the next
+                    // tick, once its news has come (no step taken again and again meanwhile).
+                    Ok(false) => break,
+                    Err(why) => {
+                        report(format_args!(
+                            "tournament {}: cannot go on (tried again at the next tick): {why}",
+                            TournamentId(id)
+                        ));
+                        break;
+                    }
                 }
             }
         }
@@ -189,7 +240,8 @@ impl Hub {
         held.await.unwrap_or(false)
     }
 
-    /// `by`, its creator, starts tournament `id` now, once the minimum has joined.
+    /// `by`, its creator, starts tournament `id` now, once the minimum has joined (as the
+    /// store holds the entrants: a join answered on another process a moment ago counts).
     ///
     /// # Errors
     /// Not theirs, not open, too few players; a store that cannot save.
@@ -199,7 +251,7 @@ impl Hub {
         id: TournamentId,
         now: Moment,
     ) -> Result<(), TournamentRefusal> {
-        {
+        let min = {
             let inner = self.lock();
             let t = inner
                 .tournaments
@@ -211,44 +263,60 @@ impl Hub {
             if t.status != "open" {
                 return Err(TournamentRefusal::Status(id, t.status.clone()));
             }
-            let min = Settings::from_stored(&t.settings).map_or(2, |s| s.min as usize);
-            if t.entrants.len() < min {
-                return Err(TournamentRefusal::TooFew(id, min, t.entrants.len()));
-            }
+            Settings::from_stored(&t.settings).map_or(2, |s| s.min as usize)
+        };
+        match self.paired(id.0, Some(now), now).await? {
+            Pairs::Written => {}
+            Pairs::Declined(joined) => return Err(TournamentRefusal::TooFew(id, min, joined)),
+            Pairs::Moved(status) => return Err(TournamentRefusal::Status(id, status)),
+            Pairs::Unread => return Err(TournamentRefusal::Store(Refusal::NotSaved)),
         }
-        self.take(id.0, Step::Start, now).await?;
         self.direct(now).await;
         Ok(())
     }
 
-    /// Takes `step` in tournament `id`, once on disk.
-    async fn take(&self, id: i64, step: Step, now: Moment) -> Result<(), Refusal> {
-        let status = |status: &str| {
-            Change::Tournament(TournamentChange::Status {
-                tournament: id,
-                status: status.to_string(),
-                at: now,
-            })
-        };
+    /// Takes `step` in tournament `id`, once on disk: whether to go on with its next step now
+    /// (not when the store holds what this process has not read yet).
+    async fn take(&self, id: i64, step: Step, now: Moment) -> Result<bool, Refusal> {
         match step {
-            Step::Cancel(why) => self.cancelled(id, &why, now).await,
-            Step::Start | Step::Over => {
-                let word = if step == Step::Start {
-                    "running"
-                } else {
-                    "over"
-                };
+            Step::Start => match self.paired(id, Some(now), now).await? {
+                Pairs::Written => Ok(true),
+                Pairs::Declined(joined) => {
+                    let needed = self
+                        .lock()
+                        .tournaments
+                        .get(&id)
+                        .and_then(|t| Settings::from_stored(&t.settings).ok())
+                        .map_or(2, |s| s.min);
+                    let why = Cancelled::TooFew {
+                        id: TournamentId(id),
+                        joined,
+                        needed,
+                    };
+                    self.cancelled(id, &why, now).await.map(|()| true)
+                }
+                Pairs::Moved(_) | Pairs::Unread => Ok(false),
+            },
+            Step::Pair(_) => match self.paired(id, None, now).await? {
+                // Declined: this process's copy now holds the store's entrants, from which the
+                // next step is decided again.
+                Pairs::Written | Pairs::Declined(_) => Ok(true),
+                Pairs::Moved(_) | Pairs::Unread => Ok(false),
+            },
+            Step::Over => {
                 let turn = self.lobby_turn.clone().lock_owned().await;
-                self.commit(status(word), vec![turn], move |inner, _| {
+                let change = Change::Tournament(TournamentChange::Status {
+                    tournament: id,
+                    status: "over".to_string(),
+                    at: now,
+                });
+                self.commit(change, vec![turn], move |inner, _| {
                     if let Some(t) = inner.tournaments.get_mut(&id) {
-                        t.status = word.to_string();
-                        if word == "running" {
-                            t.started = Some(now);
-                        }
+                        t.status = "over".to_string();
                     }
-                    tracing::info!(tournament = id, "the tournament is {word}");
+                    tracing::info!(tournament = id, "the tournament is over");
                     inner.lobby_changed();
-                    Ok(())
+                    Ok(true)
                 })
                 .await
             }
@@ -267,65 +335,73 @@ impl Hub {
                         *e = entrant;
                     }
                     inner.lobby_changed();
-                    Ok(())
+                    Ok(true)
                 })
                 .await
             }
-            Step::Pair(pairings) => self.pair(id, pairings, now).await,
         }
     }
 
-    /// Begins a round's games and gives its byes (or an arena's games paired at once), in one
-    /// change: a director that dies meanwhile leaves the whole round or none of it.
-    async fn pair(
-        &self,
-        id: i64,
-        pairings: Vec<(u32, Pairing)>,
-        now: Moment,
-    ) -> Result<(), Refusal> {
+    /// Pairs tournament `id`'s next round (with `start`, its first, as it starts then) from
+    /// the entrants the store holds, read in the transaction that writes the round: a join,
+    /// a leave or a withdrawal answered on another process, whose news has not come here yet,
+    /// counts. The round's byes and games are one change: a director that dies meanwhile
+    /// leaves the whole round or none of it. This process's copy of the entrants becomes the
+    /// store's.
+    async fn paired(&self, id: i64, start: Option<Moment>, now: Moment) -> Result<Pairs, Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
-        let settings = {
+        let (t, settings, results) = {
             let inner = self.lock();
             let t = inner.tournaments.get(&id).ok_or(Refusal::NotSaved)?;
-            Settings::from_stored(&t.settings).map_err(|_| Refusal::NotSaved)?
+            let settings = Settings::from_stored(&t.settings).map_err(|_| Refusal::NotSaved)?;
+            (t.clone(), settings, inner.results(t))
         };
-        let spec = &settings.spec;
-        let start = spec.clock.start();
-        let position = spec.setup.start().map_err(Refusal::BadSetup)?;
-        let (mut byes, mut games) = (Vec::new(), Vec::new());
-        for (round, pairing) in pairings {
-            let round = i64::from(round);
-            match pairing {
-                Pairing::Bye(player) => byes.push((round, player)),
-                Pairing::Game { first, second } => games.push((
-                    round,
-                    GameRow {
-                        id: GameId(0),
-                        setup: spec.setup,
-                        players: [first, second],
-                        clock: spec.clock,
-                        rated: spec.rated,
-                        left: [start, start],
-                        turn_since: now,
-                        actions: Vec::new(),
-                        result: None,
-                        ended: None,
-                    },
-                )),
+        let position = settings.spec.setup.start().map_err(Refusal::BadSetup)?;
+        let known = t.pairings.len();
+        // The pairing as this process would make it, of the store's entrants instead of its
+        // own: pure, given the rest as this process holds it.
+        let plan = Plan(Arc::new(move |entrants: &[EntrantRow]| {
+            let mut t = TournamentRow {
+                entrants: entrants.to_vec(),
+                ..t.clone()
+            };
+            if let Some(at) = start {
+                if entrants.len() < settings.min as usize {
+                    return None;
+                }
+                t.status = "running".to_string();
+                t.started = Some(at);
             }
-        }
-        let change = Change::Tournament(TournamentChange::Round {
+            match step(&t, &settings, &results, now) {
+                Some(Step::Pair(pairings)) => Some(round_of(&settings, pairings, now)),
+                // A start writes its status, with or without a round.
+                _ => start.map(|_| Round::default()),
+            }
+        }));
+        let change = Change::Tournament(TournamentChange::Paired {
             tournament: id,
-            byes: byes.clone(),
-            games: games.clone(),
+            start,
+            known,
+            plan,
         });
         let peers = self.peers.get().cloned();
         self.commit(change, vec![turn], move |inner, applied| {
-            let Applied::Ids(ids) = applied else {
-                return Err(Refusal::NotSaved);
+            let Paired { entrants, round } = match applied {
+                Applied::Paired(paired) => paired,
+                Applied::Status(status) => return Ok(Pairs::Moved(status)),
+                Applied::Taken => return Ok(Pairs::Unread),
+                _ => return Err(Refusal::NotSaved),
+            };
+            let joined = entrants.len();
+            if let Some(t) = inner.tournaments.get_mut(&id) {
+                t.entrants = entrants;
+            }
+            let Some(round) = round else {
+                inner.lobby_changed();
+                return Ok(Pairs::Declined(joined));
             };
             let mut rows = Vec::new();
-            for (round, player) in byes {
+            for (round, player) in round.byes {
                 rows.push(PairingRow {
                     round,
                     first: player,
@@ -333,7 +409,8 @@ impl Hub {
                     game: None,
                 });
             }
-            for ((round, row), game) in games.into_iter().zip(ids) {
+            for (round, row) in round.games {
+                let game = row.id;
                 if let Some(peers) = &peers {
                     peers.started(game);
                 }
@@ -343,17 +420,19 @@ impl Hub {
                     second: Some(row.players[1]),
                     game: Some(game),
                 });
-                inner.games.insert(
-                    game,
-                    Live::new(GameRow { id: game, ..row }, position.clone()),
-                );
+                inner.games.insert(game, Live::new(row, position.clone()));
                 tracing::info!(tournament = id, %game, "a tournament game starts");
             }
             if let Some(t) = inner.tournaments.get_mut(&id) {
+                if let Some(at) = start {
+                    t.status = "running".to_string();
+                    t.started = Some(at);
+                    tracing::info!(tournament = id, "the tournament is running");
+                }
                 t.pairings.extend(rows);
             }
             inner.lobby_changed();
-            Ok(())
+            Ok(Pairs::Written)
         })
         .await
     }

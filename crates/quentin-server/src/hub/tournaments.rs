@@ -91,32 +91,41 @@ pub(crate) fn struck(live: &Live, player: PlayerId) -> bool {
         && live.row.players[idle] == player
 }
 
+/// The results of a tournament's games, by game: each one's, none while it goes on.
+pub(crate) type Results = HashMap<GameId, Option<GameResult>>;
+
+/// The games and byes of tournament `t` with their results in `results`.
+pub(crate) fn played(t: &TournamentRow, results: &Results) -> Vec<Played> {
+    t.pairings
+        .iter()
+        .map(|p| Played {
+            round: u32::try_from(p.round).unwrap_or(0),
+            pairing: match p.second {
+                Some(second) => Pairing::Game {
+                    first: p.first,
+                    second,
+                },
+                None => Pairing::Bye(p.first),
+            },
+            result: p.game.and_then(|g| results.get(&g).copied().flatten()),
+        })
+        .collect()
+}
+
 impl Inner {
-    /// The games and byes of tournament `t` with their results so far.
-    pub(crate) fn played(&self, t: &TournamentRow) -> Vec<Played> {
+    /// The results of tournament `t`'s games that this process holds: each game's, none while
+    /// it goes on.
+    pub(crate) fn results(&self, t: &TournamentRow) -> Results {
         t.pairings
             .iter()
-            .map(|p| Played {
-                round: u32::try_from(p.round).unwrap_or(0),
-                pairing: match p.second {
-                    Some(second) => Pairing::Game {
-                        first: p.first,
-                        second,
-                    },
-                    None => Pairing::Bye(p.first),
-                },
-                result: p.game.and_then(|g| self.games.get(&g)).and_then(result_of),
-            })
+            .filter_map(|p| p.game)
+            .filter_map(|g| Some((g, result_of(self.games.get(&g)?))))
             .collect()
     }
 
-    /// Whether a game of tournament `t` goes on.
-    pub(crate) fn any_running(&self, t: &TournamentRow) -> bool {
-        t.pairings.iter().any(|p| {
-            p.game
-                .and_then(|g| self.games.get(&g))
-                .is_some_and(|g| g.row.result.is_none())
-        })
+    /// The games and byes of tournament `t` with their results so far.
+    pub(crate) fn played(&self, t: &TournamentRow) -> Vec<Played> {
+        played(t, &self.results(t))
     }
 
     /// Tournament `id`'s view.
@@ -259,7 +268,12 @@ impl Hub {
             tournament: id.0,
             player,
         });
-        self.commit(change, vec![turn], move |inner, _| {
+        self.commit(change, vec![turn], move |inner, applied| {
+            // Started (or cancelled) on another process, whose news has not come yet: the
+            // store holds the join to an open tournament.
+            if let Applied::Status(status) = applied {
+                return Ok(Err(TournamentRefusal::TooLateToJoin(id, status)));
+            }
             if let Some(t) = inner.tournaments.get_mut(&id.0) {
                 t.entrants.push(EntrantRow {
                     player,
@@ -269,10 +283,10 @@ impl Hub {
                 });
             }
             inner.lobby_changed();
-            Ok(())
+            Ok(Ok(()))
         })
         .await
-        .map_err(TournamentRefusal::Store)
+        .map_err(TournamentRefusal::Store)?
     }
 
     /// `player` leaves tournament `id`: before the start, as if never joined; during it,
@@ -331,7 +345,12 @@ impl Hub {
         self.commit(
             Change::Tournament(change.clone()),
             vec![turn],
-            move |inner, _| {
+            move |inner, applied| {
+                // Over or cancelled on another process meanwhile. (Started there meanwhile, a
+                // leave is a withdrawal in the store; the news of the start brings it here.)
+                if let Applied::Status(status) = applied {
+                    return Ok(Err(TournamentRefusal::Status(id, status)));
+                }
                 if let Some(t) = inner.tournaments.get_mut(&id.0) {
                     match change {
                         TournamentChange::Leave { .. } => t.entrants.retain(|e| e.player != player),
@@ -346,11 +365,11 @@ impl Hub {
                     }
                 }
                 inner.lobby_changed();
-                Ok(())
+                Ok(Ok(()))
             },
         )
         .await
-        .map_err(TournamentRefusal::Store)?;
+        .map_err(TournamentRefusal::Store)??;
         for game in running {
             // Forfeited at once; a game that ended meanwhile needs nothing.
             let _ = self.resign(player, game, now).await;

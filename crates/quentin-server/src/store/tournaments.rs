@@ -5,6 +5,9 @@
 //! beside it; PostgreSQL's are in `crates/quentin-server/src/store/postgres/tournaments.rs`,
 //! with every other of its statements.
 
+use std::fmt;
+use std::sync::Arc;
+
 use anyhow::Result;
 
 mod apply;
@@ -167,6 +170,25 @@ pub enum TournamentChange {
         /// Who.
         player: PlayerId,
     },
+    /// A round paired from the entrants as the store holds them, in the transaction that
+    /// writes it: the tournament's row locked (a join, a withdrawal or another start on
+    /// another process waits for it, or is read by it), its status checked (`open` to start
+    /// it, `running` otherwise) and its count of pairings (`known`: the hub paired from all of
+    /// them), then its entrants read and given to `plan`, whose round is written whole
+    /// ([`super::Applied::Paired`]: the entrants read and the round written, none when `plan`
+    /// gave none and nothing was written). A status not as expected gives
+    /// [`super::Applied::Status`] (the store's), pairings the hub has not read
+    /// [`super::Applied::Taken`]; nothing is written then.
+    Paired {
+        /// The tournament.
+        tournament: i64,
+        /// When it starts with this round (from `open` to `running`); none: it is running.
+        start: Option<Moment>,
+        /// How many pairings the hub knows of it.
+        known: usize,
+        /// The hub's pairing of the round from the entrants.
+        plan: Plan,
+    },
     /// This process takes or renews its lease on directing the tournament, for as long as a
     /// game's owner's lease lasts: [`super::Applied::Done`], or [`super::Applied::Taken`] while another
     /// process holds it (several processes on one database; one alone always holds it).
@@ -187,9 +209,50 @@ impl TournamentChange {
             | TournamentChange::Bye { tournament, .. }
             | TournamentChange::Round { tournament, .. }
             | TournamentChange::Cancel { tournament, .. }
+            | TournamentChange::Paired { tournament, .. }
             | TournamentChange::Direct(tournament) => Some(*tournament),
         }
     }
+}
+
+/// Pairings to write together: the byes, then the games begun, each with its round.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Round {
+    /// Each bye's round and player.
+    pub byes: Vec<(i64, PlayerId)>,
+    /// Each game's round and row (its `id` is the game's number once written).
+    pub games: Vec<(i64, GameRow)>,
+}
+
+/// The hub's pairing of a round from a tournament's entrants (in the order they joined, as
+/// the store holds them in the transaction that writes the round), or none: nothing to write.
+/// The store calls it and writes what it gives; it decides nothing itself.
+#[derive(Clone)]
+pub struct Plan(pub Arc<PlanFn>);
+
+/// What a [`Plan`] calls.
+pub type PlanFn = dyn Fn(&[EntrantRow]) -> Option<Round> + Send + Sync;
+
+impl fmt::Debug for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Plan")
+    }
+}
+
+impl PartialEq for Plan {
+    fn eq(&self, other: &Plan) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// What a [`TournamentChange::Paired`] did: the entrants as the store holds them, and the
+/// round it wrote (its games with their numbers), none when the plan gave none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Paired {
+    /// The entrants, in the order they joined.
+    pub entrants: Vec<EntrantRow>,
+    /// The round written.
+    pub round: Option<Round>,
 }
 
 /// The challenge a tournament's game takes its number from, closed as the game starts.

@@ -215,6 +215,10 @@ fn every_command_word_parses_to_its_variant() {
         #[cfg(feature = "test-hooks")]
         ("hold 7", BotCommand::Hold(GameId(7))),
         #[cfg(feature = "test-hooks")]
+        ("notes stop", BotCommand::Notes { reading: false }),
+        #[cfg(feature = "test-hooks")]
+        ("notes read", BotCommand::Notes { reading: true }),
+        #[cfg(feature = "test-hooks")]
         ("panic", BotCommand::Panic),
     ];
     for (line, command) in cases {

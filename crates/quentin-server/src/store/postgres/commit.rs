@@ -12,7 +12,7 @@ use quentin_rules::Action;
 
 use crate::note::Note;
 
-use super::super::tournaments::{self, TournamentChange};
+use super::super::tournaments::{self, Paired, TournamentChange};
 use super::super::{Applied, ChallengeRow, Change, GameRow, RatingRow, StoreDown};
 use super::lease::{fence, owned};
 use super::{lease, pool_error, relay};
@@ -130,9 +130,56 @@ async fn apply(tx: &Transaction<'_>, process: &str, change: &Change) -> Result<O
     }
 }
 
-/// A change of a tournament; a pairing's game starts as every game does, taking a challenge's
-/// number.
+/// A change of a tournament.
 async fn tournament(
+    tx: &Transaction<'_>,
+    process: &str,
+    change: &TournamentChange,
+) -> Result<Outcome> {
+    let TournamentChange::Paired {
+        tournament,
+        start,
+        known,
+        plan,
+    } = change
+    else {
+        return written(tx, process, change).await;
+    };
+    // The entrants read under the tournament's lock, and the round paired from them written
+    // in this same transaction.
+    let (entrants, round) =
+        match super::tournaments::plan(tx, *tournament, *start, *known, plan).await? {
+            Ok(planned) => planned,
+            Err(applied) => return Ok((applied, Vec::new())),
+        };
+    let Some(mut round) = round else {
+        let paired = Paired {
+            entrants,
+            round: None,
+        };
+        return Ok((Applied::Paired(paired), Vec::new()));
+    };
+    let change = TournamentChange::Round {
+        tournament: *tournament,
+        byes: round.byes.clone(),
+        games: round.games.clone(),
+    };
+    let (Applied::Ids(ids), notes) = written(tx, process, &change).await? else {
+        anyhow::bail!("a round without its games' numbers");
+    };
+    for ((_, game), id) in round.games.iter_mut().zip(ids) {
+        game.id = id;
+    }
+    let paired = Paired {
+        entrants,
+        round: Some(round),
+    };
+    Ok((Applied::Paired(paired), notes))
+}
+
+/// A change of a tournament but a paired round; a pairing's game starts as every game does,
+/// taking a challenge's number.
+async fn written(
     tx: &Transaction<'_>,
     process: &str,
     change: &TournamentChange,

@@ -5,9 +5,11 @@
 use anyhow::Result;
 
 use super::super::Applied;
-use super::super::tournaments::{EntrantRow, PairingRow, TournamentChange, TournamentRow, attach};
+use super::super::tournaments::{
+    EntrantRow, PairingRow, Plan, Round, TournamentChange, TournamentRow, attach,
+};
 use super::LEASE_MS;
-use crate::ids::GameId;
+use crate::ids::{GameId, Moment};
 
 /// The tables of the schema step that brings tournaments (SQLite's own is
 /// `super::super::tournaments::SQLITE_STEP`).
@@ -161,6 +163,12 @@ pub async fn apply(
             .get(0),
         ),
         TournamentChange::Join { tournament, player } => {
+            // Fenced to an open tournament: a start on another process either came first
+            // (the join is refused) or waits for this join and pairs it.
+            let status = lock(tx, *tournament).await?;
+            if status != "open" {
+                return Ok(Applied::Status(status));
+            }
             tx.execute(
                 "INSERT INTO tournament_entrants(tournament, player, seq)
                  VALUES ($1, $2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
@@ -171,17 +179,25 @@ pub async fn apply(
             None
         }
         TournamentChange::Leave { tournament, player } => {
-            tx.execute(
-                "DELETE FROM tournament_entrants WHERE tournament = $1 AND player = $2",
-                &[tournament, player],
-            )
-            .await?;
+            // Before the start, as if never joined; started meanwhile on another process
+            // (this one had not heard of it yet), withdrawn from the pairings to come.
+            let statement = match lock(tx, *tournament).await?.as_str() {
+                "open" => "DELETE FROM tournament_entrants WHERE tournament = $1 AND player = $2",
+                "running" => {
+                    "UPDATE tournament_entrants SET withdrawn = TRUE
+                     WHERE tournament = $1 AND player = $2"
+                }
+                status => return Ok(Applied::Status(status.to_string())),
+            };
+            tx.execute(statement, &[tournament, player]).await?;
             None
         }
         TournamentChange::Entrant {
             tournament,
             entrant,
         } => {
+            // After a round being paired, or before it and read by it.
+            lock(tx, *tournament).await?;
             tx.execute(
                 "UPDATE tournament_entrants SET withdrawn = $3, strikes = $4, paused = $5
                  WHERE tournament = $1 AND player = $2",
@@ -277,6 +293,8 @@ pub async fn apply(
             .await?;
             None
         }
+        // Planned by [`plan`], then written as a round.
+        TournamentChange::Paired { .. } => anyhow::bail!("a paired round is written as a round"),
         TournamentChange::Direct(tournament) => {
             let held = tx
                 .query_opt(
@@ -298,4 +316,73 @@ pub async fn apply(
         }
     };
     Ok(id.map_or(Applied::Done, Applied::Id))
+}
+
+/// Locks tournament `tournament`'s row until the commit (`FOR UPDATE`: its joins, leaves,
+/// entrants' changes and rounds one after the other) and gives its status. A statement after
+/// this one reads what those before it committed.
+async fn lock(tx: &tokio_postgres::Transaction<'_>, tournament: i64) -> Result<String> {
+    let row = tx
+        .query_opt(
+            "SELECT status FROM tournaments WHERE id = $1 FOR UPDATE",
+            &[&tournament],
+        )
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("no tournament {tournament}"))?;
+    Ok(row.get(0))
+}
+
+/// The first part of a [`TournamentChange::Paired`]: the tournament's row locked, its status
+/// (`open` to start it at `start`, `running` otherwise) and count of pairings (`known`)
+/// checked, its entrants read and given to `plan`; when it starts, its status written. The
+/// entrants and the round to write (the caller starts its games and writes it), or the outcome
+/// when nothing is to be written ([`Applied::Status`], [`Applied::Taken`]).
+///
+/// # Errors
+/// When the database cannot be read or written.
+pub async fn plan(
+    tx: &tokio_postgres::Transaction<'_>,
+    tournament: i64,
+    start: Option<Moment>,
+    known: usize,
+    plan: &Plan,
+) -> Result<Result<(Vec<EntrantRow>, Option<Round>), Applied>> {
+    let status = lock(tx, tournament).await?;
+    if status != if start.is_some() { "open" } else { "running" } {
+        return Ok(Err(Applied::Status(status)));
+    }
+    let count: i64 = tx
+        .query_one(
+            "SELECT count(*) FROM tournament_pairings WHERE tournament = $1",
+            &[&tournament],
+        )
+        .await?
+        .get(0);
+    if usize::try_from(count).ok() != Some(known) {
+        return Ok(Err(Applied::Taken));
+    }
+    let entrants: Vec<EntrantRow> = tx
+        .query(
+            "SELECT player, withdrawn, strikes, paused FROM tournament_entrants
+             WHERE tournament = $1 ORDER BY seq",
+            &[&tournament],
+        )
+        .await?
+        .iter()
+        .map(|r| EntrantRow {
+            player: r.get(0),
+            withdrawn: r.get(1),
+            strikes: r.get(2),
+            paused: r.get(3),
+        })
+        .collect();
+    let round = (plan.0)(&entrants);
+    if let (Some(at), Some(_)) = (start, &round) {
+        tx.execute(
+            "UPDATE tournaments SET status = 'running', started = $2 WHERE id = $1",
+            &[&tournament, &at],
+        )
+        .await?;
+    }
+    Ok(Ok((entrants, round)))
 }

@@ -4,8 +4,8 @@
 use anyhow::Result;
 
 use super::super::{Applied, GameRow};
-use super::TournamentChange;
-use crate::ids::GameId;
+use super::{EntrantRow, Paired, TournamentChange};
+use crate::ids::{GameId, PlayerId};
 
 /// Applies `change` on SQLite, inside the batch's transaction; `start` starts a game as
 /// [`super::super::Change::StartGame`] does, and gives its number.
@@ -28,6 +28,11 @@ pub fn apply_sqlite(
             Some(conn.last_insert_rowid())
         }
         TournamentChange::Join { tournament, player } => {
+            // Fenced to an open tournament, as on PostgreSQL.
+            let status = status_of(conn, *tournament)?;
+            if status != "open" {
+                return Ok(Applied::Status(status));
+            }
             conn.execute(
                 "INSERT INTO tournament_entrants(tournament, player, seq)
                  VALUES (?1, ?2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
@@ -37,10 +42,17 @@ pub fn apply_sqlite(
             None
         }
         TournamentChange::Leave { tournament, player } => {
-            conn.execute(
-                "DELETE FROM tournament_entrants WHERE tournament = ?1 AND player = ?2",
-                params![tournament, player],
-            )?;
+            // Before the start, as if never joined; once running, withdrawn (as on
+            // PostgreSQL, where a process may not have heard of the start yet).
+            let statement = match status_of(conn, *tournament)?.as_str() {
+                "open" => "DELETE FROM tournament_entrants WHERE tournament = ?1 AND player = ?2",
+                "running" => {
+                    "UPDATE tournament_entrants SET withdrawn = 1
+                     WHERE tournament = ?1 AND player = ?2"
+                }
+                status => return Ok(Applied::Status(status.to_string())),
+            };
+            conn.execute(statement, params![tournament, player])?;
             None
         }
         TournamentChange::Entrant {
@@ -109,23 +121,50 @@ pub fn apply_sqlite(
             games,
         } => {
             // One change: its savepoint undoes the whole round when a row of it fails.
-            for (round, player) in byes {
-                conn.execute(
-                    "INSERT INTO tournament_pairings(tournament, round, first) VALUES (?1, ?2, ?3)",
-                    params![tournament, round, player],
-                )?;
-            }
-            let mut ids = Vec::with_capacity(games.len());
-            for (round, game) in games {
-                let id = start(conn, game)?;
-                conn.execute(
-                    "INSERT INTO tournament_pairings(tournament, round, first, second, game)
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![tournament, round, game.players[0], game.players[1], id],
-                )?;
-                ids.push(id);
-            }
+            let ids = write_round(conn, *tournament, byes, games, start)?;
             return Ok(Applied::Ids(ids));
+        }
+        TournamentChange::Paired {
+            tournament,
+            start: starts,
+            known,
+            plan,
+        } => {
+            // One process alone: nobody changes the rows between the hub's read and this one,
+            // but the change reads them all the same, as on PostgreSQL.
+            let status = status_of(conn, *tournament)?;
+            if status != if starts.is_some() { "open" } else { "running" } {
+                return Ok(Applied::Status(status));
+            }
+            let count: i64 = conn.query_row(
+                "SELECT count(*) FROM tournament_pairings WHERE tournament = ?1",
+                [tournament],
+                |r| r.get(0),
+            )?;
+            if usize::try_from(count).ok() != Some(*known) {
+                return Ok(Applied::Taken);
+            }
+            let entrants = entrants_of(conn, *tournament)?;
+            let Some(mut round) = (plan.0)(&entrants) else {
+                return Ok(Applied::Paired(Paired {
+                    entrants,
+                    round: None,
+                }));
+            };
+            if let Some(at) = starts {
+                conn.execute(
+                    "UPDATE tournaments SET status = 'running', started = ?2 WHERE id = ?1",
+                    params![tournament, at],
+                )?;
+            }
+            let ids = write_round(conn, *tournament, &round.byes, &round.games, start)?;
+            for ((_, game), id) in round.games.iter_mut().zip(ids) {
+                game.id = id;
+            }
+            return Ok(Applied::Paired(Paired {
+                entrants,
+                round: Some(round),
+            }));
         }
         TournamentChange::Bye {
             tournament,
@@ -142,4 +181,60 @@ pub fn apply_sqlite(
         TournamentChange::Direct(_) => None,
     };
     Ok(id.map_or(Applied::Done, Applied::Id))
+}
+
+/// Tournament `tournament`'s status.
+fn status_of(conn: &rusqlite::Connection, tournament: i64) -> Result<String> {
+    Ok(conn.query_row(
+        "SELECT status FROM tournaments WHERE id = ?1",
+        [tournament],
+        |r| r.get(0),
+    )?)
+}
+
+/// Tournament `tournament`'s entrants, in the order they joined.
+fn entrants_of(conn: &rusqlite::Connection, tournament: i64) -> Result<Vec<EntrantRow>> {
+    Ok(conn
+        .prepare(
+            "SELECT player, withdrawn, strikes, paused FROM tournament_entrants
+             WHERE tournament = ?1 ORDER BY seq",
+        )?
+        .query_map([tournament], |r| {
+            Ok(EntrantRow {
+                player: r.get(0)?,
+                withdrawn: r.get(1)?,
+                strikes: r.get(2)?,
+                paused: r.get(3)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Writes a round's byes, then its games (each started by `start`, which gives its number):
+/// the games' numbers, in order.
+fn write_round(
+    conn: &rusqlite::Connection,
+    tournament: i64,
+    byes: &[(i64, PlayerId)],
+    games: &[(i64, GameRow)],
+    mut start: impl FnMut(&rusqlite::Connection, &GameRow) -> Result<GameId>,
+) -> Result<Vec<GameId>> {
+    use rusqlite::params;
+    for (round, player) in byes {
+        conn.execute(
+            "INSERT INTO tournament_pairings(tournament, round, first) VALUES (?1, ?2, ?3)",
+            params![tournament, round, player],
+        )?;
+    }
+    let mut ids = Vec::with_capacity(games.len());
+    for (round, game) in games {
+        let id = start(conn, game)?;
+        conn.execute(
+            "INSERT INTO tournament_pairings(tournament, round, first, second, game)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![tournament, round, game.players[0], game.players[1], id],
+        )?;
+        ids.push(id);
+    }
+    Ok(ids)
 }
