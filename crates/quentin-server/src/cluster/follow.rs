@@ -160,13 +160,6 @@ fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut Ne
         }
     };
     if from == cluster.name {
-        // This process's own change is in its memory already. But a tournament read back
-        // for another's news may have begun before that change was committed and, copied in
-        // after it, undone it here (a join answered `=`, then "you are not in it"): read again
-        // after its own change, which this notification follows, the copy is right.
-        if let Note::Tournament(id) = note {
-            news.tournaments.insert(id);
-        }
         return;
     }
     match note {
