@@ -235,15 +235,11 @@ impl Peers for Cluster {
     #[cfg(feature = "test-hooks")]
     fn hold(&self, id: GameId) -> PeerFuture<'_, Result<(), String>> {
         Box::pin(async move {
-            let held = pg::lease::hold(&self.pool, &self.name, id)
+            let held = pg::lease::hold(&self.config, &self.name, id)
                 .await
                 .map_err(|e| format!("{e:#}"))?;
             // Kept open until the database ends it (its idle-in-transaction timeout).
-            tokio::spawn(async move {
-                while !held.is_closed() {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-            });
+            tokio::spawn(held);
             Ok(())
         })
     }

@@ -249,6 +249,17 @@ impl Seat {
         }
     }
 
+    /// The first seat with no action of its own after `actions` actions (the first two are
+    /// each seat's first): in a game aborted for it, the one that made no first move.
+    #[must_use]
+    pub fn first_idle(actions: usize) -> Seat {
+        if actions == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        }
+    }
+
     /// The seat at place `index` of a pair, if 0 or 1.
     #[must_use]
     pub fn from_index(index: usize) -> Option<Seat> {

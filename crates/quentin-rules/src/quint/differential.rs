@@ -156,20 +156,25 @@ fn play_out(mut fast: Quint, mut slow: Reference, rng: &mut Rng, game: usize, se
             seen.captures += 1;
         }
         let effect = slow.preview(action);
-        // ok: the action is one of the reference's legal ones.
-        slow.play(action).unwrap();
+        // One of the reference's legal actions: it plays.
+        if let Err(e) = slow.play(action) {
+            panic!("{at}: the reference refuses its own legal {action}: {e:?}");
+        }
         if let Action::Place(p) = action {
             changes.push(Change {
                 point: p,
                 before: None,
                 after: None,
             });
-            // ok: legal for the reference, and assert_same holds both to the same legal actions.
-            fast.place(p, &mut changes).unwrap();
+            // Legal for the reference, and assert_same holds both to the same legal actions.
+            if let Err(e) = fast.place(p, &mut changes) {
+                panic!("{at}: place {p} refused: {e:?}");
+            }
             assert_eq!(Ok(changes.clone()), effect, "{at}: place");
         } else {
-            // ok: as above.
-            fast.play(action).unwrap();
+            if let Err(e) = fast.play(action) {
+                panic!("{at}: {action} refused: {e:?}");
+            }
         }
     }
 }

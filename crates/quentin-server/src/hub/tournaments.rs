@@ -79,12 +79,7 @@ pub(crate) fn result_of(live: &Live) -> Option<GameResult> {
 
 /// Whether `player` lost game `live` by making no first move.
 pub(crate) fn struck(live: &Live, player: PlayerId) -> bool {
-    // The first seat with no action is the one that made no first move.
-    let idle = if live.row.actions.is_empty() {
-        Seat::First
-    } else {
-        Seat::Second
-    };
+    let idle = Seat::first_idle(live.row.actions.len());
     live.row
         .result
         .is_some_and(|end| end == GameEnd::Aborted(Aborted::NoFirstMove))

@@ -123,11 +123,7 @@ impl GameView {
     /// The seat that made no first move, in an aborted game: the first seat with no action.
     #[must_use]
     pub fn no_first_move(&self) -> Seat {
-        if self.actions.is_empty() {
-            Seat::First
-        } else {
-            Seat::Second
-        }
+        Seat::first_idle(self.actions.len())
     }
 
     /// The seat that asks for a takeback and how many actions it would take back.

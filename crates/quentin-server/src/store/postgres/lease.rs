@@ -300,17 +300,27 @@ pub async fn take_over(pool: &Pool, id: GameId, process: &str) -> Result<Takeove
     Ok(Takeover::Taken { from, rows })
 }
 
-/// For the tests (`hold ID`): a connection of `pool` in a transaction that locks game `id`'s
-/// lease as a move's does, left open.
+/// For the tests (`hold ID`): a connection of its own, made with `config`, in a transaction
+/// that locks game `id`'s lease as a move's does, left open; the future it gives ends when
+/// the database ends that connection (its idle-in-transaction timeout), and holds it open
+/// until then.
 ///
 /// # Errors
 /// A database that cannot be reached, or a lease that is not `process`'s.
 #[cfg(feature = "test-hooks")]
-pub async fn hold(pool: &Pool, process: &str, id: GameId) -> Result<deadpool_postgres::Object> {
-    let client = pool.get().await.map_err(|e| pool_error(&e))?;
+pub async fn hold(
+    config: &tokio_postgres::Config,
+    process: &str,
+    id: GameId,
+) -> Result<impl std::future::Future<Output = ()> + Send + 'static> {
+    let (client, connection) = config.connect(tokio_postgres::NoTls).await?;
+    let ended = tokio::spawn(connection);
     client.batch_execute("BEGIN").await?;
-    owned(&**client, process, id).await?;
-    Ok(client)
+    owned(&client, process, id).await?;
+    Ok(async move {
+        let _ = ended.await;
+        drop(client);
+    })
 }
 
 /// Whether `e` is the database's refusal to wait for a lock (`NOWAIT`, `lock_timeout`).
