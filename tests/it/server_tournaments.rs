@@ -58,7 +58,10 @@ pub(crate) fn start() -> Position {
 }
 
 /// Plays every game of tournament `id` that goes on, as its players: a move each, then the
-/// one the game's number picks resigns; until the tournament is over or `enough` says so.
+/// one the game's number picks resigns; until the tournament is over or `enough` says so. The
+/// tournaments played so are at 5+0, whose first move may take 30 s: the bots play their games
+/// one after another, and on a loaded machine a shorter timer ran out on a game still waiting
+/// its turn in the loop (an arena's game aborted for no first move, seen once in CI).
 /// `names[i]` is `bots[i]`'s name; `bots[0]` asks how it stands.
 fn play_on(bots: &mut [Bot], names: &[String], id: &str, enough: impl Fn(&View) -> bool) -> View {
     let deadline = Instant::now() + Duration::from_secs(240);
@@ -226,7 +229,7 @@ fn a_swiss_of_nine_bots_over_four_rounds_is_played_to_the_end_with_standings_rec
         &server,
         &dir,
         9,
-        "swiss quentin size 5 pie off clock 2+0 casual rounds 4 start-in 600",
+        "swiss quentin size 5 pie off clock 5+0 casual rounds 4 start-in 600",
     );
     let before = view(&mut bots[3], &id);
     assert_eq!(before.status.join(" "), "swiss quentin 5 open round 0 of 4");
@@ -255,7 +258,7 @@ fn a_swiss_restarted_between_rounds_loses_no_pairing_and_no_result_and_goes_on()
         &server,
         &dir,
         5,
-        "swiss quentin size 5 pie off clock 2+0 casual rounds 3 start-in 600",
+        "swiss quentin size 5 pie off clock 5+0 casual rounds 3 start-in 600",
     );
     assert_eq!(bots[0].ask(&format!("tournament start {id}")), "=");
     let middle = play_on(&mut bots, &names, &id, |v| ended_up_to(v, 1));
@@ -440,7 +443,7 @@ fn an_arena_of_eight_bots_pairs_whoever_is_free_leaves_a_paused_player_out_and_e
         &server,
         &dir,
         8,
-        "arena quentin size 5 pie off clock 1+0 casual minutes 5 start-in 600",
+        "arena quentin size 5 pie off clock 5+0 casual minutes 5 start-in 600",
     );
     assert_eq!(bots[0].ask(&format!("tournament start {id}")), "=");
     let first = view(&mut bots[0], &id);
