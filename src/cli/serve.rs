@@ -97,11 +97,11 @@ pub struct ServeArgs {
     /// debug or trace.
     #[arg(long, value_name = "LEVEL", default_value = "info")]
     log_level: String,
-    /// For tests: a clock that the bot command `clock advance SECONDS` moves on (with the
-    /// `test-hooks` feature only: docs/development.md).
-    #[cfg(feature = "test-hooks")]
+    /// For the tests only: a test server, whose clock the hook `clock advance SECONDS` moves on
+    /// and whose sessions may inject faults (docs/development.md, "Test hooks"); its start
+    /// lines say so.
     #[arg(long, hide = true)]
-    test_clock: bool,
+    test_hooks: bool,
 }
 
 /// What else `quentin serve` does.
@@ -241,8 +241,7 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
         },
         metrics: args.metrics.clone(),
         registrations_per_hour: args.registrations_per_hour,
-        #[cfg(feature = "test-hooks")]
-        test_clock: args.test_clock,
+        test_hooks: args.test_hooks,
         log_level: args.log_level.clone(),
         puzzles: crate::puzzles::shipped()
             .context("cannot read the shipped puzzles")?

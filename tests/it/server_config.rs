@@ -5,7 +5,6 @@ use crate::common::run_guarded;
 use crate::serve;
 
 use std::fs;
-use std::process::Command;
 
 use serve::{Server, TIMEOUT, key, scratch};
 
@@ -13,7 +12,7 @@ use serve::{Server, TIMEOUT, key, scratch};
 fn refused(dir: &std::path::Path, text: &str) -> String {
     let file = dir.join("quentin.toml");
     fs::write(&file, text).unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quentin"));
+    let mut cmd = crate::isolated::quentin();
     cmd.args(["serve", "--listen", "127.0.0.1:0", "--data"])
         .arg(dir.join("data"))
         .arg("--config")
@@ -52,9 +51,9 @@ fn a_bad_configuration_file_is_refused_naming_its_line() {
     let said = refused(&dir, "max-sessions = 8\nlisten = \n");
     assert!(said.contains("quentin.toml:2: "), "{said}");
     // A hidden option of the tests is no key of the file.
-    let said = refused(&dir, "test-clock = true\n");
+    let said = refused(&dir, "test-hooks = true\n");
     assert!(
-        said.contains("quentin.toml:1: unknown key `test-clock`"),
+        said.contains("quentin.toml:1: unknown key `test-hooks`"),
         "{said}"
     );
     // Nothing was started: no store was made.

@@ -4,7 +4,7 @@
 //! test's own (`serve::pg::Private`, with `max_connections=2`): the machine's, which other
 //! tests share, is never filled.
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Instant;
 
 use crate::serve::pg::Private;
@@ -53,8 +53,8 @@ fn a_server_started_on_a_full_postgresql_exits_with_the_database_s_reason() {
     );
 
     let dir = scratch("pool-full");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_quentin"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--test-clock", "--data"])
+    let mut server = crate::isolated::quentin()
+        .args(["serve", "--listen", "127.0.0.1:0", "--test-hooks", "--data"])
         .arg(dir.join("data"))
         .args(["--database", &url])
         .env_remove("RUST_LOG")

@@ -4,6 +4,7 @@
 
 mod answer;
 mod command;
+mod hook;
 mod puzzle;
 mod run;
 pub(crate) mod tournament;
@@ -118,6 +119,19 @@ pub async fn run(
         // answered as unknown, never a silence a client that counts answers would wait on.
         if text.split_ascii_whitespace().next().is_none() {
             continue;
+        }
+        // A test server's hooks, apart from the protocol's commands (unknown words elsewhere).
+        if ctx.clock.is_test()
+            && let Some(hook) = hook::Hook::parse(&text)
+        {
+            let answer = match hook {
+                Ok(hook) => hook::run(&ctx, &who, hook).await,
+                Err(usage) => Err(answer::Refused::Said(usage)),
+            };
+            match answer::framed(&answer) {
+                Some(text) if out.send(text.as_bytes()).await.is_ok() => continue,
+                _ => break,
+            }
         }
         let command = BotCommand::parse(&text);
         if command == Ok(BotCommand::Quit) {

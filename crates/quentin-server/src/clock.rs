@@ -1,6 +1,7 @@
-//! The server's clock: the system's time, or, for tests (with the `test-hooks` feature only,
-//! which the release binary is built without), the system's time plus an offset that the
-//! `clock advance` command of a test server moves on (no test sleeps to make a clock run out).
+//! The server's clock: the system's time, or, for a test server (started with the hidden
+//! `quentin serve --test-hooks`, which the tests give and the start lines announce), the
+//! system's time plus an offset that the test hook `clock advance` moves on (no test sleeps to
+//! make a clock run out).
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -38,9 +39,8 @@ impl Timing for TimeControl {
 #[derive(Debug, Default)]
 pub struct Clock {
     /// Whether `advance` is allowed: a test server's clock.
-    #[cfg(feature = "test-hooks")]
     test: bool,
-    #[cfg(feature = "test-hooks")]
+    /// How far a test clock was moved on; always 0 for the system's.
     offset: AtomicI64,
     /// How far the database's clock is ahead of this machine's, when several processes share
     /// one: they all read the database's time, not each its own machine's.
@@ -55,7 +55,6 @@ impl Clock {
     }
 
     /// A clock that [`Clock::advance`] moves on: a test server's.
-    #[cfg(feature = "test-hooks")]
     #[must_use]
     pub fn for_tests() -> Clock {
         Clock {
@@ -86,19 +85,17 @@ impl Clock {
     }
 
     /// How far a test clock was moved on.
-    #[cfg(feature = "test-hooks")]
     fn offset(&self) -> i64 {
         self.offset.load(Ordering::SeqCst)
     }
 
-    /// The system's clock is never moved on.
-    #[cfg(not(feature = "test-hooks"))]
-    fn offset(&self) -> i64 {
-        0
+    /// Whether this is a test server's clock: the test hooks are answered only then.
+    #[must_use]
+    pub fn is_test(&self) -> bool {
+        self.test
     }
 
     /// Moves a test clock on by `ms`; false (and nothing moved) for the real one.
-    #[cfg(feature = "test-hooks")]
     pub fn advance(&self, ms: i64) -> bool {
         if self.test {
             self.offset.fetch_add(ms, Ordering::SeqCst);

@@ -10,7 +10,6 @@
 
 mod follow;
 
-#[cfg(feature = "test-hooks")]
 pub(crate) use follow::READING;
 mod lease;
 
@@ -232,7 +231,6 @@ impl Peers for Cluster {
         self.set_owner(id, Some(self.name.clone()));
     }
 
-    #[cfg(feature = "test-hooks")]
     fn hold(&self, id: GameId) -> PeerFuture<'_, Result<(), String>> {
         Box::pin(async move {
             let held = pg::lease::hold(&self.config, &self.name, id)

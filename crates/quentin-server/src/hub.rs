@@ -392,7 +392,6 @@ impl Hub {
     ///
     /// # Errors
     /// One process alone, or a lease that cannot be locked.
-    #[cfg(feature = "test-hooks")]
     pub async fn hold(&self, id: GameId) -> Result<(), String> {
         match self.peers.get() {
             Some(peers) => peers.hold(id).await,

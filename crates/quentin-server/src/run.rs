@@ -73,9 +73,9 @@ pub struct ServeOptions {
     pub registrations_per_hour: usize,
     /// Where to serve the metrics (Prometheus's text format at `/metrics`), if anywhere.
     pub metrics: Option<String>,
-    /// A clock that `clock advance` moves on (for tests).
-    #[cfg(feature = "test-hooks")]
-    pub test_clock: bool,
+    /// A test server (the hidden `--test-hooks`): a clock that the hook `clock advance` moves
+    /// on, and the other test hooks answered (`crate::bot` hook module); said at the start.
+    pub test_hooks: bool,
     /// What the log shows when `RUST_LOG` is not set: `info`, `warn`, a filter of
     /// `tracing-subscriber`'s.
     pub log_level: String,
@@ -329,14 +329,11 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     };
     let key = host_key(&options.data)?;
     let fingerprint = key.public_key().fingerprint(HashAlg::Sha256);
-    #[cfg(feature = "test-hooks")]
-    let clock = if options.test_clock {
+    let clock = if options.test_hooks {
         Clock::for_tests()
     } else {
         Clock::new()
     };
-    #[cfg(not(feature = "test-hooks"))]
-    let clock = Clock::new();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -469,6 +466,14 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         }
         if let Some(at) = metrics_at {
             say(format_args!("metrics: http://{at}/metrics"));
+        }
+        if options.test_hooks {
+            // Never on a server for people: any session may fail the store or stop the clock.
+            say(format_args!(
+                "test hooks: ON (clock advance, store fail, hold, notes, panic): a server for \
+                 tests only, never for play"
+            ));
+            tracing::warn!("started with --test-hooks: a server for tests only, never for play");
         }
         let ticker = ctx.clone();
         tokio::spawn(async move {

@@ -121,28 +121,6 @@ pub enum BotCommand {
         /// The player's moves.
         moves: Vec<Action>,
     },
-    /// `clock advance SECONDS` (a test server only).
-    #[cfg(feature = "test-hooks")]
-    ClockAdvance(f64),
-    /// `store fail` or `store heal` (a test server only).
-    #[cfg(feature = "test-hooks")]
-    Store {
-        /// Failing from now on, or healed.
-        failing: bool,
-    },
-    /// `hold ID`: a move's transaction left open on game ID (a test server only).
-    #[cfg(feature = "test-hooks")]
-    Hold(GameId),
-    /// `notes stop` or `notes read`: this process reads nothing the others say from now on,
-    /// or reads again (a test server only).
-    #[cfg(feature = "test-hooks")]
-    Notes {
-        /// Reading again, or stopped.
-        reading: bool,
-    },
-    /// `panic`: the session's task panics (a test server only).
-    #[cfg(feature = "test-hooks")]
-    Panic,
 }
 
 /// What `takeback ID` says after the number.
@@ -172,9 +150,6 @@ pub enum Gate {
     /// `abort ID`: an operator's order when an operator who does not play game ID gives it,
     /// a player's command otherwise.
     Abort(GameId),
-    /// Anyone but a player an operator renamed (the test hooks).
-    #[cfg(feature = "test-hooks")]
-    NotRenamed,
     /// A registered player, renamed or not.
     Registered,
     /// A registered player an operator has not renamed.
@@ -208,24 +183,52 @@ impl BotCommand {
         parse_words(word, &words).map_err(|why| ParseError { why, gate })
     }
 
-    /// Who may give this command.
+    /// Who may give this command: the one table's word ([`GATES`]), but for an abort, whose
+    /// gate names its game.
     #[must_use]
     pub fn gate(&self) -> Gate {
         match self {
-            BotCommand::Quit | BotCommand::Motd => Gate::Anyone,
-            BotCommand::Register(_) => Gate::Newcomer,
-            BotCommand::Order(_) => Gate::Operator,
             BotCommand::Abort(id) => Gate::Abort(*id),
-            BotCommand::Whoami | BotCommand::Wait(_) | BotCommand::Rematch { .. } => {
-                Gate::Registered
-            }
-            #[cfg(feature = "test-hooks")]
-            BotCommand::ClockAdvance(_)
-            | BotCommand::Store { .. }
-            | BotCommand::Hold(_)
-            | BotCommand::Notes { .. }
-            | BotCommand::Panic => Gate::NotRenamed,
-            _ => Gate::Player,
+            // An order, however given (an operator's `abort` of another's game too).
+            BotCommand::Order(_) => Gate::Operator,
+            command => Gate::of_word(command.word(), &[]),
+        }
+    }
+
+    /// The command's first word, as the table of gates lists it: every command has one.
+    #[must_use]
+    pub fn word(&self) -> &'static str {
+        match self {
+            BotCommand::Quit => "quit",
+            BotCommand::Register(_) => "register",
+            BotCommand::Whoami => "whoami",
+            BotCommand::Motd => "motd",
+            BotCommand::Order(order) => order.word(),
+            BotCommand::Challenge(_) => "challenge",
+            BotCommand::Challenges { .. } => "challenges",
+            BotCommand::Accept(_) => "accept",
+            BotCommand::Withdraw(_) | BotCommand::WithdrawTournament { .. } => "withdraw",
+            BotCommand::Play { .. } => "play",
+            BotCommand::Resign(_) => "resign",
+            BotCommand::Abort(_) => "abort",
+            BotCommand::Takeback { .. } => "takeback",
+            BotCommand::Rematch { .. } => "rematch",
+            BotCommand::Wait(_) => "wait",
+            BotCommand::Record(_) => "record",
+            BotCommand::Games { .. } => "games",
+            BotCommand::Tournaments => "tournaments",
+            BotCommand::Tournament(_)
+            | BotCommand::CreateTournament(_)
+            | BotCommand::StartTournament(_)
+            | BotCommand::PauseTournament { .. }
+            | BotCommand::CancelTournament(_) => "tournament",
+            BotCommand::Join(_) => "join",
+            BotCommand::Messages => "messages",
+            BotCommand::NextPuzzle(_)
+            | BotCommand::Puzzle(_)
+            | BotCommand::PuzzleRating
+            | BotCommand::PuzzleLeaders => "puzzle",
+            BotCommand::Solve { .. } => "solve",
         }
     }
 
@@ -247,21 +250,56 @@ impl BotCommand {
     }
 }
 
+/// Who may give each command, by its first word: the one table both a parsed command
+/// ([`BotCommand::gate`]) and a line that does not parse are admitted by. Every word of the
+/// protocol is here (the operators' orders too, [`ORDER_WORDS`]); a word it does not know is
+/// answered as unknown to a registered player, and `register first` to anyone else
+/// ([`UNKNOWN_WORD`]).
+pub const GATES: [(&str, Gate); 22] = [
+    ("quit", Gate::Anyone),
+    ("motd", Gate::Anyone),
+    ("register", Gate::Newcomer),
+    ("whoami", Gate::Registered),
+    ("wait", Gate::Registered),
+    ("rematch", Gate::Registered),
+    ("challenge", Gate::Player),
+    ("challenges", Gate::Player),
+    ("accept", Gate::Player),
+    ("withdraw", Gate::Player),
+    ("play", Gate::Player),
+    ("resign", Gate::Player),
+    // A player's own game's abort, or an operator's order (`Gate::Abort`, by its number).
+    ("abort", Gate::Player),
+    ("takeback", Gate::Player),
+    ("record", Gate::Player),
+    ("games", Gate::Player),
+    ("tournaments", Gate::Player),
+    ("tournament", Gate::Player),
+    ("join", Gate::Player),
+    ("messages", Gate::Player),
+    ("puzzle", Gate::Player),
+    ("solve", Gate::Player),
+];
+
+/// The gate of a word the protocol does not know: a registered player hears that it is
+/// unknown, anyone else to register first (as for any player's command).
+pub const UNKNOWN_WORD: Gate = Gate::Player;
+
 impl Gate {
     /// Who may give the command of `words`, whose first is `word`, read from the words alone
-    /// (a line that does not parse has a gate too).
+    /// (a line that does not parse has a gate too): [`GATES`], an order's [`Gate::Operator`],
+    /// an abort's number, and `whoami` with extra words refused to anyone.
     fn of_word(word: &str, words: &[&str]) -> Gate {
+        if ORDER_WORDS.contains(&word) {
+            return Gate::Operator;
+        }
         match word {
-            "quit" | "motd" => Gate::Anyone,
-            // Extra words are refused to anyone; `whoami` alone needs a name.
             "whoami" if words.len() > 1 => Gate::Anyone,
-            "whoami" | "wait" | "rematch" => Gate::Registered,
-            "register" => Gate::Newcomer,
-            word if ORDER_WORDS.contains(&word) => Gate::Operator,
             "abort" => game_id(words).map_or(Gate::Player, Gate::Abort),
-            #[cfg(feature = "test-hooks")]
-            "clock" | "store" | "hold" | "notes" | "panic" => Gate::NotRenamed,
-            _ => Gate::Player,
+            word => GATES
+                .iter()
+                .find(|(w, _)| *w == word)
+                .map_or(UNKNOWN_WORD, |(_, gate)| *gate),
         }
     }
 }
@@ -284,27 +322,6 @@ fn parse_words(word: &str, words: &[&str]) -> Result<BotCommand, String> {
             (id, [_]) => BotCommand::Abort(GameId(id)),
             _ => return Err("abort ID".to_string()),
         },
-        #[cfg(feature = "test-hooks")]
-        "clock" => match args {
-            ["advance", s] => {
-                BotCommand::ClockAdvance(s.parse().map_err(|_| "clock advance SECONDS")?)
-            }
-            _ => return Err("clock advance SECONDS".to_string()),
-        },
-        #[cfg(feature = "test-hooks")]
-        "store" => BotCommand::Store {
-            failing: args.first() == Some(&"fail"),
-        },
-        #[cfg(feature = "test-hooks")]
-        "hold" => BotCommand::Hold(GameId(id_of(words)?)),
-        #[cfg(feature = "test-hooks")]
-        "notes" => match args {
-            ["stop"] => BotCommand::Notes { reading: false },
-            ["read"] => BotCommand::Notes { reading: true },
-            _ => return Err("notes stop|read".to_string()),
-        },
-        #[cfg(feature = "test-hooks")]
-        "panic" => BotCommand::Panic,
         "challenge" => BotCommand::Challenge(Spec::parse(args)?),
         "tournaments" if args.is_empty() => BotCommand::Tournaments,
         "tournaments" => return Err("tournaments takes no words after it".to_string()),

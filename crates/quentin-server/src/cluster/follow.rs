@@ -21,9 +21,9 @@ use super::{Cluster, lock};
 use crate::ids::{ChallengeId, GameId, PlayerId};
 use crate::note::{Answer, Note};
 
-/// For the tests (`notes stop`, `notes read`): while false, this process reads nothing the
-/// other processes say; what they say waits, in order, until it reads again.
-#[cfg(feature = "test-hooks")]
+/// For a test server (the hooks `notes stop`, `notes read`): while false, this process reads
+/// nothing the other processes say; what they say waits, in order, until it reads again.
+/// Always true elsewhere: nothing else sets it.
 pub(crate) static READING: std::sync::LazyLock<tokio::sync::watch::Sender<bool>> =
     std::sync::LazyLock::new(|| tokio::sync::watch::channel(true).0);
 
@@ -103,7 +103,6 @@ async fn listen(
 /// order: a copy in memory never goes back to an older state of the database.
 async fn act(cluster: Arc<Cluster>, mut hearing: mpsc::UnboundedReceiver<Heard>) {
     while let Some(first) = hearing.recv().await {
-        #[cfg(feature = "test-hooks")]
         let _ = READING.subscribe().wait_for(|reading| *reading).await;
         let Some(ctx) = cluster.ctx() else { return };
         let mut news = News::default();

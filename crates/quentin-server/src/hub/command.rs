@@ -59,6 +59,5 @@ pub trait Peers: Send + Sync {
     fn started(&self, id: GameId);
 
     /// For the tests: a transaction left open with game `id`'s lease locked ([`super::Hub::hold`]).
-    #[cfg(feature = "test-hooks")]
     fn hold(&self, id: GameId) -> PeerFuture<'_, Result<(), String>>;
 }

@@ -427,8 +427,8 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
     }
 }
 
-/// For the tests (`store fail`, `store heal`): every commit fails, as on a failing disk.
-#[cfg(feature = "test-hooks")]
+/// For a test server (the hooks `store fail`, `store heal`): every commit fails, as on a
+/// failing disk. Always false elsewhere: nothing else sets it.
 pub static FAILING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 impl Backend for Sqlite {
@@ -453,7 +453,6 @@ impl Backend for Sqlite {
     }
 
     fn commit(&mut self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
-        #[cfg(feature = "test-hooks")]
         if FAILING.load(std::sync::atomic::Ordering::SeqCst) {
             anyhow::bail!("disk I/O error (the test hook `store fail`)");
         }

@@ -3,7 +3,7 @@ use quentin_rules::{Action, Game};
 use super::super::super::moderation::Order;
 use super::super::super::spec::Spec;
 use super::super::super::tournament::{Settings, TournamentId};
-use super::{BotCommand, Gate, ParseError, TakebackReply};
+use super::{BotCommand, GATES, Gate, ParseError, TakebackReply};
 use crate::ids::{ChallengeId, GameId};
 
 fn parsed(line: &str) -> BotCommand {
@@ -206,23 +206,15 @@ fn every_command_word_parses_to_its_variant() {
                 moves: vec![action("c4"), action("d5")],
             },
         ),
-        #[cfg(feature = "test-hooks")]
-        ("clock advance 1.5", BotCommand::ClockAdvance(1.5)),
-        #[cfg(feature = "test-hooks")]
-        ("store fail", BotCommand::Store { failing: true }),
-        #[cfg(feature = "test-hooks")]
-        ("store heal", BotCommand::Store { failing: false }),
-        #[cfg(feature = "test-hooks")]
-        ("hold 7", BotCommand::Hold(GameId(7))),
-        #[cfg(feature = "test-hooks")]
-        ("notes stop", BotCommand::Notes { reading: false }),
-        #[cfg(feature = "test-hooks")]
-        ("notes read", BotCommand::Notes { reading: true }),
-        #[cfg(feature = "test-hooks")]
-        ("panic", BotCommand::Panic),
     ];
     for (line, command) in cases {
         assert_eq!(parsed(line), command, "{line}");
+        // The one table of gates: every command's word is in it (or is an order's), and a
+        // parsed command and its words alone are admitted alike.
+        let words: Vec<&str> = line.split_ascii_whitespace().collect();
+        let listed = GATES.iter().any(|(w, _)| *w == command.word());
+        assert!(listed || matches!(command, BotCommand::Order(_)), "{line}");
+        assert_eq!(command.gate(), Gate::of_word(words[0], &words), "{line}");
         // Any ASCII whitespace between the words, and around them.
         let spread = format!(" \t{}\r", line.replace(' ', "\t  "));
         assert_eq!(parsed(&spread), command, "{spread:?}");
@@ -383,11 +375,13 @@ fn the_commands_that_name_a_game_or_a_challenge_say_which() {
     }
 }
 
-#[cfg(feature = "test-hooks")]
 #[test]
-fn the_test_hooks_parse_with_their_usage() {
-    assert_eq!(refused("clock").0, "clock advance SECONDS");
-    assert_eq!(refused("clock advance soon").0, "clock advance SECONDS");
-    assert_eq!(refused("hold").0, "hold needs a game number");
-    assert_eq!(parsed("panic").gate(), Gate::NotRenamed);
+fn every_word_of_the_gate_table_is_a_command_and_no_command_is_missing() {
+    for (word, _) in GATES {
+        // Each parses to a command, or to a refusal that is not `unknown command`.
+        if let Err(e) = BotCommand::parse(word) {
+            assert!(!e.why.starts_with("unknown command"), "{word}: {}", e.why);
+        }
+    }
+    assert_eq!(refused("fly").1, super::UNKNOWN_WORD);
 }

@@ -100,7 +100,6 @@ impl Peers for FakePeers {
 
     fn started(&self, _id: GameId) {}
 
-    #[cfg(feature = "test-hooks")]
     fn hold(&self, _id: GameId) -> PeerFuture<'_, Result<(), String>> {
         Box::pin(async { Ok(()) })
     }

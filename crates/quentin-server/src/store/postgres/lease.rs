@@ -307,7 +307,6 @@ pub async fn take_over(pool: &Pool, id: GameId, process: &str) -> Result<Takeove
 ///
 /// # Errors
 /// A database that cannot be reached, or a lease that is not `process`'s.
-#[cfg(feature = "test-hooks")]
 pub async fn hold(
     config: &tokio_postgres::Config,
     process: &str,
