@@ -16,7 +16,7 @@ use scratch::{ScratchFile, scratch, scratch_file};
 const HANG: Duration = Duration::from_secs(20);
 
 fn quentin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_quentin"))
+    crate::isolated::quentin()
 }
 
 /// Runs the command with no standard input and a guard against hanging.
@@ -269,6 +269,7 @@ fn a_record_from_a_pipe_is_read_to_its_end() {
     cmd.arg("-c")
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_quentin"));
+    crate::isolated::isolate(&mut cmd);
     let out = run(cmd);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(

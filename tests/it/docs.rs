@@ -73,7 +73,7 @@ fn replay(record: &str, flag: &str, name: &str) -> Output {
 fn run_on(record: &str, args: &[&str], name: &str) -> Output {
     let dir = scratch(name);
     fs::write(dir.join("game.txt"), record).unwrap();
-    Command::new(env!("CARGO_BIN_EXE_quentin"))
+    crate::isolated::quentin()
         .args(args)
         .current_dir(&dir)
         .stdin(Stdio::null())

@@ -3,7 +3,7 @@
 //! only.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 use quentin::rules::{Action, Game, Setup};
@@ -22,7 +22,7 @@ use scratch::{ScratchFile, scratch_file};
 const HANG: Duration = Duration::from_secs(120);
 
 fn quentin(args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quentin"));
+    let mut cmd = crate::isolated::quentin();
     cmd.args(args);
     common::run_guarded(cmd, HANG)
 }

@@ -2,8 +2,6 @@
 //! is refused naming the game, as a wrong use of the command line (status 2), before any
 //! terminal is opened.
 
-use std::process::Command;
-
 #[test]
 fn play_knows_every_connection_game() {
     for (name, title) in [
@@ -11,7 +9,7 @@ fn play_knows_every_connection_game() {
         ("konobi", "Konobi"),
         ("brique", "Brique"),
     ] {
-        let output = Command::new(env!("CARGO_BIN_EXE_quentin"))
+        let output = crate::isolated::quentin()
             .args(["play", "--game", name, "--size", "2"])
             .output()
             .unwrap();
@@ -28,7 +26,7 @@ fn play_knows_every_connection_game() {
 
 #[test]
 fn an_unknown_game_is_a_usage_error() {
-    let output = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let output = crate::isolated::quentin()
         .args(["play", "--game", "hex"])
         .output()
         .unwrap();

@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
@@ -33,7 +33,7 @@ fn record(path: &Path, text: &str, secs: u64) {
 }
 
 fn quentin(data: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quentin"))
+    crate::isolated::quentin()
         .args(args)
         .env("XDG_DATA_HOME", data)
         // A terminal that could draw, whatever the tests' own: the refusals tested are others.
@@ -149,7 +149,7 @@ fn games_in_an_empty_or_missing_directory_says_so() {
 
 #[test]
 fn an_empty_home_is_treated_as_unset() {
-    let out = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let out = crate::isolated::quentin()
         .arg("games")
         .env("HOME", "")
         .env_remove("XDG_DATA_HOME")

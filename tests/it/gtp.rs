@@ -13,7 +13,7 @@ use quentin::search::rng::Rng;
 const HANG: Duration = Duration::from_secs(120);
 
 fn gtp(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_quentin"))
+    crate::isolated::quentin()
         .arg("gtp")
         .args(["--playouts", "100", "--threads", "1", "--seed", "3"])
         .args(args)

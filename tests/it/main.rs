@@ -6,6 +6,7 @@
 //! pseudo-terminal), [`scratch`] (temporary directories), [`serve`] (a server and its clients).
 
 mod common;
+mod isolated;
 mod pty;
 mod scratch;
 mod serve;
@@ -43,6 +44,7 @@ mod server_crash;
 mod server_fair;
 mod server_faults;
 mod server_flood;
+mod server_hooks;
 mod server_hostile;
 mod server_keys;
 mod server_limits;
@@ -54,6 +56,7 @@ mod server_outage;
 mod server_play;
 mod server_pool;
 mod server_private;
+mod server_puzzle_farm;
 mod server_puzzles;
 mod server_store;
 mod server_store_batch;

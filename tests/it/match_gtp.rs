@@ -75,7 +75,7 @@ done
 
 /// A `quentin match` on Quentin 5×5 at 2000 playouts a move, run in `dir`.
 fn match_command(dir: &Path, opponent: &str, extra: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quentin"));
+    let mut cmd = crate::isolated::quentin();
     cmd.current_dir(dir)
         .args(["match", "--game", "quentin", "--size", "5"])
         .args(["--playouts", "2000", "--threads", "1", "--seed", "3"])
@@ -434,7 +434,7 @@ fn wrong_opponent_options_are_usage_errors() {
             "a GTP engine is given seconds a move",
         ),
     ] {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_quentin"));
+        let mut cmd = crate::isolated::quentin();
         cmd.current_dir(&dir).args(&args);
         let out = common::run_guarded(cmd, HANG);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

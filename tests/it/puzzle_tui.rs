@@ -181,7 +181,7 @@ fn a_damaged_rating_file_is_refused_and_left_as_it_is() {
 
 #[test]
 fn an_unknown_theme_is_refused_listing_the_themes() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let out = crate::isolated::quentin()
         .args(["puzzle", "--theme", "fork"])
         .output()
         .unwrap();

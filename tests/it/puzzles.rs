@@ -4,7 +4,7 @@
 //! speed.
 
 use std::collections::HashSet;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use quentin::rules::{Action, Game, Setup};
@@ -17,7 +17,7 @@ use crate::scratch::{scratch, scratch_file};
 const HANG: Duration = Duration::from_secs(300);
 
 fn quentin(args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quentin"));
+    let mut cmd = crate::isolated::quentin();
     cmd.args(args);
     common::run_guarded(cmd, HANG)
 }

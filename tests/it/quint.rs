@@ -2,8 +2,6 @@
 //! of docs/rules.md written here from the text alone (full history, no shortcuts), record and JSON
 //! round trips, and `quentin replay` on Quint records.
 
-use std::process::Command;
-
 use proptest::prelude::*;
 use quentin::position_view;
 use quentin::record::Record;
@@ -370,7 +368,7 @@ fn record_file(name: &str, text: &str) -> ScratchFile {
 }
 
 fn replay(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let out = crate::isolated::quentin()
         .arg("replay")
         .args(args)
         .output()

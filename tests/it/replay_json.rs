@@ -1,7 +1,7 @@
 //! `quentin replay FILE --json` on Konobi and Brique records, run as the binary: the JSON object
 //! of docs/records.md, field by field.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
@@ -12,7 +12,7 @@ use scratch::scratch_file;
 /// Writes `text` to a record file of its own and runs `quentin replay` on it with `args`.
 fn replay(name: &str, text: &str, args: &[&str]) -> Output {
     let path = scratch_file(&format!("{name}.txt"), text);
-    Command::new(env!("CARGO_BIN_EXE_quentin"))
+    crate::isolated::quentin()
         .arg("replay")
         .arg(&path)
         .args(args)

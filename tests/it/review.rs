@@ -2,7 +2,7 @@
 //! reviewed, as text and as JSON, the same every run with one thread, a seed and playouts.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 use quentin::record::Record;
@@ -26,7 +26,7 @@ const THROWN: &str = "game quentin\nsize 5\npie off\nplayer1 alice\nplayer2 bob\
 const BUDGET: [&str; 6] = ["--playouts", "2000", "--threads", "1", "--seed", "1"];
 
 fn quentin(args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quentin"));
+    let mut cmd = crate::isolated::quentin();
     cmd.args(args);
     common::run_guarded(cmd, HANG)
 }

@@ -448,7 +448,7 @@ fn kills_at_random_moments_of_a_burst_of_moves_lose_nothing_shown() {
             }
             played += now.len() - before.len();
         }
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
+        let out = crate::isolated::quentin()
             .args(["replay", &file, "--json"])
             .current_dir(&dir)
             .output()

@@ -5,7 +5,7 @@
 use crate::serve;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use quentin::record::Record;
 use serve::play::{Play, pair};
@@ -13,7 +13,7 @@ use serve::{Server, scratch};
 
 /// `quentin serve ARGS` run to its end.
 fn serve_command(args: &[&str], data: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quentin"))
+    crate::isolated::quentin()
         .arg("serve")
         .args(args)
         .arg("--data")

@@ -105,7 +105,7 @@ fn two_bots_play_whole_games_of_all_four_games_and_the_records_replay() {
         // And `quentin replay` reads it as it is.
         let file = dir.join(format!("game-{id}.txt"));
         std::fs::write(&file, server.record(&ka, &id)).unwrap();
-        let replay = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
+        let replay = crate::isolated::quentin()
             .args(["replay", "--json"])
             .arg(&file)
             .output()

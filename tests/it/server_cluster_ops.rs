@@ -159,7 +159,7 @@ fn a_community_moves_from_sqlite_to_postgresql_with_its_games_and_keys() {
     drop((alice, bob));
     assert!(sqlite.stop().success());
 
-    let out = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let out = crate::isolated::quentin()
         .args(["serve", "migrate", "--from"])
         .arg(dir.join("data").join("server.db"))
         .args(["--to", &db.url])
@@ -175,7 +175,7 @@ fn a_community_moves_from_sqlite_to_postgresql_with_its_games_and_keys() {
         assert!(said.contains(line), "{said}");
     }
     // A second copy into the same database is refused: nothing is copied twice.
-    let again = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let again = crate::isolated::quentin()
         .args(["serve", "migrate", "--from"])
         .arg(dir.join("data").join("server.db"))
         .args(["--to", &db.url])
@@ -202,7 +202,7 @@ fn a_community_moves_from_sqlite_to_postgresql_with_its_games_and_keys() {
 
 /// The migrate command on `from` into `to`: its standard output, asserted to succeed.
 fn migrate(from: &std::path::Path, to: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let out = crate::isolated::quentin()
         .args(["serve", "migrate", "--from"])
         .arg(from)
         .args(["--to", to])

@@ -35,7 +35,7 @@ fn served_with_root(dir: &Path) -> (Server, Bot) {
 
 /// `quentin serve admin --data DATA WORDS...`: its standard output, or its error.
 fn admin(data: &Path, words: &[&str]) -> Result<String, String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let out = crate::isolated::quentin()
         .args(["serve", "admin", "--data"])
         .arg(data)
         .args(words)

@@ -128,7 +128,7 @@ fn two_players_play_a_game_over_ssh_while_a_third_watches() {
     alice.wait_for("#1 quentin: alice joined top and bottom and wins");
     let record = dir.join("game-1.txt");
     std::fs::write(&record, server.record(&dir.join("alice"), "1")).unwrap();
-    let replay = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let replay = crate::isolated::quentin()
         .args(["replay", "--print"])
         .arg(&record)
         .output()

@@ -111,7 +111,7 @@ fn a_bad_list_stops_the_start_naming_its_line() {
     let dir = scratch("server-allow-bad");
     let allow = dir.join("allow");
     std::fs::write(&allow, "alice\n\nssh-ed25519 AAAAnotakey\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let out = crate::isolated::quentin()
         .args(["serve", "--listen", "127.0.0.1:0", "--data"])
         .arg(dir.join("data"))
         .arg("--allow")

@@ -20,7 +20,7 @@ fn refused_start(data: &Path) -> Output {
 
 /// [`refused_start`] with the options `extra`.
 fn refused_start_with(data: &Path, extra: &[&str]) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let child = crate::isolated::quentin()
         .args(["serve", "--listen", "127.0.0.1:0", "--data"])
         .arg(data)
         .args(extra)

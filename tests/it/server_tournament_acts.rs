@@ -7,7 +7,6 @@
 //! forfeits it at once; a Swiss by correspondence starts a round at its set time.
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::serve::{self, Bot, Server, TIMEOUT, scratch};
 use crate::server_play::{login, newcomer};
@@ -16,7 +15,7 @@ use crate::server_tournaments::{entrants, ok_once_heard, play_game, start, view}
 /// `quentin serve admin [--data DIR | --database URL] WORDS...`: its standard output, or its
 /// error.
 pub(crate) fn admin(store: &[&str], words: &[&str]) -> Result<String, String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let out = crate::isolated::quentin()
         .args(["serve", "admin"])
         .args(store)
         .args(words)

@@ -2,7 +2,7 @@
 //! their exit statuses. Budgets in positions or generous times only: nothing here depends on
 //! the machine's speed.
 
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 use quentin::rules::{Action, Game, Setup};
@@ -17,7 +17,7 @@ use common::stdout_json;
 const HANG: Duration = Duration::from_secs(120);
 
 fn quentin(args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quentin"));
+    let mut cmd = crate::isolated::quentin();
     cmd.args(args);
     common::run_guarded(cmd, HANG)
 }

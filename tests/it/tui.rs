@@ -68,7 +68,7 @@ fn a_game_killed_at_any_moment_leaves_a_record_of_every_completed_action() {
         "{text}"
     );
     // And the binary replays it.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let out = crate::isolated::quentin()
         .args(["replay", "killed.txt", "--json"])
         .current_dir(&dir)
         .output()
@@ -123,7 +123,7 @@ fn a_panic_gives_the_terminal_back_and_a_readable_message() {
 #[test]
 fn without_a_terminal_the_game_refuses_to_start_and_writes_nothing() {
     let dir = scratch("noterm");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let out = crate::isolated::quentin()
         .args(["--size", "5"])
         .env("XDG_DATA_HOME", dir.join("data"))
         .env("TERM", pty::TERM)
@@ -386,7 +386,7 @@ fn the_help_teaches_the_rules_that_quentin_rules_prints_and_scrolls_to_the_keys(
             .map(str::to_string)
             .collect()
     };
-    let printed = std::process::Command::new(env!("CARGO_BIN_EXE_quentin"))
+    let printed = crate::isolated::quentin()
         .args(["rules", "konobi"])
         .output()
         .unwrap();

@@ -139,9 +139,7 @@ impl Session {
             })
             .unwrap();
         command.cwd(dir);
-        if command.get_env("XDG_DATA_HOME").is_none() {
-            command.env("XDG_DATA_HOME", dir.join("data"));
-        }
+        crate::isolated::isolate_pty(&mut command, &dir.join("data"));
         command.env_remove("NO_COLOR");
         let started = Instant::now();
         let child = pty.slave.spawn_command(command).unwrap();

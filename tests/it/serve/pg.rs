@@ -1,13 +1,28 @@
 //! A database of its own for each PostgreSQL test, made on the server that
 //! `QUENTIN_TEST_DATABASE_URL` names and dropped when the test ends. Without that variable the
-//! tests say they were skipped and how to run them; with it, a server that cannot be reached
-//! fails them (`bash .ci/run` sets it to the machine's PostgreSQL).
+//! tests say they were skipped and how to run them, unless `QUENTIN_REQUIRE_POSTGRES` is set
+//! (`bash .ci/run` sets both), when they fail; with it, a server that cannot be reached fails
+//! them.
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The variable that names the PostgreSQL server the tests may use.
 pub const VARIABLE: &str = "QUENTIN_TEST_DATABASE_URL";
+
+/// Set where the PostgreSQL tests must run (CI): a missing database fails them.
+pub const REQUIRED: &str = "QUENTIN_REQUIRE_POSTGRES";
+
+/// Says that `test` was skipped and why, or fails it where PostgreSQL is required.
+fn skipped(test: &str, why: &str) {
+    assert!(
+        std::env::var_os(REQUIRED).is_none(),
+        "{test} needs PostgreSQL ({REQUIRED} is set): {why}"
+    );
+    // Straight to the standard error, past the test harness's capture: said even when the
+    // test passes.
+    let _ = writeln!(std::io::stderr(), "skipped {test}: {why}");
+}
 
 /// A database made for one test.
 pub struct Database {
@@ -58,13 +73,13 @@ impl Database {
     /// skipped) when no PostgreSQL server is named.
     pub fn new(test: &str) -> Option<Database> {
         let Ok(admin_url) = std::env::var(VARIABLE) else {
-            // Straight to the standard error, past the test harness's capture: said even
-            // when the test passes.
-            let _ = writeln!(
-                std::io::stderr(),
-                "skipped {test}: it needs PostgreSQL. Run it with \
-                 {VARIABLE}=postgres://postgres@127.0.0.1:5432/postgres cargo test --release \
-                 (bash .ci/run does)"
+            skipped(
+                test,
+                &format!(
+                    "it needs PostgreSQL. Run it with \
+                     {VARIABLE}=postgres://postgres@127.0.0.1:5432/postgres cargo test --release \
+                     (bash .ci/run does)"
+                ),
             );
             return None;
         };
@@ -116,16 +131,16 @@ impl Private {
     /// Starts one, or `None` (and a line saying the test was skipped) without
     /// `QUENTIN_TEST_DATABASE_URL` or without PostgreSQL's programs (`initdb`, `postgres`).
     pub fn start(test: &str, settings: &[&str]) -> Option<Private> {
-        std::env::var(VARIABLE).ok()?;
+        if std::env::var(VARIABLE).is_err() {
+            skipped(test, &format!("it needs PostgreSQL ({VARIABLE})"));
+            return None;
+        }
         let found = std::process::Command::new("initdb")
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success());
         if !found {
-            let _ = writeln!(
-                std::io::stderr(),
-                "skipped {test}: it needs PostgreSQL's initdb and postgres on PATH"
-            );
+            skipped(test, "it needs PostgreSQL's initdb and postgres on PATH");
             return None;
         }
         // Removed when the test ends, pass or fail (after the server has stopped: `Drop`).
