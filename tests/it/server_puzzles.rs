@@ -9,11 +9,11 @@ use quentin::search::puzzles::Puzzle;
 
 use crate::pty;
 use crate::serve::pg::{Database, query_i64};
-use crate::serve::{Bot, Server, scratch};
+use crate::serve::{Bot, Server, key, scratch};
 use crate::server_play::newcomer;
 
 /// The shipped puzzle of `id`, as the server loaded it.
-fn shipped(id: &str) -> Puzzle {
+pub fn shipped(id: &str) -> Puzzle {
     quentin::puzzles::shipped()
         .unwrap()
         .into_iter()
@@ -23,7 +23,7 @@ fn shipped(id: &str) -> Puzzle {
 }
 
 /// The words of `line` after the word `key`, up to the end.
-fn after<'a>(line: &'a str, key: &str) -> Vec<&'a str> {
+pub fn after<'a>(line: &'a str, key: &str) -> Vec<&'a str> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let at = words
         .iter()
@@ -33,14 +33,14 @@ fn after<'a>(line: &'a str, key: &str) -> Vec<&'a str> {
 }
 
 /// A puzzle offered by `puzzle ...`: its id and its rating now.
-fn offered(line: &str) -> (String, i64) {
+pub fn offered(line: &str) -> (String, i64) {
     let id = line.split_whitespace().next().unwrap().to_string();
     (id, after(line, "rating")[0].parse().unwrap())
 }
 
 /// The ratings an answer of `solve` says: the player's (as shown, `1662?`), its change, the
 /// puzzle's and its change.
-fn ratings(line: &str) -> (String, i64, i64, i64) {
+pub fn ratings(line: &str) -> (String, i64, i64, i64) {
     let words = after(line, "rating");
     assert_eq!(words[2], "puzzle", "{line}");
     let n = |w: &str| w.parse::<i64>().unwrap_or_else(|_| panic!("{w} in {line}"));
@@ -49,7 +49,7 @@ fn ratings(line: &str) -> (String, i64, i64, i64) {
 
 /// Solves puzzle `id` move by move, as a bot does: each `solve` sends the moves so far; the
 /// answers are `right REPLY` (the solution's reply) until the last, which it returns.
-fn solve_right(bot: &mut Bot, id: &str) -> String {
+pub fn solve_right(bot: &mut Bot, id: &str) -> String {
     let puzzle = shipped(id);
     let mine: Vec<String> = puzzle
         .solution
@@ -70,7 +70,7 @@ fn solve_right(bot: &mut Bot, id: &str) -> String {
 }
 
 /// A legal first move of puzzle `id` that is not the solution's.
-fn wrong_move(id: &str) -> Action {
+pub fn wrong_move(id: &str) -> Action {
     let puzzle = shipped(id);
     puzzle
         .position()
@@ -162,7 +162,10 @@ fn two_players_attempts_count_on_postgresql_from_two_processes_at_once() {
         .map(|_| Server::start(&dir, &["--database", &db.url]))
         .collect();
     let mut alice = servers[0].registered(&dir, "alice");
-    let mut bob = servers[1].registered(&dir, "bob");
+    // Bob on a network of his own: a solution shown to Alice's would leave his attempts
+    // unrated (tests/it/server_puzzle_farm.rs).
+    let mut bob = crate::serve::bot_from(&key(&dir, "bob"), servers[1].port, Some("127.0.4.1"));
+    bob.ok("register bob");
     let id = two_attempts(&mut alice, &mut bob);
     let attempts = |id: &str| {
         query_i64(

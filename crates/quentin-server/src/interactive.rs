@@ -306,7 +306,9 @@ pub async fn run(
                             }
                         }
                         Next::Game(id) => game_screen(&ctx, &me, id, &mut screen, &mut input).await,
-                        Next::Puzzles => puzzle_screen(&ctx, &me, &mut screen, &mut input).await,
+                        Next::Puzzles => {
+                            puzzle_screen(&ctx, &me, who.address, &mut screen, &mut input).await
+                        }
                         Next::Operators
                             if super::moderation::session::is_operator(&ctx, &operator) =>
                         {

@@ -151,8 +151,10 @@ pub async fn leaders(hub: &Hub, most: usize) -> Result<Vec<(String, RatingRow)>,
     }
 }
 
-/// Judges `moves`, `me`'s moves in puzzle `id` (the replies left out), and, once the puzzle is
-/// solved or failed, records the attempt: the ratings move when it is `me`'s first at it.
+/// Judges `moves`, `me`'s moves in puzzle `id` (the replies left out), answered `from` an
+/// address, and, once the puzzle is solved or failed, records the attempt: the ratings move
+/// when it is `me`'s first at it and its solution was not shown to `from`'s network block
+/// ([`crate::store::puzzles::decide`]).
 ///
 /// # Errors
 /// No such puzzle, a line that cannot be judged (a move not legal where it stands, more
@@ -160,14 +162,17 @@ pub async fn leaders(hub: &Hub, most: usize) -> Result<Vec<(String, RatingRow)>,
 pub async fn solve(
     hub: &Hub,
     me: PlayerId,
+    from: Option<std::net::IpAddr>,
     id: &str,
     moves: &[Action],
     now: Moment,
 ) -> Result<Outcome, PuzzleRefusal> {
     let Served { puzzle, .. } = one(hub, id).await?;
     let judged = answer::judge(&puzzle, moves).map_err(PuzzleRefusal::BadLine)?;
+    let block = from.map_or_else(|| "-".to_string(), |a| crate::gate::block_of(a).to_string());
     let attempt = |solved| Attempt {
         player: me,
+        block: block.clone(),
         puzzle: puzzle.id.clone(),
         solved,
         at: now,

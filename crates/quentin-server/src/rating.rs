@@ -6,8 +6,31 @@
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
-use super::store::RatingRow;
 use crate::ids::Seat;
+
+/// A rating: Glicko-2's three numbers and the games it counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingRow {
+    /// The rating, 1500 to start.
+    pub rating: f64,
+    /// Its deviation, 350 to start.
+    pub deviation: f64,
+    /// Its volatility.
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: i64,
+}
+
+impl Default for RatingRow {
+    fn default() -> RatingRow {
+        RatingRow {
+            rating: 1500.0,
+            deviation: 350.0,
+            volatility: 0.06,
+            games: 0,
+        }
+    }
+}
 
 /// The two players' ratings after their game, from `before` (player 1's first), seat
 /// `winner` having won (`None`: a draw).

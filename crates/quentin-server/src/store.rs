@@ -16,6 +16,7 @@ pub mod puzzles;
 mod rows;
 mod schema;
 pub(crate) mod sqlite;
+pub mod tables;
 pub mod tournaments;
 mod writer;
 
@@ -82,29 +83,8 @@ pub struct PlayerRow {
     pub key: String,
 }
 
-/// A rating: Glicko-2's three numbers and the games it counts.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RatingRow {
-    /// The rating, 1500 to start.
-    pub rating: f64,
-    /// Its deviation, 350 to start.
-    pub deviation: f64,
-    /// Its volatility.
-    pub volatility: f64,
-    /// Rated games played.
-    pub games: i64,
-}
-
-impl Default for RatingRow {
-    fn default() -> RatingRow {
-        RatingRow {
-            rating: 1500.0,
-            deviation: 350.0,
-            volatility: 0.06,
-            games: 0,
-        }
-    }
-}
+/// A rating as the store keeps it ([`crate::rating`], below the store, defines it).
+pub use crate::rating::RatingRow;
 
 /// A game's row, and its moves.
 #[derive(Clone, Debug, PartialEq)]

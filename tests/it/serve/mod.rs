@@ -56,14 +56,26 @@ impl Server {
         Server::start_with(dir, extra, Pipes::StderrClosed)
     }
 
+    /// A server as people run it, without the test hooks (`--test-hooks` left out).
+    pub fn start_for_people(dir: &Path, extra: &[&str]) -> Server {
+        Server::start_as(dir, extra, Pipes::Read, false)
+    }
+
     /// [`Server::start`], its standard output and error left as `pipes` says.
     pub fn start_with(dir: &Path, extra: &[&str], pipes: Pipes) -> Server {
+        Server::start_as(dir, extra, pipes, true)
+    }
+
+    /// [`Server::start_with`], a test server (`--test-hooks`) or not.
+    fn start_as(dir: &Path, extra: &[&str], pipes: Pipes, hooks: bool) -> Server {
         let data = dir.join("data");
         // With no output to read the port from, the server is given one that was free.
         let chosen = (pipes == Pipes::StdoutClosed).then(free_port);
         let listen = format!("127.0.0.1:{}", chosen.unwrap_or(0));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_quentin"))
-            .args(["serve", "--listen", &listen, "--test-clock", "--data"])
+        let mut child = crate::isolated::quentin()
+            .args(["serve", "--listen", &listen])
+            .args(hooks.then_some("--test-hooks"))
+            .arg("--data")
             .arg(&data)
             .args(extra)
             // Its log at its default level, whatever the tests' environment says.
@@ -215,7 +227,17 @@ pub fn ssh_args_at(key: &Path, port: u16) -> Vec<String> {
 
 /// A bot session with `key` to 127.0.0.1:`port`.
 pub fn bot_at(key: &Path, port: u16) -> Bot {
-    let mut child = Command::new(ssh_program())
+    bot_from(key, port, None)
+}
+
+/// A bot session with `key` to 127.0.0.1:`port`, from the loopback address `from` when given
+/// (`127.0.5.1`: another network block than the tests' 127.0.0.1, as the server counts them).
+pub fn bot_from(key: &Path, port: u16, from: Option<&str>) -> Bot {
+    let mut command = Command::new(ssh_program());
+    if let Some(from) = from {
+        command.args(["-b", from]);
+    }
+    let mut child = command
         .args(ssh_args_at(key, port))
         .arg("bot")
         .stdin(Stdio::piped())

@@ -74,12 +74,17 @@ fn joined(actions: &[Action]) -> String {
         .join(" ")
 }
 
-/// `solve ID MOVE...`: `right REPLY`, `solved LAST rating R ±N puzzle P ±M [retry]` or `wrong
-/// REFUTATION rating R ±N puzzle P ±M [retry] solution MOVE...` (`-` for no reply).
+/// `solve ID MOVE...`: `right REPLY`, `solved LAST rating R ±N puzzle P ±M [retry|unrated]` or
+/// `wrong REFUTATION rating R ±N puzzle P ±M [retry|unrated] solution MOVE...` (`-` for no
+/// reply; `unrated`: a first attempt whose solution was shown to the network block).
 pub(super) fn solved(outcome: &Outcome) -> String {
     let dash = |a: &Option<Action>| a.map_or("-".to_string(), |a| a.to_string());
     let ratings = |rated: &Rated| {
-        let retry = if rated.first { "" } else { " retry" };
+        let retry = match (rated.first, rated.unrated) {
+            (false, _) => " retry",
+            (true, Some(_)) => " unrated",
+            (true, None) => "",
+        };
         format!(
             "rating {} {} puzzle {} {}{retry}",
             shown_puzzle_rating(&rated.player[1]),

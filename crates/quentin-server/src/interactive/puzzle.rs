@@ -35,6 +35,7 @@ enum Done {
 pub(super) async fn puzzle_screen(
     ctx: &Context,
     me: &(PlayerId, String),
+    from: Option<std::net::IpAddr>,
     screen: &mut Screen,
     input: &mut Inbox,
 ) -> Next {
@@ -46,7 +47,7 @@ pub(super) async fn puzzle_screen(
                 return Next::Lobby;
             }
         };
-        match one(ctx, me, served, screen, input).await {
+        match one(ctx, me, from, served, screen, input).await {
             Done::Next => {}
             Done::Lobby => return Next::Lobby,
             Done::Quit => return Next::Quit,
@@ -69,6 +70,7 @@ struct Seat {
 async fn one(
     ctx: &Context,
     me: &(PlayerId, String),
+    from: Option<std::net::IpAddr>,
     served: Served,
     screen: &mut Screen,
     input: &mut Inbox,
@@ -128,6 +130,7 @@ async fn one(
     let mut glue = Solving {
         ctx,
         me: me.0,
+        from,
         served: &served,
         app,
         state,
@@ -139,6 +142,8 @@ async fn one(
 struct Solving<'a> {
     ctx: &'a Context,
     me: PlayerId,
+    /// The address the player answers from: a solution shown near it leaves a puzzle unrated.
+    from: Option<std::net::IpAddr>,
     served: &'a Served,
     app: App,
     state: Seat,
@@ -169,7 +174,15 @@ impl Glue for Solving<'_> {
                 Effect::Quit => return Some(Done::Lobby),
                 Effect::Send(Request::Play(action)) => {
                     let (app, state) = (&mut self.app, &mut self.state);
-                    answer(self.ctx, self.me, self.served, app, state, action).await;
+                    answer(
+                        self.ctx,
+                        (self.me, self.from),
+                        self.served,
+                        app,
+                        state,
+                        action,
+                    )
+                    .await;
                 }
                 // A game's other requests (resign, takeback, abort, rematch) are none of a
                 // puzzle's.
@@ -192,7 +205,7 @@ impl Glue for Solving<'_> {
 /// came to.
 async fn answer(
     ctx: &Context,
-    me: PlayerId,
+    (me, from): (PlayerId, Option<std::net::IpAddr>),
     served: &Served,
     app: &mut App,
     state: &mut Seat,
@@ -204,7 +217,15 @@ async fn answer(
         return;
     }
     state.moves.push(action);
-    let outcome = puzzles::solve(&ctx.hub, me, &puzzle.id, &state.moves, ctx.clock.now()).await;
+    let outcome = puzzles::solve(
+        &ctx.hub,
+        me,
+        from,
+        &puzzle.id,
+        &state.moves,
+        ctx.clock.now(),
+    )
+    .await;
     let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(refusal) => {
@@ -269,6 +290,13 @@ fn said(rated: &Rated) -> String {
     if !rated.first {
         return format!(
             "Tried before: nothing moves (your puzzle rating: {}).",
+            shown_puzzle_rating(&rated.player[1])
+        );
+    }
+    if let Some(why) = rated.unrated {
+        return format!(
+            "Not rated: {} (your puzzle rating: {}).",
+            why.words(),
             shown_puzzle_rating(&rated.player[1])
         );
     }

@@ -49,23 +49,182 @@ impl PuzzleRow {
 pub struct Attempt {
     /// The player.
     pub player: PlayerId,
+    /// The network block the player answered from (`crate::gate::block_of`), `-` unknown.
+    pub block: String,
     /// The puzzle's id.
     pub puzzle: String,
-    /// Solved, or failed.
+    /// Solved, or failed (which shows the solution).
     pub solved: bool,
     /// When (ms since the epoch).
     pub at: Moment,
 }
 
-/// What an attempt did to the ratings: each before and after (equal when not the first).
+/// What an attempt did to the ratings: each before and after (equal when not the first, or
+/// not rated).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rated {
     /// Whether it was the player's first attempt at the puzzle: only that one moves them.
     pub first: bool,
+    /// Why a first attempt moved nothing, if it did not.
+    pub unrated: Option<Unrated>,
     /// The player's puzzle rating, before and after.
     pub player: [RatingRow; 2],
     /// The puzzle's rating, before and after.
     pub puzzle: [RatingRow; 2],
+}
+
+/// Why a player's first attempt at a puzzle is not rated: its solution was shown to a key of
+/// the player's own network block (a failed attempt shows it), at any time, so that a second
+/// key cannot farm the rating from what a first one was shown (issue 59). A window in which a
+/// solution shown to anyone leaves the puzzle unrated for everybody was weighed and left out:
+/// on a server where players of like ratings are offered the same puzzles, most puzzles would
+/// be unrated most of the time, and a farmer's keys on two networks are bounded by
+/// [`MOST_PLAYER_CHANGE`] all the same (docs/puzzles.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unrated {
+    /// Shown to a key of the player's own network block.
+    ShownNearby,
+}
+
+impl Unrated {
+    /// The reason in words, for the screens.
+    #[must_use]
+    pub fn words(self) -> &'static str {
+        match self {
+            Unrated::ShownNearby => "its solution was shown on your network",
+        }
+    }
+}
+
+/// The most a player's puzzle rating moves in one attempt, either way: lichess bounds its
+/// puzzle ratings' moves likewise, so that no run of attempts, however lucky, lifts a new
+/// key to the top of the leaderboard in a few minutes.
+pub const MOST_PLAYER_CHANGE: f64 = 50.0;
+
+/// How much a provisional player's attempt counts in the puzzle's own rating (an established
+/// player's counts whole): fresh keys cannot push a puzzle's rating about.
+pub const FRESH_WEIGHT: f64 = 0.2;
+
+/// What the store read for an attempt, in the attempt's transaction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttemptFacts {
+    /// Whether it is the player's first attempt at the puzzle.
+    pub first: bool,
+    /// Whether the solution was shown before to the attempt's network block.
+    pub shown_nearby: bool,
+    /// The player's puzzle rating.
+    pub player: RatingRow,
+    /// The puzzle's rating.
+    pub puzzle: RatingRow,
+}
+
+/// Decides what an attempt does to both ratings from the facts the store read: one function
+/// for both stores, which then write what it gives (when `rated.unrated` is none and
+/// `rated.first`). `provisional` is the deviation above which a player's rating is provisional.
+#[must_use]
+pub fn decide(facts: AttemptFacts, solved: bool, provisional: f64) -> Rated {
+    let unchanged = |unrated| Rated {
+        first: facts.first,
+        unrated,
+        player: [facts.player; 2],
+        puzzle: [facts.puzzle; 2],
+    };
+    if !facts.first {
+        return unchanged(None);
+    }
+    if facts.shown_nearby {
+        return unchanged(Some(Unrated::ShownNearby));
+    }
+    let [mut p, mut q] = crate::rating::after_puzzle(facts.player, facts.puzzle, solved);
+    let before = facts.player.rating;
+    p.rating = p
+        .rating
+        .clamp(before - MOST_PLAYER_CHANGE, before + MOST_PLAYER_CHANGE);
+    if facts.player.deviation > provisional {
+        let was = facts.puzzle;
+        q.rating = was.rating + FRESH_WEIGHT * (q.rating - was.rating);
+        q.deviation = was.deviation + FRESH_WEIGHT * (q.deviation - was.deviation);
+        q.volatility = was.volatility + FRESH_WEIGHT * (q.volatility - was.volatility);
+    }
+    Rated {
+        first: true,
+        unrated: None,
+        player: [facts.player, p],
+        puzzle: [facts.puzzle, q],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts() -> AttemptFacts {
+        AttemptFacts {
+            first: true,
+            shown_nearby: false,
+            player: RatingRow::default(),
+            puzzle: RatingRow {
+                rating: 1500.0,
+                deviation: PUZZLE_DEVIATION,
+                ..RatingRow::default()
+            },
+        }
+    }
+
+    #[test]
+    fn a_solution_seen_nearby_leaves_both_ratings_alone_either_way() {
+        for solved in [true, false] {
+            let facts = AttemptFacts {
+                shown_nearby: true,
+                ..facts()
+            };
+            let rated = decide(facts, solved, 110.0);
+            assert_eq!(rated.unrated, Some(Unrated::ShownNearby));
+            assert_eq!(rated.player[0], rated.player[1]);
+            assert_eq!(rated.puzzle[0], rated.puzzle[1]);
+        }
+    }
+
+    #[test]
+    fn a_first_attempt_moves_the_player_at_most_the_bound_and_a_fresh_key_moves_the_puzzle_less() {
+        let rated = decide(facts(), true, 110.0);
+        assert_eq!(rated.unrated, None);
+        let rise = rated.player[1].rating - rated.player[0].rating;
+        assert!(rise > 0.0 && rise <= MOST_PLAYER_CHANGE, "{rise}");
+        let fall = rated.puzzle[0].rating - rated.puzzle[1].rating;
+        // Unweighted, Glicko-2 moves the puzzle by tens of points against a fresh key.
+        let [_, whole] = crate::rating::after_puzzle(facts().player, facts().puzzle, true);
+        let full = facts().puzzle.rating - whole.rating;
+        assert!(
+            fall > 0.0 && (fall - FRESH_WEIGHT * full).abs() < 1e-9,
+            "{fall} {full}"
+        );
+        // An established player's attempt counts whole.
+        let sure = AttemptFacts {
+            player: RatingRow {
+                deviation: 60.0,
+                ..RatingRow::default()
+            },
+            ..facts()
+        };
+        let rated = decide(sure, false, 110.0);
+        let [_, whole] = crate::rating::after_puzzle(sure.player, sure.puzzle, false);
+        assert_eq!(rated.puzzle[1], whole);
+    }
+
+    #[test]
+    fn a_retry_moves_nothing() {
+        let rated = decide(
+            AttemptFacts {
+                first: false,
+                ..facts()
+            },
+            true,
+            110.0,
+        );
+        assert_eq!((rated.first, rated.unrated), (false, None));
+        assert_eq!(rated.player[0], rated.player[1]);
+    }
 }
 
 /// A question about puzzles, answered from the store's rows as they are now (several

@@ -88,6 +88,12 @@ CREATE INDEX logins_address ON logins(address);
     super::tournaments::SQLITE_STEP,
     // The messages left to players (a tournament cancelled), read at their next login.
     super::tournaments::SQLITE_MESSAGES_STEP,
+    // Where each puzzle's solution was shown (a failed attempt), by network block: a later
+    // first attempt from that block is not rated (issue 59).
+    "
+CREATE TABLE puzzle_reveals(puzzle TEXT NOT NULL, block TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE INDEX puzzle_reveals_by_block ON puzzle_reveals(puzzle, block);
+",
 ];
 
 /// The tables of version 1, which a file of version 0 must have to be a store.

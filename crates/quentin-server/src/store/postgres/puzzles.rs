@@ -10,9 +10,10 @@ use tokio_postgres::{GenericClient, Row, Transaction};
 
 use quentin_rules::Game;
 
-use super::super::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
+use super::super::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
 use super::super::rows::shown;
 use super::super::{Applied, RatingRow};
+use crate::hub::PROVISIONAL;
 use crate::ids::PlayerId;
 
 /// Adds the puzzles the database does not hold yet (by id), in one statement; those it holds
@@ -97,8 +98,10 @@ async fn one(client: &impl GenericClient, id: &str, lock: &str) -> Result<Option
         .transpose()
 }
 
-/// Records the player's attempt; when it is their first at the puzzle, moves both ratings,
-/// computed from the rows locked until the commit.
+/// Records the player's attempt: reads the facts ([`AttemptFacts`]) from the rows locked until
+/// the commit (the player's puzzle rating, then the puzzle's, so that attempts and the
+/// solutions they were shown follow each other), writes what [`decide`] gives, and keeps a
+/// failed attempt's block as one the solution was shown to.
 pub(super) async fn attempt(tx: &Transaction<'_>, a: &Attempt) -> Result<Applied> {
     let first = tx
         .query_opt(
@@ -109,15 +112,6 @@ pub(super) async fn attempt(tx: &Transaction<'_>, a: &Attempt) -> Result<Applied
         .await?
         .is_some();
     let missing = || format!("no puzzle {} in the store", shown(&a.puzzle));
-    if !first {
-        let player = rating(tx, a.player, "").await?;
-        let puzzle = one(tx, &a.puzzle, "").await?.with_context(missing)?.rating;
-        return Ok(Applied::Attempted(Rated {
-            first,
-            player: [player; 2],
-            puzzle: [puzzle; 2],
-        }));
-    }
     let fresh = RatingRow::default();
     tx.execute(
         "INSERT INTO puzzle_ratings(player, rating, deviation, volatility, attempts)
@@ -135,24 +129,42 @@ pub(super) async fn attempt(tx: &Transaction<'_>, a: &Attempt) -> Result<Applied
         .await?
         .with_context(missing)?
         .rating;
-    let [p, q] = crate::rating::after_puzzle(player, puzzle, a.solved);
-    tx.execute(
-        "UPDATE puzzle_ratings SET rating = $2, deviation = $3, volatility = $4, attempts = $5
-         WHERE player = $1",
-        &[&a.player, &p.rating, &p.deviation, &p.volatility, &p.games],
-    )
-    .await?;
-    tx.execute(
-        "UPDATE puzzles SET rating = $2, deviation = $3, volatility = $4, attempts = $5
-         WHERE id = $1",
-        &[&a.puzzle, &q.rating, &q.deviation, &q.volatility, &q.games],
-    )
-    .await?;
-    Ok(Applied::Attempted(Rated {
+    let shown = tx
+        .query_one(
+            "SELECT EXISTS(SELECT 1 FROM puzzle_reveals WHERE puzzle = $1 AND block = $2)",
+            &[&a.puzzle, &a.block],
+        )
+        .await?;
+    let facts = AttemptFacts {
         first,
-        player: [player, p],
-        puzzle: [puzzle, q],
-    }))
+        shown_nearby: shown.try_get(0)?,
+        player,
+        puzzle,
+    };
+    let rated = decide(facts, a.solved, PROVISIONAL);
+    if !a.solved {
+        tx.execute(
+            "INSERT INTO puzzle_reveals(puzzle, block, at) VALUES ($1, $2, $3)",
+            &[&a.puzzle, &a.block, &a.at],
+        )
+        .await?;
+    }
+    if rated.first && rated.unrated.is_none() {
+        let [p, q] = [rated.player[1], rated.puzzle[1]];
+        tx.execute(
+            "UPDATE puzzle_ratings SET rating = $2, deviation = $3, volatility = $4, attempts = $5
+             WHERE player = $1",
+            &[&a.player, &p.rating, &p.deviation, &p.volatility, &p.games],
+        )
+        .await?;
+        tx.execute(
+            "UPDATE puzzles SET rating = $2, deviation = $3, volatility = $4, attempts = $5
+             WHERE id = $1",
+            &[&a.puzzle, &q.rating, &q.deviation, &q.volatility, &q.games],
+        )
+        .await?;
+    }
+    Ok(Applied::Attempted(rated))
 }
 
 /// Answers `query` from the rows as they are now.

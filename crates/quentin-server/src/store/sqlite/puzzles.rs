@@ -6,9 +6,10 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use quentin_rules::Game;
 
-use super::super::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
+use super::super::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
 use super::super::rows::shown;
 use super::super::{Applied, RatingRow};
+use crate::hub::PROVISIONAL;
 use crate::ids::PlayerId;
 
 /// Adds the puzzles the store does not hold yet (by id); those it holds keep their ratings.
@@ -78,7 +79,8 @@ fn one(conn: &Connection, id: &str) -> Result<Option<PuzzleRow>> {
         .transpose()
 }
 
-/// Records the player's attempt; when it is their first at the puzzle, moves both ratings.
+/// Records the player's attempt: reads the facts ([`AttemptFacts`]), writes what
+/// [`decide`] gives, and keeps a failed attempt's block as one the solution was shown to.
 pub(super) fn attempt(conn: &Connection, a: &Attempt) -> Result<Applied> {
     let first = conn.execute(
         "INSERT OR IGNORE INTO puzzle_attempts(player, puzzle, solved, at)
@@ -88,30 +90,37 @@ pub(super) fn attempt(conn: &Connection, a: &Attempt) -> Result<Applied> {
     let puzzle = one(conn, &a.puzzle)?
         .with_context(|| format!("no puzzle {} in the store", shown(&a.puzzle)))?
         .rating;
-    let player = rating(conn, a.player)?;
-    if !first {
-        return Ok(Applied::Attempted(Rated {
-            first,
-            player: [player; 2],
-            puzzle: [puzzle; 2],
-        }));
-    }
-    let [p, q] = crate::rating::after_puzzle(player, puzzle, a.solved);
-    conn.execute(
-        "INSERT OR REPLACE INTO puzzle_ratings(player, rating, deviation, volatility, attempts)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![a.player, p.rating, p.deviation, p.volatility, p.games],
-    )?;
-    conn.execute(
-        "UPDATE puzzles SET rating = ?2, deviation = ?3, volatility = ?4, attempts = ?5
-         WHERE id = ?1",
-        params![a.puzzle, q.rating, q.deviation, q.volatility, q.games],
-    )?;
-    Ok(Applied::Attempted(Rated {
+    let facts = AttemptFacts {
         first,
-        player: [player, p],
-        puzzle: [puzzle, q],
-    }))
+        shown_nearby: conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM puzzle_reveals WHERE puzzle = ?1 AND block = ?2)",
+            params![a.puzzle, a.block],
+            |r| r.get(0),
+        )?,
+        player: rating(conn, a.player)?,
+        puzzle,
+    };
+    let rated = decide(facts, a.solved, PROVISIONAL);
+    if !a.solved {
+        conn.execute(
+            "INSERT INTO puzzle_reveals(puzzle, block, at) VALUES (?1, ?2, ?3)",
+            params![a.puzzle, a.block, a.at],
+        )?;
+    }
+    if rated.first && rated.unrated.is_none() {
+        let [p, q] = [rated.player[1], rated.puzzle[1]];
+        conn.execute(
+            "INSERT OR REPLACE INTO puzzle_ratings(player, rating, deviation, volatility, attempts)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![a.player, p.rating, p.deviation, p.volatility, p.games],
+        )?;
+        conn.execute(
+            "UPDATE puzzles SET rating = ?2, deviation = ?3, volatility = ?4, attempts = ?5
+             WHERE id = ?1",
+            params![a.puzzle, q.rating, q.deviation, q.volatility, q.games],
+        )?;
+    }
+    Ok(Applied::Attempted(rated))
 }
 
 /// Answers `query` from the rows as they are.
