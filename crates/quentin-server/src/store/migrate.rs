@@ -10,40 +10,16 @@ use rusqlite::{Connection, OpenFlags};
 
 use super::Sqlite;
 use super::postgres::{self, Postgres, UNBOUNDED};
+use super::tables::{self, Kind};
 use crate::report::say;
 
-/// The tables copied, in an order that keeps every row's references behind it: the players
-/// before what names them, the games before their moves and the tournaments' pairings, a
-/// tournament before its entrants and pairings.
-///
-/// Left out: `tournament_directors`, a lease (which process directs a tournament, until when),
-/// not the community's: the SQLite server that held it is stopped, and the first process on
-/// the database takes the direction from the rows as after any director's death. PostgreSQL's
-/// own tables (`owners`, `processes`, `presence`) start empty for the same reason.
-const TABLES: [&str; 19] = [
-    "players",
-    "ratings",
-    "challenges",
-    "games",
-    "moves",
-    "meta",
-    "puzzles",
-    "puzzle_ratings",
-    "puzzle_attempts",
-    // Moderation (schema step 4).
-    "operators",
-    "bans",
-    "marks",
-    "renames",
-    "audit",
-    "logins",
-    // Tournaments (step 5) and the messages left to players (step 6).
-    "tournaments",
-    "tournament_entrants",
-    "tournament_pairings",
-    "messages",
-];
-
+/// The tables copied are those [`tables::copied`] gives, in its order (the players before
+/// what names them, the games before their moves and the tournaments' pairings, a tournament
+/// before its entrants and pairings). Left out: `tournament_directors`, a lease (which process
+/// directs a tournament, until when), not the community's: the SQLite server that held it is
+/// stopped, and the first process on the database takes the direction from the rows as after
+/// any director's death. PostgreSQL's own tables (`owners`, `processes`, `presence`) start
+/// empty for the same reason.
 /// The tables whose `id` PostgreSQL generates (`BIGSERIAL`): after the copy each sequence
 /// goes on from the last number SQLite gave, so that the next player, challenge, audit row,
 /// tournament, pairing or message gets a fresh one.
@@ -94,8 +70,8 @@ pub fn migrate(from: &Path, to: &str) -> Result<()> {
         .enable_all()
         .build()?;
     let counts = runtime.block_on(copy(&source, to, &what))?;
-    for (table, n) in TABLES.iter().zip(counts) {
-        say(format_args!("{table}: {n} rows copied"));
+    for (table, n) in tables::copied().zip(counts) {
+        say(format_args!("{}: {n} rows copied", table.name));
     }
     say(format_args!(
         "{} is copied into {what}: start the servers with --database",
@@ -117,119 +93,9 @@ enum Value {
     Text(Option<String>),
 }
 
-/// Each table's columns, and how each crosses.
-fn columns(table: &str) -> &'static [(&'static str, char)] {
-    match table {
-        "players" => &[("id", 'i'), ("name", 't'), ("key", 't'), ("created", 'i')],
-        "ratings" => &[
-            ("player", 'i'),
-            ("game", 't'),
-            ("class", 't'),
-            ("rating", 'r'),
-            ("deviation", 'r'),
-            ("volatility", 'r'),
-            ("games", 'i'),
-        ],
-        "challenges" => &[
-            ("id", 'i'),
-            ("by", 'i'),
-            ("game", 't'),
-            ("size", 'i'),
-            ("pie", 'b'),
-            ("pieces", 'i'),
-            ("first", 't'),
-            ("clock", 't'),
-            ("rated", 'b'),
-            ("to_player", 'i'),
-            ("open", 'b'),
-        ],
-        "games" => &[
-            ("id", 'i'),
-            ("game", 't'),
-            ("size", 'i'),
-            ("pie", 'b'),
-            ("pieces", 'i'),
-            ("player1", 'i'),
-            ("player2", 'i'),
-            ("clock", 't'),
-            ("rated", 'b'),
-            ("left1", 'i'),
-            ("left2", 'i'),
-            ("turn_since", 'i'),
-            ("result", 't'),
-            ("reason", 't'),
-            ("ended", 'i'),
-        ],
-        "moves" => &[("game", 'i'), ("idx", 'i'), ("action", 't'), ("at", 'i')],
-        "puzzles" => &[
-            ("id", 't'),
-            ("game", 't'),
-            ("line", 't'),
-            ("rating", 'r'),
-            ("deviation", 'r'),
-            ("volatility", 'r'),
-            ("attempts", 'i'),
-        ],
-        "puzzle_ratings" => &[
-            ("player", 'i'),
-            ("rating", 'r'),
-            ("deviation", 'r'),
-            ("volatility", 'r'),
-            ("attempts", 'i'),
-        ],
-        "puzzle_attempts" => &[
-            ("player", 'i'),
-            ("puzzle", 't'),
-            ("solved", 'b'),
-            ("at", 'i'),
-        ],
-        "operators" | "marks" => &[("player", 'i'), ("at", 'i')],
-        "bans" => &[("player", 'i'), ("reason", 't'), ("ends", 'i'), ("at", 'i')],
-        "renames" => &[("player", 'i'), ("old", 't'), ("at", 'i')],
-        "audit" => &[
-            ("id", 'i'),
-            ("at", 'i'),
-            ("who", 't'),
-            ("what", 't'),
-            ("whom", 't'),
-            ("why", 't'),
-        ],
-        "logins" => &[("key", 't'), ("address", 't'), ("at", 'i')],
-        "tournaments" => &[
-            ("id", 'i'),
-            ("by", 'i'),
-            ("settings", 't'),
-            ("created", 'i'),
-            ("starts", 'i'),
-            ("status", 't'),
-            ("started", 'i'),
-        ],
-        "tournament_entrants" => &[
-            ("tournament", 'i'),
-            ("player", 'i'),
-            ("seq", 'i'),
-            ("withdrawn", 'b'),
-            ("strikes", 'i'),
-            ("paused", 'b'),
-        ],
-        "tournament_pairings" => &[
-            ("id", 'i'),
-            ("tournament", 'i'),
-            ("round", 'i'),
-            ("first", 'i'),
-            ("second", 'i'),
-            ("game", 'i'),
-        ],
-        // `seen` is an integer on both stores.
-        "messages" => &[
-            ("id", 'i'),
-            ("player", 'i'),
-            ("at", 'i'),
-            ("text", 't'),
-            ("seen", 'i'),
-        ],
-        _ => &[("key", 't'), ("value", 'i')],
-    }
+/// Each table's columns, and how each crosses ([`tables::TABLES`]).
+fn columns(table: &str) -> &'static [(&'static str, Kind)] {
+    tables::named(table).map_or(&[], |t| t.columns)
 }
 
 /// A table's columns, quoted, for a statement.
@@ -264,10 +130,10 @@ fn read(source: &Connection, table: &str) -> Result<Vec<Vec<Value>>> {
         let mut row = Vec::with_capacity(cols.len());
         for (i, (_, kind)) in cols.iter().enumerate() {
             row.push(match kind {
-                'i' => Value::Int(r.get(i)?),
-                'b' => Value::Bool(r.get::<_, i64>(i)? != 0),
-                'r' => Value::Real(r.get(i)?),
-                _ => Value::Text(r.get(i)?),
+                Kind::Int => Value::Int(r.get(i)?),
+                Kind::Bool => Value::Bool(r.get::<_, i64>(i)? != 0),
+                Kind::Real => Value::Real(r.get(i)?),
+                Kind::Text => Value::Text(r.get(i)?),
             });
         }
         out.push(row);
@@ -315,7 +181,7 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
     // the same players). Not refused: `meta` (the database's version), the shipped puzzles a
     // server adds at its start, and `logins`, which a test login to a server started on the
     // empty database leaves (of a key, not a player; kept beside the copied ones).
-    for table in TABLES {
+    for table in tables::copied().map(|t| t.name) {
         if matches!(table, "meta" | "puzzles" | "logins") {
             continue;
         }
@@ -328,7 +194,7 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
     // their ratings (no attempt can be at them: the database has no players).
     tx.execute("DELETE FROM puzzles", &[]).await?;
     let mut counts = Vec::new();
-    for table in TABLES {
+    for table in tables::copied().map(|t| t.name) {
         let before = count(&tx, table).await?;
         let rows = read(source, table).with_context(|| format!("cannot read {table}"))?;
         let conflict = if table == "meta" {

@@ -40,37 +40,6 @@ CREATE TABLE messages(
 CREATE INDEX messages_player ON messages(player, seen);
 ";
 
-/// The tables and columns of [`POSTGRES_STEP`] and [`POSTGRES_MESSAGES_STEP`], for the check
-/// of a database's shape.
-pub const COLUMNS: [(&str, &[&str]); 5] = [
-    ("messages", &["id", "player", "at", "text", "seen"]),
-    (
-        "tournaments",
-        &[
-            "id", "by", "settings", "created", "starts", "status", "started",
-        ],
-    ),
-    (
-        "tournament_entrants",
-        &[
-            "tournament",
-            "player",
-            "seq",
-            "withdrawn",
-            "strikes",
-            "paused",
-        ],
-    ),
-    (
-        "tournament_pairings",
-        &["id", "tournament", "round", "first", "second", "game"],
-    ),
-    (
-        "tournament_directors",
-        &["tournament", "process", "expires"],
-    ),
-];
-
 /// Every tournament.
 ///
 /// # Errors
