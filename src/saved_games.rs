@@ -43,7 +43,14 @@ pub fn shell_word(path: &Path) -> String {
 /// must be a command that works (issue 46).
 #[must_use]
 pub fn program_word() -> String {
-    let exe = std::env::current_exe().ok();
+    // A program whose file was replaced while it ran (an upgrade, a rebuild) is named
+    // `… (deleted)` by Linux; the name on the disk now is the one the shell will run.
+    let exe = std::env::current_exe().ok().map(|p| {
+        match p.to_str().and_then(|s| s.strip_suffix(" (deleted)")) {
+            Some(kept) => std::path::PathBuf::from(kept),
+            None => p,
+        }
+    });
     let real = |p: &Path| std::fs::canonicalize(p).ok();
     let mine = exe.as_deref().and_then(real);
     let on_path = std::env::var_os("PATH").is_some_and(|dirs| {

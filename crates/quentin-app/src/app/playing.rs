@@ -90,10 +90,11 @@ impl App {
         if let Some(outcome) = self.position().outcome()
             && let Some(winner) = outcome.winner()
         {
+            // Named as the screen names them: `--names`, the record's players, `you` online.
             text.push_str(&format!(
-                " {} wins (Player {}).",
+                " {} wins ({}).",
                 winner.capitalised(),
-                player_of(self.position(), winner)
+                self.person(player_of(self.position(), winner))
             ));
         }
         self.info(text);

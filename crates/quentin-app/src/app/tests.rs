@@ -210,6 +210,15 @@ fn a_forced_pass_is_announced_played_and_undone_with_its_cause() {
 }
 
 #[test]
+fn a_win_names_the_winner_as_the_screen_does() {
+    let mut app = after(3, false, "b2 a1 b1 c1");
+    app.set_names(["ann".to_string(), "bob".to_string()]);
+    app.screen.cursor = p("b3");
+    assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
+    assert_eq!(text(&app), "Black played b3. Black wins (ann).");
+}
+
+#[test]
 fn a_win_is_announced_and_n_starts_a_new_game() {
     let mut app = after(3, false, "b2 a1 b1 c1");
     assert_eq!(effect_of(&mut app, "n"), Effect::None);

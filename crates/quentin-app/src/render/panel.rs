@@ -286,8 +286,11 @@ fn legend<'a>(app: &App, glyphs: &Glyphs, palette: &Palette) -> (Vec<Line<'a>>, 
         .online_state()
         .map(|o| o.seat.is_some() && o.result.is_none());
     let keys = if let Some(playing) = online {
-        if playing {
-            "? help   R resign   q lobby"
+        // Every key of a game under way: an abort only while it can be one.
+        if playing && app.actions().len() < 2 {
+            "? help   u takeback   A abort   R resign   q lobby"
+        } else if playing {
+            "? help   u takeback   R resign   q lobby"
         } else {
             "? help   q lobby"
         }

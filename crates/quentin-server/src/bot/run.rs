@@ -60,10 +60,6 @@ fn admit(ctx: &Context, who: &Who, gate: Gate) -> Result<(), Refused> {
         (Gate::Newcomer, _) => Ok(()),
         (Gate::Operator, _) if session::is_operator(ctx, who) => Ok(()),
         (Gate::Operator, _) => Err(Refused::NotAnOperator),
-        #[cfg(feature = "test-hooks")]
-        (Gate::NotRenamed, _) if renamed => Err(Refused::Renamed),
-        #[cfg(feature = "test-hooks")]
-        (Gate::NotRenamed, _) => Ok(()),
         (Gate::Player | Gate::Abort(_), _) if renamed => Err(Refused::Renamed),
         (Gate::Registered | Gate::Player | Gate::Abort(_), None) => Err(Refused::RegisterFirst),
         (Gate::Registered | Gate::Player | Gate::Abort(_), Some(_)) => Ok(()),
@@ -99,33 +95,11 @@ async fn command_of(
                 .await
                 .map_err(Refused::Said)?,
         ),
-        #[cfg(feature = "test-hooks")]
-        BotCommand::ClockAdvance(seconds) => advance(ctx, seconds).await?,
-        // Fault injection for the tests: a failing disk under SQLite.
-        #[cfg(feature = "test-hooks")]
-        BotCommand::Store { failing } => {
-            super::super::store::sqlite::FAILING
-                .store(failing, std::sync::atomic::Ordering::SeqCst);
-            Outcome::Done
-        }
-        // Fault injection for the tests: a move's transaction left open on game ID.
-        #[cfg(feature = "test-hooks")]
-        BotCommand::Hold(id) => hub.hold(id).await.map(done).map_err(Refused::Said)?,
-        // Fault injection for the tests: this process reads nothing the others say, as one
-        // whose notifications are late, until told to read again.
-        #[cfg(feature = "test-hooks")]
-        BotCommand::Notes { reading } => {
-            super::super::cluster::READING.send_replace(reading);
-            Outcome::Done
-        }
-        // Fault injection for the tests: the session's task panics.
-        #[cfg(feature = "test-hooks")]
-        BotCommand::Panic => panic!("the test hook `panic`, as asked"),
         BotCommand::Challenge(spec) => {
             Outcome::Challenged(hub.challenge(me(who)?, &spec, now).await?)
         }
         BotCommand::Challenges { game, after } => {
-            let (page, more) = hub.challenges_page(game, after, PAGE);
+            let (page, more) = hub.challenges_page(me(who)?, game, after, PAGE);
             Outcome::Challenges { page, more, game }
         }
         BotCommand::Accept(id) => {
@@ -188,7 +162,7 @@ async fn command_of(
         BotCommand::PuzzleRating => Outcome::PuzzleRating(puzzles::rating(hub, me(who)?).await?),
         BotCommand::PuzzleLeaders => Outcome::PuzzleLeaders(puzzles::leaders(hub, LEADERS).await?),
         BotCommand::Solve { puzzle, moves } => {
-            Outcome::Solved(puzzles::solve(hub, me(who)?, &puzzle, &moves, now).await?)
+            Outcome::Solved(puzzles::solve(hub, me(who)?, who.address, &puzzle, &moves, now).await?)
         }
     })
 }
@@ -284,15 +258,4 @@ async fn cancel_tournament(ctx: &Context, who: &Who, id: TournamentId) -> Result
     })
     .await;
     Ok(Outcome::Cancelled)
-}
-
-/// `clock advance SECONDS`, on a test server only (built with the `test-hooks` feature).
-#[cfg(feature = "test-hooks")]
-async fn advance(ctx: &Context, seconds: f64) -> Result<Outcome, Refused> {
-    if !ctx.clock.advance((seconds * 1000.0) as i64) {
-        return Err(Refused::Said("unknown command clock".to_string()));
-    }
-    ctx.hub.tick(ctx.clock.now()).await;
-    ctx.hub.direct(ctx.clock.now()).await;
-    Ok(Outcome::Done)
 }

@@ -10,15 +10,22 @@ use super::views::{ChallengeView, GameView};
 use super::{ChallengeRow, Hub};
 use crate::ids::{ChallengeId, Moment, PlayerId};
 
+/// Whether `viewer` may see challenge `c`: one made to another player is not listed to them.
+fn seen_by(c: &ChallengeRow, viewer: PlayerId) -> bool {
+    c.to.is_none_or(|to| to == viewer) || c.by == viewer
+}
+
 /// The most lines of one page of a bot's listing.
 pub const PAGE: usize = 100;
 
 impl Hub {
-    /// The open challenges numbered after `after`, of `game` when given, oldest first: at
-    /// most `most`, and how many more there are after them.
+    /// The open challenges `viewer` may see (open to all, theirs, or made to them: one made to
+    /// another player is theirs alone) numbered after `after`, of `game` when given, oldest
+    /// first: at most `most`, and how many more there are after them.
     #[must_use]
     pub fn challenges_page(
         &self,
+        viewer: PlayerId,
         game: Option<Game>,
         after: ChallengeId,
         most: usize,
@@ -28,6 +35,7 @@ impl Hub {
             .challenges
             .range(ChallengeId(after.0.saturating_add(1))..)
             .map(|(_, c)| c)
+            .filter(|c| seen_by(c, viewer))
             .filter(|c| game.is_none_or(|g| c.setup.game == g));
         let page = open
             .by_ref()
@@ -47,7 +55,10 @@ impl Hub {
         let mut shown: Vec<&ChallengeRow> = inner.challenges.values().filter(theirs).collect();
         shown.truncate(most);
         let room = most - shown.len();
-        let others = inner.challenges.values().filter(|c| !theirs(c));
+        let others = inner
+            .challenges
+            .values()
+            .filter(|c| !theirs(c) && seen_by(c, player));
         let left = others.clone().count().saturating_sub(room);
         shown.extend(others.rev().take(room));
         shown.sort_by_key(|c| c.id);

@@ -143,8 +143,10 @@ impl Lobby {
             lines.push(Line::from(format!("  {text}")));
         }
         // The footer stays on the last row; the rest scrolls to keep the selected line shown.
+        // Every key of the lobby in 76 columns: the lists' headings say what Enter does there,
+        // and `?` lists the arrows and the rest.
         let footer =
-            Line::from("Up/Down  Enter open  c challenge  d withdraw  p puzzles  ? help  q quit");
+            Line::from("c challenge  d withdraw  p puzzles  t tournaments  ? help  q quit");
         let rows = usize::from(inner.height).saturating_sub(1);
         let chosen = at.get(selected).copied().unwrap_or(0);
         let top = (chosen + 2)
