@@ -35,6 +35,7 @@ mod safety;
 mod server_agree;
 mod server_backup;
 mod server_bot;
+mod server_busy;
 mod server_cluster;
 mod server_cluster_faults;
 mod server_cluster_ops;

@@ -4,7 +4,6 @@
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior};
@@ -39,7 +38,7 @@ impl LedgerFile {
         let conn = Connection::open_with_flags(path, flags)
             .with_context(|| format!("cannot open the store {}", path.display()))?;
         conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.busy_timeout(Duration::from_secs(5))?;
+        conn.busy_timeout(super::BUSY_WAIT)?;
         Ok(LedgerFile(Mutex::new(conn)))
     }
 
