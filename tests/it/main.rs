@@ -56,6 +56,7 @@ mod server_play;
 mod server_pool;
 mod server_private;
 mod server_puzzles;
+mod server_sanctions;
 mod server_store;
 mod server_store_batch;
 mod server_store_round;
