@@ -66,6 +66,10 @@ pub struct ServeArgs {
     /// New players one network block (an IPv4 /24, an IPv6 /64) may register an hour.
     #[arg(long, value_name = "N", default_value_t = 20)]
     registrations_per_hour: usize,
+    /// Days each login (its key, address and time, for the operators' `players`) is kept
+    /// before it is deleted; a refused login is kept once a minute a network block.
+    #[arg(long, value_name = "DAYS", default_value_t = 90)]
+    keep_logins: u32,
     /// Rated games a day between the same two players; the next are played casual.
     #[arg(long, value_name = "N", default_value_t = 3)]
     rated_games_per_pair: usize,
@@ -241,6 +245,7 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
         },
         metrics: args.metrics.clone(),
         registrations_per_hour: args.registrations_per_hour,
+        keep_logins: args.keep_logins,
         test_hooks: args.test_hooks,
         log_level: args.log_level.clone(),
         puzzles: crate::puzzles::shipped()

@@ -163,6 +163,7 @@ fn a_player_who_is_not_an_operator_is_told_so() {
         "ban alice spam",
         "unban alice",
         "rename alice",
+        "free alice",
         "close 1",
         "reset alice",
         "mark alice",
@@ -193,10 +194,23 @@ fn operators_rename_abort_close_reset_and_mark_and_the_log_lists_each() {
     let told = rude.ask("challenges");
     assert!(told.starts_with("? an operator renamed you"), "{told}");
     assert_eq!(rude.ask("register bob"), "? name taken");
+    // The name taken from them is held: not theirs again, in any case, nor anyone's.
+    for name in ["rude", "RUDE"] {
+        assert_eq!(
+            rude.ask(&format!("register {name}")),
+            "? an operator took that name from you: pick another (only an operator can free it)"
+        );
+    }
     assert_eq!(rude.ask("register polite"), "=");
     assert_eq!(rude.ask("whoami"), "= polite");
-    // The old name is free again.
     let mut other = server.bot(&key(&dir, "dave"));
+    assert_eq!(other.ask("register rude"), "? name taken");
+    // Until an operator frees it.
+    assert_eq!(
+        root.ask("free dave"),
+        "? the name dave is not held: only a name an operator took with rename is"
+    );
+    assert_eq!(root.ask("free rude"), "=");
     assert_eq!(other.ask("register rude"), "=");
 
     // abort: any game, unrated.
@@ -257,7 +271,7 @@ fn operators_rename_abort_close_reset_and_mark_and_the_log_lists_each() {
     assert_eq!(
         whats,
         [
-            "rename", "new-name", "abort", "close", "reset", "mark", "unmark"
+            "rename", "new-name", "free", "abort", "close", "reset", "mark", "unmark"
         ],
         "{log}"
     );
@@ -282,10 +296,14 @@ fn serve_admin_orders_the_same_words_against_a_stopped_store_and_a_running_one()
     server.stop();
 
     // Stopped: the store takes the orders.
-    assert_eq!(admin(&server.data, &["op", "root"]), Ok(String::new()));
+    // Each says what it did.
+    assert_eq!(
+        admin(&server.data, &["op", "root"]),
+        Ok("root is an operator".to_string())
+    );
     assert_eq!(
         admin(&server.data, &["ban", "alice", "spam"]),
-        Ok(String::new())
+        Ok("banned alice: spam".to_string())
     );
     let refused = admin(&server.data, &["ban", "nobody", "spam"]).unwrap_err();
     assert!(refused.contains("no player named nobody"), "{refused}");
@@ -310,10 +328,16 @@ fn serve_admin_orders_the_same_words_against_a_stopped_store_and_a_running_one()
     assert!(root.ok("log").ends_with(" host ban alice: spam"));
 
     // Running: an order of `quentin serve admin` reaches the server within a second.
-    assert_eq!(admin(&server.data, &["unban", "alice"]), Ok(String::new()));
+    assert_eq!(
+        admin(&server.data, &["unban", "alice"]),
+        Ok("unbanned alice".to_string())
+    );
     logs_in_as(&server, &dir.join("alice"), "alice");
     let open = bob.ok("challenge brique size 9 casual");
-    assert_eq!(admin(&server.data, &["close", &open]), Ok(String::new()));
+    assert_eq!(
+        admin(&server.data, &["close", &open]),
+        Ok(format!("closed challenge {open}"))
+    );
     until(&mut bob, "challenges", |a| {
         !a.contains(&format!("{open} brique"))
     });

@@ -15,7 +15,47 @@ use anyhow::{Context as _, Result, bail};
 use russh::keys::{HashAlg, PublicKey};
 
 /// The most bytes of a message of the day: a screen's worth.
-const MOTD_BYTES: usize = 2048;
+const MOTD_BYTES: u64 = 2048;
+
+/// The most bytes of a list of keys or names: some ten thousand keys.
+const LIST_BYTES: u64 = 1024 * 1024;
+
+/// The bytes of the regular file `file` (a link is followed), at most `most` of them: a file
+/// that is not regular (a device such as `/dev/zero`, a FIFO, a directory), or a longer one, is
+/// refused without reading more than `most` bytes and one.
+///
+/// # Errors
+/// A file that cannot be read, is not a regular file, or holds more than `most` bytes.
+pub fn read_regular(file: &Path, most: u64, what: &str) -> Result<Vec<u8>> {
+    use std::io::Read as _;
+    let shown = file.display();
+    // Looked at before it is opened: a FIFO with no writer would keep the open waiting.
+    let before = std::fs::metadata(file).with_context(|| format!("cannot read {shown}"))?;
+    if !before.is_file() {
+        bail!("{shown} is not a regular file: {what} must be one");
+    }
+    let opened = std::fs::File::open(file).with_context(|| format!("cannot read {shown}"))?;
+    // And again once open: the name may have been given to something else between.
+    let meta = opened
+        .metadata()
+        .with_context(|| format!("cannot read {shown}"))?;
+    if !meta.is_file() {
+        bail!("{shown} is not a regular file: {what} must be one");
+    }
+    let too_long = |n: u64| anyhow::anyhow!("{shown} is {n} bytes: {what} has at most {most}");
+    if meta.len() > most {
+        return Err(too_long(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    opened
+        .take(most + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {shown}"))?;
+    if bytes.len() as u64 > most {
+        return Err(too_long(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
 
 /// The files the lists come from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -42,8 +82,9 @@ impl KeyList {
     /// # Errors
     /// When it cannot be read, or a line is neither a public key, a fingerprint nor a name.
     pub fn read(file: &Path) -> Result<KeyList> {
-        let text = std::fs::read_to_string(file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
+        let bytes = read_regular(file, LIST_BYTES, "a list of keys and names")?;
+        let text = String::from_utf8(bytes)
+            .with_context(|| format!("{} is not UTF-8 text", file.display()))?;
         KeyList::parse(&text)
             .map_err(|(line, why)| anyhow::anyhow!("{} line {line}: {why}", file.display()))
     }
@@ -149,14 +190,7 @@ impl Lists {
 /// The message of the day in `file`: its lines, without control characters (a terminal's
 /// escapes would reach every player), at most [`MOTD_BYTES`].
 fn motd(file: &Path) -> Result<Vec<String>> {
-    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    if bytes.len() > MOTD_BYTES {
-        bail!(
-            "{} is {} bytes: a message of the day has at most {MOTD_BYTES}",
-            file.display(),
-            bytes.len()
-        );
-    }
+    let bytes = read_regular(file, MOTD_BYTES, "a message of the day")?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("{} is not UTF-8 text", file.display()))?;
     let lines: Vec<String> = text

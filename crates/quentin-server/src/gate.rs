@@ -10,7 +10,9 @@
 //! a block that already has connections waiting is refused at random, more often the fuller
 //! the places (random early drop, from 30 % to 100 %); when every place is taken, a newcomer
 //! from a block with fewer waiting connections than the fullest block takes the place of that
-//! block's oldest (which is cut); and a block whose connection ended without logging in is
+//! block's oldest (which is cut), or, when no block is fuller than the newcomer's would be
+//! (every block holds one), the place of the oldest connection of another block holding at
+//! least as many; and a block whose connection ended without logging in is
 //! refused for a few seconds (a penalty that grows with each such end, up to a minute).
 
 use std::collections::HashMap;
@@ -202,13 +204,25 @@ impl Gate {
             }
         }
         if counts.startups >= full {
-            // Every place taken: the fullest block gives its oldest to a less crowded one.
+            // Every place taken: the fullest block gives its oldest to a less crowded one; when
+            // none is fuller than the newcomer's would be (every block holds one, say), the
+            // oldest connection of a block holding as many gives its place, as OpenSSH's
+            // random early drop would let a newcomer in.
             let fullest = counts
                 .per_block
                 .iter()
                 .max_by_key(|(_, waiting)| waiting.len())
                 .filter(|(_, waiting)| waiting.len() > from + 1)
-                .map(|(b, _)| *b);
+                .map(|(b, _)| *b)
+                .or_else(|| {
+                    counts
+                        .per_block
+                        .iter()
+                        .filter(|(b, waiting)| **b != block && waiting.len() > from)
+                        .filter_map(|(b, waiting)| Some((*b, waiting.first()?.since)))
+                        .min_by_key(|(_, since)| *since)
+                        .map(|(b, _)| b)
+                });
             let Some(fullest) = fullest else {
                 return Err(Refused::Startups);
             };
@@ -445,6 +459,38 @@ mod tests {
         );
         newcomer.logged_in();
         for (_, s) in held {
+            s.logged_in();
+        }
+    }
+
+    #[test]
+    fn when_every_block_holds_one_a_newcomer_takes_the_oldest_s_place() {
+        let gate = Gate::new(Bounds {
+            max_startups: 4,
+            startups_per_address: 2,
+            max_sessions: 2,
+            sessions_per_key: 2,
+            login_grace: Duration::from_secs(60),
+        });
+        let cut = Arc::new(Mutex::new(Vec::new()));
+        let evict = |n: u8| -> Evict {
+            let cut = cut.clone();
+            Box::new(move || cut.lock().unwrap().push(n))
+        };
+        // Four blocks, one each (a newcomer's block is never dropped at random).
+        let held: Vec<Startup> = (1..=4)
+            .map(|n| gate.admit([10, 0, n, 1].into(), evict(n)).unwrap())
+            .collect();
+        let newcomer = gate.admit([10, 0, 9, 1].into(), evict(9)).unwrap();
+        assert_eq!(*cut.lock().unwrap(), [1], "the oldest gave its place");
+        assert_eq!(gate.taken("").0, 4);
+        // A second from the newcomer's block is fuller than every other: refused.
+        assert_eq!(
+            gate.admit([10, 0, 9, 2].into(), evict(9)).err(),
+            Some(Refused::Startups)
+        );
+        newcomer.logged_in();
+        for s in held {
             s.logged_in();
         }
     }

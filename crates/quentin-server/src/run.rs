@@ -71,6 +71,8 @@ pub struct ServeOptions {
     pub access: AccessFiles,
     /// New players a network block may register an hour.
     pub registrations_per_hour: usize,
+    /// Days each login's key, address and time are kept (`--keep-logins`).
+    pub keep_logins: u32,
     /// Where to serve the metrics (Prometheus's text format at `/metrics`), if anywhere.
     pub metrics: Option<String>,
     /// A test server (the hidden `--test-hooks`): a clock that the hook `clock advance` moves
@@ -304,11 +306,13 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         || options.fair.asks_per_minute == 0
         || options.fair.live_games == 0
         || options.registrations_per_hour == 0
+        || options.keep_logins == 0
     {
         bail!(
             "--max-sessions, --sessions-per-key, --max-startups, --max-startups-per-address, \
              --login-grace-time, --database-pool, --challenges-per-minute, \
-             --live-games-per-player and --registrations-per-hour must be at least 1"
+             --live-games-per-player, --registrations-per-hour and --keep-logins must be at \
+             least 1"
         );
     }
     start_log(&options.log_level)?;
@@ -399,7 +403,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         closed: Notify::new(),
         reviews: super::reviews::Reviews::new(options.review_threads),
         access,
-        moderation: Moderation::new(ledger),
+        moderation: Moderation::new(ledger).keeping_logins(options.keep_logins),
         signups: super::signup::Signups::new(options.registrations_per_hour),
         watchers: Some(watchers.handle().clone()),
     });

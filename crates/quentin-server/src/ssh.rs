@@ -384,6 +384,15 @@ impl russh::server::Handler for Connection {
             Err(refused) => {
                 // Let in only to be told why, and closed.
                 self.link.ending(format!("login refused: {refused}"));
+                // Kept too, for `players`, but once a minute a network block: a flood of
+                // refused logins does not grow the store.
+                if self
+                    .ctx
+                    .moderation
+                    .keep_refused(self.link.peer.ip(), self.ctx.clock.now())
+                {
+                    session::keep_login(&self.ctx, &key, self.link.peer.ip());
+                }
                 tracing::warn!(peer = %self.link.peer, %key, player = %player, "login refused: {refused}");
                 self.refused = Some(refused);
             }

@@ -68,6 +68,18 @@ pub fn query_i64(url: &str, sql: &str) -> i64 {
     })
 }
 
+/// Runs `sql` on the test's database and gives the first column of every row, as text.
+pub fn query_texts(url: &str, sql: &str) -> Vec<String> {
+    runtime().block_on(async {
+        let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        let rows = client.query(sql, &[]).await.unwrap();
+        rows.iter().map(|r| r.get(0)).collect()
+    })
+}
+
 impl Database {
     /// A new empty database named after `test`, or `None` (and a line saying the test was
     /// skipped) when no PostgreSQL server is named.

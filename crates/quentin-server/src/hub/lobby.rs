@@ -32,7 +32,9 @@ impl Hub {
             if let Some(p) = inner.keys.get(key).and_then(|id| inner.players.get(id)) {
                 return Err(Refusal::KeyHasName(p.name.clone()));
             }
-            if inner.names.contains_key(&name.to_ascii_lowercase()) {
+            let lower = name.to_ascii_lowercase();
+            // A name an operator took from a player is held from everyone until freed.
+            if inner.names.contains_key(&lower) || self.sanctions.borrow().held.contains(&lower) {
                 return Err(Refusal::NameTaken);
             }
         }

@@ -46,6 +46,8 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
         Some(_) => None,
         None => Some(Order::parse(&words).map_err(|why| anyhow!(why))?),
     };
+    // What the order did, printed when its answer says nothing: the host sees it was done.
+    let done = order.as_ref().map(Order::done);
     let answer = match database {
         None => {
             let path = data.join("server.db");
@@ -90,7 +92,10 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
             }
         }
     };
-    answer.map_err(|why| anyhow!(why))
+    match (answer.map_err(|why| anyhow!(why))?, done) {
+        (said, Some(done)) if said.is_empty() => Ok(done),
+        (said, _) => Ok(said),
+    }
 }
 
 /// A runtime for this command's calls to the store (no server's runtime runs it).

@@ -23,8 +23,8 @@ use anyhow::Result;
 use deadpool_postgres::Pool;
 
 use super::super::store::ledger::{
-    AuditLine, AuditTail, ChallengeOpen, Decision, Flag, GameOver, NameFacts, NameFree, Named,
-    Plan, PlayerNamed, Sanction, SanctionRows, TournamentStatus, Write,
+    AuditLine, AuditTail, ChallengeOpen, Decision, Flag, GameOver, NameFacts, NameFree, NameHeld,
+    Named, Plan, PlayerNamed, Sanction, SanctionRows, TournamentStatus, Write,
 };
 use super::super::store::postgres::ledger as pg;
 use super::super::store::sqlite::ledger::{self as lite, LedgerFile};
@@ -181,6 +181,10 @@ impl Ledger {
                 self.carry_out(player(&name, None), move |p| rename(&s, found(p, &name)?.0))
                     .await
             }
+            Order::Free(name) => {
+                self.carry_out(NameHeld(name.clone()), move |held| free(&s, &name, held))
+                    .await
+            }
             Order::Abort(id) => {
                 self.carry_out(GameOver(id), move |over| abort(&s, id, over))
                     .await
@@ -308,6 +312,20 @@ impl Ledger {
         }
     }
 
+    /// Deletes the logins kept from before `before`: how many.
+    ///
+    /// # Errors
+    /// A failing store.
+    pub async fn prune_logins(&self, before: Moment) -> Result<u64> {
+        match &self.store {
+            Store::Sqlite(file) => {
+                let file = file.clone();
+                tokio::task::spawn_blocking(move || file.prune_logins(before)).await?
+            }
+            Store::Postgres(pool) => pg::prune_logins(pool, before).await,
+        }
+    }
+
     /// `player`, renamed by an operator, picks `name`: kept, and said in the audit log.
     ///
     /// # Errors
@@ -331,6 +349,19 @@ impl Ledger {
 /// `ban`: the ban in place of any, the player's open challenges closed (the processes drop
 /// them from memory on reading the audit line).
 fn ban(s: &Stamp, p: Named, until: Option<Moment>, reason: String) -> Decision<String> {
+    if let Some(until) = until
+        && until <= s.now
+    {
+        return Err(format!(
+            "a ban until {} would ban nobody: that day has begun (UTC); give a day to come",
+            super::date(until)
+        ));
+    }
+    // Stripped here too, whatever way the order came: only printable text is stored.
+    let reason = super::printable(&reason);
+    if reason.is_empty() {
+        return Err("a ban needs a reason".to_string());
+    }
     let why = match until {
         Some(until) => format!("{reason} (until {})", super::date(until)),
         None => reason.clone(),
@@ -395,6 +426,18 @@ fn cancel(s: &Stamp, id: i64, status: Option<String>) -> Decision<String> {
     }
 }
 
+/// `free NAME`: a name an operator took (`rename`) given back, said in the audit log (the
+/// processes drop it from the names they hold on reading it).
+fn free(s: &Stamp, name: &str, held: bool) -> Decision<String> {
+    if !held {
+        return Err(format!(
+            "the name {} is not held: only a name an operator took with rename is",
+            super::super::spec::shown(name)
+        ));
+    }
+    Ok(s.plan(Vec::new(), name, "", String::new()))
+}
+
 /// `close CHALLENGE`: an open challenge closed.
 fn close(s: &Stamp, id: ChallengeId, open: bool) -> Decision<String> {
     if !open {
@@ -415,6 +458,15 @@ fn pick(player: PlayerId, name: &str, now: Moment, facts: NameFacts) -> Decision
         return Err("name taken".to_string());
     }
     let old = facts.old.unwrap_or_else(|| placeholder(player));
+    if old.eq_ignore_ascii_case(name) {
+        return Err(
+            "an operator took that name from you: pick another (only an operator can free it)"
+                .to_string(),
+        );
+    }
+    if facts.held {
+        return Err("name taken".to_string());
+    }
     let s = Stamp {
         by: name.to_string(),
         what: "new-name",
@@ -458,6 +510,22 @@ fn sanctions_of(rows: SanctionRows) -> Sanctions {
             .iter()
             .filter_map(|whom| whom.strip_prefix("tournament t")?.parse().ok())
             .collect(),
+        held: held_names(&rows.held),
         last: rows.last,
     }
+}
+
+/// The names held, from the audit log's `rename` and `free` lines in order: each name taken
+/// by a `rename` until a `free` of it.
+fn held_names(rows: &[(String, String)]) -> std::collections::HashSet<String> {
+    let mut held = std::collections::HashSet::new();
+    for (what, whom) in rows {
+        let name = whom.to_ascii_lowercase();
+        if what == "rename" {
+            held.insert(name);
+        } else {
+            held.remove(&name);
+        }
+    }
+    held
 }

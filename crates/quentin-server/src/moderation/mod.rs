@@ -53,6 +53,9 @@ pub enum Order {
     Log,
     /// `tournament cancel ID`: the tournament cancelled, its games under way aborted.
     CancelTournament(i64),
+    /// `free NAME`: a name an operator took from a player (`rename`) given back, for anyone to
+    /// take again.
+    Free(String),
     /// `op NAME` (the host's `quentin serve admin` only).
     Op(String),
     /// `deop NAME` (the host's `quentin serve admin` only).
@@ -61,9 +64,22 @@ pub enum Order {
 
 /// The first words of the orders, as the bot protocol tells them from a player's commands
 /// (`abort` apart: a player's own abort, unless an operator's of a game not theirs).
-pub const ORDER_WORDS: [&str; 9] = [
-    "ban", "unban", "rename", "close", "reset", "mark", "unmark", "players", "log",
+pub const ORDER_WORDS: [&str; 10] = [
+    "ban", "unban", "rename", "free", "close", "reset", "mark", "unmark", "players", "log",
 ];
+
+/// An operator's text (a ban's reason) as it is stored and shown: a tab a space, every other
+/// control character (a terminal's escapes, a NUL) left out, the ends trimmed. The same on
+/// both stores, whatever the text came through (a bot's line, `quentin serve admin`'s words).
+#[must_use]
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .filter(|c| !c.is_control())
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
 
 /// How an operator's `abort` is written (the bot protocol's answer to one with more words).
 pub const ABORT_USAGE: &str = "abort GAME";
@@ -93,17 +109,19 @@ impl Order {
                     Some(reason) => (None, reason),
                     None => (None, &[][..]),
                 };
+                let reason = printable(&reason.join(" "));
                 if reason.is_empty() {
                     return Err(format!("a ban needs a reason: {usage}"));
                 }
                 Order::Ban {
                     name: (*name).to_string(),
                     until,
-                    reason: reason.join(" "),
+                    reason,
                 }
             }
             "unban" => Order::Unban(name("unban NAME")?),
             "rename" => Order::Rename(name("rename NAME")?),
+            "free" => Order::Free(name("free NAME")?),
             "abort" => Order::Abort(GameId(number(ABORT_USAGE)?)),
             "close" => Order::Close(ChallengeId(number("close CHALLENGE")?)),
             "reset" => Order::Reset(name("reset NAME")?),
@@ -133,7 +151,7 @@ impl Order {
             "deop" => Order::Deop(name("deop NAME")?),
             other => {
                 return Err(format!(
-                    "unknown order {}: ban, unban, rename, abort, close, reset, mark, unmark, \
+                    "unknown order {}: ban, unban, rename, free, abort, close, reset, mark, unmark, \
                      players, log, tournament cancel, op, deop",
                     super::spec::shown(other)
                 ));
@@ -148,6 +166,7 @@ impl Order {
             Order::Ban { .. } => "ban",
             Order::Unban(_) => "unban",
             Order::Rename(_) => "rename",
+            Order::Free(_) => "free",
             Order::Abort(_) => "abort",
             Order::Close(_) => "close",
             Order::Reset(_) => "reset",
@@ -158,6 +177,37 @@ impl Order {
             Order::CancelTournament(_) => "cancel",
             Order::Op(_) => "op",
             Order::Deop(_) => "deop",
+        }
+    }
+}
+
+impl Order {
+    /// What the order did, said when its answer is empty (`quentin serve admin` prints it).
+    #[must_use]
+    pub fn done(&self) -> String {
+        match self {
+            Order::Ban {
+                name,
+                until: Some(until),
+                reason,
+            } => format!("banned {name} until {}: {reason}", date(*until)),
+            Order::Ban { name, reason, .. } => format!("banned {name}: {reason}"),
+            Order::Unban(name) => format!("unbanned {name}"),
+            Order::Rename(name) => format!("renamed {name}"),
+            Order::Free(name) => format!("freed the name {name}: anyone may take it"),
+            Order::Abort(id) => format!("aborted game {id}"),
+            Order::Close(id) => format!("closed challenge {id}"),
+            Order::Reset(name) => format!("reset the ratings of {name}"),
+            Order::Mark(name) => format!("marked {name}: their games are played unrated"),
+            Order::Unmark(name) => format!("unmarked {name}"),
+            Order::Players(_) => "no players".to_string(),
+            Order::Log => "the audit log is empty".to_string(),
+            Order::CancelTournament(id) => format!(
+                "cancelled tournament {}",
+                super::tournament::TournamentId(*id)
+            ),
+            Order::Op(name) => format!("{name} is an operator"),
+            Order::Deop(name) => format!("{name} is no longer an operator"),
         }
     }
 }
@@ -240,6 +290,9 @@ pub struct Sanctions {
     pub renamed: HashSet<PlayerId>,
     /// The players the store names operators (`quentin serve admin op NAME`).
     pub operators: HashSet<PlayerId>,
+    /// The names operators took from players (`rename`), in lower case: held from everyone
+    /// until an operator frees them (`free NAME`).
+    pub held: HashSet<String>,
     /// The games an operator ordered aborted (those still going on are ended by their owner).
     pub aborts: BTreeSet<GameId>,
     /// The tournaments an operator ordered cancelled (cancelled by their director, their

@@ -3,32 +3,93 @@
 //! given elsewhere (another process on the database, or `quentin serve admin`), each row of
 //! the audit log that is new applied to the memory once.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::super::Context;
 use super::super::hub::Hub;
 use super::ledger::placeholder;
 use super::{AuditRow, Ledger, Order};
-use crate::ids::{ChallengeId, GameId, Moment};
+use crate::ids::{ChallengeId, GameId, Millis, Moment};
 
 /// How often the ledger is read again.
 pub const EVERY: Duration = Duration::from_millis(500);
+
+/// How often the logins older than `--keep-logins` are deleted (by the server's clock).
+const PRUNE_EVERY: Millis = Millis(3_600_000);
+/// A refused login is kept at most once in this time from one network block.
+const REFUSED_EVERY: Millis = Millis(60_000);
+/// The default of `--keep-logins`, in days.
+pub const KEEP_LOGINS_DAYS: u32 = 90;
 
 /// The ledger, and one reading of it at a time.
 pub struct Moderation {
     ledger: Ledger,
     turn: tokio::sync::Mutex<()>,
+    /// How long a login is kept.
+    keep_logins: Millis,
+    /// When the logins were last pruned.
+    pruned: Mutex<Option<Moment>>,
+    /// When a refused login of each network block was last kept.
+    refused: Mutex<HashMap<IpAddr, Moment>>,
 }
 
 impl Moderation {
-    /// Moderation over `ledger`.
+    /// Moderation over `ledger`, keeping the logins [`KEEP_LOGINS_DAYS`] days.
     #[must_use]
     pub fn new(ledger: Ledger) -> Moderation {
         Moderation {
             ledger,
             turn: tokio::sync::Mutex::new(()),
+            keep_logins: days(KEEP_LOGINS_DAYS),
+            pruned: Mutex::new(None),
+            refused: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The same, keeping the logins `days` days (`--keep-logins`).
+    #[must_use]
+    pub fn keeping_logins(mut self, days_kept: u32) -> Moderation {
+        self.keep_logins = days(days_kept);
+        self
+    }
+
+    /// Whether a refused login from `address` at `now` is to be kept: the first of its network
+    /// block in a minute.
+    pub fn keep_refused(&self, address: IpAddr, now: Moment) -> bool {
+        let block = super::super::gate::block_of(address);
+        let mut last = self.refused.lock().unwrap_or_else(PoisonError::into_inner);
+        // The blocks not heard from in a minute are forgotten: the map stays small.
+        last.retain(|_, at| now - *at < REFUSED_EVERY);
+        if last.contains_key(&block) {
+            return false;
+        }
+        last.insert(block, now);
+        true
+    }
+
+    /// Deletes the logins older than `--keep-logins`, once an hour of the server's clock.
+    ///
+    /// # Errors
+    /// A store that cannot delete them (tried again at the next reading).
+    pub async fn prune(&self, now: Moment) -> anyhow::Result<()> {
+        {
+            let last = self.pruned.lock().unwrap_or_else(PoisonError::into_inner);
+            if last.is_some_and(|at| now - at < PRUNE_EVERY) {
+                return Ok(());
+            }
+        }
+        let gone = self.ledger.prune_logins(now - self.keep_logins).await?;
+        *self.pruned.lock().unwrap_or_else(PoisonError::into_inner) = Some(now);
+        if gone > 0 {
+            tracing::info!(
+                "deleted {gone} logins older than {} days",
+                self.keep_logins.0 / 86_400_000
+            );
+        }
+        Ok(())
     }
 
     /// The ledger.
@@ -96,6 +157,11 @@ impl Moderation {
     }
 }
 
+/// `n` days.
+fn days(n: u32) -> Millis {
+    Millis(i64::from(n) * 86_400_000)
+}
+
 /// Returns once game `id` is over, or after a few seconds.
 async fn over(hub: &Hub, id: GameId) {
     let Ok(mut news) = hub.watch_game(id) else {
@@ -157,6 +223,9 @@ pub async fn run(ctx: Arc<Context>) {
         }
         if let Err(e) = ctx.moderation.refresh(&ctx.hub, ctx.clock.now()).await {
             tracing::warn!("cannot read the operators' ledger (tried again): {e:#}");
+        }
+        if let Err(e) = ctx.moderation.prune(ctx.clock.now()).await {
+            tracing::warn!("cannot delete the old logins (tried again): {e:#}");
         }
     }
 }

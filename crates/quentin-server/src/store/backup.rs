@@ -48,6 +48,7 @@ pub fn backup(store: &Path, to: &Path) -> Result<Counts> {
     if !store.is_file() {
         bail!("there is no store at {what}: give the server's --data directory");
     }
+    target(store, to)?;
     // Read and write, but never created: the server's WAL index must be shared, not made.
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let source = Connection::open_with_flags(store, flags)
@@ -81,6 +82,95 @@ pub fn backup(store: &Path, to: &Path) -> Result<Counts> {
         let _ = std::fs::remove_file(&partial);
     }
     written
+}
+
+/// Refuses a backup's target `to` that is not a regular file nor a new one (a device such as
+/// `/dev/full`, a directory, a FIFO: the rename would replace it), that is the store of `store`
+/// or one of the files beside it in its data directory (the journal, the lock, the host key),
+/// or that a running program has open (the server's log, another store): the rename would
+/// take it from under them.
+///
+/// # Errors
+/// Such a target, said with why.
+fn target(store: &Path, to: &Path) -> Result<()> {
+    let shown = to.display();
+    let meta = match std::fs::metadata(to) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // A new file: only not one the store's own names would take.
+            if let (Some(dir), Some(name)) = (to.parent(), to.file_name()) {
+                let dir = if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                };
+                let same_dir = match (dir.canonicalize(), store.parent().map(Path::canonicalize)) {
+                    (Ok(a), Some(Ok(b))) => a == b,
+                    _ => false,
+                };
+                let store_name = store.file_name().unwrap_or_default().to_string_lossy();
+                if same_dir && name.to_string_lossy().starts_with(&*store_name) {
+                    bail!("{shown} is the store's own file: back it up to another place");
+                }
+            }
+            return Ok(());
+        }
+        Err(e) => return Err(e).with_context(|| format!("cannot look at {shown}")),
+    };
+    if !meta.is_file() {
+        bail!("{shown} is not a regular file: a backup is written to a regular file or a new one");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let id = (meta.dev(), meta.ino());
+        // The store and every file beside it: its journal, its lock, the host key.
+        if let Some(dir) = store.parent()
+            && let Ok(entries) = std::fs::read_dir(dir)
+        {
+            for entry in entries.flatten() {
+                if let Ok(m) = std::fs::metadata(entry.path())
+                    && (m.dev(), m.ino()) == id
+                {
+                    bail!(
+                        "{shown} is the server's own file {}: back it up to another place",
+                        entry.path().display()
+                    );
+                }
+            }
+        }
+        if let Some(pid) = open_by(id) {
+            bail!("{shown} is open in process {pid}: back it up to a file no program has open");
+        }
+    }
+    Ok(())
+}
+
+/// A process that has the file of `(device, inode)` open, among those this user may look at
+/// (Linux's `/proc/PID/fd`); `None` where there is no `/proc`.
+#[cfg(unix)]
+fn open_by(id: (u64, u64)) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt as _;
+    for process in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = process
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(fds) = std::fs::read_dir(process.path().join("fd")) else {
+            continue;
+        };
+        for fd in fds.flatten() {
+            if let Ok(m) = std::fs::metadata(fd.path())
+                && (m.dev(), m.ino()) == id
+            {
+                return Some(pid);
+            }
+        }
+    }
+    None
 }
 
 /// Runs `backup` in one step of every page, tried again while the server's writer holds the

@@ -120,6 +120,9 @@ pub struct SanctionRows {
     pub aborted: Vec<String>,
     /// Whom each `cancel` of the audit log names (`tournament tN`).
     pub cancelled: Vec<String>,
+    /// Each `rename` (whom: the name taken) and `free` (whom: the name freed) of the audit
+    /// log, its word and whom, in order.
+    pub held: Vec<(String, String)>,
     /// The number of the audit log's last row (0: none).
     pub last: i64,
 }
@@ -159,6 +162,8 @@ pub struct NameFacts {
     pub taken: bool,
     /// The player's name before an operator renamed them, if the store keeps it.
     pub old: Option<String>,
+    /// Whether an operator took that name from a player and has not freed it.
+    pub held: bool,
 }
 
 /// Something an order needs to know, read in its transaction before it decides. Each backend
@@ -190,6 +195,22 @@ pub struct GameOver(pub GameId);
 impl Need for GameOver {
     type Facts = Option<bool>;
 }
+
+/// Whether an operator took the name `0` from a player (`rename`) and has not freed it.
+#[derive(Clone, Debug)]
+pub struct NameHeld(pub String);
+
+impl Need for NameHeld {
+    type Facts = bool;
+}
+
+/// The audit log's statement that finds whether a name is held, the same on both stores (`?1`
+/// the name; PostgreSQL's `$1`): the last `rename` or `free` of that name, a `rename`.
+pub const HELD: &str = "SELECT what FROM audit WHERE what IN ('rename', 'free') \
+                        AND lower(whom) = lower(?1) ORDER BY id DESC LIMIT 1";
+
+/// Every `rename` and `free` of the audit log, in order.
+pub const HOLDS: &str = "SELECT what, whom FROM audit WHERE what IN ('rename', 'free') ORDER BY id";
 
 /// Tournament `0`'s status, if there is one.
 #[derive(Clone, Copy, Debug)]

@@ -152,7 +152,7 @@ pub fn migrate(conn: &mut Connection, what: &str) -> Result<()> {
 
 fn upgrade(conn: &mut Connection, from: i64) -> Result<()> {
     for (n, step) in STEPS.iter().enumerate().skip(usize::try_from(from)?) {
-        let tx = conn.transaction()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         tx.execute_batch(step)
             .with_context(|| format!("cannot bring the store to version {}", n + 1))?;
         tx.pragma_update(None, "user_version", n as i64 + 1)?;

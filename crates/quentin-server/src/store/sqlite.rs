@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::{Context as _, Result, anyhow, bail};
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior, params};
 
 use quentin_rules::Game;
 
@@ -18,6 +18,11 @@ use crate::ids::{ChallengeId, GameId, PlayerId};
 
 pub mod ledger;
 mod puzzles;
+
+/// How long a write waits for another connection's (the ledger's, a backup's) before the
+/// store is said to be unable to save: every transaction that writes takes the write lock
+/// when it begins, so that it waits rather than being refused.
+pub const BUSY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The store in one SQLite file.
 pub struct Sqlite {
@@ -58,7 +63,7 @@ impl Sqlite {
         // Every commit reaches the disk before it returns: a move answered `=` survives a crash.
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.busy_timeout(BUSY_WAIT)?;
         schema::migrate(&mut conn, &what)?;
         Ok(Sqlite { conn })
     }
@@ -456,7 +461,13 @@ impl Backend for Sqlite {
         if FAILING.load(std::sync::atomic::Ordering::SeqCst) {
             anyhow::bail!("disk I/O error (the test hook `store fail`)");
         }
-        let tx = self.conn.transaction()?;
+        // A writer from its first statement (`BEGIN IMMEDIATE`): a deferred transaction that
+        // reads, then writes after another connection's commit (the ledger's, a login's) is
+        // refused as busy at once, whatever the busy timeout; a writer waits for the lock
+        // instead, within the busy timeout.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut outcomes = Vec::with_capacity(changes.len());
         for change in changes {
             // Each change in a savepoint of its own: one that fails is undone alone.

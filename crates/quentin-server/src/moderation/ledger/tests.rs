@@ -98,6 +98,7 @@ fn a_renamed_player_picks_a_free_name_and_the_log_says_what_it_was() {
     let taken = NameFacts {
         taken: true,
         old: None,
+        held: false,
     };
     assert_eq!(
         pick(PlayerId(1), "ally", Moment(5), taken),
@@ -110,6 +111,7 @@ fn a_renamed_player_picks_a_free_name_and_the_log_says_what_it_was() {
         NameFacts {
             taken: false,
             old: Some("alice".into()),
+            held: false,
         },
     )
     .unwrap();
@@ -130,6 +132,61 @@ fn a_renamed_player_picks_a_free_name_and_the_log_says_what_it_was() {
             })
         ]
     );
+}
+
+#[test]
+fn a_name_taken_by_an_operator_is_held_from_its_player_and_from_everyone_until_freed() {
+    let facts = |old: Option<&str>, held| NameFacts {
+        taken: false,
+        old: old.map(String::from),
+        held,
+    };
+    let own = pick(PlayerId(1), "ALICE", Moment(5), facts(Some("alice"), true)).unwrap_err();
+    assert!(
+        own.starts_with("an operator took that name from you"),
+        "{own}"
+    );
+    assert_eq!(
+        pick(PlayerId(2), "alice", Moment(5), facts(Some("bob"), true)),
+        Err("name taken".to_string())
+    );
+    assert!(pick(PlayerId(2), "alice", Moment(5), facts(Some("bob"), false)).is_ok());
+    let held = |rows: &[(&str, &str)]| {
+        let rows: Vec<(String, String)> = rows
+            .iter()
+            .map(|(a, b)| ((*a).to_string(), (*b).to_string()))
+            .collect();
+        let mut names: Vec<String> = held_names(&rows).into_iter().collect();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        held(&[("rename", "Alice"), ("rename", "bob"), ("free", "alice")]),
+        ["bob"]
+    );
+    assert_eq!(held(&[("free", "bob"), ("rename", "bob")]), ["bob"]);
+    assert!(free(&stamp("free"), "carol", false).is_err());
+    assert_eq!(
+        audit_of(&free(&stamp("free"), "carol", true).unwrap()).whom,
+        "carol"
+    );
+}
+
+#[test]
+fn a_ban_until_a_day_begun_is_refused_and_its_reason_is_kept_printable() {
+    // stamp()'s now is 1970-01-01 00:00:01.
+    let today = super::super::day("1970-01-01").unwrap();
+    let refused = ban(&stamp("ban"), alice(), Some(today), "spam".into()).unwrap_err();
+    assert!(refused.contains("would ban nobody"), "{refused}");
+    let plan = ban(
+        &stamp("ban"),
+        alice(),
+        None,
+        "\u{1b}[2J\u{1b}]0;pwned\u{7} spam\0 \t".into(),
+    )
+    .unwrap();
+    assert_eq!(audit_of(&plan).why, "[2J]0;pwned spam");
+    assert!(ban(&stamp("ban"), alice(), None, "\u{1b}\0".into()).is_err());
 }
 
 /// The orders through the ledger on a SQLite store: each answer's words, and the rows they

@@ -9,9 +9,9 @@ use deadpool_postgres::{Object, Pool};
 use tokio_postgres::{IsolationLevel, Row, Transaction};
 
 use super::super::ledger::{
-    AuditLine, AuditRow, AuditTail, BanRow, ChallengeOpen, Decision, GameOver, NameFacts, NameFree,
-    Named, Need, PlayerFacts, PlayerList, PlayerNamed, Sanction, SanctionRows, TournamentStatus,
-    Write,
+    AuditLine, AuditRow, AuditTail, BanRow, ChallengeOpen, Decision, GameOver, HELD, HOLDS,
+    NameFacts, NameFree, NameHeld, Named, Need, PlayerFacts, PlayerList, PlayerNamed, Sanction,
+    SanctionRows, TournamentStatus, Write,
 };
 use super::pool_error;
 use crate::ids::{Moment, PlayerId};
@@ -87,6 +87,12 @@ pub async fn sanctions(pool: &Pool) -> Result<SanctionRows> {
         operators: column(&tx, "SELECT player FROM operators", &[]).await?,
         aborted: column(&tx, "SELECT whom FROM audit WHERE what = 'abort'", &[]).await?,
         cancelled: column(&tx, "SELECT whom FROM audit WHERE what = 'cancel'", &[]).await?,
+        held: tx
+            .query(HOLDS, &[])
+            .await?
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<_>>()?,
         last: tx
             .query_one("SELECT COALESCE(MAX(id), 0) FROM audit", &[])
             .await?
@@ -111,6 +117,17 @@ pub async fn since(pool: &Pool, last: i64) -> Result<Vec<AuditRow>> {
         .iter()
         .map(audit_row)
         .collect()
+}
+
+/// Deletes the logins kept from before `before`: how many.
+///
+/// # Errors
+/// A failing database.
+pub async fn prune_logins(pool: &Pool, before: Moment) -> Result<u64> {
+    Ok(client(pool)
+        .await?
+        .execute("DELETE FROM logins WHERE at < $1", &[&before])
+        .await?)
 }
 
 /// Keeps a login of `key` from `address` at `at`.
@@ -281,6 +298,21 @@ impl Read for AuditTail {
     }
 }
 
+/// Whether an operator took `name` from a player and has not freed it.
+async fn held(tx: &Transaction<'_>, name: &str) -> Result<bool> {
+    let last: Option<String> = match tx.query_opt(&HELD.replace("?1", "$1"), &[&name]).await? {
+        None => None,
+        Some(r) => Some(r.try_get(0)?),
+    };
+    Ok(last.as_deref() == Some("rename"))
+}
+
+impl Read for NameHeld {
+    async fn read(&self, tx: &Transaction<'_>) -> Result<Self::Facts> {
+        held(tx, &self.0).await
+    }
+}
+
 impl Read for NameFree {
     async fn read(&self, tx: &Transaction<'_>) -> Result<Self::Facts> {
         let old = match tx
@@ -292,6 +324,7 @@ impl Read for NameFree {
         };
         Ok(NameFacts {
             taken: named(tx, &self.name).await?.is_some(),
+            held: held(tx, &self.name).await?,
             old,
         })
     }

@@ -4,15 +4,14 @@
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior};
 
 use super::super::ledger::{
-    AuditLine, AuditRow, AuditTail, BanRow, ChallengeOpen, Decision, GameOver, NameFacts, NameFree,
-    Named, Need, PlayerFacts, PlayerList, PlayerNamed, Sanction, SanctionRows, TournamentStatus,
-    Write,
+    AuditLine, AuditRow, AuditTail, BanRow, ChallengeOpen, Decision, GameOver, HELD, HOLDS,
+    NameFacts, NameFree, NameHeld, Named, Need, PlayerFacts, PlayerList, PlayerNamed, Sanction,
+    SanctionRows, TournamentStatus, Write,
 };
 use crate::ids::{Moment, PlayerId};
 
@@ -39,7 +38,7 @@ impl LedgerFile {
         let conn = Connection::open_with_flags(path, flags)
             .with_context(|| format!("cannot open the store {}", path.display()))?;
         conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.busy_timeout(Duration::from_secs(5))?;
+        conn.busy_timeout(super::BUSY_WAIT)?;
         Ok(LedgerFile(Mutex::new(conn)))
     }
 
@@ -109,6 +108,11 @@ impl LedgerFile {
             operators: ids("operators")?,
             aborted: whoms("abort")?,
             cancelled: whoms("cancel")?,
+            held: {
+                let mut statement = tx.prepare(HOLDS)?;
+                let rows = statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                rows.collect::<Result<_, _>>()?
+            },
             last: tx.query_row("SELECT COALESCE(MAX(id), 0) FROM audit", [], |r| r.get(0))?,
         };
         tx.commit()?;
@@ -125,6 +129,17 @@ impl LedgerFile {
             "SELECT id, at, who, what, whom, why FROM audit WHERE id > ?1 ORDER BY id",
             [last],
         )
+    }
+
+    /// Deletes the logins kept from before `before`: how many. Blocking.
+    ///
+    /// # Errors
+    /// A failing store.
+    pub fn prune_logins(&self, before: Moment) -> Result<u64> {
+        let n = self
+            .conn()
+            .execute("DELETE FROM logins WHERE at < ?1", [before])?;
+        Ok(n as u64)
     }
 
     /// Keeps a login of `key` from `address` at `at`. Blocking.
@@ -286,10 +301,23 @@ impl Read for AuditTail {
     }
 }
 
+/// Whether an operator took `name` from a player and has not freed it.
+fn held(tx: &Transaction<'_>, name: &str) -> Result<bool> {
+    let last: Option<String> = tx.query_row(HELD, [name], |r| r.get(0)).optional()?;
+    Ok(last.as_deref() == Some("rename"))
+}
+
+impl Read for NameHeld {
+    fn read(&self, tx: &Transaction<'_>) -> Result<Self::Facts> {
+        held(tx, &self.0)
+    }
+}
+
 impl Read for NameFree {
     fn read(&self, tx: &Transaction<'_>) -> Result<Self::Facts> {
         Ok(NameFacts {
             taken: named(tx, &self.name)?.is_some(),
+            held: held(tx, &self.name)?,
             old: tx
                 .query_row(
                     "SELECT old FROM renames WHERE player = ?1",
