@@ -68,6 +68,8 @@ mod server_store_batch;
 mod server_store_round;
 mod server_tournament_acts;
 mod server_tournament_race;
+mod server_tournament_races;
+mod server_tournament_tui;
 mod server_tournaments;
 mod server_truth;
 mod solve;

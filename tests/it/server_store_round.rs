@@ -140,6 +140,7 @@ fn join(t: i64, player: i64) -> Change {
     Change::Tournament(TournamentChange::Join {
         tournament: t,
         player: PlayerId(player),
+        max: 64,
     })
 }
 

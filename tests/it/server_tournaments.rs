@@ -546,19 +546,25 @@ fn the_lobby_s_tournament_screen_makes_one_joins_it_and_shows_its_standings() {
     alice.send("swiss quentin size 5 clock 1+0 rounds 9 max 8\r");
     alice.wait_for("more rounds than a round robin");
     alice.send("\x7f\x7f\x7f\x7f\x7f\x7f\x7f2\r");
-    alice.wait_for("Tournament t1 made.");
-    alice.wait_for("> t1 swiss quentin 5 open 0/64 by alice");
-    // Enter joins the selected tournament; a bot joins too, and the table shows both.
+    // Its creator is entered: the page lists her; Enter again says she is in it already.
+    alice.wait_for("Tournament t1 made; you are in it (w leaves).");
+    alice.wait_for("> t1 swiss quentin 5 open 1/64 by alice");
     alice.send("\r");
-    alice.wait_for("You joined tournament t1.");
+    alice.wait_for("already");
+    // A bot joins too, and the standings, in named columns, show both.
     let mut bob = server.registered(&dir, "bob");
     assert_eq!(bob.ask("join t1"), "=");
-    let screen = alice.wait_for("player 2 bob 0 0 0");
+    let screen = alice.wait_for("   2 bob");
     assert!(
-        screen.contains("swiss quentin 5 open round 0 of 2"),
+        screen.contains("swiss quentin 5x5, clock 1+0, "),
         "{screen}"
     );
-    assert!(screen.contains("player 1 alice 0 0 0"), "{screen}");
+    assert!(screen.contains("open, 2 joined (at least 3)"), "{screen}");
+    assert!(
+        screen.contains("Rank Name  Points Buchholz Sonneborn-Berger"),
+        "{screen}"
+    );
+    assert!(screen.contains("   1 alice"), "{screen}");
     assert!(
         screen.contains("t1 swiss quentin 5 open 2/64 by alice"),
         "{screen}"

@@ -17,6 +17,9 @@ pub enum GameCommand {
     Decline,
     /// Aborts the game, before both players have made a first move.
     Abort,
+    /// The game's screen is shown to the player: in a tournament game, the timer of their
+    /// first move starts now (once).
+    Shown,
 }
 
 /// What a command did.

@@ -23,6 +23,7 @@ mod play;
 mod presence;
 mod puzzles;
 mod route;
+mod summons;
 mod tournaments;
 mod views;
 
@@ -50,6 +51,7 @@ pub use crate::refusal::Refusal;
 pub use agree::Rematch;
 pub use command::{Owner, PeerFuture, Peers};
 pub use listings::PAGE;
+pub use summons::InTournament;
 #[cfg(test)]
 pub use tournaments::TournamentGame;
 pub use tournaments::TournamentView;
@@ -104,6 +106,9 @@ pub(crate) struct Live {
     pub(crate) watchers: usize,
     /// The count of watchers its news last told.
     pub(crate) watchers_told: usize,
+    /// Whether each seat's first-move timer was started afresh as its tournament game was
+    /// shown to it (memory only: once a process).
+    pub(crate) shown: [bool; 2],
     pub(crate) news: watch::Sender<u64>,
     /// Held from a change's check to its commit: the game's changes come one at a time.
     turn: Turn,
@@ -121,6 +126,7 @@ impl Live {
             changes: None,
             watchers: 0,
             watchers_told: 0,
+            shown: [false; 2],
             news: watch::channel(0).0,
             turn: Turn::default(),
         }
@@ -261,7 +267,7 @@ impl Inner {
     }
 
     /// Game `id`, or why not.
-    fn live(&self, id: GameId) -> Result<&Live, Refusal> {
+    pub(crate) fn live(&self, id: GameId) -> Result<&Live, Refusal> {
         self.games.get(&id).ok_or_else(|| self.missing(id))
     }
 }

@@ -99,6 +99,8 @@ enum Next {
     Lobby,
     Operators,
     Game(GameId),
+    /// A tournament game of the player's has begun: it opens with a bell.
+    Summoned(GameId),
     Puzzles,
     Quit,
 }
@@ -283,6 +285,8 @@ pub async fn run(
                 // key away. Correspondence games wait in the lobby's list.
                 let mut next = running_live_game(&ctx, me.0).map_or(Next::Lobby, Next::Game);
                 let mut lobby = Lobby::new((me.0.0, me.1.clone())).colored(screen.color);
+                // The tournament games this session has taken the player to, or told of.
+                let mut seen = Seen::default();
                 // Who the operators' screen asks for: this key, with the name it has now.
                 let operator = Who {
                     key: who.key.clone(),
@@ -292,7 +296,7 @@ pub async fn run(
                 loop {
                     next = match next {
                         Next::Lobby => {
-                            let mut glue = LobbyGlue::open(&ctx, &mut lobby).await;
+                            let mut glue = LobbyGlue::open(&ctx, &mut lobby, &mut seen).await;
                             drive(&mut glue, &mut screen, &mut input).await
                         }
                         Next::Game(id) if watching(&ctx, me.0, id) => {
@@ -305,7 +309,15 @@ pub async fn run(
                                 None => return,
                             }
                         }
-                        Next::Game(id) => game_screen(&ctx, &me, id, &mut screen, &mut input).await,
+                        Next::Summoned(id) => {
+                            if screen.out.send(b"\x07").await.is_err() {
+                                break;
+                            }
+                            game_screen(&ctx, &me, id, &mut seen, &mut screen, &mut input).await
+                        }
+                        Next::Game(id) => {
+                            game_screen(&ctx, &me, id, &mut seen, &mut screen, &mut input).await
+                        }
                         Next::Puzzles => {
                             puzzle_screen(&ctx, &me, who.address, &mut screen, &mut input).await
                         }
@@ -368,7 +380,10 @@ async fn watch_apart(
     let handle = ctx.watchers.as_ref()?;
     let (ctx, me) = (ctx.clone(), me.clone());
     let task = handle.spawn(async move {
-        let next = game_screen(&ctx, &me, id, &mut screen, &mut input).await;
+        // A watcher told of a tournament game of theirs goes to it with one key; back in the
+        // lobby, one not gone to is opened then.
+        let mut seen = Seen::default();
+        let next = game_screen(&ctx, &me, id, &mut seen, &mut screen, &mut input).await;
         (next, screen, input)
     });
     match task.await {
@@ -376,6 +391,25 @@ async fn watch_apart(
         Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
         Err(_) => None,
     }
+}
+
+/// The tournament games a session has taken its player to, or told them of: each once.
+pub(crate) type Seen = std::collections::HashSet<GameId>;
+
+/// The first live tournament game of `me` that the session has not taken them to or told
+/// them of yet, now counted as such.
+fn summons(
+    ctx: &Context,
+    me: PlayerId,
+    seen: &mut Seen,
+) -> Option<(GameId, super::hub::InTournament)> {
+    let (id, t) = ctx
+        .hub
+        .live_tournament_games(me)
+        .into_iter()
+        .find(|(g, _)| !seen.contains(g))?;
+    seen.insert(id);
+    Some((id, t))
 }
 
 /// What a player's terminal says when the server stops.

@@ -280,6 +280,7 @@ fn command_words(command: GameCommand) -> String {
         GameCommand::TakeBack => "takeback".to_string(),
         GameCommand::Decline => "decline".to_string(),
         GameCommand::Abort => "abort".to_string(),
+        GameCommand::Shown => "shown".to_string(),
     }
 }
 
@@ -291,6 +292,7 @@ fn command_of(words: &[&str]) -> Option<GameCommand> {
         ["takeback"] => GameCommand::TakeBack,
         ["decline"] => GameCommand::Decline,
         ["abort"] => GameCommand::Abort,
+        ["shown"] => GameCommand::Shown,
         _ => return None,
     })
 }
@@ -329,6 +331,7 @@ fn answer_words(answer: &Answer) -> String {
         Refusal::TimeRanOut => "time-ran-out".to_string(),
         Refusal::NotYourTurn => "not-your-turn".to_string(),
         Refusal::RatedNoTakeback => "rated-no-takeback".to_string(),
+        Refusal::TournamentNoRematch => "tournament-no-rematch".to_string(),
         Refusal::NothingToTakeBack => "nothing-to-take-back".to_string(),
         Refusal::TooLateToAbort => "too-late-to-abort".to_string(),
         Refusal::NotOver => "not-over".to_string(),
@@ -378,6 +381,7 @@ fn answer_of(words: &[&str]) -> Option<Answer> {
         "time-ran-out" => bare(refused(Refusal::TimeRanOut)),
         "not-your-turn" => bare(refused(Refusal::NotYourTurn)),
         "rated-no-takeback" => bare(refused(Refusal::RatedNoTakeback)),
+        "tournament-no-rematch" => bare(refused(Refusal::TournamentNoRematch)),
         "nothing-to-take-back" => bare(refused(Refusal::NothingToTakeBack)),
         "too-late-to-abort" => bare(refused(Refusal::TooLateToAbort)),
         "not-over" => bare(refused(Refusal::NotOver)),
@@ -421,6 +425,7 @@ mod tests {
             Refusal::NotYourTurn,
             Refusal::Illegal(Illegal::SwapNotOffered),
             Refusal::RatedNoTakeback,
+            Refusal::TournamentNoRematch,
             Refusal::NothingToTakeBack,
             Refusal::TooLateToAbort,
             Refusal::NotOver,
@@ -485,6 +490,7 @@ mod tests {
             Some(GameCommand::TakeBack),
             Some(GameCommand::Decline),
             Some(GameCommand::Abort),
+            Some(GameCommand::Shown),
             None,
         ] {
             notes.push(Note::Ask {

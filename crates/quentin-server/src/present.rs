@@ -16,18 +16,28 @@ impl GameView {
     /// `alice ran out of time: bob wins`, `Game aborted: bob made no first move`.
     #[must_use]
     pub fn result_text(&self) -> Option<String> {
-        Some(self.finish()?.text(&self.names, None))
+        Some(
+            self.finish()?
+                .text_in(&self.names, None, self.in_words().as_deref()),
+        )
     }
 
     /// The result from `seat`'s side, with the rating change of a rated game: `You joined
     /// top and bottom: you win, +12`.
     #[must_use]
     pub fn result_for(&self, seat: Seat) -> Option<String> {
-        let mut text = self.finish()?.text(&self.names, Some(seat.index()));
+        let mut text =
+            self.finish()?
+                .text_in(&self.names, Some(seat.index()), self.in_words().as_deref());
         if let Some(changes) = self.changes {
             text.push_str(&format!(", {}", signed(changes[seat])));
         }
         Some(text)
+    }
+
+    /// The tournament it is a game of, in words: `tournament t7, round 2`.
+    fn in_words(&self) -> Option<String> {
+        self.tournament.map(|t| t.to_string())
     }
 
     /// Seat `seat`'s rating as shown: `1500?` while provisional.

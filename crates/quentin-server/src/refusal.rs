@@ -57,6 +57,8 @@ pub enum Refusal {
     Illegal(Illegal),
     /// A takeback in a rated game.
     RatedNoTakeback,
+    /// A rematch of a tournament's game: the tournament pairs its games.
+    TournamentNoRematch,
     /// A takeback asked by one who has made no action.
     NothingToTakeBack,
     /// An abort after both players have made a first move.
@@ -118,6 +120,9 @@ impl fmt::Display for Refusal {
             Refusal::NotYourTurn => f.write_str("not your turn"),
             Refusal::Illegal(why) => write!(f, "illegal move: {why}"),
             Refusal::RatedNoTakeback => f.write_str("a rated game has no takebacks"),
+            Refusal::TournamentNoRematch => {
+                f.write_str("a tournament game has no rematch: the tournament pairs its games")
+            }
             Refusal::NothingToTakeBack => f.write_str("nothing to take back"),
             Refusal::TooLateToAbort => {
                 f.write_str("both players have moved: the game can no longer be aborted")

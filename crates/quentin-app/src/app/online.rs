@@ -81,6 +81,34 @@ pub fn edges(color: Color) -> &'static str {
 }
 
 impl Finish {
+    /// [`Finish::text`], a game of `tournament` (in words) said as what it is there: a first
+    /// move not made is a forfeit, `You made no first move: you lose by forfeit (tournament
+    /// t7, round 2)`.
+    #[must_use]
+    pub fn text_in(
+        &self,
+        names: &[String; 2],
+        viewer: Option<usize>,
+        tournament: Option<&str>,
+    ) -> String {
+        match (self, tournament) {
+            (&Finish::Aborted(Abort::NoFirstMove(idle)), Some(tournament)) => {
+                let who = if viewer == Some(idle) {
+                    "You".to_string()
+                } else {
+                    names[idle].clone()
+                };
+                let outcome = match viewer {
+                    Some(me) if me == idle => "you lose".to_string(),
+                    Some(_) => "you win".to_string(),
+                    None => format!("{} wins", names[1 - idle]),
+                };
+                format!("{who} made no first move: {outcome} by forfeit ({tournament})")
+            }
+            _ => self.text(names, viewer),
+        }
+    }
+
     /// The result in words, `viewer` (a seat, or none for a watcher) addressed as `you`:
     /// `bob joined top and bottom: you lose`, `You win on time`, `alice resigned: bob wins`,
     /// `Draw by repetition`, `Game aborted: bob made no first move`.
@@ -167,6 +195,8 @@ pub struct Online {
     pub connected: [bool; 2],
     /// How many others watch the game.
     pub watchers: usize,
+    /// The tournament it is a game of, in words (`tournament t7, round 2`), if any.
+    pub tournament: Option<String>,
 }
 
 impl Online {
@@ -183,7 +213,11 @@ impl Online {
     /// The result from this viewer's side ([`Finish::text`]).
     #[must_use]
     pub fn result_text(&self) -> Option<String> {
-        Some(self.result.as_ref()?.text(&self.names, self.seat))
+        Some(
+            self.result
+                .as_ref()?
+                .text_in(&self.names, self.seat, self.tournament.as_deref()),
+        )
     }
 
     /// Whether the viewer lost the game (a banner without stars).
@@ -470,6 +504,9 @@ impl App {
                 self.warn(
                     "Both players have moved: the game can no longer be aborted (R resigns).",
                 );
+            }
+            C::NewGame if online.seat.is_some() && online.tournament.is_some() => {
+                self.warn("A tournament game has no rematch: the tournament pairs the next.");
             }
             C::NewGame if online.seat.is_some() && online.result.is_some() => {
                 let accepting = online.rematch.is_some() && online.rematch != online.seat;

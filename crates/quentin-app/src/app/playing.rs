@@ -196,7 +196,16 @@ impl App {
         self.mode = Mode::Replay;
         self.review.looking_over = true;
         self.go_to(n);
-        if self.online.game.is_some() {
+        if self
+            .online
+            .game
+            .as_ref()
+            .is_some_and(|o| o.tournament.is_some())
+        {
+            self.info(
+                "Looking the game over: Left/Right step, v reviews it, q goes back to the lobby.",
+            );
+        } else if self.online.game.is_some() {
             self.info(
                 "Looking the game over: Left/Right step, v reviews it, n offers a rematch, q \
                  goes back to the lobby.",

@@ -453,6 +453,7 @@ pub(crate) fn online(seat: Option<usize>) -> Online {
         rematch: None,
         connected: [true, true],
         watchers: 0,
+        tournament: None,
     }
 }
 

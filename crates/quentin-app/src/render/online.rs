@@ -95,8 +95,12 @@ pub(super) fn lines<'a>(
         (_, 1) => "; 1 watcher".to_string(),
         (_, n) => format!("; {n} watchers"),
     };
+    let tournament = online
+        .tournament
+        .as_ref()
+        .map_or(String::new(), |t| format!(", {t}"));
     out.push(Line::from(format!(
-        "{}, {}{watchers}",
+        "{}, {}{tournament}{watchers}",
         if online.rated { "Rated" } else { "Casual" },
         online.clock,
     )));
@@ -120,6 +124,10 @@ pub(super) fn lines<'a>(
         _ => {}
     }
     match (online.rematch, online.seat) {
+        // A tournament pairs its games: no rematch.
+        (_, Some(_)) if online.result.is_some() && online.tournament.is_some() => out.push(
+            Line::styled("Left looks the game over, q goes back", palette.hint),
+        ),
         (None, Some(_)) if online.result.is_some() => out.push(Line::styled(
             "n rematch, Left looks the game over",
             palette.hint,

@@ -251,6 +251,7 @@ fn an_online_game_names_its_players_and_a_watcher_is_offered_no_swap() {
     let bob = online_after_c3(crate::app::Online {
         running: Some(1),
         watchers: 2,
+        tournament: None,
         ..online(Some(1))
     });
     let mut bob = bob;
@@ -261,6 +262,7 @@ fn an_online_game_names_its_players_and_a_watcher_is_offered_no_swap() {
     let mut carol = online_after_c3(crate::app::Online {
         running: Some(1),
         watchers: 1,
+        tournament: None,
         ..online(None)
     });
     let screen = draw_app(&mut carol, 80, 24).backend().to_string();

@@ -53,7 +53,8 @@ pub struct Tournament {
     pub id: i64,
     /// Its line in the list.
     pub summary: String,
-    /// Its table: the status line, one line a player, then its games.
+    /// Its page: its terms, its status, the standings' header, one line a player, then the
+    /// crosstable and its games.
     pub table: Vec<String>,
     /// How many players its table lists.
     pub players: usize,
@@ -106,6 +107,8 @@ pub enum Ask {
     JoinTournament(i64),
     /// Withdraw from tournament `id`.
     WithdrawTournament(i64),
+    /// Start tournament `id` now (its creator's).
+    StartTournament(i64),
     /// Leave the server.
     Quit,
     /// Open the operators' screen (for operators only).

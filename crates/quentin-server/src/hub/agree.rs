@@ -171,6 +171,10 @@ impl Hub {
             if game.row.result.is_none() {
                 return Err(Refusal::NotOver);
             }
+            if inner.in_tournament(id).is_some() {
+                return Err(Refusal::TournamentNoRematch);
+            }
+            let game = inner.live(id)?;
             if let Some(next) = game.rematch_game {
                 return Ok(Rematch::Started(next));
             }

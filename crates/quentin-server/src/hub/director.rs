@@ -293,7 +293,10 @@ impl Hub {
                         joined,
                         needed,
                     };
-                    self.cancelled(id, &why, now).await.map(|()| true)
+                    // Started on another process meanwhile: its news brings it here.
+                    self.cancelled(id, &why, now, false)
+                        .await
+                        .map(|moved| moved.is_none())
                 }
                 Pairs::Moved(_) | Pairs::Unread => Ok(false),
             },

@@ -133,6 +133,8 @@ pub(super) fn held_until(inner: &Inner, player: PlayerId, now: Moment) -> Option
     let mut left: Vec<Moment> = inner
         .games
         .values()
+        // A tournament's forfeit for no first move is a loss in the tournament only.
+        .filter(|g| inner.in_tournament(g.row.id).is_none())
         .filter_map(|g| {
             let seat = g.row.players.iter().position(|p| *p == player)?;
             let ended = g.row.ended?;

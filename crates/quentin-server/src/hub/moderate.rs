@@ -102,7 +102,7 @@ impl Hub {
                 continue;
             }
             let why = Cancelled::ByOperator(super::super::tournament::TournamentId(id));
-            if let Err(e) = self.cancelled(id, &why, now).await {
+            if let Err(e) = self.cancelled(id, &why, now, true).await {
                 tracing::warn!(tournament = id, "cannot cancel the tournament: {e}");
             }
         }

@@ -380,6 +380,10 @@ impl Hub {
                 .abort_here(player, id, now)
                 .await
                 .map(|()| Outcome::Done),
+            GameCommand::Shown => self
+                .shown_here(player, id, now)
+                .await
+                .map(|()| Outcome::Done),
         }
     }
 

@@ -242,7 +242,7 @@ impl Hub {
         id: TournamentId,
     ) -> Result<(), TournamentRefusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
-        {
+        let most = {
             let inner = self.lock();
             let t = inner
                 .tournaments
@@ -258,16 +258,22 @@ impl Hub {
             if t.entrants.len() >= most {
                 return Err(TournamentRefusal::Full(id, most));
             }
-        }
+            most
+        };
         let change = Change::Tournament(TournamentChange::Join {
             tournament: id.0,
             player,
+            max: i64::try_from(most).unwrap_or(i64::MAX),
         });
         self.commit(change, vec![turn], move |inner, applied| {
             // Started (or cancelled) on another process, whose news has not come yet: the
             // store holds the join to an open tournament.
             if let Applied::Status(status) = applied {
                 return Ok(Err(TournamentRefusal::TooLateToJoin(id, status)));
+            }
+            // Full in the store: joins answered on another process, whose news has not come.
+            if matches!(applied, Applied::Taken) {
+                return Ok(Err(TournamentRefusal::Full(id, most)));
             }
             if let Some(t) = inner.tournaments.get_mut(&id.0) {
                 t.entrants.push(EntrantRow {
@@ -402,19 +408,26 @@ impl Hub {
                 creator: inner.name_of(by),
             }
         };
-        self.cancelled(id.0, &why, now)
-            .await
-            .map_err(TournamentRefusal::Store)
+        match self.cancelled(id.0, &why, now, false).await {
+            Ok(None) => Ok(()),
+            // Started on another process meanwhile (its news not here yet): the start stands.
+            Ok(Some(status)) if status == "running" => Err(TournamentRefusal::RunningCancel(id)),
+            Ok(Some(status)) => Err(TournamentRefusal::Status(id, status)),
+            Err(refusal) => Err(TournamentRefusal::Store(refusal)),
+        }
     }
 
-    /// Tournament `id`, open or running, is cancelled, each entrant left the message of
-    /// `why`; its games under way are aborted by [`Hub::end_sanctioned`] (their owners').
+    /// Tournament `id`, open (or, with `running`, an operator's order, running) is cancelled,
+    /// each entrant left the message of `why`; its games under way are aborted by
+    /// [`Hub::end_sanctioned`] (their owners'). `Some(status)` when the store holds it
+    /// otherwise (started, or cancelled, on another process): nothing is done.
     pub(crate) async fn cancelled(
         &self,
         id: i64,
         why: &Cancelled,
         now: Moment,
-    ) -> Result<(), Refusal> {
+        running: bool,
+    ) -> Result<Option<String>, Refusal> {
         let text = why.to_string();
         let turn = self.lobby_turn.clone().lock_owned().await;
         let live = self
@@ -423,20 +436,24 @@ impl Hub {
             .get(&id)
             .is_some_and(|t| matches!(t.status.as_str(), "open" | "running"));
         if !live {
-            return Ok(());
+            return Ok(None);
         }
         let change = Change::Tournament(TournamentChange::Cancel {
             tournament: id,
             at: now,
             text,
+            running,
         });
-        self.commit(change, vec![turn], move |inner, _| {
+        self.commit(change, vec![turn], move |inner, applied| {
+            if let Applied::Status(status) = applied {
+                return Ok(Some(status));
+            }
             if let Some(t) = inner.tournaments.get_mut(&id) {
                 t.status = "cancelled".to_string();
             }
             tracing::info!(tournament = id, "the tournament is cancelled");
             inner.lobby_changed();
-            Ok(())
+            Ok(None)
         })
         .await
     }

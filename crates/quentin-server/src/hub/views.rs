@@ -60,6 +60,8 @@ pub struct GameView {
     pub rematch: Option<Seat>,
     /// Once over: what the offer of a rematch has given.
     pub rematch_state: Option<Rematch>,
+    /// The tournament (and round) it is a game of, if any.
+    pub tournament: Option<super::InTournament>,
 }
 
 impl GameView {
@@ -290,6 +292,7 @@ impl Inner {
             first_move: game.first_move_left(now).map(|l| l.max(Millis(0))),
             rematch: game.rematch,
             rematch_state: game.rematch_state(),
+            tournament: self.in_tournament(row.id),
         }
     }
 }

@@ -98,6 +98,7 @@ fn online_of(view: &GameView, me: PlayerId) -> Online {
         rematch: view.rematch.map(Seat::index),
         connected: view.connected,
         watchers: view.watchers,
+        tournament: view.tournament.map(|t| t.to_string()),
     }
 }
 
@@ -106,14 +107,20 @@ pub(super) async fn game_screen(
     ctx: &Context,
     me: &(PlayerId, String),
     id: GameId,
+    seen: &mut super::Seen,
     screen: &mut Screen,
     input: &mut Inbox,
 ) -> Next {
+    // A tournament game's first move is timed from now, when it is shown to its player (a
+    // watcher's screen, or any other game, changes nothing).
+    let _ = ctx.hub.shown(me.0, id, ctx.clock.now()).await;
+    // This one is seen: not told of again.
+    seen.insert(id);
     let look = Look {
         ascii: false,
         color: screen.color,
     };
-    let Some(mut glue) = Playing::open(ctx, me.0, id, look) else {
+    let Some(mut glue) = Playing::open(ctx, me.0, id, look, seen) else {
         return Next::Lobby;
     };
     // Counted among the game's watchers while the screen is open, when not a player of it.
@@ -125,6 +132,10 @@ pub(super) async fn game_screen(
 /// frame, its requests carried out by the hub.
 struct Playing<'a> {
     ctx: &'a Context,
+    /// The tournament games the session took the player to or told them of.
+    seen: &'a mut super::Seen,
+    /// A tournament game of the player's begun meanwhile, told of: `o` goes to it.
+    summons: Option<GameId>,
     me: PlayerId,
     id: GameId,
     app: App,
@@ -145,7 +156,13 @@ struct Playing<'a> {
 
 impl<'a> Playing<'a> {
     /// Game `id` for player `me`, or `None` if there is no such game.
-    fn open(ctx: &'a Context, me: PlayerId, id: GameId, look: Look) -> Option<Playing<'a>> {
+    fn open(
+        ctx: &'a Context,
+        me: PlayerId,
+        id: GameId,
+        look: Look,
+        seen: &'a mut super::Seen,
+    ) -> Option<Playing<'a>> {
         let (Ok(news), Some(view)) = (ctx.hub.watch_game(id), ctx.hub.game(id, ctx.clock.now()))
         else {
             return None;
@@ -156,6 +173,8 @@ impl<'a> Playing<'a> {
         }
         Some(Playing {
             ctx,
+            seen,
+            summons: None,
             me,
             id,
             app,
@@ -232,6 +251,13 @@ impl Glue for Playing<'_> {
                     Carried::Nothing => {}
                 }
             }
+            // A tournament game of the player's begun meanwhile: told, one key away.
+            if let Some((next, t)) = super::summons(ctx, me, self.seen) {
+                self.summons = Some(next);
+                self.app
+                    .warn(format!("Tournament {} game #{next}: o opens it.", t.id));
+                return Refresh::Draw;
+            }
             // Woken by the clock when its text had not changed yet: nothing to draw.
             return if unchanged {
                 Refresh::Skip
@@ -261,6 +287,19 @@ impl Glue for Playing<'_> {
 
     fn woke(&mut self, clock_only: bool) {
         self.clock_only = clock_only;
+    }
+
+    /// `o` goes to the tournament game the player was told of.
+    fn before(&mut self, event: &quentin_app::input::Event) -> Option<Next> {
+        use quentin_app::input::{Event, KeyCode, KeyEventKind};
+        match event {
+            Event::Key(key)
+                if key.kind == KeyEventKind::Press && key.code == KeyCode::Char('o') =>
+            {
+                self.summons.take().map(Next::Game)
+            }
+            _ => None,
+        }
     }
 
     async fn act(&mut self, effects: Vec<Effect>) -> Option<Next> {

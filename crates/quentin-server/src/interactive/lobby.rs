@@ -9,11 +9,10 @@ use tokio::sync::watch;
 use tokio::time::Interval;
 
 use quentin_app::render::clock_text;
-use quentin_app::screen::lobby::{Ask, Board, Challenge, Exit, GameLine, Lobby, Tournament};
+use quentin_app::screen::lobby::{Ask, Board, Challenge, Exit, GameLine, Lobby};
 
 use super::super::Context;
-use super::super::bot::tournament::{lines as table, summary};
-use super::super::hub::{GameView, Refusal, Standing, TournamentView, shown_rating};
+use super::super::hub::{GameView, Refusal, Standing, shown_rating};
 use super::super::spec::Spec;
 use super::super::store::RatingRow;
 use super::super::tournament::{Settings, TournamentId};
@@ -36,11 +35,17 @@ pub(super) struct LobbyGlue<'a> {
     /// How many of the player's tournaments were cancelled when the messages left to them
     /// were read last (none yet: read at the lobby's opening).
     cancelled: Option<usize>,
+    /// The tournament games the session took the player to: a new one opens at once.
+    seen: &'a mut super::Seen,
 }
 
 impl<'a> LobbyGlue<'a> {
     /// The lobby `lobby` opened again, with the hub's news of it.
-    pub(super) async fn open(ctx: &'a Context, lobby: &'a mut Lobby) -> LobbyGlue<'a> {
+    pub(super) async fn open(
+        ctx: &'a Context,
+        lobby: &'a mut Lobby,
+        seen: &'a mut super::Seen,
+    ) -> LobbyGlue<'a> {
         let news = ctx.hub.watch_lobby();
         // The puzzle leaderboard as the store has it now, other processes' attempts too.
         ctx.hub.refresh_puzzle_leaders().await;
@@ -51,6 +56,7 @@ impl<'a> LobbyGlue<'a> {
             tick: tokio::time::interval(Duration::from_secs(1)),
             waiting: Vec::new(),
             cancelled: None,
+            seen,
         }
     }
 
@@ -84,6 +90,12 @@ impl Glue for LobbyGlue<'_> {
                 Ok(_) => {}
                 Err(e) => tracing::warn!("cannot read a player's messages: {e:#}"),
             }
+        }
+        // A tournament game of the player's has begun: taken to it, from the tournament screen
+        // or the lobby's.
+        if let Some((id, _)) = super::summons(self.ctx, self.me(), self.seen) {
+            self.lobby.message = None;
+            return Refresh::Leave(Next::Summoned(id));
         }
         self.lobby.board = board(self.ctx, self.me());
         let me = self.me();
@@ -138,8 +150,18 @@ impl Glue for LobbyGlue<'_> {
                     Err(why) => lobby.tournament_words(Err(why)),
                     Ok(settings) => {
                         lobby.tournament_words(Ok(()));
+                        // Its creator is entered at once: leaving is one key (w).
                         match ctx.hub.create_tournament(me, &settings, now).await {
-                            Ok(id) => lobby.say(format!("Tournament {id} made."), false),
+                            Ok(id) => match ctx.hub.join_tournament(me, id).await {
+                                Ok(()) => lobby.say(
+                                    format!("Tournament {id} made; you are in it (w leaves)."),
+                                    false,
+                                ),
+                                Err(why) => lobby.say(
+                                    format!("Tournament {id} made; you are not in it: {why}"),
+                                    true,
+                                ),
+                            },
                             Err(why) => lobby.say(why.to_string(), true),
                         }
                     }
@@ -149,6 +171,13 @@ impl Glue for LobbyGlue<'_> {
                 let id = TournamentId(id);
                 match ctx.hub.join_tournament(me, id).await {
                     Ok(()) => lobby.say(format!("You joined tournament {id}."), false),
+                    Err(why) => lobby.say(why.to_string(), true),
+                }
+            }
+            Ask::StartTournament(id) => {
+                let id = TournamentId(id);
+                match ctx.hub.start_tournament(me, id, now).await {
+                    Ok(()) => lobby.say(format!("Tournament {id} starts."), false),
                     Err(why) => lobby.say(why.to_string(), true),
                 }
             }
@@ -247,7 +276,11 @@ fn board(ctx: &Context, me: PlayerId) -> Board {
             .iter()
             .map(|(name, r)| puzzle_leader_line(name, r))
             .collect(),
-        tournaments: hub.tournaments(now).iter().map(tournament).collect(),
+        tournaments: hub
+            .tournaments(now)
+            .iter()
+            .map(|t| page::tournament(t, now))
+            .collect(),
     }
 }
 
@@ -311,56 +344,7 @@ fn puzzle_leader_line(name: &str, r: &RatingRow) -> String {
     )
 }
 
-/// The crosstable under the standings, once a game is paired: a line a player in the
-/// standings' order, their results against each column's player, numbered as the ranks are.
-fn crosstable_lines(t: &TournamentView) -> Vec<String> {
-    if t.games.is_empty() || t.crosstable.is_empty() {
-        return Vec::new();
-    }
-    let width = t
-        .crosstable
-        .iter()
-        .flatten()
-        .map(|c| c.chars().count())
-        .max()
-        .unwrap_or(1)
-        .max(t.standings.len().to_string().len());
-    let name_width = t
-        .standings
-        .iter()
-        .map(|(_, n)| n.chars().count())
-        .max()
-        .unwrap_or(0);
-    let mut out = vec![format!(
-        "crosstable {:>name_width$}    {}",
-        "",
-        (1..=t.standings.len())
-            .map(|n| format!("{n:>width$}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    )];
-    for (n, ((_, name), row)) in t.standings.iter().zip(&t.crosstable).enumerate() {
-        out.push(format!(
-            "{:>10} {name:>name_width$} {:>2}. {}",
-            "",
-            n + 1,
-            row.iter()
-                .map(|c| format!("{:>width$}", if c.is_empty() { "." } else { c }))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ));
-    }
-    out
-}
-
-fn tournament(t: &TournamentView) -> Tournament {
-    Tournament {
-        id: t.id.0,
-        summary: summary(t),
-        table: table(t).into_iter().chain(crosstable_lines(t)).collect(),
-        players: t.standings.len(),
-    }
-}
+mod page;
 
 #[cfg(test)]
 mod tests;

@@ -107,6 +107,7 @@ async fn one(
         rematch: None,
         connected: [true, true],
         watchers: 0,
+        tournament: None,
     };
     let Ok(line) = GameLine::replay(start, &puzzle.line) else {
         return Done::Lobby;

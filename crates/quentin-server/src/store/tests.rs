@@ -346,6 +346,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
             Change::Tournament(TournamentChange::Join {
                 tournament: t,
                 player: *p,
+                max: 64,
             })
         })
         .collect();

@@ -106,6 +106,9 @@ pub enum TournamentChange {
         tournament: i64,
         /// Who.
         player: PlayerId,
+        /// The most entrants it takes: a join past them is refused ([`super::Applied::Taken`]),
+        /// checked in the join's own statement against the entrants the store holds.
+        max: i64,
     },
     /// `player` leaves before the start.
     Leave {
@@ -139,6 +142,10 @@ pub enum TournamentChange {
         at: Moment,
         /// What each entrant is told.
         text: String,
+        /// Whether a running tournament may be cancelled (an operator's order); else only an
+        /// open one. A tournament the store holds otherwise is left as it is
+        /// ([`super::Applied::Status`]): a start and a cancel exclude each other.
+        running: bool,
     },
     /// A game of round `round` begins: its number ([`super::Applied::Id`]; the row's `id` is
     /// not read).

@@ -333,9 +333,12 @@ fn busy_lobby() -> Lobby {
             id: 3,
             summary: "t3 swiss quentin 9 open 2/8 by bob".to_string(),
             table: vec![
-                "swiss quentin 9 open round 0 of 3".to_string(),
-                "player 1 bob 0".to_string(),
-                "player 2 carol 0".to_string(),
+                "swiss quentin 9x9, clock 10+5, rated, by bob".to_string(),
+                "open, 2 joined (at least 4), starts 2026-12-07 14:05:00 UTC, in 0:12:34"
+                    .to_string(),
+                "Rank Name  Points Buchholz Sonneborn-Berger".to_string(),
+                "   1 bob        0        0                0".to_string(),
+                "   2 carol      0        0                0".to_string(),
             ],
             players: 2,
         }],

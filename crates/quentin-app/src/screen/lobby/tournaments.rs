@@ -22,7 +22,22 @@ pub struct Screen {
     typing: Option<String>,
     /// Why the words typed make no tournament.
     error: Option<String>,
+    /// Whether the help is open (`?`).
+    help: bool,
 }
+
+/// What `?` shows on the tournament screen.
+const HELP: [&str; 9] = [
+    "Tournament keys:",
+    "  Up/Down  select a tournament",
+    "  Enter    join the selected one (before its start)",
+    "  w        leave it (before its start), or withdraw from its next rounds",
+    "  s        start it now (its creator, once enough have joined)",
+    "  n        make one: its words as the bot protocol's tournament create",
+    "  t, q     back to the lobby; ? closes this help",
+    "When a round pairs you, your game opens at once (a bell rings); in another game,",
+    "you are told, and o opens it. Its first move is timed from when it is shown to you.",
+];
 
 impl Screen {
     /// Handles a key: what it asks of the session, or `None` when it leaves the screen.
@@ -47,7 +62,17 @@ impl Screen {
             return Some(Ask::Nothing);
         }
         let selected = tournaments.get(self.selected).map(|t| t.id);
+        if self.help {
+            self.help = false;
+            if !matches!(key.code, KeyCode::Char('t' | 'q')) {
+                return Some(Ask::Nothing);
+            }
+        }
         match key.code {
+            KeyCode::Char('?') => self.help = true,
+            KeyCode::Char('s') => {
+                return Some(selected.map_or(Ask::Nothing, Ask::StartTournament));
+            }
             KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
             KeyCode::Down | KeyCode::Char('j') => {
                 self.selected = (self.selected + 1).min(tournaments.len().saturating_sub(1));
@@ -85,8 +110,13 @@ impl Screen {
         tint: impl Fn(Tint) -> Style,
     ) -> Vec<Line<'static>> {
         let mut lines = vec![Line::from(
-            "Tournaments: n new, Enter join, w withdraw, Up/Down select, t back",
+            "Tournaments: Enter join, w leave, s start, n new, ? help, t back",
         )];
+        if self.help {
+            lines.push(Line::from(""));
+            lines.extend(HELP.iter().map(|l| Line::from(*l)));
+            return lines;
+        }
         if let Some((text, refused)) = message {
             let tinted = tint(if *refused { Tint::Red } else { Tint::Green });
             lines.push(Line::styled(text.clone(), tinted));
@@ -116,7 +146,8 @@ impl Screen {
         if let Some(t) = tournaments.get(self.selected) {
             lines.push(Line::from(""));
             let all = t.table.clone();
-            let players = 1 + t.players;
+            // Its terms, its status and the standings' header, then a line a player.
+            let players = 3 + t.players;
             let games = all.len() - players;
             for (n, line) in all.into_iter().enumerate() {
                 // The status, every player, and the last games.

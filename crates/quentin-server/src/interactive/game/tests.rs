@@ -79,7 +79,8 @@ async fn a_move_typed_just_before_leaving_reaches_the_server() {
         .await
         .unwrap();
     let (id, _) = ctx.hub.accept(bob, id, now).await.unwrap();
-    let mut glue = Playing::open(&ctx, alice, id, Look::FULL).unwrap();
+    let mut seen = crate::interactive::Seen::default();
+    let mut glue = Playing::open(&ctx, alice, id, Look::FULL, &mut seen).unwrap();
     let events = vec![
         Event::Key(KeyEvent::from(KeyCode::Enter)),
         Event::Key(KeyEvent::from(KeyCode::Char('q'))),

@@ -1,5 +1,6 @@
+use super::page::crosstable_lines;
 use super::*;
-use crate::hub::TournamentGame;
+use crate::hub::{TournamentGame, TournamentView};
 use crate::ids::{Moment, PlayerId};
 use crate::tournament::standings::Standing as Line;
 

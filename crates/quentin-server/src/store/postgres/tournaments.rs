@@ -131,20 +131,31 @@ pub async fn apply(
             .await?
             .get(0),
         ),
-        TournamentChange::Join { tournament, player } => {
+        TournamentChange::Join {
+            tournament,
+            player,
+            max,
+        } => {
             // Fenced to an open tournament: a start on another process either came first
-            // (the join is refused) or waits for this join and pairs it.
+            // (the join is refused) or waits for this join and pairs it. The maximum is
+            // checked in the statement that writes the join, against the entrants the
+            // database holds (the row's lock puts the joins of every process in a line).
             let status = lock(tx, *tournament).await?;
             if status != "open" {
                 return Ok(Applied::Status(status));
             }
-            tx.execute(
-                "INSERT INTO tournament_entrants(tournament, player, seq)
-                 VALUES ($1, $2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
-                                  WHERE tournament = $1))",
-                &[tournament, player],
-            )
-            .await?;
+            let written = tx
+                .execute(
+                    "INSERT INTO tournament_entrants(tournament, player, seq)
+                     SELECT $1, $2, COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
+                     WHERE tournament = $1
+                     HAVING COUNT(*) < $3",
+                    &[tournament, player, max],
+                )
+                .await?;
+            if written == 0 {
+                return Ok(Applied::Taken);
+            }
             None
         }
         TournamentChange::Leave { tournament, player } => {
@@ -213,7 +224,14 @@ pub async fn apply(
             tournament,
             at,
             text,
+            running,
         } => {
+            // Open (or, by an operator, running) in the database, or left as it is: a start
+            // on another process and this cancel exclude each other (the row's lock).
+            let status = lock(tx, *tournament).await?;
+            if !(status == "open" || (*running && status == "running")) {
+                return Ok(Applied::Status(status));
+            }
             tx.execute(
                 "UPDATE tournaments SET status = 'cancelled' WHERE id = $1",
                 &[tournament],

@@ -27,18 +27,27 @@ pub fn apply_sqlite(
             )?;
             Some(conn.last_insert_rowid())
         }
-        TournamentChange::Join { tournament, player } => {
-            // Fenced to an open tournament, as on PostgreSQL.
+        TournamentChange::Join {
+            tournament,
+            player,
+            max,
+        } => {
+            // Fenced to an open tournament, as on PostgreSQL, and to its maximum, in the
+            // statement that writes the join.
             let status = status_of(conn, *tournament)?;
             if status != "open" {
                 return Ok(Applied::Status(status));
             }
-            conn.execute(
+            let written = conn.execute(
                 "INSERT INTO tournament_entrants(tournament, player, seq)
-                 VALUES (?1, ?2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
-                                  WHERE tournament = ?1))",
-                params![tournament, player],
+                 SELECT ?1, ?2, COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
+                 WHERE tournament = ?1
+                 HAVING COUNT(*) < ?3",
+                params![tournament, player, max],
             )?;
+            if written == 0 {
+                return Ok(Applied::Taken);
+            }
             None
         }
         TournamentChange::Leave { tournament, player } => {
@@ -102,7 +111,14 @@ pub fn apply_sqlite(
             tournament,
             at,
             text,
+            running,
         } => {
+            // Open (or, by an operator, running) in the store, or left as it is: a start and
+            // a cancel exclude each other.
+            let status = status_of(conn, *tournament)?;
+            if !(status == "open" || (*running && status == "running")) {
+                return Ok(Applied::Status(status));
+            }
             conn.execute(
                 "UPDATE tournaments SET status = 'cancelled' WHERE id = ?1",
                 params![tournament],
