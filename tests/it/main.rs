@@ -65,4 +65,5 @@ mod server_truth;
 mod solve;
 mod start_from;
 mod tui;
+mod typed;
 mod versus;

@@ -20,6 +20,7 @@ pub(crate) mod quint;
 mod review;
 mod state;
 mod text;
+mod typed;
 
 use std::path::{Path, PathBuf};
 
@@ -251,6 +252,7 @@ impl App {
                 geometry: Geometry::default(),
                 look,
                 ignored_keys: 0,
+                prompt: None,
             },
             notes: Notes::default(),
             help: Help::default(),

@@ -259,6 +259,15 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
             top.push(Line::styled(line, style));
         }
     }
+    if let Some(typed) = app.prompt() {
+        let text = format!("Move: {typed}_ (Enter plays, Esc closes)");
+        for line in wrap(&text, width).into_iter().take(2) {
+            top.push(Line::styled(
+                line,
+                Style::new().add_modifier(Modifier::BOLD),
+            ));
+        }
+    }
     if let Some(message) = app.message() {
         let style = match message.tone {
             Tone::Info => Style::new(),
