@@ -114,6 +114,9 @@ impl App {
         if let Some(effect) = self.puzzle_key(command) {
             return effect;
         }
+        if let Some(effect) = self.course_key(command) {
+            return effect;
+        }
         if matches!(
             command,
             Command::Play | Command::Select | Command::Swap | Command::Capture
