@@ -154,11 +154,11 @@ impl Session {
             } else {
                 "n this course again"
             };
+            let board = if game == Game::Quint { "" } else { ", 7x7" };
             self.app.course_handoff(format!(
                 "The course of {} is done: {earned} stars of {all}. Now play: p a game against \
-                 the computer (level 1, 7x7), P the puzzles of {}, {more}, q quits.",
+                 the computer (level 1{board}), P the puzzles, {more}, q quits.",
                 game.title(),
-                game.title()
             ));
             return;
         }
@@ -193,9 +193,10 @@ impl Session {
                     self.app.warn(format!("The game cannot start: {e:#}."));
                 } else {
                     self.app.info(format!(
-                        "A game of {} against the computer (level 1): you play Black, first. \
+                        "A game of {} against the computer (level 1): you play {}, first. \
                          ? lists the keys.",
-                        game.title()
+                        game.title(),
+                        game.first_color().capitalised()
                     ));
                 }
             }

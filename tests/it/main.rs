@@ -19,6 +19,7 @@ mod game_option;
 mod games;
 mod gtp;
 mod konobi;
+mod learn;
 mod match_gtp;
 mod perft;
 mod puzzle_tui;

@@ -123,6 +123,8 @@ impl App {
             (Command::NewGame, LevelState::Handoff) => {
                 self.emit(Effect::Puzzle(PuzzleNews::NextLevel));
             }
+            (Command::Play | Command::Select, LevelState::Handoff) => self
+                .warn("The course of this game is done: p plays a game, P the puzzles, n goes on."),
             (Command::PlayOn, LevelState::Handoff) => {
                 self.emit(Effect::Puzzle(PuzzleNews::PlayComputer(game)));
             }
