@@ -135,3 +135,42 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::app::quint::Pick;
+    use crate::app::quint::tests::three_captures;
+    use crate::app::tests::{effect_of, key, press};
+    use crate::app::{App, Effect, Input};
+    use crate::input::KeyCode;
+
+    fn last_token(app: &App) -> String {
+        app.record_text().lines().last().unwrap_or("").to_string()
+    }
+
+    #[test]
+    fn a_typed_quint_step_asks_for_its_captures_as_the_cursor_does() {
+        let mut app = three_captures();
+        press(&mut app, ":c4-c5\n");
+        assert!(
+            matches!(app.pick(), Pick::Captures { .. }),
+            "{:?}",
+            app.message()
+        );
+        assert_eq!(app.prompt(), None);
+        // Enter takes every marked piece, as after the cursor's step.
+        assert_eq!(effect_of(&mut app, "\n"), Effect::Save);
+        assert_eq!(last_token(&app), "c4-c5xb5xc6xd5");
+    }
+
+    #[test]
+    fn a_typed_step_with_its_captures_plays_at_once_and_esc_closes_the_prompt() {
+        let mut app = three_captures();
+        assert_eq!(effect_of(&mut app, ":c4-c5xc6\n"), Effect::Save);
+        assert_eq!(last_token(&app), "c4-c5xc6");
+        press(&mut app, ":d5");
+        assert_eq!(app.prompt(), Some("d5"));
+        let _ = app.step(Input::Event(key(KeyCode::Esc)));
+        assert_eq!(app.prompt(), None);
+    }
+}
