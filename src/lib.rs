@@ -17,6 +17,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod learn;
 pub mod position_view;
 pub mod puzzle_progress;
 pub mod puzzles;

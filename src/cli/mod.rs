@@ -17,6 +17,7 @@ mod completions;
 mod computer;
 mod games;
 pub mod gtp;
+mod learn;
 mod limits;
 mod manual;
 mod puzzle;
@@ -130,6 +131,9 @@ enum Command {
     /// Solve the shipped puzzles in the terminal, each chosen near your puzzle rating (kept in
     /// the data directory): `quentin puzzle --game konobi --theme win2`.
     Puzzle(puzzle::PuzzleArgs),
+    /// Learn the games: a course for each, stages of one-move levels on small boards, stars
+    /// kept in the data directory (`quentin learn --game konobi`; `quentin learn export`).
+    Learn(learn::LearnArgs),
     /// Play the computer against a baseline player or against itself at another budget.
     Match(arena::MatchArgs),
     /// Run the game server that any SSH client reaches: `ssh -p 2222 HOST` to play, watch
@@ -351,6 +355,7 @@ impl Cli {
             Some(Command::Solve(args)) => solve::solve(&args),
             Some(Command::Puzzles(args)) => puzzles::puzzles(&args),
             Some(Command::Puzzle(args)) => puzzle::puzzle(&args),
+            Some(Command::Learn(args)) => learn::learn(&args),
             Some(Command::Match(args)) => arena::run(&args),
             Some(Command::Serve(args)) => serve::serve(&args),
             Some(Command::Help(args)) => help(&args),

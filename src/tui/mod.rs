@@ -16,6 +16,7 @@
 //! `fg` (SIGCONT) takes it again. Only SIGKILL cannot be caught; the record on disk then still holds every
 //! completed action.
 
+mod course;
 mod puzzles;
 mod session;
 pub mod translate;
@@ -135,6 +136,30 @@ pub fn puzzle(pool: Vec<crate::search::puzzles::Puzzle>, ascii: bool) -> Result<
     run_session(session, search(0))
 }
 
+/// Follows the course of `courses` (`quentin learn`), from `stage` of the first when given,
+/// else from the first level not solved yet; the stars are kept in the data directory
+/// (`learn.json`).
+///
+/// # Errors
+/// When there is no terminal, the progress file cannot be read (a damaged one is set aside and
+/// the course starts again), or the terminal fails.
+pub fn learn(
+    courses: Vec<quentin_app::course::Course>,
+    stage: Option<usize>,
+    ascii: bool,
+) -> Result<()> {
+    require_terminal()?;
+    let (run, note) =
+        course::CourseRun::new(courses, stage, crate::learn::path()?, Look::from_env(ascii))?;
+    let mut app = run.app()?;
+    if let Some(note) = note {
+        app.warn(note);
+    }
+    let mut session = Session::new(app);
+    session.course = Some(run);
+    run_session(session, search(0))
+}
+
 /// The program's own search behind the loop's handle, on `threads` threads (0: the machine's
 /// cores).
 fn search(threads: usize) -> Box<dyn SearchHandle> {
@@ -208,6 +233,8 @@ struct Session {
     quit_asked: bool,
     /// The puzzles and the player's progress, in the puzzle mode.
     puzzles: Option<puzzles::PuzzleRun>,
+    /// The course and the learner's stars, in `quentin learn`.
+    course: Option<course::CourseRun>,
 }
 
 impl Session {

@@ -105,6 +105,15 @@ impl Session {
 
     /// Carries out the app's puzzle news: an attempt rated and saved, or the next puzzle.
     pub(super) fn puzzle_news(&mut self, news: PuzzleNews) {
+        // The course's news rides on the puzzles' effect (the server's sessions ignore both).
+        match news {
+            PuzzleNews::Level { key, stars } => {
+                return self.course_news(Some((key, stars)), false, None);
+            }
+            PuzzleNews::NextLevel => return self.course_news(None, true, None),
+            PuzzleNews::PlayComputer(game) => return self.course_news(None, false, Some(game)),
+            PuzzleNews::Attempted { .. } | PuzzleNews::Next => {}
+        }
         let Some(run) = &mut self.puzzles else {
             return;
         };
@@ -125,6 +134,7 @@ impl Session {
                 Ok(app) => self.app = app,
                 Err(e) => self.app.warn(format!("No next puzzle: {e:#}.")),
             },
+            PuzzleNews::Level { .. } | PuzzleNews::NextLevel | PuzzleNews::PlayComputer(_) => {}
         }
     }
 }

@@ -50,6 +50,7 @@ impl Session {
             failure: None,
             quit_asked: false,
             puzzles: None,
+            course: None,
         }
     }
 

@@ -11,6 +11,7 @@
 //! part of the machine is in its `quint` module.
 
 pub(crate) mod computer;
+pub(crate) mod course;
 mod keys;
 mod names;
 pub(crate) mod online;
@@ -20,6 +21,7 @@ pub(crate) mod quint;
 mod review;
 mod state;
 mod text;
+mod typed;
 
 use std::path::{Path, PathBuf};
 
@@ -32,6 +34,7 @@ use super::layout::Geometry;
 use super::search_handle::{SearchNews, SearchOrder};
 
 pub use computer::{Hint, Job, Versus, chance};
+pub use course::LevelState;
 pub use online::{Abort, Finish, Online, Request, Win, edges};
 pub use puzzle::{PuzzleNews, PuzzleStanding, PuzzleState};
 pub use review::REVIEW_PLAYOUTS;
@@ -185,6 +188,8 @@ pub struct App {
     online: OnlineSeat,
     /// The puzzle being solved, in the puzzle mode.
     puzzle: Option<Box<puzzle::PuzzleSeat>>,
+    /// The level being learnt, in the course.
+    course: Option<Box<course::CourseSeat>>,
     /// What the app asks of its front end, until the step that asked gives it back.
     outbox: Vec<Effect>,
 }
@@ -251,6 +256,7 @@ impl App {
                 geometry: Geometry::default(),
                 look,
                 ignored_keys: 0,
+                prompt: None,
             },
             notes: Notes::default(),
             help: Help::default(),
@@ -263,6 +269,7 @@ impl App {
             review: Review::default(),
             online: OnlineSeat::default(),
             puzzle: None,
+            course: None,
             outbox: Vec::new(),
         }
     }

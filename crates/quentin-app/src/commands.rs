@@ -66,6 +66,8 @@ pub enum Command {
     Abort,
     /// Leave the game (its record is saved) for the puzzles of its game.
     Puzzles,
+    /// Open the prompt to type a move (`c3`, `swap`, `pass`, `h2-h3`).
+    Type,
 }
 
 /// A key as the table names it.
@@ -132,6 +134,7 @@ const REVIEW: &[(Key, Command)] = &[
 ];
 const PAGES: &[(Key, Command)] = &[(Code(PageUp), C::PageUp), (Code(PageDown), C::PageDown)];
 const HELP: &[(Key, Command)] = &[(Code(Char('?')), C::Help)];
+const TYPE: &[(Key, Command)] = &[(Code(Char(':')), C::Type)];
 
 /// The table. A key's command is that of the first row that binds it.
 pub const ROWS: &[Row] = &[
@@ -146,6 +149,12 @@ pub const ROWS: &[Row] = &[
         keys: "Enter, Space",
         does: "play at the cursor",
         binds: PLAY,
+    },
+    Row {
+        section: Section::Game,
+        keys: ":",
+        does: "type a move (c3, swap, pass); Enter plays it, Esc closes",
+        binds: TYPE,
     },
     Row {
         section: Section::Game,
@@ -279,6 +288,12 @@ pub const ROWS: &[Row] = &[
         keys: "Enter",
         does: "play the step, taking the marked pieces",
         binds: &[(Code(Enter), C::Play)],
+    },
+    Row {
+        section: Section::Quint,
+        keys: ":",
+        does: "type a move (c3, h2-h3, h2-h3xh4); Enter plays it, Esc closes",
+        binds: TYPE,
     },
     Row {
         section: Section::Quint,

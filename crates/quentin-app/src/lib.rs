@@ -26,6 +26,7 @@
 
 pub mod app;
 pub mod commands;
+pub mod course;
 pub mod escape;
 pub mod input;
 pub mod layout;

@@ -20,6 +20,7 @@ use crate::rules::{Action, Board, Color, Game, Point};
 use super::app::{App, Look, Mode, dimensions};
 
 mod analysis;
+mod course;
 mod help;
 mod konobi;
 mod online;
@@ -209,6 +210,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) -> Geometry {
         analysis::draw_quint_hint(app, cells, buf, &palette);
     }
     puzzle::draw_area(app, board.as_ref(), cells.as_ref(), buf, &palette);
+    course::draw_points(app, board.as_ref(), cells.as_ref(), buf, &palette);
     let panel = Rect::new(left + board_w + 1, area.y, panel_w, area.height);
     let list_rows = draw_panel(app, panel, buf, glyphs, &palette);
     let help = if app.help_open() {

@@ -30,6 +30,9 @@ impl App {
     }
 
     fn key(&mut self, key: KeyEvent) -> Effect {
+        if let Some(effect) = self.prompt_key(key) {
+            return effect;
+        }
         // What the key asks, from the one table of keys; a key it does not bind still closes
         // the help and counts as ignored on a hidden board.
         let command = commands::command(key);
@@ -53,6 +56,10 @@ impl App {
             Some(Command::Quit) if self.screen.geometry.hidden => return Effect::Quit,
             _ if self.screen.geometry.hidden => {
                 self.screen.ignored_keys += 1;
+                return Effect::None;
+            }
+            Some(Command::Type) => {
+                self.open_prompt();
                 return Effect::None;
             }
             Some(Command::Quit) if self.quint_cancel() => return Effect::None,
@@ -100,11 +107,14 @@ impl App {
         true
     }
 
-    fn play_key(&mut self, command: Command) -> Effect {
+    pub(super) fn play_key(&mut self, command: Command) -> Effect {
         if let Some(effect) = self.online_key(command) {
             return effect;
         }
         if let Some(effect) = self.puzzle_key(command) {
+            return effect;
+        }
+        if let Some(effect) = self.course_key(command) {
             return effect;
         }
         if matches!(
@@ -144,7 +154,7 @@ impl App {
         Effect::None
     }
 
-    fn replay_key(&mut self, command: Command) -> Effect {
+    pub(super) fn replay_key(&mut self, command: Command) -> Effect {
         if let Some(effect) = self.online_replay_key(command) {
             return effect;
         }

@@ -18,6 +18,9 @@ impl App {
         if self.puzzle.is_some() {
             return self.puzzle_act(action);
         }
+        if self.course.is_some() {
+            return self.course_act(action);
+        }
         self.play_action(action)
     }
 

@@ -28,6 +28,17 @@ pub enum PuzzleNews {
     },
     /// The player asks for the next puzzle.
     Next,
+    /// The course: a level solved, with its stars (its key `quentin/2/3`).
+    Level {
+        /// The level's key.
+        key: String,
+        /// Its stars, 1 to 3.
+        stars: u8,
+    },
+    /// The course: the learner asks for the next level.
+    NextLevel,
+    /// The course's handoff: a game of this game against the computer at level 1.
+    PlayComputer(crate::rules::Game),
 }
 
 /// Where the player is in the puzzle.

@@ -31,6 +31,8 @@ pub(super) struct Screen {
     /// Keys ignored while the window is too small for the board, counted for the player (and
     /// so that what typed keys did can always be read back from the screen).
     pub(super) ignored_keys: usize,
+    /// The text typed at the move prompt (`:`), while it is open.
+    pub(super) prompt: Option<String>,
 }
 
 impl Screen {

@@ -224,6 +224,7 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
     top.push(Line::from(counter));
     top.extend(super::online::lines(app, width, glyphs, palette));
     top.extend(super::puzzle::lines(app, width, palette));
+    top.extend(super::course::lines(app, width, palette));
     if app.mode() == Mode::Replay {
         for (i, text) in app.players().iter().enumerate() {
             if let Some(text) = text {
@@ -244,7 +245,9 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         ));
     }
     let watching = app.online_state().is_some_and(|o| o.seat.is_none());
-    if app.mode() == Mode::Play && !app.finished() && !watching {
+    // In the course, the cursor's preview would tell the answer ("wins for Black").
+    let learning = app.course_shown().is_some();
+    if app.mode() == Mode::Play && !app.finished() && !watching && !learning {
         let (text, illegal) = if position.game() == Game::Quint {
             quint::cursor_text(app)
         } else {
@@ -257,6 +260,15 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         };
         for line in wrap(&text, width).into_iter().take(4) {
             top.push(Line::styled(line, style));
+        }
+    }
+    if let Some(typed) = app.prompt() {
+        let text = format!("Move: {typed}_ (Enter plays, Esc closes)");
+        for line in wrap(&text, width).into_iter().take(2) {
+            top.push(Line::styled(
+                line,
+                Style::new().add_modifier(Modifier::BOLD),
+            ));
         }
     }
     if let Some(message) = app.message() {
