@@ -36,6 +36,7 @@
 //! [`Threats`]: quentin_rules::Threats
 
 mod dfpn;
+mod key;
 mod plain;
 
 use std::time::Instant;
