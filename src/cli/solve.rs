@@ -9,7 +9,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::rules::Color;
-use crate::search::solver::{self, MAX_DEPTH, Solution, SolveLimits, Verdict};
+use crate::search::solver::{self, MAX_DEPTH, Solution, SolveLimits, Techniques, Verdict};
 
 use super::analyze::round;
 use super::limits::parse_seconds;
@@ -37,6 +37,16 @@ pub(super) struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Leave out the board's symmetries from the solver's table (to measure what they save).
+    #[arg(long)]
+    no_symmetry: bool,
+    /// Search every reply where the opponent threatens to win at once (to measure the
+    /// must-play pruning).
+    #[arg(long)]
+    no_must_play: bool,
+    /// Try the moves from the centre out instead of in the tree search's order.
+    #[arg(long)]
+    no_ordering: bool,
 }
 
 /// Reads `--depth`: the mover's moves, from 1 to [`MAX_DEPTH`].
@@ -78,7 +88,12 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
         nodes: args.nodes,
         deadline: Some(start + Duration::from_secs_f64(seconds)),
     };
-    let solution = solver::solve(&position, &limits);
+    let techniques = Techniques {
+        symmetry: !args.no_symmetry,
+        must_play: !args.no_must_play,
+        ordering: !args.no_ordering,
+    };
+    let solution = solver::solve_with(&position, &limits, techniques);
     let elapsed = start.elapsed().as_secs_f64();
     let out = if args.json {
         let winning: Vec<String> = solution.winning.iter().map(ToString::to_string).collect();

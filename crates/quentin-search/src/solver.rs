@@ -63,6 +63,28 @@ pub struct SolveLimits {
     pub deadline: Option<Instant>,
 }
 
+/// The search's techniques, each of which can be switched off to measure what it saves (all on
+/// by default; the answer is the same either way, only the work differs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Positions equal under the board's symmetries share an entry of the table.
+    pub symmetry: bool,
+    /// Where the opponent threatens to win at once, only the moves that stop every threat.
+    pub must_play: bool,
+    /// The moves in the order of the tree search's prior (else from the centre out).
+    pub ordering: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Techniques {
+        Techniques {
+            symmetry: true,
+            must_play: true,
+            ordering: true,
+        }
+    }
+}
+
 /// What the solver proved about the person to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -167,6 +189,12 @@ impl Counter {
 /// ```
 #[must_use]
 pub fn solve(pos: &Position, limits: &SolveLimits) -> Solution {
+    solve_with(pos, limits, Techniques::default())
+}
+
+/// [`solve`] with the given techniques.
+#[must_use]
+pub fn solve_with(pos: &Position, limits: &SolveLimits, techniques: Techniques) -> Solution {
     let mut counter = Counter::new(limits);
     // A finished game, or no move left to win with.
     let (Some(mover), false) = (pos.to_move(), limits.depth == Some(0)) else {
@@ -178,7 +206,7 @@ pub fn solve(pos: &Position, limits: &SolveLimits) -> Solution {
             nodes: 0,
         };
     };
-    let kids = children(pos, None);
+    let kids = children(pos, None, techniques.ordering);
     counter.nodes += kids.len() as u64;
     let to_end = limits.depth.is_none();
     let depth = limits
@@ -186,7 +214,7 @@ pub fn solve(pos: &Position, limits: &SolveLimits) -> Solution {
         .map_or_else(|| game_bound(pos), |d| d.min(MAX_DEPTH));
     let mut engine: Box<dyn Engine> = match pos.game() {
         Game::Quint => Box::new(plain::Plain::new(to_end)),
-        _ => Box::new(dfpn::DfPn::new()),
+        _ => Box::new(dfpn::DfPn::new(pos.game(), pos.size(), techniques)),
     };
     // Each first move's proof (the mover's moves it needs), `None` while unsettled; the depths
     // are tried shallowest first until a win is found (the depth it needs), then the asked
@@ -303,10 +331,14 @@ struct Kid {
 /// Every legal action of `pos` with its position, in the order the solver tries them: the
 /// prior's share first (the tree search's knowledge at expansion), then from the centre out;
 /// `last` is where the stone placed last stands.
-fn children(pos: &Position, last: Option<Point>) -> Vec<Kid> {
+fn children(pos: &Position, last: Option<Point>, ordered: bool) -> Vec<Kid> {
     let mut actions = Vec::new();
     pos.legal_actions_into(&mut actions);
-    order(pos, &mut actions, last);
+    if ordered {
+        order(pos, &mut actions, last);
+    } else {
+        actions.sort_by_key(|&a| centrality(a, pos.size()));
+    }
     actions
         .into_iter()
         .filter_map(|action| {

@@ -13,8 +13,8 @@ use std::hash::BuildHasherDefault;
 
 use quentin_rules::{Action, Color, Game, Point, Position};
 
-use super::key::{Key, Mix, key};
-use super::{Counter, Engine, Kid, OutOfBudget, Settled, children, landing};
+use super::key::{Key, Keyer, Mix};
+use super::{Counter, Engine, Kid, OutOfBudget, Settled, Techniques, children, landing};
 
 /// A proof or disproof number that cannot be reached: a settled node's other number.
 const INF: u32 = u32::MAX;
@@ -136,13 +136,18 @@ fn settle_at_once(
 pub(super) struct DfPn {
     table: HashMap<Key, Entry, BuildHasherDefault<Mix>>,
     points: Vec<Point>,
+    keyer: Keyer,
+    techniques: Techniques,
 }
 
 impl DfPn {
-    pub(super) fn new() -> DfPn {
+    /// The search of positions of `game` on boards of side `size`.
+    pub(super) fn new(game: Game, size: usize, techniques: Techniques) -> DfPn {
         DfPn {
             table: HashMap::default(),
             points: Vec::new(),
+            keyer: Keyer::new(game, size, techniques.symmetry),
+            techniques,
         }
     }
 
@@ -200,15 +205,28 @@ impl DfPn {
         }
     }
 
-    /// The children of `node`, each settled at once where it can be.
-    fn expand(&mut self, node: &Node, counter: &mut Counter) -> Result<Vec<Node>, OutOfBudget> {
+    /// The children of `node`, each settled at once where it can be, and whether the must-play
+    /// pruning left some out.
+    ///
+    /// Must-play: a move after which the opponent of its player wins at once (the rules'
+    /// threats) is lost for that player, so with [`Techniques::must_play`] only the moves that
+    /// stop every threat become children. The pruned ones would have been settled at once
+    /// (the attacker's proof one move deeper, the defender's win), so what is proved does not
+    /// change: [`DfPn::settle`] counts them (`pruned`), and a node with every move pruned is
+    /// settled by them alone.
+    fn expand(
+        &mut self,
+        node: &Node,
+        counter: &mut Counter,
+    ) -> Result<(Vec<Node>, bool), OutOfBudget> {
         let Some(mover) = node.pos.to_move() else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), false));
         };
         let attacker = if node.or { mover } else { mover.opponent() };
         let depth = if node.or { node.depth - 1 } else { node.depth };
         let mut kids = Vec::new();
-        for Kid { action, pos } in children(&node.pos, node.last) {
+        let mut pruned = false;
+        for Kid { action, pos } in children(&node.pos, node.last, self.techniques.ordering) {
             counter.tick()?;
             let settled = if pos.is_over() {
                 // A swap never ends a game: the attacker still plays `attacker`.
@@ -218,9 +236,25 @@ impl DfPn {
                     Settled::NoWinBelow(u16::MAX)
                 })
             } else {
-                settle_at_once(&pos, !node.or, depth, &mut self.points)
+                let s = settle_at_once(&pos, !node.or, depth, &mut self.points);
+                // The opponent of the move's player wins at once: the attacker (a proof in
+                // one more move, depth >= 1 here) or the defender.
+                let lost = match s {
+                    Some(Settled::Win(1)) => !node.or,
+                    Some(Settled::NoWinBelow(u16::MAX)) => node.or,
+                    _ => false,
+                };
+                if lost && self.techniques.must_play {
+                    pruned = true;
+                    continue;
+                }
+                s
             };
-            let key = key(&pos, !node.or);
+            // A settled child is never looked up in the table: its key is not needed.
+            let key = match settled {
+                None => self.keyer.key(&pos, !node.or),
+                Some(_) => Key::NONE,
+            };
             kids.push(Node {
                 pos,
                 or: !node.or,
@@ -230,7 +264,7 @@ impl DfPn {
                 settled,
             });
         }
-        Ok(kids)
+        Ok((kids, pruned))
     }
 
     /// Searches `node` until its numbers reach the thresholds or it is settled.
@@ -241,7 +275,7 @@ impl DfPn {
         th_dn: u32,
         counter: &mut Counter,
     ) -> Result<Option<Settled>, OutOfBudget> {
-        let mut kids = self.expand(node, counter)?;
+        let (mut kids, pruned) = self.expand(node, counter)?;
         loop {
             let (mut pn, mut dn) = if node.or { (INF, 0u32) } else { (0u32, INF) };
             // The best child by the number that the node minimises, and the second best value.
@@ -272,7 +306,7 @@ impl DfPn {
                 }
             }
             if pn == 0 || dn == 0 {
-                let settled = self.settle(node, &kids, pn == 0);
+                let settled = self.settle(node, &kids, pruned, pn == 0);
                 self.store(node.key, node.depth, pn, dn, Some(settled));
                 return Ok(Some(settled));
             }
@@ -299,8 +333,10 @@ impl DfPn {
     }
 
     /// The value of a node whose numbers say it is settled: proved (`won`) or refuted, with the
-    /// attacker moves the proof needs or the depth the refutation holds below.
-    fn settle(&self, node: &Node, kids: &[Node], won: bool) -> Settled {
+    /// attacker moves the proof needs or the depth the refutation holds below. `pruned`: some
+    /// moves were left out by the must-play pruning (see [`DfPn::expand`]), each the attacker's
+    /// proof in 1 (below the defender's node) or the defender's win (below the attacker's).
+    fn settle(&self, node: &Node, kids: &[Node], pruned: bool, won: bool) -> Settled {
         let values = kids.iter().map(|k| self.settled(k));
         if won {
             // OR: the quickest proved child and this move; AND: every child is proved, the
@@ -312,7 +348,8 @@ impl DfPn {
             let need = if node.or {
                 needs.min().map_or(node.depth, |n| n + 1)
             } else {
-                needs.max().unwrap_or(node.depth)
+                let floor = pruned.then_some(1);
+                needs.chain(floor).max().unwrap_or(node.depth)
             };
             Settled::Win(need)
         } else {
@@ -323,7 +360,8 @@ impl DfPn {
                 _ => None,
             });
             let below = if node.or {
-                belows.min().map_or(0, |b| b.saturating_add(1))
+                let all_pruned = if pruned { u16::MAX } else { 0 };
+                belows.min().map_or(all_pruned, |b| b.saturating_add(1))
             } else {
                 belows.max().unwrap_or(0)
             };
@@ -346,7 +384,7 @@ impl Engine for DfPn {
             pos: pos.clone(),
             or: false,
             depth,
-            key: key(pos, false),
+            key: self.keyer.key(pos, false),
             last: landing(last),
             settled,
         };

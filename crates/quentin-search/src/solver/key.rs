@@ -2,7 +2,9 @@
 
 use std::hash::{Hash, Hasher};
 
-use quentin_rules::{Color, Position};
+use quentin_rules::{Color, Game, Point, Position};
+
+use crate::puzzles::symmetry;
 
 /// A position and the kind of node: the stones exactly on boards of up to 128 points, else as
 /// two 128-bit Zobrist sums (a false match then has a chance of about 2^-128 per pair).
@@ -11,6 +13,14 @@ pub(super) struct Key {
     stones: [u128; 2],
     /// Bit 0: White to move; bit 1: a swap is offered; bit 2: the attacker is to move.
     flags: u8,
+}
+
+impl Key {
+    /// The key of a node never looked up (settled when it was made).
+    pub(super) const NONE: Key = Key {
+        stones: [0; 2],
+        flags: u8::MAX,
+    };
 }
 
 impl Hash for Key {
@@ -56,22 +66,75 @@ fn zobrist(i: usize, color: Color) -> u128 {
     u128::from(mix(seed)) << 64 | u128::from(mix(seed ^ 0x5851_f42d_4c95_7f2d))
 }
 
-pub(super) fn key(pos: &Position, attacker_to_move: bool) -> Key {
-    let size = pos.size();
-    let board = pos.board();
-    let exact = size * size <= 128;
-    let mut stones = [0u128; 2];
-    for p in board.points() {
-        if let Some(c) = board.get(p) {
-            stones[c.index()] ^= if exact {
-                1 << (p.row() * size + p.col())
-            } else {
-                zobrist(p.index(), c)
-            };
+/// Makes the keys of one game and size: each position's least key under the game's board
+/// symmetries (those of [`crate::puzzles::symmetry`], checked against the rules there and in the
+/// solver's tests), so that a position and its mirror images share one entry of the table. The
+/// kind of node is the attacker's, not a colour's, so a symmetry that exchanges the colours
+/// maps a proof for one person to the proof for the other.
+pub(super) struct Keyer {
+    size: usize,
+    exact: bool,
+    /// Each symmetry's image of a point (by `row * size + col`), and whether it exchanges the
+    /// colours; the identity first.
+    maps: Vec<(Vec<usize>, bool)>,
+}
+
+impl Keyer {
+    /// The keyer of `game` on boards of side `size`; with `symmetric` false, the identity alone.
+    pub(super) fn new(game: Game, size: usize, symmetric: bool) -> Keyer {
+        let mut syms = symmetry::symmetries(game);
+        if !symmetric {
+            syms.truncate(1);
+        }
+        let maps = syms
+            .into_iter()
+            .map(|s| {
+                let map = (0..size * size)
+                    .map(|i| {
+                        let q = s.point(Point::new(i % size, i / size), size);
+                        q.row() * size + q.col()
+                    })
+                    .collect();
+                (map, s.swaps_colors())
+            })
+            .collect();
+        Keyer {
+            size,
+            exact: size * size <= 128,
+            maps,
         }
     }
-    let flags = u8::from(pos.to_move() == Some(Color::White))
-        | u8::from(pos.swap_available()) << 1
-        | u8::from(attacker_to_move) << 2;
-    Key { stones, flags }
+
+    /// The key of `pos` as a node where the attacker is to move or not.
+    pub(super) fn key(&self, pos: &Position, attacker_to_move: bool) -> Key {
+        let size = self.size;
+        let board = pos.board();
+        let mut stones = [[0u128; 2]; 8];
+        let syms = self.maps.len().min(8);
+        for p in board.points() {
+            let Some(c) = board.get(p) else { continue };
+            let i = p.row() * size + p.col();
+            for (s, (map, swap)) in self.maps.iter().take(syms).enumerate() {
+                let j = map[i];
+                let colour = if *swap { c.opponent() } else { c };
+                stones[s][colour.index()] ^= if self.exact {
+                    1 << j
+                } else {
+                    zobrist(j, colour)
+                };
+            }
+        }
+        let white = pos.to_move() == Some(Color::White);
+        let rest = u8::from(pos.swap_available()) << 1 | u8::from(attacker_to_move) << 2;
+        (0..syms)
+            .map(|s| Key {
+                stones: stones[s],
+                flags: u8::from(white != self.maps[s].1) | rest,
+            })
+            .min_by_key(|k| (k.flags, k.stones))
+            .unwrap_or(Key {
+                stones: [0; 2],
+                flags: rest,
+            })
+    }
 }
