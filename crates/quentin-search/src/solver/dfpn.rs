@@ -14,6 +14,7 @@ use std::hash::BuildHasherDefault;
 use quentin_rules::{Action, Color, Game, Point, Position};
 
 use super::key::{Key, Keyer, Mix};
+use super::store::{Known, Store};
 use super::{Counter, Engine, Kid, OutOfBudget, Settled, Techniques, children, landing};
 
 /// A proof or disproof number that cannot be reached: a settled node's other number.
@@ -23,7 +24,7 @@ const CAP: u32 = INF - 1;
 /// No proof known ([`Entry::win_in`]).
 const NO_PROOF: u16 = u16::MAX;
 /// The entries the table keeps before it forgets the unsettled ones (about 60 bytes each).
-const TABLE_CAP: usize = 1 << 21;
+const TABLE_CAP: usize = 1 << 23;
 
 /// What the table knows of a node.
 #[derive(Clone, Copy)]
@@ -371,6 +372,36 @@ impl DfPn {
 }
 
 impl Engine for DfPn {
+    fn import(&mut self, store: &Store) {
+        self.table.reserve(store.known.len());
+        for (&key, known) in &store.known {
+            self.table.insert(
+                key,
+                Entry {
+                    pn: 1,
+                    dn: 1,
+                    depth: 0,
+                    win_in: known.win_in,
+                    no_win_below: known.no_win_below,
+                },
+            );
+        }
+    }
+
+    fn export(&self, store: &mut Store) {
+        for (&key, e) in &self.table {
+            if e.win_in != NO_PROOF || e.no_win_below > 0 {
+                store.add(
+                    key,
+                    Known {
+                        win_in: e.win_in,
+                        no_win_below: e.no_win_below,
+                    },
+                );
+            }
+        }
+    }
+
     fn defender_to_move(
         &mut self,
         pos: &Position,

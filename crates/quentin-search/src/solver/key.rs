@@ -8,7 +8,7 @@ use crate::puzzles::symmetry;
 
 /// A position and the kind of node: the stones exactly on boards of up to 128 points, else as
 /// two 128-bit Zobrist sums (a false match then has a chance of about 2^-128 per pair).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Key {
     stones: [u128; 2],
     /// Bit 0: White to move; bit 1: a swap is offered; bit 2: the attacker is to move.
@@ -16,6 +16,16 @@ pub(super) struct Key {
 }
 
 impl Key {
+    /// The key from its stones and flags (as [`Key::parts`] gives them).
+    pub(super) fn from_parts(stones: [u128; 2], flags: u8) -> Key {
+        Key { stones, flags }
+    }
+
+    /// The stones of each colour and the flags.
+    pub(super) fn parts(&self) -> ([u128; 2], u8) {
+        (self.stones, self.flags)
+    }
+
     /// The key of a node never looked up (settled when it was made).
     pub(super) const NONE: Key = Key {
         stones: [0; 2],
