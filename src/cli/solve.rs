@@ -9,7 +9,9 @@ use clap::Args;
 use serde_json::json;
 
 use crate::rules::Color;
-use crate::search::solver::{self, MAX_DEPTH, Solution, SolveLimits, Verdict};
+use crate::search::solver::{
+    self, MAX_DEPTH, Solution, SolveLimits, SolveOptions, Store, Techniques, Verdict,
+};
 
 use super::analyze::round;
 use super::limits::parse_seconds;
@@ -37,6 +39,23 @@ pub(super) struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Threads that share the first moves, 1 to 64 (default 1).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Keep the proved and refuted positions in DIR (read before, written after), so that a
+    /// solve stopped by its budget goes on from where it was.
+    #[arg(long, value_name = "DIR")]
+    store: Option<PathBuf>,
+    /// Leave out the board's symmetries from the solver's table (to measure what they save).
+    #[arg(long)]
+    no_symmetry: bool,
+    /// Search every reply where the opponent threatens to win at once (to measure the
+    /// must-play pruning).
+    #[arg(long)]
+    no_must_play: bool,
+    /// Try the moves from the centre out instead of in the tree search's order.
+    #[arg(long)]
+    no_ordering: bool,
 }
 
 /// Reads `--depth`: the mover's moves, from 1 to [`MAX_DEPTH`].
@@ -46,6 +65,14 @@ fn parse_depth(text: &str) -> Result<usize, String> {
         _ => Err(format!(
             "{text:?} is not a depth: the mover's moves, from 1 to {MAX_DEPTH}"
         )),
+    }
+}
+
+/// Reads `--threads`: from 1 to 64.
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=64).contains(&n) => Ok(n),
+        _ => Err(format!("{text:?} is not a number of threads from 1 to 64")),
     }
 }
 
@@ -71,6 +98,10 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
             if at == 1 { "" } else { "s" },
         )));
     }
+    let mut store = match &args.store {
+        Some(dir) => Some(Store::open(dir, position.game(), position.size())?),
+        None => None,
+    };
     let seconds = args.seconds.unwrap_or(DEFAULT_SECONDS);
     let start = Instant::now();
     let limits = SolveLimits {
@@ -78,8 +109,21 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
         nodes: args.nodes,
         deadline: Some(start + Duration::from_secs_f64(seconds)),
     };
-    let solution = solver::solve(&position, &limits);
+    let techniques = Techniques {
+        symmetry: !args.no_symmetry,
+        must_play: !args.no_must_play,
+        ordering: !args.no_ordering,
+    };
+    let options = SolveOptions {
+        techniques,
+        threads: args.threads.unwrap_or(1),
+        store: store.as_mut(),
+    };
+    let solution = solver::solve_in(&position, &limits, options);
     let elapsed = start.elapsed().as_secs_f64();
+    if let Some(store) = &store {
+        store.save()?;
+    }
     let out = if args.json {
         let winning: Vec<String> = solution.winning.iter().map(ToString::to_string).collect();
         let mut s = json!({
@@ -88,8 +132,11 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
             "winning_moves": winning,
             "nodes": solution.nodes,
             "seconds": round(elapsed),
-        })
-        .to_string();
+        });
+        if let Some(store) = &store {
+            s["store"] = json!({ "loaded": store.loaded(), "saved": store.len() });
+        }
+        let mut s = s.to_string();
         s.push('\n');
         s
     } else {
@@ -107,6 +154,14 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
             solution.nodes,
             solution.nodes as f64 / elapsed.max(1e-9)
         ));
+        if let (Some(store), Some(dir)) = (&store, &args.store) {
+            out.push_str(&format!(
+                "Store {}: {} positions ({} before this run)\n",
+                dir.display(),
+                store.len(),
+                store.loaded()
+            ));
+        }
         out
     };
     write_stdout(&out)

@@ -9,7 +9,7 @@ use quentin::rules::{Action, Game, Setup};
 use quentin::search::solver::{SolveLimits, solve};
 
 use crate::common;
-use crate::scratch::scratch_file;
+use crate::scratch::{scratch, scratch_file};
 
 use common::stdout_json;
 
@@ -135,4 +135,97 @@ fn solve_refuses_bad_depths_budgets_records_and_finished_games() {
     assert!(err.contains("the game is over"), "{err}");
     let out = solve_record(WIN_IN_ONE, &["--at", "9"]);
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// Quentin 4×4 with the pie rule off, to the end: a first-player win (docs/solver.md).
+const QUENTIN_4: &str = "game quentin\nsize 4\npie off\n";
+
+fn winning(v: &serde_json::Value) -> Vec<String> {
+    v["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn solve_stopped_by_its_budget_goes_on_from_its_store() {
+    let fresh = stdout_json(&solve_record(QUENTIN_4, &["--json"]));
+    assert_eq!(fresh["result"], "win");
+    let dir = scratch("store");
+    let store = dir.join("quentin-4");
+    let store = store.to_str().unwrap();
+    // Stopped part way: a third of the positions the whole proof takes.
+    let budget = (fresh["nodes"].as_u64().unwrap() / 3).to_string();
+    let stopped = stdout_json(&solve_record(
+        QUENTIN_4,
+        &["--json", "--nodes", &budget, "--store", store],
+    ));
+    assert_ne!(stopped["result"], "win", "{stopped}");
+    assert_eq!(stopped["store"]["loaded"], 0);
+    let kept = stopped["store"]["saved"].as_u64().unwrap();
+    assert!(kept > 0, "{stopped}");
+    // Resumed: the same answer, with fewer new positions than from nothing.
+    let resumed = stdout_json(&solve_record(QUENTIN_4, &["--json", "--store", store]));
+    assert_eq!(resumed["result"], "win");
+    assert_eq!(winning(&resumed), winning(&fresh));
+    assert_eq!(resumed["store"]["loaded"], kept);
+    assert!(
+        resumed["nodes"].as_u64() < fresh["nodes"].as_u64(),
+        "{resumed} {fresh}"
+    );
+    // Once proved, the store answers at once (the first moves and their entries), on two
+    // threads as on one.
+    let again = stdout_json(&solve_record(
+        QUENTIN_4,
+        &["--json", "--store", store, "--threads", "2"],
+    ));
+    assert_eq!(winning(&again), winning(&fresh));
+    assert!(again["nodes"].as_u64().unwrap() <= 16, "{again}");
+    // Two threads from nothing: the same answer.
+    let two = stdout_json(&solve_record(QUENTIN_4, &["--json", "--threads", "2"]));
+    assert_eq!(winning(&two), winning(&fresh));
+}
+
+#[test]
+fn solve_refuses_a_store_of_another_game_or_version_and_leaves_it_as_it_is() {
+    let dir = scratch("store");
+    let store = dir.join("s");
+    let store_arg = store.to_str().unwrap();
+    let v = stdout_json(&solve_record(
+        "game quentin\nsize 3\npie off\n",
+        &["--json", "--store", store_arg],
+    ));
+    assert_eq!(v["result"], "win");
+    let before = std::fs::read(store.join("proofs")).unwrap();
+    for (record, needle) in [
+        (
+            "game brique\nsize 3\npie off\n",
+            "a store of quentin 3×3, not of brique 3×3",
+        ),
+        (
+            "game quentin\nsize 4\npie off\n",
+            "a store of quentin 3×3, not of quentin 4×4",
+        ),
+    ] {
+        let out = solve_record(record, &["--json", "--store", store_arg]);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(out.stdout.is_empty());
+        assert!(err.contains(needle), "{err}");
+        assert_eq!(std::fs::read(store.join("proofs")).unwrap(), before);
+    }
+    // Another version of the format: refused, untouched.
+    let mut other = before.clone();
+    other.splice(
+        0..before.iter().position(|&b| b == b'\n').unwrap(),
+        *b"quentin-solver-store version 999",
+    );
+    std::fs::write(store.join("proofs"), &other).unwrap();
+    let out = solve_record("game quentin\nsize 3\npie off\n", &["--store", store_arg]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("a store of version 999"), "{err}");
+    assert_eq!(std::fs::read(store.join("proofs")).unwrap(), other);
 }

@@ -36,9 +36,15 @@
 //! [`Threats`]: quentin_rules::Threats
 
 mod dfpn;
+mod key;
 mod plain;
+mod root;
+pub mod store;
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
+
+pub use store::{Store, StoreError};
 
 use quentin_rules::{Action, Game, Point, Position};
 
@@ -60,6 +66,28 @@ pub struct SolveLimits {
     pub nodes: Option<u64>,
     /// When to stop; `None`: no limit but the nodes.
     pub deadline: Option<Instant>,
+}
+
+/// The search's techniques, each of which can be switched off to measure what it saves (all on
+/// by default; the answer is the same either way, only the work differs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Positions equal under the board's symmetries share an entry of the table.
+    pub symmetry: bool,
+    /// Where the opponent threatens to win at once, only the moves that stop every threat.
+    pub must_play: bool,
+    /// The moves in the order of the tree search's prior (else from the centre out).
+    pub ordering: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Techniques {
+        Techniques {
+            symmetry: true,
+            must_play: true,
+            ordering: true,
+        }
+    }
 }
 
 /// What the solver proved about the person to move.
@@ -116,32 +144,38 @@ enum Settled {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct OutOfBudget;
 
-/// The nodes counted against the limits.
-struct Counter {
-    nodes: u64,
+/// The nodes counted against the limits, shared by the threads of one solve.
+struct Counter<'a> {
+    total: &'a AtomicU64,
+    stop: &'a AtomicBool,
+    /// Nodes this thread made.
+    local: u64,
     limit: u64,
     deadline: Option<Instant>,
 }
 
-impl Counter {
-    fn new(limits: &SolveLimits) -> Counter {
+impl Counter<'_> {
+    fn new<'a>(limits: &SolveLimits, total: &'a AtomicU64, stop: &'a AtomicBool) -> Counter<'a> {
         Counter {
-            nodes: 0,
+            total,
+            stop,
+            local: 0,
             limit: limits.nodes.unwrap_or(MAX_NODES).min(MAX_NODES),
             deadline: limits.deadline,
         }
     }
 
-    /// Counts one created position; out of budget when the nodes or the time are spent.
+    /// Counts one created position; out of budget when the nodes or the time are spent (by
+    /// any thread).
     fn tick(&mut self) -> Result<(), OutOfBudget> {
-        self.nodes += 1;
-        if self.nodes > self.limit {
-            return Err(OutOfBudget);
+        let nodes = self.total.fetch_add(1, Ordering::Relaxed) + 1;
+        self.local += 1;
+        let late =
+            self.local.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d);
+        if nodes > self.limit || late {
+            self.stop.store(true, Ordering::Relaxed);
         }
-        if self.nodes.is_multiple_of(1024)
-            && let Some(deadline) = self.deadline
-            && Instant::now() >= deadline
-        {
+        if self.stop.load(Ordering::Relaxed) {
             return Err(OutOfBudget);
         }
         Ok(())
@@ -166,98 +200,39 @@ impl Counter {
 /// ```
 #[must_use]
 pub fn solve(pos: &Position, limits: &SolveLimits) -> Solution {
-    let mut counter = Counter::new(limits);
-    // A finished game, or no move left to win with.
-    let (Some(mover), false) = (pos.to_move(), limits.depth == Some(0)) else {
-        return Solution {
-            verdict: Verdict::NoWin,
-            depth: 0,
-            winning: Vec::new(),
-            complete: true,
-            nodes: 0,
-        };
-    };
-    let kids = children(pos, None);
-    counter.nodes += kids.len() as u64;
-    let to_end = limits.depth.is_none();
-    let depth = limits
-        .depth
-        .map_or_else(|| game_bound(pos), |d| d.min(MAX_DEPTH));
-    let mut engine: Box<dyn Engine> = match pos.game() {
-        Game::Quint => Box::new(plain::Plain::new(to_end)),
-        _ => Box::new(dfpn::DfPn::new()),
-    };
-    // Each first move's proof (the mover's moves it needs), `None` while unsettled; the depths
-    // are tried shallowest first until a win is found (the depth it needs), then the asked
-    // depth settles the other first moves. To the end of a connection game the search goes
-    // straight to the bound (the proofs tell their own depth).
-    let quint_to_end = to_end && pos.game() == Game::Quint;
-    let mut d = if to_end && !quint_to_end { depth } else { 1 };
-    let mut wins: Vec<Option<u16>> = vec![None; kids.len()];
-    let mut complete = true;
-    let mut searched = 0;
-    let mut exhausted;
-    loop {
-        exhausted = true;
-        for (kid, win) in kids.iter().zip(&mut wins) {
-            if win.is_some() {
-                continue;
-            }
-            let settled = if kid.pos.is_over() {
-                Ok(if kid.pos.winner() == Some(mover) {
-                    Settled::Win(0)
-                } else {
-                    Settled::NoWinBelow(u16::MAX)
-                })
-            } else {
-                let s = engine.defender_to_move(&kid.pos, kid.action, d - 1, &mut counter);
-                exhausted &= engine.exhaustive();
-                s
-            };
-            match settled {
-                Ok(Settled::Win(need)) => *win = Some(need + 1),
-                Ok(Settled::NoWinBelow(_)) => {}
-                Err(OutOfBudget) => {
-                    complete = false;
-                    break;
-                }
-            }
-        }
-        if !complete {
-            break;
-        }
-        searched = d;
-        // Quint to the end: a depth that no line outran holds for every depth.
-        if d >= depth || (quint_to_end && exhausted) {
-            break;
-        }
-        d = if wins.iter().any(Option::is_some) {
-            depth
-        } else {
-            d + 1
-        };
-    }
-    let quickest = wins.iter().flatten().min().copied();
-    let verdict = match quickest {
-        Some(_) => Verdict::Win,
-        None if !complete || (quint_to_end && !exhausted) => Verdict::Unknown,
-        None => Verdict::NoWin,
-    };
-    let legal = pos.legal_actions();
-    let mut winning: Vec<Action> = kids
-        .iter()
-        .zip(&wins)
-        .filter(|(_, w)| w.is_some())
-        .map(|(k, _)| k.action)
-        .collect();
-    winning.sort_by_key(|a| legal.iter().position(|l| l == a));
-    Solution {
-        verdict,
-        depth: quickest.map_or(searched, usize::from),
-        winning,
-        complete,
-        nodes: counter.nodes,
-    }
+    solve_with(pos, limits, Techniques::default())
+}
+
+/// [`solve`] with the given techniques.
+#[must_use]
+pub fn solve_with(pos: &Position, limits: &SolveLimits, techniques: Techniques) -> Solution {
+    solve_in(
+        pos,
+        limits,
+        SolveOptions {
+            techniques,
+            ..SolveOptions::default()
+        },
+    )
+}
+
+/// How a solve runs, beyond its limits.
+#[derive(Default)]
+pub struct SolveOptions<'a> {
+    /// The techniques the search uses.
+    pub techniques: Techniques,
+    /// The threads that share the first moves (0 or 1: one).
+    pub threads: usize,
+    /// The proved and refuted positions of earlier runs, and where this one's go (Quentin,
+    /// Konobi and Brique; the caller saves it).
+    pub store: Option<&'a mut Store>,
+}
+
+/// [`solve`] with the given options: the first moves shared among threads (each with its own
+/// table; a first move is one thread's work), and a store read before and added to after.
+#[must_use]
+pub fn solve_in(pos: &Position, limits: &SolveLimits, options: SolveOptions<'_>) -> Solution {
+    root::run(pos, limits, options)
 }
 
 /// The mover's moves that cover every game from `pos`: a connection game's placements fill an
@@ -276,7 +251,7 @@ fn game_bound(pos: &Position) -> usize {
 }
 
 /// One search behind [`solve`].
-trait Engine {
+trait Engine: Send {
     /// The value for the attacker of `pos`, where the defender is to move after the attacker
     /// played `last`, with `depth` attacker moves left.
     fn defender_to_move(
@@ -291,9 +266,16 @@ trait Engine {
     fn exhaustive(&self) -> bool {
         false
     }
+
+    /// Learns what a store holds.
+    fn import(&mut self, _store: &Store) {}
+
+    /// Adds what it proved and refuted to a store.
+    fn export(&self, _store: &mut Store) {}
 }
 
 /// A child position and the action that made it.
+#[derive(Clone)]
 struct Kid {
     action: Action,
     pos: Position,
@@ -302,10 +284,14 @@ struct Kid {
 /// Every legal action of `pos` with its position, in the order the solver tries them: the
 /// prior's share first (the tree search's knowledge at expansion), then from the centre out;
 /// `last` is where the stone placed last stands.
-fn children(pos: &Position, last: Option<Point>) -> Vec<Kid> {
+fn children(pos: &Position, last: Option<Point>, ordered: bool) -> Vec<Kid> {
     let mut actions = Vec::new();
     pos.legal_actions_into(&mut actions);
-    order(pos, &mut actions, last);
+    if ordered {
+        order(pos, &mut actions, last);
+    } else {
+        actions.sort_by_key(|&a| centrality(a, pos.size()));
+    }
     actions
         .into_iter()
         .filter_map(|action| {

@@ -9,11 +9,13 @@
 //! refutations are exact, built from settled children only.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::BuildHasherDefault;
 
 use quentin_rules::{Action, Color, Game, Point, Position};
 
-use super::{Counter, Engine, Kid, OutOfBudget, Settled, children, landing};
+use super::key::{Key, Keyer, Mix};
+use super::store::{Known, Store};
+use super::{Counter, Engine, Kid, OutOfBudget, Settled, Techniques, children, landing};
 
 /// A proof or disproof number that cannot be reached: a settled node's other number.
 const INF: u32 = u32::MAX;
@@ -22,79 +24,7 @@ const CAP: u32 = INF - 1;
 /// No proof known ([`Entry::win_in`]).
 const NO_PROOF: u16 = u16::MAX;
 /// The entries the table keeps before it forgets the unsettled ones (about 60 bytes each).
-const TABLE_CAP: usize = 1 << 21;
-
-/// A position and the kind of node: the stones exactly on boards of up to 128 points, else as
-/// two 128-bit Zobrist sums (a false match then has a chance of about 2^-128 per pair).
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Key {
-    stones: [u128; 2],
-    /// Bit 0: White to move; bit 1: a swap is offered; bit 2: the attacker is to move.
-    flags: u8,
-}
-
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let [b, w] = self.stones;
-        let fold = |x: u128| (x as u64) ^ ((x >> 64) as u64).rotate_left(17);
-        state.write_u64(fold(b) ^ fold(w).rotate_left(31) ^ u64::from(self.flags));
-    }
-}
-
-/// The hasher of the table: the key's one word mixed (SplitMix64's finaliser).
-#[derive(Default)]
-struct Mix(u64);
-
-impl Hasher for Mix {
-    fn finish(&self) -> u64 {
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-}
-
-/// A random 128-bit word for the point of index `i` and a colour, for the Zobrist sums.
-fn zobrist(i: usize, color: Color) -> u128 {
-    let mix = |mut z: u64| {
-        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    let seed = (i as u64) << 1 | color.index() as u64;
-    u128::from(mix(seed)) << 64 | u128::from(mix(seed ^ 0x5851_f42d_4c95_7f2d))
-}
-
-fn key(pos: &Position, attacker_to_move: bool) -> Key {
-    let size = pos.size();
-    let board = pos.board();
-    let exact = size * size <= 128;
-    let mut stones = [0u128; 2];
-    for p in board.points() {
-        if let Some(c) = board.get(p) {
-            stones[c.index()] ^= if exact {
-                1 << (p.row() * size + p.col())
-            } else {
-                zobrist(p.index(), c)
-            };
-        }
-    }
-    let flags = u8::from(pos.to_move() == Some(Color::White))
-        | u8::from(pos.swap_available()) << 1
-        | u8::from(attacker_to_move) << 2;
-    Key { stones, flags }
-}
+const TABLE_CAP: usize = 1 << 23;
 
 /// What the table knows of a node.
 #[derive(Clone, Copy)]
@@ -207,13 +137,18 @@ fn settle_at_once(
 pub(super) struct DfPn {
     table: HashMap<Key, Entry, BuildHasherDefault<Mix>>,
     points: Vec<Point>,
+    keyer: Keyer,
+    techniques: Techniques,
 }
 
 impl DfPn {
-    pub(super) fn new() -> DfPn {
+    /// The search of positions of `game` on boards of side `size`.
+    pub(super) fn new(game: Game, size: usize, techniques: Techniques) -> DfPn {
         DfPn {
             table: HashMap::default(),
             points: Vec::new(),
+            keyer: Keyer::new(game, size, techniques.symmetry),
+            techniques,
         }
     }
 
@@ -271,15 +206,28 @@ impl DfPn {
         }
     }
 
-    /// The children of `node`, each settled at once where it can be.
-    fn expand(&mut self, node: &Node, counter: &mut Counter) -> Result<Vec<Node>, OutOfBudget> {
+    /// The children of `node`, each settled at once where it can be, and whether the must-play
+    /// pruning left some out.
+    ///
+    /// Must-play: a move after which the opponent of its player wins at once (the rules'
+    /// threats) is lost for that player, so with [`Techniques::must_play`] only the moves that
+    /// stop every threat become children. The pruned ones would have been settled at once
+    /// (the attacker's proof one move deeper, the defender's win), so what is proved does not
+    /// change: [`DfPn::settle`] counts them (`pruned`), and a node with every move pruned is
+    /// settled by them alone.
+    fn expand(
+        &mut self,
+        node: &Node,
+        counter: &mut Counter,
+    ) -> Result<(Vec<Node>, bool), OutOfBudget> {
         let Some(mover) = node.pos.to_move() else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), false));
         };
         let attacker = if node.or { mover } else { mover.opponent() };
         let depth = if node.or { node.depth - 1 } else { node.depth };
         let mut kids = Vec::new();
-        for Kid { action, pos } in children(&node.pos, node.last) {
+        let mut pruned = false;
+        for Kid { action, pos } in children(&node.pos, node.last, self.techniques.ordering) {
             counter.tick()?;
             let settled = if pos.is_over() {
                 // A swap never ends a game: the attacker still plays `attacker`.
@@ -289,9 +237,25 @@ impl DfPn {
                     Settled::NoWinBelow(u16::MAX)
                 })
             } else {
-                settle_at_once(&pos, !node.or, depth, &mut self.points)
+                let s = settle_at_once(&pos, !node.or, depth, &mut self.points);
+                // The opponent of the move's player wins at once: the attacker (a proof in
+                // one more move, depth >= 1 here) or the defender.
+                let lost = match s {
+                    Some(Settled::Win(1)) => !node.or,
+                    Some(Settled::NoWinBelow(u16::MAX)) => node.or,
+                    _ => false,
+                };
+                if lost && self.techniques.must_play {
+                    pruned = true;
+                    continue;
+                }
+                s
             };
-            let key = key(&pos, !node.or);
+            // A settled child is never looked up in the table: its key is not needed.
+            let key = match settled {
+                None => self.keyer.key(&pos, !node.or),
+                Some(_) => Key::NONE,
+            };
             kids.push(Node {
                 pos,
                 or: !node.or,
@@ -301,7 +265,7 @@ impl DfPn {
                 settled,
             });
         }
-        Ok(kids)
+        Ok((kids, pruned))
     }
 
     /// Searches `node` until its numbers reach the thresholds or it is settled.
@@ -312,7 +276,7 @@ impl DfPn {
         th_dn: u32,
         counter: &mut Counter,
     ) -> Result<Option<Settled>, OutOfBudget> {
-        let mut kids = self.expand(node, counter)?;
+        let (mut kids, pruned) = self.expand(node, counter)?;
         loop {
             let (mut pn, mut dn) = if node.or { (INF, 0u32) } else { (0u32, INF) };
             // The best child by the number that the node minimises, and the second best value.
@@ -343,7 +307,7 @@ impl DfPn {
                 }
             }
             if pn == 0 || dn == 0 {
-                let settled = self.settle(node, &kids, pn == 0);
+                let settled = self.settle(node, &kids, pruned, pn == 0);
                 self.store(node.key, node.depth, pn, dn, Some(settled));
                 return Ok(Some(settled));
             }
@@ -370,8 +334,10 @@ impl DfPn {
     }
 
     /// The value of a node whose numbers say it is settled: proved (`won`) or refuted, with the
-    /// attacker moves the proof needs or the depth the refutation holds below.
-    fn settle(&self, node: &Node, kids: &[Node], won: bool) -> Settled {
+    /// attacker moves the proof needs or the depth the refutation holds below. `pruned`: some
+    /// moves were left out by the must-play pruning (see [`DfPn::expand`]), each the attacker's
+    /// proof in 1 (below the defender's node) or the defender's win (below the attacker's).
+    fn settle(&self, node: &Node, kids: &[Node], pruned: bool, won: bool) -> Settled {
         let values = kids.iter().map(|k| self.settled(k));
         if won {
             // OR: the quickest proved child and this move; AND: every child is proved, the
@@ -383,7 +349,8 @@ impl DfPn {
             let need = if node.or {
                 needs.min().map_or(node.depth, |n| n + 1)
             } else {
-                needs.max().unwrap_or(node.depth)
+                let floor = pruned.then_some(1);
+                needs.chain(floor).max().unwrap_or(node.depth)
             };
             Settled::Win(need)
         } else {
@@ -394,7 +361,8 @@ impl DfPn {
                 _ => None,
             });
             let below = if node.or {
-                belows.min().map_or(0, |b| b.saturating_add(1))
+                let all_pruned = if pruned { u16::MAX } else { 0 };
+                belows.min().map_or(all_pruned, |b| b.saturating_add(1))
             } else {
                 belows.max().unwrap_or(0)
             };
@@ -404,6 +372,36 @@ impl DfPn {
 }
 
 impl Engine for DfPn {
+    fn import(&mut self, store: &Store) {
+        self.table.reserve(store.known.len());
+        for (&key, known) in &store.known {
+            self.table.insert(
+                key,
+                Entry {
+                    pn: 1,
+                    dn: 1,
+                    depth: 0,
+                    win_in: known.win_in,
+                    no_win_below: known.no_win_below,
+                },
+            );
+        }
+    }
+
+    fn export(&self, store: &mut Store) {
+        for (&key, e) in &self.table {
+            if e.win_in != NO_PROOF || e.no_win_below > 0 {
+                store.add(
+                    key,
+                    Known {
+                        win_in: e.win_in,
+                        no_win_below: e.no_win_below,
+                    },
+                );
+            }
+        }
+    }
+
     fn defender_to_move(
         &mut self,
         pos: &Position,
@@ -417,7 +415,7 @@ impl Engine for DfPn {
             pos: pos.clone(),
             or: false,
             depth,
-            key: key(pos, false),
+            key: self.keyer.key(pos, false),
             last: landing(last),
             settled,
         };

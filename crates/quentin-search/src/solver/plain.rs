@@ -36,7 +36,7 @@ impl Plain {
             self.cut = true;
             return Ok(None);
         }
-        let kids = children(pos, None);
+        let kids = children(pos, None, true);
         for kid in &kids {
             counter.tick()?;
             if kid.pos.is_over() && kid.pos.winner() == Some(attacker) {
@@ -70,7 +70,7 @@ impl Plain {
             return Ok(None);
         };
         let attacker = defender.opponent();
-        let kids = children(pos, None);
+        let kids = children(pos, None, true);
         // The replies that end the game first: one that wins or draws holds it.
         for kid in &kids {
             counter.tick()?;

@@ -278,3 +278,5 @@ fn to_the_end_matches_the_deepest_reference() {
         }
     }
 }
+
+mod techniques;
