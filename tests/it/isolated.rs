@@ -59,10 +59,11 @@ pub fn isolate_pty(command: &mut CommandBuilder, data: &Path) {
 /// Set in the copy of the suite that the test below runs, so that it does not run itself.
 const CHILD: &str = "QUENTIN_TESTS_WATCHED";
 
-/// The parts of the suite that play, save, resume, rate puzzles and review: those that would
+/// The parts of the suite that play, save, resume, rate puzzles, keep a course's stars and review: those that would
 /// touch a user's data if anything did. The servers keep their data where they are told.
-const PARTS: [&str; 8] = [
+const PARTS: [&str; 9] = [
     "games::",
+    "learn::",
     "tui::",
     "puzzle_tui::",
     "puzzles::",

@@ -8,7 +8,6 @@ use crate::pty;
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
 use pty::{Session, scratch};
 use quentin::rules::{Action, Game, Outcome, Position};
@@ -107,10 +106,7 @@ fn every_level_s_answers_are_exactly_what_its_kind_says() {
 }
 
 fn quentin(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_quentin"))
-        .args(args)
-        .output()
-        .unwrap()
+    crate::isolated::quentin().args(args).output().unwrap()
 }
 
 #[test]
