@@ -458,11 +458,8 @@ impl App {
     /// The keys that mean something else online: `u` asks for a takeback, `R` resigns (twice),
     /// and what a local game offers beside (redo, new game, hints) is not offered. `None` for
     /// the keys that work as in a local game.
-    pub(super) fn online_key(
-        &mut self,
-        command: super::super::commands::Command,
-    ) -> Option<Effect> {
-        use super::super::commands::Command as C;
+    pub(super) fn online_key(&mut self, command: crate::commands::Command) -> Option<Effect> {
+        use crate::commands::Command as C;
         let online = self.online.game.as_ref()?;
         let resigning = std::mem::take(&mut self.online.resign_asked);
         let playing = online.seat.is_some() && online.result.is_none();
@@ -554,9 +551,9 @@ impl App {
     /// than in a local replay; `None` for those that work as there (stepping, the review).
     pub(super) fn online_replay_key(
         &mut self,
-        command: super::super::commands::Command,
+        command: crate::commands::Command,
     ) -> Option<Effect> {
-        use super::super::commands::Command as C;
+        use crate::commands::Command as C;
         self.online.game.as_ref()?;
         match command {
             C::NewGame => return self.online_key(command),

@@ -294,7 +294,7 @@ fn mouse(kind: MouseEventKind, column: u16, row: u16) -> Event {
 
 #[test]
 fn the_mouse_points_and_clicks_on_the_last_drawn_board() {
-    use super::super::layout::{BoardGeometry, BoardStyle};
+    use crate::layout::{BoardGeometry, BoardStyle};
     let mut app = game(5, false);
     let click = MouseEventKind::Down(MouseButton::Left);
     // Before any drawing there is no board to click on.

@@ -283,7 +283,7 @@ mod tests {
             )
             .unwrap();
             press(&mut app, "?");
-            let glyphs = Glyphs::of(app.look(), super::super::BoardStyle::Squares);
+            let glyphs = Glyphs::of(app.look(), crate::render::BoardStyle::Squares);
             let lines = help_lines(&app, 76, &glyphs);
             let text: Vec<String> = lines.iter().map(ToString::to_string).collect();
             let edges = text.iter().find(|l| l.contains("edge bars")).unwrap();
@@ -306,7 +306,7 @@ mod tests {
         let mut terminal = Terminal::new(TestBackend::new(80, 60)).unwrap();
         terminal
             .draw(|frame| {
-                super::super::render(&app, frame);
+                crate::render::render(&app, frame);
             })
             .unwrap();
         let screen = terminal.backend().to_string();

@@ -12,8 +12,8 @@ use ratatui::text::Line;
 
 use crate::rules::{Action, Captures, Color, Point, Position};
 
-use super::super::app::{App, Mode, Pick, capturable, cells_text, dropping, reachable, wins_text};
 use super::{Glyphs, Palette, draw_cursor, draw_stone, paint, put};
+use crate::app::{App, Mode, Pick, capturable, cells_text, dropping, reachable, wins_text};
 
 use crate::layout::{CELL_DX as DX, CELL_DY as DY, CellGeometry};
 
@@ -336,13 +336,13 @@ pub(super) fn cursor_text(app: &App) -> (String, bool) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{draw_app, with_marks};
     use super::*;
     use crate::app::Look;
     use crate::app::quint::tests::{
         THREE_CAPTURES, drawn_by_repetition, quint_app, three_captures,
     };
     use crate::app::tests::press;
+    use crate::render::tests::{draw_app, with_marks};
     use crate::rules::{Game, Setup};
 
     #[test]
@@ -450,7 +450,7 @@ mod tests {
                 for height in 0..36 {
                     let area = Rect::new(0, 0, width, height);
                     let mut buf = Buffer::empty(area);
-                    let geometry = super::super::draw(app, area, &mut buf);
+                    let geometry = crate::render::draw(app, area, &mut buf);
                     if let Some(cells) = geometry.cells {
                         let (x, y) = cells.cell(Point::new(7, 0));
                         assert!(x + 1 < width && y < height, "{width}x{height}");

@@ -290,7 +290,7 @@ mod tests {
                 for height in 0..36 {
                     let area = Rect::new(0, 0, width, height);
                     let mut buf = Buffer::empty(area);
-                    if let Some(board) = super::super::draw(&app, area, &mut buf).board {
+                    if let Some(board) = crate::render::draw(&app, area, &mut buf).board {
                         let (x, y) = board.cell(Point::new(board.size - 1, 0));
                         assert!(x + 1 < width && y < height, "{width}x{height}");
                     }

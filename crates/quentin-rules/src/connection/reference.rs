@@ -3,16 +3,16 @@
 //! for every placement it tries, that the engine and the reference agree on its legality, on
 //! what it changes, and on the winner after it.
 
-use super::super::bits::{BIT_WORDS, Bits};
-use super::super::board::{Board, DIAGONAL, EMPTY, ORTHOGONAL_STEPS, is_stone, stone};
-use super::super::brique::Brique;
-use super::super::chains::Chains;
-use super::super::color::Color;
-use super::super::konobi::{Konobi, KonobiViolation};
-use super::super::point::{MAX_SIZE, MIN_SIZE, Point, STRIDE};
-use super::super::quentin::{Quentin, QuentinViolation, fill_color, region_if_territory};
-use super::super::{Change, Illegal};
 use super::{Connection, PlacementRules, apply};
+use crate::bits::{BIT_WORDS, Bits};
+use crate::board::{Board, DIAGONAL, EMPTY, ORTHOGONAL_STEPS, is_stone, stone};
+use crate::brique::Brique;
+use crate::chains::Chains;
+use crate::color::Color;
+use crate::konobi::{Konobi, KonobiViolation};
+use crate::point::{MAX_SIZE, MIN_SIZE, Point, STRIDE};
+use crate::quentin::{Quentin, QuentinViolation, fill_color, region_if_territory};
+use crate::{Change, Illegal};
 
 /// A placement rule as it was: what `color` on the empty point `p` of `board` changes, into
 /// `changes` (cleared first), or why it is illegal.
@@ -123,7 +123,7 @@ fn connects(board: &Board, color: Color, links: &[isize]) -> bool {
         Color::Black => Point::new(k, 0),
         Color::White => Point::new(0, k),
     };
-    let mut seen = vec![false; super::super::point::INDICES];
+    let mut seen = vec![false; crate::point::INDICES];
     let mut stack: Vec<usize> = (0..n)
         .map(first)
         .filter(|&p| board.get(p) == Some(color))
@@ -346,8 +346,8 @@ impl Cleared for Brique {}
 /// `spread` reaches the chain of its first stone, as the plain walk of `chain` finds it, on
 /// boards whose chains hold hundreds of stones: its stack then spills to the heap.
 fn spread_agrees_with_chain<R: PlacementRules>() {
-    use super::super::point::INDICES;
     use super::{chain, spread};
+    use crate::point::INDICES;
     for (fill, seed) in [(100, 1), (90, 2), (75, 3), (60, 4)] {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ seed);
         let mut board = Board::new(MAX_SIZE);

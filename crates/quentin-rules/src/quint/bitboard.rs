@@ -2,8 +2,8 @@
 //! (`col`, `row`), so that `a1` is bit 0, `h1` bit 7 and `h8` bit 63, and counting, finding the
 //! steps and the lines of five are a few word operations.
 
-use super::super::point::Point;
 use super::SIZE;
+use crate::point::Point;
 
 /// Every cell of the board.
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! Lines of exactly five: how Quint is won.
 
-use super::super::board::{Board, PointSet, stone};
-use super::super::color::Color;
-use super::super::point::{MAX_SIZE, Point};
+use crate::board::{Board, PointSet, stone};
+use crate::color::Color;
+use crate::point::{MAX_SIZE, Point};
 
 /// The length of a winning line: exactly this many, no more.
 pub(super) const QUINT: usize = 5;

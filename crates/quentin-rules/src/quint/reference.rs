@@ -2,13 +2,13 @@
 //! list of changes behind every action. Kept as the reference that the differential test holds
 //! the fast rules to.
 
-use super::super::action::{Action, Captures};
-use super::super::board::{Board, EMPTY, ORTHOGONAL, ORTHOGONAL_STEPS, PointSet, stone};
-use super::super::color::Color;
-use super::super::point::Point;
-use super::super::{Change, Ending, Illegal, Outcome};
 use super::history::History;
 use super::{Key, QuintViolation, REPETITIONS, SIZE, quints};
+use crate::action::{Action, Captures};
+use crate::board::{Board, EMPTY, ORTHOGONAL, ORTHOGONAL_STEPS, PointSet, stone};
+use crate::color::Color;
+use crate::point::Point;
+use crate::{Change, Ending, Illegal, Outcome};
 
 /// A Quint position: board, pieces in hand, side to move, outcome and the positions that can
 /// still repeat.

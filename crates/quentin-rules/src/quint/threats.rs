@@ -27,12 +27,12 @@
 //! assert_eq!(names(t.must_block), ["e3", "e7"]);
 //! ```
 
-use super::super::action::{Action, Captures};
-use super::super::color::Color;
-use super::super::point::Point;
-use super::super::{Position, State};
 use super::bitboard::{self, back, shift};
 use super::{ORTHOGONAL, Quint};
+use crate::action::{Action, Captures};
+use crate::color::Color;
+use crate::point::Point;
+use crate::{Position, State};
 
 /// The bit of cell `p` of the 8×8 board (`p` must lie on it).
 #[must_use]

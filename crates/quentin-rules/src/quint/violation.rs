@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use super::super::Illegal;
-use super::super::color::Color;
-use super::super::point::Point;
+use crate::Illegal;
+use crate::color::Color;
+use crate::point::Point;
 
 /// Why a Quint action is illegal.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -189,9 +189,9 @@ fn list_ends(ends: &mut [[u16; ENDS]; 2], held: impl Iterator<Item = (bool, bool
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Params, ROOT, Tree};
     use crate::policy::{self, Policy};
     use crate::rng::Rng;
+    use crate::tree::{Params, ROOT, Tree};
     use quentin_rules::{Color, Game, Position, Setup};
 
     /// The children the update finds through a node's map are those whose point holds the

@@ -70,10 +70,10 @@ impl Tree {
 
 #[cfg(test)]
 mod tests {
-    use super::super::edge::Amaf;
-    use super::super::prior::Prior;
-    use super::super::{Params, ROOT, Tree};
     use crate::rng::Rng;
+    use crate::tree::edge::Amaf;
+    use crate::tree::prior::Prior;
+    use crate::tree::{Params, ROOT, Tree};
     use quentin_rules::{Action, Game, Point, Position, Setup};
 
     fn at(p: &str) -> Action {

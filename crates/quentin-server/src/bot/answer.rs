@@ -5,15 +5,15 @@ use std::fmt::Write as _;
 
 use quentin_rules::{Action, Color, Game};
 
-use super::super::hub::{ChallengeView, GameView, Refusal, TournamentView};
-use super::super::moderation::session;
-use super::super::puzzles::{self, PuzzleRefusal, Served};
-use super::super::spec::TimeControl;
-use super::super::store::RatingRow;
-use super::super::tournament::{TournamentId, TournamentRefusal};
 use super::command::ParseError;
 use super::{puzzle, tournament};
+use crate::hub::{ChallengeView, GameView, Refusal, TournamentView};
 use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
+use crate::moderation::session;
+use crate::puzzles::{self, PuzzleRefusal, Served};
+use crate::spec::TimeControl;
+use crate::store::RatingRow;
+use crate::tournament::{TournamentId, TournamentRefusal};
 
 #[cfg(test)]
 mod tests;

@@ -5,10 +5,10 @@
 
 use quentin_rules::{Action, Game};
 
-use super::super::moderation::{ORDER_WORDS, Order};
-use super::super::spec::{Spec, shown};
-use super::super::tournament::{Settings, TournamentId};
 use crate::ids::{ChallengeId, GameId};
+use crate::moderation::{ORDER_WORDS, Order};
+use crate::spec::{Spec, shown};
+use crate::tournament::{Settings, TournamentId};
 
 #[cfg(test)]
 mod tests;

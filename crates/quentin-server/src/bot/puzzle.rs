@@ -4,9 +4,9 @@
 use quentin_app::search::puzzles::Goal;
 use quentin_rules::{Action, Game};
 
-use super::super::puzzles::{Outcome, Served, change, shown_puzzle_rating};
-use super::super::store::RatingRow;
-use super::super::store::puzzles::Rated;
+use crate::puzzles::{Outcome, Served, change, shown_puzzle_rating};
+use crate::store::RatingRow;
+use crate::store::puzzles::Rated;
 
 /// The most lines `puzzle leaders` gives.
 pub const LEADERS: usize = 20;

@@ -2,18 +2,18 @@
 //! command, each giving a typed [`Outcome`] or [`Refused`] (their words are written in
 //! [`super::answer`]).
 
-use super::super::Context;
-use super::super::hub::{PAGE, Refusal};
-use super::super::moderation::{self, Order, session};
-use super::super::puzzles;
-use super::super::tournament::{TournamentId, TournamentRefusal};
 use super::Reader;
 use super::Who;
 use super::answer::{Outcome, Refused};
 use super::command::{BotCommand, Gate, ParseError, TakebackReply};
 use super::puzzle::LEADERS;
 use super::wait::{rematch, wait};
+use crate::Context;
+use crate::hub::{PAGE, Refusal};
 use crate::ids::{GameId, PlayerId};
+use crate::moderation::{self, Order, session};
+use crate::puzzles;
+use crate::tournament::{TournamentId, TournamentRefusal};
 
 /// Runs a line for `who`: the gate first (one not admitted hears why, even when the line
 /// does not parse), then the command. `register` may give the session its player.

@@ -5,9 +5,9 @@
 //! `tournament pause ID` and `tournament resume ID`; `messages` (a tournament cancelled).
 //! Tournament numbers are written `t7`.
 
-use super::super::hub::TournamentView;
-use super::super::tournament::points;
-use super::super::tournament::standings::{Standing, Tiebreak, result_word};
+use crate::hub::TournamentView;
+use crate::tournament::points;
+use crate::tournament::standings::{Standing, Tiebreak, result_word};
 
 /// A line of `tournaments`: `t3 swiss quentin 9 open 5/16 by ann`.
 pub(crate) fn summary(view: &TournamentView) -> String {

@@ -2,10 +2,10 @@
 //! waits in the channel's queue for after the answer; a session that ends meanwhile is
 //! answered nothing ([`Outcome::Gone`]).
 
-use super::super::Context;
-use super::super::hub::{Refusal, Rematch};
 use super::Reader;
 use super::answer::{Outcome, Refused};
+use crate::Context;
+use crate::hub::{Refusal, Rematch};
 use crate::ids::{ChallengeId, GameId, PlayerId};
 
 /// `rematch ID`: offers a rematch of a finished game, or accepts the opponent's offer; the

@@ -31,7 +31,7 @@ impl Keys {
             match terminput::Event::parse_from(&self.partial) {
                 Ok(Some(event)) => {
                     self.partial.clear();
-                    if let Some(event) = super::super::translate::from_terminput(event) {
+                    if let Some(event) = crate::translate::from_terminput(event) {
                         out.push(event);
                     }
                 }

@@ -10,16 +10,16 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use tokio::sync::{mpsc, oneshot};
 
-use super::super::Context;
-use super::super::hub::{Owner, Peers, Refusal};
-use super::super::metrics::metrics;
-use super::super::report::survive;
-use super::super::store::postgres::{
+use super::{Cluster, lock};
+use crate::Context;
+use crate::hub::{Owner, Peers, Refusal};
+use crate::ids::{ChallengeId, GameId, PlayerId};
+use crate::metrics::metrics;
+use crate::note::{Answer, Note};
+use crate::report::survive;
+use crate::store::postgres::{
     games, open_challenges, players, pool_error, presence, relay, tournaments,
 };
-use super::{Cluster, lock};
-use crate::ids::{ChallengeId, GameId, PlayerId};
-use crate::note::{Answer, Note};
 
 /// For a test server (the hooks `notes stop`, `notes read`): while false, this process reads
 /// nothing the other processes say; what they say waits, in order, until it reads again.

@@ -9,12 +9,12 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use super::super::Context;
-use super::super::hub::Peers as _;
-use super::super::store::postgres::{self as pg, Own, pool_error};
 use super::{Cluster, lock};
+use crate::Context;
+use crate::hub::Peers as _;
 use crate::ids::{GameId, Millis};
 use crate::note::Note;
+use crate::store::postgres::{self as pg, Own, pool_error};
 
 /// Seconds between two measures of the clocks' skew.
 const SKEW_EVERY: u32 = 30;

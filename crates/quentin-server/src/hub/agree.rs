@@ -2,13 +2,13 @@
 //! (asked by one, agreed by the other, in casual games), an abort before both have made a
 //! first move, and a rematch once the game is over.
 
-use super::super::game_end::Aborted;
-use super::super::spec::{First, Spec};
-use super::super::store::Change;
 use super::play::Stop;
 use super::{GameCommand, Hub, Live, Refusal};
+use crate::game_end::Aborted;
 use crate::ids::{GameId, Moment, PlayerId, Seat};
 use crate::note::Note;
+use crate::spec::{First, Spec};
+use crate::store::Change;
 use quentin_record::game_line::GameLine;
 
 /// What asking for a rematch gave.

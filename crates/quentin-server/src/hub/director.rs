@@ -7,20 +7,20 @@
 
 use std::sync::Arc;
 
-use super::super::report::report;
-use super::super::store::{
-    Applied, Change, EntrantRow, GameRow, Paired, PairingRow, Plan, Round, TournamentChange,
-    TournamentRow,
-};
-use super::super::tournament::arena::{self, Waiting};
-use super::super::tournament::{
-    Kind, Pairing, Settings, TournamentId, TournamentRefusal, roundrobin, swiss,
-};
 use super::tournaments::{Results, played, struck};
 use super::{Hub, Inner, Live, Refusal};
 use crate::clock::Timing;
 use crate::ids::{GameId, Millis, Moment, PlayerId};
 use crate::present::Cancelled;
+use crate::report::report;
+use crate::store::{
+    Applied, Change, EntrantRow, GameRow, Paired, PairingRow, Plan, Round, TournamentChange,
+    TournamentRow,
+};
+use crate::tournament::arena::{self, Waiting};
+use crate::tournament::{
+    Kind, Pairing, Settings, TournamentId, TournamentRefusal, roundrobin, swiss,
+};
 
 /// One thing the director does next to a tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -17,12 +17,12 @@
 //! (for the games each process has read) across processes; only the count of recent asks is
 //! the process's own memory.
 
-use super::super::game_end::{Aborted, GameEnd};
+use crate::game_end::{Aborted, GameEnd};
 use crate::ids::{Millis, Moment, PlayerId};
 use std::collections::{HashMap, VecDeque};
 
-use super::super::spec::TimeControl;
 use super::{Inner, Refusal};
+use crate::spec::TimeControl;
 
 /// Actions a game needs before it can end with a rated result by resignation, time or a
 /// player's leaving: two of each player's.

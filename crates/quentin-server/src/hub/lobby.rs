@@ -6,11 +6,11 @@ use std::hash::{BuildHasher, Hasher};
 
 use quentin_rules::Color;
 
-use super::super::spec::{First, Spec};
-use super::super::store::{Applied, ChallengeRow, Change, GameRow};
 use super::{Hub, Live, Refusal, color_of, good_name};
 use crate::clock::Timing;
 use crate::ids::{ChallengeId, GameId, Moment, PlayerId, Seat};
+use crate::spec::{First, Spec};
+use crate::store::{Applied, ChallengeRow, Change, GameRow};
 
 impl Hub {
     /// Registers the key's player as `name`: their number and name, once on disk.

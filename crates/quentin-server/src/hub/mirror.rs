@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 
-use super::super::size_class::{RatingKey, rating_key};
-use super::super::store::{ChallengeRow, GameRow, PlayerRow, RatingRow};
 use super::{Hub, Live, Unplayable, replay};
 use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat};
+use crate::size_class::{RatingKey, rating_key};
+use crate::store::{ChallengeRow, GameRow, PlayerRow, RatingRow};
 use quentin_rules::Action;
 
 impl Hub {

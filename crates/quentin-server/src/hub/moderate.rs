@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use tokio::sync::watch;
 
-use super::super::game_end::{Aborted, How};
-use super::super::moderation::Sanctions;
 use super::play::Stop;
 use super::{Hub, Owner};
+use crate::game_end::{Aborted, How};
 use crate::ids::{ChallengeId, GameId, Moment, PlayerId, Seat};
+use crate::moderation::Sanctions;
 use crate::present::Cancelled;
 
 impl Hub {
@@ -101,7 +101,7 @@ impl Hub {
             if !self.directs(id).await {
                 continue;
             }
-            let why = Cancelled::ByOperator(super::super::tournament::TournamentId(id));
+            let why = Cancelled::ByOperator(crate::tournament::TournamentId(id));
             if let Err(e) = self.cancelled(id, &why, now, true).await {
                 tracing::warn!(tournament = id, "cannot cancel the tournament: {e}");
             }

@@ -3,9 +3,9 @@
 
 use anyhow::Result;
 
-use super::super::store::{Backend, Change, Postgres, Writer};
 use super::{Hub, HubLimits};
 use crate::ids::{Millis, Moment};
+use crate::store::{Backend, Change, Postgres, Writer};
 
 impl Hub {
     /// The hub over `store`, with the players, games and challenges it holds; the time the

@@ -6,10 +6,10 @@
 
 use tokio::sync::oneshot;
 
-use super::super::report::report;
-use super::super::store::Change;
 use super::{Hub, Refusal};
 use crate::ids::{Millis, Moment};
+use crate::report::report;
+use crate::store::Change;
 
 impl Hub {
     /// Whether the store could not be written at the last heartbeat: the clocks stand still

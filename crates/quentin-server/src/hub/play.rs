@@ -8,14 +8,14 @@ use tokio::sync::{OwnedMutexGuard, oneshot};
 
 use quentin_rules::Action;
 
-use super::super::game_end::{Aborted, GameEnd, How};
-use super::super::report::report;
-use super::super::size_class::{RatingKey, rating_key};
-use super::super::store::{Applied, Change, GameRow, RatingRow};
 use super::fair::RATED_MIN_ACTIONS;
 use super::{GameCommand, Held, Hub, Inner, Outcome, Owner, Player, Refusal, color_of};
 use crate::clock::Timing;
+use crate::game_end::{Aborted, GameEnd, How};
 use crate::ids::{GameId, Millis, Moment, PlayerId, Seat};
+use crate::report::report;
+use crate::size_class::{RatingKey, rating_key};
+use crate::store::{Applied, Change, GameRow, RatingRow};
 
 /// Why the hub ends a game that the rules did not end: a win of the seat it names (read as an
 /// abort when the loser made no first move, or a rated game is too short to rate), or an
@@ -443,7 +443,7 @@ fn rate(
             .copied()
             .unwrap_or_default()
     };
-    let [a, b] = super::super::rating::after_game(row.players.map(of), winner);
+    let [a, b] = crate::rating::after_game(row.players.map(of), winner);
     vec![(row.players[0], key, a), (row.players[1], key, b)]
 }
 

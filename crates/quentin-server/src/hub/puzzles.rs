@@ -3,10 +3,10 @@
 //! kept in memory (read again after each attempt here and whenever a lobby opens, so that
 //! the attempts on other processes show there too).
 
-use super::super::store::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
-use super::super::store::{Applied, Change, RatingRow, StoreDown};
 use super::views::PROVISIONAL;
 use super::{Hub, Refusal};
+use crate::store::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
+use crate::store::{Applied, Change, RatingRow, StoreDown};
 
 /// The lines of the puzzle leaderboard the lobby shows.
 pub const LOBBY_LEADERS: usize = 5;

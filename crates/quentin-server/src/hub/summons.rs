@@ -3,11 +3,11 @@
 //! their terminal takes them to, and the timer of a tournament game's first move, started
 //! when the game is shown to the player who makes it.
 
-use super::super::spec::TimeControl;
-use super::super::store::Change;
-use super::super::tournament::{Kind, Settings, TournamentId};
 use super::{GameCommand, Hub, Inner, Refusal};
 use crate::ids::{GameId, Moment, PlayerId};
+use crate::spec::TimeControl;
+use crate::store::Change;
+use crate::tournament::{Kind, Settings, TournamentId};
 
 /// Where a game stands in a tournament.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

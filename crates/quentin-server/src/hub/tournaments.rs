@@ -6,16 +6,16 @@
 
 use std::collections::HashMap;
 
-use super::super::game_end::{Aborted, GameEnd};
-use super::super::size_class::rating_key;
-use super::super::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
-use super::super::tournament::standings::{self, Standing};
-use super::super::tournament::{
-    GameResult, Kind, Pairing, Played, Settings, TournamentId, TournamentRefusal,
-};
 use super::{Hub, Inner, Live, Refusal, color_of};
+use crate::game_end::{Aborted, GameEnd};
 use crate::ids::{GameId, Millis, Moment, PlayerId, Seat};
 use crate::present::Cancelled;
+use crate::size_class::rating_key;
+use crate::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
+use crate::tournament::standings::{self, Standing};
+use crate::tournament::{
+    GameResult, Kind, Pairing, Played, Settings, TournamentId, TournamentRefusal,
+};
 
 /// A tournament as the protocol and the screens show it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,13 +5,13 @@
 
 use quentin_rules::{Action, Color, Game, Position, Setup};
 
-use super::super::game_end::{Aborted, GameEnd, How};
-use super::super::size_class::{RatingKey, SizeClass, rating_key};
-use super::super::spec::TimeControl;
-use super::super::store::RatingRow;
 use super::agree::Rematch;
 use super::{Hub, Inner, Live, color_of};
+use crate::game_end::{Aborted, GameEnd, How};
 use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat};
+use crate::size_class::{RatingKey, SizeClass, rating_key};
+use crate::spec::TimeControl;
+use crate::store::RatingRow;
 use quentin_app::app::{Abort, Finish, Win};
 use quentin_record::game_line::takeback_len;
 use quentin_record::spec::First;

@@ -13,8 +13,8 @@ use tokio::time::{Instant, Interval};
 use quentin_app::input::Event;
 use quentin_app::screen::{Screen as AppScreen, Step};
 
-use super::super::channel::Inbox;
 use super::Screen;
+use crate::channel::Inbox;
 
 /// What to do with the screen before the next wait.
 pub(super) enum Refresh<D> {

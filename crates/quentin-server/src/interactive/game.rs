@@ -18,13 +18,13 @@ use quentin_app::app::{App, Effect, Input as AppInput, Look, Online, Request};
 use quentin_app::render;
 use quentin_record::game_line::GameLine;
 
-use super::super::Context;
-use super::super::channel::Inbox;
-use super::super::hub::{GameView, Rematch};
-use super::super::reviews::Reviewer;
 use super::driver::{Glue, Refresh, Wake, drive};
 use super::{CLOCK_TICK, Next, Screen};
+use crate::Context;
+use crate::channel::Inbox;
+use crate::hub::{GameView, Rematch};
 use crate::ids::{GameId, PlayerId, Seat};
+use crate::reviews::Reviewer;
 
 /// The shortest time between two frames of a watcher's screen: a game played fast is shown
 /// to its watchers ten times a second at most, each frame its latest state.

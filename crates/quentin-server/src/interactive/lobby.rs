@@ -11,15 +11,15 @@ use tokio::time::Interval;
 use quentin_app::render::clock_text;
 use quentin_app::screen::lobby::{Ask, Board, Challenge, Exit, GameLine, Lobby};
 
-use super::super::Context;
-use super::super::hub::{GameView, Refusal, Standing, shown_rating};
-use super::super::spec::Spec;
-use super::super::store::RatingRow;
-use super::super::tournament::{Settings, TournamentId};
 use super::Next;
 use super::driver::{Glue, Refresh, Wake};
+use crate::Context;
+use crate::hub::{GameView, Refusal, Standing, shown_rating};
 use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
 use crate::present;
+use crate::spec::Spec;
+use crate::store::RatingRow;
+use crate::tournament::{Settings, TournamentId};
 
 /// The most open challenges a lobby lists.
 const LOBBY_CHALLENGES: usize = 100;

@@ -5,12 +5,12 @@
 
 use quentin_app::screen::console::{Console, Leave};
 
-use super::super::Context;
-use super::super::bot::Who;
-use super::super::channel::Inbox;
-use super::super::moderation::session;
 use super::driver::{Glue, drive};
 use super::{Next, Screen};
+use crate::Context;
+use crate::bot::Who;
+use crate::channel::Inbox;
+use crate::moderation::session;
 
 /// The orders' words, shown under the title.
 const USAGE: &str = "ban NAME [until YYYY-MM-DD] REASON...  unban NAME  rename NAME  \

@@ -12,13 +12,13 @@ use quentin_app::game_line::GameLine;
 use quentin_app::input::{Event, KeyCode, KeyEventKind};
 use quentin_rules::Action;
 
-use super::super::Context;
-use super::super::channel::Inbox;
-use super::super::puzzles::{self, Outcome, Served, change, goal_words, shown_puzzle_rating};
-use super::super::store::puzzles::Rated;
 use super::driver::{Glue, drive};
 use super::{Next, Screen, notice};
+use crate::Context;
+use crate::channel::Inbox;
 use crate::ids::{self, PlayerId};
+use crate::puzzles::{self, Outcome, Served, change, goal_words, shown_puzzle_rating};
+use crate::store::puzzles::Rated;
 
 /// What the player did with one puzzle.
 enum Done {

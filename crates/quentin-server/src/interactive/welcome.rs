@@ -8,11 +8,11 @@ use std::convert::Infallible;
 use quentin_app::screen::name::{NamePick, NoName};
 use quentin_app::screen::notice::Notice;
 
-use super::super::Context;
-use super::super::bot::Who;
-use super::super::channel::Inbox;
 use super::Screen;
 use super::driver::{Glue, drive};
+use crate::Context;
+use crate::bot::Who;
+use crate::channel::Inbox;
 use crate::ids::PlayerId;
 
 /// A notice: nothing to fetch, nothing to carry out.
@@ -64,7 +64,7 @@ impl Glue for Naming<'_> {
     async fn act(&mut self, name: String) -> Option<Option<(PlayerId, String)>> {
         let (ctx, who) = (self.ctx, self.who);
         if let Some(id) = self.renamed {
-            return match super::super::moderation::session::pick(ctx, id, &name).await {
+            return match crate::moderation::session::pick(ctx, id, &name).await {
                 Ok(me) => Some(Some(me)),
                 Err(why) => {
                     self.pick.say(format!("{why}: try another."));

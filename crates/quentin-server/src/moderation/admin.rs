@@ -9,14 +9,14 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, anyhow, bail};
 
-use super::super::bot::tournament;
-use super::super::hub::Hub;
-use super::super::store::Sqlite;
-use super::super::store::postgres::{self, Postgres};
-use super::super::tournament::TournamentId;
 use super::ledger::HOST;
 use super::{Ledger, Order};
+use crate::bot::tournament;
+use crate::hub::Hub;
 use crate::ids::Moment;
+use crate::store::Sqlite;
+use crate::store::postgres::{self, Postgres};
+use crate::tournament::TournamentId;
 
 /// Carries out the order of `words` on the store of `data` (`DIR/server.db`) or of
 /// `database`: what to print (the answer's lines).
@@ -37,7 +37,7 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
         ["tournament", id] => Some(Some(TournamentId::parse(id).ok_or_else(|| {
             anyhow!(
                 "bad tournament number {}: say t1, t2...",
-                super::super::spec::shown(id)
+                crate::spec::shown(id)
             )
         })?)),
         _ => None,

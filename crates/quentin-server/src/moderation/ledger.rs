@@ -22,14 +22,14 @@ use std::sync::Arc;
 use anyhow::Result;
 use deadpool_postgres::Pool;
 
-use super::super::store::ledger::{
+use super::{AuditRow, Ban, Order, Sanctions};
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
+use crate::store::ledger::{
     AuditLine, AuditTail, ChallengeOpen, Decision, Flag, GameOver, NameFacts, NameFree, NameHeld,
     Named, Plan, PlayerNamed, Sanction, SanctionRows, TournamentStatus, Write,
 };
-use super::super::store::postgres::ledger as pg;
-use super::super::store::sqlite::ledger::{self as lite, LedgerFile};
-use super::{AuditRow, Ban, Order, Sanctions};
-use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
+use crate::store::postgres::ledger as pg;
+use crate::store::sqlite::ledger::{self as lite, LedgerFile};
 
 /// The ledger of one store.
 #[derive(Clone)]
@@ -90,7 +90,7 @@ impl Stamp {
 
 /// The refusal of an order naming a player nobody is.
 fn no_player(name: &str) -> String {
-    format!("no player named {}", super::super::spec::shown(name))
+    format!("no player named {}", crate::spec::shown(name))
 }
 
 /// The player found, or the refusal of the order naming `name`.
@@ -411,7 +411,7 @@ fn abort(s: &Stamp, id: GameId, over: Option<bool>) -> Decision<String> {
 
 /// `tournament cancel ID`: said in the audit log (its director cancels it on reading it).
 fn cancel(s: &Stamp, id: i64, status: Option<String>) -> Decision<String> {
-    let shown = super::super::tournament::TournamentId(id);
+    let shown = crate::tournament::TournamentId(id);
     match status {
         None => Err(format!("no tournament {shown}")),
         Some(status) if status != "open" && status != "running" => {
@@ -432,7 +432,7 @@ fn free(s: &Stamp, name: &str, held: bool) -> Decision<String> {
     if !held {
         return Err(format!(
             "the name {} is not held: only a name an operator took with rename is",
-            super::super::spec::shown(name)
+            crate::spec::shown(name)
         ));
     }
     Ok(s.plan(Vec::new(), name, "", String::new()))

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use super::super::Context;
-use super::super::bot::Who;
 use super::Order;
+use crate::Context;
+use crate::bot::Who;
 use crate::ids::{GameId, PlayerId};
 
 /// What a player who is not an operator is told, for any order.
@@ -127,8 +127,8 @@ pub async fn banned(ctx: Arc<Context>, id: PlayerId) {
 /// # Errors
 /// A bad name, a name taken, a store that cannot save: the reason.
 pub async fn pick(ctx: &Context, id: PlayerId, name: &str) -> Result<(PlayerId, String), String> {
-    if !super::super::hub::good_name(name) {
-        return Err(super::super::hub::Refusal::BadName.to_string());
+    if !crate::hub::good_name(name) {
+        return Err(crate::hub::Refusal::BadName.to_string());
     }
     let now = ctx.clock.now();
     match ctx.moderation.ledger().pick_name(id, name, now).await {
@@ -136,7 +136,7 @@ pub async fn pick(ctx: &Context, id: PlayerId, name: &str) -> Result<(PlayerId, 
         Ok(Err(why)) => return Err(why),
         Err(e) => {
             tracing::error!("the ledger cannot save a new name: {e:#}");
-            return Err(super::super::hub::Refusal::NotSaved.to_string());
+            return Err(crate::hub::Refusal::NotSaved.to_string());
         }
     }
     if let Err(e) = ctx.moderation.refresh(&ctx.hub, now).await {

@@ -8,10 +8,10 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use super::super::Context;
-use super::super::hub::Hub;
 use super::ledger::placeholder;
 use super::{AuditRow, Ledger, Order};
+use crate::Context;
+use crate::hub::Hub;
 use crate::ids::{ChallengeId, GameId, Millis, Moment};
 
 /// How often the ledger is read again.
@@ -59,7 +59,7 @@ impl Moderation {
     /// Whether a refused login from `address` at `now` is to be kept: the first of its network
     /// block in a minute.
     pub fn keep_refused(&self, address: IpAddr, now: Moment) -> bool {
-        let block = super::super::gate::block_of(address);
+        let block = crate::gate::block_of(address);
         let mut last = self.refused.lock().unwrap_or_else(PoisonError::into_inner);
         // The blocks not heard from in a minute are forgotten: the map stays small.
         last.retain(|_, at| now - *at < REFUSED_EVERY);
@@ -140,7 +140,7 @@ impl Moderation {
             Ok(answer) => answer,
             Err(e) => {
                 tracing::error!("the ledger cannot save an operator's order: {e:#}");
-                return Err(super::super::hub::Refusal::NotSaved.to_string());
+                return Err(crate::hub::Refusal::NotSaved.to_string());
             }
         };
         if answer.is_ok() && !matches!(order, Order::Players(_) | Order::Log) {

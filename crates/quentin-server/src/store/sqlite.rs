@@ -8,13 +8,13 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, TransactionBehavio
 
 use quentin_rules::Game;
 
-use super::super::size_class::{RatingKey, SizeClass};
 use super::rows::{attach_moves, clock_of, end_of, first_of, setup_of};
 use super::{
     Applied, Backend, ChallengeRow, Change, Damaged, GameRow, Loaded, PlayerRow, RatingRow, schema,
     tournaments,
 };
 use crate::ids::{ChallengeId, GameId, PlayerId};
+use crate::size_class::{RatingKey, SizeClass};
 
 pub mod ledger;
 mod puzzles;

@@ -277,7 +277,7 @@ mod tests {
     /// The tables and columns of a store made by SQLite's steps, read from the file itself.
     fn made() -> BTreeMap<String, Vec<String>> {
         let mut conn = Connection::open_in_memory().unwrap();
-        super::super::schema::create(&mut conn).unwrap();
+        crate::store::schema::create(&mut conn).unwrap();
         let names: Vec<String> = conn
             .prepare(
                 "SELECT name FROM sqlite_master WHERE type = 'table'

@@ -10,9 +10,9 @@ use std::thread;
 use anyhow::{Result, anyhow};
 use tokio::sync::mpsc;
 
-use super::super::metrics::metrics;
 use super::puzzles::{PuzzleFound, PuzzleQuery};
 use super::{Applied, Backend, Change, StoreDown};
+use crate::metrics::metrics;
 
 /// The most changes one transaction takes.
 const MOST_A_BATCH: usize = 512;

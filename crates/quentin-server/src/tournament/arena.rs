@@ -113,11 +113,11 @@ pub fn pair(waiting: &[Waiting], alone: bool) -> Vec<Pairing> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::GameResult::{Draw, FirstWon, SecondWon};
     use super::*;
     use crate::ids::PlayerId;
+    use crate::tournament::GameResult::{Draw, FirstWon, SecondWon};
 
-    fn game(round: u32, first: i64, second: i64, result: super::super::GameResult) -> Played {
+    fn game(round: u32, first: i64, second: i64, result: crate::tournament::GameResult) -> Played {
         Played {
             round,
             pairing: Pairing::Game {

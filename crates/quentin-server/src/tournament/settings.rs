@@ -6,8 +6,8 @@
 
 use std::fmt;
 
-use super::super::spec::{First, Spec, TimeControl, shown};
 use crate::ids::{Millis, Moment};
+use crate::spec::{First, Spec, TimeControl, shown};
 
 /// The three kinds of tournament.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

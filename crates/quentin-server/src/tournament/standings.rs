@@ -272,7 +272,7 @@ mod tests {
                     "{} {} {} {}",
                     l.rank,
                     l.player,
-                    super::super::points(l.halves),
+                    crate::tournament::points(l.halves),
                     t.join(" ")
                 )
             })

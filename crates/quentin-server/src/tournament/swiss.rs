@@ -225,9 +225,9 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::super::GameResult;
     use super::*;
     use crate::ids::PlayerId;
+    use crate::tournament::GameResult;
 
     /// The players numbered `numbers`.
     fn players(numbers: &[i64]) -> Vec<PlayerId> {

@@ -1,10 +1,10 @@
 //! The solver's techniques checked against the rules and against the plain exhaustive search:
 //! the board's symmetries its table uses, the must-play pruning.
 
-use super::super::key::Keyer;
 use super::*;
 use crate::puzzles::symmetry::{self, Symmetry};
 use crate::rng::Rng;
+use crate::solver::key::Keyer;
 use quentin_rules::{Board, Setup};
 
 /// `pos` rebuilt under `sym` from its board and side to move (no swap offered), or, for a

@@ -1,8 +1,8 @@
 //! The expansion's tactics deep in the tree: an immediate win taken, the opponent's single
 //! winning point blocked, at any depth.
 
-use super::super::prior::Prior;
-use super::super::{Params, Proof, ROOT, Tree};
+use crate::tree::prior::Prior;
+use crate::tree::{Params, Proof, ROOT, Tree};
 use quentin_rules::{Action, Board, Color, Game, Point, Position, Setup};
 
 fn at(p: &str) -> Action {
@@ -210,11 +210,11 @@ fn a_node_is_searched_for_forks_once_its_playouts_pay_for_it() {
         };
         assert_eq!(proved(&tree), 0);
         tree.edges
-            .set_visits(node as usize, super::super::FORK_VISITS - 1);
+            .set_visits(node as usize, crate::tree::FORK_VISITS - 1);
         assert!(!tree.look_for_forks(node, &pos));
         assert_eq!(proved(&tree), 0, "too soon");
         tree.edges
-            .set_visits(node as usize, super::super::FORK_VISITS);
+            .set_visits(node as usize, crate::tree::FORK_VISITS);
         assert!(!tree.look_for_forks(node, &pos), "Black still holds");
         if !forks {
             assert_eq!(proved(&tree), 0, "searched without forks");

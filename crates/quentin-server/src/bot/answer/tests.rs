@@ -1,11 +1,11 @@
 use quentin_rules::{Game, Setup};
 
-use super::super::super::hub::{ChallengeView, Refusal};
-use super::super::super::spec::{First, TimeControl};
-use super::super::super::tournament::{TournamentId, TournamentRefusal};
-use super::super::command::{Gate, ParseError};
 use super::{Outcome, Refused, challenge_line, framed};
+use crate::bot::command::{Gate, ParseError};
+use crate::hub::{ChallengeView, Refusal};
 use crate::ids::{ChallengeId, GameId, PlayerId};
+use crate::spec::{First, TimeControl};
+use crate::tournament::{TournamentId, TournamentRefusal};
 
 fn quint() -> ChallengeView {
     ChallengeView {

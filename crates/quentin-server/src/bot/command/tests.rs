@@ -1,10 +1,10 @@
 use quentin_rules::{Action, Game};
 
-use super::super::super::moderation::Order;
-use super::super::super::spec::Spec;
-use super::super::super::tournament::{Settings, TournamentId};
 use super::{BotCommand, GATES, Gate, ParseError, TakebackReply};
 use crate::ids::{ChallengeId, GameId};
+use crate::moderation::Order;
+use crate::spec::Spec;
+use crate::tournament::{Settings, TournamentId};
 
 fn parsed(line: &str) -> BotCommand {
     match BotCommand::parse(line) {

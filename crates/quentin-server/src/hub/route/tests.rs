@@ -11,7 +11,7 @@ use quentin_rules::{Action, Point};
 
 use crate::ids::{GameId, Moment, PlayerId};
 
-use super::super::{FairLimits, GameCommand, Hub, HubLimits, Outcome, Owner, PeerFuture, Peers};
+use crate::hub::{FairLimits, GameCommand, Hub, HubLimits, Outcome, Owner, PeerFuture, Peers};
 use crate::note::Note;
 use crate::refusal::Refusal;
 use crate::spec::Spec;

@@ -85,7 +85,7 @@ async fn a_move_typed_just_before_leaving_reaches_the_server() {
         Event::Key(KeyEvent::from(KeyCode::Enter)),
         Event::Key(KeyEvent::from(KeyCode::Char('q'))),
     ];
-    let next = super::super::driver::handle(&mut glue, events).await;
+    let next = crate::interactive::driver::handle(&mut glue, events).await;
     assert!(matches!(next, Some(Next::Lobby)));
     let actions = ctx.hub.game(id, ctx.clock.now()).unwrap().actions;
     assert_eq!(actions, [quentin_rules::Action::parse("b2").unwrap()]);

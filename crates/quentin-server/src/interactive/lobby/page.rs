@@ -2,12 +2,12 @@
 //! time and a countdown while open), the standings in named columns (points, then the
 //! tie-breaks by name), the crosstable and the games.
 
-use super::super::super::bot::tournament::summary;
-use super::super::super::hub::TournamentView;
-use super::super::super::moderation::moment;
-use super::super::super::tournament::standings::result_word;
-use super::super::super::tournament::{Kind, points};
+use crate::bot::tournament::summary;
+use crate::hub::TournamentView;
 use crate::ids::{Millis, Moment};
+use crate::moderation::moment;
+use crate::tournament::standings::result_word;
+use crate::tournament::{Kind, points};
 use quentin_app::screen::lobby::Tournament;
 
 /// The tournament as the screen lists it and shows its page.

@@ -3,9 +3,9 @@
 
 use anyhow::Result;
 
-use super::super::super::store::postgres::ledger as pg;
 use super::{Ledger, Store};
 use crate::ids::PlayerId;
+use crate::store::postgres::ledger as pg;
 
 impl Ledger {
     /// The messages player `player` has not seen yet, oldest first, now marked seen.

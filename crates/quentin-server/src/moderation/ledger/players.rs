@@ -4,9 +4,9 @@
 
 use anyhow::Result;
 
-use super::super::super::store::ledger::{Plan, PlayerFacts, PlayerList};
 use super::{Ledger, no_player};
 use crate::ids::Moment;
+use crate::store::ledger::{Plan, PlayerFacts, PlayerList};
 
 /// The most players `players` lists.
 const MOST_LISTED: i64 = 200;
@@ -79,7 +79,7 @@ fn line(p: &PlayerFacts, now: Moment) -> String {
     {
         line.push_str(" banned");
         if let Some(until) = until {
-            line.push_str(&format!(" until {}", super::super::date(until)));
+            line.push_str(&format!(" until {}", crate::moderation::date(until)));
         }
     }
     line.push_str(" addresses ");

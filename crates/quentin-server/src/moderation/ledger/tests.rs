@@ -25,7 +25,7 @@ fn audit_of(plan: &Plan<String>) -> &AuditLine {
 
 #[test]
 fn each_order_decides_its_rows_its_audit_line_and_its_words() {
-    let until = super::super::day("2030-01-02").unwrap();
+    let until = crate::moderation::day("2030-01-02").unwrap();
     let plan = ban(&stamp("ban"), alice(), Some(until), "spam".into()).unwrap();
     assert_eq!(
         plan.writes[..2],
@@ -175,7 +175,7 @@ fn a_name_taken_by_an_operator_is_held_from_its_player_and_from_everyone_until_f
 #[test]
 fn a_ban_until_a_day_begun_is_refused_and_its_reason_is_kept_printable() {
     // stamp()'s now is 1970-01-01 00:00:01.
-    let today = super::super::day("1970-01-01").unwrap();
+    let today = crate::moderation::day("1970-01-01").unwrap();
     let refused = ban(&stamp("ban"), alice(), Some(today), "spam".into()).unwrap_err();
     assert!(refused.contains("would ban nobody"), "{refused}");
     let plan = ban(

@@ -12,10 +12,10 @@ use anyhow::{Result, anyhow};
 use deadpool_postgres::Pool;
 use tokio::task::JoinSet;
 
-use super::super::{Applied, Change, LeaseLost, StoreDown};
 use super::commit::{Step, commit_one, down};
 use super::{lease, pool_error, relay};
 use crate::ids::GameId;
+use crate::store::{Applied, Change, LeaseLost, StoreDown};
 
 /// The move `change` is, when it may share a transaction: an action that neither ends its
 /// game nor moves a rating.

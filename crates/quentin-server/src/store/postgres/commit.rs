@@ -5,17 +5,17 @@ use anyhow::{Result, anyhow};
 use deadpool_postgres::Pool;
 use tokio_postgres::Transaction;
 
-use super::super::super::game_end::GameEnd;
-use super::super::super::size_class::RatingKey;
+use crate::game_end::GameEnd;
 use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat};
+use crate::size_class::RatingKey;
 use quentin_rules::Action;
 
 use crate::note::Note;
 
-use super::super::tournaments::{self, Paired, TournamentChange};
-use super::super::{Applied, ChallengeRow, Change, GameRow, RatingRow, StoreDown};
 use super::lease::{fence, owned};
 use super::{lease, pool_error, relay};
+use crate::store::tournaments::{self, Paired, TournamentChange};
+use crate::store::{Applied, ChallengeRow, Change, GameRow, RatingRow, StoreDown};
 
 /// The new ratings of a rated game's two players (`hub`'s, player 1's first, name them and
 /// their game and class), computed from their rows as they are now, locked until the commit:

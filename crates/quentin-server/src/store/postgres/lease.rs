@@ -9,9 +9,9 @@ use anyhow::Result;
 use deadpool_postgres::Pool;
 use tokio_postgres::{Client, GenericClient, Transaction};
 
-use super::super::{GameRow, LeaseLost, StoreDown};
 use super::{LEASE_MS, pool_error, read::games};
 use crate::ids::{GameId, Moment};
+use crate::store::{GameRow, LeaseLost, StoreDown};
 
 /// The renewals' connection's own bounds: a renewal that cannot run at once is given up
 /// (tried again a second later) rather than left to wait past the lease.

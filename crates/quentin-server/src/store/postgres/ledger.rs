@@ -1,4 +1,4 @@
-//! The moderation ledger's statements on PostgreSQL ([`super::super::ledger`]): each call
+//! The moderation ledger's statements on PostgreSQL ([`crate::store::ledger`]): each call
 //! awaits a client of the process's pool, no thread waiting in between. An order's rows that
 //! it decides on (a sanction's row, a challenge) are locked when read, until it commits.
 
@@ -8,13 +8,13 @@ use anyhow::Result;
 use deadpool_postgres::{Object, Pool};
 use tokio_postgres::{IsolationLevel, Row, Transaction};
 
-use super::super::ledger::{
+use super::pool_error;
+use crate::ids::{Moment, PlayerId};
+use crate::store::ledger::{
     AuditLine, AuditRow, AuditTail, BanRow, ChallengeOpen, Decision, GameOver, HELD, HOLDS,
     NameFacts, NameFree, NameHeld, Named, Need, PlayerFacts, PlayerList, PlayerNamed, Sanction,
     SanctionRows, TournamentStatus, Write,
 };
-use super::pool_error;
-use crate::ids::{Moment, PlayerId};
 
 /// A [`Need`] read on PostgreSQL.
 pub trait Read: Need {

@@ -1,4 +1,4 @@
-//! The puzzles' rows on PostgreSQL ([`super::super::puzzles`]), which several processes
+//! The puzzles' rows on PostgreSQL ([`crate::store::puzzles`]), which several processes
 //! share: an attempt locks the player's puzzle rating and the puzzle's rating (in that order:
 //! an attempt locks one of each, so two never wait on each other in a circle) and computes
 //! both anew from the rows as they are, so that attempts at one puzzle from two processes at
@@ -10,11 +10,11 @@ use tokio_postgres::{GenericClient, Row, Transaction};
 
 use quentin_rules::Game;
 
-use super::super::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
-use super::super::rows::shown;
-use super::super::{Applied, RatingRow};
 use crate::hub::PROVISIONAL;
 use crate::ids::PlayerId;
+use crate::store::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
+use crate::store::rows::shown;
+use crate::store::{Applied, RatingRow};
 
 /// Adds the puzzles the database does not hold yet (by id), in one statement; those it holds
 /// keep their ratings. Processes starting together each add what is missing.

@@ -6,10 +6,10 @@ use tokio_postgres::{GenericClient, Row};
 
 use quentin_rules::Game;
 
-use super::super::super::size_class::{RatingKey, SizeClass};
-use super::super::rows::{attach_moves, clock_of, end_of, first_of, setup_of};
-use super::super::{ChallengeRow, Damaged, GameRow, PlayerRow, RatingRow};
 use crate::ids::{ChallengeId, GameId, PlayerId};
+use crate::size_class::{RatingKey, SizeClass};
+use crate::store::rows::{attach_moves, clock_of, end_of, first_of, setup_of};
+use crate::store::{ChallengeRow, Damaged, GameRow, PlayerRow, RatingRow};
 
 pub(super) const CHALLENGES: &str =
     "SELECT id, \"by\", game, size, pie, pieces, first, clock, rated, to_player

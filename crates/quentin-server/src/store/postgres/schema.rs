@@ -91,7 +91,7 @@ CREATE INDEX puzzle_reveals_by_block ON puzzle_reveals (puzzle, block);
 ];
 
 // The two stores count the same versions: a step added to one is added to the other.
-const _: () = assert!(STEPS.len() as i64 == super::super::VERSION);
+const _: () = assert!(STEPS.len() as i64 == crate::store::VERSION);
 
 /// The key of the advisory lock under which a database is brought to the current version.
 const MIGRATION_LOCK: i64 = 0x0071_7565_6e74_696e;
@@ -160,7 +160,7 @@ pub async fn missing(client: &Client) -> Result<Vec<String>> {
     let mut missing = Vec::new();
     // Every table of the current version and its columns, as the steps make them: the one
     // list both stores are held to (`store/tables.rs`).
-    for table in super::super::tables::TABLES {
+    for table in crate::store::tables::TABLES {
         let (table, columns) = (table.name, table.columns.iter().map(|(c, _)| *c));
         if !have(table, None) {
             missing.push(format!("there is no table {table}"));
@@ -222,7 +222,7 @@ pub async fn version(client: &Client) -> Result<i64> {
 mod tests {
     use tokio_postgres::NoTls;
 
-    use super::super::super::tables::TABLES;
+    use crate::store::tables::TABLES;
 
     /// A database brought to the current version by PostgreSQL's steps holds exactly the
     /// tables and columns of the one list (in an order of its own: step 1 added `ratings`'s

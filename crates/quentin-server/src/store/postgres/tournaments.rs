@@ -4,15 +4,15 @@
 
 use anyhow::Result;
 
-use super::super::Applied;
-use super::super::tournaments::{
-    EntrantRow, PairingRow, Plan, Round, TournamentChange, TournamentRow, attach,
-};
 use super::LEASE_MS;
 use crate::ids::{GameId, Moment};
+use crate::store::Applied;
+use crate::store::tournaments::{
+    EntrantRow, PairingRow, Plan, Round, TournamentChange, TournamentRow, attach,
+};
 
 /// The tables of the schema step that brings tournaments (SQLite's own is
-/// `super::super::tournaments::SQLITE_STEP`).
+/// `crate::store::tournaments::SQLITE_STEP`).
 pub const POSTGRES_STEP: &str = "
 CREATE TABLE tournaments(
     id BIGSERIAL PRIMARY KEY,
@@ -32,7 +32,7 @@ CREATE TABLE tournament_directors(
 ";
 
 /// The schema step after the tournaments': the messages to players (a tournament cancelled),
-/// kept until read (SQLite's own is `super::super::tournaments::SQLITE_MESSAGES_STEP`).
+/// kept until read (SQLite's own is `crate::store::tournaments::SQLITE_MESSAGES_STEP`).
 pub const POSTGRES_MESSAGES_STEP: &str = "
 CREATE TABLE messages(
     id BIGSERIAL PRIMARY KEY, player BIGINT NOT NULL, at BIGINT NOT NULL,

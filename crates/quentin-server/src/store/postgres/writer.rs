@@ -3,10 +3,10 @@
 //! together go to one group commit ([`super::batch`]), and each is answered only after its
 //! commit; a question (integrity, puzzles) is answered after the changes sent before it.
 
-use super::super::super::metrics::metrics;
-use super::super::Change;
-use super::super::writer::{Job, Writer, all_failed, answer, changes_of, gather};
 use super::Postgres;
+use crate::metrics::metrics;
+use crate::store::Change;
+use crate::store::writer::{Job, Writer, all_failed, answer, changes_of, gather};
 
 impl Postgres {
     /// Starts the store's writer, a task of the runtime this is called in, over this store.

@@ -1,4 +1,4 @@
-//! The moderation ledger's statements on SQLite ([`super::super::ledger`]): a connection of its
+//! The moderation ledger's statements on SQLite ([`crate::store::ledger`]): a connection of its
 //! own to the store's file (WAL lets it read beside the hub's; writes take turns, waiting up
 //! to the busy timeout). Its calls wait: the ledger runs them on a thread that may.
 
@@ -8,12 +8,12 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use anyhow::{Context as _, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior};
 
-use super::super::ledger::{
+use crate::ids::{Moment, PlayerId};
+use crate::store::ledger::{
     AuditLine, AuditRow, AuditTail, BanRow, ChallengeOpen, Decision, GameOver, HELD, HOLDS,
     NameFacts, NameFree, NameHeld, Named, Need, PlayerFacts, PlayerList, PlayerNamed, Sanction,
     SanctionRows, TournamentStatus, Write,
 };
-use crate::ids::{Moment, PlayerId};
 
 /// The store's file, on the ledger's connection.
 pub struct LedgerFile(Mutex<Connection>);

@@ -1,4 +1,4 @@
-//! The puzzles' rows on SQLite ([`super::super::puzzles`]): one process writes the file, so an
+//! The puzzles' rows on SQLite ([`crate::store::puzzles`]): one process writes the file, so an
 //! attempt reads and writes its two ratings in the batch's transaction with nothing between.
 
 use anyhow::{Context as _, Result};
@@ -6,11 +6,11 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use quentin_rules::Game;
 
-use super::super::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
-use super::super::rows::shown;
-use super::super::{Applied, RatingRow};
 use crate::hub::PROVISIONAL;
 use crate::ids::PlayerId;
+use crate::store::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
+use crate::store::rows::shown;
+use crate::store::{Applied, RatingRow};
 
 /// Adds the puzzles the store does not hold yet (by id); those it holds keep their ratings.
 pub(super) fn add(conn: &Connection, rows: &[PuzzleRow]) -> Result<Applied> {

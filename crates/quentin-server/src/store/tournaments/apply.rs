@@ -3,12 +3,12 @@
 
 use anyhow::Result;
 
-use super::super::{Applied, GameRow};
 use super::{EntrantRow, Paired, TournamentChange};
 use crate::ids::{GameId, PlayerId};
+use crate::store::{Applied, GameRow};
 
 /// Applies `change` on SQLite, inside the batch's transaction; `start` starts a game as
-/// [`super::super::Change::StartGame`] does, and gives its number.
+/// [`crate::store::Change::StartGame`] does, and gives its number.
 ///
 /// # Errors
 /// When the file cannot be written.
