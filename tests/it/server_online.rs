@@ -151,8 +151,9 @@ fn a_challenge_to_a_wrong_name_keeps_the_form_and_the_lobby_fits_and_scrolls() {
     pty::wait_gone(&alice, "Challenge #1 made");
     assert!(bob.ok("challenges").contains(" to bob"));
 
-    // Ten challenges in a window of 12 rows: the lobby scrolls to the one selected.
-    for _ in 0..9 {
+    // Ten challenges open to all in a window of 12 rows (the one to bob is not carol's to
+    // see): the lobby scrolls to the one selected.
+    for _ in 0..10 {
         bob.ok("challenge konobi size 9");
     }
     let mut command = CommandBuilder::new(serve::ssh_program());
@@ -161,11 +162,15 @@ fn a_challenge_to_a_wrong_name_keeps_the_form_and_the_lobby_fits_and_scrolls() {
     let mut carol = Session::spawn(&dir, command, 12, 80);
     carol.wait_for("pick a name");
     carol.send("carol\r");
-    carol.wait_for("> #1 quentin");
+    let screen = carol.wait_for("> #2 konobi");
+    assert!(
+        !screen.contains("#1 quentin"),
+        "a challenge to bob, listed to carol: {screen}"
+    );
     carol.send("jjjjjjjjj");
-    let screen = carol.wait_for("> #10 konobi");
+    let screen = carol.wait_for("> #11 konobi");
     assert!(screen.contains("q quit"), "the footer stays: {screen}");
-    assert!(!screen.contains("#1 quentin"), "scrolled: {screen}");
+    assert!(!screen.contains("#2 konobi"), "scrolled: {screen}");
     carol.send("q");
     assert!(carol.wait_exit());
 }

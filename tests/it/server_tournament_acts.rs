@@ -194,7 +194,8 @@ fn serve_admin_prints_a_tournament_s_table_as_the_bot_does_running_or_stopped_an
     assert_eq!(admin(&data, &["tournaments"]), Ok(list));
     assert_eq!(
         admin(&data, &["tournament", "cancel", &id]),
-        Ok(String::new())
+        // `serve admin` says what it did (issue 59).
+        Ok(format!("cancelled tournament {id}"))
     );
     assert!(
         admin(&data, &["log"])
@@ -242,7 +243,8 @@ fn serve_admin_prints_a_tournament_s_table_from_a_postgresql_database() {
     // An operator's cancel from the host reaches the running server within a second.
     assert_eq!(
         admin(&store, &["tournament", "cancel", &id]),
-        Ok(String::new())
+        // `serve admin` says what it did (issue 59).
+        Ok(format!("cancelled tournament {id}"))
     );
     until(&mut bots[0], &format!("tournament {id}"), |a| {
         a.contains(" cancelled round ")

@@ -90,11 +90,16 @@ fn a_start_and_a_cancel_at_once_on_two_processes_exclude_each_other() {
         for p in &mut players {
             p.ok(&format!("join {id}"));
         }
-        wait_until("both joins at the other process", || {
-            there
-                .ask(&format!("tournament {id}"))
-                .contains("player 2")
-                .then_some(())
+        // Both joins in the database. Not awaited in the other process's copy: a read of the
+        // tournament begun for another process's news can still replace a process's own change
+        // in its copy (issue 59, item 12, docs/server.md), and the full suite once saw that
+        // copy never show the second join; the start and the cancel decide from the database.
+        let entrants = format!(
+            "SELECT count(*) FROM tournament_entrants WHERE tournament = {}",
+            number(&id)
+        );
+        wait_until("both joins in the database", || {
+            (serve::pg::query_i64(&db.url, &entrants) == 2).then_some(())
         });
         // The start on one process, the cancel on the other, in turn.
         let (start, cancel) = if run % 2 == 0 {
