@@ -7,6 +7,9 @@
 //!
 //! Times are milliseconds since the epoch, passed in by the caller from the server's clock, so
 //! that tests can move time on without waiting.
+//!
+//! The `Hub` methods here: `over`, `join`, `hold`, `note`, `lock`, `damaged`, `watch_lobby`,
+//! `watch_game`, `player_of_key`, `name`, `submit`, `commit`, `integrity`, `close`.
 
 mod agree;
 mod command;

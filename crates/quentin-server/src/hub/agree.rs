@@ -1,6 +1,9 @@
 //! What the two players of a game agree on, or one may do before both have moved: a takeback
 //! (asked by one, agreed by the other, in casual games), an abort before both have made a
 //! first move, and a rematch once the game is over.
+//!
+//! The `Hub` methods here: `takeback`, `takeback_here`, `decline_takeback`, `decline_here`,
+//! `abort`, `abort_here`, `rematch`, `decline_rematch`, `rematch_started`, `mirror_rematch`.
 
 use super::play::Stop;
 use super::{GameCommand, Hub, Live, Refusal};

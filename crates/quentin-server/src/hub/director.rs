@@ -4,6 +4,8 @@
 //! by correspondence: every round at once), pairs an arena's waiting players as soon as they
 //! are free, and ends the tournament. Everything it does is committed to the store first, so a
 //! director started afresh goes on from the rows.
+//!
+//! The `Hub` methods here: `direct`, `directs`, `start_tournament`, `take`, `paired`.
 
 use std::sync::Arc;
 

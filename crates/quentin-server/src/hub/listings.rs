@@ -3,6 +3,9 @@
 //! more there are; the bot protocol's next page is asked from where the last one ended (the
 //! open challenges by number, which stays put as challenges come and go; a player's games by
 //! how many to skip).
+//!
+//! The `Hub` methods here: `challenges_page`, `lobby_challenges`, `has_open_challenge`,
+//! `games_page`.
 
 use quentin_rules::Game;
 

@@ -1,6 +1,8 @@
 //! The lobby's actions: registering a name, counting sessions in and out, making,
 //! withdrawing and accepting challenges. Each change waits for the lobby's turn, so that two
 //! of them never decide on the same memory; none waits for a game's.
+//!
+//! The `Hub` methods here: `register`, `enter`, `leave`, `challenge`, `withdraw`, `accept`.
 
 use std::hash::{BuildHasher, Hasher};
 

@@ -2,6 +2,10 @@
 //! challenges and games they committed, read back from the database when they say so, and who
 //! is online there. A game's copy is replaced only when it is not this process's own (its owner
 //! changes its memory as it commits), or when this process has just taken it over.
+//!
+//! The `Hub` methods here: `mirror_players`, `mirror_challenges`, `unknown_players`, `look_up`,
+//! `mirror_games`, `mirror_rating_changes`, `mirror_move`, `mirror_takeback`, `mirror_online`,
+//! `online_here`, `running_games`, `challenge_numbers`.
 
 use std::collections::HashMap;
 

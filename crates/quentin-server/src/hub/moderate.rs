@@ -2,6 +2,9 @@
 //! ledger wrote them, `src/server/moderation`): the sanctions in force, which sessions and
 //! logins read; a name, ratings or challenges changed in the store; and the games this
 //! process owns that a ban or an abort ends.
+//!
+//! The `Hub` methods here: `sanctions`, `watch_sanctions`, `set_sanctions`, `game_over`,
+//! `player_named`, `renamed`, `ratings_reset`, `challenges_closed`, `end_sanctioned`.
 
 use std::sync::Arc;
 

@@ -1,5 +1,7 @@
 //! Opening the hub: over SQLite's store (the time the server was down forgiven), over
 //! PostgreSQL's (its writer a task of the runtime), or to read only (`quentin serve admin`).
+//!
+//! The `Hub` methods here: `open`, `open_postgres`, `read_only`, `read_only_postgres`.
 
 use anyhow::Result;
 

@@ -3,6 +3,8 @@
 //! again, every running clock is moved on by the time since the last heartbeat written, as
 //! the server's start does for the time it was down. (Several processes on one database keep
 //! no heartbeat: a lease that ran out is taken over, and the takeover forgives the same way.)
+//!
+//! The `Hub` methods here: `store_down`, `beaten`.
 
 use tokio::sync::oneshot;
 

@@ -1,6 +1,9 @@
 //! The moves of a game: playing, resigning, time running out, taking back by agreement, and
 //! what a finished rated game does to the ratings. Each waits for its game's turn, is checked
 //! by the rules, and is committed to the store before memory changes and anyone is told.
+//!
+//! The `Hub` methods here: `seat`, `play`, `play_here`, `resign`, `resign_here`, `tick`,
+//! `out_of_time`, `end`, `start_end`, `act_here`, `check`.
 
 use std::collections::HashMap;
 

@@ -3,6 +3,8 @@
 //! that its players see the opponent leave or come back and the watchers counted: a player's
 //! at once, the watchers' count at the next second's tick ([`Hub::tell_watchers`]), so that a
 //! crowd coming to watch one game costs each screen one frame a second, not one a newcomer.
+//!
+//! The `Hub` methods here: `watching`, `tell_watchers`.
 
 use std::sync::{Arc, Mutex};
 

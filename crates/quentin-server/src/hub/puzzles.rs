@@ -2,6 +2,9 @@
 //! the rows as they are now, attempts committed; and the puzzle leaderboard the lobby shows,
 //! kept in memory (read again after each attempt here and whenever a lobby opens, so that
 //! the attempts on other processes show there too).
+//!
+//! The `Hub` methods here: `add_puzzles`, `puzzle_query`, `puzzle_attempt`,
+//! `refresh_puzzle_leaders`, `puzzle_leaders`.
 
 use super::views::PROVISIONAL;
 use super::{Hub, Refusal};

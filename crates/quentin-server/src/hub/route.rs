@@ -1,6 +1,8 @@
 //! Where a game's command runs: here, when this process owns the game (or is the only one),
 //! or at its owner, to which it is passed; and the answer that tells the truth when the
 //! owner's first answer was lost or late: a move found saved is done.
+//!
+//! The `Hub` methods here: `act`, `unless_retried`.
 
 use quentin_record::game_line::GameLine;
 use quentin_rules::{Action, Position};

@@ -2,6 +2,8 @@
 //! (its screen says so, and offers no rematch), the live tournament games of a player that
 //! their terminal takes them to, and the timer of a tournament game's first move, started
 //! when the game is shown to the player who makes it.
+//!
+//! The `Hub` methods here: `in_tournament`, `live_tournament_games`, `shown`, `shown_here`.
 
 use super::{GameCommand, Hub, Inner, Refusal};
 use crate::ids::{GameId, Moment, PlayerId};

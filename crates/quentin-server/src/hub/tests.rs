@@ -559,3 +559,56 @@ async fn a_refused_commit_changes_nothing_and_a_move_whose_caller_left_is_kept_i
     hub.close().await;
     drop(gate);
 }
+
+/// Each file of the hub opens with the list of the `Hub` methods it holds (issue 64), and the
+/// list stays true: every method of an `impl Hub` block of the file is named in its opening
+/// comment.
+#[test]
+fn each_hub_file_lists_the_hub_methods_it_holds() {
+    let files = [
+        ("hub.rs", include_str!("../hub.rs")),
+        ("agree.rs", include_str!("agree.rs")),
+        ("command.rs", include_str!("command.rs")),
+        ("director.rs", include_str!("director.rs")),
+        ("fair.rs", include_str!("fair.rs")),
+        ("listings.rs", include_str!("listings.rs")),
+        ("lobby.rs", include_str!("lobby.rs")),
+        ("mirror.rs", include_str!("mirror.rs")),
+        ("moderate.rs", include_str!("moderate.rs")),
+        ("open.rs", include_str!("open.rs")),
+        ("outage.rs", include_str!("outage.rs")),
+        ("play.rs", include_str!("play.rs")),
+        ("presence.rs", include_str!("presence.rs")),
+        ("puzzles.rs", include_str!("puzzles.rs")),
+        ("route.rs", include_str!("route.rs")),
+        ("summons.rs", include_str!("summons.rs")),
+        ("tournaments.rs", include_str!("tournaments.rs")),
+        ("views.rs", include_str!("views.rs")),
+    ];
+    for (name, text) in files {
+        let header: String = text
+            .lines()
+            .take_while(|l| l.starts_with("//!"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut inside = false;
+        for line in text.lines() {
+            if line.starts_with("impl Hub {") {
+                inside = true;
+            } else if inside && line == "}" {
+                inside = false;
+            } else if inside {
+                let words: Vec<&str> = line.trim_start().split(['(', ' ', '<']).collect();
+                let at = words.iter().position(|w| *w == "fn");
+                let indented = line.starts_with("    ") && !line.starts_with("     ");
+                if let (Some(at), true) = (at, indented) {
+                    let method = words[at + 1];
+                    assert!(
+                        header.contains(&format!("`{method}`")),
+                        "hub/{name}: Hub::{method} is not in the file's opening list"
+                    );
+                }
+            }
+        }
+    }
+}

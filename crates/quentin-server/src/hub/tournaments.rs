@@ -3,6 +3,10 @@
 //! time, pairs the rounds and ends them; the pure model (`server/tournament`) decides whom to
 //! pair and the standings. A tournament's games are ordinary games: they end by the game-end
 //! path, and their results are read from their rows.
+//!
+//! The `Hub` methods here: `create_tournament`, `join_tournament`, `withdraw_tournament`,
+//! `cancel_tournament`, `cancelled`, `cancelled_games`, `pause_tournament`, `mirror_tournaments`,
+//! `tournament`, `cancelled_for`, `tournaments`.
 
 use std::collections::HashMap;
 

@@ -2,6 +2,9 @@
 //! player's games, the games being played, recent results, the leaderboard, the players
 //! online, and records. The data only: what people read of it is written in
 //! `crate::present`.
+//!
+//! The `Hub` methods here: `game`, `missing`, `record`, `challenges`, `games_of`, `live_games`,
+//! `recent_results`, `online`, `online_players`, `online_ids`, `leaderboard`.
 
 use quentin_rules::{Action, Color, Game, Position, Setup};
 
