@@ -100,10 +100,9 @@ pub(super) fn run(pos: &Position, limits: &SolveLimits, options: SolveOptions<'_
                             (s, engine.exhaustive())
                         };
                         let out = settled.is_err();
-                        // ok: a poisoned lock means another thread panicked; so does this one.
                         outcomes
                             .lock()
-                            .expect("a solver thread panicked")
+                            .expect("a solver thread panicked") // ok: poisoned only by a panic
                             .push((i, settled, exhaustive));
                         if out {
                             break;
@@ -113,8 +112,9 @@ pub(super) fn run(pos: &Position, limits: &SolveLimits, options: SolveOptions<'_
             }
         });
         exhausted = true;
-        // ok: every thread has ended.
-        for (i, settled, exhaustive) in outcomes.into_inner().expect("a solver thread panicked") {
+        // A poisoned lock means a solver thread panicked: this thread panics with it.
+        let outcomes = outcomes.into_inner().expect("a solver thread panicked"); // ok: as said
+        for (i, settled, exhaustive) in outcomes {
             exhausted &= exhaustive;
             match settled {
                 Ok(Settled::Win(need)) => wins[i] = Some(need + 1),
