@@ -144,7 +144,7 @@ fn a_player_who_has_moved_may_abort_until_both_have_moved_and_nothing_is_rated()
         "his clock stands: {screen}"
     );
     alice.send("A");
-    alice.wait_for("Game aborted before both had moved");
+    alice.wait_for("Game aborted by you before both had moved");
     assert_eq!(bob.ok(&format!("wait {id}")), "over aborted by-player");
     alice.send("q");
     let screen = alice.wait_for(&format!("#{id} quentin vs bob: Game aborted"));

@@ -20,16 +20,16 @@ use crate::server_outage::Proxy;
 
 /// A game of Brique 15×15 between two bots (the first, the challenger, moves first), played
 /// with a seeded choice among the legal actions.
-struct Duel {
-    id: String,
-    position: Position,
+pub(crate) struct Duel {
+    pub(crate) id: String,
+    pub(crate) position: Position,
     seed: u64,
 }
 
 impl Duel {
     /// Challenged by `bots[0]` and accepted by `accepter` (whose process owns the game); the
     /// game heard of on both players' processes.
-    fn start(bots: &mut [Bot; 2], accepter: &mut Bot, seed: u64) -> Duel {
+    pub(crate) fn start(bots: &mut [Bot; 2], accepter: &mut Bot, seed: u64) -> Duel {
         let id = bots[0].ok("challenge brique size 15 pie off first me casual clock 60+0");
         wait_for_challenge(accepter, &id);
         accepter.ok(&format!("accept {id}"));
@@ -48,18 +48,27 @@ impl Duel {
         }
     }
 
-    /// One move by the player to move, which must be answered `=`; false when the game is over.
-    fn step(&mut self, bots: &mut [Bot; 2]) -> bool {
-        let Some(color) = self.position.to_move() else {
-            return false;
-        };
+    /// The seat to move and the seeded choice of its next action (the choice made: the next
+    /// one differs), none when the game is over.
+    pub(crate) fn next(&mut self) -> Option<(usize, quentin::rules::Action)> {
+        let color = self.position.to_move()?;
         let seat = usize::from(color == Color::White);
         let legal = self.position.legal_actions();
         self.seed = self
             .seed
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
-        let action = legal[usize::try_from(self.seed >> 33).unwrap() % legal.len()];
+        Some((
+            seat,
+            legal[usize::try_from(self.seed >> 33).unwrap() % legal.len()],
+        ))
+    }
+
+    /// One move by the player to move, which must be answered `=`; false when the game is over.
+    pub(crate) fn step(&mut self, bots: &mut [Bot; 2]) -> bool {
+        let Some((seat, action)) = self.next() else {
+            return false;
+        };
         let waited = bots[seat].ok(&format!("wait {}", self.id));
         assert!(waited.starts_with("turn"), "{waited}");
         let answer = bots[seat].ask(&format!("play {} {action}", self.id));
@@ -78,7 +87,7 @@ fn moves_in(record: &str) -> usize {
 }
 
 /// Sends `signal` (`STOP`, `CONT`) to process `pid` and waits until `/proc` shows its effect.
-fn signal(pid: u32, signal: &str) {
+pub(crate) fn signal(pid: u32, signal: &str) {
     let sent = Command::new("kill")
         .args([&format!("-{signal}"), &pid.to_string()])
         .status()
@@ -140,7 +149,7 @@ const GAMES_AT_WILL: [&str; 4] = [
 ];
 
 /// A process of these tests on the database `url`.
-fn at_will(dir: &Path, url: &str) -> Server {
+pub(crate) fn at_will(dir: &Path, url: &str) -> Server {
     Server::start(dir, &[&["--database", url][..], &GAMES_AT_WILL].concat())
 }
 

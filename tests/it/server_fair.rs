@@ -107,7 +107,8 @@ fn a_griefer_who_never_moves_gains_nothing_and_is_held() {
         } else {
             assert_eq!(
                 accepted,
-                "? too many live games under way: at most 4 at once (correspondence games apart)"
+                "? too many live games under way: at most 4 at once (correspondence games apart; \
+                 each live tournament you are in counts as one)"
             );
         }
     }
@@ -175,4 +176,61 @@ fn a_network_block_registers_its_most_new_players_an_hour() {
     // Players already registered are not held up.
     let mut ann = server.bot(&dir.join("ann"));
     assert_eq!(ann.ask("whoami"), "= ann");
+}
+
+/// Issue 59, item 11: a live tournament holds one of a player's places of live play from the
+/// join to its end, so that twelve tournaments cannot give one player twelve games at once;
+/// and a casual game ended by a player who moved against one who never did is aborted, not
+/// won by the one who never played.
+#[test]
+fn live_tournaments_count_in_the_bound_of_live_games_and_nobody_wins_without_a_move() {
+    let dir = scratch("server-fair-tournaments");
+    let server = Server::start(&dir, &[]);
+    let mut makers: Vec<Bot> = (0..5)
+        .map(|i| server.registered(&dir, &format!("maker{i}")))
+        .collect();
+    let mut busy = server.registered(&dir, "busy");
+    let ids: Vec<String> = makers
+        .iter_mut()
+        .map(|m| m.ok("tournament create roundrobin quentin size 5 clock 2+0 casual"))
+        .collect();
+    for id in &ids[..4] {
+        assert_eq!(busy.ask(&format!("join {id}")), "=");
+    }
+    assert_eq!(
+        busy.ask(&format!("join {}", ids[4])),
+        format!(
+            "? cannot join {}: you have 4 live games and tournaments under way, the most at \
+             once (correspondence apart)",
+            ids[4]
+        )
+    );
+    // A live game too is past the bound (its challenge is refused when accepted); a
+    // correspondence one is not.
+    let mut other = server.registered(&dir, "other");
+    let live = busy.ok("challenge quentin size 5 casual");
+    assert!(
+        other
+            .ask(&format!("accept {live}"))
+            .starts_with("? too many live games under way: at most 4 at once"),
+    );
+    let slow = busy.ok("challenge quentin size 5 casual days 3");
+    assert!(other.ask(&format!("accept {slow}")).starts_with('='));
+    // Leaving one frees its place.
+    assert_eq!(busy.ask(&format!("withdraw {}", ids[0])), "=");
+    assert_eq!(busy.ask(&format!("join {}", ids[4])), "=");
+
+    // Ann moves, then resigns before Bob has moved: nobody wins a game they never played in.
+    let mut ann = server.registered(&dir, "ann");
+    let mut bob = server.registered(&dir, "bob");
+    let id = ann.ok("challenge quentin size 5 pie off first me casual");
+    bob.ok(&format!("accept {id}"));
+    assert_eq!(ann.ask(&format!("play {id} c3")), "=");
+    assert_eq!(ann.ask(&format!("resign {id}")), "=");
+    assert_eq!(bob.ok(&format!("wait {id}")), "over aborted by-player");
+    let (_, result) = terms(&mut bob, &id);
+    assert!(
+        result.starts_with("# Game aborted by ann before both had moved"),
+        "{result}"
+    );
 }

@@ -224,10 +224,11 @@ fn swap_offered(dir: &std::path::Path) -> (Server, serve::Bot, Session, String) 
 fn the_swap_is_offered_to_the_player_who_may_swap_and_no_longer_once_the_game_is_over() {
     let dir = scratch("server-swap-stale");
     let (_server, mut bob, alice, id) = swap_offered(&dir);
-    // Bob resigns after his first move: Alice wins (whether or not she has moved), and the
-    // swap she was offered goes with the game.
+    // Bob resigns after his first move, before Alice has moved: the casual game is aborted
+    // (nobody wins a game they never moved in: issue 59, item 11), and the swap she was
+    // offered goes with the game.
     assert_eq!(bob.ask(&format!("resign {id}")), "=");
-    let screen = alice.wait_for("bob resigned: you win");
+    let screen = alice.wait_for("Game aborted by bob before both had moved");
     assert!(!screen.contains("swaps"), "{screen}");
     assert!(!screen.contains("to move"), "{screen}");
     assert!(screen.contains("1 action played"), "{screen}");

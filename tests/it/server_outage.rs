@@ -239,3 +239,60 @@ fn the_database_cut_off_mid_game_is_charged_to_nobody() {
     assert!(bob.ok(&format!("wait {id}")).starts_with("turn"));
     assert_eq!(bob.ask(&format!("play {id} b2")), "=");
 }
+
+/// Issue 59, item 17: the database away before the first move, longer than the whole first-
+/// move timer (12 s at 2+0) and the game's lease. The takeover that follows forgives the outage
+/// to the first-move timer as to the clock; before, the owner's tick, which had judged the game
+/// out of time during the outage, ended it `aborted no-first-move` as soon as the database
+/// came back, its end committed under the lease the same process had just taken again.
+#[test]
+fn the_database_cut_off_before_the_first_move_leaves_the_first_move_to_make() {
+    let Some(db) = Database::new("outage_first_move") else {
+        return;
+    };
+    let (proxy, through) = Proxy::before(&db.url);
+    let dir = scratch("outage-pg-first-move");
+    let server = Server::start(&dir, &["--database", &through]);
+    let mut alice = server.registered(&dir, "alice");
+    let mut bob = server.registered(&dir, "bob");
+    let id = alice.ok("challenge quentin size 5 pie off first me casual clock 2+0");
+    crate::server_cluster::wait_for_challenge(&mut bob, &id);
+    bob.ok(&format!("accept {id}"));
+    assert!(alice.ok(&format!("wait {id}")).starts_with("turn"));
+    let since = query_i64(
+        &db.url,
+        &format!("SELECT turn_since FROM games WHERE id = {id}"),
+    );
+    proxy.cut();
+    // Away for the fault's length: past the first move's 12 s by the database's clock (not a
+    // wait for the program: nothing it does could end this sooner).
+    while query_i64(&db.url, "SELECT quentin_now()") < since + 14_000 {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let cut_for = query_i64(&db.url, "SELECT quentin_now()") - since;
+    proxy.heal();
+    // The server takes its game over again, forgiving the outage.
+    let taken = wait_db(
+        &db.url,
+        &format!("SELECT coalesce((SELECT taken FROM owners WHERE game = {id}), 0)"),
+        |taken| taken > since + cut_for,
+    );
+    assert_eq!(
+        query_i64(
+            &db.url,
+            &format!("SELECT (result IS NULL)::INT::BIGINT FROM games WHERE id = {id}")
+        ),
+        1,
+        "the game ended while the database was away"
+    );
+    let moved_on = query_i64(
+        &db.url,
+        &format!("SELECT turn_since FROM games WHERE id = {id}"),
+    );
+    assert!(moved_on > since, "the first-move timer was not moved on");
+    assert!(taken >= moved_on);
+    // Alice's first move is hers to make, and the game goes on.
+    assert_eq!(alice.ask(&format!("play {id} c3")), "=");
+    assert!(bob.ok(&format!("wait {id}")).starts_with("turn"));
+    assert_eq!(bob.ask(&format!("play {id} b2")), "=");
+}

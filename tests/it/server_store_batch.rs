@@ -24,6 +24,7 @@ fn step(game: i64, index: usize, text: &str) -> Change {
         end: None,
         winner: None,
         ratings: Vec::new(),
+        since: None,
     }
 }
 

@@ -7,13 +7,14 @@
 use std::sync::{Arc, Mutex};
 
 use quentin::rules::{Game, Setup};
-use quentin::server::ids::{GameId, Millis, Moment, PlayerId};
+use quentin::server::ids::{GameId, Millis, Moment, PlayerId, TournamentId};
 use quentin::server::spec::TimeControl;
 use quentin::server::store::postgres::{config, pool};
 use quentin::server::store::{
     Applied, Change, EntrantRow, GameRow, Paired, Plan, Postgres, Round, TournamentChange,
     TournamentRow,
 };
+use quentin::server::tournament::{Settings, Status};
 
 use crate::pty::wait_until;
 use crate::serve::pg::{Database, execute, query_i64};
@@ -33,13 +34,14 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
             .unwrap()
     });
     let create = Change::Tournament(TournamentChange::Create(TournamentRow {
-        id: 0,
+        id: TournamentId(0),
         by: PlayerId(1),
-        settings: "swiss quentin clock 1+0 rounds 2".to_string(),
+        settings: Settings::from_stored("swiss quentin clock 1+0 rounds 2").unwrap(),
         created: Moment(10),
         starts: Moment(70),
-        status: "open".to_string(),
+        status: Status::Open,
         started: None,
+        version: 0,
         entrants: Vec::new(),
         pairings: Vec::new(),
     }));
@@ -47,9 +49,11 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
         .block_on(store.commit(&[&create]))
         .unwrap()
         .remove(0)
+        .map(Applied::plain)
     else {
         panic!("no tournament");
     };
+    let t = TournamentId(t);
     let game = |first: i64, second: i64| GameRow {
         id: GameId(0),
         setup: Setup::new(Game::Quentin),
@@ -93,7 +97,8 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all_on_postgresql() {
     let outcome = runtime
         .block_on(store.commit(&[&round(4)]))
         .unwrap()
-        .remove(0);
+        .remove(0)
+        .map(Applied::plain);
     let Ok(Applied::Ids(ids)) = outcome else {
         panic!("{outcome:?}");
     };
@@ -136,7 +141,7 @@ fn tournament_game(first: PlayerId, second: PlayerId) -> GameRow {
 }
 
 /// `player` joins tournament `t`.
-fn join(t: i64, player: i64) -> Change {
+fn join(t: TournamentId, player: i64) -> Change {
     Change::Tournament(TournamentChange::Join {
         tournament: t,
         player: PlayerId(player),
@@ -159,22 +164,31 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
     }));
     let commit = |change: Change| {
         let store = store.clone();
-        runtime.block_on(async move { store.commit(&[&change]).await.unwrap().remove(0) })
+        runtime.block_on(async move {
+            store
+                .commit(&[&change])
+                .await
+                .unwrap()
+                .remove(0)
+                .map(Applied::plain)
+        })
     };
     let create = Change::Tournament(TournamentChange::Create(TournamentRow {
-        id: 0,
+        id: TournamentId(0),
         by: PlayerId(1),
-        settings: "swiss quentin clock 1+0 rounds 2".to_string(),
+        settings: Settings::from_stored("swiss quentin clock 1+0 rounds 2").unwrap(),
         created: Moment(10),
         starts: Moment(70),
-        status: "open".to_string(),
+        status: Status::Open,
         started: None,
+        version: 0,
         entrants: Vec::new(),
         pairings: Vec::new(),
     }));
-    let Ok(Applied::Id(t)) = commit(create) else {
+    let Ok(Applied::Id(tn)) = commit(create) else {
         panic!("no tournament");
     };
+    let t = TournamentId(tn);
     for player in [1, 2] {
         assert_eq!(commit(join(t, player)).unwrap(), Applied::Done);
     }
@@ -187,8 +201,8 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
         tokio::spawn(connection);
         client
             .batch_execute(&format!(
-                "BEGIN; SELECT status FROM tournaments WHERE id = {t} FOR UPDATE;
-                 INSERT INTO tournament_entrants(tournament, player, seq) VALUES ({t}, 3, 3);"
+                "BEGIN; SELECT status FROM tournaments WHERE id = {tn} FOR UPDATE;
+                 INSERT INTO tournament_entrants(tournament, player, seq) VALUES ({tn}, 3, 3);"
             ))
             .await
             .unwrap();
@@ -215,7 +229,14 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
     });
     let started = {
         let store = store.clone();
-        runtime.spawn(async move { store.commit(&[&start]).await.unwrap().remove(0) })
+        runtime.spawn(async move {
+            store
+                .commit(&[&start])
+                .await
+                .unwrap()
+                .remove(0)
+                .map(Applied::plain)
+        })
     };
     wait_until("the start waiting for the tournament's row", || {
         let waiting = query_i64(
@@ -258,7 +279,7 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
         query_i64(
             &db.url,
             &format!(
-                "SELECT count(*) FROM tournaments WHERE id = {t} AND status = 'running' AND started = 60"
+                "SELECT count(*) FROM tournaments WHERE id = {tn} AND status = 'running' AND started = 60"
             )
         ),
         1
@@ -267,7 +288,7 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
     // a round paired from fewer pairings than the store holds is not written.
     assert_eq!(
         commit(join(t, 4)).unwrap(),
-        Applied::Status("running".to_string())
+        Applied::Status(Status::Running)
     );
     let nothing = || Plan(Arc::new(|_: &[EntrantRow]| Some(Round::default())));
     let again = |start: Option<Moment>| {
@@ -280,7 +301,7 @@ fn a_start_on_postgresql_pairs_a_join_committed_while_it_waited_for_the_tourname
     };
     assert_eq!(
         commit(again(Some(Moment(70)))).unwrap(),
-        Applied::Status("running".to_string())
+        Applied::Status(Status::Running)
     );
     assert_eq!(commit(again(None)).unwrap(), Applied::Taken);
     assert_eq!(

@@ -12,6 +12,8 @@ use std::fmt;
 
 use quentin_rules::{Color, Ending};
 
+use crate::ids::Seat;
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameEnd {
@@ -57,8 +59,10 @@ pub enum Draw {
 /// Why a game was aborted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Aborted {
-    /// A player aborted it before both had moved.
-    Asked,
+    /// A player aborted it before both had moved (or, outside a tournament, resigned or left
+    /// before the other had moved): the seat that did, where known (rows written before
+    /// schema version 9 do not say).
+    Asked(Option<Seat>),
     /// A player made no first move (ran out of time, or resigned, before it).
     NoFirstMove,
     /// A rated game ended by resignation, time or leaving with too few actions to rate.
@@ -109,8 +113,10 @@ const HOWS: [How; 7] = [
 const DRAWS: [Draw; 1] = [Draw::Repetition];
 
 /// Every abort, for reading its word back.
-const ABORTS: [Aborted; 4] = [
-    Aborted::Asked,
+const ABORTS: [Aborted; 6] = [
+    Aborted::Asked(None),
+    Aborted::Asked(Some(Seat::First)),
+    Aborted::Asked(Some(Seat::Second)),
     Aborted::NoFirstMove,
     Aborted::TooShort,
     Aborted::ByOperator,
@@ -182,7 +188,9 @@ impl Aborted {
     /// The stored word.
     fn word(self) -> &'static str {
         match self {
-            Aborted::Asked => "by-player",
+            Aborted::Asked(None) => "by-player",
+            Aborted::Asked(Some(Seat::First)) => "by-first",
+            Aborted::Asked(Some(Seat::Second)) => "by-second",
             Aborted::NoFirstMove => "no-first-move",
             Aborted::TooShort => "too-short",
             Aborted::ByOperator => "by-operator",
@@ -266,7 +274,11 @@ impl GameEnd {
     /// `aborted no-first-move`.
     #[must_use]
     pub fn bot_words(self) -> String {
-        let (_, reason) = self.words();
+        let (_, reason) = match self {
+            // Programs read one word for a player's abort, whoever asked it.
+            GameEnd::Aborted(Aborted::Asked(_)) => (ABORTED, "by-player"),
+            _ => self.words(),
+        };
         let score = match self {
             GameEnd::Won {
                 by: Color::Black, ..

@@ -40,11 +40,11 @@ use quentin_record::game_line::{GameLine, takeback_len};
 use quentin_rules::{Action, Color, Illegal, Position, SetupError};
 
 use super::clock::Timing;
-use super::ids::{ChallengeId, GameId, Millis, PlayerId, Seat};
+use super::ids::{ChallengeId, GameId, Millis, PlayerId, Seat, TournamentId};
 use super::size_class::RatingKey;
 use super::store::{
-    Applied, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, RatingRow, StoreDown,
-    Writer,
+    Applied, ChallengeRow, Change, Damaged, GameRow, LeaseLost, Loaded, RatingRow, Stale,
+    StoreDown, Writer,
 };
 use crate::ids::Moment;
 use crate::note::Note;
@@ -103,6 +103,12 @@ pub(crate) struct Live {
     pub(crate) rematch_game: Option<GameId>,
     /// Once over: the offer of a rematch was declined.
     pub(crate) rematch_declined: bool,
+    /// Once over: the seat whose offer of a rematch was asked on this process (memory only):
+    /// when another process says the other seat asked too, at once, one of the two starts the
+    /// game ([`Hub::mirror_rematch`]).
+    pub(crate) rematch_here: Option<Seat>,
+    /// Once over: this process is starting the rematch (memory only): no second start.
+    pub(crate) rematch_starting: bool,
     /// What its end changed each player's rating by, once a rated game is over (memory only).
     pub(crate) changes: Option<[i64; 2]>,
     /// How many game screens watch it, its players' not counted.
@@ -126,6 +132,8 @@ impl Live {
             rematch: None,
             rematch_game: None,
             rematch_declined: false,
+            rematch_here: None,
+            rematch_starting: false,
             changes: None,
             watchers: 0,
             watchers_told: 0,
@@ -240,7 +248,7 @@ pub(crate) struct Inner {
     /// The best puzzle ratings, as last read from the store ([`Hub::refresh_puzzle_leaders`]).
     puzzle_leaders: Vec<(String, RatingRow)>,
     /// Every tournament, with its entrants and pairings.
-    pub(crate) tournaments: BTreeMap<i64, super::store::TournamentRow>,
+    pub(crate) tournaments: BTreeMap<TournamentId, super::store::TournamentRow>,
 }
 
 impl Inner {
@@ -471,6 +479,15 @@ impl Hub {
             Box::new(move |outcome| {
                 let _in = span.enter();
                 let result = match outcome {
+                    // A tournament's change comes with its rows as the store holds them
+                    // after it: they replace this process's copy once the change is applied
+                    // to it, so that the copy is the store's, whatever was read meanwhile.
+                    Ok(Applied::Tournament(applied, row)) => {
+                        let mut inner = lock(&memory);
+                        let result = apply(&mut inner, *applied);
+                        inner.keep_tournament(*row);
+                        result
+                    }
                     Ok(applied) => apply(&mut lock(&memory), applied),
                     Err(e) if e.downcast_ref::<StoreDown>().is_some() => {
                         tracing::error!("{e:#}");
@@ -478,6 +495,10 @@ impl Hub {
                     }
                     Err(e) if e.downcast_ref::<LeaseLost>().is_some() => {
                         tracing::warn!("{e:#}: the game is moving");
+                        Err(Refusal::Moving)
+                    }
+                    Err(e) if e.downcast_ref::<Stale>().is_some() => {
+                        tracing::info!("{e:#}: judged again at the next tick");
                         Err(Refusal::Moving)
                     }
                     Err(e) => {

@@ -32,6 +32,14 @@ macro_rules! sql_number {
             }
         }
 
+        sql_column!($name);
+    };
+}
+
+/// The store's conversions of a type of one `i64`, kept as an `INTEGER` (SQLite) or a
+/// `BIGINT` (PostgreSQL).
+macro_rules! sql_column {
+    ($name:ident) => {
         impl ToSql for $name {
             fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
                 Ok(ToSqlOutput::from(self.0))
@@ -95,6 +103,31 @@ row_number!(
     /// An open challenge's number, which its game keeps.
     ChallengeId
 );
+
+/// A tournament's number; written `t7` so that `withdraw t7` (leave a tournament) is never
+/// taken for `withdraw 7` (take back a challenge).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TournamentId(pub i64);
+
+sql_column!(TournamentId);
+
+impl TournamentId {
+    /// Reads `t7` (or `T7`).
+    #[must_use]
+    pub fn parse(text: &str) -> Option<TournamentId> {
+        let digits = text.strip_prefix(['t', 'T'])?;
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        digits.parse().ok().filter(|n| *n > 0).map(TournamentId)
+    }
+}
+
+impl fmt::Display for TournamentId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "t{}", self.0)
+    }
+}
 
 impl ChallengeId {
     /// The number of the game this challenge becomes.

@@ -48,7 +48,7 @@ pub(crate) mod size_class;
 pub mod spec;
 pub(crate) mod ssh;
 pub mod store;
-pub(crate) mod tournament;
+pub mod tournament;
 pub(crate) mod translate;
 
 use std::sync::Arc;

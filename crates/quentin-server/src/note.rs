@@ -7,7 +7,7 @@
 //! A new message is a variant of [`Note`], an arm in [`Note::words`] and one in [`Note::read`],
 //! and a line of the round-trip test below.
 
-use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat};
+use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat, TournamentId};
 use std::fmt;
 
 use quentin_rules::Action;
@@ -23,7 +23,7 @@ pub enum Note {
     /// A challenge is new, withdrawn or accepted: read its row.
     Challenge(ChallengeId),
     /// A tournament changed (made, joined, started, paired, over): read it again.
-    Tournament(i64),
+    Tournament(TournamentId),
     /// A game changed (it began, ended, was taken back or taken over): read its row. Only the
     /// game's owner sends it, so the sender owns the game.
     Game(GameId),
@@ -123,7 +123,7 @@ impl Note {
         match self {
             Note::Player(id) => format!("player {id}"),
             Note::Challenge(id) => format!("challenge {id}"),
-            Note::Tournament(id) => format!("tournament {id}"),
+            Note::Tournament(id) => format!("tournament {}", id.0),
             Note::Game(id) => format!("game {id}"),
             Note::Move {
                 game,
@@ -196,7 +196,7 @@ impl Note {
         let note = match what {
             "player" => whole(1).and(number(0).map(|n| Note::Player(PlayerId(n))))?,
             "challenge" => whole(1).and(number(0).map(|n| Note::Challenge(ChallengeId(n))))?,
-            "tournament" => whole(1).and(number(0).map(Note::Tournament))?,
+            "tournament" => whole(1).and(number(0).map(|n| Note::Tournament(TournamentId(n))))?,
             "game" if rest.len() == 1 => Note::Game(GameId(number(0)?)),
             "game" => match rest {
                 [_, "move", index, action, left0, left1, at] => Note::Move {

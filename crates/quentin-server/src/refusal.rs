@@ -86,7 +86,8 @@ impl fmt::Display for Refusal {
             ),
             Refusal::TooManyLiveGames(most) => write!(
                 f,
-                "too many live games under way: at most {most} at once (correspondence games apart)"
+                "too many live games under way: at most {most} at once (correspondence games apart; \
+                 each live tournament you are in counts as one)"
             ),
             Refusal::Held(ms) => write!(
                 f,

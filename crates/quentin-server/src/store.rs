@@ -31,6 +31,7 @@ use super::ids::{ChallengeId, GameId, PlayerId, Seat};
 use super::size_class::RatingKey;
 use super::spec::{First, TimeControl};
 use crate::ids::{Millis, Moment};
+use crate::tournament::Status;
 
 pub use postgres::Postgres;
 pub use schema::VERSION;
@@ -71,6 +72,24 @@ impl fmt::Display for StoreDown {
 }
 
 impl std::error::Error for StoreDown {}
+
+/// An end on time refused because the turn it was judged from is no longer the store's: a
+/// takeover forgave an outage meanwhile (several processes on one database), and the clock
+/// has time left. The end is judged again, from the game as it is now.
+#[derive(Debug)]
+pub struct Stale(pub GameId);
+
+impl fmt::Display for Stale {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "game {}: its turn was moved on (an outage forgiven) since it was judged out of time",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for Stale {}
 
 /// A player's row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -207,6 +226,10 @@ pub enum Change {
         /// as the hub computed them from its memory (player 1's first). A store that other
         /// processes share computes them again from its own rows ([`Applied::Rated`]).
         ratings: Vec<(PlayerId, RatingKey, RatingRow)>,
+        /// For an end on time: the start of the turn it was judged from. The end is written
+        /// only while the store holds that start: a takeover that forgave an outage moved it
+        /// on, and the game goes on ([`Stale`]).
+        since: Option<Moment>,
     },
     /// The actions of game `game` from number `index` on taken back, with the clocks after.
     TakeBack {
@@ -266,7 +289,39 @@ pub enum Applied {
     Paired(Paired),
     /// Not done: a tournament's status in the store is this, not the one the change needs
     /// (joined or started once it was no longer open: another process moved it on).
-    Status(String),
+    Status(Status),
+    /// A change of a tournament (what it gave), with the tournament's rows as the store holds
+    /// them after it, read in its transaction: the hub replaces its copy with them.
+    Tournament(Box<Applied>, Box<TournamentRow>),
+}
+
+impl Applied {
+    /// `applied` of a tournament's change, with the tournament's rows after it, if read.
+    #[must_use]
+    pub fn tournament(applied: Applied, row: Option<TournamentRow>) -> Applied {
+        match row {
+            Some(row) => Applied::Tournament(Box::new(applied), Box::new(row)),
+            None => applied,
+        }
+    }
+
+    /// What the change gave, without the rows a tournament's change brings back.
+    #[must_use]
+    pub fn plain(self) -> Applied {
+        match self {
+            Applied::Tournament(applied, _) => *applied,
+            applied => applied,
+        }
+    }
+
+    /// Whether the change wrote anything: not refused, and not a round with nothing to pair.
+    #[must_use]
+    pub fn wrote(&self) -> bool {
+        !matches!(
+            self,
+            Applied::Taken | Applied::Status(_) | Applied::Paired(Paired { round: None, .. })
+        )
+    }
 }
 
 /// A store whose calls wait (SQLite, and the tests' own), driven by [`Writer::start`]'s thread.

@@ -22,26 +22,57 @@ use std::fmt;
 pub use refusal::TournamentRefusal;
 pub use settings::{Kind, Settings};
 
-/// A tournament's number; written `t7` so that `withdraw t7` (leave a tournament) is never
-/// taken for `withdraw 7` (take back a challenge).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TournamentId(pub i64);
+pub use crate::ids::TournamentId;
 
-impl TournamentId {
-    /// Reads `t7` (or `T7`).
+/// Where a tournament stands: the store keeps it as a word ([`Status::word`]), read back once
+/// ([`Status::from_word`]); everything else matches on the type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Taking entrants, before its start.
+    Open,
+    /// Started: its rounds are being played.
+    Running,
+    /// Its last game ended.
+    Over,
+    /// Cancelled (too few entrants at the start, by its creator, or by an operator).
+    Cancelled,
+}
+
+impl Status {
+    /// The word the store and the bot protocol use.
     #[must_use]
-    pub fn parse(text: &str) -> Option<TournamentId> {
-        let digits = text.strip_prefix(['t', 'T'])?;
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Running => "running",
+            Status::Over => "over",
+            Status::Cancelled => "cancelled",
         }
-        digits.parse().ok().filter(|n| *n > 0).map(TournamentId)
+    }
+
+    /// Open or running: not yet over nor cancelled.
+    #[must_use]
+    pub fn under_way(self) -> bool {
+        matches!(self, Status::Open | Status::Running)
+    }
+
+    /// Reads [`Status::word`]'s words.
+    #[must_use]
+    pub fn from_word(word: &str) -> Option<Status> {
+        [
+            Status::Open,
+            Status::Running,
+            Status::Over,
+            Status::Cancelled,
+        ]
+        .into_iter()
+        .find(|s| s.word() == word)
     }
 }
 
-impl fmt::Display for TournamentId {
+impl fmt::Display for Status {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "t{}", self.0)
+        f.write_str(self.word())
     }
 }
 

@@ -63,8 +63,8 @@ pub enum Win {
 pub enum Abort {
     /// This seat made no first move in time.
     NoFirstMove(usize),
-    /// A player aborted it before both had moved.
-    Asked,
+    /// A player aborted it before both had moved: this seat, where the server knows.
+    Asked(Option<usize>),
     /// A rated game ended by resignation, time or leaving before it was long enough to rate.
     TooShort,
     /// The server's operators aborted it (or banned a player before the second move).
@@ -152,7 +152,10 @@ impl Finish {
             Finish::Aborted(Abort::NoFirstMove(seat)) => {
                 format!("Game aborted: {} made no first move", who(seat))
             }
-            Finish::Aborted(Abort::Asked) => "Game aborted before both had moved".to_string(),
+            Finish::Aborted(Abort::Asked(None)) => "Game aborted before both had moved".to_string(),
+            Finish::Aborted(Abort::Asked(Some(seat))) => {
+                format!("Game aborted by {} before both had moved", who(seat))
+            }
             Finish::Aborted(Abort::TooShort) => "Game aborted: too short to be rated".to_string(),
             Finish::Aborted(Abort::ByOperator) => {
                 "Game aborted by the server's operators".to_string()

@@ -498,12 +498,25 @@ fn an_online_result_is_said_from_the_viewers_side() {
     };
     assert_eq!(resigned.result_text().unwrap(), "bob resigned: you win");
     let asked = Online {
-        result: Some(Finish::Aborted(Abort::Asked)),
+        result: Some(Finish::Aborted(Abort::Asked(None))),
         ..online(None)
     };
     assert_eq!(
         asked.result_text().unwrap(),
         "Game aborted before both had moved"
+    );
+    // Who aborted, as each side and a watcher read it.
+    let by_bob = |viewer| Online {
+        result: Some(Finish::Aborted(Abort::Asked(Some(1)))),
+        ..online(viewer)
+    };
+    assert_eq!(
+        by_bob(Some(0)).result_text().unwrap(),
+        "Game aborted by bob before both had moved"
+    );
+    assert_eq!(
+        by_bob(Some(1)).result_text().unwrap(),
+        "Game aborted by you before both had moved"
     );
     let aborted = Online {
         result: Some(Finish::Aborted(Abort::NoFirstMove(0))),

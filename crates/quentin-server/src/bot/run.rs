@@ -13,7 +13,7 @@ use crate::hub::{PAGE, Refusal};
 use crate::ids::{GameId, PlayerId};
 use crate::moderation::{self, Order, session};
 use crate::puzzles;
-use crate::tournament::{TournamentId, TournamentRefusal};
+use crate::tournament::{Status, TournamentId, TournamentRefusal};
 
 /// Runs a line for `who`: the gate first (one not admitted hears why, even when the line
 /// does not parse), then the command. `register` may give the session its player.
@@ -235,7 +235,7 @@ async fn cancel_tournament(ctx: &Context, who: &Who, id: TournamentId) -> Result
     let own = ctx
         .hub
         .tournament(id, now)
-        .is_some_and(|v| v.status == "open" && ctx.hub.player_named(&v.creator) == Some(me));
+        .is_some_and(|v| v.status == Status::Open && ctx.hub.player_named(&v.creator) == Some(me));
     if own || !session::is_operator(ctx, who) {
         ctx.hub.cancel_tournament(me, id, now).await?;
         return Ok(Outcome::Cancelled);
@@ -247,7 +247,7 @@ async fn cancel_tournament(ctx: &Context, who: &Who, id: TournamentId) -> Result
     let cancelled = || {
         ctx.hub
             .tournament(id, ctx.clock.now())
-            .is_some_and(|v| v.status == "cancelled")
+            .is_some_and(|v| v.status == Status::Cancelled)
     };
     let _ = tokio::time::timeout(std::time::Duration::from_secs(3), async {
         while !cancelled() {

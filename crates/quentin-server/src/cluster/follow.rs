@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::{Cluster, lock};
 use crate::Context;
 use crate::hub::{Owner, Peers, Refusal};
-use crate::ids::{ChallengeId, GameId, PlayerId};
+use crate::ids::{ChallengeId, GameId, PlayerId, TournamentId};
 use crate::metrics::metrics;
 use crate::note::{Answer, Note};
 use crate::report::survive;
@@ -45,7 +45,7 @@ struct News {
     players: BTreeSet<PlayerId>,
     challenges: BTreeSet<ChallengeId>,
     games: BTreeSet<GameId>,
-    tournaments: BTreeSet<i64>,
+    tournaments: BTreeSet<TournamentId>,
     online: bool,
     /// Answers to give once the games of this batch are read.
     answers: Vec<(oneshot::Sender<Answer>, Answer)>,
@@ -191,7 +191,18 @@ fn take(cluster: &Arc<Cluster>, ctx: &Arc<Context>, payload: &str, news: &mut Ne
             }
         }
         Note::Takeback { game, seat } => ctx.hub.mirror_takeback(game, seat),
-        Note::Rematch { game, seat } => ctx.hub.mirror_rematch(game, seat),
+        Note::Rematch { game, seat } => {
+            // Both players asked at once, each on a process of their own: this one starts it.
+            if ctx.hub.mirror_rematch(game, seat) {
+                let ctx = ctx.clone();
+                tokio::spawn(async move {
+                    let now = ctx.clock.now();
+                    if let Err(refusal) = ctx.hub.start_rematch(game, now).await {
+                        tracing::warn!(%game, "cannot start the rematch both asked for: {refusal}");
+                    }
+                });
+            }
+        }
         Note::RematchStarted { game, next } => ctx.hub.rematch_started(game, next),
         Note::Online => news.online = true,
         Note::Ask {
@@ -303,7 +314,11 @@ async fn copy(cluster: &Cluster, ctx: &Context, news: &News) -> Result<()> {
     }
     // After the games, which their pairings name.
     if !news.tournaments.is_empty() {
-        let rows = tournaments::load(&**client).await?;
+        let mut damaged = Vec::new();
+        let rows = tournaments::load(&**client, None, &mut damaged).await?;
+        for bad in damaged {
+            tracing::error!("{bad}: left as this process had it");
+        }
         ctx.hub.mirror_tournaments(
             rows.into_iter()
                 .filter(|t| news.tournaments.contains(&t.id))

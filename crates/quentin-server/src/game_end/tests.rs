@@ -39,6 +39,8 @@ fn the_stored_words_are_those_the_store_has_always_held() {
         ("white", "no-legal-action"),
         ("draw", "repetition"),
         ("aborted", "by-player"),
+        ("aborted", "by-first"),
+        ("aborted", "by-second"),
         ("aborted", "no-first-move"),
         ("aborted", "too-short"),
         ("aborted", "by-operator"),

@@ -3,7 +3,8 @@
 //! first move, and a rematch once the game is over.
 //!
 //! The `Hub` methods here: `takeback`, `takeback_here`, `decline_takeback`, `decline_here`,
-//! `abort`, `abort_here`, `rematch`, `decline_rematch`, `rematch_started`, `mirror_rematch`.
+//! `abort`, `abort_here`, `rematch`, `start_rematch`, `decline_rematch`, `rematch_started`,
+//! `mirror_rematch`.
 
 use super::play::Stop;
 use super::{GameCommand, Hub, Live, Refusal};
@@ -146,18 +147,24 @@ impl Hub {
         id: GameId,
         now: Moment,
     ) -> Result<(), Refusal> {
-        let (turn, _) = self.seat(player, id).await?;
+        let (turn, seat) = self.seat(player, id).await?;
         if self.lock().live(id)?.row.actions.len() >= 2 {
             return Err(Refusal::TooLateToAbort);
         }
         tracing::info!(game = %id, %player, "a player aborts a game");
-        self.end(vec![turn], id, Stop::Aborted(Aborted::Asked), now)
-            .await
+        self.end(
+            vec![turn],
+            id,
+            Stop::Aborted(Aborted::Asked(Some(seat))),
+            now,
+        )
+        .await
     }
 
     /// `player` asks for a rematch of finished game `id` (the same terms, the first move the
     /// other way round), or accepts the other's offer: the new game starts once both have
-    /// asked.
+    /// asked. Asked at once on two processes, each offer reaches the other process, and the
+    /// one that took the second seat's offer starts the game ([`Hub::mirror_rematch`]).
     ///
     /// # Errors
     /// A game not over, not one's game, a store that cannot save.
@@ -167,7 +174,7 @@ impl Hub {
         id: GameId,
         now: Moment,
     ) -> Result<Rematch, Refusal> {
-        let (spec, players, seat) = {
+        {
             let mut inner = self.lock();
             let game = inner.live(id)?;
             let seat = game.seat_of_player(player)?;
@@ -177,23 +184,16 @@ impl Hub {
             if inner.in_tournament(id).is_some() {
                 return Err(Refusal::TournamentNoRematch);
             }
-            let game = inner.live(id)?;
+            let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
             if let Some(next) = game.rematch_game {
                 return Ok(Rematch::Started(next));
             }
-            let offered = game.rematch;
-            let players = game.row.players;
-            let spec = Spec {
-                setup: game.row.setup,
-                // The one who moved second now moves first.
-                first: First::Me,
-                clock: game.row.clock,
-                rated: game.row.rated,
-                to: None,
-            };
-            if offered.is_none_or(|by| by == seat) {
-                let game = inner.games.get_mut(&id).ok_or(Refusal::NoSuchGame(id))?;
+            if game.rematch_starting {
+                return Ok(Rematch::Offered);
+            }
+            if game.rematch.is_none_or(|by| by == seat) {
                 game.rematch = Some(seat);
+                game.rematch_here = Some(seat);
                 game.rematch_declined = false;
                 game.told();
                 drop(inner);
@@ -203,28 +203,61 @@ impl Hub {
                 });
                 return Ok(Rematch::Offered);
             }
-            (spec, players, seat)
+            game.rematch_starting = true;
+        }
+        self.start_rematch(id, now).await
+    }
+
+    /// Starts the rematch of game `id`, both players having asked: a challenge of the second
+    /// player's to the first, accepted at once (the store's way to a new game number, on
+    /// every backend). Called once per game on one process ([`Live::rematch_starting`]).
+    ///
+    /// # Errors
+    /// A store that cannot save; a refusal of the new game (the fair-play limits).
+    pub(crate) async fn start_rematch(&self, id: GameId, now: Moment) -> Result<Rematch, Refusal> {
+        let started = async {
+            let (spec, players) = {
+                let inner = self.lock();
+                let game = inner.live(id)?;
+                let spec = Spec {
+                    setup: game.row.setup,
+                    // The one who moved second now moves first.
+                    first: First::Me,
+                    clock: game.row.clock,
+                    rated: game.row.rated,
+                    to: None,
+                };
+                (spec, game.row.players)
+            };
+            let (by, to) = (players[1], players[0]);
+            let to_name = self.lock().name_of(to);
+            let challenge = self
+                .challenge(
+                    by,
+                    &Spec {
+                        to: Some(to_name),
+                        ..spec
+                    },
+                    now,
+                )
+                .await?;
+            let (next, _) = self.accept(to, challenge, now).await?;
+            Ok(next)
         };
-        // Both asked: a challenge of the second player's to the first, accepted at once. The
-        // challenge is the store's way to a new game number, on every backend.
-        let by = players[1];
-        let to = players[0];
-        let to_name = self.lock().name_of(to);
-        let challenge = self
-            .challenge(
-                by,
-                &Spec {
-                    to: Some(to_name),
-                    ..spec
-                },
-                now,
-            )
-            .await?;
-        let (next, _) = self.accept(to, challenge, now).await?;
-        let _ = seat;
-        self.rematch_started(id, next);
-        self.note(Note::RematchStarted { game: id, next });
-        Ok(Rematch::Started(next))
+        let started: Result<GameId, Refusal> = started.await;
+        match started {
+            Ok(next) => {
+                self.rematch_started(id, next);
+                self.note(Note::RematchStarted { game: id, next });
+                Ok(Rematch::Started(next))
+            }
+            Err(refusal) => {
+                if let Some(game) = self.lock().games.get_mut(&id) {
+                    game.rematch_starting = false;
+                }
+                Err(refusal)
+            }
+        }
     }
 
     /// `player` declines the other's offer of a rematch of game `id`.
@@ -260,14 +293,33 @@ impl Hub {
     }
 
     /// Who offers a rematch of game `id` (a seat), or nobody since the offer was declined
-    /// (`None`), as another process said.
-    pub(crate) fn mirror_rematch(&self, id: GameId, offer: Option<Seat>) {
+    /// (`None`), as another process said. Whether this process is to start the rematch now
+    /// ([`Hub::start_rematch`]): the other seat asked here at the same time, and this is the
+    /// process that took the second seat's offer (the process of the first seat's waits for
+    /// the news of the game), so that both offers crossing give one game.
+    #[must_use]
+    pub(crate) fn mirror_rematch(&self, id: GameId, offer: Option<Seat>) -> bool {
         let mut inner = self.lock();
-        if let Some(game) = inner.games.get_mut(&id) {
-            game.rematch_declined = offer.is_none() && game.rematch.is_some();
-            game.rematch = offer;
+        let Some(game) = inner.games.get_mut(&id) else {
+            return false;
+        };
+        if let (Some(mine), Some(theirs)) = (game.rematch_here, offer)
+            && mine != theirs
+        {
             game.told();
+            if mine == Seat::Second && !game.rematch_starting && game.rematch_game.is_none() {
+                game.rematch_starting = true;
+                return true;
+            }
+            return false;
         }
+        if offer.is_none() {
+            game.rematch_here = None;
+        }
+        game.rematch_declined = offer.is_none() && game.rematch.is_some();
+        game.rematch = offer;
+        game.told();
+        false
     }
 }
 

@@ -21,7 +21,7 @@ use crate::store::{
 };
 use crate::tournament::arena::{self, Waiting};
 use crate::tournament::{
-    Kind, Pairing, Settings, TournamentId, TournamentRefusal, roundrobin, swiss,
+    Kind, Pairing, Settings, Status, TournamentId, TournamentRefusal, roundrobin, swiss,
 };
 
 /// One thing the director does next to a tournament.
@@ -47,21 +47,20 @@ enum Pairs {
     Declined(usize),
     /// The tournament's status in the store is not the one this process knows (started,
     /// cancelled on another process): its news has not come yet.
-    Moved(String),
+    Moved(Status),
     /// The store holds pairings this process has not read yet.
     Unread,
 }
 
 impl Inner {
     /// What the director does next to tournament `id` at `now`, if anything.
-    fn next_step(&self, id: i64, now: Moment) -> Option<Step> {
+    fn next_step(&self, id: TournamentId, now: Moment) -> Option<Step> {
         let t = self.tournaments.get(&id)?;
-        let settings = Settings::from_stored(&t.settings).ok()?;
-        if t.status == "open" {
+        if t.status == Status::Open {
             // Whether enough joined, the entrants the store holds say, as it starts.
             return (now >= t.starts).then_some(Step::Start);
         }
-        if t.status != "running" {
+        if t.status != Status::Running {
             return None;
         }
         // Two games lost without a first move: withdrawn.
@@ -80,7 +79,7 @@ impl Inner {
                 }));
             }
         }
-        step(t, &settings, &self.results(t), now)
+        step(t, &t.settings, &self.results(t), now)
     }
 }
 
@@ -195,12 +194,11 @@ impl Hub {
     /// processes sharing a database, each tournament that has something to do is directed by
     /// the process that holds its lease, taken as it runs out.
     pub async fn direct(&self, now: Moment) {
-        let ids: Vec<i64> = self.lock().tournaments.keys().copied().collect();
+        let ids: Vec<TournamentId> = self.lock().tournaments.keys().copied().collect();
         for id in ids {
-            let due =
-                self.lock().tournaments.get(&id).is_some_and(|t| {
-                    t.status == "running" || (t.status == "open" && now >= t.starts)
-                });
+            let due = self.lock().tournaments.get(&id).is_some_and(|t| {
+                t.status == Status::Running || (t.status == Status::Open && now >= t.starts)
+            });
             if !due || !self.directs(id).await {
                 continue;
             }
@@ -217,8 +215,7 @@ impl Hub {
                     Ok(false) => break,
                     Err(why) => {
                         report(format_args!(
-                            "tournament {}: cannot go on (tried again at the next tick): {why}",
-                            TournamentId(id)
+                            "tournament {id}: cannot go on (tried again at the next tick): {why}"
                         ));
                         break;
                     }
@@ -229,7 +226,7 @@ impl Hub {
 
     /// Whether this process directs tournament `id`: it alone, or it holds (or has just
     /// taken) the tournament's lease.
-    pub(super) async fn directs(&self, id: i64) -> bool {
+    pub(super) async fn directs(&self, id: TournamentId) -> bool {
         if self.peers.get().is_none() {
             return true;
         }
@@ -257,17 +254,17 @@ impl Hub {
             let inner = self.lock();
             let t = inner
                 .tournaments
-                .get(&id.0)
+                .get(&id)
                 .ok_or(TournamentRefusal::NoSuch(id))?;
             if t.by != by {
                 return Err(TournamentRefusal::NotYours(id));
             }
-            if t.status != "open" {
-                return Err(TournamentRefusal::Status(id, t.status.clone()));
+            if t.status != Status::Open {
+                return Err(TournamentRefusal::Status(id, t.status));
             }
-            Settings::from_stored(&t.settings).map_or(2, |s| s.min as usize)
+            t.settings.min as usize
         };
-        match self.paired(id.0, Some(now), now).await? {
+        match self.paired(id, Some(now), now).await? {
             Pairs::Written => {}
             Pairs::Declined(joined) => return Err(TournamentRefusal::TooFew(id, min, joined)),
             Pairs::Moved(status) => return Err(TournamentRefusal::Status(id, status)),
@@ -279,7 +276,7 @@ impl Hub {
 
     /// Takes `step` in tournament `id`, once on disk: whether to go on with its next step now
     /// (not when the store holds what this process has not read yet).
-    async fn take(&self, id: i64, step: Step, now: Moment) -> Result<bool, Refusal> {
+    async fn take(&self, id: TournamentId, step: Step, now: Moment) -> Result<bool, Refusal> {
         match step {
             Step::Start => match self.paired(id, Some(now), now).await? {
                 Pairs::Written => Ok(true),
@@ -288,13 +285,8 @@ impl Hub {
                         .lock()
                         .tournaments
                         .get(&id)
-                        .and_then(|t| Settings::from_stored(&t.settings).ok())
-                        .map_or(2, |s| s.min);
-                    let why = Cancelled::TooFew {
-                        id: TournamentId(id),
-                        joined,
-                        needed,
-                    };
+                        .map_or(2, |t| t.settings.min);
+                    let why = Cancelled::TooFew { id, joined, needed };
                     // Started on another process meanwhile: its news brings it here.
                     self.cancelled(id, &why, now, false)
                         .await
@@ -312,14 +304,14 @@ impl Hub {
                 let turn = self.lobby_turn.clone().lock_owned().await;
                 let change = Change::Tournament(TournamentChange::Status {
                     tournament: id,
-                    status: "over".to_string(),
+                    status: Status::Over,
                     at: now,
                 });
                 self.commit(change, vec![turn], move |inner, _| {
                     if let Some(t) = inner.tournaments.get_mut(&id) {
-                        t.status = "over".to_string();
+                        t.status = Status::Over;
                     }
-                    tracing::info!(tournament = id, "the tournament is over");
+                    tracing::info!(tournament = %id, "the tournament is over");
                     inner.lobby_changed();
                     Ok(true)
                 })
@@ -353,13 +345,17 @@ impl Hub {
     /// counts. The round's byes and games are one change: a director that dies meanwhile
     /// leaves the whole round or none of it. This process's copy of the entrants becomes the
     /// store's.
-    async fn paired(&self, id: i64, start: Option<Moment>, now: Moment) -> Result<Pairs, Refusal> {
+    async fn paired(
+        &self,
+        id: TournamentId,
+        start: Option<Moment>,
+        now: Moment,
+    ) -> Result<Pairs, Refusal> {
         let turn = self.lobby_turn.clone().lock_owned().await;
         let (t, settings, results) = {
             let inner = self.lock();
             let t = inner.tournaments.get(&id).ok_or(Refusal::NotSaved)?;
-            let settings = Settings::from_stored(&t.settings).map_err(|_| Refusal::NotSaved)?;
-            (t.clone(), settings, inner.results(t))
+            (t.clone(), t.settings.clone(), inner.results(t))
         };
         let position = settings.spec.setup.start().map_err(Refusal::BadSetup)?;
         let known = t.pairings.len();
@@ -374,7 +370,7 @@ impl Hub {
                 if entrants.len() < settings.min as usize {
                     return None;
                 }
-                t.status = "running".to_string();
+                t.status = Status::Running;
                 t.started = Some(at);
             }
             match step(&t, &settings, &results, now) {
@@ -426,13 +422,13 @@ impl Hub {
                     game: Some(game),
                 });
                 inner.games.insert(game, Live::new(row, position.clone()));
-                tracing::info!(tournament = id, %game, "a tournament game starts");
+                tracing::info!(tournament = %id, %game, "a tournament game starts");
             }
             if let Some(t) = inner.tournaments.get_mut(&id) {
                 if let Some(at) = start {
-                    t.status = "running".to_string();
+                    t.status = Status::Running;
                     t.started = Some(at);
-                    tracing::info!(tournament = id, "the tournament is running");
+                    tracing::info!(tournament = %id, "the tournament is running");
                 }
                 t.pairings.extend(rows);
             }

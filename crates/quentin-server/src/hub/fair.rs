@@ -90,16 +90,43 @@ impl Inner {
             return Ok(());
         }
         let most = self.limits.fair.live_games;
-        let live = self
+        if self.live_places(player) >= most {
+            return Err(Refusal::TooManyLiveGames(most));
+        }
+        Ok(())
+    }
+
+    /// The places of `player`'s bound of live games taken: each live game under way outside a
+    /// tournament, and each live tournament they are in, open or running, not withdrawn. A
+    /// tournament holds one place from the join to its end, whether its game is under way or
+    /// not: it begins at most one game of a player at a time (an arena pairs only who is free,
+    /// a round robin's and a Swiss's rounds follow each other), so that its pairings never take
+    /// a player past the bound, and no casual game is refused in the middle of its rounds.
+    pub(crate) fn live_places(&self, player: PlayerId) -> usize {
+        let entered: Vec<_> = self
+            .tournaments
+            .values()
+            .filter(|t| t.status.under_way() && !t.settings.correspondence())
+            .filter(|t| {
+                t.entrants
+                    .iter()
+                    .any(|e| e.player == player && !e.withdrawn)
+            })
+            .map(|t| t.id)
+            .collect();
+        // A game of a tournament they are in is that tournament's place; any other (one of a
+        // tournament they left, say) is a place of its own.
+        let games = self
             .games
             .values()
             .filter(|g| g.row.result.is_none() && g.row.players.contains(&player))
             .filter(|g| !matches!(g.row.clock, TimeControl::Days(_)))
+            .filter(|g| {
+                self.in_tournament(g.row.id)
+                    .is_none_or(|t| !entered.contains(&t.id))
+            })
             .count();
-        if live >= most {
-            return Err(Refusal::TooManyLiveGames(most));
-        }
-        Ok(())
+        games + entered.len()
     }
 
     /// Whether a new game between `a` and `b` asked rated may be: not when they have had

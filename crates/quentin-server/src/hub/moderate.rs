@@ -86,7 +86,7 @@ impl Hub {
     pub async fn end_sanctioned(&self, now: Moment) {
         let sanctions = self.sanctions();
         // The tournaments an operator cancelled, by the process that directs each.
-        let ordered: Vec<i64> = {
+        let ordered: Vec<crate::tournament::TournamentId> = {
             let inner = self.lock();
             sanctions
                 .cancels
@@ -96,7 +96,7 @@ impl Hub {
                     inner
                         .tournaments
                         .get(id)
-                        .is_some_and(|t| matches!(t.status.as_str(), "open" | "running"))
+                        .is_some_and(|t| t.status.under_way())
                 })
                 .collect()
         };
@@ -104,9 +104,9 @@ impl Hub {
             if !self.directs(id).await {
                 continue;
             }
-            let why = Cancelled::ByOperator(crate::tournament::TournamentId(id));
+            let why = Cancelled::ByOperator(id);
             if let Err(e) = self.cancelled(id, &why, now, true).await {
-                tracing::warn!(tournament = id, "cannot cancel the tournament: {e}");
+                tracing::warn!(tournament = %id, "cannot cancel the tournament: {e}");
             }
         }
         let cancelled: std::collections::HashSet<GameId> = self

@@ -39,6 +39,8 @@ struct Ending {
     /// The seat that won, unless aborted.
     winner: Option<Seat>,
     ratings: Vec<(PlayerId, RatingKey, RatingRow)>,
+    /// For an end on time, the start of the turn it was judged from.
+    since: Option<Moment>,
 }
 
 impl Hub {
@@ -146,6 +148,7 @@ impl Hub {
             end,
             winner,
             ratings: ratings.clone(),
+            since: None,
         };
         self.commit(change, held, move |inner, applied| {
             // The ratings as the store computed them, when it did (several processes).
@@ -292,13 +295,21 @@ impl Hub {
             let game = inner.live(id)?;
             // Aborted when asked, or when the loser has made no move yet (the first two
             // actions are each seat's first), or a rated game too short to rate (fair.rs):
-            // won by nobody, not rated.
-            let unmoved = |winner: Seat| game.row.actions.len() <= winner.other().index();
+            // won by nobody, not rated. Outside a tournament, a game the winner never moved in
+            // (the loser resigned, or left, after their own first move) is aborted too: no
+            // win for a player who never played. In a tournament it stands: a result is due.
+            let unmoved = |seat: Seat| game.row.actions.len() <= seat.index();
             let short = game.row.rated && game.row.actions.len() < RATED_MIN_ACTIONS;
+            let casual = inner.in_tournament(id).is_none();
             let end = match stop {
                 Stop::Aborted(why) => GameEnd::Aborted(why),
-                Stop::Won(winner, _) if unmoved(winner) => GameEnd::Aborted(Aborted::NoFirstMove),
+                Stop::Won(winner, _) if unmoved(winner.other()) => {
+                    GameEnd::Aborted(Aborted::NoFirstMove)
+                }
                 Stop::Won(_, _) if short => GameEnd::Aborted(Aborted::TooShort),
+                Stop::Won(winner, _) if casual && unmoved(winner) => {
+                    GameEnd::Aborted(Aborted::Asked(Some(winner.other())))
+                }
                 Stop::Won(winner, how) => GameEnd::Won {
                     by: color_of(&game.position, winner),
                     how,
@@ -319,6 +330,7 @@ impl Hub {
                 } else {
                     Vec::new()
                 },
+                since: matches!(stop, Stop::Won(_, How::Time)).then_some(game.row.turn_since),
             }
         };
         let change = Change::AddAction {
@@ -330,6 +342,7 @@ impl Hub {
             end: Some(ending.end),
             winner: ending.winner,
             ratings: ending.ratings.clone(),
+            since: ending.since,
         };
         Ok(self.submit(change, held, move |inner, applied| {
             let ratings = match applied {

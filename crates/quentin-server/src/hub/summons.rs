@@ -9,7 +9,7 @@ use super::{GameCommand, Hub, Inner, Refusal};
 use crate::ids::{GameId, Moment, PlayerId};
 use crate::spec::TimeControl;
 use crate::store::Change;
-use crate::tournament::{Kind, Settings, TournamentId};
+use crate::tournament::{Kind, Status, TournamentId};
 
 /// Where a game stands in a tournament.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,9 +38,9 @@ impl Inner {
     pub(crate) fn in_tournament(&self, id: GameId) -> Option<InTournament> {
         self.tournaments.values().find_map(|t| {
             let p = t.pairings.iter().find(|p| p.game == Some(id))?;
-            let arena = Settings::from_stored(&t.settings).is_ok_and(|s| s.kind == Kind::Arena);
+            let arena = t.settings.kind == Kind::Arena;
             Some(InTournament {
-                id: TournamentId(t.id),
+                id: t.id,
                 round: u32::try_from(p.round).unwrap_or(0),
                 arena,
             })
@@ -63,7 +63,7 @@ impl Hub {
         inner
             .tournaments
             .values()
-            .filter(|t| t.status == "running")
+            .filter(|t| t.status == Status::Running)
             .flat_map(|t| t.pairings.iter().filter_map(|p| p.game))
             .filter(|g| {
                 inner.games.get(g).is_some_and(|l| {

@@ -18,7 +18,7 @@ use crate::size_class::rating_key;
 use crate::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
 use crate::tournament::standings::{self, Standing};
 use crate::tournament::{
-    GameResult, Kind, Pairing, Played, Settings, TournamentId, TournamentRefusal,
+    GameResult, Kind, Pairing, Played, Settings, Status, TournamentId, TournamentRefusal,
 };
 
 /// A tournament as the protocol and the screens show it.
@@ -30,8 +30,8 @@ pub struct TournamentView {
     pub settings: Settings,
     /// Who made it.
     pub creator: String,
-    /// `open`, `running`, `over` or `cancelled`.
-    pub status: String,
+    /// Where it stands.
+    pub status: Status,
     /// The round under way (0 before the start; an arena's: its minutes gone).
     pub round: u32,
     /// The rounds in all (an arena's: its minutes).
@@ -112,6 +112,19 @@ pub(crate) fn played(t: &TournamentRow, results: &Results) -> Vec<Played> {
 }
 
 impl Inner {
+    /// Replaces this process's copy of a tournament with `row` as the store holds it, unless
+    /// the copy is newer: a read begun before a change this process made, and finished after
+    /// it, never undoes that change.
+    pub(crate) fn keep_tournament(&mut self, row: TournamentRow) {
+        let newer = self
+            .tournaments
+            .get(&row.id)
+            .is_some_and(|copy| copy.version > row.version);
+        if !newer {
+            self.tournaments.insert(row.id, row);
+        }
+    }
+
     /// The results of tournament `t`'s games that this process holds: each game's, none while
     /// it goes on.
     pub(crate) fn results(&self, t: &TournamentRow) -> Results {
@@ -128,9 +141,9 @@ impl Inner {
     }
 
     /// Tournament `id`'s view.
-    pub(crate) fn tournament_view(&self, id: i64, now: Moment) -> Option<TournamentView> {
+    pub(crate) fn tournament_view(&self, id: TournamentId, now: Moment) -> Option<TournamentView> {
         let t = self.tournaments.get(&id)?;
-        let settings = Settings::from_stored(&t.settings).ok()?;
+        let settings = t.settings.clone();
         let players: Vec<PlayerId> = t.entrants.iter().map(|e| e.player).collect();
         let played = self.played(t);
         let key = rating_key(settings.spec.setup);
@@ -160,10 +173,10 @@ impl Inner {
         };
         let crosstable = standings::crosstable(&lines, &played);
         Some(TournamentView {
-            id: TournamentId(id),
+            id,
             crosstable,
             creator: self.name_of(t.by),
-            status: t.status.clone(),
+            status: t.status,
             round,
             rounds,
             entrants: players.iter().map(|p| self.name_of(*p)).collect(),
@@ -208,18 +221,19 @@ impl Hub {
             .lock()
             .tournaments
             .values()
-            .find(|t| t.by == by && matches!(t.status.as_str(), "open" | "running"))
+            .find(|t| t.by == by && t.status.under_way())
         {
-            return Err(TournamentRefusal::OneAtATime(TournamentId(t.id)));
+            return Err(TournamentRefusal::OneAtATime(t.id));
         }
         let row = TournamentRow {
-            id: 0,
+            id: TournamentId(0),
             by,
-            settings: settings.words(),
+            settings: settings.clone(),
             created: now,
             starts: now + Millis::minutes(i64::from(settings.start_in)),
-            status: "open".to_string(),
+            status: Status::Open,
             started: None,
+            version: 0,
             entrants: Vec::new(),
             pairings: Vec::new(),
         };
@@ -228,9 +242,10 @@ impl Hub {
             let Applied::Id(id) = applied else {
                 return Err(super::Refusal::NotSaved);
             };
+            let id = TournamentId(id);
             inner.tournaments.insert(id, TournamentRow { id, ..row });
             inner.lobby_changed();
-            Ok(TournamentId(id))
+            Ok(id)
         })
         .await
         .map_err(TournamentRefusal::Store)
@@ -250,22 +265,29 @@ impl Hub {
             let inner = self.lock();
             let t = inner
                 .tournaments
-                .get(&id.0)
+                .get(&id)
                 .ok_or(TournamentRefusal::NoSuch(id))?;
-            if t.status != "open" {
-                return Err(TournamentRefusal::TooLateToJoin(id, t.status.clone()));
+            if t.status != Status::Open {
+                return Err(TournamentRefusal::TooLateToJoin(id, t.status));
             }
             if t.entrants.iter().any(|e| e.player == player) {
                 return Err(TournamentRefusal::AlreadyIn(id));
             }
-            let most = Settings::from_stored(&t.settings).map_or(0, |s| s.max as usize);
+            let most = t.settings.max as usize;
             if t.entrants.len() >= most {
                 return Err(TournamentRefusal::Full(id, most));
+            }
+            // A live tournament holds one of the player's places of live play (fair.rs).
+            if !t.settings.correspondence() {
+                let places = inner.limits.fair.live_games;
+                if inner.live_places(player) >= places {
+                    return Err(TournamentRefusal::TooManyLive(id, places));
+                }
             }
             most
         };
         let change = Change::Tournament(TournamentChange::Join {
-            tournament: id.0,
+            tournament: id,
             player,
             max: i64::try_from(most).unwrap_or(i64::MAX),
         });
@@ -279,7 +301,7 @@ impl Hub {
             if matches!(applied, Applied::Taken) {
                 return Ok(Err(TournamentRefusal::Full(id, most)));
             }
-            if let Some(t) = inner.tournaments.get_mut(&id.0) {
+            if let Some(t) = inner.tournaments.get_mut(&id) {
                 t.entrants.push(EntrantRow {
                     player,
                     withdrawn: false,
@@ -312,24 +334,24 @@ impl Hub {
             let inner = self.lock();
             let t = inner
                 .tournaments
-                .get(&id.0)
+                .get(&id)
                 .ok_or(TournamentRefusal::NoSuch(id))?;
             let entrant = t
                 .entrants
                 .iter()
                 .find(|e| e.player == player)
                 .ok_or(TournamentRefusal::NotIn(id))?;
-            match t.status.as_str() {
-                "open" => (
+            match t.status {
+                Status::Open => (
                     TournamentChange::Leave {
-                        tournament: id.0,
+                        tournament: id,
                         player,
                     },
                     Vec::new(),
                 ),
-                "running" if !entrant.withdrawn || at_once => (
+                Status::Running if !entrant.withdrawn || at_once => (
                     TournamentChange::Entrant {
-                        tournament: id.0,
+                        tournament: id,
                         entrant: EntrantRow {
                             withdrawn: true,
                             ..*entrant
@@ -343,8 +365,8 @@ impl Hub {
                         .filter(|_| at_once)
                         .collect(),
                 ),
-                "running" => return Err(TournamentRefusal::AlreadyWithdrawn(id)),
-                status => return Err(TournamentRefusal::Status(id, status.to_string())),
+                Status::Running => return Err(TournamentRefusal::AlreadyWithdrawn(id)),
+                status => return Err(TournamentRefusal::Status(id, status)),
             }
         };
         self.commit(
@@ -356,7 +378,7 @@ impl Hub {
                 if let Applied::Status(status) = applied {
                     return Ok(Err(TournamentRefusal::Status(id, status)));
                 }
-                if let Some(t) = inner.tournaments.get_mut(&id.0) {
+                if let Some(t) = inner.tournaments.get_mut(&id) {
                     match change {
                         TournamentChange::Leave { .. } => t.entrants.retain(|e| e.player != player),
                         TournamentChange::Entrant { entrant, .. } => {
@@ -397,25 +419,25 @@ impl Hub {
             let inner = self.lock();
             let t = inner
                 .tournaments
-                .get(&id.0)
+                .get(&id)
                 .ok_or(TournamentRefusal::NoSuch(id))?;
             if t.by != by {
                 return Err(TournamentRefusal::NotYoursToCancel(id));
             }
-            match t.status.as_str() {
-                "open" => {}
-                "running" => return Err(TournamentRefusal::RunningCancel(id)),
-                status => return Err(TournamentRefusal::Status(id, status.to_string())),
+            match t.status {
+                Status::Open => {}
+                Status::Running => return Err(TournamentRefusal::RunningCancel(id)),
+                status => return Err(TournamentRefusal::Status(id, status)),
             }
             Cancelled::ByCreator {
                 id,
                 creator: inner.name_of(by),
             }
         };
-        match self.cancelled(id.0, &why, now, false).await {
+        match self.cancelled(id, &why, now, false).await {
             Ok(None) => Ok(()),
             // Started on another process meanwhile (its news not here yet): the start stands.
-            Ok(Some(status)) if status == "running" => Err(TournamentRefusal::RunningCancel(id)),
+            Ok(Some(Status::Running)) => Err(TournamentRefusal::RunningCancel(id)),
             Ok(Some(status)) => Err(TournamentRefusal::Status(id, status)),
             Err(refusal) => Err(TournamentRefusal::Store(refusal)),
         }
@@ -427,18 +449,18 @@ impl Hub {
     /// otherwise (started, or cancelled, on another process): nothing is done.
     pub(crate) async fn cancelled(
         &self,
-        id: i64,
+        id: TournamentId,
         why: &Cancelled,
         now: Moment,
         running: bool,
-    ) -> Result<Option<String>, Refusal> {
+    ) -> Result<Option<Status>, Refusal> {
         let text = why.to_string();
         let turn = self.lobby_turn.clone().lock_owned().await;
         let live = self
             .lock()
             .tournaments
             .get(&id)
-            .is_some_and(|t| matches!(t.status.as_str(), "open" | "running"));
+            .is_some_and(|t| t.status.under_way());
         if !live {
             return Ok(None);
         }
@@ -453,9 +475,9 @@ impl Hub {
                 return Ok(Some(status));
             }
             if let Some(t) = inner.tournaments.get_mut(&id) {
-                t.status = "cancelled".to_string();
+                t.status = Status::Cancelled;
             }
-            tracing::info!(tournament = id, "the tournament is cancelled");
+            tracing::info!(tournament = %id, "the tournament is cancelled");
             inner.lobby_changed();
             Ok(None)
         })
@@ -463,12 +485,15 @@ impl Hub {
     }
 
     /// The games under way of the cancelled tournaments, and of those `ordered` cancelled.
-    pub(crate) fn cancelled_games(&self, ordered: &std::collections::BTreeSet<i64>) -> Vec<GameId> {
+    pub(crate) fn cancelled_games(
+        &self,
+        ordered: &std::collections::BTreeSet<TournamentId>,
+    ) -> Vec<GameId> {
         let inner = self.lock();
         inner
             .tournaments
             .values()
-            .filter(|t| t.status == "cancelled" || ordered.contains(&t.id))
+            .filter(|t| t.status == Status::Cancelled || ordered.contains(&t.id))
             .flat_map(|t| t.pairings.iter().filter_map(|p| p.game))
             .filter(|g| inner.games.get(g).is_some_and(|l| l.row.result.is_none()))
             .collect()
@@ -490,10 +515,10 @@ impl Hub {
             let inner = self.lock();
             let t = inner
                 .tournaments
-                .get(&id.0)
+                .get(&id)
                 .ok_or(TournamentRefusal::NoSuch(id))?;
-            let arena = Settings::from_stored(&t.settings).is_ok_and(|s| s.kind == Kind::Arena);
-            if !arena || t.status != "running" {
+            let arena = t.settings.kind == Kind::Arena;
+            if !arena || t.status != Status::Running {
                 return Err(TournamentRefusal::NotARunningArena(id));
             }
             let entrant = t
@@ -504,13 +529,13 @@ impl Hub {
             EntrantRow { paused, ..*entrant }
         };
         let change = Change::Tournament(TournamentChange::Entrant {
-            tournament: id.0,
+            tournament: id,
             entrant,
         });
         self.commit(change, vec![turn], move |inner, _| {
             if let Some(e) = inner
                 .tournaments
-                .get_mut(&id.0)
+                .get_mut(&id)
                 .and_then(|t| t.entrants.iter_mut().find(|e| e.player == player))
             {
                 *e = entrant;
@@ -523,11 +548,12 @@ impl Hub {
     }
 
     /// Copies tournaments as another process committed them (several processes on one
-    /// database).
+    /// database): each replaces this process's copy unless the copy is newer (a read begun
+    /// before this process's own change, finished after it).
     pub fn mirror_tournaments(&self, rows: Vec<TournamentRow>) {
         let mut inner = self.lock();
         for row in rows {
-            inner.tournaments.insert(row.id, row);
+            inner.keep_tournament(row);
         }
         inner.lobby_changed();
     }
@@ -535,7 +561,7 @@ impl Hub {
     /// Tournament `id`, as it stands.
     #[must_use]
     pub fn tournament(&self, id: TournamentId, now: Moment) -> Option<TournamentView> {
-        self.lock().tournament_view(id.0, now)
+        self.lock().tournament_view(id, now)
     }
 
     /// How many tournaments `player` joined were cancelled: when it grows, a message waits
@@ -545,7 +571,9 @@ impl Hub {
         self.lock()
             .tournaments
             .values()
-            .filter(|t| t.status == "cancelled" && t.entrants.iter().any(|e| e.player == player))
+            .filter(|t| {
+                t.status == Status::Cancelled && t.entrants.iter().any(|e| e.player == player)
+            })
             .count()
     }
 
@@ -558,7 +586,7 @@ impl Hub {
             .keys()
             .rev()
             .filter_map(|id| inner.tournament_view(*id, now))
-            .filter(|v| v.status != "cancelled")
+            .filter(|v| v.status != Status::Cancelled)
             .collect()
     }
 }

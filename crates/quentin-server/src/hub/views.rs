@@ -92,7 +92,7 @@ impl GameView {
     pub fn finish(&self) -> Option<Finish> {
         Some(match self.result? {
             GameEnd::Aborted(why) => Finish::Aborted(match why {
-                Aborted::Asked => Abort::Asked,
+                Aborted::Asked(by) => Abort::Asked(by.map(Seat::index)),
                 Aborted::NoFirstMove => Abort::NoFirstMove(self.no_first_move().index()),
                 Aborted::TooShort => Abort::TooShort,
                 Aborted::ByOperator => Abort::ByOperator,

@@ -509,6 +509,7 @@ fn sanctions_of(rows: SanctionRows) -> Sanctions {
             .cancelled
             .iter()
             .filter_map(|whom| whom.strip_prefix("tournament t")?.parse().ok())
+            .map(crate::tournament::TournamentId)
             .collect(),
         held: held_names(&rows.held),
         last: rows.last,

@@ -297,7 +297,7 @@ pub struct Sanctions {
     pub aborts: BTreeSet<GameId>,
     /// The tournaments an operator ordered cancelled (cancelled by their director, their
     /// games under way aborted by their owners).
-    pub cancels: BTreeSet<i64>,
+    pub cancels: BTreeSet<crate::tournament::TournamentId>,
     /// The number of the last row of the audit log.
     pub last: i64,
 }

@@ -65,7 +65,38 @@ pub async fn carry_out(ctx: &Context, who: &Who, order: &Order) -> Result<String
         .player
         .as_ref()
         .map_or_else(|| who.key.clone(), |(_, name)| name.clone());
-    ctx.moderation.order(ctx, &by, order).await
+    let answer = ctx.moderation.order(ctx, &by, order).await?;
+    Ok(match order {
+        Order::Players(_) => match ctx.access.lists().operators.as_ref() {
+            Some(list) => flag_file_operators(&answer, |key, name| list.has(key, Some(name))),
+            None => answer,
+        },
+        _ => answer,
+    })
+}
+
+/// The lines of `players` with each player the operators' file names (by key or name) flagged
+/// `operator`, as the store's operators are: the store knows only its own.
+fn flag_file_operators(answer: &str, named: impl Fn(&str, &str) -> bool) -> String {
+    answer
+        .lines()
+        .map(|line| {
+            let words: Vec<&str> = line.split(' ').collect();
+            // `NAME key KEY games N aborts N [operator] ...`
+            match words.as_slice() {
+                [name, "key", key, "games", _, "aborts", _, rest @ ..]
+                    if rest.first() != Some(&"operator") && named(key, name) =>
+                {
+                    let mut flagged = words[..7].to_vec();
+                    flagged.push("operator");
+                    flagged.extend_from_slice(rest);
+                    flagged.join(" ")
+                }
+                _ => line.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Whether player `id` was renamed by an operator and must pick a new name.
@@ -143,4 +174,23 @@ pub async fn pick(ctx: &Context, id: PlayerId, name: &str) -> Result<(PlayerId, 
         tracing::warn!("cannot read the ledger again: {e:#}");
     }
     Ok((id, name.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flag_file_operators;
+
+    #[test]
+    fn a_player_the_operators_file_names_is_flagged_operator_once() {
+        let answer = "ann key SHA256:a games 3 aborts 0 addresses 10.0.0.1\n\
+                      bob key SHA256:b games 1 aborts 0 operator addresses -\n\
+                      same addresses: eve";
+        let named = |key: &str, name: &str| key == "SHA256:a" || name == "bob";
+        assert_eq!(
+            flag_file_operators(answer, named),
+            "ann key SHA256:a games 3 aborts 0 operator addresses 10.0.0.1\n\
+             bob key SHA256:b games 1 aborts 0 operator addresses -\n\
+             same addresses: eve"
+        );
+    }
 }

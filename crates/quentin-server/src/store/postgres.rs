@@ -225,7 +225,7 @@ impl Postgres {
         let games = read_games(&**client, "TRUE", &[], &mut damaged).await?;
         // No downtime to forgive at the start: the takeovers do it, game by game.
         let heartbeat = None;
-        let tournaments = tournaments::load(&**client).await?;
+        let tournaments = tournaments::load(&**client, None, &mut damaged).await?;
         Ok(Loaded {
             tournaments,
             players,
@@ -249,6 +249,11 @@ impl Postgres {
     pub async fn commit(&self, changes: &[&Change]) -> Result<Vec<Result<Applied>>> {
         self.commit_all(changes.iter().map(|c| (*c).clone()).collect())
             .await
+    }
+
+    /// Its pool and its process's name, for a commit on a task of its own.
+    pub(super) fn parts(&self) -> (Pool, Arc<str>) {
+        (self.pool.clone(), self.process.clone())
     }
 
     /// [`Postgres::commit`] of changes it may keep.

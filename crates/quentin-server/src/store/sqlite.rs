@@ -344,8 +344,20 @@ fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
             at,
             end,
             ratings,
+            since,
             ..
         } => {
+            // An end on time judged from a turn the store no longer holds (an outage forgiven
+            // meanwhile), as on PostgreSQL: judged again.
+            if let Some(since) = since {
+                let now: crate::ids::Moment =
+                    conn.query_row("SELECT turn_since FROM games WHERE id = ?1", [game], |r| {
+                        r.get(0)
+                    })?;
+                if now != *since {
+                    return Err(super::Stale(*game).into());
+                }
+            }
             if let Some(action) = action {
                 conn.prepare_cached(
                     "INSERT INTO moves(game, idx, action, at) VALUES (?1, ?2, ?3, ?4)",
@@ -441,13 +453,14 @@ impl Backend for Sqlite {
         let mut damaged = Vec::new();
         let challenges = self.challenges(&mut damaged)?;
         let games = self.games(&mut damaged)?;
+        let tournaments = tournaments::load_sqlite(&self.conn, None, &mut damaged)?;
         Ok(Loaded {
             players: self.players()?,
             ratings: self.ratings()?,
             challenges,
             games,
             damaged,
-            tournaments: tournaments::load_sqlite(&self.conn)?,
+            tournaments,
             heartbeat: self
                 .conn
                 .query_row("SELECT value FROM meta WHERE key = 'alive'", [], |r| {

@@ -173,6 +173,7 @@ pub const TABLES: &[Table] = &[
             ("starts", Int),
             ("status", Text),
             ("started", Int),
+            ("version", Int),
         ],
     ),
     table(

@@ -1,6 +1,13 @@
 use super::*;
 use rusqlite::Connection;
 
+use crate::tournament::{Settings, Status, TournamentId};
+
+/// A Swiss tournament's settings, for the tournaments' store cases.
+fn swiss() -> Settings {
+    Settings::from_stored("swiss quentin clock 1+0 rounds 2").unwrap()
+}
+
 /// A store under test: SQLite's file, or a PostgreSQL database made for the test.
 enum Either {
     Sqlite(Sqlite),
@@ -201,6 +208,7 @@ fn a_version_1_store_keeps_each_rating_for_its_game_s_own_size_class_and_rates_b
         end: None,
         winner: None,
         ratings: vec![(PlayerId(1), small, RatingRow::default())],
+        since: None,
     };
     assert!(store.commit(&[&change]).unwrap()[0].is_ok());
     let ratings = store.load().unwrap().ratings;
@@ -282,6 +290,7 @@ fn batch_case(store: &mut Either) {
         end: None,
         winner: None,
         ratings: Vec::new(),
+        since: None,
     };
     let outcomes = store
         .commit(&[&first, &again, &moves, &moves, &other])
@@ -327,19 +336,26 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
         ids.push(PlayerId(id));
     }
     let create = Change::Tournament(TournamentChange::Create(TournamentRow {
-        id: 0,
+        id: TournamentId(0),
         by: ids[0],
-        settings: "swiss quentin clock 1+0 rounds 2".to_string(),
+        settings: swiss(),
         created: Moment(10),
         starts: Moment(70),
-        status: "open".to_string(),
+        status: Status::Open,
         started: None,
+        version: 0,
         entrants: Vec::new(),
         pairings: Vec::new(),
     }));
-    let Ok(Applied::Id(t)) = store.commit(&[&create]).unwrap().remove(0) else {
+    let Ok(Applied::Id(t)) = store
+        .commit(&[&create])
+        .unwrap()
+        .remove(0)
+        .map(Applied::plain)
+    else {
         panic!("no tournament");
     };
+    let t = TournamentId(t);
     let mut changes: Vec<Change> = ids
         .iter()
         .map(|p| {
@@ -352,7 +368,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
         .collect();
     changes.push(Change::Tournament(TournamentChange::Status {
         tournament: t,
-        status: "running".to_string(),
+        status: Status::Running,
         at: Moment(50),
     }));
     changes.push(Change::Tournament(TournamentChange::Bye {
@@ -390,7 +406,8 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
         game: game.clone(),
     }));
     let outcomes = store.commit(&changes.iter().collect::<Vec<_>>()).unwrap();
-    let Ok(Applied::Id(game_id)) = outcomes.last().unwrap() else {
+    let Ok(Applied::Id(game_id)) = outcomes.last().unwrap().as_ref().map(|a| a.clone().plain())
+    else {
         panic!("no game: {outcomes:?}");
     };
     drop(store);
@@ -402,7 +419,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
     assert_eq!(
         loaded.games,
         [GameRow {
-            id: GameId(*game_id),
+            id: GameId(game_id),
             ..game
         }]
     );
@@ -410,9 +427,17 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
         panic!("{:?}", loaded.tournaments)
     };
     assert_eq!(
-        (row.status.as_str(), row.started, row.starts),
-        ("running", Some(Moment(50)), Moment(70))
+        (row.status, row.started, row.starts),
+        (Status::Running, Some(Moment(50)), Moment(70))
     );
+    // Each change counted (the creation, three joins, the start, a bye, an entrant's state,
+    // a game), and the last one gave back the rows as the file holds them after it: a
+    // process's copy is replaced by those, never by an older read.
+    assert_eq!(row.version, 8);
+    let Some(Ok(Applied::Tournament(_, after))) = outcomes.last() else {
+        panic!("no rows: {outcomes:?}");
+    };
+    assert_eq!(**after, *row);
     let entrants: Vec<(PlayerId, i64, bool)> = row
         .entrants
         .iter()
@@ -435,7 +460,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
                 round: 1,
                 first: ids[1],
                 second: Some(ids[0]),
-                game: Some(GameId(*game_id))
+                game: Some(GameId(game_id))
             }
         ]
     );
@@ -449,19 +474,26 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all() {
     let path = dir.path().join("server.db");
     let mut store = Sqlite::open(&path).unwrap();
     let create = Change::Tournament(TournamentChange::Create(TournamentRow {
-        id: 0,
+        id: TournamentId(0),
         by: PlayerId(1),
-        settings: "swiss quentin clock 1+0 rounds 2".to_string(),
+        settings: swiss(),
         created: Moment(10),
         starts: Moment(70),
-        status: "open".to_string(),
+        status: Status::Open,
         started: None,
+        version: 0,
         entrants: Vec::new(),
         pairings: Vec::new(),
     }));
-    let Ok(Applied::Id(t)) = store.commit(&[&create]).unwrap().remove(0) else {
+    let Ok(Applied::Id(t)) = store
+        .commit(&[&create])
+        .unwrap()
+        .remove(0)
+        .map(Applied::plain)
+    else {
         panic!("no tournament");
     };
+    let t = TournamentId(t);
     let game = |first: i64, second: i64| GameRow {
         id: GameId(0),
         setup: Setup::new(Game::Quentin),
@@ -501,7 +533,11 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all() {
     assert_eq!(loaded.challenges, []);
     // Whole, the round is there: its bye, then its games with their numbers.
     let mut store = Sqlite::open(&path).unwrap();
-    let outcome = store.commit(&[&round(4)]).unwrap().remove(0);
+    let outcome = store
+        .commit(&[&round(4)])
+        .unwrap()
+        .remove(0)
+        .map(Applied::plain);
     let Ok(Applied::Ids(ids)) = outcome else {
         panic!("{outcome:?}");
     };

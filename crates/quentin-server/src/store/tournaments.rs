@@ -14,9 +14,10 @@ mod apply;
 
 pub use apply::apply_sqlite;
 
-use super::{ChallengeRow, GameRow};
+use super::{ChallengeRow, Damaged, GameRow};
 use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
 use crate::spec::First;
+use crate::tournament::{Settings, Status, TournamentId};
 
 /// The tables of the schema step that brings tournaments, on SQLite.
 pub const SQLITE_STEP: &str = "
@@ -46,23 +47,36 @@ CREATE TABLE messages(
 CREATE INDEX messages_player ON messages(player, seen);
 ";
 
-/// A tournament's row, with its entrants and pairings.
+/// The schema step that counts each tournament's changes (its `version`), on SQLite
+/// (PostgreSQL's is `crate::store::postgres::tournaments::POSTGRES_VERSION_STEP`). It also
+/// brings the words of an abort that name who asked it (`by-first`, `by-second`:
+/// `crate::game_end`), which an older version would not read.
+pub const SQLITE_VERSION_STEP: &str = "
+ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+";
+
+/// A tournament's row, with its entrants and pairings: the tournament as one typed aggregate,
+/// its settings read once from the store's words and its status a [`Status`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TournamentRow {
     /// Its number.
-    pub id: i64,
+    pub id: TournamentId,
     /// Who made it.
     pub by: PlayerId,
-    /// The words of `tournament create` that give its settings.
-    pub settings: String,
+    /// Its settings (the store keeps the words of `tournament create`, [`Settings::words`]).
+    pub settings: Settings,
     /// When it was made (ms since the epoch).
     pub created: Moment,
     /// When it is to start.
     pub starts: Moment,
-    /// `open`, `running`, `over` or `cancelled`.
-    pub status: String,
+    /// Where it stands.
+    pub status: Status,
     /// When it started.
     pub started: Option<Moment>,
+    /// How many changes the store has made to it (its entrants and pairings included): a
+    /// process's copy is replaced only by rows at least as new ([`TournamentRow::newer_than`]),
+    /// so that a read begun before this process's own change cannot undo it.
+    pub version: i64,
     /// The entrants, in the order they joined.
     pub entrants: Vec<EntrantRow>,
     /// The pairings, round by round, in the order they were made.
@@ -103,7 +117,7 @@ pub enum TournamentChange {
     /// `player` joins.
     Join {
         /// The tournament.
-        tournament: i64,
+        tournament: TournamentId,
         /// Who.
         player: PlayerId,
         /// The most entrants it takes: a join past them is refused ([`super::Applied::Taken`]),
@@ -113,23 +127,23 @@ pub enum TournamentChange {
     /// `player` leaves before the start.
     Leave {
         /// The tournament.
-        tournament: i64,
+        tournament: TournamentId,
         /// Who.
         player: PlayerId,
     },
     /// An entrant's state during the tournament.
     Entrant {
         /// The tournament.
-        tournament: i64,
+        tournament: TournamentId,
         /// The entrant and their state.
         entrant: EntrantRow,
     },
     /// The tournament starts, ends or is cancelled.
     Status {
         /// The tournament.
-        tournament: i64,
-        /// `running`, `over` or `cancelled`.
-        status: String,
+        tournament: TournamentId,
+        /// Running, over or cancelled.
+        status: Status,
         /// When.
         at: Moment,
     },
@@ -137,7 +151,7 @@ pub enum TournamentChange {
     /// next login if they are away).
     Cancel {
         /// The tournament.
-        tournament: i64,
+        tournament: TournamentId,
         /// When.
         at: Moment,
         /// What each entrant is told.
@@ -151,7 +165,7 @@ pub enum TournamentChange {
     /// not read).
     Pair {
         /// The tournament.
-        tournament: i64,
+        tournament: TournamentId,
         /// The round.
         round: i64,
         /// The game.
@@ -162,7 +176,7 @@ pub enum TournamentChange {
     /// numbers, in order; the rows' `id`s are not read).
     Round {
         /// The tournament.
-        tournament: i64,
+        tournament: TournamentId,
         /// Each bye's round and player.
         byes: Vec<(i64, PlayerId)>,
         /// Each game's round and row.
@@ -171,7 +185,7 @@ pub enum TournamentChange {
     /// `player` has a bye in `round`.
     Bye {
         /// The tournament.
-        tournament: i64,
+        tournament: TournamentId,
         /// The round.
         round: i64,
         /// Who.
@@ -188,7 +202,7 @@ pub enum TournamentChange {
     /// [`super::Applied::Taken`]; nothing is written then.
     Paired {
         /// The tournament.
-        tournament: i64,
+        tournament: TournamentId,
         /// When it starts with this round (from `open` to `running`); none: it is running.
         start: Option<Moment>,
         /// How many pairings the hub knows of it.
@@ -199,13 +213,13 @@ pub enum TournamentChange {
     /// This process takes or renews its lease on directing the tournament, for as long as a
     /// game's owner's lease lasts: [`super::Applied::Done`], or [`super::Applied::Taken`] while another
     /// process holds it (several processes on one database; one alone always holds it).
-    Direct(i64),
+    Direct(TournamentId),
 }
 
 impl TournamentChange {
     /// The tournament it changes (none for a new one: its number comes with the commit).
     #[must_use]
-    pub fn tournament(&self) -> Option<i64> {
+    pub fn tournament(&self) -> Option<TournamentId> {
         match self {
             TournamentChange::Create(_) => None,
             TournamentChange::Join { tournament, .. }
@@ -219,6 +233,17 @@ impl TournamentChange {
             | TournamentChange::Paired { tournament, .. }
             | TournamentChange::Direct(tournament) => Some(*tournament),
         }
+    }
+}
+
+/// The tournament `change` changed, once it gave `applied`: none for a director's lease, which
+/// is no change of the tournament, nor for a new one not written.
+#[must_use]
+pub fn changed(change: &TournamentChange, applied: &super::Applied) -> Option<TournamentId> {
+    match (change, applied) {
+        (TournamentChange::Direct(_), _) => None,
+        (TournamentChange::Create(_), super::Applied::Id(id)) => Some(TournamentId(*id)),
+        _ => change.tournament(),
     }
 }
 
@@ -276,18 +301,89 @@ pub fn challenge_of(game: &GameRow) -> ChallengeRow {
     }
 }
 
-/// Every tournament, on SQLite.
+/// A tournament's row as the store holds it: its settings and status as words, read into a
+/// [`TournamentRow`] once, here ([`Stored::typed`]), for both stores.
+pub(super) struct Stored {
+    pub id: TournamentId,
+    pub by: PlayerId,
+    pub settings: String,
+    pub created: Moment,
+    pub starts: Moment,
+    pub status: String,
+    pub started: Option<Moment>,
+    pub version: i64,
+}
+
+impl Stored {
+    /// The row typed, or what is wrong with it: settings or a status this version cannot
+    /// read (a damaged row, or one a newer version wrote).
+    fn typed(self) -> Result<TournamentRow, Damaged> {
+        let damaged = |why: String| Damaged {
+            kind: "tournament",
+            id: self.id.0,
+            why,
+        };
+        let settings = Settings::from_stored(&self.settings)
+            .map_err(|why| damaged(format!("its settings ({}): {why}", self.settings)))?;
+        let status = Status::from_word(&self.status).ok_or_else(|| {
+            damaged(format!(
+                "its status {:?} is not one this version knows",
+                self.status
+            ))
+        })?;
+        Ok(TournamentRow {
+            id: self.id,
+            by: self.by,
+            settings,
+            created: self.created,
+            starts: self.starts,
+            status,
+            started: self.started,
+            version: self.version,
+            entrants: Vec::new(),
+            pairings: Vec::new(),
+        })
+    }
+}
+
+/// The rows of `stored` typed, with their entrants and pairings; those that cannot be read
+/// are left out and named in `damaged`.
+pub(super) fn typed(
+    stored: Vec<Stored>,
+    entrants: Vec<(TournamentId, EntrantRow)>,
+    pairings: Vec<(TournamentId, PairingRow)>,
+    damaged: &mut Vec<Damaged>,
+) -> Vec<TournamentRow> {
+    let mut out = Vec::with_capacity(stored.len());
+    for row in stored {
+        match row.typed() {
+            Ok(row) => out.push(row),
+            Err(bad) => damaged.push(bad),
+        }
+    }
+    attach(&mut out, entrants, pairings);
+    out
+}
+
+/// Every tournament on SQLite, or only `only`; those that cannot be read are named in
+/// `damaged`.
 ///
 /// # Errors
 /// When the file cannot be read.
-pub fn load_sqlite(conn: &rusqlite::Connection) -> Result<Vec<TournamentRow>> {
-    let mut out: Vec<TournamentRow> = conn
+pub fn load_sqlite(
+    conn: &rusqlite::Connection,
+    only: Option<TournamentId>,
+    damaged: &mut Vec<Damaged>,
+) -> Result<Vec<TournamentRow>> {
+    // -1 names no tournament: every one.
+    let only = only.map_or(-1, |t| t.0);
+    let stored: Vec<Stored> = conn
         .prepare(
-            "SELECT id, by, settings, created, starts, status, started FROM tournaments
-             ORDER BY id",
+            "SELECT id, by, settings, created, starts, status, started, version FROM tournaments
+             WHERE ?1 = -1 OR id = ?1 ORDER BY id",
         )?
-        .query_map([], |r| {
-            Ok(TournamentRow {
+        .query_map([only], |r| {
+            Ok(Stored {
                 id: r.get(0)?,
                 by: r.get(1)?,
                 settings: r.get(2)?,
@@ -295,17 +391,16 @@ pub fn load_sqlite(conn: &rusqlite::Connection) -> Result<Vec<TournamentRow>> {
                 starts: r.get(4)?,
                 status: r.get(5)?,
                 started: r.get(6)?,
-                entrants: Vec::new(),
-                pairings: Vec::new(),
+                version: r.get(7)?,
             })
         })?
         .collect::<rusqlite::Result<_>>()?;
-    let entrants: Vec<(i64, EntrantRow)> = conn
+    let entrants: Vec<(TournamentId, EntrantRow)> = conn
         .prepare(
             "SELECT tournament, player, withdrawn, strikes, paused FROM tournament_entrants
-             ORDER BY tournament, seq",
+             WHERE ?1 = -1 OR tournament = ?1 ORDER BY tournament, seq",
         )?
-        .query_map([], |r| {
+        .query_map([only], |r| {
             Ok((
                 r.get(0)?,
                 EntrantRow {
@@ -317,12 +412,12 @@ pub fn load_sqlite(conn: &rusqlite::Connection) -> Result<Vec<TournamentRow>> {
             ))
         })?
         .collect::<rusqlite::Result<_>>()?;
-    let pairings: Vec<(i64, PairingRow)> = conn
+    let pairings: Vec<(TournamentId, PairingRow)> = conn
         .prepare(
             "SELECT tournament, round, first, second, game FROM tournament_pairings
-             ORDER BY tournament, id",
+             WHERE ?1 = -1 OR tournament = ?1 ORDER BY tournament, id",
         )?
-        .query_map([], |r| {
+        .query_map([only], |r| {
             Ok((
                 r.get(0)?,
                 PairingRow {
@@ -334,14 +429,13 @@ pub fn load_sqlite(conn: &rusqlite::Connection) -> Result<Vec<TournamentRow>> {
             ))
         })?
         .collect::<rusqlite::Result<_>>()?;
-    attach(&mut out, entrants, pairings);
-    Ok(out)
+    Ok(typed(stored, entrants, pairings, damaged))
 }
 
-pub(super) fn attach(
+fn attach(
     tournaments: &mut [TournamentRow],
-    entrants: Vec<(i64, EntrantRow)>,
-    pairings: Vec<(i64, PairingRow)>,
+    entrants: Vec<(TournamentId, EntrantRow)>,
+    pairings: Vec<(TournamentId, PairingRow)>,
 ) {
     for (t, entrant) in entrants {
         if let Some(row) = tournaments.iter_mut().find(|r| r.id == t) {

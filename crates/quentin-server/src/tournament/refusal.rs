@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::TournamentId;
+use super::{Status, TournamentId};
 use crate::refusal::Refusal;
 
 /// A tournament request refused.
@@ -15,7 +15,7 @@ pub enum TournamentRefusal {
     /// The creator has this one open or running already: one at a time.
     OneAtATime(TournamentId),
     /// Joined too late: the tournament's status (`running`, `over`...).
-    TooLateToJoin(TournamentId, String),
+    TooLateToJoin(TournamentId, Status),
     /// Joined already.
     AlreadyIn(TournamentId),
     /// Full, at this many players.
@@ -25,7 +25,10 @@ pub enum TournamentRefusal {
     /// Withdrawn already.
     AlreadyWithdrawn(TournamentId),
     /// Not open (to start) or not under way (to withdraw from): its status.
-    Status(TournamentId, String),
+    Status(TournamentId, Status),
+    /// The player holds every place of live play (live games and live tournaments, at most
+    /// this many at once).
+    TooManyLive(TournamentId, usize),
     /// Paused or resumed, and not an arena under way.
     NotARunningArena(TournamentId),
     /// Paused or resumed by one not playing in it.
@@ -61,6 +64,11 @@ impl fmt::Display for TournamentRefusal {
                 write!(f, "you have withdrawn from tournament {id}")
             }
             TournamentRefusal::Status(id, status) => write!(f, "tournament {id} is {status}"),
+            TournamentRefusal::TooManyLive(id, most) => write!(
+                f,
+                "cannot join {id}: you have {most} live games and tournaments under way, the \
+                 most at once (correspondence apart)"
+            ),
             TournamentRefusal::NotARunningArena(id) => {
                 write!(f, "tournament {id} is not a running arena")
             }

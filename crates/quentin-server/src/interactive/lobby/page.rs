@@ -7,7 +7,7 @@ use crate::hub::TournamentView;
 use crate::ids::{Millis, Moment};
 use crate::moderation::moment;
 use crate::tournament::standings::result_word;
-use crate::tournament::{Kind, points};
+use crate::tournament::{Kind, Status, points};
 use quentin_app::screen::lobby::Tournament;
 
 /// The tournament as the screen lists it and shows its page.
@@ -82,8 +82,8 @@ fn status(t: &TournamentView, now: Moment) -> (String, String) {
         if s.spec.rated { "rated" } else { "casual" },
         t.creator
     );
-    let state = match t.status.as_str() {
-        "open" => {
+    let state = match t.status {
+        Status::Open => {
             let left = (t.starts - now).max(Millis::ZERO).0 / 1000;
             format!(
                 "open, {} joined (at least {}), starts {} UTC, in {}:{:02}:{:02}",
@@ -95,10 +95,10 @@ fn status(t: &TournamentView, now: Moment) -> (String, String) {
                 left % 60
             )
         }
-        "running" if s.kind == Kind::Arena => {
+        Status::Running if s.kind == Kind::Arena => {
             format!("running, minute {} of {}", t.round, t.rounds)
         }
-        "running" => format!("running, round {} of {}", t.round, t.rounds),
+        Status::Running => format!("running, round {} of {}", t.round, t.rounds),
         other => other.to_string(),
     };
     (terms, state)

@@ -32,7 +32,7 @@ fn the_crosstable_follows_the_standings_once_a_game_is_paired() {
         id: TournamentId(3),
         settings: Settings::parse(&["roundrobin", "quentin", "clock", "3", "min", "3"]).unwrap(),
         creator: "alice".to_string(),
-        status: "running".to_string(),
+        status: crate::tournament::Status::Running,
         round: 1,
         rounds: 3,
         entrants: vec!["alice".to_string(), "bob".to_string(), "carol".to_string()],

@@ -6,7 +6,7 @@
 //! game in one batch; they run beside the batch on the pool's other connections.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Result, anyhow};
 use deadpool_postgres::Pool;
@@ -50,6 +50,9 @@ fn game_of(change: &Change) -> Option<GameId> {
     }
 }
 
+/// What is told each change's outcome (by its place in the batch) as soon as it is known.
+pub(super) type Told = Arc<dyn Fn(usize, Result<Applied>) + Send + Sync>;
+
 /// Commits `changes`, this process's (`process`), and gives their outcomes in their order:
 /// the plain moves of games named once in the batch in one transaction, every other change in
 /// one of its own, side by side.
@@ -58,6 +61,36 @@ pub(super) async fn commit_all(
     process: Arc<str>,
     changes: Vec<Change>,
 ) -> Vec<Result<Applied>> {
+    let n = changes.len();
+    let outcomes: Arc<Mutex<Vec<Option<Result<Applied>>>>> =
+        Arc::new(Mutex::new((0..n).map(|_| None).collect()));
+    let told: Told = {
+        let outcomes = outcomes.clone();
+        Arc::new(move |at, outcome| {
+            if let Some(slot) = lock(&outcomes).get_mut(at) {
+                *slot = Some(outcome);
+            }
+        })
+    };
+    commit_each(pool, process, changes, told).await;
+    let outcomes = std::mem::take(&mut *lock(&outcomes));
+    outcomes
+        .into_iter()
+        .map(|o| o.unwrap_or_else(|| Err(anyhow!("the store gave no outcome"))))
+        .collect()
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// [`commit_all`], each change's outcome told as soon as it is known: a change that waits
+/// (for a lock another process holds, say) holds up no other's answer. The moves written
+/// together wait for no lock: one that meets one fails the group at once, and each is then
+/// written alone.
+pub(super) async fn commit_each(pool: Pool, process: Arc<str>, changes: Vec<Change>, told: Told) {
     let mut named: HashMap<GameId, usize> = HashMap::new();
     for game in changes.iter().filter_map(game_of) {
         *named.entry(game).or_default() += 1;
@@ -73,11 +106,11 @@ pub(super) async fn commit_all(
     if together.len() < 2 {
         alone.extend(together.drain(..).map(|(at, _)| at));
     }
-    let mut outcomes: Vec<Option<Result<Applied>>> = changes.iter().map(|_| None).collect();
     let mut tasks = JoinSet::new();
     let single = |tasks: &mut JoinSet<_>, at: usize| {
         let (pool, process, change) = (pool.clone(), process.clone(), changes[at].clone());
-        tasks.spawn(async move { (at, commit_one(&pool, &process, &change).await) });
+        let told = told.clone();
+        tasks.spawn(async move { told(at, commit_one(&pool, &process, &change).await) });
     };
     for &at in &alone {
         single(&mut tasks, at);
@@ -87,13 +120,13 @@ pub(super) async fn commit_all(
         match commit_steps(&pool, &process, &steps).await {
             Ok(each) => {
                 for ((at, _), outcome) in together.iter().zip(each) {
-                    outcomes[*at] = Some(outcome);
+                    told(*at, outcome);
                 }
             }
             Err(e) if e.is::<StoreDown>() => {
                 let e = format!("{e:#}");
                 for (at, _) in &together {
-                    outcomes[*at] = Some(Err(StoreDown(e.clone()).into()));
+                    told(*at, Err(StoreDown(e.clone()).into()));
                 }
             }
             // Something the database refused in one of them (a move's row there already, a
@@ -110,15 +143,10 @@ pub(super) async fn commit_all(
         }
     }
     while let Some(done) = tasks.join_next().await {
-        match done {
-            Ok((at, outcome)) => outcomes[at] = Some(outcome),
-            Err(e) => tracing::error!(error = %e, "a commit's task failed"),
+        if let Err(e) = done {
+            tracing::error!(error = %e, "a commit's task failed");
         }
     }
-    outcomes
-        .into_iter()
-        .map(|o| o.unwrap_or_else(|| Err(anyhow!("the store gave no outcome"))))
-        .collect()
 }
 
 /// The moves `steps`, of different games, in one transaction: those whose game's lease this
@@ -131,6 +159,9 @@ async fn commit_steps(pool: &Pool, process: &str, steps: &[Step]) -> Result<Vec<
             .await
             .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
         let tx = client.transaction().await?;
+        // A lock met (a frozen process's open transaction on one of the games) fails the
+        // group at once: each move is then written alone, and only its own game waits.
+        tx.batch_execute("SET LOCAL lock_timeout = 200").await?;
         let games: Vec<GameId> = steps.iter().map(|s| s.game).collect();
         // The leases, held (as `owned` holds one) until the commit.
         let held = lease::owned_of(&tx, process, &games).await?;

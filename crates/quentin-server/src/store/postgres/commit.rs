@@ -6,7 +6,7 @@ use deadpool_postgres::Pool;
 use tokio_postgres::Transaction;
 
 use crate::game_end::GameEnd;
-use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat};
+use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat, TournamentId};
 use crate::size_class::RatingKey;
 use quentin_rules::Action;
 
@@ -15,7 +15,7 @@ use crate::note::Note;
 use super::lease::{fence, owned};
 use super::{lease, pool_error, relay};
 use crate::store::tournaments::{self, Paired, TournamentChange};
-use crate::store::{Applied, ChallengeRow, Change, GameRow, RatingRow, StoreDown};
+use crate::store::{Applied, ChallengeRow, Change, GameRow, RatingRow, Stale, StoreDown};
 
 /// The new ratings of a rated game's two players (`hub`'s, player 1's first, name them and
 /// their game and class), computed from their rows as they are now, locked until the commit:
@@ -103,6 +103,7 @@ async fn apply(tx: &Transaction<'_>, process: &str, change: &Change) -> Result<O
             end,
             winner,
             ratings,
+            since,
         } => {
             let step = Step {
                 game: *game,
@@ -111,7 +112,8 @@ async fn apply(tx: &Transaction<'_>, process: &str, change: &Change) -> Result<O
                 left: *left,
                 at: *at,
             };
-            add_action(tx, process, &step, end.as_ref(), *winner, ratings).await
+            let end = end.as_ref().map(|end| (end, *since));
+            add_action(tx, process, &step, end, *winner, ratings).await
         }
         Change::TakeBack {
             game,
@@ -130,8 +132,30 @@ async fn apply(tx: &Transaction<'_>, process: &str, change: &Change) -> Result<O
     }
 }
 
-/// A change of a tournament.
+/// A change of a tournament, counted in its `version` when it wrote anything, and given back
+/// with the tournament's rows as the database holds them after it, in its transaction: the
+/// process's copy is replaced by them (`Hub::submit`), so that no read begun before this
+/// commit can undo it.
 async fn tournament(
+    tx: &Transaction<'_>,
+    process: &str,
+    change: &TournamentChange,
+) -> Result<Outcome> {
+    let (applied, notes) = tournament_change(tx, process, change).await?;
+    let Some(id) = tournaments::changed(change, &applied) else {
+        return Ok((applied, notes));
+    };
+    if applied.wrote() {
+        super::tournaments::count_change(tx, id).await?;
+    }
+    let row = super::tournaments::load(tx, Some(id), &mut Vec::new())
+        .await?
+        .pop();
+    Ok((Applied::tournament(applied, row), notes))
+}
+
+/// A change of a tournament, as it is applied.
+async fn tournament_change(
     tx: &Transaction<'_>,
     process: &str,
     change: &TournamentChange,
@@ -214,7 +238,7 @@ async fn written(
     // The other processes read the tournament again.
     let id = match (&applied, change) {
         (_, TournamentChange::Direct(_)) => None,
-        (Applied::Id(id), TournamentChange::Create(_)) => Some(*id),
+        (Applied::Id(id), TournamentChange::Create(_)) => Some(TournamentId(*id)),
         _ => change.tournament(),
     };
     notes.extend(id.map(Note::Tournament));
@@ -344,12 +368,13 @@ impl Step {
     }
 }
 
-/// A game's step, its end when it ended the game, and the ratings that changed.
+/// A game's step, its end when it ended the game (with, for an end on time, the start of the
+/// turn it was judged from), and the ratings that changed.
 async fn add_action(
     tx: &Transaction<'_>,
     process: &str,
     step: &Step,
-    end: Option<&GameEnd>,
+    end: Option<(&GameEnd, Option<Moment>)>,
     winner: Option<Seat>,
     ratings: &[(PlayerId, RatingKey, RatingRow)],
 ) -> Result<Outcome> {
@@ -361,6 +386,19 @@ async fn add_action(
         at,
     } = *step;
     owned(tx, process, game).await?;
+    // An end on time judged before a takeover forgave an outage (this process's own copy not
+    // yet told, the lease taken again by this very process): the turn moved on, and the clock
+    // has time left. Under the lease's lock, so no takeover comes between.
+    if let Some((_, Some(since))) = end {
+        let now: Moment = tx
+            .query_one("SELECT turn_since FROM games WHERE id = $1", &[&game])
+            .await?
+            .get(0);
+        if now != since {
+            return Err(Stale(game).into());
+        }
+    }
+    let end = end.map(|(end, _)| end);
     if let Some(action) = action {
         tx.execute(
             "INSERT INTO moves(game, idx, action, at) VALUES ($1, $2, $3, $4)",

@@ -83,7 +83,7 @@ pub struct Everything {
     /// Every game.
     pub games: Vec<GameId>,
     /// Every tournament.
-    pub tournaments: Vec<i64>,
+    pub tournaments: Vec<crate::tournament::TournamentId>,
     /// Each leased game and its owner.
     pub owners: Vec<(GameId, String)>,
 }
@@ -117,7 +117,11 @@ pub async fn everything(client: &impl GenericClient) -> Result<Everything> {
             .into_iter()
             .map(GameId)
             .collect(),
-        tournaments: ids("SELECT id FROM tournaments").await?,
+        tournaments: ids("SELECT id FROM tournaments")
+            .await?
+            .into_iter()
+            .map(crate::tournament::TournamentId)
+            .collect(),
         owners: super::lease::owners(client).await?,
     })
 }

@@ -88,6 +88,7 @@ CREATE INDEX logins_address ON logins(address);
 CREATE TABLE puzzle_reveals(puzzle TEXT NOT NULL, block TEXT NOT NULL, at BIGINT NOT NULL);
 CREATE INDEX puzzle_reveals_by_block ON puzzle_reveals (puzzle, block);
 ",
+    super::tournaments::POSTGRES_VERSION_STEP,
 ];
 
 // The two stores count the same versions: a step added to one is added to the other.

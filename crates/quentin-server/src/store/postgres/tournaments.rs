@@ -7,9 +7,11 @@ use anyhow::Result;
 use super::LEASE_MS;
 use crate::ids::{GameId, Moment};
 use crate::store::Applied;
+use crate::store::Damaged;
 use crate::store::tournaments::{
-    EntrantRow, PairingRow, Plan, Round, TournamentChange, TournamentRow, attach,
+    EntrantRow, PairingRow, Plan, Round, Stored, TournamentChange, TournamentRow, typed,
 };
+use crate::tournament::{Status, TournamentId};
 
 /// The tables of the schema step that brings tournaments (SQLite's own is
 /// `crate::store::tournaments::SQLITE_STEP`).
@@ -40,20 +42,32 @@ CREATE TABLE messages(
 CREATE INDEX messages_player ON messages(player, seen);
 ";
 
-/// Every tournament.
+/// The schema step that counts each tournament's changes (SQLite's own is
+/// `crate::store::tournaments::SQLITE_VERSION_STEP`, which says what else the step brings).
+pub const POSTGRES_VERSION_STEP: &str = "
+ALTER TABLE tournaments ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
+";
+
+/// Every tournament, or only `only`; those that cannot be read are named in `damaged`.
 ///
 /// # Errors
 /// When the database cannot be read.
-pub async fn load(client: &impl tokio_postgres::GenericClient) -> Result<Vec<TournamentRow>> {
-    let mut out: Vec<TournamentRow> = client
+pub async fn load(
+    client: &impl tokio_postgres::GenericClient,
+    only: Option<TournamentId>,
+    damaged: &mut Vec<Damaged>,
+) -> Result<Vec<TournamentRow>> {
+    // -1 names no tournament: every one.
+    let only = only.map_or(-1, |t| t.0);
+    let stored: Vec<Stored> = client
         .query(
-            "SELECT id, \"by\", settings, created, starts, status, started FROM tournaments
-             ORDER BY id",
-            &[],
+            "SELECT id, \"by\", settings, created, starts, status, started, version
+             FROM tournaments WHERE $1::BIGINT = -1 OR id = $1 ORDER BY id",
+            &[&only],
         )
         .await?
         .iter()
-        .map(|r| TournamentRow {
+        .map(|r| Stored {
             id: r.get(0),
             by: r.get(1),
             settings: r.get(2),
@@ -61,15 +75,14 @@ pub async fn load(client: &impl tokio_postgres::GenericClient) -> Result<Vec<Tou
             starts: r.get(4),
             status: r.get(5),
             started: r.get(6),
-            entrants: Vec::new(),
-            pairings: Vec::new(),
+            version: r.get(7),
         })
         .collect();
     let entrants = client
         .query(
             "SELECT tournament, player, withdrawn, strikes, paused FROM tournament_entrants
-             ORDER BY tournament, seq",
-            &[],
+             WHERE $1::BIGINT = -1 OR tournament = $1 ORDER BY tournament, seq",
+            &[&only],
         )
         .await?
         .iter()
@@ -88,8 +101,8 @@ pub async fn load(client: &impl tokio_postgres::GenericClient) -> Result<Vec<Tou
     let pairings = client
         .query(
             "SELECT tournament, round, first, second, game FROM tournament_pairings
-             ORDER BY tournament, id",
-            &[],
+             WHERE $1::BIGINT = -1 OR tournament = $1 ORDER BY tournament, id",
+            &[&only],
         )
         .await?
         .iter()
@@ -105,8 +118,7 @@ pub async fn load(client: &impl tokio_postgres::GenericClient) -> Result<Vec<Tou
             )
         })
         .collect();
-    attach(&mut out, entrants, pairings);
-    Ok(out)
+    Ok(typed(stored, entrants, pairings, damaged))
 }
 
 /// Applies `change` on PostgreSQL in `tx`, for `process`; of a [`TournamentChange::Pair`] or
@@ -126,7 +138,7 @@ pub async fn apply(
             tx.query_one(
                 "INSERT INTO tournaments(\"by\", settings, created, starts, status)
                  VALUES ($1, $2, $3, $4, 'open') RETURNING id",
-                &[&t.by, &t.settings, &t.created, &t.starts],
+                &[&t.by, &t.settings.words(), &t.created, &t.starts],
             )
             .await?
             .get(0),
@@ -141,7 +153,7 @@ pub async fn apply(
             // checked in the statement that writes the join, against the entrants the
             // database holds (the row's lock puts the joins of every process in a line).
             let status = lock(tx, *tournament).await?;
-            if status != "open" {
+            if status != Status::Open {
                 return Ok(Applied::Status(status));
             }
             let written = tx
@@ -161,13 +173,15 @@ pub async fn apply(
         TournamentChange::Leave { tournament, player } => {
             // Before the start, as if never joined; started meanwhile on another process
             // (this one had not heard of it yet), withdrawn from the pairings to come.
-            let statement = match lock(tx, *tournament).await?.as_str() {
-                "open" => "DELETE FROM tournament_entrants WHERE tournament = $1 AND player = $2",
-                "running" => {
+            let statement = match lock(tx, *tournament).await? {
+                Status::Open => {
+                    "DELETE FROM tournament_entrants WHERE tournament = $1 AND player = $2"
+                }
+                Status::Running => {
                     "UPDATE tournament_entrants SET withdrawn = TRUE
                      WHERE tournament = $1 AND player = $2"
                 }
-                status => return Ok(Applied::Status(status.to_string())),
+                status => return Ok(Applied::Status(status)),
             };
             tx.execute(statement, &[tournament, player]).await?;
             None
@@ -201,7 +215,7 @@ pub async fn apply(
                 "UPDATE tournaments SET status = $2,
                      started = CASE WHEN $2 = 'running' THEN $3 ELSE started END
                  WHERE id = $1",
-                &[tournament, status, at],
+                &[tournament, &status.word(), at],
             )
             .await?;
             None
@@ -229,7 +243,7 @@ pub async fn apply(
             // Open (or, by an operator, running) in the database, or left as it is: a start
             // on another process and this cancel exclude each other (the row's lock).
             let status = lock(tx, *tournament).await?;
-            if !(status == "open" || (*running && status == "running")) {
+            if !(status == Status::Open || (*running && status == Status::Running)) {
                 return Ok(Applied::Status(status));
             }
             tx.execute(
@@ -308,7 +322,7 @@ pub async fn apply(
 /// Locks tournament `tournament`'s row until the commit (`FOR UPDATE`: its joins, leaves,
 /// entrants' changes and rounds one after the other) and gives its status. A statement after
 /// this one reads what those before it committed.
-async fn lock(tx: &tokio_postgres::Transaction<'_>, tournament: i64) -> Result<String> {
+async fn lock(tx: &tokio_postgres::Transaction<'_>, tournament: TournamentId) -> Result<Status> {
     let row = tx
         .query_opt(
             "SELECT status FROM tournaments WHERE id = $1 FOR UPDATE",
@@ -316,7 +330,26 @@ async fn lock(tx: &tokio_postgres::Transaction<'_>, tournament: i64) -> Result<S
         )
         .await?
         .ok_or_else(|| anyhow::anyhow!("no tournament {tournament}"))?;
-    Ok(row.get(0))
+    let word: String = row.get(0);
+    Status::from_word(&word).ok_or_else(|| {
+        anyhow::anyhow!("tournament {tournament}: a status this version does not know: {word:?}")
+    })
+}
+
+/// Counts a change of tournament `tournament` (its `version`), in the change's transaction.
+///
+/// # Errors
+/// When the database cannot be written.
+pub async fn count_change(
+    tx: &tokio_postgres::Transaction<'_>,
+    tournament: TournamentId,
+) -> Result<()> {
+    tx.execute(
+        "UPDATE tournaments SET version = version + 1 WHERE id = $1",
+        &[&tournament],
+    )
+    .await?;
+    Ok(())
 }
 
 /// The first part of a [`TournamentChange::Paired`]: the tournament's row locked, its status
@@ -329,13 +362,19 @@ async fn lock(tx: &tokio_postgres::Transaction<'_>, tournament: i64) -> Result<S
 /// When the database cannot be read or written.
 pub async fn plan(
     tx: &tokio_postgres::Transaction<'_>,
-    tournament: i64,
+    tournament: TournamentId,
     start: Option<Moment>,
     known: usize,
     plan: &Plan,
 ) -> Result<Result<(Vec<EntrantRow>, Option<Round>), Applied>> {
     let status = lock(tx, tournament).await?;
-    if status != if start.is_some() { "open" } else { "running" } {
+    if status
+        != if start.is_some() {
+            Status::Open
+        } else {
+            Status::Running
+        }
+    {
         return Ok(Err(Applied::Status(status)));
     }
     let count: i64 = tx

@@ -6,13 +6,36 @@ use anyhow::Result;
 use super::{EntrantRow, Paired, TournamentChange};
 use crate::ids::{GameId, PlayerId};
 use crate::store::{Applied, GameRow};
+use crate::tournament::{Status, TournamentId};
 
 /// Applies `change` on SQLite, inside the batch's transaction; `start` starts a game as
-/// [`crate::store::Change::StartGame`] does, and gives its number.
+/// [`crate::store::Change::StartGame`] does, and gives its number. The change is counted in
+/// the tournament's `version` when it wrote anything, and given back with the tournament's
+/// rows as the file holds them after it (as on PostgreSQL).
 ///
 /// # Errors
 /// When the file cannot be written.
 pub fn apply_sqlite(
+    conn: &rusqlite::Connection,
+    change: &TournamentChange,
+    start: impl FnMut(&rusqlite::Connection, &GameRow) -> Result<GameId>,
+) -> Result<Applied> {
+    let applied = applied(conn, change, start)?;
+    let Some(id) = super::changed(change, &applied) else {
+        return Ok(applied);
+    };
+    if applied.wrote() {
+        conn.execute(
+            "UPDATE tournaments SET version = version + 1 WHERE id = ?1",
+            [id],
+        )?;
+    }
+    let row = super::load_sqlite(conn, Some(id), &mut Vec::new())?.pop();
+    Ok(Applied::tournament(applied, row))
+}
+
+/// Applies `change` on SQLite.
+fn applied(
     conn: &rusqlite::Connection,
     change: &TournamentChange,
     mut start: impl FnMut(&rusqlite::Connection, &GameRow) -> Result<GameId>,
@@ -23,7 +46,7 @@ pub fn apply_sqlite(
             conn.execute(
                 "INSERT INTO tournaments(by, settings, created, starts, status)
                  VALUES (?1, ?2, ?3, ?4, 'open')",
-                params![t.by, t.settings, t.created, t.starts],
+                params![t.by, t.settings.words(), t.created, t.starts],
             )?;
             Some(conn.last_insert_rowid())
         }
@@ -35,7 +58,7 @@ pub fn apply_sqlite(
             // Fenced to an open tournament, as on PostgreSQL, and to its maximum, in the
             // statement that writes the join.
             let status = status_of(conn, *tournament)?;
-            if status != "open" {
+            if status != Status::Open {
                 return Ok(Applied::Status(status));
             }
             let written = conn.execute(
@@ -53,13 +76,15 @@ pub fn apply_sqlite(
         TournamentChange::Leave { tournament, player } => {
             // Before the start, as if never joined; once running, withdrawn (as on
             // PostgreSQL, where a process may not have heard of the start yet).
-            let statement = match status_of(conn, *tournament)?.as_str() {
-                "open" => "DELETE FROM tournament_entrants WHERE tournament = ?1 AND player = ?2",
-                "running" => {
+            let statement = match status_of(conn, *tournament)? {
+                Status::Open => {
+                    "DELETE FROM tournament_entrants WHERE tournament = ?1 AND player = ?2"
+                }
+                Status::Running => {
                     "UPDATE tournament_entrants SET withdrawn = 1
                      WHERE tournament = ?1 AND player = ?2"
                 }
-                status => return Ok(Applied::Status(status.to_string())),
+                status => return Ok(Applied::Status(status)),
             };
             conn.execute(statement, params![tournament, player])?;
             None
@@ -90,7 +115,7 @@ pub fn apply_sqlite(
                 "UPDATE tournaments SET status = ?2,
                      started = CASE WHEN ?2 = 'running' THEN ?3 ELSE started END
                  WHERE id = ?1",
-                params![tournament, status, at],
+                params![tournament, status.word(), at],
             )?;
             None
         }
@@ -116,7 +141,7 @@ pub fn apply_sqlite(
             // Open (or, by an operator, running) in the store, or left as it is: a start and
             // a cancel exclude each other.
             let status = status_of(conn, *tournament)?;
-            if !(status == "open" || (*running && status == "running")) {
+            if !(status == Status::Open || (*running && status == Status::Running)) {
                 return Ok(Applied::Status(status));
             }
             conn.execute(
@@ -149,7 +174,13 @@ pub fn apply_sqlite(
             // One process alone: nobody changes the rows between the hub's read and this one,
             // but the change reads them all the same, as on PostgreSQL.
             let status = status_of(conn, *tournament)?;
-            if status != if starts.is_some() { "open" } else { "running" } {
+            if status
+                != if starts.is_some() {
+                    Status::Open
+                } else {
+                    Status::Running
+                }
+            {
                 return Ok(Applied::Status(status));
             }
             let count: i64 = conn.query_row(
@@ -200,16 +231,19 @@ pub fn apply_sqlite(
 }
 
 /// Tournament `tournament`'s status.
-fn status_of(conn: &rusqlite::Connection, tournament: i64) -> Result<String> {
-    Ok(conn.query_row(
+fn status_of(conn: &rusqlite::Connection, tournament: TournamentId) -> Result<Status> {
+    let word: String = conn.query_row(
         "SELECT status FROM tournaments WHERE id = ?1",
         [tournament],
         |r| r.get(0),
-    )?)
+    )?;
+    Status::from_word(&word).ok_or_else(|| {
+        anyhow::anyhow!("tournament {tournament}: a status this version does not know: {word:?}")
+    })
 }
 
 /// Tournament `tournament`'s entrants, in the order they joined.
-fn entrants_of(conn: &rusqlite::Connection, tournament: i64) -> Result<Vec<EntrantRow>> {
+fn entrants_of(conn: &rusqlite::Connection, tournament: TournamentId) -> Result<Vec<EntrantRow>> {
     Ok(conn
         .prepare(
             "SELECT player, withdrawn, strikes, paused FROM tournament_entrants
@@ -230,7 +264,7 @@ fn entrants_of(conn: &rusqlite::Connection, tournament: i64) -> Result<Vec<Entra
 /// the games' numbers, in order.
 fn write_round(
     conn: &rusqlite::Connection,
-    tournament: i64,
+    tournament: TournamentId,
     byes: &[(i64, PlayerId)],
     games: &[(i64, GameRow)],
     mut start: impl FnMut(&rusqlite::Connection, &GameRow) -> Result<GameId>,
