@@ -223,6 +223,10 @@ fn a_wrong_move_is_answered_and_progress_is_kept_across_a_restart() {
     s.wait_for("Solved ***");
     s.send("\r");
     s.wait_for("Level 2 of 12: One stone to win");
+    // The level's setup is the position given, never listed as the players' moves.
+    s.wait_for("Actions from the position given");
+    let screen = s.wait_for("none yet");
+    assert!(!screen.contains("P1 Black"), "{screen}");
     // Illegal: refused with the rules' reason, and not counted.
     s.send(":c5\r");
     s.wait_for("c5 is occupied");
