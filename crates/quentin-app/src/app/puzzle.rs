@@ -61,6 +61,9 @@ pub struct PuzzleStanding {
     pub change: Option<String>,
     /// Puzzles solved in a row.
     pub streak: u32,
+    /// The way the puzzles are taken, when not the plain rated one: `Streak 4 (best 9)`,
+    /// `Storm 2:41, 6 solved, run 2 (best 14)` ([`crate::puzzle_modes::Way::line`]).
+    pub way: Option<String>,
 }
 
 /// The puzzle on the board and what the player did with it.

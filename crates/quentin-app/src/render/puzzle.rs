@@ -59,6 +59,9 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
             "Your rating {}{change}, streak {}",
             standing.rating, standing.streak
         )));
+        if let Some(way) = &standing.way {
+            lines.push(Line::styled(way.clone(), bold));
+        }
     }
     match state {
         PuzzleState::Solving => {}
@@ -84,6 +87,7 @@ mod tests {
             rating: "1500?".into(),
             change: None,
             streak: 0,
+            way: None,
         });
         let terminal = draw_app(&mut app, 80, 24);
         insta::assert_snapshot!(terminal.backend());
@@ -97,6 +101,7 @@ mod tests {
             rating: "1385?".into(),
             change: Some("-115".into()),
             streak: 0,
+            way: None,
         });
         let terminal = draw_app(&mut app, 80, 24);
         insta::assert_snapshot!(terminal.backend());

@@ -134,6 +134,7 @@ fn the_standing_the_front_end_gives_is_kept_to_show() {
         rating: "1500?".into(),
         change: None,
         streak: 0,
+        way: Some("Streak 0 (best 3)".into()),
     };
     app.set_standing(standing.clone());
     assert_eq!(app.standing(), Some(&standing));
