@@ -36,7 +36,7 @@ use super::search_handle::{SearchNews, SearchOrder};
 pub use computer::{Hint, Job, Versus, chance};
 pub use course::LevelState;
 pub use online::{Abort, Finish, Online, Request, Win, edges};
-pub use puzzle::{PuzzleNews, PuzzleStanding, PuzzleState};
+pub use puzzle::{HINT_CHOICES, PuzzleNews, PuzzleStanding, PuzzleState, hint_area};
 pub use review::REVIEW_PLAYOUTS;
 use state::{Analysis, Computer, Help, Notes, OnlineSeat, Review, Screen, Seats};
 
