@@ -4,7 +4,8 @@
 //!
 //! ```json
 //! {"rating": 1523.4, "deviation": 290.1, "volatility": 0.06, "streak": 1,
-//!  "attempts": [{"id": "quentin-0017", "solved": true, "at": 1795830000}]}
+//!  "attempts": [{"id": "quentin-0017", "solved": true, "at": 1795830000}],
+//!  "best_streak": 7, "best_storm": 21}
 //! ```
 //!
 //! A file that does not read (not JSON, a field missing or of the wrong type) is reported with
@@ -18,7 +19,7 @@ use serde_json::{Value, json};
 
 use crate::save::write_atomically;
 use crate::saved_games::{data_dir, shown};
-use quentin_app::puzzle_rating::{Attempt, Progress, PuzzleRating};
+use quentin_app::puzzle_rating::{Attempt, Bests, Progress, PuzzleRating};
 
 /// The file's name in the data directory.
 pub const FILE_NAME: &str = "puzzles.json";
@@ -79,6 +80,8 @@ fn to_json(progress: &Progress) -> Value {
         "volatility": progress.rating.volatility,
         "streak": progress.streak,
         "attempts": attempts,
+        "best_streak": progress.best.streak,
+        "best_storm": progress.best.storm,
     })
 }
 
@@ -132,10 +135,22 @@ fn parse(text: &str) -> Result<Progress> {
             }
         })
         .collect::<Result<Vec<_>>>()?;
+    // The bests came later: a file without them has none yet.
+    let best = |key: &str| {
+        object
+            .get(key)
+            .map_or(Some(0), |v| v.as_u64().and_then(|n| u32::try_from(n).ok()))
+            .ok_or_else(|| anyhow!("{key:?} is not a count"))
+    };
+    let best = Bests {
+        streak: best("best_streak")?,
+        storm: best("best_storm")?,
+    };
     Ok(Progress {
         rating,
         streak,
         attempts,
+        best,
     })
 }
 
@@ -160,6 +175,10 @@ mod tests {
                 solved: true,
                 at: 1_795_830_000,
             }],
+            best: Bests {
+                streak: 7,
+                storm: 21,
+            },
         };
         save(&path, &progress).unwrap();
         assert_eq!(load(&path).unwrap(), progress);

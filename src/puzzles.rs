@@ -108,6 +108,49 @@ mod tests {
     }
 
     #[test]
+    fn every_hint_area_still_leaves_a_choice_of_four_points() {
+        use quentin_app::app::{HINT_CHOICES, hint_area};
+        let mut grown = 0;
+        for puzzle in shipped().unwrap().into_iter().flat_map(|s| s.puzzles) {
+            let pos = puzzle.position().unwrap();
+            let key = match puzzle.solution[0] {
+                crate::rules::Action::Place(p) => p,
+                crate::rules::Action::Step { to, .. } => to,
+                _ => continue,
+            };
+            let (low, high) = hint_area(&pos, key);
+            let inside = |p: crate::rules::Point| {
+                (low.col()..=high.col()).contains(&p.col())
+                    && (low.row()..=high.row()).contains(&p.row())
+            };
+            assert!(inside(key), "{}", puzzle.id);
+            let mut points: Vec<_> = pos
+                .legal_actions()
+                .into_iter()
+                .filter_map(|a| match a {
+                    crate::rules::Action::Place(p) => Some(p),
+                    crate::rules::Action::Step { to, .. } => Some(to),
+                    _ => None,
+                })
+                .collect();
+            points.sort();
+            points.dedup();
+            let held = points.iter().filter(|&&p| inside(p)).count();
+            assert!(
+                held >= HINT_CHOICES.min(points.len()),
+                "{}: {held} of {}",
+                puzzle.id,
+                points.len()
+            );
+            if high.col() - low.col() + 1 > pos.size().div_ceil(3).max(2) {
+                grown += 1;
+            }
+        }
+        // Some areas had to grow: the third of the board alone left too few.
+        assert!(grown > 0);
+    }
+
+    #[test]
     fn every_shipped_file_reads_as_its_games_set() {
         let sets = shipped().unwrap();
         let games: Vec<Game> = sets.iter().map(|s| s.game).collect();

@@ -10,6 +10,7 @@ use clap::Args;
 use serde_json::{Map, Value, json};
 
 use crate::record::{Record, quote};
+use crate::search::review::explain::{Explained, Proven, explain};
 use crate::search::review::{self, ActionReview, PlayerSummary, Progress, Review, Unreviewed};
 
 use super::analyze::round;
@@ -56,23 +57,62 @@ pub(super) fn review(args: &ReviewArgs) -> Result<()> {
         Err(Unreviewed::Stopped) => return Err(anyhow!("the review was stopped")),
         Err(Unreviewed::Illegal(n, why)) => return Err(anyhow!("action {n} is illegal: {why}")),
     };
+    // Each marked action explained: its refutation and a proof, searched as the review was.
+    let limits = args.limits.limits_or(review::standard_limits());
+    let explained: Vec<Option<Explained>> = review
+        .actions
+        .iter()
+        .map(|a| {
+            a.mark
+                .and_then(|_| explain(&record.position_at(a.index - 1), a.action, limits))
+        })
+        .collect();
     let out = if args.json {
-        let mut s = serde_json::to_string_pretty(&json_of(&record, &review))?;
+        let mut s = serde_json::to_string_pretty(&json_of(&record, &review, &explained))?;
         s.push('\n');
         s
     } else {
-        text_of(&record, &review)
+        text_of(&record, &review, &explained)
     };
     write_stdout(&out)
 }
 
+/// The JSON of a marked action's explanation: `"better"`, `"line"`, `"proven"` when proved.
+fn explained_json(a: &ActionReview, explained: &Explained, object: &mut Map<String, Value>) {
+    object.insert("better".into(), json!(a.best.map(|b| b.to_string())));
+    let line: Vec<String> = explained.line.iter().map(ToString::to_string).collect();
+    object.insert("line".into(), json!(line));
+    if let Some(p) = explained.proven {
+        object.insert(
+            "proven".into(),
+            json!({
+                "winner": p.winner.name(),
+                "first": p.first.to_string(),
+                "moves": p.moves,
+                "thrown": p.thrown,
+            }),
+        );
+    }
+}
+
+/// What the text says of a proof: `you had a proven win: b3 wins in 3`, `White wins in 2,
+/// proven`.
+fn proven_words(p: &Proven) -> String {
+    if p.thrown {
+        format!("a proven win thrown away: {} wins in {}", p.first, p.moves)
+    } else {
+        format!("{} wins in {}, proven", p.winner.capitalised(), p.moves)
+    }
+}
+
 /// The JSON object of docs/engine.md.
-fn json_of(record: &Record, review: &Review) -> Value {
+fn json_of(record: &Record, review: &Review, explained: &[Option<Explained>]) -> Value {
     let actions: Vec<Value> = review
         .actions
         .iter()
-        .map(|a| {
-            json!({
+        .zip(explained)
+        .map(|(a, explained)| {
+            let mut object = json!({
                 "index": a.index,
                 "player": a.player,
                 "colour": a.colour.name(),
@@ -83,7 +123,11 @@ fn json_of(record: &Record, review: &Review) -> Value {
                 "best_win": a.best_win.map(round),
                 "mark": a.mark.map(review::Mark::name),
                 "loss": a.loss().map(round),
-            })
+            });
+            if let (Some(explained), Value::Object(map)) = (explained, &mut object) {
+                explained_json(a, explained, map);
+            }
+            object
         })
         .collect();
     let mut summary = Map::new();
@@ -113,8 +157,9 @@ fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// One marked action: its number, who played it, the loss and the better action.
-fn marked_line(a: &ActionReview) -> String {
+/// One marked action: its number, who played it, the loss and the better action; under it,
+/// the refutation and the proof when there is one.
+fn marked_line(a: &ActionReview, explained: Option<&Explained>) -> String {
     let mark = a
         .mark
         .map_or(String::new(), |m| format!("{} {}", m.sign(), m.name()));
@@ -122,7 +167,7 @@ fn marked_line(a: &ActionReview) -> String {
         Some(best) => format!("; better {best} ({})", percent(a.best_win)),
         None => String::new(),
     };
-    format!(
+    let mut out = format!(
         "{:>4}. {:<5} {:<6} {:<13} {} → {}{better}\n",
         a.index,
         a.colour.capitalised(),
@@ -130,7 +175,16 @@ fn marked_line(a: &ActionReview) -> String {
         mark,
         percent(a.win_before),
         percent(a.win_after),
-    )
+    );
+    if let Some(explained) = explained.filter(|e| !e.line.is_empty() || e.proven.is_some()) {
+        let line: Vec<String> = explained.line.iter().map(ToString::to_string).collect();
+        let proof = explained
+            .proven
+            .map(|p| format!(" ({})", proven_words(&p)))
+            .unwrap_or_default();
+        out.push_str(&format!("        line: {}{proof}\n", line.join(" ")));
+    }
+    out
 }
 
 /// A player's line of the summary.
@@ -151,7 +205,7 @@ fn summary_line(record: &Record, player: usize, s: &PlayerSummary) -> String {
 }
 
 /// The review for people: the game, the marked actions with the better one, the summary.
-fn text_of(record: &Record, review: &Review) -> String {
+fn text_of(record: &Record, review: &Review, explained: &[Option<Explained>]) -> String {
     let setup = record.setup();
     let end = record.final_position();
     let result = match end.outcome() {
@@ -169,13 +223,21 @@ fn text_of(record: &Record, review: &Review) -> String {
         setup.size,
         counted(n, "action", "actions"),
     );
-    let marked: Vec<&ActionReview> = review.actions.iter().filter(|a| a.mark.is_some()).collect();
+    let marked: Vec<(&ActionReview, Option<&Explained>)> = review
+        .actions
+        .iter()
+        .zip(explained)
+        .filter(|(a, _)| a.mark.is_some())
+        .map(|(a, e)| (a, e.as_ref()))
+        .collect();
     if marked.is_empty() {
         out.push_str("No action lost 10% of its mover's win chance or more.\n");
     } else {
-        out.push_str("Marked actions (the mover's win chance before → after):\n");
-        for a in marked {
-            out.push_str(&marked_line(a));
+        out.push_str(
+            "Marked actions (the mover's win chance before → after; the line that refutes it):\n",
+        );
+        for (a, e) in marked {
+            out.push_str(&marked_line(a, e));
         }
     }
     out.push('\n');

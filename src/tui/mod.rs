@@ -126,10 +126,14 @@ pub fn replay(
 /// # Errors
 /// When there is no terminal, `pool` is empty, the rating file cannot be read (a damaged one
 /// is left as it is), or the terminal fails.
-pub fn puzzle(pool: Vec<crate::search::puzzles::Puzzle>, ascii: bool) -> Result<()> {
+pub fn puzzle(
+    pool: Vec<crate::search::puzzles::Puzzle>,
+    way: quentin_app::puzzle_modes::Way,
+    ascii: bool,
+) -> Result<()> {
     require_terminal()?;
-    let run =
-        puzzles::PuzzleRun::new(pool, crate::puzzle_progress::path()?, Look::from_env(ascii))?;
+    let path = crate::puzzle_progress::path()?;
+    let run = puzzles::PuzzleRun::new(pool, path, Look::from_env(ascii), way)?;
     let app = run.next_app(None)?;
     let mut session = Session::new(app);
     session.puzzles = Some(run);
@@ -255,6 +259,7 @@ impl Session {
             if self.carry_out(news, search, None) {
                 return Ok(());
             }
+            self.puzzle_tick();
             if REDRAW.swap(false, Ordering::SeqCst) {
                 // A fresh terminal knows nothing of the old screen, so it draws every cell
                 // (its `clear` would ask the terminal where the cursor is, and wait).

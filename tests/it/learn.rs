@@ -33,6 +33,26 @@ fn expected(level: &Level, pos: &Position) -> Vec<Action> {
     };
     let mut right: Vec<Action> = match level.kind {
         Kind::Win => legal.into_iter().filter(|&a| wins(pos, a)).collect(),
+        Kind::Win2 => legal
+            .into_iter()
+            .filter(|&a| {
+                let next = after(a);
+                let win_now = |p: &Position| {
+                    p.to_move() == Some(mover) && p.legal_actions().into_iter().any(|b| wins(p, b))
+                };
+                if next.is_over() {
+                    false
+                } else if next.to_move() == Some(mover) {
+                    win_now(&next)
+                } else {
+                    next.legal_actions().into_iter().all(|r| {
+                        let mut k = next.clone();
+                        k.play(r).unwrap();
+                        !k.is_over() && win_now(&k)
+                    })
+                }
+            })
+            .collect(),
         Kind::Block => legal
             .into_iter()
             .filter(|&a| {
@@ -61,6 +81,13 @@ fn expected(level: &Level, pos: &Position) -> Vec<Action> {
         Kind::Draw => legal
             .into_iter()
             .filter(|&a| matches!(after(a).outcome(), Some(Outcome::Draw)))
+            .collect(),
+        Kind::Pass => legal
+            .into_iter()
+            .filter(|&a| {
+                let next = after(a);
+                !next.is_over() && next.legal_actions() == [Action::Pass]
+            })
             .collect(),
         Kind::Move => {
             assert!(
@@ -215,14 +242,18 @@ fn the_first_stage_of_each_game_is_completed_by_typed_moves() {
 fn a_wrong_move_is_answered_and_progress_is_kept_across_a_restart() {
     let dir = scratch("learn-wrong");
     let mut s = learn(&dir, &["--game", "konobi"]);
-    s.wait_for("Level 1 of 12: Your first stone");
+    s.wait_for("Level 1 of 13: Your first stone");
     // A point outside those the level names is not judged.
     s.send(":a1\r");
     s.wait_for("The level asks about the marked points: c3.");
     s.send(":c3\r");
     s.wait_for("Solved ***");
     s.send("\r");
-    s.wait_for("Level 2 of 12: One stone to win");
+    s.wait_for("Level 2 of 13: One stone to win");
+    // The level's setup is the position given, never listed as the players' moves.
+    s.wait_for("Actions from the position given");
+    let screen = s.wait_for("none yet");
+    assert!(!screen.contains("P1 Black"), "{screen}");
     // Illegal: refused with the rules' reason, and not counted.
     s.send(":c5\r");
     s.wait_for("c5 is occupied");
@@ -238,12 +269,12 @@ fn a_wrong_move_is_answered_and_progress_is_kept_across_a_restart() {
     assert_eq!(progress(&dir)["levels"]["konobi/1/2"], 2);
     // Restarted, the course goes on at the first level not solved.
     let mut s = learn(&dir, &["--game", "konobi"]);
-    s.wait_for("Level 3 of 12: White's edges");
+    s.wait_for("Level 3 of 13: White's edges");
     s.send("q");
     assert!(s.wait_exit());
     // A stage is replayed on asking.
     let mut s = learn(&dir, &["--game", "konobi", "--stage", "1"]);
-    s.wait_for("Level 1 of 12: Your first stone");
+    s.wait_for("Level 1 of 13: Your first stone");
     s.send("q");
     assert!(s.wait_exit());
 }
@@ -255,7 +286,7 @@ fn a_damaged_progress_file_is_set_aside_and_the_course_starts_again() {
     fs::create_dir_all(&data).unwrap();
     fs::write(data.join("learn.json"), "{not json").unwrap();
     let mut s = learn(&dir, &["--game", "brique"]);
-    s.wait_for("Level 1 of 12");
+    s.wait_for("Level 1 of 13");
     s.wait_for("did not read");
     s.send("q");
     assert!(s.wait_exit());
@@ -269,4 +300,66 @@ fn a_damaged_progress_file_is_set_aside_and_the_course_starts_again() {
         fs::read_to_string(data.join(&aside[0])).unwrap(),
         "{not json"
     );
+}
+
+/// The level of `game` titled `title`, with the panel's line that names it
+/// (`Level 11 of 15: A double threat (par 2)`).
+fn level(game: Game, title: &str) -> (Level, String) {
+    let courses = quentin::learn::shipped().unwrap();
+    let course = courses.into_iter().find(|c| c.game == game).unwrap();
+    let count = course.levels.len();
+    let (n, level) = course
+        .levels
+        .into_iter()
+        .enumerate()
+        .find(|(_, l)| l.title == title)
+        .unwrap();
+    let named = format!("Level {} of {count}: {title} (par {})", n + 1, level.par);
+    (level, named)
+}
+
+#[test]
+fn a_double_threat_takes_two_moves_and_the_opponent_answers_between() {
+    let (double, named) = level(Game::Quentin, "A double threat");
+    assert_eq!((double.kind, double.par), (Kind::Win2, 2));
+    // The program's answer is the defence leaving the fewest wins; any of them is met.
+    let mut pos = double.position().unwrap();
+    pos.play(double.answers[0]).unwrap();
+    let answer = quentin_app::course::defence(&pos).unwrap();
+    pos.play(answer).unwrap();
+    let win = quentin_app::course::winning(&pos)[0];
+    let dir = scratch("learn-win2");
+    let stage = double.stage.to_string();
+    let mut s = learn(&dir, &["--game", "quentin", "--stage", &stage]);
+    s.wait_for(&named);
+    s.send(&format!(":{}\r", double.answers[0]));
+    s.wait_for(&format!("White answers {answer}. Now win at once"));
+    s.send(&format!(":{win}\r"));
+    s.wait_for("Solved ***");
+    s.send("q");
+    assert!(s.wait_exit());
+    assert_eq!(progress(&dir)["levels"][double.key()], 3);
+}
+
+#[test]
+fn a_move_that_leaves_no_legal_point_makes_the_opponent_pass() {
+    let (pass, named) = level(Game::Quentin, "No legal point: a pass");
+    assert_eq!(pass.kind, Kind::Pass);
+    let dir = scratch("learn-pass");
+    let stage = pass.stage.to_string();
+    let mut s = learn(&dir, &["--game", "quentin", "--stage", &stage]);
+    // The stage's levels before it, solved on the way.
+    for before in ["The pie rule", "Small board, same rule"] {
+        let (earlier, _) = level(Game::Quentin, before);
+        s.wait_for(before);
+        s.send(&format!(":{}\r", earlier.answers[0]));
+        s.wait_for("Solved ***");
+        s.send("n");
+    }
+    s.wait_for(&named);
+    s.send(&format!(":{}\r", pass.answers[0]));
+    s.wait_for("Black has no legal placement and");
+    s.wait_for("Solved ***");
+    s.send("q");
+    assert!(s.wait_exit());
 }

@@ -23,6 +23,7 @@ mod konobi;
 mod learn;
 mod match_gtp;
 mod perft;
+mod puzzle_modes;
 mod puzzle_tui;
 mod puzzles;
 mod quentin_props;

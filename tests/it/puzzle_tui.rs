@@ -16,14 +16,14 @@ use serde_json::Value;
 const ROWS: u16 = 32;
 const COLS: u16 = 110;
 
-fn start(dir: &Path, args: &[&str]) -> Session {
+pub(crate) fn start(dir: &Path, args: &[&str]) -> Session {
     let mut all = vec!["puzzle"];
     all.extend_from_slice(args);
     Session::start_sized(dir, &all, ROWS, COLS)
 }
 
 /// The puzzle the screen shows (`Puzzle quentin-0017 (rated 1240)`), from the shipped set.
-fn shown_puzzle(s: &Session) -> Puzzle {
+pub(crate) fn shown_puzzle(s: &Session) -> Puzzle {
     let screen = s.wait_for("(rated ");
     let at = screen.find("Puzzle ").expect("the puzzle's id") + "Puzzle ".len();
     let id: String = screen[at..]
@@ -58,7 +58,7 @@ fn play_keys(size: usize, to: Point) -> String {
 }
 
 /// The progress file of the scratch directory `dir`, read as JSON.
-fn progress(dir: &Path) -> Value {
+pub(crate) fn progress(dir: &Path) -> Value {
     let path = dir.join("data").join("quentin").join("puzzles.json");
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }

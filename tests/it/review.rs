@@ -75,6 +75,13 @@ fn a_thrown_away_win_is_a_blunder_with_the_win_named_best() {
     for a in actions {
         let keys: Vec<&str> = a.as_object().unwrap().keys().map(String::as_str).collect();
         let mut expected = fields.to_vec();
+        // A marked action says why: the better action, the refutation, a proof when found.
+        if !a["mark"].is_null() {
+            expected.extend(["better", "line"]);
+            if a.get("proven").is_some() {
+                expected.push("proven");
+            }
+        }
         expected.sort_unstable();
         let mut keys = keys;
         keys.sort_unstable();
@@ -93,6 +100,39 @@ fn a_thrown_away_win_is_a_blunder_with_the_win_named_best() {
     let before = record.position_at(14);
     let best = Action::parse(blunder["best"].as_str().unwrap()).unwrap();
     assert!(wins_at_once(&before, best), "{best}");
+    assert_eq!(blunder["better"], blunder["best"]);
+    // The win thrown away is proved, and the refutation is legal after a1: White's d5 wins.
+    let proven = &blunder["proven"];
+    assert_eq!(
+        (proven["winner"].clone(), proven["thrown"].clone()),
+        ("black".into(), true.into())
+    );
+    assert_eq!(proven["moves"], 1);
+    let first = Action::parse(proven["first"].as_str().unwrap()).unwrap();
+    assert!(wins_at_once(&before, first), "{first}");
+    let mut after = record.position_at(15);
+    let line = blunder["line"].as_array().unwrap();
+    assert!(!line.is_empty() && line.len() <= 6, "{line:?}");
+    for a in line {
+        after
+            .play(Action::parse(a.as_str().unwrap()).unwrap())
+            .unwrap();
+    }
+    // Every other marked action's line is legal from the position after it, 3 to 6 long
+    // unless the game ends first.
+    for a in actions.iter().filter(|a| !a["mark"].is_null()) {
+        let n = a["index"].as_u64().unwrap() as usize;
+        let mut pos = record.position_at(n);
+        let line = a["line"].as_array().unwrap();
+        for step in line {
+            pos.play(Action::parse(step.as_str().unwrap()).unwrap())
+                .unwrap();
+        }
+        assert!(
+            (3..=6).contains(&line.len()) || pos.is_over(),
+            "action {n}: {line:?}"
+        );
+    }
     // White's win ends the game: its chance after is 1, and it is not marked.
     let last = &actions[15];
     assert_eq!(
@@ -127,6 +167,8 @@ fn the_text_names_the_marked_actions_and_the_better_one() {
         .find(|l| l.trim_start().starts_with("15. Black a1"))
         .unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("?? blunder    100% → 0%; better "), "{line}");
+    // Under it, the refutation and the win thrown away.
+    assert!(text.contains("(a proven win thrown away: "), "{text}");
     let best = line
         .split("better ")
         .nth(1)

@@ -36,7 +36,7 @@ use super::search_handle::{SearchNews, SearchOrder};
 pub use computer::{Hint, Job, Versus, chance};
 pub use course::LevelState;
 pub use online::{Abort, Finish, Online, Request, Win, edges};
-pub use puzzle::{PuzzleNews, PuzzleStanding, PuzzleState};
+pub use puzzle::{HINT_CHOICES, PuzzleNews, PuzzleStanding, PuzzleState, hint_area};
 pub use review::REVIEW_PLAYOUTS;
 use state::{Analysis, Computer, Help, Notes, OnlineSeat, Review, Screen, Seats};
 
@@ -442,14 +442,28 @@ impl App {
     }
 
     /// The first entry of the action list to show in `rows` lines: where the player scrolled
-    /// it, or else around the current action.
+    /// it, or else around the current action; never in the setup of a course level or a
+    /// puzzle, which the list does not show as moves.
     #[must_use]
     pub fn list_top(&self, rows: usize) -> usize {
+        let given = self.given();
         let len = self.line.actions().len();
-        let last_top = len.saturating_sub(rows);
-        match self.screen.list_top {
+        let last_top = len.saturating_sub(rows).max(given);
+        let top = match self.screen.list_top {
             Some(top) => top.min(last_top),
             None => self.current().saturating_sub(1 + rows / 2).min(last_top),
+        };
+        top.max(given)
+    }
+
+    /// How many actions of the line set up the position given (a course level's, a
+    /// puzzle's): nobody played them, so the action list starts after them. 0 in a game.
+    #[must_use]
+    pub fn given(&self) -> usize {
+        if let Some(seat) = &self.course {
+            seat.level.actions.len()
+        } else {
+            self.puzzle.as_ref().map_or(0, |seat| seat.start)
         }
     }
 }

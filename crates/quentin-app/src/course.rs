@@ -27,7 +27,9 @@ mod parse;
 
 use crate::rules::{Action, Game, Point, Position, Setup};
 
-pub use answers::{blocks, computed, reply, winning, wins_at_once};
+pub use answers::{
+    blocks, computed, defence, forces_a_pass, reply, winning, wins_at_once, wins_in_2,
+};
 pub use parse::{CourseError, parse};
 
 /// How a level judges the learner's move; each kind but [`Kind::Move`] computes its answers
@@ -36,6 +38,10 @@ pub use parse::{CourseError, parse};
 pub enum Kind {
     /// Exactly the moves that win at once.
     Win,
+    /// Exactly the moves after which the learner wins at once whatever the opponent answers
+    /// (a win in 2: a double threat); the app then plays the opponent's answer and the
+    /// learner's second move must win at once.
+    Win2,
     /// Exactly the moves after which the opponent cannot win at once.
     Block,
     /// Exactly the legal points among those the level names.
@@ -47,6 +53,9 @@ pub enum Kind {
     Take,
     /// Exactly the moves that end the game in a draw at once (Quint's third repetition).
     Draw,
+    /// Exactly the moves after which the opponent has no legal placement and must pass, the
+    /// game going on (Quentin's forced pass).
+    Pass,
     /// The answers the file lists, each a legal action (the pie rule's swap, a forced pass).
     Move,
 }
@@ -57,11 +66,13 @@ impl Kind {
     pub fn from_name(name: &str) -> Option<Kind> {
         Some(match name {
             "win" => Kind::Win,
+            "win2" => Kind::Win2,
             "block" => Kind::Block,
             "legal" => Kind::Legal,
             "fill" => Kind::Fill,
             "take" => Kind::Take,
             "draw" => Kind::Draw,
+            "pass" => Kind::Pass,
             "move" => Kind::Move,
             _ => return None,
         })
@@ -72,11 +83,13 @@ impl Kind {
     pub fn name(self) -> &'static str {
         match self {
             Kind::Win => "win",
+            Kind::Win2 => "win2",
             Kind::Block => "block",
             Kind::Legal => "legal",
             Kind::Fill => "fill",
             Kind::Take => "take",
             Kind::Draw => "draw",
+            Kind::Pass => "pass",
             Kind::Move => "move",
         }
     }

@@ -30,6 +30,7 @@ pub mod course;
 pub mod escape;
 pub mod input;
 pub mod layout;
+pub mod puzzle_modes;
 pub mod puzzle_rating;
 pub mod render;
 pub mod rules_text;

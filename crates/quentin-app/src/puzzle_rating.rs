@@ -130,6 +130,18 @@ pub struct Progress {
     pub streak: u32,
     /// Every attempt, the oldest first.
     pub attempts: Vec<Attempt>,
+    /// The best Streak run and Storm score ([`crate::puzzle_modes`]), which leave the rating
+    /// as it is.
+    pub best: Bests,
+}
+
+/// The best runs of the unrated ways of taking the puzzles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bests {
+    /// The most puzzles solved in one Streak.
+    pub streak: u32,
+    /// The most puzzles solved in one Storm.
+    pub storm: u32,
 }
 
 /// What an attempt changed.
@@ -195,6 +207,32 @@ impl Progress {
     /// empty.
     #[must_use]
     pub fn choose<'a>(&self, puzzles: &'a [Puzzle], now: u64, seed: u64) -> Option<&'a Puzzle> {
+        self.choose_near(puzzles, self.rating.rating, now, seed)
+    }
+
+    /// The ids of the puzzles whose last attempt failed, the most lately failed first: what
+    /// `quentin puzzle --again` offers.
+    #[must_use]
+    pub fn failed(&self) -> Vec<&str> {
+        let mut seen = std::collections::HashSet::new();
+        self.attempts
+            .iter()
+            .rev()
+            .filter(|a| seen.insert(a.id.as_str()) && !a.solved)
+            .map(|a| a.id.as_str())
+            .collect()
+    }
+
+    /// As [`Progress::choose`], near `target` instead of the player's rating (a difficulty,
+    /// Streak's and Storm's rising ratings).
+    #[must_use]
+    pub fn choose_near<'a>(
+        &self,
+        puzzles: &'a [Puzzle],
+        target: f64,
+        now: u64,
+        seed: u64,
+    ) -> Option<&'a Puzzle> {
         let recent = RECENT_DAYS * 24 * 60 * 60;
         let fresh: Vec<&Puzzle> = puzzles
             .iter()
@@ -209,7 +247,7 @@ impl Progress {
                 .min_by_key(|p| (self.last_attempt(&p.id).unwrap_or(0), p.id.clone()));
         }
         let mut near = fresh;
-        let rating = self.rating.rating;
+        let rating = target;
         // By distance to the rating, then by id: the same progress and seed give the same
         // puzzle.
         near.sort_by(|a, b| {
@@ -311,6 +349,29 @@ mod tests {
             progress.choose(&puzzles, 0, 7).unwrap().id,
             progress.choose(&puzzles, 0, 7).unwrap().id
         );
+    }
+
+    #[test]
+    fn the_failed_puzzles_are_those_whose_last_attempt_failed() {
+        let mut progress = Progress::default();
+        progress.record(&puzzle("a", 1500), false, 1);
+        progress.record(&puzzle("b", 1500), false, 2);
+        progress.record(&puzzle("c", 1500), true, 3);
+        progress.record(&puzzle("a", 1500), true, 4);
+        progress.record(&puzzle("d", 1500), false, 5);
+        assert_eq!(progress.failed(), ["d", "b"]);
+    }
+
+    #[test]
+    fn a_target_away_from_the_rating_draws_near_it() {
+        let puzzles: Vec<Puzzle> = (0..40)
+            .map(|i| puzzle(&format!("quentin-{i:04}"), 1000 + 30 * i as u16))
+            .collect();
+        let progress = Progress::default();
+        for seed in 0..20 {
+            let chosen = progress.choose_near(&puzzles, 1800.0, 0, seed).unwrap();
+            assert!((1680..=1920).contains(&chosen.rating), "{}", chosen.rating);
+        }
     }
 
     #[test]

@@ -37,7 +37,7 @@ use palette::{Palette, paint};
 
 use panel::draw_panel;
 
-use crate::layout::{BoardGeometry, BoardStyle, Geometry, HelpGeometry};
+use crate::layout::{BoardGeometry, BoardStyle, CellGeometry, Geometry, HelpGeometry};
 
 /// The side panel's smallest useful width.
 const PANEL_MIN_WIDTH: u16 = 34;
@@ -238,6 +238,26 @@ fn put(buf: &mut Buffer, x: u16, y: u16, symbol: &str, style: Style) {
 fn paint(buf: &mut Buffer, x: u16, y: u16, style: Style) {
     if let Some(cell) = buf.cell_mut(Cell { x, y }) {
         cell.set_style(style);
+    }
+}
+
+/// Draws `points` in the highlight colour, on whichever board was drawn (the points of a
+/// course's `legal` level, the empty points of a puzzle hint's area).
+fn highlight(
+    points: impl IntoIterator<Item = Point>,
+    board: Option<&BoardGeometry>,
+    cells: Option<&CellGeometry>,
+    buf: &mut Buffer,
+    palette: &Palette,
+) {
+    let style = palette.label_here.patch(palette.wood);
+    for p in points {
+        let at = board
+            .map(|b| b.cell(p))
+            .or_else(|| cells.map(|c| c.cell(p)));
+        if let Some(cell) = at.and_then(|xy| buf.cell_mut(xy)) {
+            cell.set_style(style);
+        }
     }
 }
 

@@ -6,6 +6,8 @@
 //! chance after an action is the mover's once the opponent is to move, `1 -` the opponent's
 //! chance in the next position, or the result when the action ended the game.
 
+pub mod explain;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use quentin_rules::{Action, Color, Illegal, Position};

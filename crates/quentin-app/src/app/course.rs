@@ -42,6 +42,9 @@ pub(super) struct CourseSeat {
     pub(super) side: Color,
     /// Legal moves tried, the right one included.
     pub(super) moves: u32,
+    /// The learner's moves of the solution already found: 1 once a `win2` level's first
+    /// move is played and answered, when the next must win at once.
+    pub(super) found: u32,
     /// Solving, wrong, done.
     pub(super) state: LevelState,
 }
@@ -74,6 +77,7 @@ impl App {
             stages,
             side,
             moves: 0,
+            found: 0,
             state: LevelState::Solving,
         }));
         app.info("Your move: the cursor and Enter, or : and a point's name. ? lists the keys.");
@@ -167,7 +171,10 @@ impl App {
             let _ = self.play_action(action);
             return Effect::None;
         }
-        let (kind, points) = (seat.level.kind, seat.level.points.clone());
+        // A `win2` level's second move is judged as a `win` level's.
+        let second = seat.found > 0;
+        let kind = if second { Kind::Win } else { seat.level.kind };
+        let points = seat.level.points.clone();
         if kind == Kind::Legal && !action.point().is_some_and(|p| points.contains(&p)) {
             let named: Vec<Action> = points.iter().map(|&p| Action::Place(p)).collect();
             self.warn(format!(
@@ -176,14 +183,21 @@ impl App {
             ));
             return Effect::None;
         }
-        let right = seat.level.answers.contains(&action);
+        let right = if second {
+            course::wins_at_once(self.position(), action)
+        } else {
+            seat.level.answers.contains(&action)
+        };
         let par = seat.level.par;
         let _ = self.play_action(action);
         let Some(seat) = self.course.as_mut() else {
             return Effect::None;
         };
         seat.moves += 1;
-        if right {
+        if right && !second && seat.level.kind == Kind::Win2 {
+            seat.found = 1;
+            self.course_answer();
+        } else if right {
             let stars = course::stars(seat.moves, par);
             seat.state = LevelState::Done(stars);
             let key = seat.level.key();
@@ -200,12 +214,37 @@ impl App {
         Effect::None
     }
 
+    /// A `win2` level's first move found: the opponent's best answer, played, and the
+    /// learner asked for the win.
+    fn course_answer(&mut self) {
+        let Some(seat) = self.course.as_ref() else {
+            return;
+        };
+        let side = seat.side;
+        let played = self.message().map(|m| m.text.clone()).unwrap_or_default();
+        let answer = if self.position().to_move() == Some(side.opponent()) {
+            course::defence(self.position())
+        } else {
+            None
+        };
+        let answered = match answer {
+            Some(answer) if self.push(answer).is_ok() => {
+                format!(" {} answers {answer}.", side.opponent().capitalised())
+            }
+            _ => String::new(),
+        };
+        self.info(format!(
+            "Right! {played}{answered} Now win at once: it needs one move more."
+        ));
+    }
+
     /// Back to the level's position, after a wrong move.
     fn restart_level(&mut self) {
         let Some(seat) = self.course.as_mut() else {
             return;
         };
         seat.state = LevelState::Solving;
+        seat.found = 0;
         let start = seat.level.actions.len();
         self.line.go_to(start);
         self.line.cut();
@@ -242,11 +281,13 @@ impl App {
 fn missed(action: Action, kind: Kind) -> String {
     match kind {
         Kind::Win => format!("{action} does not win at once."),
+        Kind::Win2 => format!("{action} leaves your opponent a defence."),
         Kind::Block => format!("{action} does not stop the win."),
         Kind::Legal => format!("{action} is not the point asked for."),
         Kind::Fill => format!("{action} fills nothing with your colour."),
         Kind::Take => format!("{action} takes nothing."),
         Kind::Draw => format!("{action} does not bring the position back a third time."),
+        Kind::Pass => format!("{action} leaves a legal point to your opponent."),
         Kind::Move => format!("{action} is not the move the level asks for."),
     }
 }

@@ -61,6 +61,9 @@ pub struct PuzzleStanding {
     pub change: Option<String>,
     /// Puzzles solved in a row.
     pub streak: u32,
+    /// The way the puzzles are taken, when not the plain rated one: `Streak 4 (best 9)`,
+    /// `Storm 2:41, 6 solved, run 2 (best 14)` ([`crate::puzzle_modes::Way::line`]).
+    pub way: Option<String>,
 }
 
 /// The puzzle on the board and what the player did with it.
@@ -133,7 +136,7 @@ impl App {
             return None;
         }
         let key = *seat.puzzle.solution.get(self.current() - seat.start)?;
-        Some(area(key_point(key)?, self.position().size()))
+        Some(hint_area(self.position(), key_point(key)?))
     }
 
     /// The player's rating and streak, as the front end last said.
@@ -304,11 +307,10 @@ impl App {
         };
         seat.hints = (seat.hints + 1).min(2);
         let hints = seat.hints;
-        let size = self.position().size();
         let text = match (hints, key_point(key)) {
             (_, None) => format!("Hint: the answer is {key} (a hint counts as failed)."),
             (1, Some(p)) => {
-                let (low, high) = area(p, size);
+                let (low, high) = hint_area(self.position(), p);
                 format!(
                     "Hint: the move is in {low}-{high} (t again shows it; a hint counts as failed)."
                 )
@@ -347,15 +349,15 @@ impl App {
     }
 }
 
-/// `White to move: win in 2`, `Black to move: defend (a threat to win in 1)`, `White to move:
-/// swap or not`.
+/// `White to move: win in 2`, `Black to move: defend: White wins in 1 unless you stop it`,
+/// `White to move: swap or not`.
 fn goal_text(puzzle: &Puzzle, side: Color) -> String {
     let what = match puzzle.goal {
         Goal::Win => format!("win in {}", puzzle.depth),
         Goal::Defend => format!(
-            "defend (the threat: a win in {} move{})",
-            puzzle.depth,
-            if puzzle.depth == 1 { "" } else { "s" }
+            "defend: {} wins in {} unless you stop it",
+            side.opponent().capitalised(),
+            puzzle.depth
         ),
         Goal::Swap => "swap or not (s swaps, or place a stone)".to_string(),
     };
@@ -380,10 +382,41 @@ fn key_point(action: Action) -> Option<Point> {
     }
 }
 
-/// The area of a hint around `p`: a square of about a third of the board, within it, from
-/// its lower left corner to its upper right one.
-fn area(p: Point, size: usize) -> (Point, Point) {
-    let side = size.div_ceil(3).max(2);
+/// The fewest points where the side to move may play that a hint's area holds (when the
+/// board has that many): an area that still leaves a choice.
+pub const HINT_CHOICES: usize = 4;
+
+/// The area of a hint around `p`, the point of the next move in `position`: a square of about
+/// a third of the board, within it, grown until it holds at least [`HINT_CHOICES`] points the
+/// side to move may play (a placement's point, a step's destination), from its lower left
+/// corner to its upper right one.
+#[must_use]
+pub fn hint_area(position: &Position, p: Point) -> (Point, Point) {
+    let size = position.size();
+    let mut points: Vec<Point> = position
+        .legal_actions()
+        .into_iter()
+        .filter_map(key_point)
+        .collect();
+    points.sort();
+    points.dedup();
+    let mut side = size.div_ceil(3).max(2).min(size);
+    loop {
+        let (low, high) = square(p, size, side);
+        let inside = points
+            .iter()
+            .filter(|q| (low.col()..=high.col()).contains(&q.col()))
+            .filter(|q| (low.row()..=high.row()).contains(&q.row()))
+            .count();
+        if inside >= HINT_CHOICES || side >= size {
+            return (low, high);
+        }
+        side += 1;
+    }
+}
+
+/// The square of `side` points around `p`, within a board of `size`.
+fn square(p: Point, size: usize, side: usize) -> (Point, Point) {
     let low = |v: usize| v.saturating_sub(side / 2).min(size - side.min(size));
     let (col, row) = (low(p.col()), low(p.row()));
     let high = |v: usize| (v + side - 1).min(size - 1);

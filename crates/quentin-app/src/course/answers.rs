@@ -50,6 +50,47 @@ pub fn blocks(position: &Position, action: Action) -> bool {
     winning(&next).is_empty()
 }
 
+/// Whether `action` wins in 2 for the side to move of `position`: the game goes on, and after
+/// every answer of the opponent (or its forced pass) the mover has a win at once.
+#[must_use]
+pub fn wins_in_2(position: &Position, action: Action) -> bool {
+    let Some(mover) = position.to_move() else {
+        return false;
+    };
+    let Some(next) = after(position, action) else {
+        return false;
+    };
+    if next.is_over() {
+        return false;
+    }
+    if next.to_move() == Some(mover) {
+        return !winning(&next).is_empty();
+    }
+    next.legal_actions().into_iter().all(|answer| {
+        after(&next, answer).is_some_and(|p| p.to_move() == Some(mover) && !winning(&p).is_empty())
+    })
+}
+
+/// The opponent's best answer after a right first move of a `win2` level: the one that
+/// leaves the learner the fewest wins at once (the first of them on a tie). `None` when the
+/// opponent is not to move.
+#[must_use]
+pub fn defence(position: &Position) -> Option<Action> {
+    position.to_move()?;
+    position
+        .legal_actions()
+        .into_iter()
+        .filter_map(|a| after(position, a).map(|p| (winning(&p).len(), a)))
+        .min_by_key(|&(wins, _)| wins)
+        .map(|(_, a)| a)
+}
+
+/// Whether, after `action`, the game goes on and the opponent's one legal action is a pass.
+#[must_use]
+pub fn forces_a_pass(position: &Position, action: Action) -> bool {
+    after(position, action).is_some_and(|p| !p.is_over() && p.legal_actions() == [Action::Pass])
+}
+
 /// Whether `action` fills at least one point with the mover's colour.
 fn fills(position: &Position, action: Action, mover: Color) -> bool {
     position
@@ -72,6 +113,10 @@ pub fn computed(
             .into_iter()
             .filter(|&a| wins_at_once(position, a))
             .collect(),
+        Kind::Win2 => legal
+            .into_iter()
+            .filter(|&a| wins_in_2(position, a))
+            .collect(),
         Kind::Block => legal.into_iter().filter(|&a| blocks(position, a)).collect(),
         Kind::Legal => points
             .iter()
@@ -92,6 +137,10 @@ pub fn computed(
                 after(position, a).is_some_and(|p| matches!(p.outcome(), Some(Outcome::Draw)))
             })
             .collect(),
+        Kind::Pass => legal
+            .into_iter()
+            .filter(|&a| forces_a_pass(position, a))
+            .collect(),
         Kind::Move => return None,
     };
     answers.sort();
@@ -110,7 +159,7 @@ pub fn reply(position: &Position, kind: Kind) -> Option<(Action, bool)> {
     if let Some(&win) = winning(position).first() {
         return Some((win, true));
     }
-    if kind != Kind::Win {
+    if !matches!(kind, Kind::Win | Kind::Win2) {
         return None;
     }
     position

@@ -21,15 +21,13 @@ pub(super) fn draw_points(
     buf: &mut Buffer,
     palette: &Palette,
 ) {
-    let style = palette.label_here.patch(palette.wood);
-    for &p in app.level_points() {
-        let at = board
-            .map(|b| b.cell(p))
-            .or_else(|| cells.map(|c| c.cell(p)));
-        if let Some(cell) = at.and_then(|xy| buf.cell_mut(xy)) {
-            cell.set_style(style);
-        }
-    }
+    super::highlight(
+        app.level_points().iter().copied(),
+        board,
+        cells,
+        buf,
+        palette,
+    );
 }
 
 /// The lines, when the app shows a level of the course.

@@ -107,8 +107,14 @@ pub(super) fn draw_panel(
     }
     let rows = height.saturating_sub(top.len() + footer.len() + 1);
     let mut lines = top;
+    // A course level's or a puzzle's setup is the position given, not anybody's moves.
+    let given = app.given();
     lines.push(Line::styled(
-        "Actions",
+        if given > 0 {
+            "Actions from the position given"
+        } else {
+            "Actions"
+        },
         Style::new().add_modifier(Modifier::BOLD),
     ));
     let first = app.list_top(rows);
@@ -116,7 +122,7 @@ pub(super) fn draw_panel(
     for i in first..shown {
         lines.push(action_line(app, i, glyphs, palette));
     }
-    if app.actions().is_empty() {
+    if app.actions().len() <= given {
         lines.push(Line::styled("none yet", palette.dim));
     }
     let used = lines.len();

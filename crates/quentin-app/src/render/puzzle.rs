@@ -24,21 +24,11 @@ pub(super) fn draw_area(
     let Some((low, high)) = app.puzzle_area() else {
         return;
     };
-    let style = palette.label_here.patch(palette.wood);
-    for col in low.col()..=high.col() {
-        for row in low.row()..=high.row() {
-            let p = Point::new(col, row);
-            if app.position().board().get(p).is_some() {
-                continue;
-            }
-            let at = board
-                .map(|b| b.cell(p))
-                .or_else(|| cells.map(|c| c.cell(p)));
-            if let Some(cell) = at.and_then(|xy| buf.cell_mut(xy)) {
-                cell.set_style(style);
-            }
-        }
-    }
+    let stones = app.position().board();
+    let empty = (low.col()..=high.col())
+        .flat_map(|col| (low.row()..=high.row()).map(move |row| Point::new(col, row)))
+        .filter(|&p| stones.get(p).is_none());
+    super::highlight(empty, board, cells, buf, palette);
 }
 
 /// The lines, when the app shows a puzzle.
@@ -69,6 +59,9 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
             "Your rating {}{change}, streak {}",
             standing.rating, standing.streak
         )));
+        if let Some(way) = &standing.way {
+            lines.push(Line::styled(way.clone(), bold));
+        }
     }
     match state {
         PuzzleState::Solving => {}
@@ -94,6 +87,7 @@ mod tests {
             rating: "1500?".into(),
             change: None,
             streak: 0,
+            way: None,
         });
         let terminal = draw_app(&mut app, 80, 24);
         insta::assert_snapshot!(terminal.backend());
@@ -107,6 +101,7 @@ mod tests {
             rating: "1385?".into(),
             change: Some("-115".into()),
             streak: 0,
+            way: None,
         });
         let terminal = draw_app(&mut app, 80, 24);
         insta::assert_snapshot!(terminal.backend());

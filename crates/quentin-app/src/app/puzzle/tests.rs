@@ -134,6 +134,7 @@ fn the_standing_the_front_end_gives_is_kept_to_show() {
         rating: "1500?".into(),
         change: None,
         streak: 0,
+        way: Some("Streak 0 (best 3)".into()),
     };
     app.set_standing(standing.clone());
     assert_eq!(app.standing(), Some(&standing));
@@ -186,7 +187,7 @@ fn a_defence_is_solved_by_its_one_move_and_any_other_is_refuted_by_the_threat() 
     assert!(
         app.puzzle_goal()
             .unwrap()
-            .contains("defend (the threat: a win in 3 moves)")
+            .contains("Black to move: defend: White wins in 3 unless you stop it")
     );
     assert_eq!(act(&mut app, "b2").len(), 1);
     assert_eq!(app.puzzle_state(), Some(PuzzleState::Solved));
