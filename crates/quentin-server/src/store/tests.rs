@@ -3,9 +3,25 @@ use rusqlite::Connection;
 
 use crate::tournament::{Settings, Status, TournamentId};
 
-/// A Swiss tournament's settings, for the tournaments' store cases.
-fn swiss() -> Settings {
-    Settings::from_stored("swiss quentin clock 1+0 rounds 2").unwrap()
+/// A Swiss tournament made by `by` in `store`, open: its number.
+fn created(store: &mut Sqlite, by: PlayerId) -> TournamentId {
+    let create = Change::Tournament(TournamentChange::Create(TournamentRow {
+        id: TournamentId(0),
+        by,
+        settings: Settings::from_stored("swiss quentin clock 1+0 rounds 2").unwrap(),
+        created: Moment(10),
+        starts: Moment(70),
+        status: Status::Open,
+        started: None,
+        version: 0,
+        entrants: Vec::new(),
+        pairings: Vec::new(),
+    }));
+    let outcome = store.commit(&[&create]).unwrap().remove(0);
+    let Ok(Applied::Id(t)) = outcome.map(Applied::plain) else {
+        panic!("no tournament");
+    };
+    TournamentId(t)
 }
 
 /// A store under test: SQLite's file, or a PostgreSQL database made for the test.
@@ -335,27 +351,7 @@ fn a_tournament_s_entrants_pairings_and_state_come_back_as_they_were_committed()
         };
         ids.push(PlayerId(id));
     }
-    let create = Change::Tournament(TournamentChange::Create(TournamentRow {
-        id: TournamentId(0),
-        by: ids[0],
-        settings: swiss(),
-        created: Moment(10),
-        starts: Moment(70),
-        status: Status::Open,
-        started: None,
-        version: 0,
-        entrants: Vec::new(),
-        pairings: Vec::new(),
-    }));
-    let Ok(Applied::Id(t)) = store
-        .commit(&[&create])
-        .unwrap()
-        .remove(0)
-        .map(Applied::plain)
-    else {
-        panic!("no tournament");
-    };
-    let t = TournamentId(t);
+    let t = created(&mut store, ids[0]);
     let mut changes: Vec<Change> = ids
         .iter()
         .map(|p| {
@@ -473,27 +469,7 @@ fn a_round_s_pairings_are_written_whole_or_not_at_all() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("server.db");
     let mut store = Sqlite::open(&path).unwrap();
-    let create = Change::Tournament(TournamentChange::Create(TournamentRow {
-        id: TournamentId(0),
-        by: PlayerId(1),
-        settings: swiss(),
-        created: Moment(10),
-        starts: Moment(70),
-        status: Status::Open,
-        started: None,
-        version: 0,
-        entrants: Vec::new(),
-        pairings: Vec::new(),
-    }));
-    let Ok(Applied::Id(t)) = store
-        .commit(&[&create])
-        .unwrap()
-        .remove(0)
-        .map(Applied::plain)
-    else {
-        panic!("no tournament");
-    };
-    let t = TournamentId(t);
+    let t = created(&mut store, PlayerId(1));
     let game = |first: i64, second: i64| GameRow {
         id: GameId(0),
         setup: Setup::new(Game::Quentin),
