@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use clap::Args;
+use clap::{Args, Subcommand};
 use serde_json::json;
 
 use crate::rules::Color;
@@ -15,15 +15,22 @@ use crate::search::solver::{
 
 use super::analyze::round;
 use super::limits::parse_seconds;
+use super::solve_book::{self, BookCommand};
 use super::{BadRecord, load_record, write_stdout};
 
 /// The time the solver has when no budget is given.
 const DEFAULT_SECONDS: f64 = 10.0;
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub(super) struct SolveArgs {
+    /// Books of solved boards: `quentin solve book make GAME SIZE [--pie] --out FILE`,
+    /// `quentin solve book verify FILE`.
+    #[command(subcommand)]
+    book: Option<SolveCommand>,
     /// The record whose position to solve.
-    file: PathBuf,
+    #[arg(required = true)]
+    file: Option<PathBuf>,
     /// Solve the position after the first N actions instead of after all of them.
     #[arg(long, value_name = "N")]
     at: Option<u64>,
@@ -58,6 +65,14 @@ pub(super) struct SolveArgs {
     no_ordering: bool,
 }
 
+/// The subcommands of `quentin solve`.
+#[derive(Subcommand, Debug)]
+pub(super) enum SolveCommand {
+    /// Books of solved boards: make one, or verify one with the rules alone.
+    #[command(subcommand)]
+    Book(BookCommand),
+}
+
 /// Reads `--depth`: the mover's moves, from 1 to [`MAX_DEPTH`].
 fn parse_depth(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -69,7 +84,7 @@ fn parse_depth(text: &str) -> Result<usize, String> {
 }
 
 /// Reads `--threads`: from 1 to 64.
-fn parse_threads(text: &str) -> Result<usize, String> {
+pub(super) fn parse_threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if (1..=64).contains(&n) => Ok(n),
         _ => Err(format!("{text:?} is not a number of threads from 1 to 64")),
@@ -88,13 +103,19 @@ fn parse_solver_nodes(text: &str) -> Result<u64, String> {
 }
 
 pub(super) fn solve(args: &SolveArgs) -> Result<()> {
-    let record = load_record(&args.file)?;
-    let at = super::replay::action_count(&record, &args.file, args.at)?;
+    let Some(file) = &args.file else {
+        let Some(SolveCommand::Book(book)) = &args.book else {
+            bail!("quentin solve needs a record (or `book`)");
+        };
+        return solve_book::run(book);
+    };
+    let record = load_record(file)?;
+    let at = super::replay::action_count(&record, file, args.at)?;
     let position = record.position_at(at);
     if position.is_over() {
         bail!(BadRecord(format!(
             "{}: the game is over after {at} action{}: nothing to solve",
-            args.file.display(),
+            file.display(),
             if at == 1 { "" } else { "s" },
         )));
     }

@@ -152,6 +152,13 @@ impl DfPn {
         }
     }
 
+    /// The fewest attacker moves of the proof the table holds for `pos` with the defender to
+    /// move, if it holds one.
+    pub(super) fn proved(&self, pos: &Position) -> Option<u16> {
+        let e = self.table.get(&self.keyer.key(pos, false))?;
+        (e.win_in != NO_PROOF).then_some(e.win_in)
+    }
+
     /// The numbers of `node` from what it knows or the table.
     fn lookup(&self, node: &Node) -> (u32, u32) {
         if let Some(n) = node.settled.and_then(|s| numbers(s, node.depth)) {
