@@ -8,7 +8,9 @@ use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use crate::rules::Color;
+use crate::record::Record;
+use crate::rules::{Color, Position};
+use crate::search::book::{self, Answer};
 use crate::search::solver::{
     self, MAX_DEPTH, Solution, SolveLimits, SolveOptions, Store, Techniques, Verdict,
 };
@@ -63,6 +65,10 @@ pub(super) struct SolveArgs {
     /// Try the moves from the centre out instead of in the tree search's order.
     #[arg(long)]
     no_ordering: bool,
+    /// Solve even where a shipped book covers the position (which answers at once, unless a
+    /// depth or a store is given).
+    #[arg(long)]
+    no_book: bool,
 }
 
 /// The subcommands of `quentin solve`.
@@ -118,6 +124,13 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
             file.display(),
             if at == 1 { "" } else { "s" },
         )));
+    }
+    // A store asks for the solver's own work (to keep or resume it): no book then.
+    if args.depth.is_none() && args.store.is_none() && !args.no_book {
+        let start = Instant::now();
+        if let Some(answer) = book::shipped::answer_for(&position) {
+            return from_book(args, &record, at, &position, &answer, start);
+        }
     }
     let mut store = match &args.store {
         Some(dir) => Some(Store::open(dir, position.game(), position.size())?),
@@ -183,6 +196,61 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
                 store.loaded()
             ));
         }
+        out
+    };
+    write_stdout(&out)
+}
+
+/// The answer of a shipped book that covers the position, printed as a solve's.
+fn from_book(
+    args: &SolveArgs,
+    record: &Record,
+    at: usize,
+    position: &Position,
+    answer: &Answer,
+    start: Instant,
+) -> Result<()> {
+    let elapsed = start.elapsed().as_secs_f64();
+    let moves: Vec<String> = answer.action.iter().map(ToString::to_string).collect();
+    // The mover's moves of the longest game the book's walk saw from here: a bound on the win.
+    let depth = if answer.wins {
+        answer.walked.longest.div_ceil(2)
+    } else {
+        answer.walked.longest / 2
+    };
+    let out = if args.json {
+        let mut s = json!({
+            "result": if answer.wins { "win" } else { "no-win" },
+            "depth": depth,
+            "winning_moves": moves,
+            "nodes": answer.walked.positions,
+            "seconds": round(elapsed),
+            "book": true,
+        })
+        .to_string();
+        s.push('\n');
+        s
+    } else {
+        let mut out = crate::position_view::text(position, &record.actions()[..at]);
+        let mover = match position.to_move() {
+            Some(Color::White) => "White",
+            _ => "Black",
+        };
+        out.push('\n');
+        if answer.wins {
+            out.push_str(&format!(
+                "{mover} to move wins (proved, from the book).\nThe book's move: {}\n",
+                moves.join(" ")
+            ));
+        } else {
+            out.push_str(&format!(
+                "{mover} to move cannot win (proved, from the book).\n"
+            ));
+        }
+        out.push_str(&format!(
+            "The book's strategy walked from here by the rules: {} positions, games of {} actions at most, in {elapsed:.2} s\n",
+            answer.walked.positions, answer.walked.longest
+        ));
         out
     };
     write_stdout(&out)

@@ -78,6 +78,37 @@ impl Winner {
     }
 }
 
+/// What a book proves about the side to move in a position it covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The side to move wins (it is the book's winner), else it cannot win.
+    pub wins: bool,
+    /// The winner's move there: the book's, or one that wins at once, or the forced pass
+    /// (`None` when the side to move is the loser).
+    pub action: Option<Action>,
+    /// What the walk from the position saw.
+    pub walked: Walked,
+}
+
+/// What `book` proves about the side to move in `pos`: `None` unless the walk from `pos`
+/// succeeds (the position is of the book's board and on the winner's strategy).
+#[must_use]
+pub fn answer(book: &Book, pos: &Position) -> Option<Answer> {
+    let walked = walk_from(book, pos).ok()?;
+    let winner = book.winner.color(pos);
+    let wins = pos.to_move() == Some(winner);
+    let action = if wins {
+        book.get(pos).or_else(|| move_at_once(pos, winner))
+    } else {
+        None
+    };
+    Some(Answer {
+        wins,
+        action,
+        walked,
+    })
+}
+
 /// A position's image under a symmetry: the stones of each colour and the flags.
 pub(crate) type Image = ([u128; 2], u8);
 

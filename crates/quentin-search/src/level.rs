@@ -56,6 +56,7 @@
 use quentin_rules::{Action, Position};
 
 use crate::Proven;
+use crate::book;
 use crate::report::{MoveReport, Report};
 use crate::rng::Rng;
 
@@ -307,11 +308,26 @@ impl std::fmt::Display for Level {
     }
 }
 
+/// The highest level that does not play from the shipped books.
+pub const BOOK_LEVEL: u8 = 3;
+
 /// Sets `report`'s best action to the level's choice at `position`, and what the report says
 /// of it to that action's own value: its win share and its proof, if any. A level that draws
 /// an action other than the search's choice announces that action's worth, never the position's
 /// (a proved win the drawn action may throw away).
+///
+/// Above [`BOOK_LEVEL`], on a board whose shipped book covers the position with the mover as
+/// its winner, the book's move is played (a proved win), whatever the search said.
 pub(crate) fn apply(level: Level, position: &Position, report: &mut Report, rng: &mut Rng) {
+    if level.0 > BOOK_LEVEL
+        && let Some(answer) = book::shipped::answer_for(position)
+        && let (true, Some(action)) = (answer.wins, answer.action)
+    {
+        report.best = Some(action);
+        report.win = 1.0;
+        report.proven = Some(Proven::Win);
+        return;
+    }
     if level.is_full() {
         return;
     }

@@ -3,7 +3,7 @@
 
 use quentin_rules::{Game, Position};
 
-use super::Book;
+use super::{Answer, Book, answer};
 
 /// A shipped book's file: the game, the board's side, the pie rule, the bytes.
 type File = (Game, usize, bool, &'static [u8]);
@@ -54,4 +54,11 @@ pub fn shipped(game: Game, size: usize, pie: bool) -> Option<Book> {
 #[must_use]
 pub fn for_position(pos: &Position) -> Option<Book> {
     shipped(pos.game(), pos.size(), pos.setup().pie)
+}
+
+/// What the shipped book of `pos`'s board proves about its side to move, if one ships and
+/// covers the position (see [`answer`]).
+#[must_use]
+pub fn answer_for(pos: &Position) -> Option<Answer> {
+    answer(&for_position(pos)?, pos)
 }
