@@ -316,12 +316,12 @@ pub const BOOK_LEVEL: u8 = 3;
 /// an action other than the search's choice announces that action's worth, never the position's
 /// (a proved win the drawn action may throw away).
 ///
-/// Above [`BOOK_LEVEL`], on a board whose shipped book covers the position with the mover as
-/// its winner, the book's move is played (a proved win), whatever the search said.
+/// Above [`BOOK_LEVEL`], where a shipped book holds a move for the mover (an entry: a position
+/// of the book's winner's strategy), that move is played (a proved win), whatever the search
+/// said.
 pub(crate) fn apply(level: Level, position: &Position, report: &mut Report, rng: &mut Rng) {
     if level.0 > BOOK_LEVEL
-        && let Some(answer) = book::shipped::answer_for(position)
-        && let (true, Some(action)) = (answer.wins, answer.action)
+        && let Some(action) = book::shipped::winning_move(position)
     {
         report.best = Some(action);
         report.win = 1.0;

@@ -1,7 +1,9 @@
 //! The books that ship with the program (the files of `books/` at the top of the repository,
 //! built into it), found by board.
 
-use quentin_rules::{Game, Position};
+use std::sync::OnceLock;
+
+use quentin_rules::{Action, Game, Position};
 
 use super::{Answer, Book, answer};
 
@@ -25,6 +27,7 @@ const FILES: &[File] = shipped![
     (Quentin, 3, true, "quentin-3-pie-on.book"),
     (Quentin, 4, false, "quentin-4-pie-off.book"),
     (Quentin, 4, true, "quentin-4-pie-on.book"),
+    (Quentin, 5, false, "quentin-5-pie-off.book"),
     (Konobi, 3, false, "konobi-3-pie-off.book"),
     (Konobi, 3, true, "konobi-3-pie-on.book"),
     (Konobi, 4, false, "konobi-4-pie-off.book"),
@@ -40,19 +43,31 @@ pub fn boards() -> impl Iterator<Item = (Game, usize, bool)> {
     FILES.iter().map(|&(game, size, pie, _)| (game, size, pie))
 }
 
+/// Every shipped book, read once (a file that cannot be read is no book: the walk test in CI
+/// reads each).
+fn books() -> &'static [Option<Book>] {
+    static BOOKS: OnceLock<Vec<Option<Book>>> = OnceLock::new();
+    BOOKS.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|(_, _, _, bytes)| Book::from_bytes(bytes).ok())
+            .collect()
+    })
+}
+
 /// The shipped book of `game` on a board of side `size` with the pie rule on or off, if one
-/// ships. A shipped file that cannot be read is no book (the walk test in CI reads each).
+/// ships.
 #[must_use]
-pub fn shipped(game: Game, size: usize, pie: bool) -> Option<Book> {
-    FILES
+pub fn shipped(game: Game, size: usize, pie: bool) -> Option<&'static Book> {
+    let i = FILES
         .iter()
-        .find(|&&(g, s, p, _)| (g, s, p) == (game, size, pie))
-        .and_then(|(_, _, _, bytes)| Book::from_bytes(bytes).ok())
+        .position(|&(g, s, p, _)| (g, s, p) == (game, size, pie))?;
+    books()[i].as_ref()
 }
 
 /// The shipped book of the board `pos` is played on, if one ships.
 #[must_use]
-pub fn for_position(pos: &Position) -> Option<Book> {
+pub fn for_position(pos: &Position) -> Option<&'static Book> {
     shipped(pos.game(), pos.size(), pos.setup().pie)
 }
 
@@ -60,5 +75,13 @@ pub fn for_position(pos: &Position) -> Option<Book> {
 /// covers the position (see [`answer`]).
 #[must_use]
 pub fn answer_for(pos: &Position) -> Option<Answer> {
-    answer(&for_position(pos)?, pos)
+    answer(for_position(pos)?, pos)
+}
+
+/// The winning move of the side to move in `pos` that a shipped book holds, at once (no walk):
+/// the book's entry, where it has one. Every entry of a shipped book is a position of its
+/// winner's strategy that the walk in CI plays through, so its move wins.
+#[must_use]
+pub fn winning_move(pos: &Position) -> Option<Action> {
+    for_position(pos)?.get(pos)
 }

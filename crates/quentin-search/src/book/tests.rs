@@ -146,7 +146,7 @@ fn every_shipped_book_is_walked_to_the_end_of_every_game_by_the_rules() {
         let book = shipped::shipped(game, size, pie)
             .unwrap_or_else(|| panic!("{game} {size}×{size} pie {pie}: the file is no book"));
         assert!((book.game(), book.size(), book.pie()) == (game, size, pie));
-        let walked = walk(&book).unwrap_or_else(|e| panic!("{game} {size}×{size} pie {pie}: {e}"));
+        let walked = walk(book).unwrap_or_else(|e| panic!("{game} {size}×{size} pie {pie}: {e}"));
         assert_eq!(
             walked.entries_used,
             book.len(),
@@ -171,5 +171,33 @@ fn the_shipped_4x4_books_say_what_the_solvers_table_says() {
         let expected = if first { Winner::First } else { Winner::Second };
         assert_eq!(off.winner(), expected, "{game}");
         assert_eq!(on.winner(), Winner::Second, "{game}");
+    }
+}
+
+#[test]
+fn the_book_s_winner_wins_every_game_against_random_and_greedy_defenders() {
+    use crate::players::Baseline;
+    use crate::rng::Rng;
+    let mut rng = Rng::new(61);
+    for (game, size, pie) in shipped::boards() {
+        let book = shipped::shipped(game, size, pie).unwrap();
+        for defender in [Baseline::Random, Baseline::Greedy] {
+            for _ in 0..20 {
+                let mut pos = book.start().unwrap();
+                while !pos.is_over() {
+                    let winner = book.winner().color(&pos);
+                    let action = if pos.to_move() == Some(winner) {
+                        book.get(&pos)
+                            .or_else(|| move_at_once(&pos, winner))
+                            .unwrap()
+                    } else {
+                        defender.choose(&pos, &mut rng).unwrap()
+                    };
+                    pos.play(action).unwrap();
+                }
+                let winner = book.winner().color(&pos);
+                assert_eq!(pos.winner(), Some(winner), "{game} {size}×{size} pie {pie}");
+            }
+        }
     }
 }
