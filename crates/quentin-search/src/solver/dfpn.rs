@@ -379,19 +379,29 @@ impl DfPn {
 }
 
 impl Engine for DfPn {
+    /// Learns what a store holds, and for each proof the refutation it implies: where the
+    /// attacker wins a position, the other person, asking the question of the same position,
+    /// never wins it (these games have no draw), so the position with the other kind of node
+    /// is refuted at every depth. A store of a solve without the pie rule so serves the same
+    /// board with it: after a swap the person who moved first asks of the positions the
+    /// other person's proofs hold.
     fn import(&mut self, store: &Store) {
-        self.table.reserve(store.known.len());
+        self.table.reserve(2 * store.known.len());
+        let blank = Entry {
+            pn: 1,
+            dn: 1,
+            depth: 0,
+            win_in: NO_PROOF,
+            no_win_below: 0,
+        };
         for (&key, known) in &store.known {
-            self.table.insert(
-                key,
-                Entry {
-                    pn: 1,
-                    dn: 1,
-                    depth: 0,
-                    win_in: known.win_in,
-                    no_win_below: known.no_win_below,
-                },
-            );
+            let e = self.table.entry(key).or_insert(blank);
+            e.win_in = e.win_in.min(known.win_in);
+            e.no_win_below = e.no_win_below.max(known.no_win_below);
+            if known.win_in != NO_PROOF {
+                let other = self.table.entry(key.other_question()).or_insert(blank);
+                other.no_win_below = u16::MAX;
+            }
         }
     }
 
