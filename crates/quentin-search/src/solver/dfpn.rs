@@ -382,7 +382,8 @@ impl Engine for DfPn {
     /// Learns what a store holds, and for each proof the refutation it implies: where the
     /// attacker wins a position, the other person, asking the question of the same position,
     /// never wins it (these games have no draw), so the position with the other kind of node
-    /// is refuted at every depth. A store of a solve without the pie rule so serves the same
+    /// is refuted at every depth; and where the attacker is refuted beyond every game's end,
+    /// the other person wins it. A store of a solve without the pie rule so serves the same
     /// board with it: after a swap the person who moved first asks of the positions the
     /// other person's proofs hold.
     fn import(&mut self, store: &Store) {
@@ -394,6 +395,7 @@ impl Engine for DfPn {
             win_in: NO_PROOF,
             no_win_below: 0,
         };
+        let points = self.keyer.points();
         for (&key, known) in &store.known {
             let e = self.table.entry(key).or_insert(blank);
             e.win_in = e.win_in.min(known.win_in);
@@ -401,6 +403,15 @@ impl Engine for DfPn {
             if known.win_in != NO_PROOF {
                 let other = self.table.entry(key.other_question()).or_insert(blank);
                 other.no_win_below = u16::MAX;
+            }
+            // A refutation beyond every game's end (see `game_bound`): the other person wins,
+            // within that bound of its moves (an upper bound of what its proof needs).
+            let ([black, white], _) = key.parts();
+            let stones = (black.count_ones() + white.count_ones()) as usize;
+            let bound = u16::try_from(2 * points.saturating_sub(stones) + 2).unwrap_or(NO_PROOF);
+            if known.no_win_below > bound {
+                let other = self.table.entry(key.other_question()).or_insert(blank);
+                other.win_in = other.win_in.min(bound);
             }
         }
     }

@@ -125,6 +125,11 @@ impl Keyer {
         }
     }
 
+    /// The points of the board (the stones of an exact key are bits among them).
+    pub(super) fn points(&self) -> usize {
+        self.size * self.size
+    }
+
     /// The key of `pos` as a node where the attacker is to move or not.
     pub(super) fn key(&self, pos: &Position, attacker_to_move: bool) -> Key {
         let size = self.size;
