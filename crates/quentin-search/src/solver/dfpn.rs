@@ -136,6 +136,9 @@ fn settle_at_once(
 /// The df-pn search and its table.
 pub(super) struct DfPn {
     table: HashMap<Key, Entry, BuildHasherDefault<Mix>>,
+    /// The entries the table keeps before it forgets the unsettled ones: [`TABLE_CAP`] beyond
+    /// what a store brought (so that a large store is not forgotten at the first entry).
+    cap: usize,
     points: Vec<Point>,
     keyer: Keyer,
     techniques: Techniques,
@@ -146,6 +149,7 @@ impl DfPn {
     pub(super) fn new(game: Game, size: usize, techniques: Techniques) -> DfPn {
         DfPn {
             table: HashMap::default(),
+            cap: TABLE_CAP,
             points: Vec::new(),
             keyer: Keyer::new(game, size, techniques.symmetry),
             techniques,
@@ -189,10 +193,10 @@ impl DfPn {
     }
 
     fn store(&mut self, key: Key, depth: u16, pn: u32, dn: u32, settled: Option<Settled>) {
-        if self.table.len() >= TABLE_CAP {
+        if self.table.len() >= self.cap {
             self.table
                 .retain(|_, e| e.win_in != NO_PROOF || e.no_win_below > 0);
-            if self.table.len() >= TABLE_CAP / 2 {
+            if self.table.len() >= self.cap - TABLE_CAP / 2 {
                 self.table.clear();
             }
         }
@@ -414,6 +418,7 @@ impl Engine for DfPn {
                 other.win_in = other.win_in.min(bound);
             }
         }
+        self.cap = self.table.len() + TABLE_CAP;
     }
 
     fn export(&self, store: &mut Store) {
