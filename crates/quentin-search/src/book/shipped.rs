@@ -28,6 +28,7 @@ const FILES: &[File] = shipped![
     (Quentin, 4, false, "quentin-4-pie-off.book"),
     (Quentin, 4, true, "quentin-4-pie-on.book"),
     (Quentin, 5, false, "quentin-5-pie-off.book"),
+    (Quentin, 5, true, "quentin-5-pie-on.book"),
     (Konobi, 3, false, "konobi-3-pie-off.book"),
     (Konobi, 3, true, "konobi-3-pie-on.book"),
     (Konobi, 4, false, "konobi-4-pie-off.book"),
