@@ -316,11 +316,13 @@ pub const BOOK_LEVEL: u8 = 3;
 /// an action other than the search's choice announces that action's worth, never the position's
 /// (a proved win the drawn action may throw away).
 ///
-/// Above [`BOOK_LEVEL`], where a shipped book holds a move for the mover (an entry: a position
-/// of the book's winner's strategy), that move is played (a proved win), whatever the search
-/// said.
+/// Above [`BOOK_LEVEL`] and below full strength, where a shipped book holds a move for the
+/// mover (an entry: a position of the book's winner's strategy), that move is played (a proved
+/// win), whatever the search said. Full strength (also the hints, the analysis and the review)
+/// does not use the books yet: its figures on the solved boards would change.
 pub(crate) fn apply(level: Level, position: &Position, report: &mut Report, rng: &mut Rng) {
     if level.0 > BOOK_LEVEL
+        && !level.is_full()
         && let Some(action) = book::shipped::winning_move(position)
     {
         report.best = Some(action);

@@ -377,7 +377,7 @@ fn the_draw_gives_away_the_level_s_loss_and_never_trusts_a_lucky_few_playouts() 
 }
 
 #[test]
-fn above_level_3_the_shipped_book_s_winner_plays_the_book_s_move() {
+fn from_level_4_to_9_the_shipped_book_s_winner_plays_the_book_s_move() {
     // Quentin 4×4 without the pie rule: Black wins (the shipped book); a1, a corner, loses.
     let start = Setup {
         size: 4,
@@ -388,7 +388,7 @@ fn above_level_3_the_shipped_book_s_winner_plays_the_book_s_move() {
     .unwrap();
     let book = crate::book::shipped::shipped(Game::Quentin, 4, false).unwrap();
     let book_move = book.get(&start).unwrap();
-    for n in [4, 7, 10] {
+    for n in [4, 7, 9] {
         let mut searcher = Searcher::new(at_level(Level::new(n).unwrap(), 50, 3));
         let report = searcher.search(&start, &AtomicBool::new(false), |_| {});
         assert_eq!(report.best, Some(book_move), "level {n}");
