@@ -37,6 +37,8 @@ const FILES: &[File] = shipped![
     (Brique, 3, true, "brique-3-pie-on.book"),
     (Brique, 4, false, "brique-4-pie-off.book"),
     (Brique, 4, true, "brique-4-pie-on.book"),
+    (Brique, 5, false, "brique-5-pie-off.book"),
+    (Brique, 5, true, "brique-5-pie-on.book"),
 ];
 
 /// The boards the shipped books are about: game, side, pie rule.
