@@ -9,7 +9,7 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use quentin::rules::{Game, Position, Setup};
 use quentin::search::rng::Rng;
-use quentin::search::solver::{SolveLimits, solve};
+use quentin::search::solver::{SolveLimits, SolveOptions, solve, solve_in};
 
 /// Positions in each game's set.
 const POSITIONS: usize = 24;
@@ -81,5 +81,44 @@ fn solver(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, solver);
+/// The solve of `pos` on `threads` threads (each with its own table, sharing the first moves).
+fn on_threads(pos: &Position, limits: &SolveLimits, threads: usize) -> u64 {
+    let options = SolveOptions {
+        threads,
+        ..SolveOptions::default()
+    };
+    solve_in(pos, limits, options).nodes
+}
+
+/// The connection games' sets on one thread and on two, through the same entry point: nodes a
+/// second for each (two threads make more nodes for the same set, each with its own table).
+fn threads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solver_threads");
+    group.measurement_time(Duration::from_secs(5));
+    group.sample_size(10);
+    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+        let (set, depth) = positions(game);
+        let limits = SolveLimits {
+            depth: Some(depth),
+            ..SolveLimits::default()
+        };
+        for threads in [1, 2] {
+            let nodes: u64 = set.iter().map(|p| on_threads(p, &limits, threads)).sum();
+            group.throughput(Throughput::Elements(nodes));
+            group.bench_function(
+                format!("{game}_depth_{depth}_nodes_{threads}_threads"),
+                |b| {
+                    b.iter(|| {
+                        for p in &set {
+                            black_box(on_threads(p, &limits, threads));
+                        }
+                    });
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, solver, threads);
 criterion_main!(benches);

@@ -34,6 +34,7 @@ mod serve;
 #[cfg(feature = "server")]
 mod serve_config;
 mod solve;
+mod solve_book;
 
 use anyhow::{Context, Result, anyhow};
 use clap::error::ErrorKind;

@@ -5,25 +5,34 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use clap::Args;
+use clap::{Args, Subcommand};
 use serde_json::json;
 
-use crate::rules::Color;
+use crate::record::Record;
+use crate::rules::{Color, Position};
+use crate::search::book::{self, Answer};
 use crate::search::solver::{
     self, MAX_DEPTH, Solution, SolveLimits, SolveOptions, Store, Techniques, Verdict,
 };
 
 use super::analyze::round;
 use super::limits::parse_seconds;
+use super::solve_book::{self, BookCommand};
 use super::{BadRecord, load_record, write_stdout};
 
 /// The time the solver has when no budget is given.
 const DEFAULT_SECONDS: f64 = 10.0;
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub(super) struct SolveArgs {
+    /// Books of solved boards: `quentin solve book make GAME SIZE [--pie] --out FILE`,
+    /// `quentin solve book verify FILE`.
+    #[command(subcommand)]
+    book: Option<SolveCommand>,
     /// The record whose position to solve.
-    file: PathBuf,
+    #[arg(required = true)]
+    file: Option<PathBuf>,
     /// Solve the position after the first N actions instead of after all of them.
     #[arg(long, value_name = "N")]
     at: Option<u64>,
@@ -56,6 +65,18 @@ pub(super) struct SolveArgs {
     /// Try the moves from the centre out instead of in the tree search's order.
     #[arg(long)]
     no_ordering: bool,
+    /// Solve even where a shipped book covers the position (which answers at once, unless a
+    /// depth or a store is given).
+    #[arg(long)]
+    no_book: bool,
+}
+
+/// The subcommands of `quentin solve`.
+#[derive(Subcommand, Debug)]
+pub(super) enum SolveCommand {
+    /// Books of solved boards: make one, or verify one with the rules alone.
+    #[command(subcommand)]
+    Book(BookCommand),
 }
 
 /// Reads `--depth`: the mover's moves, from 1 to [`MAX_DEPTH`].
@@ -69,7 +90,7 @@ fn parse_depth(text: &str) -> Result<usize, String> {
 }
 
 /// Reads `--threads`: from 1 to 64.
-fn parse_threads(text: &str) -> Result<usize, String> {
+pub(super) fn parse_threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if (1..=64).contains(&n) => Ok(n),
         _ => Err(format!("{text:?} is not a number of threads from 1 to 64")),
@@ -88,15 +109,28 @@ fn parse_solver_nodes(text: &str) -> Result<u64, String> {
 }
 
 pub(super) fn solve(args: &SolveArgs) -> Result<()> {
-    let record = load_record(&args.file)?;
-    let at = super::replay::action_count(&record, &args.file, args.at)?;
+    let Some(file) = &args.file else {
+        let Some(SolveCommand::Book(book)) = &args.book else {
+            bail!("quentin solve needs a record (or `book`)");
+        };
+        return solve_book::run(book);
+    };
+    let record = load_record(file)?;
+    let at = super::replay::action_count(&record, file, args.at)?;
     let position = record.position_at(at);
     if position.is_over() {
         bail!(BadRecord(format!(
             "{}: the game is over after {at} action{}: nothing to solve",
-            args.file.display(),
+            file.display(),
             if at == 1 { "" } else { "s" },
         )));
+    }
+    // A store asks for the solver's own work (to keep or resume it): no book then.
+    if args.depth.is_none() && args.store.is_none() && !args.no_book {
+        let start = Instant::now();
+        if let Some(answer) = book::shipped::answer_for(&position) {
+            return from_book(args, &record, at, &position, &answer, start);
+        }
     }
     let mut store = match &args.store {
         Some(dir) => Some(Store::open(dir, position.game(), position.size())?),
@@ -162,6 +196,61 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
                 store.loaded()
             ));
         }
+        out
+    };
+    write_stdout(&out)
+}
+
+/// The answer of a shipped book that covers the position, printed as a solve's.
+fn from_book(
+    args: &SolveArgs,
+    record: &Record,
+    at: usize,
+    position: &Position,
+    answer: &Answer,
+    start: Instant,
+) -> Result<()> {
+    let elapsed = start.elapsed().as_secs_f64();
+    let moves: Vec<String> = answer.action.iter().map(ToString::to_string).collect();
+    // The mover's moves of the longest game the book's walk saw from here: a bound on the win.
+    let depth = if answer.wins {
+        answer.walked.longest.div_ceil(2)
+    } else {
+        answer.walked.longest / 2
+    };
+    let out = if args.json {
+        let mut s = json!({
+            "result": if answer.wins { "win" } else { "no-win" },
+            "depth": depth,
+            "winning_moves": moves,
+            "nodes": answer.walked.positions,
+            "seconds": round(elapsed),
+            "book": true,
+        })
+        .to_string();
+        s.push('\n');
+        s
+    } else {
+        let mut out = crate::position_view::text(position, &record.actions()[..at]);
+        let mover = match position.to_move() {
+            Some(Color::White) => "White",
+            _ => "Black",
+        };
+        out.push('\n');
+        if answer.wins {
+            out.push_str(&format!(
+                "{mover} to move wins (proved, from the book).\nThe book's move: {}\n",
+                moves.join(" ")
+            ));
+        } else {
+            out.push_str(&format!(
+                "{mover} to move cannot win (proved, from the book).\n"
+            ));
+        }
+        out.push_str(&format!(
+            "The book's strategy walked from here by the rules: {} positions, games of {} actions at most, in {elapsed:.2} s\n",
+            answer.walked.positions, answer.walked.longest
+        ));
         out
     };
     write_stdout(&out)

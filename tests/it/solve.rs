@@ -151,7 +151,7 @@ fn winning(v: &serde_json::Value) -> Vec<String> {
 
 #[test]
 fn solve_stopped_by_its_budget_goes_on_from_its_store() {
-    let fresh = stdout_json(&solve_record(QUENTIN_4, &["--json"]));
+    let fresh = stdout_json(&solve_record(QUENTIN_4, &["--json", "--no-book"]));
     assert_eq!(fresh["result"], "win");
     let dir = scratch("store");
     let store = dir.join("quentin-4");
@@ -184,7 +184,10 @@ fn solve_stopped_by_its_budget_goes_on_from_its_store() {
     assert_eq!(winning(&again), winning(&fresh));
     assert!(again["nodes"].as_u64().unwrap() <= 16, "{again}");
     // Two threads from nothing: the same answer.
-    let two = stdout_json(&solve_record(QUENTIN_4, &["--json", "--threads", "2"]));
+    let two = stdout_json(&solve_record(
+        QUENTIN_4,
+        &["--json", "--threads", "2", "--no-book"],
+    ));
     assert_eq!(winning(&two), winning(&fresh));
 }
 
@@ -228,4 +231,83 @@ fn solve_refuses_a_store_of_another_game_or_version_and_leaves_it_as_it_is() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("a store of version 999"), "{err}");
     assert_eq!(std::fs::read(store.join("proofs")).unwrap(), other);
+}
+
+#[test]
+fn solve_answers_from_a_shipped_book_where_one_covers_the_position() {
+    // Konobi 4×4 without the pie rule: the first player cannot win (docs/solver.md).
+    let v = stdout_json(&solve_record("game konobi\nsize 4\npie off\n", &["--json"]));
+    assert_eq!(v["result"], "no-win", "{v}");
+    assert_eq!(v["book"], true, "{v}");
+    // Quentin 4×4: the book's one move, among those the solver proves to win.
+    let v = stdout_json(&solve_record(QUENTIN_4, &["--json"]));
+    assert_eq!(v["result"], "win", "{v}");
+    assert_eq!(v["book"], true, "{v}");
+    let from_book = winning(&v);
+    assert_eq!(from_book.len(), 1, "{v}");
+    let solved = stdout_json(&solve_record(QUENTIN_4, &["--json", "--no-book"]));
+    assert!(solved.get("book").is_none(), "{solved}");
+    assert!(winning(&solved).contains(&from_book[0]), "{solved}");
+    let out = solve_record(QUENTIN_4, &[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Black to move wins (proved, from the book).\nThe book's move: "),
+        "{text}"
+    );
+    // a1, a corner, loses for Black (docs/solver.md): off the book's strategy, the solver
+    // answers.
+    let v = stdout_json(&solve_record(
+        "game quentin\nsize 4\npie off\na1\n",
+        &["--json"],
+    ));
+    assert!(v.get("book").is_none(), "{v}");
+}
+
+#[test]
+fn solve_book_make_and_verify_prove_and_refuse() {
+    let dir = scratch("book");
+    let book = dir.join("q3.book");
+    let book_arg = book.to_str().unwrap();
+    let out = quentin(&["solve", "book", "make", "quentin", "3", "--out", book_arg]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.starts_with("quentin 3×3, pie off: the first player wins"),
+        "{text}"
+    );
+    let out = quentin(&["solve", "book", "verify", book_arg]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("proves it: quentin 3×3, pie off: the first player wins."),
+        "{text}"
+    );
+    // The claim turned round: refused, with where the walk failed.
+    let bytes = std::fs::read(&book).unwrap();
+    let turned = String::from_utf8_lossy(&bytes).replacen("winner first", "winner secnd", 1);
+    let mut bad = turned.into_bytes();
+    bad.truncate(bytes.len());
+    let bad_path = dir.join("bad.book");
+    std::fs::write(&bad_path, &bad).unwrap();
+    let out = quentin(&["solve", "book", "verify", bad_path.to_str().unwrap()]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("neither `winner first` nor `winner second`"),
+        "{err}"
+    );
+    // A file that is not a book is not written over.
+    let other = dir.join("notes.txt");
+    std::fs::write(&other, "mine").unwrap();
+    let out = quentin(&[
+        "solve",
+        "book",
+        "make",
+        "quentin",
+        "3",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read(&other).unwrap(), b"mine");
 }

@@ -56,6 +56,7 @@
 use quentin_rules::{Action, Position};
 
 use crate::Proven;
+use crate::book;
 use crate::report::{MoveReport, Report};
 use crate::rng::Rng;
 
@@ -307,11 +308,28 @@ impl std::fmt::Display for Level {
     }
 }
 
+/// The highest level that does not play from the shipped books.
+pub const BOOK_LEVEL: u8 = 3;
+
 /// Sets `report`'s best action to the level's choice at `position`, and what the report says
 /// of it to that action's own value: its win share and its proof, if any. A level that draws
 /// an action other than the search's choice announces that action's worth, never the position's
 /// (a proved win the drawn action may throw away).
+///
+/// Above [`BOOK_LEVEL`] and below full strength, where a shipped book holds a move for the
+/// mover (an entry: a position of the book's winner's strategy), that move is played (a proved
+/// win), whatever the search said. Full strength (also the hints, the analysis and the review)
+/// does not use the books yet: its figures on the solved boards would change.
 pub(crate) fn apply(level: Level, position: &Position, report: &mut Report, rng: &mut Rng) {
+    if level.0 > BOOK_LEVEL
+        && !level.is_full()
+        && let Some(action) = book::shipped::winning_move(position)
+    {
+        report.best = Some(action);
+        report.win = 1.0;
+        report.proven = Some(Proven::Win);
+        return;
+    }
     if level.is_full() {
         return;
     }

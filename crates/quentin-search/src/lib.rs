@@ -20,6 +20,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod book;
 pub mod calibration;
 mod forks;
 mod level;

@@ -35,6 +35,7 @@
 //!
 //! [`Threats`]: quentin_rules::Threats
 
+mod book;
 mod dfpn;
 mod key;
 mod plain;
@@ -44,6 +45,7 @@ pub mod store;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+pub use book::{Made, MakeError, make_book};
 pub use store::{Store, StoreError};
 
 use quentin_rules::{Action, Game, Point, Position};

@@ -375,3 +375,29 @@ fn the_draw_gives_away_the_level_s_loss_and_never_trusts_a_lucky_few_playouts() 
     assert_eq!(standing[2], standing[0]);
     assert_eq!(standing[1], 0.0);
 }
+
+#[test]
+fn from_level_4_to_9_the_shipped_book_s_winner_plays_the_book_s_move() {
+    // Quentin 4×4 without the pie rule: Black wins (the shipped book); a1, a corner, loses.
+    let start = Setup {
+        size: 4,
+        pie: false,
+        ..Setup::new(Game::Quentin)
+    }
+    .start()
+    .unwrap();
+    let book = crate::book::shipped::shipped(Game::Quentin, 4, false).unwrap();
+    let book_move = book.get(&start).unwrap();
+    for n in [4, 7, 9] {
+        let mut searcher = Searcher::new(at_level(Level::new(n).unwrap(), 50, 3));
+        let report = searcher.search(&start, &AtomicBool::new(false), |_| {});
+        assert_eq!(report.best, Some(book_move), "level {n}");
+        assert_eq!(report.proven, Some(Proven::Win), "level {n}");
+    }
+    // Off the book's strategy (after a1 White wins, not the book's winner): no book move.
+    let mut after = start.clone();
+    after
+        .play(Action::Place(quentin_rules::Point::parse("a1").unwrap()))
+        .unwrap();
+    assert!(crate::book::shipped::answer_for(&after).is_none());
+}

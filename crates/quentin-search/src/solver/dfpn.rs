@@ -136,6 +136,9 @@ fn settle_at_once(
 /// The df-pn search and its table.
 pub(super) struct DfPn {
     table: HashMap<Key, Entry, BuildHasherDefault<Mix>>,
+    /// The entries the table keeps before it forgets the unsettled ones: [`TABLE_CAP`] beyond
+    /// what a store brought (so that a large store is not forgotten at the first entry).
+    cap: usize,
     points: Vec<Point>,
     keyer: Keyer,
     techniques: Techniques,
@@ -146,10 +149,18 @@ impl DfPn {
     pub(super) fn new(game: Game, size: usize, techniques: Techniques) -> DfPn {
         DfPn {
             table: HashMap::default(),
+            cap: TABLE_CAP,
             points: Vec::new(),
             keyer: Keyer::new(game, size, techniques.symmetry),
             techniques,
         }
+    }
+
+    /// The fewest attacker moves of the proof the table holds for `pos` with the defender to
+    /// move, if it holds one.
+    pub(super) fn proved(&self, pos: &Position) -> Option<u16> {
+        let e = self.table.get(&self.keyer.key(pos, false))?;
+        (e.win_in != NO_PROOF).then_some(e.win_in)
     }
 
     /// The numbers of `node` from what it knows or the table.
@@ -182,10 +193,10 @@ impl DfPn {
     }
 
     fn store(&mut self, key: Key, depth: u16, pn: u32, dn: u32, settled: Option<Settled>) {
-        if self.table.len() >= TABLE_CAP {
+        if self.table.len() >= self.cap {
             self.table
                 .retain(|_, e| e.win_in != NO_PROOF || e.no_win_below > 0);
-            if self.table.len() >= TABLE_CAP / 2 {
+            if self.table.len() >= self.cap - TABLE_CAP / 2 {
                 self.table.clear();
             }
         }
@@ -372,20 +383,42 @@ impl DfPn {
 }
 
 impl Engine for DfPn {
+    /// Learns what a store holds, and for each proof the refutation it implies: where the
+    /// attacker wins a position, the other person, asking the question of the same position,
+    /// never wins it (these games have no draw), so the position with the other kind of node
+    /// is refuted at every depth; and where the attacker is refuted beyond every game's end,
+    /// the other person wins it. A store of a solve without the pie rule so serves the same
+    /// board with it: after a swap the person who moved first asks of the positions the
+    /// other person's proofs hold.
     fn import(&mut self, store: &Store) {
-        self.table.reserve(store.known.len());
+        self.table.reserve(2 * store.known.len());
+        let blank = Entry {
+            pn: 1,
+            dn: 1,
+            depth: 0,
+            win_in: NO_PROOF,
+            no_win_below: 0,
+        };
+        let points = self.keyer.points();
         for (&key, known) in &store.known {
-            self.table.insert(
-                key,
-                Entry {
-                    pn: 1,
-                    dn: 1,
-                    depth: 0,
-                    win_in: known.win_in,
-                    no_win_below: known.no_win_below,
-                },
-            );
+            let e = self.table.entry(key).or_insert(blank);
+            e.win_in = e.win_in.min(known.win_in);
+            e.no_win_below = e.no_win_below.max(known.no_win_below);
+            if known.win_in != NO_PROOF {
+                let other = self.table.entry(key.other_question()).or_insert(blank);
+                other.no_win_below = u16::MAX;
+            }
+            // A refutation beyond every game's end (see `game_bound`): the other person wins,
+            // within that bound of its moves (an upper bound of what its proof needs).
+            let ([black, white], _) = key.parts();
+            let stones = (black.count_ones() + white.count_ones()) as usize;
+            let bound = u16::try_from(2 * points.saturating_sub(stones) + 2).unwrap_or(NO_PROOF);
+            if known.no_win_below > bound {
+                let other = self.table.entry(key.other_question()).or_insert(blank);
+                other.win_in = other.win_in.min(bound);
+            }
         }
+        self.cap = self.table.len() + TABLE_CAP;
     }
 
     fn export(&self, store: &mut Store) {

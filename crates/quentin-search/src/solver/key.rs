@@ -26,6 +26,16 @@ impl Key {
         (self.stones, self.flags)
     }
 
+    /// The same position as the other kind of node: the question asked of the other person
+    /// (the attacker to move instead of the defender, or the reverse). The flag is the same in
+    /// every image, so the least image stays the least.
+    pub(super) fn other_question(self) -> Key {
+        Key {
+            stones: self.stones,
+            flags: self.flags ^ 0b100,
+        }
+    }
+
     /// The key of a node never looked up (settled when it was made).
     pub(super) const NONE: Key = Key {
         stones: [0; 2],
@@ -113,6 +123,11 @@ impl Keyer {
             exact: size * size <= 128,
             maps,
         }
+    }
+
+    /// The points of the board (the stones of an exact key are bits among them).
+    pub(super) fn points(&self) -> usize {
+        self.size * self.size
     }
 
     /// The key of `pos` as a node where the attacker is to move or not.

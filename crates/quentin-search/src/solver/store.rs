@@ -166,6 +166,20 @@ impl Store {
         Ok(store)
     }
 
+    /// A store kept in memory only (for a solve that needs its proofs afterwards, as the
+    /// book's maker does, without a directory): [`Store::save`] would write to `proofs` in the
+    /// working directory, so it is never saved.
+    #[must_use]
+    pub fn in_memory(game: Game, size: usize) -> Store {
+        Store {
+            path: PathBuf::from("proofs"),
+            game,
+            size,
+            known: HashMap::new(),
+            loaded: 0,
+        }
+    }
+
     /// Writes the store to its directory (made if need be), through a file renamed over the
     /// old one, so that a stop midway leaves the old store whole.
     ///

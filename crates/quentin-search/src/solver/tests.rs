@@ -279,4 +279,42 @@ fn to_the_end_matches_the_deepest_reference() {
     }
 }
 
+/// Options with `store` and the rest as by default.
+fn with(store: &mut Store) -> SolveOptions<'_> {
+    SolveOptions {
+        store: Some(store),
+        ..SolveOptions::default()
+    }
+}
+
+#[test]
+fn a_store_without_the_pie_rule_serves_the_board_with_it() {
+    // The store's proofs for one person refute the other person's question of the same
+    // positions, which the pie rule's swap asks: the same answers, fewer positions.
+    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+        let start = |pie| {
+            Setup {
+                size: 4,
+                pie,
+                ..Setup::new(game)
+            }
+            .start()
+            .unwrap()
+        };
+        let fresh = solve(&start(true), &SolveLimits::default());
+        let mut store = Store::in_memory(game, 4);
+        let off = solve_in(&start(false), &SolveLimits::default(), with(&mut store));
+        assert!(off.complete);
+        let on = solve_in(&start(true), &SolveLimits::default(), with(&mut store));
+        assert_eq!(on.verdict, fresh.verdict, "{game}");
+        assert_eq!(on.winning, fresh.winning, "{game}");
+        assert!(
+            on.nodes < fresh.nodes / 2,
+            "{game}: {} {}",
+            on.nodes,
+            fresh.nodes
+        );
+    }
+}
+
 mod techniques;
