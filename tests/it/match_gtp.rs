@@ -75,9 +75,14 @@ done
 
 /// A `quentin match` on Quentin 5×5 at 2000 playouts a move, run in `dir`.
 fn match_command(dir: &Path, opponent: &str, extra: &[&str]) -> Command {
+    match_command_at(dir, opponent, "5", extra)
+}
+
+/// [`match_command`] on a board of `size`.
+fn match_command_at(dir: &Path, opponent: &str, size: &str, extra: &[&str]) -> Command {
     let mut cmd = crate::isolated::quentin();
     cmd.current_dir(dir)
-        .args(["match", "--game", "quentin", "--size", "5"])
+        .args(["match", "--game", "quentin", "--size", size])
         .args(["--playouts", "2000", "--threads", "1", "--seed", "3"])
         .args(["--opponent", "gtp", "--opponent-command", opponent])
         .args(extra);
@@ -184,15 +189,17 @@ fn a_match_against_our_own_gtp_engine_swaps_both_ways_in_the_old_commands() {
     // The engine behind a shell pipeline that logs what it hears and what it says. A level below
     // full strength plays the same moves on every run (one thread, fixed playouts, the seed),
     // and keeps the search its ladder was measured with as full strength changes: level 7's
-    // openings on 5×5, on both sides, are ones each side swaps in these four games.
+    // openings on 6×6, on both sides, are ones each side swaps in these four games. (On 5×5,
+    // solved, level 7 plays the book's moves, which swap only the nine winning openings.)
     let engine = format!(
         "sh -c 'tee -a in.log | \"{}\" gtp --level 7 --threads 1 --seed 1 | tee -a out.log'",
         env!("CARGO_BIN_EXE_quentin")
     );
     let out = common::run_guarded(
-        match_command(
+        match_command_at(
             &dir,
             &engine,
+            "6",
             &[
                 "--level",
                 "7",
@@ -249,7 +256,7 @@ fn a_match_against_our_own_gtp_engine_swaps_both_ways_in_the_old_commands() {
     // before the engine's group is killed is a race of `tee`'s, not counted.)
     for (command, count) in [
         ("set_game quentin", 4),
-        ("boardsize 5", 4),
+        ("boardsize 6", 4),
         ("set_pie on", 4),
         ("time_settings 0 10 1", 4),
     ] {

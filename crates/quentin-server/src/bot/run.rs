@@ -240,7 +240,7 @@ async fn cancel_tournament(ctx: &Context, who: &Who, id: TournamentId) -> Result
         ctx.hub.cancel_tournament(me, id, now).await?;
         return Ok(Outcome::Cancelled);
     }
-    session::carry_out(ctx, who, &Order::CancelTournament(id.0))
+    session::carry_out(ctx, who, &Order::CancelTournament(id))
         .await
         .map_err(Refused::Said)?;
     let mut lobby = ctx.hub.watch_lobby();

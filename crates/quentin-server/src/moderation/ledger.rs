@@ -23,13 +23,14 @@ use anyhow::Result;
 use deadpool_postgres::Pool;
 
 use super::{AuditRow, Ban, Order, Sanctions};
-use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId, TournamentId};
 use crate::store::ledger::{
     AuditLine, AuditTail, ChallengeOpen, Decision, Flag, GameOver, NameFacts, NameFree, NameHeld,
     Named, Plan, PlayerNamed, Sanction, SanctionRows, TournamentStatus, Write,
 };
 use crate::store::postgres::ledger as pg;
 use crate::store::sqlite::ledger::{self as lite, LedgerFile};
+use crate::tournament::Status;
 
 /// The ledger of one store.
 #[derive(Clone)]
@@ -410,13 +411,11 @@ fn abort(s: &Stamp, id: GameId, over: Option<bool>) -> Decision<String> {
 }
 
 /// `tournament cancel ID`: said in the audit log (its director cancels it on reading it).
-fn cancel(s: &Stamp, id: i64, status: Option<String>) -> Decision<String> {
-    let shown = crate::tournament::TournamentId(id);
+fn cancel(s: &Stamp, id: TournamentId, status: Option<Status>) -> Decision<String> {
+    let shown = id;
     match status {
         None => Err(format!("no tournament {shown}")),
-        Some(status) if status != "open" && status != "running" => {
-            Err(format!("tournament {shown} is {status}"))
-        }
+        Some(status) if !status.under_way() => Err(format!("tournament {shown} is {status}")),
         Some(_) => Ok(s.plan(
             Vec::new(),
             &format!("tournament {shown}"),

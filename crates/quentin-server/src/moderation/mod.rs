@@ -12,7 +12,7 @@ pub mod ledger;
 pub mod session;
 pub mod watch;
 
-use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId, TournamentId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
@@ -52,7 +52,7 @@ pub enum Order {
     /// `log`.
     Log,
     /// `tournament cancel ID`: the tournament cancelled, its games under way aborted.
-    CancelTournament(i64),
+    CancelTournament(TournamentId),
     /// `free NAME`: a name an operator took from a player (`rename`) given back, for anyone to
     /// take again.
     Free(String),
@@ -136,14 +136,12 @@ impl Order {
             "log" => return Err("log takes no words after it".to_string()),
             "tournament" => match words {
                 [_, "cancel", id] => Order::CancelTournament(
-                    super::tournament::TournamentId::parse(id)
-                        .ok_or_else(|| {
-                            format!(
-                                "bad tournament number {}: say t1, t2...",
-                                super::spec::shown(id)
-                            )
-                        })?
-                        .0,
+                    super::tournament::TournamentId::parse(id).ok_or_else(|| {
+                        format!(
+                            "bad tournament number {}: say t1, t2...",
+                            super::spec::shown(id)
+                        )
+                    })?,
                 ),
                 _ => return Err("tournament cancel ID".to_string()),
             },
@@ -202,10 +200,7 @@ impl Order {
             Order::Unmark(name) => format!("unmarked {name}"),
             Order::Players(_) => "no players".to_string(),
             Order::Log => "the audit log is empty".to_string(),
-            Order::CancelTournament(id) => format!(
-                "cancelled tournament {}",
-                super::tournament::TournamentId(*id)
-            ),
+            Order::CancelTournament(id) => format!("cancelled tournament {id}"),
             Order::Op(name) => format!("{name} is an operator"),
             Order::Deop(name) => format!("{name} is no longer an operator"),
         }
@@ -381,7 +376,7 @@ mod tests {
         assert!(Order::parse(&["frobnicate"]).is_err());
         assert_eq!(
             Order::parse(&["tournament", "cancel", "t3"]),
-            Ok(Order::CancelTournament(3))
+            Ok(Order::CancelTournament(TournamentId(3)))
         );
         assert!(
             Order::parse(&["tournament", "cancel", "3"])

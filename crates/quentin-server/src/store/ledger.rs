@@ -11,7 +11,8 @@
 //! nothing. Every value is read as its column's type: a wrong one is an error, never a 0 or an
 //! empty word.
 
-use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId, TournamentId};
+use crate::tournament::Status;
 /// A player as the store names them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Named {
@@ -214,10 +215,20 @@ pub const HOLDS: &str = "SELECT what, whom FROM audit WHERE what IN ('rename', '
 
 /// Tournament `0`'s status, if there is one.
 #[derive(Clone, Copy, Debug)]
-pub struct TournamentStatus(pub i64);
+pub struct TournamentStatus(pub TournamentId);
 
 impl Need for TournamentStatus {
-    type Facts = Option<String>;
+    type Facts = Option<Status>;
+}
+
+/// A tournament's status as the store keeps it (its word), read.
+///
+/// # Errors
+/// A word this version does not know.
+pub fn status_of(tournament: TournamentId, word: &str) -> anyhow::Result<Status> {
+    Status::from_word(word).ok_or_else(|| {
+        anyhow::anyhow!("tournament {tournament}: a status this version does not know: {word:?}")
+    })
 }
 
 /// Whether challenge `0` is there and open (on PostgreSQL, locked until the order ends).

@@ -71,15 +71,15 @@ fn each_order_decides_its_rows_its_audit_line_and_its_words() {
         "game 4"
     );
     assert_eq!(
-        cancel(&stamp("cancel"), 3, None),
+        cancel(&stamp("cancel"), TournamentId(3), None),
         Err("no tournament t3".to_string())
     );
     assert_eq!(
-        cancel(&stamp("cancel"), 3, Some("finished".into())),
-        Err("tournament t3 is finished".to_string())
+        cancel(&stamp("cancel"), TournamentId(3), Some(Status::Over)),
+        Err("tournament t3 is over".to_string())
     );
     assert_eq!(
-        audit_of(&cancel(&stamp("cancel"), 3, Some("running".into())).unwrap()).whom,
+        audit_of(&cancel(&stamp("cancel"), TournamentId(3), Some(Status::Running)).unwrap()).whom,
         "tournament t3"
     );
     assert_eq!(

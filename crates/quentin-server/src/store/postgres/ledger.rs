@@ -263,7 +263,10 @@ impl Read for TournamentStatus {
             .await?
         {
             None => Ok(None),
-            Some(r) => Ok(Some(r.try_get(0)?)),
+            Some(r) => Ok(Some(crate::store::ledger::status_of(
+                self.0,
+                &r.try_get::<_, String>(0)?,
+            )?)),
         }
     }
 }

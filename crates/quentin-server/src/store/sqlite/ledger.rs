@@ -268,13 +268,15 @@ impl Read for GameOver {
 
 impl Read for TournamentStatus {
     fn read(&self, tx: &Transaction<'_>) -> Result<Self::Facts> {
-        Ok(tx
+        let word: Option<String> = tx
             .query_row(
                 "SELECT status FROM tournaments WHERE id = ?1",
                 [self.0],
                 |r| r.get(0),
             )
-            .optional()?)
+            .optional()?;
+        word.map(|word| crate::store::ledger::status_of(self.0, &word))
+            .transpose()
     }
 }
 
