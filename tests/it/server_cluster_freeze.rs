@@ -15,11 +15,13 @@ use crate::serve::pg::{Database, query_i64};
 use crate::serve::{Bot, TIMEOUT, key, scratch};
 use crate::server_cluster_faults::{Duel, at_will, signal};
 
-/// Plays game `duel` on between `bots` on a thread of its own until the flag given back is
-/// set: the moment of each answered move.
+/// Plays game `duel` on between `bots` on a thread of its own, game after game (each new one
+/// accepted by `accepter`, whose process owns it), until the flag given back is set: the
+/// moment of each answered move.
 fn timed(
     mut duel: Duel,
     mut bots: [Bot; 2],
+    mut accepter: Bot,
 ) -> (
     Arc<AtomicBool>,
     Arc<Mutex<Vec<Instant>>>,
@@ -30,7 +32,13 @@ fn timed(
     let thread = {
         let (stop, times) = (stop.clone(), times.clone());
         std::thread::spawn(move || {
-            while !stop.load(Ordering::SeqCst) && duel.step(&mut bots) {
+            let mut seed = 100;
+            while !stop.load(Ordering::SeqCst) {
+                if !duel.step(&mut bots) {
+                    seed += 1;
+                    duel = Duel::start(&mut bots, &mut accepter, seed);
+                    continue;
+                }
                 times.lock().unwrap().push(Instant::now());
             }
         })
@@ -112,7 +120,7 @@ fn a_move_stuck_behind_a_frozen_owner_s_transaction_holds_up_no_other_game() {
     }
 
     // Game 2 plays on while A's transaction stays open.
-    let (stop, times, game_two) = timed(other, two);
+    let (stop, times, game_two) = timed(other, two, dave_accepts);
     let (mut first, mut last) = (None, None);
     while query_i64(&db.url, &a_open) > 0 {
         let now = Instant::now();
@@ -121,8 +129,27 @@ fn a_move_stuck_behind_a_frozen_owner_s_transaction_holds_up_no_other_game() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let (first, last) = (first.unwrap(), last.unwrap());
-    // A little longer, past the database's end of A's transaction and game 1's takeover.
-    std::thread::sleep(Duration::from_secs(2));
+    // On past the database's end of A's transaction: until another process has taken game 1
+    // over and game 2 has been answered once more after that.
+    let owner = format!(
+        "SELECT coalesce((SELECT (process NOT LIKE '%/{}/%')::INT::BIGINT FROM owners
+         WHERE game = {}), 0)",
+        a.pid(),
+        duel.id
+    );
+    let started = Instant::now();
+    while query_i64(&db.url, &owner) == 0 {
+        assert!(started.elapsed() < TIMEOUT, "game 1 was never taken over");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let taken = times.lock().unwrap().len();
+    while times.lock().unwrap().len() <= taken {
+        assert!(
+            started.elapsed() < TIMEOUT,
+            "game 2 stopped after game 1's takeover"
+        );
+        std::thread::yield_now();
+    }
     stop.store(true, Ordering::SeqCst);
     game_two.join().unwrap();
     signal(a.pid(), "CONT");
