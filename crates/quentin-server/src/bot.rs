@@ -17,33 +17,13 @@ use tokio::sync::watch;
 use super::channel::{Ended, Inbox, Input, Out};
 use super::moderation::session;
 use super::{Context, Presence};
-use crate::ids::{GameId, PlayerId};
+use crate::ids::GameId;
+use crate::who::Who;
 
 use command::BotCommand;
 
 /// The longest command line read, in bytes before its newline; a longer one is refused whole.
 const MAX_LINE: usize = 4096;
-
-/// Who the session is: the key's fingerprint and, once registered, the player.
-pub struct Who {
-    /// The SSH key's SHA-256 fingerprint.
-    pub key: String,
-    /// The address it connected from.
-    pub address: Option<std::net::IpAddr>,
-    /// The player's number and name.
-    pub player: Option<(PlayerId, String)>,
-}
-
-impl Who {
-    /// Who this is, for the host's reports: the player's name, or the key of one unregistered.
-    #[must_use]
-    pub fn shown(&self) -> String {
-        match &self.player {
-            Some((_, name)) => name.clone(),
-            None => format!("key {}", self.key),
-        }
-    }
-}
 
 /// The session's input: the bytes that came and not yet read, and whether more may come.
 struct Reader {

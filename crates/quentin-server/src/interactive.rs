@@ -25,11 +25,11 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{TerminalOptions, Viewport};
 
-use super::bot::Who;
 use super::channel::{Ended, Inbox, Input, Keys, Out};
 use super::spec::TimeControl;
 use super::{Context, Presence};
 use crate::ids::{GameId, PlayerId};
+use crate::who::Who;
 use driver::drive;
 use game::game_screen;
 use lobby::LobbyGlue;
@@ -327,7 +327,7 @@ pub async fn run(
                             operators_screen(&ctx, &operator, &mut screen, &mut input).await
                         }
                         Next::Operators => {
-                            lobby.say(super::moderation::session::NOT_AN_OPERATOR, true);
+                            lobby.say(crate::moderation::NOT_AN_OPERATOR, true);
                             Next::Lobby
                         }
                         Next::Quit => break,

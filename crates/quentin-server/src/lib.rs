@@ -50,6 +50,7 @@ pub(crate) mod ssh;
 pub mod store;
 pub mod tournament;
 pub(crate) mod translate;
+pub(crate) mod who;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;

@@ -5,36 +5,26 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
+use russh::keys::PrivateKey;
 use russh::keys::ssh_key::LineEnding;
 use russh::keys::ssh_key::private::{Ed25519Keypair, KeypairData};
-use russh::keys::{HashAlg, PrivateKey};
-use russh::{MethodKind, MethodSet};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, watch};
+use tokio::sync::watch;
 use tracing::Instrument as _;
 
-use super::access::{Access, AccessFiles, KeyList, Lists};
-use super::clock::Clock;
-use super::cluster::Cluster;
-use super::gate::{Bounds, Gate};
-use super::hub::{FairLimits, Hub, HubLimits};
+use super::Context;
+use super::access::{AccessFiles, KeyList, Lists};
+use super::hub::FairLimits;
 use super::link::{Cut, Link};
 use super::metrics::metrics;
-use super::moderation::Ledger;
-use super::moderation::watch::Moderation;
-use super::report::{say, survive};
 use super::ssh::Connection;
-use super::store::Sqlite;
-use super::store::postgres::{self, Postgres};
-use super::store::puzzles::PuzzleRow;
-use super::{Context, Limits};
 
-/// How long a stop waits for the clients to take their last words and close.
-const STOP_WAIT: Duration = Duration::from_secs(3);
+mod serve;
+
+pub use serve::serve;
 
 /// What `quentin serve` was asked.
 #[derive(Clone, Debug)]
@@ -290,253 +280,4 @@ fn summary(lists: &Lists) -> String {
         "{allow}, a message of the day of {} lines, {operators} operators named by a file",
         lists.motd.len()
     )
-}
-
-/// Runs `quentin serve` until SIGINT or SIGTERM.
-///
-/// # Errors
-/// A data directory, store or address that cannot be used.
-pub fn serve(options: &ServeOptions) -> Result<()> {
-    if options.max_sessions == 0
-        || options.sessions_per_key == 0
-        || options.max_startups == 0
-        || options.max_startups_per_address == 0
-        || options.login_grace_time == 0
-        || options.database_pool == 0
-        || options.fair.asks_per_minute == 0
-        || options.fair.live_games == 0
-        || options.registrations_per_hour == 0
-        || options.keep_logins == 0
-    {
-        bail!(
-            "--max-sessions, --sessions-per-key, --max-startups, --max-startups-per-address, \
-             --login-grace-time, --database-pool, --challenges-per-minute, \
-             --live-games-per-player, --registrations-per-hour and --keep-logins must be at \
-             least 1"
-        );
-    }
-    start_log(&options.log_level)?;
-    // A bad list stops the start, before anything is opened.
-    let access = Access::load(options.access.clone())?;
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder
-        .create(&options.data)
-        .with_context(|| format!("cannot make the data directory {}", options.data.display()))?;
-    // Held until the server stops: a second server on this directory's store is refused.
-    // Processes on one database share it, and the directory holds only the host key.
-    let _lock = match options.database {
-        None => Some(lock_data(&options.data)?),
-        Some(_) => None,
-    };
-    let key = host_key(&options.data)?;
-    let fingerprint = key.public_key().fingerprint(HashAlg::Sha256);
-    let clock = if options.test_hooks {
-        Clock::for_tests()
-    } else {
-        Clock::new()
-    };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the server's runtime")?;
-    // The watchers' screens are drawn on a thread of their own: the players' work (their
-    // moves, their answers, every SSH connection) never queues behind a crowd's frames.
-    let watchers = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .thread_name("quentin-watchers")
-        .enable_all()
-        .build()
-        .context("cannot start the watchers' runtime")?;
-    let hub_limits = HubLimits {
-        challenges_per_player: options.challenges_per_player,
-        fair: options.fair,
-    };
-    let name = cluster_name(&options.listen);
-    let (hub, pool) = match &options.database {
-        None => {
-            let store = Sqlite::open(&options.data.join("server.db"))?;
-            (Hub::open(store, hub_limits, clock.now())?, None)
-        }
-        Some(url) => {
-            let what = postgres::shown_url(url);
-            let config = postgres::config(url, &name)?;
-            let (hub, pool) = runtime.block_on(async {
-                let pool = postgres::pool(config.clone(), options.database_pool).await?;
-                let store = Postgres::open(pool.clone(), &name, &what).await?;
-                let hub = Hub::open_postgres(store, hub_limits, clock.now()).await?;
-                Ok::<_, anyhow::Error>((hub, pool))
-            })?;
-            (hub, Some((pool, config)))
-        }
-    };
-    let ledger = match &pool {
-        None => Ledger::sqlite(&options.data.join("server.db"))?,
-        Some((pool, _)) => Ledger::postgres(pool.clone()),
-    };
-    for damaged in hub.damaged() {
-        // Said to the host at the start: these stay out of play until repaired.
-        tracing::warn!("{damaged}; it stays out of play");
-    }
-    let limits = Limits {
-        max_sessions: options.max_sessions,
-        sessions_per_key: options.sessions_per_key,
-        idle: Duration::from_secs(options.idle_timeout.max(1)),
-        login_grace: Duration::from_secs(options.login_grace_time),
-    };
-    let ctx = Arc::new(Context {
-        hub,
-        clock,
-        limits,
-        gate: Gate::new(Bounds {
-            max_startups: options.max_startups,
-            startups_per_address: options.max_startups_per_address,
-            max_sessions: options.max_sessions,
-            sessions_per_key: options.sessions_per_key,
-            login_grace: Duration::from_secs(options.login_grace_time),
-        }),
-        connections: AtomicUsize::new(0),
-        stop: watch::channel(false).0,
-        cut_all: watch::channel(false).0,
-        closed: Notify::new(),
-        reviews: super::reviews::Reviews::new(options.review_threads),
-        access,
-        moderation: Moderation::new(ledger).keeping_logins(options.keep_logins),
-        signups: super::signup::Signups::new(options.registrations_per_hour),
-        watchers: Some(watchers.handle().clone()),
-    });
-    let config = Arc::new(russh::server::Config {
-        // Keys only; keyboard-interactive is offered only to tell a client that has no key
-        // how to make one (`ssh.rs`), then refused.
-        methods: MethodSet::from(&[MethodKind::PublicKey, MethodKind::KeyboardInteractive][..]),
-        keys: vec![key],
-        // The sessions close themselves after the idle timeout without input, and each
-        // connection's task closes it when it has not logged in within the grace time or runs
-        // no session for the idle timeout; this closes a connection that sends nothing at all,
-        // not even an answer to a keepalive (frames and keepalives start this time afresh).
-        inactivity_timeout: Some(Duration::from_secs(options.idle_timeout.max(60))),
-        keepalive_interval: Some(Duration::from_secs(30)),
-        keepalive_max: 3,
-        auth_rejection_time: Duration::from_millis(300),
-        auth_rejection_time_initial: Some(Duration::ZERO),
-        max_auth_attempts: 6,
-        ..Default::default()
-    });
-    runtime.block_on(async move {
-        // The shipped puzzles in the store, those it holds keeping their ratings.
-        let rows: Vec<PuzzleRow> = options.puzzles.iter().map(PuzzleRow::shipped).collect();
-        ctx.hub
-            .add_puzzles(rows)
-            .await
-            .map_err(|refusal| anyhow::anyhow!("cannot add the puzzles to the store: {refusal}"))?;
-        if let Some((pool, config)) = pool {
-            Cluster::join(&ctx, pool, config, name)
-                .await
-                .context("cannot join the other server processes on the database")?;
-        }
-        // The sanctions in force before anyone logs in; then read again every half second.
-        ctx.moderation
-            .start(&ctx.hub, ctx.clock.now())
-            .await
-            .context("cannot read the operators' ledger")?;
-        tokio::spawn(super::moderation::watch::run(ctx.clone()));
-        let listener = TcpListener::bind(&options.listen)
-            .await
-            .with_context(|| format!("cannot listen on {}", options.listen))?;
-        let address = listener.local_addr()?;
-        let metrics_at = match &options.metrics {
-            None => None,
-            Some(at) => {
-                let metrics = TcpListener::bind(at)
-                    .await
-                    .with_context(|| format!("cannot serve the metrics on {at}"))?;
-                let bound = metrics.local_addr()?;
-                tokio::spawn(super::metrics::serve(
-                    ctx.clone(),
-                    metrics,
-                    ctx.stop.subscribe(),
-                ));
-                Some(bound)
-            }
-        };
-        // Nothing written for the host can stop the server: its reader may be gone.
-        say(format_args!("quentin serve: listening on {address}"));
-        say(format_args!("host key fingerprint: {fingerprint}"));
-        say(format_args!("data: {}", options.data.display()));
-        if let Some(url) = &options.database {
-            say(format_args!("database: {}", postgres::shown_url(url)));
-        }
-        if let Some(at) = metrics_at {
-            say(format_args!("metrics: http://{at}/metrics"));
-        }
-        if options.test_hooks {
-            // Never on a server for people: any session may fail the store or stop the clock.
-            say(format_args!(
-                "test hooks: ON (clock advance, store fail, hold, notes, panic): a server for \
-                 tests only, never for play"
-            ));
-            tracing::warn!("started with --test-hooks: a server for tests only, never for play");
-        }
-        let ticker = ctx.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_secs(1));
-            loop {
-                tick.tick().await;
-                // A tick that fails (its writes are retried by the next one) or panics does
-                // not end the ticks: the clocks keep running out.
-                let ctx = ticker.clone();
-                survive("the clock's tick", async move {
-                    ctx.hub.tick(ctx.clock.now()).await;
-                    ctx.hub.direct(ctx.clock.now()).await;
-                })
-                .await;
-            }
-        });
-        tracing::info!(%address, "listening; {}", summary(&ctx.access.lists()));
-        let accepting = tokio::spawn(accept(ctx.clone(), config, listener, ctx.stop.subscribe()));
-        let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
-        let reader = ctx.clone();
-        tokio::spawn(async move {
-            while hangup.recv().await.is_some() {
-                match reader.access.reload() {
-                    Ok(lists) => tracing::info!("the lists read again: {}", summary(&lists)),
-                    Err(e) => tracing::warn!("{e:#}; the lists stay as they were"),
-                }
-            }
-        });
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-        tracing::info!("stopping");
-        // Every session gives its client's terminal back and says why; the clients then
-        // close their connections. A client that does not is left to the disconnect below.
-        ctx.stop.send_replace(true);
-        let _ = accepting.await;
-        let all_closed = || async {
-            loop {
-                let closed = ctx.closed.notified();
-                if ctx.connections.load(Ordering::SeqCst) == 0 {
-                    break;
-                }
-                closed.await;
-            }
-        };
-        let _ = tokio::time::timeout(STOP_WAIT, all_closed()).await;
-        // The connections left are cut (each says so in the log).
-        ctx.cut_all.send_replace(true);
-        let _ = tokio::time::timeout(Duration::from_secs(1), all_closed()).await;
-        // Everything is committed as it happens; the last heartbeat says when the server went.
-        let last = ctx.clone();
-        survive("the last tick", async move {
-            last.hub.tick(last.clock.now()).await;
-        })
-        .await;
-        ctx.hub.close().await;
-        say("quentin serve: stopped");
-        Ok(())
-    })
 }

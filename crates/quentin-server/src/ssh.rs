@@ -14,7 +14,7 @@ use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::watch;
 
 use super::Context;
-use super::bot::{self, Who};
+use super::bot;
 use super::channel::{Feed, Inbox, Out};
 use super::gate::{KeySlot, Login, Startup};
 use super::interactive::{self, Terminal};
@@ -23,6 +23,7 @@ use super::metrics::{SessionCount, metrics};
 use super::moderation::session;
 use super::report::spawn_supervised;
 use crate::ids::GameId;
+use crate::who::Who;
 
 /// What a client that could not log in with a key is told: OpenSSH shows keyboard-interactive's
 /// instructions, and tries that method only after its keys, so a player whose key worked never

@@ -11,10 +11,12 @@
 pub mod backup;
 pub mod ledger;
 pub(crate) mod migrate;
+pub mod plan;
 pub mod postgres;
 pub mod puzzles;
 mod rows;
 mod schema;
+pub(crate) mod sql;
 pub(crate) mod sqlite;
 pub mod tables;
 pub mod tournaments;

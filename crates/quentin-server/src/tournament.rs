@@ -11,6 +11,7 @@
 //! docs/server.md says which of the FIDE Dutch system's rules the Swiss pairing keeps.
 
 pub mod arena;
+pub mod arena_score;
 pub mod refusal;
 pub mod roundrobin;
 pub mod settings;

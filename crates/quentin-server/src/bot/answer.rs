@@ -9,7 +9,7 @@ use super::command::ParseError;
 use super::{puzzle, tournament};
 use crate::hub::{ChallengeView, GameView, Refusal, TournamentView};
 use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
-use crate::moderation::session;
+use crate::moderation::{OrderRefusal, session};
 use crate::puzzles::{self, PuzzleRefusal, Served};
 use crate::spec::TimeControl;
 use crate::store::RatingRow;
@@ -125,8 +125,16 @@ pub enum Refused {
     NoTakebackAsked,
     /// `takeback ID` with other words after it.
     TakebackUsage,
-    /// Refused in words written elsewhere (the moderation's, the sign-ups', a test hook's).
+    /// An operator's order refused (or a renamed player's new name).
+    Order(OrderRefusal),
+    /// Refused in words written elsewhere (the sign-ups', a test hook's).
     Said(String),
+}
+
+impl From<OrderRefusal> for Refused {
+    fn from(refusal: OrderRefusal) -> Refused {
+        Refused::Order(refusal)
+    }
 }
 
 impl From<Refusal> for Refused {
@@ -207,7 +215,7 @@ fn why(refused: &Refused) -> String {
         Refused::Parse(error) => error.why.clone(),
         Refused::RegisterFirst => "register first: register NAME".to_string(),
         Refused::Renamed => session::RENAMED.to_string(),
-        Refused::NotAnOperator => session::NOT_AN_OPERATOR.to_string(),
+        Refused::NotAnOperator => OrderRefusal::NotAnOperator.to_string(),
         Refused::AlreadyRegistered(name) => format!("already registered as {name}"),
         Refused::Hub(refusal) => refusal.to_string(),
         Refused::Puzzle(refusal) => refusal.to_string(),
@@ -217,6 +225,7 @@ fn why(refused: &Refused) -> String {
         }
         Refused::NoTakebackAsked => "no takeback asked".to_string(),
         Refused::TakebackUsage => "takeback ID [yes|no]".to_string(),
+        Refused::Order(refusal) => refusal.to_string(),
         Refused::Said(words) => words.clone(),
     }
 }

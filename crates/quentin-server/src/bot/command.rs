@@ -317,7 +317,9 @@ fn parse_words(word: &str, words: &[&str]) -> Result<BotCommand, String> {
         "whoami" => return Err("whoami takes no words after it".to_string()),
         "motd" if args.is_empty() => BotCommand::Motd,
         "motd" => return Err("motd takes no words after it".to_string()),
-        word if ORDER_WORDS.contains(&word) => BotCommand::Order(Order::parse(words)?),
+        word if ORDER_WORDS.contains(&word) => {
+            BotCommand::Order(Order::parse(words).map_err(|usage| usage.to_string())?)
+        }
         "abort" => match (id_of(words)?, args) {
             (id, [_]) => BotCommand::Abort(GameId(id)),
             _ => return Err("abort ID".to_string()),

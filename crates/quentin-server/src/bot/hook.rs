@@ -3,11 +3,11 @@
 //! test server, one started with the hidden `quentin serve --test-hooks` (its start lines say
 //! so); on any other server they are unknown commands, as any word the protocol lacks.
 
-use super::Who;
 use super::answer::{Outcome, Refused};
 use crate::Context;
 use crate::ids::GameId;
 use crate::moderation::session;
+use crate::who::Who;
 
 /// A test hook, parsed.
 #[derive(Clone, Debug, PartialEq)]

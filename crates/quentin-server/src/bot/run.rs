@@ -3,7 +3,6 @@
 //! [`super::answer`]).
 
 use super::Reader;
-use super::Who;
 use super::answer::{Outcome, Refused};
 use super::command::{BotCommand, Gate, ParseError, TakebackReply};
 use super::puzzle::LEADERS;
@@ -14,6 +13,7 @@ use crate::ids::{GameId, PlayerId};
 use crate::moderation::{self, Order, session};
 use crate::puzzles;
 use crate::tournament::{Status, TournamentId, TournamentRefusal};
+use crate::who::Who;
 
 /// Runs a line for `who`: the gate first (one not admitted hears why, even when the line
 /// does not parse), then the command. `register` may give the session its player.
@@ -90,11 +90,7 @@ async fn command_of(
         BotCommand::Whoami => Outcome::Name(name(who)?),
         // The host's message of the day, a line a line, to anyone.
         BotCommand::Motd => Outcome::Motd(ctx.access.lists().motd.clone()),
-        BotCommand::Order(order) => Outcome::Ordered(
-            session::carry_out(ctx, who, &order)
-                .await
-                .map_err(Refused::Said)?,
-        ),
+        BotCommand::Order(order) => Outcome::Ordered(session::carry_out(ctx, who, &order).await?),
         BotCommand::Challenge(spec) => {
             Outcome::Challenged(hub.challenge(me(who)?, &spec, now).await?)
         }
@@ -179,7 +175,7 @@ fn name(who: &Who) -> Result<String, Refused> {
 /// operator renamed.
 async fn register(ctx: &Context, who: &mut Who, name: &str) -> Result<Outcome, Refused> {
     if let Some((id, _)) = who.player {
-        who.player = Some(session::pick(ctx, id, name).await.map_err(Refused::Said)?);
+        who.player = Some(session::pick(ctx, id, name).await?);
         return Ok(Outcome::Done);
     }
     ctx.signups.may(who.address).map_err(Refused::Said)?;
@@ -240,9 +236,7 @@ async fn cancel_tournament(ctx: &Context, who: &Who, id: TournamentId) -> Result
         ctx.hub.cancel_tournament(me, id, now).await?;
         return Ok(Outcome::Cancelled);
     }
-    session::carry_out(ctx, who, &Order::CancelTournament(id))
-        .await
-        .map_err(Refused::Said)?;
+    session::carry_out(ctx, who, &Order::CancelTournament(id)).await?;
     let mut lobby = ctx.hub.watch_lobby();
     let cancelled = || {
         ctx.hub

@@ -94,7 +94,7 @@ pub(super) async fn renewals(cluster: Arc<Cluster>, mut own: Own) {
 /// A database that cannot be reached.
 pub(super) async fn read_owners(cluster: &Cluster) -> Result<()> {
     let client = cluster.pool.get().await.map_err(|e| pool_error(&e))?;
-    let rows = pg::lease::owners(&**client).await?;
+    let rows = pg::relay::owners(&**client).await?;
     // Added to what the notifications told, never cleared: a game that started after this
     // read keeps the owner its news named.
     let mut owners = lock(&cluster.owners);

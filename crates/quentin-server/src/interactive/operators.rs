@@ -8,9 +8,9 @@ use quentin_app::screen::console::{Console, Leave};
 use super::driver::{Glue, drive};
 use super::{Next, Screen};
 use crate::Context;
-use crate::bot::Who;
 use crate::channel::Inbox;
 use crate::moderation::session;
+use crate::who::Who;
 
 /// The orders' words, shown under the title.
 const USAGE: &str = "ban NAME [until YYYY-MM-DD] REASON...  unban NAME  rename NAME  \

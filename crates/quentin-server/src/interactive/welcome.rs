@@ -11,9 +11,9 @@ use quentin_app::screen::notice::Notice;
 use super::Screen;
 use super::driver::{Glue, drive};
 use crate::Context;
-use crate::bot::Who;
 use crate::channel::Inbox;
 use crate::ids::PlayerId;
+use crate::who::Who;
 
 /// A notice: nothing to fetch, nothing to carry out.
 struct Noticed(Notice);

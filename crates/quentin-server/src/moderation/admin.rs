@@ -10,7 +10,7 @@ use std::path::Path;
 use anyhow::{Context as _, Result, anyhow, bail};
 
 use super::ledger::HOST;
-use super::{Ledger, Order};
+use super::{Ledger, Order, OrderRefusal};
 use crate::bot::tournament;
 use crate::hub::Hub;
 use crate::ids::Moment;
@@ -34,17 +34,16 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
     // The tournaments' tables, as the bot protocol's `tournaments` and `tournament ID`.
     let table = match words.as_slice() {
         ["tournaments"] => Some(None),
-        ["tournament", id] => Some(Some(TournamentId::parse(id).ok_or_else(|| {
-            anyhow!(
-                "bad tournament number {}: say t1, t2...",
-                crate::spec::shown(id)
-            )
-        })?)),
+        ["tournament", id] => {
+            Some(Some(TournamentId::parse(id).ok_or_else(|| {
+                anyhow!("{}", super::Usage::BadTournament((*id).to_string()))
+            })?))
+        }
         _ => None,
     };
     let order = match table {
         Some(_) => None,
-        None => Some(Order::parse(&words).map_err(|why| anyhow!(why))?),
+        None => Some(Order::parse(&words).map_err(|usage| anyhow!("{usage}"))?),
     };
     // What the order did, printed when its answer says nothing: the host sees it was done.
     let done = order.as_ref().map(Order::done);
@@ -92,7 +91,7 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
             }
         }
     };
-    match (answer.map_err(|why| anyhow!(why))?, done) {
+    match (answer.map_err(|why| anyhow!("{why}"))?, done) {
         (said, Some(done)) if said.is_empty() => Ok(done),
         (said, _) => Ok(said),
     }
@@ -109,7 +108,7 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 
 /// `tournaments` (with no `id`) or `tournament ID`, as the bot protocol answers them, from
 /// the store's rows.
-fn tournaments(hub: Hub, id: Option<TournamentId>, now: Moment) -> Result<String, String> {
+fn tournaments(hub: Hub, id: Option<TournamentId>, now: Moment) -> Result<String, OrderRefusal> {
     match id {
         None => Ok(hub
             .tournaments(now)
@@ -120,6 +119,6 @@ fn tournaments(hub: Hub, id: Option<TournamentId>, now: Moment) -> Result<String
         Some(id) => hub
             .tournament(id, now)
             .map(|view| tournament::lines(&view).join("\n"))
-            .ok_or_else(|| format!("no tournament {id}")),
+            .ok_or(OrderRefusal::NoTournament(id)),
     }
 }

@@ -22,15 +22,18 @@ use std::sync::Arc;
 use anyhow::Result;
 use deadpool_postgres::Pool;
 
-use super::{AuditRow, Ban, Order, Sanctions};
+use super::{AuditRow, Ban, Order, OrderRefusal, Sanctions};
 use crate::ids::{ChallengeId, GameId, Moment, PlayerId, TournamentId};
 use crate::store::ledger::{
-    AuditLine, AuditTail, ChallengeOpen, Decision, Flag, GameOver, NameFacts, NameFree, NameHeld,
-    Named, Plan, PlayerNamed, Sanction, SanctionRows, TournamentStatus, Write,
+    AuditLine, AuditTail, ChallengeOpen, Flag, GameOver, NameFacts, NameFree, NameHeld, Named,
+    Plan, PlayerNamed, Sanction, SanctionRows, TournamentStatus, Write,
 };
 use crate::store::postgres::ledger as pg;
 use crate::store::sqlite::ledger::{self as lite, LedgerFile};
 use crate::tournament::Status;
+
+/// The ledger's decision on the facts: a plan, or why the order is refused.
+type Decision<T> = crate::store::ledger::Decision<T, OrderRefusal>;
 
 /// The ledger of one store.
 #[derive(Clone)]
@@ -89,14 +92,9 @@ impl Stamp {
     }
 }
 
-/// The refusal of an order naming a player nobody is.
-fn no_player(name: &str) -> String {
-    format!("no player named {}", crate::spec::shown(name))
-}
-
 /// The player found, or the refusal of the order naming `name`.
-fn found(facts: Option<(Named, bool)>, name: &str) -> Result<(Named, bool), String> {
-    facts.ok_or_else(|| no_player(name))
+fn found(facts: Option<(Named, bool)>, name: &str) -> Result<(Named, bool), OrderRefusal> {
+    facts.ok_or_else(|| OrderRefusal::NoPlayer(name.to_string()))
 }
 
 impl Ledger {
@@ -125,7 +123,7 @@ impl Ledger {
         &self,
         need: N,
         decide: impl FnOnce(N::Facts) -> Decision<T> + Send + 'static,
-    ) -> Result<Result<T, String>>
+    ) -> Result<Result<T, OrderRefusal>>
     where
         N: lite::Read + pg::Read,
         T: Send + 'static,
@@ -140,7 +138,7 @@ impl Ledger {
     }
 
     /// Carries out `order` of `by` at `now` in the store: its answer (`Ok`: the lines after
-    /// `=`, `Err`: the reason after `?`).
+    /// `=`, `Err`: why it is refused, said after `?`).
     ///
     /// # Errors
     /// A failing store: nothing of the order is kept.
@@ -149,7 +147,7 @@ impl Ledger {
         by: &str,
         order: &Order,
         now: Moment,
-    ) -> Result<Result<String, String>> {
+    ) -> Result<Result<String, OrderRefusal>> {
         let s = Stamp {
             by: by.to_string(),
             what: order.word(),
@@ -170,14 +168,11 @@ impl Ledger {
                 })
                 .await
             }
-            Order::Unban(name) => self.lift(s, name, Sanction::Ban, "is not banned").await,
+            Order::Unban(name) => self.lift(s, name, Sanction::Ban).await,
             Order::Mark(name) => self.put(s, name, Flag::Mark).await,
-            Order::Unmark(name) => self.lift(s, name, Sanction::Mark, "is not marked").await,
+            Order::Unmark(name) => self.lift(s, name, Sanction::Mark).await,
             Order::Op(name) => self.put(s, name, Flag::Operator).await,
-            Order::Deop(name) => {
-                self.lift(s, name, Sanction::Operator, "is not an operator")
-                    .await
-            }
+            Order::Deop(name) => self.lift(s, name, Sanction::Operator).await,
             Order::Rename(name) => {
                 self.carry_out(player(&name, None), move |p| rename(&s, found(p, &name)?.0))
                     .await
@@ -222,15 +217,14 @@ impl Ledger {
         }
     }
 
-    /// `unban`, `unmark`, `deop`: the player's row of `sanction` deleted; `none`, after their
-    /// name, the refusal when they have none.
+    /// `unban`, `unmark`, `deop`: the player's row of `sanction` deleted, refused when they
+    /// have none.
     async fn lift(
         &self,
         s: Stamp,
         name: String,
         sanction: Sanction,
-        none: &'static str,
-    ) -> Result<Result<String, String>> {
+    ) -> Result<Result<String, OrderRefusal>> {
         let need = PlayerNamed {
             name: name.clone(),
             holding: Some(sanction),
@@ -238,7 +232,7 @@ impl Ledger {
         self.carry_out(need, move |p| {
             let (p, holds) = found(p, &name)?;
             if !holds {
-                return Err(format!("{} {none}", p.name));
+                return Err(OrderRefusal::NotHeld(p.name, sanction));
             }
             let player = p.id;
             Ok(s.plan(
@@ -252,7 +246,12 @@ impl Ledger {
     }
 
     /// `mark`, `op`: the player's row of `flag` put.
-    async fn put(&self, s: Stamp, name: String, flag: Flag) -> Result<Result<String, String>> {
+    async fn put(
+        &self,
+        s: Stamp,
+        name: String,
+        flag: Flag,
+    ) -> Result<Result<String, OrderRefusal>> {
         let need = PlayerNamed {
             name: name.clone(),
             holding: None,
@@ -330,13 +329,13 @@ impl Ledger {
     /// `player`, renamed by an operator, picks `name`: kept, and said in the audit log.
     ///
     /// # Errors
-    /// A failing store; inside, a name taken (the refusal's words).
+    /// A failing store; inside, a name taken (the refusal).
     pub async fn pick_name(
         &self,
         player: PlayerId,
         name: &str,
         now: Moment,
-    ) -> Result<Result<(), String>> {
+    ) -> Result<Result<(), OrderRefusal>> {
         let need = NameFree {
             player,
             name: name.to_string(),
@@ -353,15 +352,12 @@ fn ban(s: &Stamp, p: Named, until: Option<Moment>, reason: String) -> Decision<S
     if let Some(until) = until
         && until <= s.now
     {
-        return Err(format!(
-            "a ban until {} would ban nobody: that day has begun (UTC); give a day to come",
-            super::date(until)
-        ));
+        return Err(OrderRefusal::BanDayBegun(until));
     }
     // Stripped here too, whatever way the order came: only printable text is stored.
     let reason = super::printable(&reason);
     if reason.is_empty() {
-        return Err("a ban needs a reason".to_string());
+        return Err(OrderRefusal::BanWithoutReason);
     }
     let why = match until {
         Some(until) => format!("{reason} (until {})", super::date(until)),
@@ -383,7 +379,7 @@ fn ban(s: &Stamp, p: Named, until: Option<Moment>, reason: String) -> Decision<S
 fn rename(s: &Stamp, p: Named) -> Decision<String> {
     let new = placeholder(p.id);
     if p.name == new {
-        return Err(format!("{} has a new name to pick already", p.name));
+        return Err(OrderRefusal::RenamedAlready(p.name));
     }
     let writes = vec![
         Write::Name {
@@ -404,24 +400,18 @@ fn rename(s: &Stamp, p: Named) -> Decision<String> {
 /// `None` when there is no such game.
 fn abort(s: &Stamp, id: GameId, over: Option<bool>) -> Decision<String> {
     match over {
-        None => Err("no such game".to_string()),
-        Some(true) => Err("the game is over".to_string()),
+        None => Err(OrderRefusal::NoGame),
+        Some(true) => Err(OrderRefusal::GameOver),
         Some(false) => Ok(s.plan(Vec::new(), &format!("game {id}"), "", String::new())),
     }
 }
 
 /// `tournament cancel ID`: said in the audit log (its director cancels it on reading it).
 fn cancel(s: &Stamp, id: TournamentId, status: Option<Status>) -> Decision<String> {
-    let shown = id;
     match status {
-        None => Err(format!("no tournament {shown}")),
-        Some(status) if !status.under_way() => Err(format!("tournament {shown} is {status}")),
-        Some(_) => Ok(s.plan(
-            Vec::new(),
-            &format!("tournament {shown}"),
-            "",
-            String::new(),
-        )),
+        None => Err(OrderRefusal::NoTournament(id)),
+        Some(status) if !status.under_way() => Err(OrderRefusal::TournamentIs(id, status)),
+        Some(_) => Ok(s.plan(Vec::new(), &format!("tournament {id}"), "", String::new())),
     }
 }
 
@@ -429,10 +419,7 @@ fn cancel(s: &Stamp, id: TournamentId, status: Option<Status>) -> Decision<Strin
 /// processes drop it from the names they hold on reading it).
 fn free(s: &Stamp, name: &str, held: bool) -> Decision<String> {
     if !held {
-        return Err(format!(
-            "the name {} is not held: only a name an operator took with rename is",
-            crate::spec::shown(name)
-        ));
+        return Err(OrderRefusal::NameNotHeld(name.to_string()));
     }
     Ok(s.plan(Vec::new(), name, "", String::new()))
 }
@@ -440,7 +427,7 @@ fn free(s: &Stamp, name: &str, held: bool) -> Decision<String> {
 /// `close CHALLENGE`: an open challenge closed.
 fn close(s: &Stamp, id: ChallengeId, open: bool) -> Decision<String> {
     if !open {
-        return Err("no such challenge".to_string());
+        return Err(OrderRefusal::NoChallenge);
     }
     Ok(s.plan(
         vec![Write::CloseChallenge(id)],
@@ -454,17 +441,14 @@ fn close(s: &Stamp, id: ChallengeId, open: bool) -> Decision<String> {
 /// theirs.
 fn pick(player: PlayerId, name: &str, now: Moment, facts: NameFacts) -> Decision<()> {
     if facts.taken {
-        return Err("name taken".to_string());
+        return Err(OrderRefusal::NameTaken);
     }
     let old = facts.old.unwrap_or_else(|| placeholder(player));
     if old.eq_ignore_ascii_case(name) {
-        return Err(
-            "an operator took that name from you: pick another (only an operator can free it)"
-                .to_string(),
-        );
+        return Err(OrderRefusal::NameTakenFromYou);
     }
     if facts.held {
-        return Err("name taken".to_string());
+        return Err(OrderRefusal::NameTaken);
     }
     let s = Stamp {
         by: name.to_string(),

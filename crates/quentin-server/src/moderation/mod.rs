@@ -9,6 +9,7 @@
 
 mod admin;
 pub mod ledger;
+mod refusal;
 pub mod session;
 pub mod watch;
 
@@ -19,6 +20,7 @@ use std::fmt;
 pub use super::store::ledger::AuditRow;
 pub use admin::admin;
 pub use ledger::Ledger;
+pub use refusal::{BAN_USAGE, NOT_AN_OPERATOR, OrderRefusal, Usage};
 
 /// What an operator orders: the words after `? not an operator` is answered to a player who
 /// is not one.
@@ -89,20 +91,19 @@ impl Order {
     ///
     /// # Errors
     /// Unknown words, a missing name or number, a bad date.
-    pub fn parse(words: &[&str]) -> Result<Order, String> {
-        let name = |usage: &str| match words {
+    pub fn parse(words: &[&str]) -> Result<Order, Usage> {
+        let name = |usage: &'static str| match words {
             [_, name] => Ok((*name).to_string()),
-            _ => Err(usage.to_string()),
+            _ => Err(Usage::Write(usage)),
         };
-        let number = |usage: &str| match words {
-            [_, n] => n.parse::<i64>().map_err(|_| format!("bad number: {usage}")),
-            _ => Err(usage.to_string()),
+        let number = |usage: &'static str| match words {
+            [_, n] => n.parse::<i64>().map_err(|_| Usage::BadNumber(usage)),
+            _ => Err(Usage::Write(usage)),
         };
         Ok(match words.first().copied().unwrap_or_default() {
             "ban" => {
-                let usage = "ban NAME [until YYYY-MM-DD] REASON...";
                 let Some(name) = words.get(1) else {
-                    return Err(usage.to_string());
+                    return Err(Usage::Write(BAN_USAGE));
                 };
                 let (until, reason) = match words.get(2..) {
                     Some(["until", date, reason @ ..]) => (Some(day(date)?), reason),
@@ -111,7 +112,7 @@ impl Order {
                 };
                 let reason = printable(&reason.join(" "));
                 if reason.is_empty() {
-                    return Err(format!("a ban needs a reason: {usage}"));
+                    return Err(Usage::BanNeedsReason);
                 }
                 Order::Ban {
                     name: (*name).to_string(),
@@ -130,30 +131,20 @@ impl Order {
             "players" => match words {
                 [_] => Order::Players(None),
                 [_, name] => Order::Players(Some((*name).to_string())),
-                _ => return Err("players [NAME]".to_string()),
+                _ => return Err(Usage::Write("players [NAME]")),
             },
             "log" if words.len() == 1 => Order::Log,
-            "log" => return Err("log takes no words after it".to_string()),
+            "log" => return Err(Usage::LogTakesNothing),
             "tournament" => match words {
                 [_, "cancel", id] => Order::CancelTournament(
-                    super::tournament::TournamentId::parse(id).ok_or_else(|| {
-                        format!(
-                            "bad tournament number {}: say t1, t2...",
-                            super::spec::shown(id)
-                        )
-                    })?,
+                    super::tournament::TournamentId::parse(id)
+                        .ok_or_else(|| Usage::BadTournament((*id).to_string()))?,
                 ),
-                _ => return Err("tournament cancel ID".to_string()),
+                _ => return Err(Usage::Write("tournament cancel ID")),
             },
             "op" => Order::Op(name("op NAME")?),
             "deop" => Order::Deop(name("deop NAME")?),
-            other => {
-                return Err(format!(
-                    "unknown order {}: ban, unban, rename, free, abort, close, reset, mark, unmark, \
-                     players, log, tournament cancel, op, deop",
-                    super::spec::shown(other)
-                ));
-            }
+            other => return Err(Usage::Unknown(other.to_string())),
         })
     }
 
@@ -211,8 +202,8 @@ impl Order {
 ///
 /// # Errors
 /// Not such a date.
-pub fn day(text: &str) -> Result<Moment, String> {
-    let bad = || format!("bad date {}: write YYYY-MM-DD", super::spec::shown(text));
+pub fn day(text: &str) -> Result<Moment, Usage> {
+    let bad = || Usage::BadDate(text.to_string());
     let parts: Vec<&str> = text.split('-').collect();
     let [y, m, d] = parts.as_slice() else {
         return Err(bad());
@@ -353,11 +344,13 @@ mod tests {
         assert!(
             Order::parse(&["ban", "alice"])
                 .unwrap_err()
+                .to_string()
                 .contains("reason")
         );
         assert!(
             Order::parse(&["ban", "alice", "until", "2030-13-01", "x"])
                 .unwrap_err()
+                .to_string()
                 .contains("bad date")
         );
         assert_eq!(Order::parse(&["abort", "12"]), Ok(Order::Abort(GameId(12))));
@@ -381,6 +374,7 @@ mod tests {
         assert!(
             Order::parse(&["tournament", "cancel", "3"])
                 .unwrap_err()
+                .to_string()
                 .contains("bad tournament number")
         );
     }

@@ -4,13 +4,10 @@
 
 use std::sync::Arc;
 
-use super::Order;
+use super::{Order, OrderRefusal};
 use crate::Context;
-use crate::bot::Who;
 use crate::ids::{GameId, PlayerId};
-
-/// What a player who is not an operator is told, for any order.
-pub const NOT_AN_OPERATOR: &str = "not an operator";
+use crate::who::Who;
 
 /// What a renamed player is told, for anything but a new name.
 pub const RENAMED: &str = "an operator renamed you: pick a new name with register NAME";
@@ -47,10 +44,10 @@ pub fn operator_abort(ctx: &Context, who: &Who, id: GameId) -> bool {
 /// operator` for one who is not.
 ///
 /// # Errors
-/// Not an operator, bad words, or the order refused: the reason.
-pub async fn order(ctx: &Context, who: &Who, words: &[&str]) -> Result<String, String> {
+/// Not an operator, bad words, or the order refused.
+pub async fn order(ctx: &Context, who: &Who, words: &[&str]) -> Result<String, OrderRefusal> {
     if !is_operator(ctx, who) {
-        return Err(NOT_AN_OPERATOR.to_string());
+        return Err(OrderRefusal::NotAnOperator);
     }
     carry_out(ctx, who, &Order::parse(words)?).await
 }
@@ -58,8 +55,8 @@ pub async fn order(ctx: &Context, who: &Who, words: &[&str]) -> Result<String, S
 /// An `order` of an operator (the caller checked): its answer.
 ///
 /// # Errors
-/// The order refused: the reason.
-pub async fn carry_out(ctx: &Context, who: &Who, order: &Order) -> Result<String, String> {
+/// The order refused.
+pub async fn carry_out(ctx: &Context, who: &Who, order: &Order) -> Result<String, OrderRefusal> {
     // Whom the log names: the operator's name, or the key of one not registered.
     let by = who
         .player
@@ -156,10 +153,14 @@ pub async fn banned(ctx: Arc<Context>, id: PlayerId) {
 /// memory (the others read it within a second); the player's number and new name.
 ///
 /// # Errors
-/// A bad name, a name taken, a store that cannot save: the reason.
-pub async fn pick(ctx: &Context, id: PlayerId, name: &str) -> Result<(PlayerId, String), String> {
+/// A bad name, a name taken, a store that cannot save.
+pub async fn pick(
+    ctx: &Context,
+    id: PlayerId,
+    name: &str,
+) -> Result<(PlayerId, String), OrderRefusal> {
     if !crate::hub::good_name(name) {
-        return Err(crate::hub::Refusal::BadName.to_string());
+        return Err(OrderRefusal::BadName);
     }
     let now = ctx.clock.now();
     match ctx.moderation.ledger().pick_name(id, name, now).await {
@@ -167,7 +168,7 @@ pub async fn pick(ctx: &Context, id: PlayerId, name: &str) -> Result<(PlayerId, 
         Ok(Err(why)) => return Err(why),
         Err(e) => {
             tracing::error!("the ledger cannot save a new name: {e:#}");
-            return Err(crate::hub::Refusal::NotSaved.to_string());
+            return Err(OrderRefusal::NotSaved);
         }
     }
     if let Err(e) = ctx.moderation.refresh(&ctx.hub, now).await {

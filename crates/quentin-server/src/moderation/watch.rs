@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::ledger::placeholder;
-use super::{AuditRow, Ledger, Order};
+use super::{AuditRow, Ledger, Order, OrderRefusal};
 use crate::Context;
 use crate::hub::Hub;
 use crate::ids::{ChallengeId, GameId, Millis, Moment};
@@ -133,14 +133,19 @@ impl Moderation {
     }
 
     /// Carries out `order` of `by` (an operator's name): in the ledger, then in this process.
-    /// The answer's text (`Ok`: after `=`; `Err`: after `?`).
-    pub async fn order(&self, ctx: &Context, by: &str, order: &Order) -> Result<String, String> {
+    /// The answer's text (`Ok`: after `=`), or why it is refused (`Err`: said after `?`).
+    pub async fn order(
+        &self,
+        ctx: &Context,
+        by: &str,
+        order: &Order,
+    ) -> Result<String, OrderRefusal> {
         let now = ctx.clock.now();
         let answer = match self.ledger.order(by, order, now).await {
             Ok(answer) => answer,
             Err(e) => {
                 tracing::error!("the ledger cannot save an operator's order: {e:#}");
-                return Err(crate::hub::Refusal::NotSaved.to_string());
+                return Err(OrderRefusal::NotSaved);
             }
         };
         if answer.is_ok() && !matches!(order, Order::Players(_) | Order::Log) {

@@ -12,6 +12,7 @@
 //! empty word.
 
 use crate::ids::{ChallengeId, GameId, Moment, PlayerId, TournamentId};
+use crate::store::sql::{Sql, values};
 use crate::tournament::Status;
 /// A player as the store names them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -341,5 +342,81 @@ pub struct Plan<T> {
     pub answer: T,
 }
 
-/// The ledger's decision on the facts: a plan, or a refusal's words (nothing written).
-pub type Decision<T> = Result<Plan<T>, String>;
+/// The ledger's decision on the facts: a plan, or a refusal `R` (nothing written), typed by
+/// the decider (`crate::moderation::OrderRefusal`).
+pub type Decision<T, R> = Result<Plan<T>, R>;
+
+/// The statements that make `write`, stated once for both stores (`crate::store::sql`).
+#[must_use]
+pub fn statements(write: &Write) -> Vec<Sql> {
+    let delete = |sanction: Sanction, player: PlayerId| {
+        let text = match sanction {
+            Sanction::Ban => "DELETE FROM bans WHERE player = $1",
+            Sanction::Mark => "DELETE FROM marks WHERE player = $1",
+            Sanction::Operator => "DELETE FROM operators WHERE player = $1",
+        };
+        Sql::new(text, values![player])
+    };
+    match write {
+        Write::Ban {
+            player,
+            reason,
+            ends,
+            at,
+        } => vec![
+            delete(Sanction::Ban, *player),
+            Sql::new(
+                "INSERT INTO bans(player, reason, ends, at) VALUES ($1, $2, $3, $4)",
+                values![*player, reason.as_str(), *ends, *at],
+            ),
+        ],
+        Write::Put { flag, player, at } => {
+            let text = match flag {
+                Flag::Mark => "INSERT INTO marks(player, at) VALUES ($1, $2)",
+                Flag::Operator => "INSERT INTO operators(player, at) VALUES ($1, $2)",
+            };
+            vec![
+                delete(Sanction::from(*flag), *player),
+                Sql::new(text, values![*player, *at]),
+            ]
+        }
+        Write::Lift { sanction, player } => vec![delete(*sanction, *player)],
+        Write::CloseChallengesOf(player) => vec![Sql::new(
+            "UPDATE challenges SET open = FALSE WHERE \"by\" = $1 AND open = TRUE",
+            values![*player],
+        )],
+        Write::CloseChallenge(id) => vec![Sql::new(
+            "UPDATE challenges SET open = FALSE WHERE id = $1 AND open = TRUE",
+            values![*id],
+        )],
+        Write::Name { player, name } => vec![Sql::new(
+            "UPDATE players SET name = $1 WHERE id = $2",
+            values![name.as_str(), *player],
+        )],
+        Write::Renamed { player, old, at } => vec![
+            Sql::new("DELETE FROM renames WHERE player = $1", values![*player]),
+            Sql::new(
+                "INSERT INTO renames(player, old, at) VALUES ($1, $2, $3)",
+                values![*player, old.as_str(), *at],
+            ),
+        ],
+        Write::NamePicked(player) => vec![Sql::new(
+            "DELETE FROM renames WHERE player = $1",
+            values![*player],
+        )],
+        Write::ResetRatings(player) => vec![Sql::new(
+            "DELETE FROM ratings WHERE player = $1",
+            values![*player],
+        )],
+        Write::Audit(line) => vec![Sql::new(
+            "INSERT INTO audit(at, who, what, whom, why) VALUES ($1, $2, $3, $4, $5)",
+            values![
+                line.at,
+                line.who.as_str(),
+                line.what.as_str(),
+                line.whom.as_str(),
+                line.why.as_str()
+            ],
+        )],
+    }
+}

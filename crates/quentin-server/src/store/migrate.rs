@@ -195,58 +195,7 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
     tx.execute("DELETE FROM puzzles", &[]).await?;
     let mut counts = Vec::new();
     for table in tables::copied().map(|t| t.name) {
-        let before = count(&tx, table).await?;
-        let rows = read(source, table).with_context(|| format!("cannot read {table}"))?;
-        let conflict = if table == "meta" {
-            " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-        } else {
-            ""
-        };
-        // The statement that inserts `n` rows at once.
-        let insert = |n: usize| {
-            let width = columns(table).len();
-            let values: Vec<String> = (0..n)
-                .map(|r| {
-                    let marks: Vec<String> =
-                        (1..=width).map(|c| format!("${}", r * width + c)).collect();
-                    format!("({})", marks.join(", "))
-                })
-                .collect();
-            format!(
-                "INSERT INTO {table}({}) VALUES {}{conflict}",
-                column_list(table),
-                values.join(", ")
-            )
-        };
-        let full = tx.prepare(&insert(BATCH)).await?;
-        for chunk in rows.chunks(BATCH) {
-            let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = chunk
-                .iter()
-                .flatten()
-                .map(|v| match v {
-                    Value::Int(v) => v as &(dyn tokio_postgres::types::ToSql + Sync),
-                    Value::Bool(v) => v,
-                    Value::Real(v) => v,
-                    Value::Text(v) => v,
-                })
-                .collect();
-            let statement = if chunk.len() == BATCH {
-                full.clone()
-            } else {
-                tx.prepare(&insert(chunk.len())).await?
-            };
-            tx.execute(&statement, &params)
-                .await
-                .with_context(|| format!("cannot copy the rows of {table}"))?;
-        }
-        let source_count = rows.len() as i64;
-        let copied = count(&tx, table).await? - before;
-        if copied != source_count {
-            bail!(
-                "{table}: {source_count} rows in the store, {copied} in the database: nothing is kept"
-            );
-        }
-        counts.push(copied);
+        counts.push(copy_table(&tx, source, table).await?);
     }
     // New rows number on from the copied ones.
     for table in NUMBERED {
@@ -263,4 +212,65 @@ async fn copy(source: &Connection, to: &str, what: &str) -> Result<Vec<i64>> {
     }
     tx.commit().await?;
     Ok(counts)
+}
+
+/// Copies `table`'s rows from `source` in `tx`, `BATCH` rows a statement: how many, checked
+/// against the store's count.
+async fn copy_table(
+    tx: &tokio_postgres::Transaction<'_>,
+    source: &Connection,
+    table: &'static str,
+) -> Result<i64> {
+    let before = count(tx, table).await?;
+    let rows = read(source, table).with_context(|| format!("cannot read {table}"))?;
+    let conflict = if table == "meta" {
+        " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+    } else {
+        ""
+    };
+    // The statement that inserts `n` rows at once.
+    let insert = |n: usize| {
+        let width = columns(table).len();
+        let values: Vec<String> = (0..n)
+            .map(|r| {
+                let marks: Vec<String> =
+                    (1..=width).map(|c| format!("${}", r * width + c)).collect();
+                format!("({})", marks.join(", "))
+            })
+            .collect();
+        format!(
+            "INSERT INTO {table}({}) VALUES {}{conflict}",
+            column_list(table),
+            values.join(", ")
+        )
+    };
+    let full = tx.prepare(&insert(BATCH)).await?;
+    for chunk in rows.chunks(BATCH) {
+        let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = chunk
+            .iter()
+            .flatten()
+            .map(|v| match v {
+                Value::Int(v) => v as &(dyn tokio_postgres::types::ToSql + Sync),
+                Value::Bool(v) => v,
+                Value::Real(v) => v,
+                Value::Text(v) => v,
+            })
+            .collect();
+        let statement = if chunk.len() == BATCH {
+            full.clone()
+        } else {
+            tx.prepare(&insert(chunk.len())).await?
+        };
+        tx.execute(&statement, &params)
+            .await
+            .with_context(|| format!("cannot copy the rows of {table}"))?;
+    }
+    let source_count = rows.len() as i64;
+    let copied = count(tx, table).await? - before;
+    if copied != source_count {
+        bail!(
+            "{table}: {source_count} rows in the store, {copied} in the database: nothing is kept"
+        );
+    }
+    Ok(copied)
 }

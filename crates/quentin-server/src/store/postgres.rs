@@ -7,6 +7,7 @@
 //! the process that owns the game (`owners`), checked in the move's own transaction.
 
 mod batch;
+mod changes;
 mod commit;
 pub mod lease;
 pub mod ledger;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::{Context as _, Result, anyhow, bail};
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior};
 
 use quentin_rules::Game;
 
@@ -16,6 +16,7 @@ use super::{
 use crate::ids::{ChallengeId, GameId, PlayerId};
 use crate::size_class::{RatingKey, SizeClass};
 
+pub(in crate::store) mod changes;
 pub mod ledger;
 mod puzzles;
 
@@ -277,173 +278,6 @@ fn make(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Applies one change inside the batch's transaction.
-fn apply(conn: &Connection, change: &Change) -> Result<Applied> {
-    match change {
-        Change::AddPlayer { key, name, at } => {
-            let added = conn.execute(
-                "INSERT OR IGNORE INTO players(name, key, created) VALUES (?1, ?2, ?3)",
-                params![name, key, at],
-            )?;
-            Ok(if added == 0 {
-                Applied::Taken
-            } else {
-                Applied::Id(conn.last_insert_rowid())
-            })
-        }
-        Change::AddChallenge(c) => {
-            conn.execute(
-                "INSERT INTO challenges(by, game, size, pie, pieces, first, clock, rated, to_player)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                params![
-                    c.by,
-                    c.setup.game.name(),
-                    c.setup.size as i64,
-                    c.setup.pie,
-                    c.setup.pieces as i64,
-                    c.first.name(),
-                    c.clock.stored(),
-                    c.rated,
-                    c.to
-                ],
-            )?;
-            Ok(Applied::Id(conn.last_insert_rowid()))
-        }
-        Change::CloseChallenge(id) => {
-            conn.execute("UPDATE challenges SET open = 0 WHERE id = ?1", [id])?;
-            Ok(Applied::Done)
-        }
-        Change::StartGame(game) => {
-            conn.execute("UPDATE challenges SET open = 0 WHERE id = ?1", [game.id])?;
-            conn.execute(
-                "INSERT INTO games(id, game, size, pie, pieces, player1, player2, clock, rated,
-                                   left1, left2, turn_since)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                params![
-                    game.id,
-                    game.setup.game.name(),
-                    game.setup.size as i64,
-                    game.setup.pie,
-                    game.setup.pieces as i64,
-                    game.players[0],
-                    game.players[1],
-                    game.clock.stored(),
-                    game.rated,
-                    game.left[0],
-                    game.left[1],
-                    game.turn_since
-                ],
-            )?;
-            Ok(Applied::Done)
-        }
-        Change::AddAction {
-            game,
-            index,
-            action,
-            left,
-            at,
-            end,
-            ratings,
-            since,
-            ..
-        } => {
-            // An end on time judged from a turn the store no longer holds (an outage forgiven
-            // meanwhile), as on PostgreSQL: judged again.
-            if let Some(since) = since {
-                let now: crate::ids::Moment =
-                    conn.query_row("SELECT turn_since FROM games WHERE id = ?1", [game], |r| {
-                        r.get(0)
-                    })?;
-                if now != *since {
-                    return Err(super::Stale(*game).into());
-                }
-            }
-            if let Some(action) = action {
-                conn.prepare_cached(
-                    "INSERT INTO moves(game, idx, action, at) VALUES (?1, ?2, ?3, ?4)",
-                )?
-                .execute(params![game, *index as i64, action.to_string(), at])?;
-            }
-            conn.prepare_cached(
-                "UPDATE games SET left1 = ?2, left2 = ?3, turn_since = ?4 WHERE id = ?1",
-            )?
-            .execute(params![game, left[0], left[1], at])?;
-            if let Some((result, reason)) = end.as_ref().map(|e| e.words()) {
-                conn.execute(
-                    "UPDATE games SET result = ?2, reason = ?3, ended = ?4 WHERE id = ?1",
-                    params![game, result, reason, at],
-                )?;
-            }
-            for (player, (game, class), r) in ratings {
-                conn.execute(
-                    "INSERT OR REPLACE INTO ratings(player, game, class, rating, deviation,
-                                                    volatility, games)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![
-                        player,
-                        game.name(),
-                        class.name(),
-                        r.rating,
-                        r.deviation,
-                        r.volatility,
-                        r.games
-                    ],
-                )?;
-            }
-            Ok(Applied::Done)
-        }
-        Change::TakeBack {
-            game,
-            index,
-            left,
-            at,
-        } => {
-            conn.execute(
-                "DELETE FROM moves WHERE game = ?1 AND idx >= ?2",
-                params![game, *index as i64],
-            )?;
-            conn.execute(
-                "UPDATE games SET left1 = ?2, left2 = ?3, turn_since = ?4 WHERE id = ?1",
-                params![game, left[0], left[1], at],
-            )?;
-            Ok(Applied::Done)
-        }
-        Change::Beat(at) => {
-            conn.prepare_cached("INSERT OR REPLACE INTO meta(key, value) VALUES ('alive', ?1)")?
-                .execute([at])?;
-            Ok(Applied::Done)
-        }
-        Change::Forgive(by) => {
-            conn.execute(
-                "UPDATE games SET turn_since = turn_since + ?1 WHERE result IS NULL",
-                [by],
-            )?;
-            Ok(Applied::Done)
-        }
-        Change::AddPuzzles(rows) => puzzles::add(conn, rows),
-        Change::Attempt(attempt) => puzzles::attempt(conn, attempt),
-        Change::Tournament(change) => {
-            // A tournament's game takes a challenge's number, as every game does.
-            let start = |conn: &Connection, game: &GameRow| {
-                let Applied::Id(id) =
-                    apply(conn, &Change::AddChallenge(tournaments::challenge_of(game)))?
-                else {
-                    anyhow::bail!("a challenge without a number");
-                };
-                apply(
-                    conn,
-                    &Change::StartGame(GameRow {
-                        id: GameId(id),
-                        ..game.clone()
-                    }),
-                )?;
-                Ok(GameId(id))
-            };
-            tournaments::apply_sqlite(conn, change, start)
-        }
-    }
-}
-
 /// For a test server (the hooks `store fail`, `store heal`): every commit fails, as on a
 /// failing disk. Always false elsewhere: nothing else sets it.
 pub static FAILING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -485,7 +319,7 @@ impl Backend for Sqlite {
         for change in changes {
             // Each change in a savepoint of its own: one that fails is undone alone.
             tx.execute_batch("SAVEPOINT change")?;
-            let outcome = apply(&tx, change);
+            let outcome = changes::apply(&tx, change);
             if outcome.is_ok() {
                 tx.execute_batch("RELEASE change")?;
             } else {

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use anyhow::Result;
 
 mod apply;
+pub mod plan;
 
 pub use apply::apply_sqlite;
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::{GameResult, Kind, Pairing, Played, Player, arena};
+use super::{GameResult, Kind, Pairing, Played, Player, arena_score};
 
 /// What a player has done so far, from the finished games and the byes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -118,7 +118,7 @@ pub fn standings(
                 Kind::Arena => Standing {
                     rank: 0,
                     player: *p,
-                    halves: arena::score(*p, played).halves,
+                    halves: arena_score::score(*p, played).halves,
                     tiebreaks: vec![Tiebreak::Rating(performance(&tally, ratings))],
                 },
                 Kind::Swiss | Kind::RoundRobin => {

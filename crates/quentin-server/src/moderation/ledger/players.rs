@@ -4,8 +4,9 @@
 
 use anyhow::Result;
 
-use super::{Ledger, no_player};
+use super::Ledger;
 use crate::ids::Moment;
+use crate::moderation::OrderRefusal;
 use crate::store::ledger::{Plan, PlayerFacts, PlayerList};
 
 /// The most players `players` lists.
@@ -17,7 +18,7 @@ impl Ledger {
         &self,
         name: Option<String>,
         now: Moment,
-    ) -> Result<Result<String, String>> {
+    ) -> Result<Result<String, OrderRefusal>> {
         let need = PlayerList {
             name: name.clone(),
             most: MOST_LISTED,
@@ -25,7 +26,7 @@ impl Ledger {
         self.carry_out(need, move |found| {
             let players = match (found, &name) {
                 (Some(players), _) => players,
-                (None, Some(name)) => return Err(no_player(name)),
+                (None, Some(name)) => return Err(OrderRefusal::NoPlayer(name.clone())),
                 // All asked: the store finds every player there is, none at all included.
                 (None, None) => Vec::new(),
             };

@@ -12,7 +12,8 @@ use anyhow::{Result, anyhow};
 use deadpool_postgres::Pool;
 use tokio::task::JoinSet;
 
-use super::commit::{Step, commit_one, down};
+use super::changes::Step;
+use super::commit::{commit_one, down};
 use super::{lease, pool_error, relay};
 use crate::ids::GameId;
 use crate::store::{Applied, Change, LeaseLost, StoreDown};

@@ -156,19 +156,6 @@ pub async fn renew(client: &Client, process: &str, listen: &str) -> Result<()> {
     Ok(())
 }
 
-/// Who owns what: each leased game and its owner.
-///
-/// # Errors
-/// A database that cannot be reached.
-pub async fn owners(client: &impl GenericClient) -> Result<Vec<(GameId, String)>> {
-    Ok(client
-        .query("SELECT game, process FROM owners", &[])
-        .await?
-        .iter()
-        .map(|r| (r.get(0), r.get(1)))
-        .collect())
-}
-
 /// The running games that nobody owns any more (no lease, or one that ran out), at most 200,
 /// by number.
 ///
@@ -218,28 +205,8 @@ pub async fn take_over(pool: &Pool, id: GameId, process: &str) -> Result<Takeove
         .get()
         .await
         .map_err(|e| StoreDown(format!("{:#}", pool_error(&e))))?;
-    // Most often somebody holds a live lease: read without a lock.
-    let now = client
-        .query_opt(
-            "SELECT o.process, o.expires < quentin_now(), g.result IS NOT NULL
-             FROM games g LEFT JOIN owners o ON o.game = g.id WHERE g.id = $1",
-            &[&id],
-        )
-        .await?;
-    let Some(now) = now else {
-        return Ok(Takeover::NoGame);
-    };
-    if now.get::<_, bool>(2) {
-        client
-            .execute("DELETE FROM owners WHERE game = $1", &[&id])
-            .await?;
-        return Ok(Takeover::Over);
-    }
-    if let (Some(owner), Some(false)) = (
-        now.get::<_, Option<String>>(0),
-        now.get::<_, Option<bool>>(1),
-    ) {
-        return Ok(Takeover::Held(owner));
+    if let Some(settled) = glance(&client, id).await? {
+        return Ok(settled);
     }
     // The lease ran out, or there is none: taken in a transaction that locks the lease
     // first and then the game, in the order a move's own transaction locks them. It never
@@ -298,6 +265,36 @@ pub async fn take_over(pool: &Pool, id: GameId, process: &str) -> Result<Takeove
     tx.commit().await?;
     let rows = games(&**client, &[id], &mut Vec::new()).await?;
     Ok(Takeover::Taken { from, rows })
+}
+
+/// What a look without a lock settles of a takeover of game `id` (most often somebody holds a
+/// live lease): no such game, a game over (its lease let go), or a live owner; none when the
+/// lease ran out or there is none.
+async fn glance(client: &deadpool_postgres::Object, id: GameId) -> Result<Option<Takeover>> {
+    // Most often somebody holds a live lease: read without a lock.
+    let now = client
+        .query_opt(
+            "SELECT o.process, o.expires < quentin_now(), g.result IS NOT NULL
+             FROM games g LEFT JOIN owners o ON o.game = g.id WHERE g.id = $1",
+            &[&id],
+        )
+        .await?;
+    let Some(now) = now else {
+        return Ok(Some(Takeover::NoGame));
+    };
+    if now.get::<_, bool>(2) {
+        client
+            .execute("DELETE FROM owners WHERE game = $1", &[&id])
+            .await?;
+        return Ok(Some(Takeover::Over));
+    }
+    if let (Some(owner), Some(false)) = (
+        now.get::<_, Option<String>>(0),
+        now.get::<_, Option<bool>>(1),
+    ) {
+        return Ok(Some(Takeover::Held(owner)));
+    }
+    Ok(None)
 }
 
 /// For the tests (`hold ID`): a connection of its own, made with `config`, in a transaction

@@ -11,9 +11,9 @@ use tokio_postgres::{IsolationLevel, Row, Transaction};
 use super::pool_error;
 use crate::ids::{Moment, PlayerId};
 use crate::store::ledger::{
-    AuditLine, AuditRow, AuditTail, BanRow, ChallengeOpen, Decision, GameOver, HELD, HOLDS,
-    NameFacts, NameFree, NameHeld, Named, Need, PlayerFacts, PlayerList, PlayerNamed, Sanction,
-    SanctionRows, TournamentStatus, Write,
+    AuditRow, AuditTail, BanRow, ChallengeOpen, Decision, GameOver, HELD, HOLDS, NameFacts,
+    NameFree, NameHeld, Named, Need, PlayerFacts, PlayerList, PlayerNamed, Sanction, SanctionRows,
+    TournamentStatus, Write,
 };
 
 /// A [`Need`] read on PostgreSQL.
@@ -34,11 +34,11 @@ async fn client(pool: &Pool) -> Result<Object> {
 ///
 /// # Errors
 /// A failing database: nothing is kept.
-pub async fn carry_out<N: Read, T>(
+pub async fn carry_out<N: Read, T, R>(
     pool: &Pool,
     need: &N,
-    decide: impl FnOnce(N::Facts) -> Decision<T>,
-) -> Result<Result<T, String>> {
+    decide: impl FnOnce(N::Facts) -> Decision<T, R>,
+) -> Result<Result<T, R>> {
     let mut client = client(pool).await?;
     let tx = client.transaction().await?;
     let facts = need.read(&tx).await?;
@@ -432,87 +432,8 @@ async fn facts_of(
 
 /// Makes `w` in `tx`.
 async fn write(tx: &Transaction<'_>, w: &Write) -> Result<()> {
-    match w {
-        Write::Ban {
-            player,
-            reason,
-            ends,
-            at,
-        } => {
-            tx.execute("DELETE FROM bans WHERE player = $1", &[player])
-                .await?;
-            tx.execute(
-                "INSERT INTO bans(player, reason, ends, at) VALUES ($1, $2, $3, $4)",
-                &[player, reason, ends, at],
-            )
-            .await?;
-        }
-        Write::Put { flag, player, at } => {
-            let table = Sanction::from(*flag).table();
-            tx.execute(&format!("DELETE FROM {table} WHERE player = $1"), &[player])
-                .await?;
-            tx.execute(
-                &format!("INSERT INTO {table}(player, at) VALUES ($1, $2)"),
-                &[player, at],
-            )
-            .await?;
-        }
-        Write::Lift { sanction, player } => {
-            let table = sanction.table();
-            tx.execute(&format!("DELETE FROM {table} WHERE player = $1"), &[player])
-                .await?;
-        }
-        Write::CloseChallengesOf(player) => {
-            tx.execute(
-                "UPDATE challenges SET open = FALSE WHERE \"by\" = $1 AND open = TRUE",
-                &[player],
-            )
-            .await?;
-        }
-        Write::CloseChallenge(id) => {
-            tx.execute(
-                "UPDATE challenges SET open = FALSE WHERE id = $1 AND open = TRUE",
-                &[id],
-            )
-            .await?;
-        }
-        Write::Name { player, name } => {
-            tx.execute(
-                "UPDATE players SET name = $1 WHERE id = $2",
-                &[name, player],
-            )
-            .await?;
-        }
-        Write::Renamed { player, old, at } => {
-            tx.execute("DELETE FROM renames WHERE player = $1", &[player])
-                .await?;
-            tx.execute(
-                "INSERT INTO renames(player, old, at) VALUES ($1, $2, $3)",
-                &[player, old, at],
-            )
-            .await?;
-        }
-        Write::NamePicked(player) => {
-            tx.execute("DELETE FROM renames WHERE player = $1", &[player])
-                .await?;
-        }
-        Write::ResetRatings(player) => {
-            tx.execute("DELETE FROM ratings WHERE player = $1", &[player])
-                .await?;
-        }
-        Write::Audit(AuditLine {
-            at,
-            who,
-            what,
-            whom,
-            why,
-        }) => {
-            tx.execute(
-                "INSERT INTO audit(at, who, what, whom, why) VALUES ($1, $2, $3, $4, $5)",
-                &[at, who, what, whom, why],
-            )
-            .await?;
-        }
+    for sql in crate::store::ledger::statements(w) {
+        super::changes::run(tx, &sql).await?;
     }
     Ok(())
 }

@@ -122,6 +122,19 @@ pub async fn everything(client: &impl GenericClient) -> Result<Everything> {
             .into_iter()
             .map(crate::tournament::TournamentId)
             .collect(),
-        owners: super::lease::owners(client).await?,
+        owners: owners(client).await?,
     })
+}
+
+/// Who owns what: each leased game and its owner.
+///
+/// # Errors
+/// A database that cannot be reached.
+pub async fn owners(client: &impl GenericClient) -> Result<Vec<(GameId, String)>> {
+    Ok(client
+        .query("SELECT game, process FROM owners", &[])
+        .await?
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect())
 }

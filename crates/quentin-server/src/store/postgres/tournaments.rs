@@ -1,16 +1,20 @@
 //! The tournaments' rows on PostgreSQL: their schema step, everything read at the start (and
-//! again when another process changed a tournament), and each change's statements. The rows
+//! again when another process changed a tournament), and each change carried out: the facts
+//! its plan needs read and the plan's writes made (the rules are
+//! `crate::store::tournaments::plan`'s). The rows
 //! themselves, and SQLite's statements, are `crates/quentin-server/src/store/tournaments.rs`'s.
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
+use tokio_postgres::Transaction;
 
 use super::LEASE_MS;
-use crate::ids::{GameId, Moment};
-use crate::store::Applied;
-use crate::store::Damaged;
+use super::changes::run;
+use crate::note::Note;
+use crate::store::tournaments::plan::{self, Facts, Need, Write};
 use crate::store::tournaments::{
-    EntrantRow, PairingRow, Plan, Round, Stored, TournamentChange, TournamentRow, typed,
+    self, EntrantRow, PairingRow, Stored, TournamentChange, TournamentRow, typed,
 };
+use crate::store::{Applied, Damaged};
 use crate::tournament::{Status, TournamentId};
 
 /// The tables of the schema step that brings tournaments (SQLite's own is
@@ -121,277 +125,115 @@ pub async fn load(
     Ok(typed(stored, entrants, pairings, damaged))
 }
 
-/// Applies `change` on PostgreSQL in `tx`, for `process`; of a [`TournamentChange::Pair`] or
-/// a [`TournamentChange::Round`], the pairings only: the caller starts their games first
-/// (their numbers in `games`, in order), in the same transaction.
-///
-/// # Errors
-/// When the database cannot be written.
-pub async fn apply(
-    tx: &tokio_postgres::Transaction<'_>,
-    process: &str,
-    change: &TournamentChange,
-    games: &[GameId],
-) -> Result<Applied> {
-    let id = match change {
-        TournamentChange::Create(t) => Some(
-            tx.query_one(
-                "INSERT INTO tournaments(\"by\", settings, created, starts, status)
-                 VALUES ($1, $2, $3, $4, 'open') RETURNING id",
-                &[&t.by, &t.settings.words(), &t.created, &t.starts],
-            )
-            .await?
-            .get(0),
-        ),
-        TournamentChange::Join {
-            tournament,
-            player,
-            max,
-        } => {
-            // Fenced to an open tournament: a start on another process either came first
-            // (the join is refused) or waits for this join and pairs it. The maximum is
-            // checked in the statement that writes the join, against the entrants the
-            // database holds (the row's lock puts the joins of every process in a line).
-            let status = lock(tx, *tournament).await?;
-            if status != Status::Open {
-                return Ok(Applied::Status(status));
-            }
-            let written = tx
-                .execute(
-                    "INSERT INTO tournament_entrants(tournament, player, seq)
-                     SELECT $1, $2, COALESCE(MAX(seq), 0) + 1 FROM tournament_entrants
-                     WHERE tournament = $1
-                     HAVING COUNT(*) < $3",
-                    &[tournament, player, max],
-                )
-                .await?;
-            if written == 0 {
-                return Ok(Applied::Taken);
-            }
-            None
-        }
-        TournamentChange::Leave { tournament, player } => {
-            // Before the start, as if never joined; started meanwhile on another process
-            // (this one had not heard of it yet), withdrawn from the pairings to come.
-            let statement = match lock(tx, *tournament).await? {
-                Status::Open => {
-                    "DELETE FROM tournament_entrants WHERE tournament = $1 AND player = $2"
-                }
-                Status::Running => {
-                    "UPDATE tournament_entrants SET withdrawn = TRUE
-                     WHERE tournament = $1 AND player = $2"
-                }
-                status => return Ok(Applied::Status(status)),
-            };
-            tx.execute(statement, &[tournament, player]).await?;
-            None
-        }
-        TournamentChange::Entrant {
-            tournament,
-            entrant,
-        } => {
-            // After a round being paired, or before it and read by it.
-            lock(tx, *tournament).await?;
-            tx.execute(
-                "UPDATE tournament_entrants SET withdrawn = $3, strikes = $4, paused = $5
-                 WHERE tournament = $1 AND player = $2",
-                &[
-                    tournament,
-                    &entrant.player,
-                    &entrant.withdrawn,
-                    &entrant.strikes,
-                    &entrant.paused,
-                ],
-            )
-            .await?;
-            None
-        }
-        TournamentChange::Status {
-            tournament,
-            status,
-            at,
-        } => {
-            tx.execute(
-                "UPDATE tournaments SET status = $2,
-                     started = CASE WHEN $2 = 'running' THEN $3 ELSE started END
-                 WHERE id = $1",
-                &[tournament, &status.word(), at],
-            )
-            .await?;
-            None
-        }
-        TournamentChange::Pair {
-            tournament,
-            round,
-            game: row,
-        } => {
-            let game = games.first().copied();
-            tx.execute(
-                "INSERT INTO tournament_pairings(tournament, round, first, second, game)
-                 VALUES ($1, $2, $3, $4, $5)",
-                &[tournament, round, &row.players[0], &row.players[1], &game],
-            )
-            .await?;
-            game.map(|g| g.0)
-        }
-        TournamentChange::Cancel {
-            tournament,
-            at,
-            text,
-            running,
-        } => {
-            // Open (or, by an operator, running) in the database, or left as it is: a start
-            // on another process and this cancel exclude each other (the row's lock).
-            let status = lock(tx, *tournament).await?;
-            if !(status == Status::Open || (*running && status == Status::Running)) {
-                return Ok(Applied::Status(status));
-            }
-            tx.execute(
-                "UPDATE tournaments SET status = 'cancelled' WHERE id = $1",
-                &[tournament],
-            )
-            .await?;
-            tx.execute(
-                "INSERT INTO messages(player, at, text)
-                 SELECT player, $2, $3 FROM tournament_entrants WHERE tournament = $1
-                 ORDER BY seq",
-                &[tournament, at, text],
-            )
-            .await?;
-            None
-        }
-        TournamentChange::Round {
-            tournament,
-            byes,
-            games: rows,
-        } => {
-            for (round, player) in byes {
-                tx.execute(
-                    "INSERT INTO tournament_pairings(tournament, round, first) VALUES ($1, $2, $3)",
-                    &[tournament, round, player],
-                )
-                .await?;
-            }
-            for ((round, row), game) in rows.iter().zip(games) {
-                tx.execute(
-                    "INSERT INTO tournament_pairings(tournament, round, first, second, game)
-                     VALUES ($1, $2, $3, $4, $5)",
-                    &[tournament, round, &row.players[0], &row.players[1], game],
-                )
-                .await?;
-            }
-            return Ok(Applied::Ids(games.to_vec()));
-        }
-        TournamentChange::Bye {
-            tournament,
-            round,
-            player,
-        } => {
-            tx.execute(
-                "INSERT INTO tournament_pairings(tournament, round, first) VALUES ($1, $2, $3)",
-                &[tournament, round, player],
-            )
-            .await?;
-            None
-        }
-        // Planned by [`plan`], then written as a round.
-        TournamentChange::Paired { .. } => anyhow::bail!("a paired round is written as a round"),
-        TournamentChange::Direct(tournament) => {
-            let held = tx
-                .query_opt(
-                    "INSERT INTO tournament_directors(tournament, process, expires)
-                     VALUES ($1, $2, quentin_now() + $3)
-                     ON CONFLICT (tournament) DO UPDATE SET process = excluded.process,
-                         expires = excluded.expires
-                     WHERE tournament_directors.process = excluded.process
-                        OR tournament_directors.expires < quentin_now()
-                     RETURNING process",
-                    &[tournament, &process, &LEASE_MS],
-                )
-                .await?;
-            return Ok(if held.is_some() {
-                Applied::Done
-            } else {
-                Applied::Taken
-            });
-        }
-    };
-    Ok(id.map_or(Applied::Done, Applied::Id))
-}
-
-/// Locks tournament `tournament`'s row until the commit (`FOR UPDATE`: its joins, leaves,
-/// entrants' changes and rounds one after the other) and gives its status. A statement after
-/// this one reads what those before it committed.
-async fn lock(tx: &tokio_postgres::Transaction<'_>, tournament: TournamentId) -> Result<Status> {
-    let row = tx
-        .query_opt(
-            "SELECT status FROM tournaments WHERE id = $1 FOR UPDATE",
-            &[&tournament],
-        )
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("no tournament {tournament}"))?;
-    let word: String = row.get(0);
-    Status::from_word(&word).ok_or_else(|| {
-        anyhow::anyhow!("tournament {tournament}: a status this version does not know: {word:?}")
-    })
-}
-
-/// Counts a change of tournament `tournament` (its `version`), in the change's transaction.
-///
-/// # Errors
-/// When the database cannot be written.
-pub async fn count_change(
-    tx: &tokio_postgres::Transaction<'_>,
-    tournament: TournamentId,
-) -> Result<()> {
-    tx.execute(
-        "UPDATE tournaments SET version = version + 1 WHERE id = $1",
-        &[&tournament],
-    )
-    .await?;
-    Ok(())
-}
-
-/// The first part of a [`TournamentChange::Paired`]: the tournament's row locked, its status
-/// (`open` to start it at `start`, `running` otherwise) and count of pairings (`known`)
-/// checked, its entrants read and given to `plan`; when it starts, its status written. The
-/// entrants and the round to write (the caller starts its games and writes it), or the outcome
-/// when nothing is to be written ([`Applied::Status`], [`Applied::Taken`]).
+/// Applies `change` in `tx` for `process`: the facts its plan needs read under the
+/// tournament row's lock (`FOR UPDATE`: the joins, leaves, entrants' changes, starts and
+/// cancels of every process one after the other), the plan's writes made in PostgreSQL's SQL,
+/// each game begun as every game begins. The change is counted in the tournament's `version`
+/// when it wrote anything, and given back with the tournament's rows as the database holds
+/// them after it, in its transaction: the process's copy is replaced by them
+/// (`Hub::submit`), so that no read begun before this commit can undo it. The other
+/// processes are told to read the tournament again.
 ///
 /// # Errors
 /// When the database cannot be read or written.
-pub async fn plan(
-    tx: &tokio_postgres::Transaction<'_>,
-    tournament: TournamentId,
-    start: Option<Moment>,
-    known: usize,
-    plan: &Plan,
-) -> Result<Result<(Vec<EntrantRow>, Option<Round>), Applied>> {
-    let status = lock(tx, tournament).await?;
-    if status
-        != if start.is_some() {
-            Status::Open
-        } else {
-            Status::Running
-        }
-    {
-        return Ok(Err(Applied::Status(status)));
+pub(super) async fn apply(
+    tx: &Transaction<'_>,
+    process: &str,
+    change: &TournamentChange,
+) -> Result<(Applied, Vec<Note>)> {
+    if let TournamentChange::Direct(t) = change {
+        return Ok((direct(tx, process, *t).await?, Vec::new()));
     }
-    let count: i64 = tx
+    let tournament = change.tournament();
+    let facts = match (plan::need(change), tournament) {
+        (Need::Nothing, _) => None,
+        (need, Some(t)) => Some(facts(tx, t, need).await?),
+        (_, None) => anyhow::bail!("a change that needs a tournament names none"),
+    };
+    let decision = plan::decide(change, facts)?;
+    let (mut created, mut games, mut notes) = (None, Vec::new(), Vec::new());
+    for write in &decision.writes {
+        // Every game of a round in this one transaction: written whole or not at all.
+        let game = match write {
+            Write::Game { game, .. } => {
+                let (id, started) = super::changes::start_paired(tx, process, game).await?;
+                notes.extend(started);
+                Some(id)
+            }
+            _ => None,
+        };
+        games.extend(game);
+        for sql in plan::statements(tournament, write, game) {
+            created = run(tx, &sql).await?.or(created);
+        }
+    }
+    let applied = decision.applied(created, games)?;
+    let Some(id) = tournaments::changed(change, &applied) else {
+        return Ok((applied, notes));
+    };
+    notes.push(Note::Tournament(id));
+    if applied.wrote() {
+        run(tx, &plan::counted(id)).await?;
+    }
+    let row = load(tx, Some(id), &mut Vec::new()).await?.pop();
+    Ok((Applied::tournament(applied, row), notes))
+}
+
+/// This process takes or renews its lease on directing tournament `t`, for as long as a
+/// game's owner's lease lasts: [`Applied::Done`], or [`Applied::Taken`] while another process
+/// holds it.
+async fn direct(tx: &Transaction<'_>, process: &str, t: TournamentId) -> Result<Applied> {
+    let held = tx
+        .query_opt(
+            "INSERT INTO tournament_directors(tournament, process, expires)
+             VALUES ($1, $2, quentin_now() + $3)
+             ON CONFLICT (tournament) DO UPDATE SET process = excluded.process,
+                 expires = excluded.expires
+             WHERE tournament_directors.process = excluded.process
+                OR tournament_directors.expires < quentin_now()
+             RETURNING process",
+            &[&t, &process, &LEASE_MS],
+        )
+        .await?;
+    Ok(if held.is_some() {
+        Applied::Done
+    } else {
+        Applied::Taken
+    })
+}
+
+/// The facts `need` names of tournament `t`, its row locked until the commit: a statement
+/// after the lock reads what the changes before it committed.
+async fn facts(tx: &Transaction<'_>, t: TournamentId, need: Need) -> Result<Facts> {
+    let row = tx
+        .query_opt(
+            "SELECT status FROM tournaments WHERE id = $1 FOR UPDATE",
+            &[&t],
+        )
+        .await?
+        .ok_or_else(|| anyhow!("no tournament {t}"))?;
+    let word: String = row.get(0);
+    let status = Status::from_word(&word)
+        .ok_or_else(|| anyhow!("tournament {t}: a status this version does not know: {word:?}"))?;
+    if need != Need::Entrants {
+        return Ok(Facts {
+            status,
+            entrants: Vec::new(),
+            pairings: 0,
+        });
+    }
+    let pairings: i64 = tx
         .query_one(
             "SELECT count(*) FROM tournament_pairings WHERE tournament = $1",
-            &[&tournament],
+            &[&t],
         )
         .await?
         .get(0);
-    if usize::try_from(count).ok() != Some(known) {
-        return Ok(Err(Applied::Taken));
-    }
-    let entrants: Vec<EntrantRow> = tx
+    let entrants = tx
         .query(
             "SELECT player, withdrawn, strikes, paused FROM tournament_entrants
              WHERE tournament = $1 ORDER BY seq",
-            &[&tournament],
+            &[&t],
         )
         .await?
         .iter()
@@ -402,13 +244,9 @@ pub async fn plan(
             paused: r.get(3),
         })
         .collect();
-    let round = (plan.0)(&entrants);
-    if let (Some(at), Some(_)) = (start, &round) {
-        tx.execute(
-            "UPDATE tournaments SET status = 'running', started = $2 WHERE id = $1",
-            &[&tournament, &at],
-        )
-        .await?;
-    }
-    Ok(Ok((entrants, round)))
+    Ok(Facts {
+        status,
+        entrants,
+        pairings: usize::try_from(pairings)?,
+    })
 }

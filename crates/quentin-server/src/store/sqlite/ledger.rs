@@ -10,9 +10,9 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, Transactio
 
 use crate::ids::{Moment, PlayerId};
 use crate::store::ledger::{
-    AuditLine, AuditRow, AuditTail, BanRow, ChallengeOpen, Decision, GameOver, HELD, HOLDS,
-    NameFacts, NameFree, NameHeld, Named, Need, PlayerFacts, PlayerList, PlayerNamed, Sanction,
-    SanctionRows, TournamentStatus, Write,
+    AuditRow, AuditTail, BanRow, ChallengeOpen, Decision, GameOver, HELD, HOLDS, NameFacts,
+    NameFree, NameHeld, Named, Need, PlayerFacts, PlayerList, PlayerNamed, Sanction, SanctionRows,
+    TournamentStatus, Write,
 };
 
 /// The store's file, on the ledger's connection.
@@ -51,11 +51,11 @@ impl LedgerFile {
     ///
     /// # Errors
     /// A failing store: nothing is kept.
-    pub fn carry_out<N: Read, T>(
+    pub fn carry_out<N: Read, T, R>(
         &self,
         need: &N,
-        decide: impl FnOnce(N::Facts) -> Decision<T>,
-    ) -> Result<Result<T, String>> {
+        decide: impl FnOnce(N::Facts) -> Decision<T, R>,
+    ) -> Result<Result<T, R>> {
         let mut conn = self.conn();
         // The write lock at once (not upgraded from a read later, which SQLite may refuse as
         // busy): nothing changes between the reading and the writing.
@@ -422,75 +422,8 @@ fn facts_of(
 
 /// Makes `w` in `tx`.
 fn write(tx: &Transaction<'_>, w: &Write) -> Result<()> {
-    use rusqlite::params;
-    match w {
-        Write::Ban {
-            player,
-            reason,
-            ends,
-            at,
-        } => {
-            tx.execute("DELETE FROM bans WHERE player = ?1", [player])?;
-            tx.execute(
-                "INSERT INTO bans(player, reason, ends, at) VALUES (?1, ?2, ?3, ?4)",
-                params![player, reason, ends, at],
-            )?;
-        }
-        Write::Put { flag, player, at } => {
-            let table = Sanction::from(*flag).table();
-            tx.execute(&format!("DELETE FROM {table} WHERE player = ?1"), [player])?;
-            tx.execute(
-                &format!("INSERT INTO {table}(player, at) VALUES (?1, ?2)"),
-                params![player, at],
-            )?;
-        }
-        Write::Lift { sanction, player } => {
-            let table = sanction.table();
-            tx.execute(&format!("DELETE FROM {table} WHERE player = ?1"), [player])?;
-        }
-        Write::CloseChallengesOf(player) => {
-            tx.execute(
-                "UPDATE challenges SET open = FALSE WHERE \"by\" = ?1 AND open = TRUE",
-                [player],
-            )?;
-        }
-        Write::CloseChallenge(id) => {
-            tx.execute(
-                "UPDATE challenges SET open = FALSE WHERE id = ?1 AND open = TRUE",
-                [id],
-            )?;
-        }
-        Write::Name { player, name } => {
-            tx.execute(
-                "UPDATE players SET name = ?1 WHERE id = ?2",
-                params![name, player],
-            )?;
-        }
-        Write::Renamed { player, old, at } => {
-            tx.execute("DELETE FROM renames WHERE player = ?1", [player])?;
-            tx.execute(
-                "INSERT INTO renames(player, old, at) VALUES (?1, ?2, ?3)",
-                params![player, old, at],
-            )?;
-        }
-        Write::NamePicked(player) => {
-            tx.execute("DELETE FROM renames WHERE player = ?1", [player])?;
-        }
-        Write::ResetRatings(player) => {
-            tx.execute("DELETE FROM ratings WHERE player = ?1", [player])?;
-        }
-        Write::Audit(AuditLine {
-            at,
-            who,
-            what,
-            whom,
-            why,
-        }) => {
-            tx.execute(
-                "INSERT INTO audit(at, who, what, whom, why) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![at, who, what, whom, why],
-            )?;
-        }
+    for sql in crate::store::ledger::statements(w) {
+        crate::store::sqlite::changes::run(tx, &sql)?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 use super::*;
 use crate::ids::Moment;
 use crate::store::Sqlite;
+use crate::store::ledger::AuditLine;
 use crate::store::ledger::{Plan, PlayerNamed};
 
 /// A new store with alice (1) and bob (2), and the ledger's connection to it.
@@ -69,14 +70,14 @@ fn a_refused_order_writes_nothing_and_a_failing_one_keeps_nothing() {
                 (p.id, p.name.as_str(), holds),
                 (PlayerId(1), "alice", false)
             );
-            Err::<Plan<()>, _>("alice is not marked".to_string())
+            Err::<Plan<()>, String>("alice is not marked".to_string())
         })
         .unwrap();
     assert_eq!(refused, Err("alice is not marked".to_string()));
     assert_eq!(audit_lines(&conn), 0);
     // A write that fails (bob's name is taken) undoes the audit line before it.
     let failed = ledger.carry_out(&alice, |_| {
-        Ok(Plan {
+        Ok::<_, String>(Plan {
             writes: vec![
                 line(Moment(9)),
                 Write::Name {
@@ -91,7 +92,7 @@ fn a_refused_order_writes_nothing_and_a_failing_one_keeps_nothing() {
     assert_eq!(audit_lines(&conn), 0);
     // Done: the row and its audit line together.
     let done = ledger.carry_out(&alice, |_| {
-        Ok(Plan {
+        Ok::<_, String>(Plan {
             writes: vec![
                 Write::Put {
                     flag: crate::store::ledger::Flag::Mark,
@@ -106,7 +107,7 @@ fn a_refused_order_writes_nothing_and_a_failing_one_keeps_nothing() {
     assert_eq!(done.unwrap(), Ok(3));
     assert_eq!(audit_lines(&conn), 1);
     let found = ledger.carry_out(&alice, |found| {
-        Ok(Plan {
+        Ok::<_, String>(Plan {
             writes: Vec::new(),
             answer: found.unwrap().1,
         })
