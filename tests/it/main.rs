@@ -22,6 +22,7 @@ mod gtp;
 mod konobi;
 mod learn;
 mod match_gtp;
+mod mistakes_tui;
 mod perft;
 mod puzzle_modes;
 mod puzzle_tui;
