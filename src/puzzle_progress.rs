@@ -282,7 +282,7 @@ mod tests {
                 storm: 21,
             },
             mistakes: vec![Mistake {
-                id: "mistake-quentin-0123456789abcdef".into(),
+                id: "mistake-quentin-01234567".into(),
                 setup: Setup {
                     game: Game::Quentin,
                     size: 5,

@@ -55,7 +55,7 @@ impl Mistake {
     }
 
     /// The id of the mistake `played` after `line` of `setup`: a hash of them, stable from one
-    /// version to the next (FNV-1a over their text).
+    /// version to the next (FNV-1a over their text, its upper 32 bits).
     #[must_use]
     pub fn id_of(setup: &Setup, line: &[Action], played: Action) -> String {
         let mut text = format!(
