@@ -53,6 +53,7 @@ mod server_flood;
 mod server_hooks;
 mod server_hostile;
 mod server_keys;
+mod server_learn;
 mod server_limits;
 mod server_listings;
 mod server_logins;
