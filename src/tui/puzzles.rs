@@ -99,9 +99,16 @@ impl PuzzleRun {
     /// When the progress file cannot be read, or there is no puzzle to play.
     pub(super) fn new(pool: Vec<Puzzle>, path: PathBuf, look: Look, way: Way) -> Result<PuzzleRun> {
         let progress = puzzle_progress::load(&path)?;
-        let mut run = PuzzleRun {
-            pool: Vec::new(),
-            all: pool,
+        let mut run = PuzzleRun::of(pool, progress, path, look, way);
+        run.pool = run.chosen()?;
+        Ok(run)
+    }
+
+    /// A run over `all` as it starts, every puzzle in its pool.
+    fn of(all: Vec<Puzzle>, progress: Progress, path: PathBuf, look: Look, way: Way) -> PuzzleRun {
+        PuzzleRun {
+            pool: all.clone(),
+            all,
             theme: None,
             current: None,
             progress,
@@ -110,9 +117,7 @@ impl PuzzleRun {
             last: None,
             way,
             ticked: Instant::now(),
-        };
-        run.pool = run.chosen()?;
-        Ok(run)
+        }
     }
 
     /// The puzzles of the way and theme chosen: with `Again`, those whose last attempt failed
@@ -197,19 +202,8 @@ impl PuzzleRun {
         let mut progress = puzzle_progress::load(&path)?;
         progress.keep_mistakes(mistakes, now());
         puzzle_progress::save(&path, &progress)?;
-        let pool: Vec<Puzzle> = mistakes.iter().map(Mistake::puzzle).collect();
-        Ok(PuzzleRun {
-            all: pool.clone(),
-            pool,
-            theme: None,
-            current: None,
-            progress,
-            path,
-            look,
-            last: None,
-            way: Way::Again,
-            ticked: Instant::now(),
-        })
+        let pool = mistakes.iter().map(Mistake::puzzle).collect();
+        Ok(PuzzleRun::of(pool, progress, path, look, Way::Again))
     }
 
     /// The app of the next puzzle, chosen near the rating the way aims at.
