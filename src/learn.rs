@@ -1,6 +1,7 @@
 //! The course that ships with the program (`quentin learn`, issue 60): `puzzles/learn/GAME.txt`,
-//! one file a game, embedded here as the puzzle set is, read by the app crate's course reader
-//! (which refuses a level edited into a wrong line, naming it); and the learner's progress,
+//! one file a game, embedded in the app crate (the server's sessions follow it too), read by
+//! its course reader (which refuses a level edited into a wrong line, naming it); and the
+//! learner's progress,
 //! `learn.json` in the data directory: the stars of every level solved, `{"levels":
 //! {"quentin/1/1": 3}}`, written atomically. A progress file that does not read is set aside
 //! beside (renamed, never deleted) and the course starts again.
@@ -14,38 +15,11 @@ use serde_json::{Value, json};
 use crate::rules::Game;
 use crate::save::write_atomically;
 use crate::saved_games::{data_dir, shown};
-use quentin_app::course::{self, Course, CourseError};
+use quentin_app::course::Course;
 
-/// Each shipped file: its path in the repository and its text, in the order of [`Game::ALL`].
-pub const FILES: [(&str, &str); 4] = [
-    (
-        "puzzles/learn/quentin.txt",
-        include_str!("../puzzles/learn/quentin.txt"),
-    ),
-    (
-        "puzzles/learn/konobi.txt",
-        include_str!("../puzzles/learn/konobi.txt"),
-    ),
-    (
-        "puzzles/learn/brique.txt",
-        include_str!("../puzzles/learn/brique.txt"),
-    ),
-    (
-        "puzzles/learn/quint.txt",
-        include_str!("../puzzles/learn/quint.txt"),
-    ),
-];
-
-/// The shipped courses, one a game, in the order of [`Game::ALL`].
-///
-/// # Errors
-/// A file that does not read (a test makes sure every shipped one does).
-pub fn shipped() -> Result<Vec<Course>, CourseError> {
-    FILES
-        .iter()
-        .map(|(path, text)| course::parse(text, path))
-        .collect()
-}
+/// Each shipped file and the shipped courses: the app crate's, which the server's sessions
+/// follow too.
+pub use quentin_app::course::{FILES, shipped};
 
 /// The shipped course of `game`.
 ///

@@ -5,7 +5,10 @@
 //! ```json
 //! {"rating": 1523.4, "deviation": 290.1, "volatility": 0.06, "streak": 1,
 //!  "attempts": [{"id": "quentin-0017", "solved": true, "at": 1795830000}],
-//!  "best_streak": 7, "best_storm": 21}
+//!  "best_streak": 7, "best_storm": 21,
+//!  "mistakes": [{"id": "mistake-quentin-…", "game": "quentin", "size": 5, "pie": false,
+//!                "pieces": 0, "line": "c3 a1", "played": "e5", "best": "b3",
+//!                "answers": "b3 d3"}]}
 //! ```
 //!
 //! A file that does not read (not JSON, a field missing or of the wrong type) is reported with
@@ -17,8 +20,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::{Value, json};
 
+use crate::rules::{Action, Game, Setup};
 use crate::save::write_atomically;
 use crate::saved_games::{data_dir, shown};
+use quentin_app::mistakes::Mistake;
 use quentin_app::puzzle_rating::{Attempt, Bests, Progress, PuzzleRating};
 
 /// The file's name in the data directory.
@@ -82,7 +87,93 @@ fn to_json(progress: &Progress) -> Value {
         "attempts": attempts,
         "best_streak": progress.best.streak,
         "best_storm": progress.best.storm,
+        "mistakes": progress.mistakes.iter().map(mistake_json).collect::<Vec<_>>(),
     })
+}
+
+/// `c3 e4 d3`: actions as a record writes them.
+fn actions_text(actions: &[Action]) -> String {
+    actions
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The JSON object of one of the player's own mistakes.
+fn mistake_json(m: &Mistake) -> Value {
+    json!({
+        "id": m.id,
+        "game": m.setup.game.name().to_lowercase(),
+        "size": m.setup.size,
+        "pie": m.setup.pie,
+        "pieces": m.setup.pieces,
+        "line": actions_text(&m.line),
+        "played": m.played.to_string(),
+        "best": m.best.to_string(),
+        "answers": actions_text(&m.answers),
+    })
+}
+
+/// One of the player's own mistakes from its JSON object (number `n` from 1): its position
+/// replayed, its actions legal there, else what is wrong.
+fn mistake_of(n: usize, value: &Value) -> Result<Mistake> {
+    let text = |key: &str| {
+        value
+            .get(key)
+            .and_then(Value::as_str)
+            .ok_or_else(|| anyhow!("mistake {n}: {key:?} is not text"))
+    };
+    let count = |key: &str| {
+        value
+            .get(key)
+            .and_then(Value::as_u64)
+            .and_then(|v| usize::try_from(v).ok())
+            .ok_or_else(|| anyhow!("mistake {n}: {key:?} is not a count"))
+    };
+    let actions = |key: &str| -> Result<Vec<Action>> {
+        text(key)?
+            .split_whitespace()
+            .map(|a| Action::parse(a).map_err(|e| anyhow!("mistake {n}: {key:?}: {e}")))
+            .collect()
+    };
+    let game =
+        Game::from_name(text("game")?).ok_or_else(|| anyhow!("mistake {n}: no such game"))?;
+    let pie = value
+        .get("pie")
+        .and_then(Value::as_bool)
+        .ok_or_else(|| anyhow!("mistake {n}: \"pie\" is not true or false"))?;
+    let setup = Setup {
+        game,
+        size: count("size")?,
+        pie,
+        pieces: count("pieces")?,
+    };
+    let line = actions("line")?;
+    let played = actions("played")?;
+    let best = actions("best")?;
+    let answers = actions("answers")?;
+    let ([played], [best]) = (played.as_slice(), best.as_slice()) else {
+        bail!("mistake {n}: \"played\" and \"best\" are one action each");
+    };
+    let mistake = Mistake {
+        id: text("id")?.to_string(),
+        setup,
+        line,
+        played: *played,
+        best: *best,
+        answers,
+    };
+    let position = mistake
+        .puzzle()
+        .position()
+        .map_err(|e| anyhow!("mistake {n}: {e}"))?;
+    for a in std::iter::once(&mistake.played).chain(&mistake.answers) {
+        position
+            .preview(*a)
+            .map_err(|e| anyhow!("mistake {n}: {a} is not legal there: {e}"))?;
+    }
+    Ok(mistake)
 }
 
 /// The progress of a file's text, or what is wrong with it.
@@ -146,11 +237,22 @@ fn parse(text: &str) -> Result<Progress> {
         streak: best("best_streak")?,
         storm: best("best_storm")?,
     };
+    // The mistakes came later still: a file without them has none.
+    let mistakes = match object.get("mistakes") {
+        None => Vec::new(),
+        Some(Value::Array(list)) => list
+            .iter()
+            .enumerate()
+            .map(|(i, m)| mistake_of(i + 1, m))
+            .collect::<Result<Vec<_>>>()?,
+        Some(_) => bail!("\"mistakes\" is not a list"),
+    };
     Ok(Progress {
         rating,
         streak,
         attempts,
         best,
+        mistakes,
     })
 }
 
@@ -179,6 +281,19 @@ mod tests {
                 streak: 7,
                 storm: 21,
             },
+            mistakes: vec![Mistake {
+                id: "mistake-quentin-01234567".into(),
+                setup: Setup {
+                    game: Game::Quentin,
+                    size: 5,
+                    pie: false,
+                    pieces: 0,
+                },
+                line: ["c3", "a1"].map(|a| Action::parse(a).unwrap()).to_vec(),
+                played: Action::parse("e5").unwrap(),
+                best: Action::parse("b3").unwrap(),
+                answers: ["b3", "d3"].map(|a| Action::parse(a).unwrap()).to_vec(),
+            }],
         };
         save(&path, &progress).unwrap();
         assert_eq!(load(&path).unwrap(), progress);

@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 use crate::record::{Record, quote};
 use crate::search::review::explain::{Explained, Proven, explain};
 use crate::search::review::{self, ActionReview, PlayerSummary, Progress, Review, Unreviewed};
+use quentin_app::review_words::{self, counted};
 
 use super::analyze::round;
 use super::limits::LimitArgs;
@@ -152,11 +153,6 @@ fn percent(chance: Option<f64>) -> String {
     chance.map_or("?".to_string(), |c| format!("{:.0}%", 100.0 * c))
 }
 
-/// `1 blunder`, `2 mistakes`.
-fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// One marked action: its number, who played it, the loss and the better action; under it,
 /// the refutation and the proof when there is one.
 fn marked_line(a: &ActionReview, explained: Option<&Explained>) -> String {
@@ -189,19 +185,10 @@ fn marked_line(a: &ActionReview, explained: Option<&Explained>) -> String {
 
 /// A player's line of the summary.
 fn summary_line(record: &Record, player: usize, s: &PlayerSummary) -> String {
-    let name = record.players()[player - 1]
-        .as_deref()
-        .map_or(String::new(), |n| format!(" {}", quote(n)));
-    let loss = s
-        .average_loss
-        .map_or("?".to_string(), |l| format!("{:.1}%", 100.0 * l));
-    format!(
-        "Player {player}{name}: {}, {}, {}, {}; average loss {loss} a move\n",
-        counted(s.actions, "action", "actions"),
-        counted(s.inaccuracies, "inaccuracy", "inaccuracies"),
-        counted(s.mistakes, "mistake", "mistakes"),
-        counted(s.blunders, "blunder", "blunders"),
-    )
+    let name = record.players()[player - 1].as_deref().map(quote);
+    let mut line = review_words::summary_line(player, name.as_deref(), s);
+    line.push('\n');
+    line
 }
 
 /// The review for people: the game, the marked actions with the better one, the summary.

@@ -133,7 +133,7 @@ pub fn puzzle(
 ) -> Result<()> {
     require_terminal()?;
     let path = crate::puzzle_progress::path()?;
-    let run = puzzles::PuzzleRun::new(pool, path, Look::from_env(ascii), way)?;
+    let mut run = puzzles::PuzzleRun::new(pool, path, Look::from_env(ascii), way)?;
     let app = run.next_app(None)?;
     let mut session = Session::new(app);
     session.puzzles = Some(run);

@@ -12,7 +12,9 @@ use anyhow::{Result, anyhow};
 use crate::puzzle_progress;
 use crate::rules::Game;
 use crate::search::puzzles::Puzzle;
-use quentin_app::puzzle_modes::{Storm, Way};
+use crate::search::puzzles::THEMES;
+use quentin_app::mistakes::Mistake;
+use quentin_app::puzzle_modes::{Choice, Storm, Way, next_theme};
 use quentin_app::puzzle_rating::{Change, Progress};
 
 use super::Session;
@@ -20,8 +22,14 @@ use super::app::{App, Look, PuzzleNews, PuzzleStanding};
 
 /// The puzzles of a run and the player's progress.
 pub(super) struct PuzzleRun {
-    /// The puzzles to choose from (the game and theme asked for).
+    /// The puzzles to choose from (the game and theme asked for, the way taken).
     pool: Vec<Puzzle>,
+    /// Every puzzle the run was opened with, whatever the way and theme chosen since.
+    all: Vec<Puzzle>,
+    /// The theme chosen on the screen (`o`), if any.
+    theme: Option<&'static str>,
+    /// The puzzle on the screen: the next is another when there is one.
+    current: Option<String>,
     /// The player's rating, streak and attempts.
     progress: Progress,
     /// Where the progress is kept.
@@ -53,12 +61,32 @@ fn seed() -> u64 {
 
 /// What the panel shows of `progress`, with the `change` the last attempt made, and of the
 /// `way` the puzzles are taken.
-fn standing(progress: &Progress, change: Option<Change>, way: &Way) -> PuzzleStanding {
+fn standing(
+    progress: &Progress,
+    change: Option<Change>,
+    way: &Way,
+    theme: Option<&str>,
+) -> PuzzleStanding {
+    let theme = theme.map(|t| format!("Theme {t}"));
+    let way = match (way.line(progress.best), theme) {
+        (Some(line), Some(theme)) => Some(format!("{line}; {theme}")),
+        (line, theme) => line.or(theme),
+    };
     PuzzleStanding {
         rating: progress.rating.shown(),
         change: change.filter(|c| c.rated).map(|c| c.signed()),
         streak: progress.streak,
-        way: way.line(progress.best),
+        way,
+    }
+}
+
+/// A way's name as the screen says it after a choice.
+fn way_name(way: &Way) -> String {
+    match way {
+        Way::Rated(d) => format!("Rated puzzles, {}", d.name()),
+        Way::Again => "Your failed puzzles again".to_string(),
+        Way::Streak { .. } => "Streak".to_string(),
+        Way::Storm(_) => "Storm (3 minutes)".to_string(),
     }
 }
 
@@ -69,15 +97,54 @@ impl PuzzleRun {
     ///
     /// # Errors
     /// When the progress file cannot be read, or there is no puzzle to play.
-    pub(super) fn new(
-        mut pool: Vec<Puzzle>,
-        path: PathBuf,
-        look: Look,
-        way: Way,
-    ) -> Result<PuzzleRun> {
+    pub(super) fn new(pool: Vec<Puzzle>, path: PathBuf, look: Look, way: Way) -> Result<PuzzleRun> {
         let progress = puzzle_progress::load(&path)?;
-        if way == Way::Again {
-            let failed = progress.failed();
+        let mut run = PuzzleRun::of(pool, progress, path, look, way);
+        run.pool = run.chosen()?;
+        Ok(run)
+    }
+
+    /// A run over `all` as it starts, every puzzle in its pool.
+    fn of(all: Vec<Puzzle>, progress: Progress, path: PathBuf, look: Look, way: Way) -> PuzzleRun {
+        PuzzleRun {
+            pool: all.clone(),
+            all,
+            theme: None,
+            current: None,
+            progress,
+            path,
+            look,
+            last: None,
+            way,
+            ticked: Instant::now(),
+        }
+    }
+
+    /// The puzzles of the way and theme chosen: with `Again`, those whose last attempt failed
+    /// and the player's own mistakes of the same games.
+    ///
+    /// # Errors
+    /// When that leaves no puzzle.
+    fn chosen(&self) -> Result<Vec<Puzzle>> {
+        let mut pool: Vec<Puzzle> = self
+            .all
+            .iter()
+            .filter(|p| self.theme.is_none_or(|t| p.themes.contains(&t)))
+            .cloned()
+            .collect();
+        if self.way == Way::Again {
+            let failed = self.progress.failed();
+            // The player's own mistakes of the games asked for are failed puzzles too.
+            let games: Vec<Game> = self.all.iter().map(|p| p.setup.game).collect();
+            if self.theme.is_none() {
+                pool.extend(
+                    self.progress
+                        .mistakes
+                        .iter()
+                        .filter(|m| games.contains(&m.game()))
+                        .map(Mistake::puzzle),
+                );
+            }
             pool.retain(|p| failed.contains(&p.id.as_str()));
             if pool.is_empty() {
                 return Err(anyhow!(
@@ -89,26 +156,82 @@ impl PuzzleRun {
         if pool.is_empty() {
             return Err(anyhow!("no puzzle to play"));
         }
-        Ok(PuzzleRun {
-            pool,
-            progress,
-            path,
-            look,
-            last: None,
-            way,
-            ticked: Instant::now(),
-        })
+        Ok(pool)
+    }
+
+    /// Carries out a choice made on the screen: another way, or theme; the pool as it was
+    /// when the choice leaves no puzzle. Returns what to say.
+    fn choose(&mut self, choice: Choice) -> Result<String> {
+        let (way, theme) = (self.way, self.theme);
+        match choice.way() {
+            Some(way) => self.way = way,
+            None if choice == Choice::AnyTheme => self.theme = None,
+            None => {
+                let mut themes: Vec<&'static str> = THEMES
+                    .iter()
+                    .map(|(t, _)| *t)
+                    .filter(|t| self.all.iter().any(|p| p.themes.contains(t)))
+                    .collect();
+                themes.dedup();
+                self.theme = next_theme(&themes, self.theme);
+            }
+        }
+        match self.chosen() {
+            Ok(pool) => {
+                self.pool = pool;
+                self.ticked = Instant::now();
+                let theme = self
+                    .theme
+                    .map_or("any theme".to_string(), |t| format!("theme {t}"));
+                Ok(format!("{}, {theme}", way_name(&self.way)))
+            }
+            Err(e) => {
+                (self.way, self.theme) = (way, theme);
+                Err(e)
+            }
+        }
+    }
+
+    /// A run over the player's own `mistakes` of a game just reviewed: kept first with the
+    /// failed puzzles in the progress file at `path` (so that `--again` offers them), then
+    /// taken one after the other.
+    ///
+    /// # Errors
+    /// When the progress file cannot be read or written.
+    pub(super) fn mistakes(mistakes: &[Mistake], path: PathBuf, look: Look) -> Result<PuzzleRun> {
+        let mut progress = puzzle_progress::load(&path)?;
+        progress.keep_mistakes(mistakes, now());
+        puzzle_progress::save(&path, &progress)?;
+        let pool = mistakes.iter().map(Mistake::puzzle).collect();
+        Ok(PuzzleRun::of(pool, progress, path, look, Way::Again))
     }
 
     /// The app of the next puzzle, chosen near the rating the way aims at.
-    pub(super) fn next_app(&self, change: Option<Change>) -> Result<App> {
+    pub(super) fn next_app(&mut self, change: Option<Change>) -> Result<App> {
         let target = self.way.target(self.progress.rating.rating);
+        let others: Vec<Puzzle> = self
+            .pool
+            .iter()
+            .filter(|p| self.current.as_deref() != Some(p.id.as_str()))
+            .cloned()
+            .collect();
+        let among = if others.is_empty() {
+            &self.pool
+        } else {
+            &others
+        };
         let puzzle = self
             .progress
-            .choose_near(&self.pool, target, now(), seed())
+            .choose_near(among, target, now(), seed())
             .ok_or_else(|| anyhow!("no puzzle to play"))?;
-        let mut app = App::puzzle(puzzle.clone(), self.look).map_err(|e| anyhow!(e))?;
-        app.set_standing(standing(&self.progress, change, &self.way));
+        self.current = Some(puzzle.id.clone());
+        let mistake = self.progress.mistakes.iter().find(|m| m.id == puzzle.id);
+        let mut app = match mistake {
+            Some(m) => App::mistake(m, self.look),
+            None => App::puzzle(puzzle.clone(), self.look),
+        }
+        .map_err(|e| anyhow!(e))?;
+        app.set_standing(standing(&self.progress, change, &self.way, self.theme));
         Ok(app)
     }
 
@@ -152,7 +275,7 @@ impl Session {
         let way = Way::Rated(quentin_app::puzzle_modes::Difficulty::Normal);
         let opened = crate::puzzles::pool(Some(game), None)
             .and_then(|pool| PuzzleRun::new(pool, puzzle_progress::path()?, look, way))
-            .and_then(|run| Ok((run.next_app(None)?, run)));
+            .and_then(|mut run| Ok((run.next_app(None)?, run)));
         match opened {
             Ok((app, run)) => {
                 self.app = app;
@@ -171,6 +294,8 @@ impl Session {
             }
             PuzzleNews::NextLevel => return self.course_news(None, true, None),
             PuzzleNews::PlayComputer(game) => return self.course_news(None, false, Some(game)),
+            PuzzleNews::Mistakes(list) => return self.open_mistakes(&list),
+            PuzzleNews::Choose(choice) => return self.puzzle_choice(choice),
             PuzzleNews::Attempted { .. } | PuzzleNews::Next => {}
         }
         let Some(run) = &mut self.puzzles else {
@@ -183,7 +308,7 @@ impl Session {
                 };
                 let (change, said) = run.attempted(&puzzle, solved);
                 self.app
-                    .set_standing(standing(&run.progress, change, &run.way));
+                    .set_standing(standing(&run.progress, change, &run.way, run.theme));
                 run.last = change;
                 if let Err(e) = puzzle_progress::save(&run.path, &run.progress) {
                     self.app
@@ -201,7 +326,53 @@ impl Session {
                     Err(e) => self.app.warn(format!("No next puzzle: {e:#}.")),
                 }
             }
-            PuzzleNews::Level { .. } | PuzzleNews::NextLevel | PuzzleNews::PlayComputer(_) => {}
+            PuzzleNews::Level { .. }
+            | PuzzleNews::NextLevel
+            | PuzzleNews::PlayComputer(_)
+            | PuzzleNews::Mistakes(_)
+            | PuzzleNews::Choose(_) => {}
+        }
+    }
+
+    /// A way or theme chosen on the puzzle screen: the next puzzle that way, at once (the one
+    /// on the board is left, not counted).
+    fn puzzle_choice(&mut self, choice: Choice) {
+        let Some(run) = &mut self.puzzles else {
+            return;
+        };
+        let said = match run.choose(choice) {
+            Ok(said) => said,
+            Err(e) => {
+                self.app
+                    .warn(format!("{e:#}; the puzzles go on as they were."));
+                return;
+            }
+        };
+        match run.next_app(None) {
+            Ok(app) => {
+                self.app = app;
+                self.app.info(format!("{said}. Find the move."));
+            }
+            Err(e) => self.app.warn(format!("No next puzzle: {e:#}.")),
+        }
+    }
+
+    /// Leaves the reviewed game, whose record is saved, for the person's own `mistakes` in
+    /// it, kept with the failed puzzles. When they cannot open (a damaged progress file), the
+    /// game stays, and the panel says why.
+    fn open_mistakes(&mut self, mistakes: &[Mistake]) {
+        let look = self.app.look();
+        let opened = puzzle_progress::path()
+            .and_then(|path| PuzzleRun::mistakes(mistakes, path, look))
+            .and_then(|mut run| Ok((run.next_app(None)?, run)));
+        match opened {
+            Ok((app, run)) => {
+                self.app = app;
+                self.puzzles = Some(run);
+            }
+            Err(e) => self
+                .app
+                .warn(format!("Your mistakes cannot open as exercises: {e:#}.")),
         }
     }
 
@@ -252,7 +423,7 @@ impl Session {
         storm.tick(u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX));
         let storm = *storm;
         self.app
-            .set_standing(standing(&run.progress, run.last, &run.way));
+            .set_standing(standing(&run.progress, run.last, &run.way, run.theme));
         if storm.over() {
             self.app.warn(format!(
                 "Time is up: {} solved, {} missed. n starts a new storm, q quits.",

@@ -120,3 +120,70 @@ fn again_offers_the_failed_puzzles_and_says_so_when_there_is_none() {
     s.send("q");
     assert!(s.wait_exit());
 }
+
+#[test]
+fn once_a_defence_is_solved_w_plays_out_the_threat_it_stopped() {
+    let dir = scratch("puzzle-threat");
+    let mut s = start(&dir, &["--game", "quentin", "--theme", "defend"]);
+    let puzzle = shown_puzzle(&s);
+    s.wait_for("to move: defend");
+    // Before it is over, w refuses: it would give the answer away.
+    s.send("w");
+    s.wait_for("Stop the threat first");
+    s.send(&format!(":{}\r", puzzle.solution[0]));
+    let screen = s.wait_for("Solved");
+    assert!(screen.contains("w plays out the threat"), "{screen}");
+    s.send("w");
+    let screen = s.wait_for("s threat, had ");
+    assert!(screen.contains("not stopped it"), "{screen}");
+    // The threat from its start: End shows its end, the opponent's win.
+    s.send("G");
+    let screen = s.wait_for(" wins). ← → step");
+    assert!(screen.contains("threat"), "{screen}");
+    s.send("w");
+    s.wait_for("Back where you were.");
+    s.send("q");
+    assert!(s.wait_exit());
+}
+
+#[test]
+fn the_ways_are_chosen_on_the_puzzle_screen_too() {
+    let dir = scratch("puzzle-ways");
+    let mut s = start(&dir, &["--game", "quentin"]);
+    shown_puzzle(&s);
+    s.send("o");
+    s.wait_for("Take the puzzles: 1 normal");
+    s.send("4");
+    let screen = s.wait_for("Streak, any theme. Find the move.");
+    assert!(screen.contains("Streak 0 (best 0)"), "{screen}");
+    // A theme: the next one the puzzles have, shown beside the way, and the puzzle has it.
+    s.send("o");
+    s.send("7");
+    let screen = s.wait_for("Streak, theme ");
+    assert!(screen.contains("; Theme "), "{screen}");
+    let at = screen.find("Streak, theme ").unwrap() + "Streak, theme ".len();
+    let theme: String = screen[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    let puzzle = shown_puzzle(&s);
+    assert!(
+        puzzle.themes.contains(&theme.as_str()),
+        "{theme} {puzzle:?}"
+    );
+    // Storm, with its clock; then the harder rated puzzles, any theme.
+    s.send("o");
+    s.send("5");
+    s.wait_for("Storm (3 minutes)");
+    s.wait_for("Storm 2:5");
+    s.send("o8");
+    s.wait_for("Storm (3 minutes), any theme");
+    s.send("o3");
+    let screen = s.wait_for("Rated puzzles, harder, any theme");
+    assert!(screen.contains("Difficulty: harder"), "{screen}");
+    // Again with nothing failed: refused, and the puzzles go on as they were.
+    s.send("o6");
+    s.wait_for("no failed puzzle to play again");
+    s.send("q");
+    assert!(s.wait_exit());
+}

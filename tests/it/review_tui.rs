@@ -113,3 +113,38 @@ fn in_a_replay_the_jump_keys_find_the_thrown_away_win() {
     s.send("q");
     assert!(s.wait_exit());
 }
+
+#[test]
+fn w_steps_through_why_a_marked_action_loses_and_the_summary_is_on_the_screen() {
+    let dir = scratch("review-why");
+    fs::write(dir.join("thrown.txt"), THROWN).unwrap();
+    let mut s = Session::start_sized(&dir, &["replay", "thrown.txt"], 40, 110);
+    s.wait_for("Showing action 16 of 16");
+    s.send("v");
+    let screen = s.wait_for("Review done");
+    // The per-player summary, as `quentin review` prints it.
+    assert!(screen.contains("Player 1: 8 actions"), "{screen}");
+    assert!(screen.contains("Player 2: 8 actions"), "{screen}");
+    s.send("M");
+    // Black could win at once and played a1: said as a proven win thrown away.
+    let screen = s.wait_for("Black had a proven win: ");
+    assert!(screen.contains(" wins in 1"), "{screen}");
+    assert!(screen.contains("Why: d5"), "{screen}");
+    assert!(screen.contains("(w steps through it)"), "{screen}");
+    s.send("w");
+    let screen = s.wait_for("Why a1 loses");
+    assert!(screen.contains("→ steps through them"), "{screen}");
+    s.send("l");
+    s.wait_for("1 of 2: a1");
+    s.send("l");
+    let screen = s.wait_for("2 of 2: a1, d5 (White wins)");
+    assert!(screen.contains("White wins"), "{screen}");
+    // Back: the game as it was, before the marked action.
+    s.send("w");
+    let screen = s.wait_for("Back where you were.");
+    assert!(screen.contains("Showing action 14 of 16"), "{screen}");
+    s.send("q");
+    assert!(s.wait_exit());
+    // Nothing of it was written to the record.
+    assert_eq!(fs::read_to_string(dir.join("thrown.txt")).unwrap(), THROWN);
+}

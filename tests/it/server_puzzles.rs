@@ -341,14 +341,24 @@ fn a_puzzle_opened_from_the_lobby_is_solved_or_refuted_on_its_screen_with_the_ra
     let mut carol = newcomer(&server, &dir, "carol");
     carol.wait_for("Puzzle leaderboard (p solves puzzles)");
     carol.send("p");
-    carol.wait_for(&format!("Puzzle {}:", first.id));
+    // A screen of its own: the setup is the position given, no clock, no resignation.
+    let opened = wait_panel(&carol, &format!("Puzzle {} (rated", first.id));
+    assert!(
+        opened.contains("Actions from the position given none yet"),
+        "{opened}"
+    );
+    assert!(opened.contains("Your rating 1500?, streak 0"), "{opened}");
+    for game_only in ["0:00", "resign", "puzzle:"] {
+        assert!(!opened.contains(game_only), "{game_only}: {opened}");
+    }
     carol.send(&keys_to(first.solution[0], first.setup.size));
-    let said = wait_panel(&carol, "Solved! Your puzzle rating: 1");
+    let said = wait_panel(&carol, "Your puzzle rating: 1");
+    assert!(said.contains("Solved!"), "{said}");
     assert!(said.contains("; the puzzle's: "), "{said}");
-    assert!(said.contains("carol (you) "), "{said}");
+    assert!(said.contains("streak 1"), "{said}");
     // The next puzzle is another; q goes back to the lobby.
     carol.send("n");
-    let old = format!("Puzzle {}:", first.id);
+    let old = format!("Puzzle {} ", first.id);
     pty::wait_until("the next puzzle", || {
         let words = panel(&carol.screen());
         (words.contains("Puzzle ") && !words.contains(&old)).then_some(())
@@ -357,28 +367,33 @@ fn a_puzzle_opened_from_the_lobby_is_solved_or_refuted_on_its_screen_with_the_ra
     carol.wait_for("Puzzle leaderboard (p solves puzzles)");
 
     // Dave, new too, is offered the next nearest (the first one's rating moved) and plays a
-    // wrong move: it is refuted on the board, the solution said, and his rating falls.
+    // wrong move: it is refuted on the board, his rating falls, and v shows the solution.
     let mut dave = newcomer(&server, &dir, "dave");
     dave.send("p");
     let words = wait_panel(&dave, "to move");
-    let id = after(&words, "Puzzle")[0].trim_end_matches(':').to_string();
+    let id = after(&words, "Puzzle")[0].to_string();
     let theirs = shipped(&id);
     assert_ne!(
         theirs.setup.game,
         quentin::rules::Game::Quint,
         "placements only: {id}"
     );
+    // A hint first marks an area that still leaves a choice.
+    dave.send("t");
+    wait_panel(&dave, "Hint: the move is in ");
     let wrong = wrong_move(&id);
     dave.send(&keys_to(wrong, theirs.setup.size));
     let said = wait_panel(&dave, "Your puzzle rating: 1");
-    assert!(said.contains(&format!("Wrong: {wrong}.")), "{said}");
-    let solution: Vec<String> = theirs.solution.iter().map(ToString::to_string).collect();
+    assert!(said.contains("Wrong: "), "{said}");
+    assert!(said.contains(&format!(" played {wrong}")), "{said}");
     assert!(
-        said.contains(&format!("The solution: {}.", solution.join(" "))),
-        "{said}"
+        said.contains(" answers "),
+        "the refutation is played: {said}"
     );
-    assert!(said.contains("refutes it."), "{said}");
     assert!(said.contains(" (-"), "his rating fell: {said}");
+    dave.send("v");
+    let solution: Vec<String> = theirs.solution.iter().map(ToString::to_string).collect();
+    wait_panel(&dave, &format!("Solution: {}.", solution.join(", ")));
     // The puzzle's rating moved.
     let mut erin = server.registered(&dir, "erin");
     let line = erin.ok(&format!("puzzle {id}"));

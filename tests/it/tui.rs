@@ -420,7 +420,7 @@ fn the_help_teaches_the_rules_that_quentin_rules_prints_and_scrolls_to_the_keys(
     // Scrolled to its end, the help shows the keys and the record; it stays open until `?`.
     s.send("\x1b[F");
     let screen = s.wait_for("Record: ");
-    assert!(screen.contains("undo, redo"), "{screen}");
+    assert!(screen.contains("step through why it loses"), "{screen}");
     s.send("?");
     s.wait_for("Black to move");
     s.send("q");

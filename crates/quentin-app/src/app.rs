@@ -22,6 +22,7 @@ mod review;
 mod state;
 mod text;
 mod typed;
+mod variation;
 
 use std::path::{Path, PathBuf};
 
@@ -37,7 +38,7 @@ pub use computer::{Hint, Job, Versus, chance};
 pub use course::LevelState;
 pub use online::{Abort, Finish, Online, Request, Win, edges};
 pub use puzzle::{HINT_CHOICES, PuzzleNews, PuzzleStanding, PuzzleState, hint_area};
-pub use review::REVIEW_PLAYOUTS;
+pub use review::{REVIEW_PLAYOUTS, Why};
 use state::{Analysis, Computer, Help, Notes, OnlineSeat, Review, Screen, Seats};
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};
@@ -190,6 +191,8 @@ pub struct App {
     puzzle: Option<Box<puzzle::PuzzleSeat>>,
     /// The level being learnt, in the course.
     course: Option<Box<course::CourseSeat>>,
+    /// A line shown instead of the line of play for a while: a threat, a refutation.
+    variation: Option<Box<variation::Variation>>,
     /// What the app asks of its front end, until the step that asked gives it back.
     outbox: Vec<Effect>,
 }
@@ -270,6 +273,7 @@ impl App {
             online: OnlineSeat::default(),
             puzzle: None,
             course: None,
+            variation: None,
             outbox: Vec::new(),
         }
     }
@@ -389,6 +393,7 @@ impl App {
                 self.tick()
             }
             Input::Server(actions, online) => {
+                self.close_variation();
                 self.sync_online(&actions, *online);
                 self.forced_pass();
                 Effect::None
@@ -460,7 +465,9 @@ impl App {
     /// puzzle's): nobody played them, so the action list starts after them. 0 in a game.
     #[must_use]
     pub fn given(&self) -> usize {
-        if let Some(seat) = &self.course {
+        if self.variation.is_some() {
+            0
+        } else if let Some(seat) = &self.course {
             seat.level.actions.len()
         } else {
             self.puzzle.as_ref().map_or(0, |seat| seat.start)

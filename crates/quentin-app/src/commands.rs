@@ -68,6 +68,14 @@ pub enum Command {
     Puzzles,
     /// Open the prompt to type a move (`c3`, `swap`, `pass`, `h2-h3`).
     Type,
+    /// After a review of a game against the computer: the person's own mistakes as exercises.
+    Mistakes,
+    /// In the puzzles: choose how to take them (a difficulty, Streak, Storm, a theme, one's
+    /// failed puzzles again).
+    Ways,
+    /// Why: step through the refutation of a reviewed action, or a defence puzzle's threat
+    /// played out; pressed again, back.
+    Why,
 }
 
 /// A key as the table names it.
@@ -135,6 +143,8 @@ const REVIEW: &[(Key, Command)] = &[
 const PAGES: &[(Key, Command)] = &[(Code(PageUp), C::PageUp), (Code(PageDown), C::PageDown)];
 const HELP: &[(Key, Command)] = &[(Code(Char('?')), C::Help)];
 const TYPE: &[(Key, Command)] = &[(Code(Char(':')), C::Type)];
+const WHY: &[(Key, Command)] = &[(Code(Char('w')), C::Why)];
+const MISTAKES: &[(Key, Command)] = &[(Code(Char('L')), C::Mistakes)];
 
 /// The table. A key's command is that of the first row that binds it.
 pub const ROWS: &[Row] = &[
@@ -197,6 +207,18 @@ pub const ROWS: &[Row] = &[
         keys: "v, m, M",
         does: "after the game: review it; next, previous marked action",
         binds: REVIEW,
+    },
+    Row {
+        section: Section::Game,
+        keys: "w",
+        does: "at a marked action of the review: step through why it loses (w again: back)",
+        binds: WHY,
+    },
+    Row {
+        section: Section::Game,
+        keys: "L",
+        does: "after a review of a game against the computer: learn from your mistakes",
+        binds: MISTAKES,
     },
     Row {
         section: Section::Game,
@@ -264,6 +286,18 @@ pub const ROWS: &[Row] = &[
         keys: "v, m, M",
         does: "review the game; next, previous marked action",
         binds: REVIEW,
+    },
+    Row {
+        section: Section::Replay,
+        keys: "w",
+        does: "at a marked action: step through why it loses (w again: back)",
+        binds: WHY,
+    },
+    Row {
+        section: Section::Replay,
+        keys: "L",
+        does: "after a review of a game against the computer: learn from your mistakes",
+        binds: MISTAKES,
     },
     Row {
         section: Section::Quint,
@@ -339,6 +373,18 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         section: Section::Quint,
+        keys: "w",
+        does: "at a marked action of the review: step through why it loses",
+        binds: WHY,
+    },
+    Row {
+        section: Section::Quint,
+        keys: "L",
+        does: "after a review of a game against the computer: learn from your mistakes",
+        binds: MISTAKES,
+    },
+    Row {
+        section: Section::Quint,
         keys: "PgUp, PgDn, wheel",
         does: "scroll the action list",
         binds: PAGES,
@@ -372,6 +418,18 @@ pub const ROWS: &[Row] = &[
         keys: "n",
         does: "the next puzzle, once this one is solved or failed",
         binds: &[(Code(Char('n')), C::NewGame)],
+    },
+    Row {
+        section: Section::Puzzle,
+        keys: "o",
+        does: "choose how to take them: a difficulty, Streak, Storm, a theme, your failed ones",
+        binds: &[(Code(Char('o')), C::Ways)],
+    },
+    Row {
+        section: Section::Puzzle,
+        keys: "w",
+        does: "once a defence is over: play out the threat it stopped (w again: back)",
+        binds: WHY,
     },
     Row {
         section: Section::Puzzle,

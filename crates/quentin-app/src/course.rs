@@ -32,6 +32,36 @@ pub use answers::{
 };
 pub use parse::{CourseError, parse};
 
+/// Each shipped course file: its path in the repository and its text, in the order of
+/// [`Game::ALL`], embedded here so that the terminal (`quentin learn`) and the server's
+/// sessions (`l` in the lobby) follow the same course.
+pub const FILES: [(&str, &str); 4] = [
+    (
+        "puzzles/learn/quentin.txt",
+        include_str!("../../../puzzles/learn/quentin.txt"),
+    ),
+    (
+        "puzzles/learn/konobi.txt",
+        include_str!("../../../puzzles/learn/konobi.txt"),
+    ),
+    (
+        "puzzles/learn/brique.txt",
+        include_str!("../../../puzzles/learn/brique.txt"),
+    ),
+    (
+        "puzzles/learn/quint.txt",
+        include_str!("../../../puzzles/learn/quint.txt"),
+    ),
+];
+
+/// The shipped courses, one a game, in the order of [`Game::ALL`].
+///
+/// # Errors
+/// A file that does not read (a test makes sure every shipped one does).
+pub fn shipped() -> Result<Vec<Course>, CourseError> {
+    FILES.iter().map(|(path, text)| parse(text, path)).collect()
+}
+
 /// How a level judges the learner's move; each kind but [`Kind::Move`] computes its answers
 /// from the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,8 +12,10 @@
 //! - [`commands`]: the one table of keys, which the app dispatches and the help lists.
 //! - [`search_handle`]: how a front end runs the search the app asks for; [`searching`]: the
 //!   program's own search behind it, each search on a thread of its own.
+//! - [`mistakes`]: the person's own mistakes in a reviewed game, as exercises.
 //! - [`puzzle_rating`]: a player's puzzle rating (Glicko-2), streak and attempts, and the
 //!   choice of the next puzzle near the rating.
+//! - [`review_words`]: the words of a review that the screen and `quentin review` share.
 //! - [`rules_text`]: the short rules and board marks of each game, for the help and `quentin
 //!   rules`.
 //! - [`wrap`]: text broken into lines by the columns a terminal shows.
@@ -30,9 +32,11 @@ pub mod course;
 pub mod escape;
 pub mod input;
 pub mod layout;
+pub mod mistakes;
 pub mod puzzle_modes;
 pub mod puzzle_rating;
 pub mod render;
+pub mod review_words;
 pub mod rules_text;
 pub mod screen;
 pub mod search_handle;

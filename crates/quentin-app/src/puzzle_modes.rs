@@ -241,6 +241,63 @@ impl Way {
     }
 }
 
+/// A choice made on the puzzle screen (`o`), for its front end to carry out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// Rated puzzles at this difficulty.
+    Rated(Difficulty),
+    /// A new Streak.
+    Streak,
+    /// A new Storm.
+    Storm,
+    /// One's failed puzzles (and own mistakes) again.
+    Again,
+    /// The next theme among those of the puzzles at hand.
+    NextTheme,
+    /// Any theme.
+    AnyTheme,
+}
+
+/// The choices as the screen lists them: the key, the choice, its name.
+pub const CHOICES: [(char, Choice, &str); 8] = [
+    ('1', Choice::Rated(Difficulty::Normal), "normal"),
+    ('2', Choice::Rated(Difficulty::Easier), "easier"),
+    ('3', Choice::Rated(Difficulty::Harder), "harder"),
+    ('4', Choice::Streak, "Streak"),
+    ('5', Choice::Storm, "Storm"),
+    ('6', Choice::Again, "your failed puzzles again"),
+    ('7', Choice::NextTheme, "the next theme"),
+    ('8', Choice::AnyTheme, "any theme"),
+];
+
+impl Choice {
+    /// The way a choice of a way starts: `None` for a theme's choice, which keeps the way.
+    #[must_use]
+    pub fn way(self) -> Option<Way> {
+        match self {
+            Choice::Rated(d) => Some(Way::Rated(d)),
+            Choice::Streak => Some(Way::Streak {
+                solved: 0,
+                ended: false,
+            }),
+            Choice::Storm => Some(Way::Storm(Storm::new())),
+            Choice::Again => Some(Way::Again),
+            Choice::NextTheme | Choice::AnyTheme => None,
+        }
+    }
+}
+
+/// The next theme after `current` among `themes` (in their order), back to the first after
+/// the last; `None` when there is none.
+#[must_use]
+pub fn next_theme(themes: &[&'static str], current: Option<&str>) -> Option<&'static str> {
+    let at = current.and_then(|c| themes.iter().position(|t| *t == c));
+    match at {
+        Some(i) => themes.get((i + 1) % themes.len()).copied(),
+        None => themes.first().copied(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,6 +352,23 @@ mod tests {
         assert!(Way::Rated(Difficulty::Harder).rated());
         assert!(!Way::Storm(Storm::new()).rated());
         assert_eq!(Difficulty::Harder.next(), Difficulty::Easier);
+    }
+
+    #[test]
+    fn the_themes_come_round_in_order() {
+        let themes = ["win1", "win2", "defend"];
+        assert_eq!(next_theme(&themes, None), Some("win1"));
+        assert_eq!(next_theme(&themes, Some("win2")), Some("defend"));
+        assert_eq!(next_theme(&themes, Some("defend")), Some("win1"));
+        assert_eq!(next_theme(&[], None), None);
+        assert_eq!(
+            Choice::Streak.way(),
+            Some(Way::Streak {
+                solved: 0,
+                ended: false
+            })
+        );
+        assert_eq!(Choice::NextTheme.way(), None);
     }
 
     #[test]

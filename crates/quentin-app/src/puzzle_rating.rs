@@ -133,6 +133,8 @@ pub struct Progress {
     /// The best Streak run and Storm score ([`crate::puzzle_modes`]), which leave the rating
     /// as it is.
     pub best: Bests,
+    /// The player's own mistakes kept as exercises ([`crate::mistakes`]).
+    pub mistakes: Vec<crate::mistakes::Mistake>,
 }
 
 /// The best runs of the unrated ways of taking the puzzles.
@@ -183,6 +185,26 @@ impl Progress {
             after: self.rating,
             rated,
         }
+    }
+
+    /// Keeps `mistakes` with the failed puzzles at time `at`: each not kept yet is added, with
+    /// a failed attempt (its first, so that it never moves the rating), and so `--again`
+    /// offers it until it is solved. Returns how many were new.
+    pub fn keep_mistakes(&mut self, mistakes: &[crate::mistakes::Mistake], at: u64) -> usize {
+        let mut new = 0;
+        for m in mistakes {
+            if self.mistakes.iter().any(|k| k.id == m.id) {
+                continue;
+            }
+            self.mistakes.push(m.clone());
+            self.attempts.push(Attempt {
+                id: m.id.clone(),
+                solved: false,
+                at,
+            });
+            new += 1;
+        }
+        new
     }
 
     /// Whether `id` was ever attempted.

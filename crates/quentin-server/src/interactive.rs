@@ -4,6 +4,7 @@
 //! [`driver`] with its glue to the hub; this session feeds it the events parsed from the
 //! channel's bytes and draws it into the channel.
 
+mod course;
 mod driver;
 mod game;
 mod lobby;
@@ -30,6 +31,7 @@ use super::spec::TimeControl;
 use super::{Context, Presence};
 use crate::ids::{GameId, PlayerId};
 use crate::who::Who;
+use course::course_screen;
 use driver::drive;
 use game::game_screen;
 use lobby::LobbyGlue;
@@ -102,6 +104,8 @@ enum Next {
     /// A tournament game of the player's has begun: it opens with a bell.
     Summoned(GameId),
     Puzzles,
+    /// The course (`l`).
+    Course,
     Quit,
 }
 
@@ -321,6 +325,7 @@ pub async fn run(
                         Next::Puzzles => {
                             puzzle_screen(&ctx, &me, who.address, &mut screen, &mut input).await
                         }
+                        Next::Course => course_screen(&mut screen, &mut input).await,
                         Next::Operators
                             if super::moderation::session::is_operator(&ctx, &operator) =>
                         {

@@ -7,8 +7,8 @@
 
 use std::fmt;
 
+use quentin_app::search::puzzles::Puzzle;
 use quentin_app::search::puzzles::answer::{self, Judged, LineError};
-use quentin_app::search::puzzles::{Goal, Puzzle};
 use quentin_rules::{Action, Game};
 
 use super::hub::{Hub, PROVISIONAL, Refusal, shown_rating, signed};
@@ -213,15 +213,4 @@ pub fn shown_puzzle_rating(r: &RatingRow) -> String {
 #[must_use]
 pub fn change(before: &RatingRow, after: &RatingRow) -> String {
     signed(after.rating.round() as i64 - before.rating.round() as i64)
-}
-
-/// What a puzzle asks, in short words: `win in 2` (the player's moves), `defend: stop a win in
-/// 3`, `swap or not`.
-#[must_use]
-pub fn goal_words(puzzle: &Puzzle) -> String {
-    match puzzle.goal {
-        Goal::Win => format!("win in {}", puzzle.depth),
-        Goal::Defend => format!("defend: stop a win in {}", puzzle.depth),
-        Goal::Swap => "swap or not".to_string(),
-    }
 }

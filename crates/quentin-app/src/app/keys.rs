@@ -33,6 +33,9 @@ impl App {
         if let Some(effect) = self.prompt_key(key) {
             return effect;
         }
+        if let Some(effect) = self.ways_key(key) {
+            return effect;
+        }
         // What the key asks, from the one table of keys; a key it does not bind still closes
         // the help and counts as ignored on a hidden board.
         let command = commands::command(key);
@@ -57,6 +60,13 @@ impl App {
             _ if self.screen.geometry.hidden => {
                 self.screen.ignored_keys += 1;
                 return Effect::None;
+            }
+            // A line shown: its keys step through it; any other returns, then acts.
+            Some(c) if self.variation.is_some() => {
+                return match self.variation_key(c) {
+                    Some(effect) => effect,
+                    None => self.key(key),
+                };
             }
             Some(Command::Type) => {
                 self.open_prompt();
@@ -146,6 +156,8 @@ impl App {
             Command::Hint => return self.ask_hint(),
             Command::Analysis => return self.toggle_analysis(),
             Command::Review => return self.start_review(),
+            Command::Why => return self.show_why(),
+            Command::Mistakes => return self.learn_mistakes(),
             Command::NextMark | Command::PreviousMark => {
                 self.warn("m and M jump between the marked actions of a review: v starts one.");
             }
@@ -167,6 +179,8 @@ impl App {
             Command::Hint => return self.ask_hint(),
             Command::Analysis => return self.toggle_analysis(),
             Command::Review => return self.start_review(),
+            Command::Why => return self.show_why(),
+            Command::Mistakes => return self.learn_mistakes(),
             Command::NextMark => return self.jump_to_mark(false),
             Command::PreviousMark => return self.jump_to_mark(true),
             Command::NewGame if self.review.looking_over => return self.new_game(),
@@ -197,6 +211,11 @@ impl App {
                     return Effect::None;
                 };
                 self.screen.cursor = point;
+                if mouse.kind == MouseEventKind::Down(MouseButton::Left) && self.variation.is_some()
+                {
+                    self.warn("This line is only shown: w or Esc goes back.");
+                    return Effect::None;
+                }
                 if mouse.kind == MouseEventKind::Down(MouseButton::Left)
                     && self.mode == Mode::Play
                     && !self.busy()

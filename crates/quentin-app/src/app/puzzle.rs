@@ -39,6 +39,11 @@ pub enum PuzzleNews {
     NextLevel,
     /// The course's handoff: a game of this game against the computer at level 1.
     PlayComputer(crate::rules::Game),
+    /// After a reviewed game against the computer: the person's own mistakes, to keep with
+    /// the failed puzzles and take as exercises now.
+    Mistakes(Vec<crate::mistakes::Mistake>),
+    /// The player chose another way of taking the puzzles (`o`), or a theme.
+    Choose(crate::puzzle_modes::Choice),
 }
 
 /// Where the player is in the puzzle.
@@ -81,6 +86,10 @@ pub(super) struct PuzzleSeat {
     pub(super) hints: u8,
     /// The player's rating, from the front end.
     pub(super) standing: Option<PuzzleStanding>,
+    /// When the puzzle is one of the player's own mistakes: what judges it.
+    pub(super) exercise: Option<exercise::Exercise>,
+    /// Whether the list of the ways of taking the puzzles is open (`o`).
+    pub(super) choosing: bool,
 }
 
 impl App {
@@ -104,6 +113,8 @@ impl App {
             state: PuzzleState::Solving,
             hints: 0,
             standing: None,
+            exercise: None,
+            choosing: false,
         }));
         app.info("Find the move. t gives a hint, v the solution, ? the keys.");
         Ok(app)
@@ -124,7 +135,10 @@ impl App {
     /// What the puzzle asks, in words: `White to move: win in 2`.
     #[must_use]
     pub fn puzzle_goal(&self) -> Option<String> {
-        self.puzzle.as_ref().map(|s| goal_text(&s.puzzle, s.side))
+        self.puzzle.as_ref().map(|s| match &s.exercise {
+            Some(e) => e.goal(s.side),
+            None => goal_text(&s.puzzle, s.side),
+        })
     }
 
     /// The area a first hint marks, its lower left and upper right corners, while the puzzle
@@ -184,6 +198,8 @@ impl App {
                 self.warn("Not in a puzzle: t gives a hint, v the solution.");
             }
             Command::Puzzles => self.warn("These are the puzzles: n gives the next one."),
+            Command::Why => self.show_threat(),
+            Command::Ways => self.open_ways(),
             _ => return None,
         }
         Some(Effect::None)
@@ -202,6 +218,10 @@ impl App {
         if self.position().preview(action).is_err() {
             // The rules' refusal, in the game's words; nothing is played.
             let _ = self.play_action(action);
+            return Effect::None;
+        }
+        if seat.exercise.is_some() {
+            self.exercise_act(action);
             return Effect::None;
         }
         let step = self.current() - seat.start;
@@ -250,6 +270,7 @@ impl App {
             return;
         };
         let (side, verb) = (seat.side, goal_verb(&seat.puzzle));
+        let defence = seat.puzzle.goal == Goal::Defend;
         let refutation = refutation(self.position(), &seat.puzzle, side, step);
         let played = self.message().map(|m| m.text.clone()).unwrap_or_default();
         let mut text = format!("Wrong: {played}");
@@ -261,7 +282,11 @@ impl App {
             _ => text.push_str(&format!(" {action} does not {verb}.")),
         }
         self.puzzle_over(false);
-        text.push_str(" v shows the solution, n the next puzzle.");
+        text.push_str(if defence {
+            " v shows the solution, w the threat played out, n the next puzzle."
+        } else {
+            " v shows the solution, n the next puzzle."
+        });
         self.warn(text);
     }
 
@@ -279,6 +304,7 @@ impl App {
         };
         let id = seat.puzzle.id.clone();
         let hinted = seat.hints > 0;
+        let defence = seat.puzzle.goal == Goal::Defend;
         if first {
             self.emit(Effect::Puzzle(PuzzleNews::Attempted { id, solved: clean }));
         }
@@ -288,7 +314,12 @@ impl App {
             } else {
                 "Solved!"
             };
-            self.info(format!("{how} n gives the next puzzle."));
+            let threat = if defence {
+                " w plays out the threat you stopped,"
+            } else {
+                ""
+            };
+            self.info(format!("{how}{threat} n gives the next puzzle."));
         }
     }
 
@@ -447,6 +478,10 @@ fn refutation(
     };
     Some((refuted.reply, words))
 }
+
+mod exercise;
+mod threat;
+mod ways;
 
 #[cfg(test)]
 pub(crate) mod tests;

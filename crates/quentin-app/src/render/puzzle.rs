@@ -38,10 +38,12 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
     else {
         return Vec::new();
     };
-    let mut lines = vec![Line::from(format!(
-        "Puzzle {} (rated {})",
-        puzzle.id, puzzle.rating
-    ))];
+    let title = if puzzle.id.starts_with(crate::mistakes::ID_PREFIX) {
+        format!("Exercise {} (unrated)", puzzle.id)
+    } else {
+        format!("Puzzle {} (rated {})", puzzle.id, puzzle.rating)
+    };
+    let mut lines = vec![Line::from(title)];
     let bold = Style::new().add_modifier(Modifier::BOLD);
     lines.extend(
         wrap(&goal, width)

@@ -10,7 +10,10 @@ use ratatui::text::Line;
 use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Widget};
 
 use crate::app::{App, chance};
+use crate::record::quote;
+use crate::review_words::summary_line;
 use crate::search::review::Mark;
+use crate::wrap::wrap;
 
 use super::Palette;
 use super::analysis::progress;
@@ -71,6 +74,28 @@ pub(super) fn lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<
             None => format!("Played {}: {lost}", here.action),
         };
         out.push(Line::styled(played, palette.dim));
+    }
+    if let Some(why) = app.why_here() {
+        let line: Vec<String> = why.line.iter().map(ToString::to_string).collect();
+        let mut text = format!("Why: {} (w steps through it)", line.join(" "));
+        if let Some(proof) = why.proof {
+            text = format!("{proof}. {text}");
+        }
+        out.extend(wrap(&text, width).into_iter().take(3).map(Line::from));
+    }
+    if let Some(review) = app.game_review()
+        && app.variation().is_none()
+    {
+        for (i, s) in review.summary.iter().enumerate() {
+            let name = app.players()[i].as_deref().map(quote);
+            let text = summary_line(i + 1, name.as_deref(), s);
+            out.extend(
+                wrap(&text, width)
+                    .into_iter()
+                    .take(3)
+                    .map(|l| Line::styled(l, palette.dim)),
+            );
+        }
     }
     out
 }

@@ -100,6 +100,8 @@ pub enum Ask {
     Challenge(Spec),
     /// Open the puzzles.
     Puzzles,
+    /// Open the course (`l`).
+    Course,
     /// Make the tournament these words describe (`tournament create`'s words); the driver
     /// answers with [`Lobby::tournament_words`].
     CreateTournament(String),
@@ -122,6 +124,8 @@ pub enum Exit {
     Quit,
     /// The puzzles.
     Puzzles,
+    /// The course.
+    Course,
     /// The operators' screen.
     Operators,
     /// Game `id`.
@@ -309,6 +313,7 @@ impl Lobby {
             }
             KeyCode::Char('?') => self.help = true,
             KeyCode::Char('p') => return Ask::Puzzles,
+            KeyCode::Char('l') => return Ask::Course,
             KeyCode::Char('o') => return Ask::Operators,
             KeyCode::Char('q') | KeyCode::Esc => return Ask::Quit,
             KeyCode::Char('d') => match self.items().get(self.selected) {
@@ -380,6 +385,7 @@ impl Screen for Lobby {
             Ask::Nothing => Step::Stay,
             Ask::Quit => Step::Leave(Exit::Quit),
             Ask::Puzzles => Step::Leave(Exit::Puzzles),
+            Ask::Course => Step::Leave(Exit::Course),
             Ask::Operators => Step::Leave(Exit::Operators),
             Ask::Open(id) => Step::Leave(Exit::Open(id)),
             ask => Step::Ask(ask),

@@ -134,6 +134,7 @@ impl Glue for LobbyGlue<'_> {
             Ask::Nothing => {}
             Ask::Quit => return Some(Next::Quit),
             Ask::Puzzles => return Some(Next::Puzzles),
+            Ask::Course => return Some(Next::Course),
             Ask::Operators => return Some(Next::Operators),
             Ask::Open(id) => return Some(Next::Game(GameId(id))),
             Ask::Accept(id) => match ctx.hub.accept(me, ChallengeId(id), now).await {
@@ -212,6 +213,7 @@ impl Glue for LobbyGlue<'_> {
         match exit {
             Exit::Quit => Next::Quit,
             Exit::Puzzles => Next::Puzzles,
+            Exit::Course => Next::Course,
             Exit::Operators => Next::Operators,
             Exit::Open(id) => Next::Game(GameId(id)),
         }

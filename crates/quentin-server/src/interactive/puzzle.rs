@@ -1,24 +1,26 @@
-//! The puzzle screen, from the lobby (`p`): the board as in a game (the game's own app and
-//! renderer, the puzzle as an online game against "puzzle"), what to achieve, the player's
-//! move entered as in a game; each move is judged by the server as a bot's `solve` is
-//! ([`puzzles::solve`]): right, the reply played; solved or wrong, the refutation played on
-//! the board, the solution and both ratings said. `n` then gives the next puzzle, `q` goes
-//! back to the lobby.
+//! The puzzle screen, from the lobby (`p`): a screen of its own (issue 60), the terminal's
+//! puzzle app ([`App::puzzle`]): the setup shown as the position it is (not as anybody's
+//! moves), what to achieve, no clocks and no resignation; the hint's area and the move (`t`),
+//! the solution (`v`) and a defence's threat played out (`w`) on the board as in the
+//! terminal. The app judges each move against the proved solution as the terminal's does;
+//! once the attempt is over the server records it ([`puzzles::solve`] with the player's
+//! moves, as a bot's `solve`; a puzzle given up or hinted as a failure) and the panel says
+//! both ratings. `n` then gives the next puzzle, `q` goes back to the lobby.
 
 use std::convert::Infallible;
 
-use quentin_app::app::{App, Effect, Input as AppInput, Look, Online, Request};
-use quentin_app::game_line::GameLine;
-use quentin_app::input::{Event, KeyCode, KeyEventKind};
+use quentin_app::app::{App, Effect, Look, PuzzleNews, PuzzleStanding};
+use quentin_app::search::puzzles::answer::{self, Judged};
 use quentin_rules::Action;
 
 use super::driver::{Glue, drive};
 use super::{Next, Screen, notice};
 use crate::Context;
 use crate::channel::Inbox;
-use crate::ids::{self, PlayerId};
-use crate::puzzles::{self, Outcome, Served, change, goal_words, shown_puzzle_rating};
-use crate::store::puzzles::Rated;
+use crate::ids::PlayerId;
+use crate::puzzles::{self, Outcome, Served, change, shown_puzzle_rating};
+use crate::store::RatingRow;
+use crate::store::puzzles::{Attempt, Rated};
 
 /// What the player did with one puzzle.
 enum Done {
@@ -39,6 +41,8 @@ pub(super) async fn puzzle_screen(
     screen: &mut Screen,
     input: &mut Inbox,
 ) -> Next {
+    // Puzzles solved in a row on this visit.
+    let mut streak = 0;
     loop {
         let served = match puzzles::next(&ctx.hub, me.0, None).await {
             Ok(served) => served,
@@ -47,7 +51,7 @@ pub(super) async fn puzzle_screen(
                 return Next::Lobby;
             }
         };
-        match one(ctx, me, from, served, screen, input).await {
+        match one(ctx, me.0, from, served, screen, input, &mut streak).await {
             Done::Next => {}
             Done::Lobby => return Next::Lobby,
             Done::Quit => return Next::Quit,
@@ -55,91 +59,52 @@ pub(super) async fn puzzle_screen(
     }
 }
 
-/// The puzzle's state beside the board.
-struct Seat {
-    online: Online,
-    /// The actions on the board: the setup, then the moves and replies.
-    actions: Vec<Action>,
-    /// The player's moves so far.
-    moves: Vec<Action>,
-    /// Whether it is solved or failed.
-    over: bool,
+/// What the panel shows of the player's rating.
+fn standing(rating: &RatingRow, change: Option<String>, streak: u32) -> PuzzleStanding {
+    PuzzleStanding {
+        rating: shown_puzzle_rating(rating),
+        change,
+        streak,
+        way: None,
+    }
 }
 
 /// One puzzle, until the player asks for the next or leaves.
 async fn one(
     ctx: &Context,
-    me: &(PlayerId, String),
+    me: PlayerId,
     from: Option<std::net::IpAddr>,
     served: Served,
     screen: &mut Screen,
     input: &mut Inbox,
+    streak: &mut u32,
 ) -> Done {
-    let puzzle = &served.puzzle;
-    let (Ok(start), Ok(position)) = (puzzle.setup.start(), puzzle.position()) else {
-        return Done::Lobby;
-    };
-    let Some(side) = position.to_move() else {
-        return Done::Lobby;
-    };
-    let seat = ids::Seat::of(&position, side);
-    let mine = puzzles::rating(&ctx.hub, me.0).await.unwrap_or_default();
-    let mut names = [String::new(), String::new()];
-    names[seat] = me.1.clone();
-    names[seat.other()] = "puzzle".to_string();
-    let mut ratings = [String::new(), String::new()];
-    ratings[seat] = shown_puzzle_rating(&mine);
-    ratings[seat.other()] = format!("{}", served.rating.rating.round() as i64);
-    let goal = goal_words(puzzle);
-    let online = Online {
-        seat: Some(seat.index()),
-        names,
-        ratings,
-        changes: None,
-        clock: format!("puzzle: {goal}"),
-        left: [0, 0],
-        low: 0,
-        running: Some(seat.index()),
-        rated: true,
-        result: None,
-        takeback: None,
-        first_move: None,
-        rematch: None,
-        connected: [true, true],
-        watchers: 0,
-        tournament: None,
-    };
-    let Ok(line) = GameLine::replay(start, &puzzle.line) else {
-        return Done::Lobby;
-    };
     let look = Look {
         ascii: false,
         color: screen.color,
     };
-    let mut app = App::online(line, online.clone(), look);
-    app.info(format!(
-        "Puzzle {}: {} to move, {goal}. q goes back to the lobby.",
-        puzzle.id,
-        side.capitalised()
-    ));
-    let state = Seat {
-        online,
-        actions: puzzle.line.clone(),
-        moves: Vec::new(),
-        over: false,
+    let Ok(mut app) = App::puzzle(served.puzzle.clone(), look) else {
+        return Done::Lobby;
     };
+    let mine = puzzles::rating(&ctx.hub, me).await.unwrap_or_default();
+    app.set_standing(standing(&mine, None, *streak));
+    app.info(format!(
+        "Find the move. t gives a hint, v the solution, q goes back to the lobby. (The puzzle \
+         is rated {}.)",
+        served.rating.rating.round() as i64
+    ));
     let mut glue = Solving {
         ctx,
-        me: me.0,
+        me,
         from,
         served: &served,
         app,
-        state,
+        streak,
     };
     drive(&mut glue, screen, input).await
 }
 
-/// A puzzle's screen on the server: the game's app, the player's moves judged by the server.
+/// A puzzle's screen on the server: the puzzle app, its attempt recorded by the server.
 struct Solving<'a> {
     ctx: &'a Context,
     me: PlayerId,
@@ -147,7 +112,7 @@ struct Solving<'a> {
     from: Option<std::net::IpAddr>,
     served: &'a Served,
     app: App,
-    state: Seat,
+    streak: &'a mut u32,
 }
 
 impl Glue for Solving<'_> {
@@ -162,35 +127,13 @@ impl Glue for Solving<'_> {
         Done::Quit
     }
 
-    /// `n` on a puzzle solved or failed: the next one.
-    fn before(&mut self, event: &Event) -> Option<Done> {
-        let next = matches!(event, Event::Key(k) if k.kind == KeyEventKind::Press
-            && k.code == KeyCode::Char('n'));
-        (next && self.state.over).then_some(Done::Next)
-    }
-
     async fn act(&mut self, effects: Vec<Effect>) -> Option<Done> {
         for effect in effects {
             match effect {
                 Effect::Quit => return Some(Done::Lobby),
-                Effect::Send(Request::Play(action)) => {
-                    let (app, state) = (&mut self.app, &mut self.state);
-                    answer(
-                        self.ctx,
-                        (self.me, self.from),
-                        self.served,
-                        app,
-                        state,
-                        action,
-                    )
-                    .await;
-                }
-                // A game's other requests (resign, takeback, abort, rematch) are none of a
-                // puzzle's.
-                Effect::Send(_) => {
-                    self.app
-                        .warn("Not in a puzzle: play a move, or q for the lobby.");
-                }
+                Effect::Puzzle(PuzzleNews::Next) => return Some(Done::Next),
+                Effect::Puzzle(PuzzleNews::Attempted { solved, .. }) => self.record(solved).await,
+                // A game's effects (saving, searching, sending) are none of a puzzle's here.
                 _ => {}
             }
         }
@@ -202,87 +145,81 @@ impl Glue for Solving<'_> {
     }
 }
 
-/// Judges the player's `action`, the next of their moves, as `solve` does, and shows what it
-/// came to.
-async fn answer(
-    ctx: &Context,
-    (me, from): (PlayerId, Option<std::net::IpAddr>),
-    served: &Served,
-    app: &mut App,
-    state: &mut Seat,
-    action: Action,
-) {
-    let puzzle = &served.puzzle;
-    if state.over {
-        app.warn("The puzzle is over: n gives the next one, q goes back to the lobby.");
-        return;
+impl Solving<'_> {
+    /// The player's moves on the board: every other action after the setup, the first the
+    /// player's.
+    fn moves(&self) -> Vec<Action> {
+        let given = self.served.puzzle.line.len();
+        self.app.actions()[given.min(self.app.current())..self.app.current()]
+            .iter()
+            .step_by(2)
+            .copied()
+            .collect()
     }
-    state.moves.push(action);
-    let outcome = puzzles::solve(
-        &ctx.hub,
-        me,
-        from,
-        &puzzle.id,
-        &state.moves,
-        ctx.clock.now(),
-    )
-    .await;
-    let outcome = match outcome {
-        Ok(outcome) => outcome,
-        Err(refusal) => {
-            state.moves.pop();
-            app.warn(format!("The server refused: {refusal}."));
-            return;
+
+    /// Records the attempt the app ended, `solved` without a hint or not, and says what it
+    /// did to the ratings: the player's moves judged by the server as a bot's `solve` is;
+    /// a puzzle whose moves the server would judge right but the app counts failed (a hint
+    /// taken, the solution asked for) recorded as a failure.
+    async fn record(&mut self, solved: bool) {
+        let puzzle = &self.served.puzzle;
+        let moves = self.moves();
+        let judged = answer::judge(puzzle, &moves);
+        let wrong = matches!(judged, Ok(Judged::Wrong { .. }));
+        let rated = if solved || wrong {
+            let now = self.ctx.clock.now();
+            match puzzles::solve(&self.ctx.hub, self.me, self.from, &puzzle.id, &moves, now).await {
+                Ok(Outcome::Solved { rated, .. } | Outcome::Wrong { rated, .. }) => Ok(rated),
+                Ok(Outcome::Right { .. }) => return,
+                Err(refusal) => Err(refusal.to_string()),
+            }
+        } else {
+            self.give_up().await
+        };
+        let rated = match rated {
+            Ok(rated) => rated,
+            Err(why) => {
+                self.app
+                    .warn(format!("The server could not record the attempt: {why}."));
+                return;
+            }
+        };
+        *self.streak = if solved { *self.streak + 1 } else { 0 };
+        let changed = (rated.first && rated.unrated.is_none())
+            .then(|| change(&rated.player[0], &rated.player[1]));
+        self.app
+            .set_standing(standing(&rated.player[1], changed, *self.streak));
+        let shown = self
+            .app
+            .message()
+            .map(|m| m.text.clone())
+            .unwrap_or_default();
+        let text = format!("{shown} {}", said(&rated));
+        if solved {
+            self.app.info(text);
+        } else {
+            self.app.warn(text);
         }
-    };
-    state.actions.push(action);
-    let seat = state.online.seat.unwrap_or(0);
-    let (reply, text, wrong) = match &outcome {
-        Outcome::Right { reply } => (
-            Some(*reply),
-            format!("Right: {action}. The reply is {reply}: your move."),
-            false,
-        ),
-        Outcome::Solved { reply, rated } => (
-            *reply,
-            format!("Solved! {} n: the next puzzle.", said(rated)),
-            false,
-        ),
-        Outcome::Wrong {
-            refutation,
-            rated,
-            solution,
-        } => {
-            let refuted = refutation.map_or(String::new(), |r| format!(" {r} refutes it."));
-            let solution: Vec<String> = solution.iter().map(ToString::to_string).collect();
-            (
-                *refutation,
-                format!(
-                    "Wrong: {action}.{refuted} The solution: {}. {} n: the next puzzle.",
-                    solution.join(" "),
-                    said(rated)
-                ),
-                true,
-            )
-        }
-    };
-    if !matches!(outcome, Outcome::Right { .. }) {
-        state.over = true;
-        state.online.running = None;
     }
-    state.actions.extend(reply);
-    if state.over {
-        let mine = puzzles::rating(&ctx.hub, me).await.unwrap_or_default();
-        state.online.ratings[seat] = shown_puzzle_rating(&mine);
-    }
-    app.step(AppInput::Server(
-        state.actions.clone(),
-        Box::new(state.online.clone()),
-    ));
-    if wrong {
-        app.warn(text);
-    } else {
-        app.info(text);
+
+    /// Records a failed attempt without moves to judge: the solution asked for, or a hint
+    /// taken.
+    async fn give_up(&self) -> Result<Rated, String> {
+        let block = self
+            .from
+            .map_or_else(|| "-".to_string(), |a| crate::gate::block_of(a).to_string());
+        let attempt = Attempt {
+            player: self.me,
+            block,
+            puzzle: self.served.puzzle.id.clone(),
+            solved: false,
+            at: self.ctx.clock.now(),
+        };
+        self.ctx
+            .hub
+            .puzzle_attempt(attempt)
+            .await
+            .map_err(|refusal| refusal.to_string())
     }
 }
 

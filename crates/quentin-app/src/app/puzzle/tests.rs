@@ -214,3 +214,50 @@ fn a_quint_puzzle_is_solved_step_by_step_with_its_captures() {
     act(&mut app, "b5-b6");
     assert_eq!(app.puzzle_state(), Some(PuzzleState::Failed));
 }
+
+#[test]
+fn once_a_defence_is_over_w_plays_its_threat_out_and_goes_back() {
+    let line = "quentin-0223; size 5; pie off; goal defend; depth 3; rating 1360; themes defend \
+                threat3; setup e1 e3 c4 d1 a4 c1 e2 d3; solution b2";
+    let mut app = opened("quentin", line);
+    let _ = press(&mut app, 'w');
+    assert!(
+        text(&app).contains("Stop the threat first"),
+        "{}",
+        text(&app)
+    );
+    assert!(app.variation().is_none());
+    act(&mut app, "b2");
+    assert!(
+        text(&app).contains("w plays out the threat"),
+        "{}",
+        text(&app)
+    );
+    let _ = press(&mut app, 'w');
+    assert_eq!(
+        app.variation(),
+        Some("White's threat, had Black not stopped it")
+    );
+    // The puzzle's position with Black's turn passed: White to move, the line from there.
+    assert_eq!(app.current(), 0);
+    assert_eq!(app.position().to_move(), Some(Color::White));
+    let len = app.actions().len();
+    assert!((1..=6).contains(&len), "{:?}", app.actions());
+    let _ = press(&mut app, 'G');
+    assert_eq!(app.position().winner(), Some(Color::White));
+    assert!(text(&app).contains("(White wins)"), "{}", text(&app));
+    // Back: the puzzle as it was, solved.
+    let _ = press(&mut app, 'w');
+    assert!(app.variation().is_none());
+    assert_eq!(app.actions()[8..], [Action::parse("b2").unwrap()]);
+    assert_eq!(app.puzzle_state(), Some(PuzzleState::Solved));
+}
+
+#[test]
+fn a_win_puzzle_has_no_threat_to_play_out() {
+    let mut app = win_in_2();
+    act(&mut app, "e3");
+    let _ = press(&mut app, 'w');
+    assert!(app.variation().is_none());
+    assert!(text(&app).contains("threat of a defence"), "{}", text(&app));
+}

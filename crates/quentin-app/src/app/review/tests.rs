@@ -80,7 +80,7 @@ fn a_review_searches_each_position_in_the_background_and_marks_the_blunder() {
     assert_eq!(app.current(), 1);
     assert_eq!(
         app.message().unwrap().text,
-        "Action 2, a1: blunder; better d4."
+        "Action 2, a1: blunder; better d4. w steps through why."
     );
     assert_eq!(
         app.reviewed_here().unwrap().best,
@@ -121,4 +121,66 @@ fn a_game_is_reviewed_once_over_and_a_stopped_review_says_so() {
     let _ = tick(&mut app, &script);
     assert!(app.review_progress().is_none() && app.game_review().is_none());
     assert_eq!(app.message().unwrap().text, "The review was stopped.");
+}
+
+#[test]
+fn w_steps_through_a_marked_action_s_refutation_and_goes_back_as_it_was() {
+    let (mut app, script) = replay_of("game quentin\nsize 5\npie off\nc3 a1 b3\n");
+    let _ = press(&mut app, &script, 'w');
+    assert!(app.message().unwrap().text.contains("v reviews it"));
+    let _ = press(&mut app, &script, 'v');
+    let _ = tick(&mut app, &script);
+    // White had a win proved before a1 (d4, the game over in 3 actions: 2 of White's);
+    // after a1 the search's line is b3 d4 b2.
+    let mut thrown = report("d4", 1.0, 1000, 10, &[]);
+    thrown.proven = Some(Proven::Win);
+    thrown.moves[0].proven = Some(Proven::Win);
+    thrown.moves[0].ends_in = Some(3);
+    let mut after = report("b3", 0.9, 1000, 10, &[]);
+    after.moves[0].pv = ["b3", "d4", "b2"]
+        .map(|a| Action::parse(a).unwrap())
+        .to_vec();
+    for r in [report("c3", 0.6, 1000, 10, &[]), thrown, after] {
+        answer(&script, r, true);
+        let _ = tick(&mut app, &script);
+    }
+    assert!(app.game_review().is_some());
+    let _ = press(&mut app, &script, 'M');
+    assert_eq!(app.current(), 1);
+    let said = app.message().unwrap().text.clone();
+    assert!(
+        said.contains("White had a proven win: d4 wins in 2. w steps through why."),
+        "{said}"
+    );
+    let why = app.why_here().unwrap();
+    assert_eq!(
+        why.line,
+        ["b3", "d4", "b2"].map(|a| Action::parse(a).unwrap())
+    );
+    // w: the marked action, then its refutation, one step at a time.
+    let _ = press(&mut app, &script, 'w');
+    assert!(app.variation().unwrap().starts_with("Why a1 loses"));
+    assert_eq!((app.current(), app.actions().len()), (1, 5));
+    let _ = press(&mut app, &script, 'l');
+    assert_eq!(app.current(), 2);
+    assert!(app.message().unwrap().text.contains("1 of 4: a1"));
+    let _ = press(&mut app, &script, 'h');
+    let _ = press(&mut app, &script, 'h');
+    assert_eq!(app.current(), 1, "no further back than the line's start");
+    let _ = press(&mut app, &script, 'G');
+    assert_eq!(app.current(), 5);
+    // w again: the game as it was, at the same place.
+    let _ = press(&mut app, &script, 'w');
+    assert!(app.variation().is_none());
+    assert_eq!(app.actions().len(), 3);
+    assert_eq!((app.current(), app.mode()), (1, Mode::Replay));
+    // Another key goes back first, then acts: m finds no mark after this one.
+    let _ = press(&mut app, &script, 'w');
+    let _ = press(&mut app, &script, 'm');
+    assert!(app.variation().is_none());
+    assert_eq!(app.actions().len(), 3);
+    assert_eq!(
+        app.message().unwrap().text,
+        "No marked action after this one."
+    );
 }

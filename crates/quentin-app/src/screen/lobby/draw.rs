@@ -145,8 +145,9 @@ impl Lobby {
         // The footer stays on the last row; the rest scrolls to keep the selected line shown.
         // Every key of the lobby in 76 columns: the lists' headings say what Enter does there,
         // and `?` lists the arrows and the rest.
-        let footer =
-            Line::from("c challenge  d withdraw  p puzzles  t tournaments  ? help  q quit");
+        let footer = Line::from(
+            "c challenge  d withdraw  p puzzles  l learn  t tournaments  ? help  q quit",
+        );
         let rows = usize::from(inner.height).saturating_sub(1);
         let chosen = at.get(selected).copied().unwrap_or(0);
         let top = (chosen + 2)
@@ -175,6 +176,7 @@ const HELP: &[&str] = &[
     "                   first, the clock, rated or casual, and perhaps one opponent)",
     "d                  withdraw your challenge",
     "p                  puzzles, each near your puzzle rating (n the next, q back here)",
+    "l                  learn the games: each game's course, a level a move (q back here)",
     "o                  the operators' screen (for the server's operators only)",
     "t                  tournaments: make one (n), join (Enter), withdraw (w), standings",
     "?                  this help (any key closes it)",

@@ -278,7 +278,7 @@ fn p_opens_the_puzzles_and_the_puzzle_leaderboard_is_drawn() {
     assert!(
         lines
             .iter()
-            .any(|l| l.contains("p puzzles  t tournaments  ? help  q quit"))
+            .any(|l| l.contains("p puzzles  l learn  t tournaments  ? help  q quit"))
     );
     assert_eq!(lobby.handle(&key(KeyCode::Char('p'))), Ask::Puzzles);
 }
