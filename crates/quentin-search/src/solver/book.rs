@@ -90,6 +90,8 @@ pub fn make_book(
             techniques,
             threads: options.threads,
             store: Some(&mut *store),
+            table: options.table,
+            progress: options.progress,
         },
     );
     let winner = match solution.verdict {
@@ -98,7 +100,7 @@ pub fn make_book(
         Verdict::Unknown => return Err(MakeError::OutOfBudget),
     };
     let mut book = Book::new(game, size, start.setup().pie, winner).map_err(MakeError::Book)?;
-    let mut engine = DfPn::new(game, size, techniques);
+    let mut engine = DfPn::new(game, size, techniques, options.table);
     engine.import(store);
     let total = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
