@@ -23,6 +23,7 @@ mod konobi;
 mod learn;
 mod match_gtp;
 mod perft;
+mod proof_tui;
 mod puzzle_modes;
 mod puzzle_tui;
 mod puzzles;

@@ -16,6 +16,7 @@ mod keys;
 mod names;
 pub(crate) mod online;
 mod playing;
+mod proof;
 pub(crate) mod puzzle;
 pub(crate) mod quint;
 mod review;
@@ -190,6 +191,8 @@ pub struct App {
     puzzle: Option<Box<puzzle::PuzzleSeat>>,
     /// The level being learnt, in the course.
     course: Option<Box<course::CourseSeat>>,
+    /// The proof browser.
+    proof: proof::ProofView,
     /// What the app asks of its front end, until the step that asked gives it back.
     outbox: Vec<Effect>,
 }
@@ -270,6 +273,7 @@ impl App {
             online: OnlineSeat::default(),
             puzzle: None,
             course: None,
+            proof: proof::ProofView::default(),
             outbox: Vec::new(),
         }
     }
@@ -398,6 +402,7 @@ impl App {
                 Effect::None
             }
         };
+        self.follow_proof();
         self.emit(effect);
         std::mem::take(&mut self.outbox)
     }

@@ -145,6 +145,7 @@ impl App {
             Command::Puzzles => self.emit(Effect::Puzzles(self.setup().game)),
             Command::Hint => return self.ask_hint(),
             Command::Analysis => return self.toggle_analysis(),
+            Command::Proof => return self.toggle_proof(),
             Command::Review => return self.start_review(),
             Command::NextMark | Command::PreviousMark => {
                 self.warn("m and M jump between the marked actions of a review: v starts one.");
@@ -166,6 +167,7 @@ impl App {
             Command::PlayOn => return self.play_on(),
             Command::Hint => return self.ask_hint(),
             Command::Analysis => return self.toggle_analysis(),
+            Command::Proof => return self.toggle_proof(),
             Command::Review => return self.start_review(),
             Command::NextMark => return self.jump_to_mark(false),
             Command::PreviousMark => return self.jump_to_mark(true),
