@@ -45,7 +45,7 @@ pub mod store;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-pub use book::{Made, MakeError, make_book};
+pub use book::{Made, MakeError, make_book, make_book_within};
 pub use dfpn::TABLE_CAP;
 pub use store::{Store, StoreError};
 
