@@ -42,7 +42,7 @@ pub use review::REVIEW_PLAYOUTS;
 use state::{Analysis, Computer, Help, Notes, OnlineSeat, Review, Screen, Seats};
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};
-pub use text::{KONOBI_TIP, dimensions, refusal_text, removals_text, wins_text};
+pub use text::{KONOBI_TIP, count, dimensions, refusal_text, removals_text, wins_text};
 
 /// Whether the app plays a game or steps through a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

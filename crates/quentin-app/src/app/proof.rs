@@ -7,7 +7,7 @@
 use crate::rules::{Action, Position};
 use crate::search::book::{self, Proof};
 
-use super::{App, Effect};
+use super::{App, Effect, count};
 
 /// The most positions the walk that counts a proof checks, so that a key answers at once
 /// (the proofs of the first moves of the 5×5 boards hold more).
@@ -91,8 +91,11 @@ fn proof_text(pos: &Position) -> String {
         );
     };
     let held = match positions {
-        Some(n) => format!("{} positions", count(n)),
-        None => format!("more than {} positions", count(COUNT_CAP)),
+        Some(n) => format!("{} positions", count(u64::try_from(n).unwrap_or(u64::MAX))),
+        None => format!(
+            "more than {} positions",
+            count(u64::try_from(COUNT_CAP).unwrap_or(u64::MAX))
+        ),
     };
     match action {
         Some(a) => format!(
@@ -132,17 +135,4 @@ fn solved_boards() -> String {
         })
         .collect();
     parts.join(", ")
-}
-
-/// `12,345`.
-fn count(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
