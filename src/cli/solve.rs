@@ -12,7 +12,7 @@ use crate::record::Record;
 use crate::rules::{Color, Position};
 use crate::search::book::{self, Answer};
 use crate::search::solver::{
-    self, MAX_DEPTH, Solution, SolveLimits, SolveOptions, Store, Techniques, Verdict,
+    self, FirstMove, MAX_DEPTH, Solution, SolveLimits, SolveOptions, Store, Techniques, Verdict,
 };
 
 use super::analyze::round;
@@ -55,6 +55,14 @@ pub(super) struct SolveArgs {
     /// solve stopped by its budget goes on from where it was.
     #[arg(long, value_name = "DIR")]
     store: Option<PathBuf>,
+    /// The positions each thread's table keeps before it forgets the unsettled ones, from
+    /// 1,024 to 2^32 (default 8,388,608; about 70 bytes each, twice that while it grows).
+    #[arg(long, value_name = "N", value_parser = parse_table)]
+    table: Option<usize>,
+    /// Tell each first move on standard error as soon as it is settled, and save the store
+    /// (with `--store`) after each, so that a run killed later keeps them.
+    #[arg(long)]
+    progress: bool,
     /// Leave out the board's symmetries from the solver's table (to measure what they save).
     #[arg(long)]
     no_symmetry: bool,
@@ -94,6 +102,17 @@ pub(super) fn parse_threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if (1..=64).contains(&n) => Ok(n),
         _ => Err(format!("{text:?} is not a number of threads from 1 to 64")),
+    }
+}
+
+/// Reads `--table`: from 1,024 to 2^32 positions.
+fn parse_table(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1024..=1 << 32).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{text:?} is not a number of positions from 1024 to {}",
+            1u64 << 32
+        )),
     }
 }
 
@@ -148,10 +167,15 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
         must_play: !args.no_must_play,
         ordering: !args.no_ordering,
     };
+    let tell = |first: &FirstMove, store: Option<&Store>| tell_progress(first, store, start);
     let options = SolveOptions {
         techniques,
         threads: args.threads.unwrap_or(1),
         store: store.as_mut(),
+        table: args.table.unwrap_or(0),
+        progress: args
+            .progress
+            .then_some(&tell as &(dyn Fn(&FirstMove, Option<&Store>) + Sync)),
     };
     let solution = solver::solve_in(&position, &limits, options);
     let elapsed = start.elapsed().as_secs_f64();
@@ -199,6 +223,27 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
         out
     };
     write_stdout(&out)
+}
+
+/// `--progress`: a first move settled, on standard error, and the store saved.
+fn tell_progress(first: &FirstMove, store: Option<&Store>, start: Instant) {
+    let value = match first.win_in {
+        Some(n) => format!("wins in {n}"),
+        None => "does not win".to_string(),
+    };
+    let mut line = format!(
+        "{}: {value} ({} positions, {:.0} s)",
+        first.action,
+        first.nodes,
+        start.elapsed().as_secs_f64()
+    );
+    if let Some(store) = store {
+        match store.save() {
+            Ok(()) => line.push_str(&format!("; store saved, {} positions", store.len())),
+            Err(e) => line.push_str(&format!("; the store could not be saved: {e}")),
+        }
+    }
+    eprintln!("{line}");
 }
 
 /// The answer of a shipped book that covers the position, printed as a solve's.

@@ -45,6 +45,11 @@ pub(super) struct MakeArgs {
     /// Seconds the solve and the walk may spend, more than 0 and at most 86400 (default 600).
     #[arg(long, value_name = "S", value_parser = parse_seconds, allow_negative_numbers = true)]
     seconds: Option<f64>,
+    /// Seconds the solve of the empty board may spend, within --seconds (default: all of
+    /// them); stopped there with a winning first move proved, the book is made from that win
+    /// and the other first moves are left unsettled.
+    #[arg(long, value_name = "S", value_parser = parse_seconds, allow_negative_numbers = true)]
+    solve_seconds: Option<f64>,
 }
 
 #[derive(Args, Debug)]
@@ -117,7 +122,14 @@ fn make(args: &MakeArgs) -> Result<()> {
         store: store.as_mut(),
         ..SolveOptions::default()
     };
-    let made = solver::make_book(&start_pos, &limits, options);
+    let solve = SolveLimits {
+        deadline: args
+            .solve_seconds
+            .map(|s| start + Duration::from_secs_f64(s))
+            .or(limits.deadline),
+        ..limits
+    };
+    let made = solver::make_book_within(&start_pos, &solve, &limits, options);
     if let Some(store) = &store {
         store.save()?;
     }

@@ -24,6 +24,7 @@ mod learn;
 mod match_gtp;
 mod mistakes_tui;
 mod perft;
+mod proof_tui;
 mod puzzle_modes;
 mod puzzle_tui;
 mod puzzles;

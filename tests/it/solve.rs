@@ -234,6 +234,26 @@ fn solve_refuses_a_store_of_another_game_or_version_and_leaves_it_as_it_is() {
 }
 
 #[test]
+fn the_empty_konobi_5x5_board_is_answered_from_its_book() {
+    // Konobi 5×5 without the pie rule: a first-player win (docs/solver.md), the book's move
+    // one of the eight winning first moves.
+    let v = stdout_json(&solve_record("game konobi\nsize 5\npie off\n", &["--json"]));
+    assert_eq!(v["result"], "win", "{v}");
+    assert_eq!(v["book"], true, "{v}");
+    let moves = winning(&v);
+    assert_eq!(moves.len(), 1, "{v}");
+    let proved = ["a2", "e2", "a3", "b3", "d3", "e3", "a4", "e4"];
+    assert!(proved.contains(&moves[0].as_str()), "{v}");
+    // After the centre, a losing first move (docs/solver.md), the book of Black's win does
+    // not cover the position: the solver answers (here within one move, no win).
+    let v = stdout_json(&solve_record(
+        "game konobi\nsize 5\npie off\nc3\n",
+        &["--json", "--depth", "1"],
+    ));
+    assert!(v.get("book").is_none(), "{v}");
+}
+
+#[test]
 fn solve_answers_from_a_shipped_book_where_one_covers_the_position() {
     // Konobi 4×4 without the pie rule: the first player cannot win (docs/solver.md).
     let v = stdout_json(&solve_record("game konobi\nsize 4\npie off\n", &["--json"]));

@@ -16,6 +16,7 @@ mod keys;
 mod names;
 pub(crate) mod online;
 mod playing;
+mod proof;
 pub(crate) mod puzzle;
 pub(crate) mod quint;
 mod review;
@@ -42,7 +43,7 @@ pub use review::{REVIEW_PLAYOUTS, Why};
 use state::{Analysis, Computer, Help, Notes, OnlineSeat, Review, Screen, Seats};
 
 pub use quint::{Pick, capturable, cells_text, dropping, reachable};
-pub use text::{KONOBI_TIP, dimensions, refusal_text, removals_text, wins_text};
+pub use text::{KONOBI_TIP, count, dimensions, refusal_text, removals_text, wins_text};
 
 /// Whether the app plays a game or steps through a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,6 +194,8 @@ pub struct App {
     course: Option<Box<course::CourseSeat>>,
     /// A line shown instead of the line of play for a while: a threat, a refutation.
     variation: Option<Box<variation::Variation>>,
+    /// The proof browser.
+    proof: proof::ProofView,
     /// What the app asks of its front end, until the step that asked gives it back.
     outbox: Vec<Effect>,
 }
@@ -274,6 +277,7 @@ impl App {
             puzzle: None,
             course: None,
             variation: None,
+            proof: proof::ProofView::default(),
             outbox: Vec::new(),
         }
     }
@@ -403,6 +407,7 @@ impl App {
                 Effect::None
             }
         };
+        self.follow_proof();
         self.emit(effect);
         std::mem::take(&mut self.outbox)
     }

@@ -42,6 +42,8 @@ pub enum Command {
     Hint,
     /// The live analysis on or off.
     Analysis,
+    /// The proof browser on or off (a board a shipped book solves).
+    Proof,
     /// Review the game in the background, after it is over or in a replay.
     Review,
     /// Show the position before the next marked action of the review.
@@ -201,6 +203,12 @@ pub const ROWS: &[Row] = &[
         keys: "t, a",
         does: "hint from the computer; live analysis on/off",
         binds: HINT_ANALYSIS,
+    },
+    Row {
+        section: Section::Game,
+        keys: "b",
+        does: "proof browser on a solved board: the proven moves",
+        binds: &[(Code(Char('b')), C::Proof)],
     },
     Row {
         section: Section::Game,

@@ -24,6 +24,7 @@
 //! significant bit first), a byte of flags (bit 0: White to move, bit 1: a swap is offered) and
 //! a byte for the move (the point's index in the image, 255 for the swap).
 
+mod browse;
 mod format;
 pub mod shipped;
 mod walk;
@@ -34,9 +35,10 @@ use quentin_rules::{Action, Color, Game, Point, Position, Setup};
 
 use crate::puzzles::symmetry::{self, Symmetry};
 
+pub use browse::{Proof, proven, proven_by};
 pub use format::BookError;
 pub(crate) use walk::move_at_once;
-pub use walk::{WalkError, Walked, walk, walk_from};
+pub use walk::{WalkError, Walked, walk, walk_from, walk_within};
 
 /// The largest board a book holds (its images are kept as 128-bit words).
 pub const MAX_SIZE: usize = 11;

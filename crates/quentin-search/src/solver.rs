@@ -45,7 +45,8 @@ pub mod store;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-pub use book::{Made, MakeError, make_book};
+pub use book::{Made, MakeError, make_book, make_book_within};
+pub use dfpn::TABLE_CAP;
 pub use store::{Store, StoreError};
 
 use quentin_rules::{Action, Game, Point, Position};
@@ -228,6 +229,28 @@ pub struct SolveOptions<'a> {
     /// The proved and refuted positions of earlier runs, and where this one's go (Quentin,
     /// Konobi and Brique; the caller saves it).
     pub store: Option<&'a mut Store>,
+    /// The entries each thread's table keeps before it forgets the unsettled ones (0:
+    /// [`TABLE_CAP`]); about 70 bytes an entry, and up to twice that while the table grows.
+    pub table: usize,
+    /// Told of each first move as soon as it is settled, with the store (when one is given)
+    /// holding everything proved so far: a long solve can save it there, so that a run
+    /// killed later keeps the first moves settled before.
+    pub progress: Option<Progress<'a>>,
+}
+
+/// What [`SolveOptions::progress`] calls: the first move settled, and the store.
+pub type Progress<'a> = &'a (dyn Fn(&FirstMove, Option<&Store>) + Sync);
+
+/// A first move settled during a solve ([`SolveOptions::progress`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FirstMove {
+    /// The move (the first of the moves equal to it under the board's symmetries).
+    pub action: Action,
+    /// The mover's moves its quickest proved win needs, this one included; `None`: it does
+    /// not win within the depth searched.
+    pub win_in: Option<usize>,
+    /// Positions created so far by the whole solve.
+    pub nodes: u64,
 }
 
 /// [`solve`] with the given options: the first moves shared among threads (each with its own
@@ -283,10 +306,22 @@ struct Kid {
     pos: Position,
 }
 
-/// Every legal action of `pos` with its position, in the order the solver tries them: the
-/// prior's share first (the tree search's knowledge at expansion), then from the centre out;
-/// `last` is where the stone placed last stands.
+/// Every legal action of `pos` with its position, in the order the solver tries them (see
+/// [`ordered_actions`]).
 fn children(pos: &Position, last: Option<Point>, ordered: bool) -> Vec<Kid> {
+    ordered_actions(pos, last, ordered)
+        .into_iter()
+        .filter_map(|action| {
+            let mut child = pos.clone();
+            child.play(action).ok().map(|()| Kid { action, pos: child })
+        })
+        .collect()
+}
+
+/// Every legal action of `pos` in the order the solver tries them: the prior's share first
+/// (the tree search's knowledge at expansion), then from the centre out; `last` is where the
+/// stone placed last stands.
+fn ordered_actions(pos: &Position, last: Option<Point>, ordered: bool) -> Vec<Action> {
     let mut actions = Vec::new();
     pos.legal_actions_into(&mut actions);
     if ordered {
@@ -295,12 +330,6 @@ fn children(pos: &Position, last: Option<Point>, ordered: bool) -> Vec<Kid> {
         actions.sort_by_key(|&a| centrality(a, pos.size()));
     }
     actions
-        .into_iter()
-        .filter_map(|action| {
-            let mut child = pos.clone();
-            child.play(action).ok().map(|()| Kid { action, pos: child })
-        })
-        .collect()
 }
 
 /// Sorts `actions` of `pos` best first (see [`children`]).

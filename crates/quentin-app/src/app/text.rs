@@ -11,6 +11,20 @@ pub fn dimensions(size: usize, look: Look) -> String {
     format!("{size}{times}{size}")
 }
 
+/// `12,345` for a count of playouts, visits or positions.
+#[must_use]
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// `a1, pass` for a message.
 pub(super) fn join(actions: &[Action]) -> String {
     actions

@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
-use crate::app::{App, Job, Look, Mode, chance};
+use crate::app::{App, Job, Look, Mode, chance, count};
 use crate::rules::{Action, Color, Position};
 use crate::search::{MoveReport, Proven, Report};
 
@@ -36,19 +36,6 @@ fn black_share(position: &Position, report: &Report) -> Option<f64> {
         Some(Color::White) => 1.0 - win,
         _ => win,
     })
-}
-
-/// `12,345` for a count of playouts or visits.
-fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A count rounded to at most three figures: `9,999`, `216k`, `1.2M`, `34M`.

@@ -287,6 +287,12 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
             top.push(Line::styled(line, style));
         }
     }
+    if let Some(proof) = app.proof_text() {
+        top.push(Line::default());
+        for line in wrap(proof, width).into_iter().take(5) {
+            top.push(Line::styled(line, palette.hint));
+        }
+    }
     if let Some(hint) = app.tip() {
         top.push(Line::default());
         for line in wrap(hint, width).into_iter().take(5) {

@@ -33,6 +33,8 @@ const FILES: &[File] = shipped![
     (Konobi, 3, true, "konobi-3-pie-on.book"),
     (Konobi, 4, false, "konobi-4-pie-off.book"),
     (Konobi, 4, true, "konobi-4-pie-on.book"),
+    (Konobi, 5, false, "konobi-5-pie-off.book"),
+    (Konobi, 5, true, "konobi-5-pie-on.book"),
     (Brique, 3, false, "brique-3-pie-off.book"),
     (Brique, 3, true, "brique-3-pie-on.book"),
     (Brique, 4, false, "brique-4-pie-off.book"),

@@ -8,7 +8,7 @@ use quentin_rules::{Action, Color, Position};
 use super::{Book, Image, Winner};
 
 /// What a walk that proved its book saw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Walked {
     /// The distinct positions it checked.
     pub positions: usize,
@@ -89,6 +89,9 @@ struct Walker<'a> {
     used: HashSet<Image>,
     longest: usize,
     line: Vec<Action>,
+    /// The most positions to check ([`walk_within`]); past it the walk stops, `cut`.
+    cap: usize,
+    cut: bool,
 }
 
 /// Walks `book` from its empty board: at the winner's turns the book's move (or a move that
@@ -110,6 +113,15 @@ pub fn walk(book: &Book) -> Result<Walked, WalkError> {
 /// # Errors
 /// Where the book fails to win from `pos` (see [`WalkError`]).
 pub fn walk_from(book: &Book, pos: &Position) -> Result<Walked, WalkError> {
+    walk_within(book, pos, usize::MAX).map(|walked| walked.unwrap_or_default())
+}
+
+/// [`walk_from`] with at most `cap` positions checked: `None` when the walk stopped there
+/// (nothing proved or disproved), else what it saw.
+///
+/// # Errors
+/// Where the book fails to win from `pos` within the positions checked (see [`WalkError`]).
+pub fn walk_within(book: &Book, pos: &Position, cap: usize) -> Result<Option<Walked>, WalkError> {
     if !book.is_about(pos) {
         return Err(WalkError::NotAbout(format!(
             "the position is not of the book's board ({} {}×{}, pie {})",
@@ -126,13 +138,15 @@ pub fn walk_from(book: &Book, pos: &Position) -> Result<Walked, WalkError> {
         used: HashSet::new(),
         longest: 0,
         line: Vec::new(),
+        cap,
+        cut: false,
     };
     walker.node(pos)?;
-    Ok(Walked {
+    Ok((!walker.cut).then_some(Walked {
         positions: walker.seen.len(),
         entries_used: walker.used.len(),
         longest: walker.longest,
-    })
+    }))
 }
 
 /// The winner's move in `pos` without the book: one that ends the game in its favour, or the
@@ -178,7 +192,11 @@ impl Walker<'_> {
                 })
             };
         }
-        if !self.seen.insert(Self::exact(pos)) {
+        if self.cut || !self.seen.insert(Self::exact(pos)) {
+            return Ok(());
+        }
+        if self.seen.len() > self.cap {
+            self.cut = true;
             return Ok(());
         }
         let actions = if pos.to_move() == Some(winner) {

@@ -73,6 +73,22 @@ pub fn make_book(
     limits: &SolveLimits,
     options: SolveOptions<'_>,
 ) -> Result<Made, MakeError> {
+    make_book_within(start, limits, limits, options)
+}
+
+/// [`make_book`] with the solve of the empty board held to `solve` (the walk to `limits`): a
+/// solve stopped there with a winning first move proved makes the book from that win (the
+/// other first moves unsettled), so that a board whose last first moves are still open gets
+/// its book.
+///
+/// # Errors
+/// As [`make_book`].
+pub fn make_book_within(
+    start: &Position,
+    solve: &SolveLimits,
+    limits: &SolveLimits,
+    options: SolveOptions<'_>,
+) -> Result<Made, MakeError> {
     let (game, size) = (start.game(), start.size());
     let mut scratch;
     let store: &mut Store = match options.store {
@@ -85,11 +101,13 @@ pub fn make_book(
     let techniques = options.techniques;
     let solution = root::run(
         start,
-        limits,
+        solve,
         SolveOptions {
             techniques,
             threads: options.threads,
             store: Some(&mut *store),
+            table: options.table,
+            progress: options.progress,
         },
     );
     let winner = match solution.verdict {
@@ -98,7 +116,7 @@ pub fn make_book(
         Verdict::Unknown => return Err(MakeError::OutOfBudget),
     };
     let mut book = Book::new(game, size, start.setup().pie, winner).map_err(MakeError::Book)?;
-    let mut engine = DfPn::new(game, size, techniques);
+    let mut engine = DfPn::new(game, size, techniques, options.table);
     engine.import(store);
     let total = AtomicU64::new(0);
     let stop = AtomicBool::new(false);

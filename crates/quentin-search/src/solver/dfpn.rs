@@ -15,7 +15,7 @@ use quentin_rules::{Action, Color, Game, Point, Position};
 
 use super::key::{Key, Keyer, Mix};
 use super::store::{Known, Store};
-use super::{Counter, Engine, Kid, OutOfBudget, Settled, Techniques, children, landing};
+use super::{Counter, Engine, OutOfBudget, Settled, Techniques, landing, ordered_actions};
 
 /// A proof or disproof number that cannot be reached: a settled node's other number.
 const INF: u32 = u32::MAX;
@@ -23,8 +23,9 @@ const INF: u32 = u32::MAX;
 const CAP: u32 = INF - 1;
 /// No proof known ([`Entry::win_in`]).
 const NO_PROOF: u16 = u16::MAX;
-/// The entries the table keeps before it forgets the unsettled ones (about 60 bytes each).
-const TABLE_CAP: usize = 1 << 23;
+/// The entries a table keeps by default before it forgets the unsettled ones (about 70 bytes
+/// each; [`super::SolveOptions::table`]).
+pub const TABLE_CAP: usize = 1 << 23;
 
 /// What the table knows of a node.
 #[derive(Clone, Copy)]
@@ -39,9 +40,11 @@ struct Entry {
     no_win_below: u16,
 }
 
-/// A node of the search.
+/// A node of the search. Its position is not kept (a position is kilobytes, a node a few dozen
+/// bytes): its parent's position and `action` make it again when the search goes into it.
 struct Node {
-    pos: Position,
+    /// The action that made it.
+    action: Action,
     /// Whether the attacker is to move.
     or: bool,
     /// The attacker's moves left.
@@ -136,23 +139,32 @@ fn settle_at_once(
 /// The df-pn search and its table.
 pub(super) struct DfPn {
     table: HashMap<Key, Entry, BuildHasherDefault<Mix>>,
-    /// The entries the table keeps before it forgets the unsettled ones: [`TABLE_CAP`] beyond
-    /// what a store brought (so that a large store is not forgotten at the first entry).
+    /// The entries the table keeps before it forgets the unsettled ones: `room` beyond what a
+    /// store brought (so that a large store is not forgotten at the first entry).
     cap: usize,
+    /// The entries the search may add beyond a store's ([`TABLE_CAP`] unless asked).
+    room: usize,
     points: Vec<Point>,
     keyer: Keyer,
     techniques: Techniques,
+    /// A position to make children in, kept from one expansion to the next (copied into in
+    /// place, never allocated again).
+    scratch: Option<Position>,
 }
 
 impl DfPn {
-    /// The search of positions of `game` on boards of side `size`.
-    pub(super) fn new(game: Game, size: usize, techniques: Techniques) -> DfPn {
+    /// The search of positions of `game` on boards of side `size`, its table holding `room`
+    /// entries beyond a store's (0: [`TABLE_CAP`]).
+    pub(super) fn new(game: Game, size: usize, techniques: Techniques, room: usize) -> DfPn {
+        let room = if room == 0 { TABLE_CAP } else { room.max(1024) };
         DfPn {
             table: HashMap::default(),
-            cap: TABLE_CAP,
+            cap: room,
+            room,
             points: Vec::new(),
             keyer: Keyer::new(game, size, techniques.symmetry),
             techniques,
+            scratch: None,
         }
     }
 
@@ -196,7 +208,7 @@ impl DfPn {
         if self.table.len() >= self.cap {
             self.table
                 .retain(|_, e| e.win_in != NO_PROOF || e.no_win_below > 0);
-            if self.table.len() >= self.cap - TABLE_CAP / 2 {
+            if self.table.len() >= self.cap - self.room / 2 {
                 self.table.clear();
             }
         }
@@ -228,17 +240,25 @@ impl DfPn {
     /// settled by them alone.
     fn expand(
         &mut self,
+        at: &Position,
         node: &Node,
         counter: &mut Counter,
     ) -> Result<(Vec<Node>, bool), OutOfBudget> {
-        let Some(mover) = node.pos.to_move() else {
+        let Some(mover) = at.to_move() else {
             return Ok((Vec::new(), false));
         };
         let attacker = if node.or { mover } else { mover.opponent() };
         let depth = if node.or { node.depth - 1 } else { node.depth };
-        let mut kids = Vec::new();
+        let actions = ordered_actions(at, node.last, self.techniques.ordering);
+        let mut kids = Vec::with_capacity(actions.len());
         let mut pruned = false;
-        for Kid { action, pos } in children(&node.pos, node.last, self.techniques.ordering) {
+        // Out of budget midway, the scratch position is dropped: the search ends anyway.
+        let mut pos = self.scratch.take().unwrap_or_else(|| at.clone());
+        for action in actions {
+            pos.clone_from(at);
+            if pos.play(action).is_err() {
+                continue;
+            }
             counter.tick()?;
             let settled = if pos.is_over() {
                 // A swap never ends a game: the attacker still plays `attacker`.
@@ -268,7 +288,7 @@ impl DfPn {
                 Some(_) => Key::NONE,
             };
             kids.push(Node {
-                pos,
+                action,
                 or: !node.or,
                 depth,
                 key,
@@ -276,18 +296,22 @@ impl DfPn {
                 settled,
             });
         }
+        self.scratch = Some(pos);
         Ok((kids, pruned))
     }
 
     /// Searches `node` until its numbers reach the thresholds or it is settled.
     fn mid(
         &mut self,
+        at: &Position,
         node: &Node,
         th_pn: u32,
         th_dn: u32,
         counter: &mut Counter,
     ) -> Result<Option<Settled>, OutOfBudget> {
-        let (mut kids, pruned) = self.expand(node, counter)?;
+        let (mut kids, pruned) = self.expand(at, node, counter)?;
+        // The position of the child searched, made again from `at` for each descent.
+        let mut child: Option<Position> = None;
         loop {
             let (mut pn, mut dn) = if node.or { (INF, 0u32) } else { (0u32, INF) };
             // The best child by the number that the node minimises, and the second best value.
@@ -338,7 +362,12 @@ impl DfPn {
                 let rest = u64::from(th_pn) - u64::from(pn) + u64::from(other);
                 (rest.min(u64::from(INF)) as u32, th_dn.min(near))
             };
-            if let Some(s) = self.mid(&kids[i], kid_pn, kid_dn, counter)? {
+            let pos = child.get_or_insert_with(|| at.clone());
+            pos.clone_from(at);
+            if pos.play(kids[i].action).is_err() {
+                unreachable!("the action was legal when the node was expanded");
+            }
+            if let Some(s) = self.mid(pos, &kids[i], kid_pn, kid_dn, counter)? {
                 kids[i].settled = Some(s);
             }
         }
@@ -418,7 +447,7 @@ impl Engine for DfPn {
                 other.win_in = other.win_in.min(bound);
             }
         }
-        self.cap = self.table.len() + TABLE_CAP;
+        self.cap = self.table.len() + self.room;
     }
 
     fn export(&self, store: &mut Store) {
@@ -445,7 +474,7 @@ impl Engine for DfPn {
         let depth = u16::try_from(depth).unwrap_or(u16::MAX - 1);
         let settled = settle_at_once(pos, false, depth, &mut self.points);
         let node = Node {
-            pos: pos.clone(),
+            action: last,
             or: false,
             depth,
             key: self.keyer.key(pos, false),
@@ -459,7 +488,7 @@ impl Engine for DfPn {
             return Ok(s);
         }
         loop {
-            if let Some(s) = self.mid(&node, INF, INF, counter)? {
+            if let Some(s) = self.mid(pos, &node, INF, INF, counter)? {
                 return Ok(s);
             }
         }

@@ -97,6 +97,11 @@ pub(super) struct Keyer {
     /// Each symmetry's image of a point (by `row * size + col`), and whether it exchanges the
     /// colours; the identity first.
     maps: Vec<(Vec<usize>, bool)>,
+    /// For exact keys, each symmetry's image of a byte of stones: at `(s * chunks + c) * 256 +
+    /// byte`, the image under symmetry `s` of the points `8c` to `8c + 7` that `byte` holds.
+    images: Vec<u128>,
+    /// Bytes of a board's stones (exact keys).
+    chunks: usize,
 }
 
 impl Keyer {
@@ -106,7 +111,7 @@ impl Keyer {
         if !symmetric {
             syms.truncate(1);
         }
-        let maps = syms
+        let maps: Vec<(Vec<usize>, bool)> = syms
             .into_iter()
             .map(|s| {
                 let map = (0..size * size)
@@ -118,11 +123,40 @@ impl Keyer {
                 (map, s.swaps_colors())
             })
             .collect();
+        let exact = size * size <= 128;
+        let chunks = (size * size).div_ceil(8);
+        let mut images = Vec::new();
+        if exact {
+            images = vec![0u128; maps.len() * chunks * 256];
+            for (s, (map, _)) in maps.iter().enumerate() {
+                for c in 0..chunks {
+                    for byte in 0..256usize {
+                        let at = (s * chunks + c) * 256 + byte;
+                        for bit in 0..8 {
+                            let i = 8 * c + bit;
+                            if byte >> bit & 1 == 1 && i < size * size {
+                                images[at] |= 1 << map[i];
+                            }
+                        }
+                    }
+                }
+            }
+        }
         Keyer {
             size,
-            exact: size * size <= 128,
+            exact,
             maps,
+            images,
+            chunks,
         }
+    }
+
+    /// The image of `stones` (a bit per point) under symmetry `s`, by bytes (exact keys).
+    fn image(&self, s: usize, stones: u128) -> u128 {
+        let table = &self.images[s * self.chunks * 256..(s + 1) * self.chunks * 256];
+        (0..self.chunks)
+            .map(|c| table[c * 256 + ((stones >> (8 * c)) as usize & 0xff)])
+            .fold(0, |a, b| a | b)
     }
 
     /// The points of the board (the stones of an exact key are bits among them).
@@ -132,6 +166,15 @@ impl Keyer {
 
     /// The key of `pos` as a node where the attacker is to move or not.
     pub(super) fn key(&self, pos: &Position, attacker_to_move: bool) -> Key {
+        if self.exact {
+            self.exact_key(pos, attacker_to_move)
+        } else {
+            self.summed_key(pos, attacker_to_move)
+        }
+    }
+
+    /// [`Keyer::key`] point by point, each image's stones as bits (exact) or Zobrist sums.
+    fn summed_key(&self, pos: &Position, attacker_to_move: bool) -> Key {
         let size = self.size;
         let board = pos.board();
         let mut stones = [[0u128; 2]; 8];
@@ -161,5 +204,78 @@ impl Keyer {
                 stones: [0; 2],
                 flags: rest,
             })
+    }
+
+    /// [`Keyer::key`] on a board of up to 128 points: the stones as bits, each image made by
+    /// bytes from the tables.
+    fn exact_key(&self, pos: &Position, attacker_to_move: bool) -> Key {
+        let size = self.size;
+        let board = pos.board();
+        let mut own = [0u128; 2];
+        for p in board.points() {
+            if let Some(c) = board.get(p) {
+                own[c.index()] |= 1 << (p.row() * size + p.col());
+            }
+        }
+        let white = pos.to_move() == Some(Color::White);
+        let rest = u8::from(pos.swap_available()) << 1 | u8::from(attacker_to_move) << 2;
+        let mut best = Key {
+            stones: own,
+            flags: u8::from(white) | rest,
+        };
+        for (s, (_, swap)) in self.maps.iter().enumerate().take(8).skip(1) {
+            let [b, w] = [self.image(s, own[0]), self.image(s, own[1])];
+            let key = Key {
+                stones: if *swap { [w, b] } else { [b, w] },
+                flags: u8::from(white != *swap) | rest,
+            };
+            if (key.flags, key.stones) < (best.flags, best.stones) {
+                best = key;
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use quentin_rules::{Game, Setup};
+
+    #[test]
+    fn the_keys_by_bytes_are_the_keys_point_by_point() {
+        // Random positions of 3×3 to 11×11 games: the tables' key is the one the points give
+        // (the store's keys do not change with the way they are made).
+        let mut rng = Rng::new(61);
+        for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+            for size in 3..=11 {
+                let keyer = Keyer::new(game, size, true);
+                for _ in 0..20 {
+                    let mut pos = Setup {
+                        size,
+                        pie: rng.below(2) == 0,
+                        ..Setup::new(game)
+                    }
+                    .start()
+                    .unwrap();
+                    let moves = rng.below(size * size);
+                    for _ in 0..moves {
+                        let actions = pos.legal_actions();
+                        if pos.is_over() || actions.is_empty() {
+                            break;
+                        }
+                        pos.play(actions[rng.below(actions.len())]).unwrap();
+                        for attacker in [false, true] {
+                            assert_eq!(
+                                keyer.exact_key(&pos, attacker),
+                                keyer.summed_key(&pos, attacker),
+                                "{game} {size}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }

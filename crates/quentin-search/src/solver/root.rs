@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use quentin_rules::{Action, Game, Position};
 
 use super::key::Keyer;
+use super::store::Store;
 use super::{
-    Counter, Engine, MAX_DEPTH, OutOfBudget, Settled, Solution, SolveLimits, SolveOptions, Verdict,
-    children, dfpn, game_bound, plain,
+    Counter, Engine, FirstMove, MAX_DEPTH, OutOfBudget, Progress, Settled, Solution, SolveLimits,
+    SolveOptions, Verdict, children, dfpn, game_bound, plain,
 };
 
 /// What one first move's search said: its index, its value (or the budget's end) and whether
@@ -41,7 +42,12 @@ pub(super) fn run(pos: &Position, limits: &SolveLimits, options: SolveOptions<'_
             if quint {
                 Box::new(plain::Plain::new(to_end))
             } else {
-                Box::new(dfpn::DfPn::new(pos.game(), pos.size(), techniques))
+                Box::new(dfpn::DfPn::new(
+                    pos.game(),
+                    pos.size(),
+                    techniques,
+                    options.table,
+                ))
             }
         })
         .collect();
@@ -57,12 +63,13 @@ pub(super) fn run(pos: &Position, limits: &SolveLimits, options: SolveOptions<'_
             .map(|i| keys.iter().position(|k| *k == keys[i]).unwrap_or(i))
             .collect()
     };
-    let store = options.store;
-    if let Some(store) = store.as_deref() {
+    if let Some(store) = options.store.as_deref() {
         for engine in &mut engines {
             engine.import(store);
         }
     }
+    let store = options.store.map(Mutex::new);
+    let progress = options.progress;
     // Each first move's proof (the mover's moves it needs), `None` while unsettled; the depths
     // are tried shallowest first until a win is found (the depth it needs), then the asked
     // depth settles the other first moves. To the end of a connection game the search goes
@@ -79,7 +86,8 @@ pub(super) fn run(pos: &Position, limits: &SolveLimits, options: SolveOptions<'_
         std::thread::scope(|scope| {
             for engine in &mut engines {
                 let (kids, wins, next, outcomes, class) = (&kids, &wins, &next, &outcomes, &class);
-                let mut counter = Counter::new(limits, &total, &stop);
+                let (store, total) = (&store, &total);
+                let mut counter = Counter::new(limits, total, &stop);
                 scope.spawn(move || {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -100,6 +108,17 @@ pub(super) fn run(pos: &Position, limits: &SolveLimits, options: SolveOptions<'_
                             (s, engine.exhaustive())
                         };
                         let out = settled.is_err();
+                        if let (Ok(value), Some(tell)) = (settled, progress) {
+                            let first = FirstMove {
+                                action: kid.action,
+                                win_in: match value {
+                                    Settled::Win(need) => Some(usize::from(need) + 1),
+                                    Settled::NoWinBelow(_) => None,
+                                },
+                                nodes: total.load(Ordering::Relaxed),
+                            };
+                            checkpoint(&**engine, store.as_ref(), &first, tell);
+                        }
                         outcomes
                             .lock()
                             .expect("a solver thread panicked") // ok: poisoned only by a panic
@@ -140,6 +159,8 @@ pub(super) fn run(pos: &Position, limits: &SolveLimits, options: SolveOptions<'_
         };
     }
     if let Some(store) = store {
+        // A poisoned lock means a solver thread panicked: this thread panics with it.
+        let store = store.into_inner().expect("a solver thread panicked"); // ok: as said
         for engine in &engines {
             engine.export(store);
         }
@@ -164,5 +185,24 @@ pub(super) fn run(pos: &Position, limits: &SolveLimits, options: SolveOptions<'_
         winning,
         complete,
         nodes: total.load(Ordering::Relaxed),
+    }
+}
+
+/// Tells `tell` of a first move settled, after adding what `engine` proved to the store (when
+/// one is given), so that the store holds every proof so far when it is told.
+fn checkpoint(
+    engine: &dyn Engine,
+    store: Option<&Mutex<&mut Store>>,
+    first: &FirstMove,
+    tell: Progress<'_>,
+) {
+    match store {
+        Some(store) => {
+            // A poisoned lock means another solver thread panicked: this one panics with it.
+            let mut store = store.lock().expect("a solver thread panicked"); // ok: as said
+            engine.export(&mut store);
+            tell(first, Some(&**store));
+        }
+        None => tell(first, None),
     }
 }

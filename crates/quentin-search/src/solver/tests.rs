@@ -317,4 +317,47 @@ fn a_store_without_the_pie_rule_serves_the_board_with_it() {
     }
 }
 
+#[test]
+fn progress_tells_each_first_move_once_with_the_store_holding_its_proof() {
+    // Konobi 4×4 to the end, a small table: each first move's class is told once, its value
+    // as the solution has it, and the store told holds the proof or refutation of that move.
+    use std::sync::Mutex;
+    let pos = Setup {
+        size: 4,
+        pie: false,
+        ..Setup::new(Game::Konobi)
+    }
+    .start()
+    .unwrap();
+    let told = Mutex::new(Vec::new());
+    let keyer = key::Keyer::new(Game::Konobi, 4, true);
+    let tell = |first: &FirstMove, store: Option<&Store>| {
+        let mut after = pos.clone();
+        after.play(first.action).unwrap();
+        let known = store.unwrap().known.get(&keyer.key(&after, false)).copied();
+        told.lock()
+            .unwrap()
+            .push((first.action, first.win_in, known));
+    };
+    let mut store = Store::in_memory(Game::Konobi, 4);
+    let options = SolveOptions {
+        store: Some(&mut store),
+        table: 50_000,
+        progress: Some(&tell),
+        ..SolveOptions::default()
+    };
+    let solution = solve_in(&pos, &SolveLimits::default(), options);
+    assert_eq!(solution.verdict, Verdict::NoWin);
+    assert!(solution.complete);
+    let told = told.into_inner().unwrap();
+    // 16 points, 4 classes under the mirrors and the half turn: a1, b1, a2, b2.
+    assert_eq!(told.len(), 4, "{told:?}");
+    for (action, win_in, known) in told {
+        assert_eq!(win_in, None, "{action}");
+        let known = known.unwrap();
+        assert_eq!(known.win_in, u16::MAX, "{action}");
+        assert!(known.no_win_below > 30, "{action}: {known:?}");
+    }
+}
+
 mod techniques;
