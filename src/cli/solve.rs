@@ -17,6 +17,7 @@ use crate::search::solver::{
 
 use super::analyze::round;
 use super::limits::parse_seconds;
+use super::solve_book::parse_threads;
 use super::solve_book::{self, BookCommand};
 use super::{BadRecord, load_record, write_stdout};
 
@@ -94,14 +95,6 @@ fn parse_depth(text: &str) -> Result<usize, String> {
         _ => Err(format!(
             "{text:?} is not a depth: the mover's moves, from 1 to {MAX_DEPTH}"
         )),
-    }
-}
-
-/// Reads `--threads`: from 1 to 64.
-pub(super) fn parse_threads(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(n) if (1..=64).contains(&n) => Ok(n),
-        _ => Err(format!("{text:?} is not a number of threads from 1 to 64")),
     }
 }
 

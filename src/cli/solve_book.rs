@@ -40,7 +40,7 @@ pub(super) struct MakeArgs {
     #[arg(long, value_name = "DIR")]
     store: Option<PathBuf>,
     /// Threads that share the first moves of the solve, 1 to 64 (default 1).
-    #[arg(long, value_name = "N", value_parser = super::solve::parse_threads)]
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
     /// Seconds the solve and the walk may spend, more than 0 and at most 86400 (default 600).
     #[arg(long, value_name = "S", value_parser = parse_seconds, allow_negative_numbers = true)]
@@ -183,4 +183,12 @@ fn verify(args: &VerifyArgs) -> Result<()> {
         walked.positions,
         walked.longest
     ))
+}
+
+/// Reads `--threads`: from 1 to 64.
+pub(super) fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=64).contains(&n) => Ok(n),
+        _ => Err(format!("{text:?} is not a number of threads from 1 to 64")),
+    }
 }
