@@ -17,6 +17,17 @@ fn wrong_move(puzzle: &Puzzle) -> Action {
         .expect("a wrong move")
 }
 
+/// The panel's words (right of its left border), a line's end read as a space: what the
+/// panel says, however its lines were wrapped.
+fn panel_words(screen: &str) -> String {
+    let words: Vec<&str> = screen
+        .lines()
+        .filter_map(|line| line.split_once('│').map(|(_, panel)| panel))
+        .flat_map(|panel| panel.trim_end().trim_end_matches('│').split_whitespace())
+        .collect();
+    words.join(" ")
+}
+
 /// Storm's clock as the panel shows it (`Storm 2:41, ...`), in seconds.
 fn storm_seconds(s: &Session) -> u32 {
     let screen = s.wait_for("Storm ");
@@ -43,8 +54,12 @@ fn a_streak_rises_until_one_mistake_ends_it_and_its_best_is_kept_unrated() {
     let second = shown_puzzle(&s);
     assert_ne!(second.id, first.id);
     s.send(&format!(":{}\r", wrong_move(&second)));
-    s.wait_for("The streak ends at 1.");
-    s.wait_for("Streak 1 (best 1), over");
+    let over = s.wait_for("Streak 1 (best 1), over");
+    // The panel wraps its words where the refusal's length puts them.
+    assert!(
+        panel_words(&over).contains("The streak ends at 1."),
+        "{over}"
+    );
     // n starts a new one.
     s.send("n");
     s.wait_for("Streak 0 (best 1)");
