@@ -136,6 +136,41 @@ pub(super) fn draw_panel(
 /// when offered, what the cursor's point would do and the last message.
 fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
     let position = app.position();
+    let mut top: Vec<Line> = banner(app, width, glyphs, palette);
+    let counter = counter(app);
+    top.push(Line::from(counter));
+    top.extend(super::online::lines(app, width, glyphs, palette));
+    top.extend(super::puzzle::lines(app, width, palette));
+    top.extend(super::course::lines(app, width, palette));
+    if app.mode() == Mode::Replay {
+        for (i, text) in app.players().iter().enumerate() {
+            if let Some(text) = text {
+                let line = format!("Player {}: {text}", i + 1);
+                top.extend(wrap(&line, width).into_iter().take(2).map(Line::from));
+            }
+        }
+    }
+    top.extend(analysis::lines(app, width, palette));
+    top.extend(super::review::lines(app, width, palette));
+    if position.game() == Game::Quint {
+        top.extend(quint::pieces_lines(position));
+    }
+    if app.may_act() && position.is_legal(Action::Swap) {
+        top.push(Line::styled(
+            "s swaps colours (pie rule)",
+            palette.label_here,
+        ));
+    }
+    top.extend(cursor_lines(app, width, palette));
+    top.extend(notes(app, width, palette));
+    top.push(Line::default());
+    top
+}
+
+/// The panel's first line: the game's end (an online game's from the viewer's side), or who is
+/// to move.
+fn banner<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette) -> Vec<Line<'a>> {
+    let position = app.position();
     let mut top: Vec<Line> = Vec::new();
     let ending = position.outcome().map(|o| (o.winner(), o.ending()));
     let online_end = app.online_state().and_then(super::online::banner);
@@ -213,8 +248,14 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
         // A game not over always has a player to move.
         (None, None) => {}
     }
+    top
+}
+
+/// Where the game stands in its actions: the one shown in a replay, the one to play, those
+/// undone.
+fn counter(app: &App) -> String {
     let total = app.actions().len();
-    let counter = match app.mode() {
+    match app.mode() {
         Mode::Replay => format!("Showing action {} of {total}", app.current()),
         Mode::Play if app.finished() => match app.current() {
             1 => "1 action played".to_string(),
@@ -226,30 +267,13 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
             total - app.current()
         ),
         Mode::Play => format!("Action {}", app.current() + 1),
-    };
-    top.push(Line::from(counter));
-    top.extend(super::online::lines(app, width, glyphs, palette));
-    top.extend(super::puzzle::lines(app, width, palette));
-    top.extend(super::course::lines(app, width, palette));
-    if app.mode() == Mode::Replay {
-        for (i, text) in app.players().iter().enumerate() {
-            if let Some(text) = text {
-                let line = format!("Player {}: {text}", i + 1);
-                top.extend(wrap(&line, width).into_iter().take(2).map(Line::from));
-            }
-        }
     }
-    top.extend(analysis::lines(app, width, palette));
-    top.extend(super::review::lines(app, width, palette));
-    if position.game() == Game::Quint {
-        top.extend(quint::pieces_lines(position));
-    }
-    if app.may_act() && position.is_legal(Action::Swap) {
-        top.push(Line::styled(
-            "s swaps colours (pie rule)",
-            palette.label_here,
-        ));
-    }
+}
+
+/// What the cursor's point would do, while a game is played here.
+fn cursor_lines<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a>> {
+    let position = app.position();
+    let mut top: Vec<Line> = Vec::new();
     let watching = app.online_state().is_some_and(|o| o.seat.is_none());
     // In the course, the cursor's preview would tell the answer ("wins for Black").
     let learning = app.course_shown().is_some();
@@ -268,6 +292,12 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
             top.push(Line::styled(line, style));
         }
     }
+    top
+}
+
+/// The typed move's prompt, the last message, the proof browser's words and the tip.
+fn notes<'a>(app: &App, width: usize, palette: &Palette) -> Vec<Line<'a>> {
+    let mut top: Vec<Line> = Vec::new();
     if let Some(typed) = app.prompt() {
         let text = format!("Move: {typed}_ (Enter plays, Esc closes)");
         for line in wrap(&text, width).into_iter().take(2) {
@@ -299,7 +329,6 @@ fn panel_status<'a>(app: &App, width: usize, glyphs: &Glyphs, palette: &Palette)
             top.push(Line::styled(line, palette.hint));
         }
     }
-    top.push(Line::default());
     top
 }
 
