@@ -8,7 +8,7 @@ use ratatui::style::{Color as Tint, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Padding, Paragraph, Widget, Wrap};
 
-use super::{Lobby, Rows};
+use super::{Challenge, Lobby, Rows};
 
 impl Lobby {
     /// Draws the lobby into `area`; where its selectable lines are, for the mouse.
@@ -21,7 +21,6 @@ impl Lobby {
                 Style::new()
             }
         };
-        let bold = Style::new().add_modifier(Modifier::BOLD);
         let block = Block::new()
             .borders(Borders::ALL)
             .padding(Padding::horizontal(1))
@@ -48,6 +47,14 @@ impl Lobby {
             Paragraph::new(lines).render(inner, buf);
             return Rows::default();
         }
+        let (lines, at) = self.lists(tint);
+        self.scrolled(lines, at, inner, buf)
+    }
+
+    /// The lobby's lists, a line each, and the line of each selectable one, in order.
+    fn lists(&self, tint: impl Fn(Tint) -> Style) -> (Vec<Line<'static>>, Vec<usize>) {
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        let mut lines: Vec<Line> = Vec::new();
         let b = &self.board;
         for text in &b.motd {
             lines.push(Line::styled(text.clone(), tint(Tint::Cyan)));
@@ -86,35 +93,7 @@ impl Lobby {
             bold,
         ));
         for c in &b.challenges {
-            let to = c
-                .spec
-                .to
-                .as_ref()
-                .map(|t| format!(" for {t}"))
-                .unwrap_or_default();
-            // Who moves first, from the reader's side: the challenger plays against
-            // `acceptor`, anyone else is the acceptor.
-            let first = match c.spec.first {
-                First::Me if c.by == self.me.0 => "you move first".to_string(),
-                First::Me => format!("{} moves first", c.by_name),
-                First::You if c.by == self.me.0 => "they move first".to_string(),
-                First::You => "you move first".to_string(),
-                First::Random => "first mover drawn".to_string(),
-            };
-            let spec = Spec {
-                to: None,
-                ..c.spec.clone()
-            };
-            item(
-                format!(
-                    "#{} {} by {} {}{to}, {first}",
-                    c.id,
-                    spec.summary(),
-                    c.by_name,
-                    c.by_rating
-                ),
-                &mut lines,
-            );
+            item(self.challenge_text(c), &mut lines);
         }
         if b.more_challenges > 0 {
             lines.push(Line::raw(format!(
@@ -142,6 +121,42 @@ impl Lobby {
         for text in &b.puzzle_leaders {
             lines.push(Line::from(format!("  {text}")));
         }
+        (lines, at)
+    }
+
+    /// An open challenge as the lobby lists it: who moves first said from the reader's side
+    /// (the challenger plays against the acceptor, anyone else is the acceptor).
+    fn challenge_text(&self, c: &Challenge) -> String {
+        let to = c
+            .spec
+            .to
+            .as_ref()
+            .map(|t| format!(" for {t}"))
+            .unwrap_or_default();
+        let first = match c.spec.first {
+            First::Me if c.by == self.me.0 => "you move first".to_string(),
+            First::Me => format!("{} moves first", c.by_name),
+            First::You if c.by == self.me.0 => "they move first".to_string(),
+            First::You => "you move first".to_string(),
+            First::Random => "first mover drawn".to_string(),
+        };
+        let spec = Spec {
+            to: None,
+            ..c.spec.clone()
+        };
+        format!(
+            "#{} {} by {} {}{to}, {first}",
+            c.id,
+            spec.summary(),
+            c.by_name,
+            c.by_rating
+        )
+    }
+
+    /// `lines` drawn into `inner`, scrolled to keep the selected one in sight, the keys on the
+    /// last row; where the selectable lines (at `at`) are shown, for the mouse.
+    fn scrolled(&self, lines: Vec<Line>, at: Vec<usize>, inner: Rect, buf: &mut Buffer) -> Rows {
+        let selected = self.selected;
         // The footer stays on the last row; the rest scrolls to keep the selected line shown.
         // Every key of the lobby in 76 columns: the lists' headings say what Enter does there,
         // and `?` lists the arrows and the rest.
