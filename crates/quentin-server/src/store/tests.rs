@@ -57,14 +57,8 @@ impl Either {
                 .unwrap()
                 .execute_batch(sqlite)
                 .unwrap(),
-            Either::Postgres(_, runtime, url) => runtime.block_on(async {
-                let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-                    .await
-                    .unwrap();
-                let running = tokio::spawn(connection);
+            Either::Postgres(_, runtime, url) => on_database(runtime, url, async |client| {
                 client.batch_execute(postgres).await.unwrap();
-                drop(client);
-                let _ = running.await;
             }),
         }
     }
@@ -76,15 +70,8 @@ impl Either {
                 .unwrap()
                 .query_row(query, [], |r| r.get(0))
                 .unwrap(),
-            Either::Postgres(_, runtime, url) => runtime.block_on(async {
-                let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-                    .await
-                    .unwrap();
-                let running = tokio::spawn(connection);
-                let n: i64 = client.query_one(query, &[]).await.unwrap().get(0);
-                drop(client);
-                let _ = running.await;
-                n
+            Either::Postgres(_, runtime, url) => on_database(runtime, url, async |client| {
+                client.query_one(query, &[]).await.unwrap().get(0)
             }),
         }
     }
@@ -158,6 +145,24 @@ fn each_store(name: &str, case: impl Fn(&mut Either)) {
         drop(client);
         let _ = running.await;
     });
+}
+
+/// `f` on a connection of its own to the database at `url`, closed after.
+fn on_database<T>(
+    runtime: &tokio::runtime::Runtime,
+    url: &str,
+    f: impl AsyncFnOnce(&tokio_postgres::Client) -> T,
+) -> T {
+    runtime.block_on(async {
+        let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        let running = tokio::spawn(connection);
+        let out = f(&client).await;
+        drop(client);
+        let _ = running.await;
+        out
+    })
 }
 
 /// The address of database `db` on the server of `admin` (a `postgres://` URL).
