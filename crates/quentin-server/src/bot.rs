@@ -15,8 +15,8 @@ use std::sync::Arc;
 use tokio::sync::watch;
 
 use super::channel::{Ended, Inbox, Input, Out};
-use super::moderation::session;
-use super::{Context, Presence};
+use super::context::session;
+use crate::context::{Context, Presence};
 use crate::ids::GameId;
 use crate::who::Who;
 

@@ -22,10 +22,10 @@ use anyhow::Result;
 use deadpool_postgres::Pool;
 use tokio::sync::{Notify, mpsc, oneshot};
 
-use super::Context;
 use super::hub::{GameCommand, Outcome, Owner, PeerFuture, Peers, Refusal};
 use super::store::postgres::lease::Takeover;
 use super::store::postgres::{self as pg, Own, pool_error, relay, unreachable};
+use crate::context::Context;
 use crate::ids::{GameId, PlayerId};
 use crate::note::{Answer, Note};
 

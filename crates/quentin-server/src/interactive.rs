@@ -28,7 +28,7 @@ use ratatui::{TerminalOptions, Viewport};
 
 use super::channel::{Ended, Inbox, Input, Keys, Out};
 use super::spec::TimeControl;
-use super::{Context, Presence};
+use crate::context::{Context, Presence};
 use crate::ids::{GameId, PlayerId};
 use crate::who::Who;
 use course::course_screen;
@@ -269,7 +269,7 @@ pub async fn run(
         return;
     }
     let me = match who.player.clone() {
-        Some((id, _)) if super::moderation::session::renamed(&ctx, id) => {
+        Some((id, _)) if super::context::session::renamed(&ctx, id) => {
             pick_name(&ctx, &who, Some(id), &mut screen, &mut input).await
         }
         Some(me) => Some(me),
@@ -280,7 +280,7 @@ pub async fn run(
     if let Some(me) = me {
         // A name picked in this session: a ban closes it from now on.
         if !input.closes() {
-            input.close_when(super::moderation::session::banned(ctx.clone(), me.0));
+            input.close_when(super::context::session::banned(ctx.clone(), me.0));
         }
         match ctx.hub.enter(me.0, ctx.limits.sessions_per_key) {
             Ok(()) => {
@@ -327,7 +327,7 @@ pub async fn run(
                         }
                         Next::Course => course_screen(&mut screen, &mut input).await,
                         Next::Operators
-                            if super::moderation::session::is_operator(&ctx, &operator) =>
+                            if super::context::session::is_operator(&ctx, &operator) =>
                         {
                             operators_screen(&ctx, &operator, &mut screen, &mut input).await
                         }
@@ -355,7 +355,7 @@ pub async fn run(
         Some(Ended::Stopping) => STOPPING.to_string(),
         Some(Ended::Banned) => format!(
             "quentin: {}.\r\n",
-            super::moderation::session::ban_words(&ctx, who_id)
+            super::context::session::ban_words(&ctx, who_id)
         ),
         Some(Ended::Gone | Ended::Flooded) | None => return,
     };

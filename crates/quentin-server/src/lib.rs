@@ -15,6 +15,8 @@
 //!   connection's deadlines and the switch that cuts it.
 //! - [`bot`]: the line protocol for programs; [`interactive`]: people's screens (the app crate's, run by one driver).
 //! - [`puzzles`]: the puzzles a player is given and answers, rated, for both.
+//! - [`context`]: what every connection shares (the hub, the clock, the limits, the
+//!   operators' ledger watched), and a session's side of moderation.
 //! - [`clock`]: the server's time, which a test server moves on by command.
 //! - [`report`]: what the server tells its host, and panics in its tasks caught and reported.
 
@@ -26,6 +28,7 @@ pub(crate) mod channel;
 pub(crate) mod clock;
 pub(crate) mod cluster;
 pub(crate) mod command;
+pub mod context;
 pub(crate) mod game_end;
 pub(crate) mod gate;
 pub(crate) mod hub;
@@ -52,86 +55,10 @@ pub mod tournament;
 pub(crate) mod translate;
 pub(crate) mod who;
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicUsize;
-use std::time::Duration;
-
-use tokio::sync::{Notify, watch};
-
 pub use access::AccessFiles;
+pub use context::{Context, Limits, Presence};
 pub use hub::FairLimits;
 pub use maintenance::{backup, restore};
-pub use moderation::admin;
+pub use run::admin::admin;
 pub use run::{ServeOptions, serve};
 pub use store::migrate::migrate;
-
-/// The limits of a running server.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Logged-in connections in all.
-    pub max_sessions: usize,
-    /// Sessions a player (a key) may have at once.
-    pub sessions_per_key: usize,
-    /// How long a session may send nothing while the server waits for it (and a client may
-    /// take nothing that the server sends, and a logged-in connection may run no session).
-    pub idle: Duration,
-    /// How long a connection has to finish the handshake and log in.
-    pub login_grace: Duration,
-}
-
-/// What every connection shares.
-pub struct Context {
-    /// Players, challenges, games.
-    pub hub: hub::Hub,
-    /// The time.
-    pub clock: clock::Clock,
-    /// The limits.
-    pub limits: Limits,
-    /// The places of connections and sessions.
-    pub gate: Arc<gate::Gate>,
-    /// Connections open now.
-    pub connections: AtomicUsize,
-    /// Turns true when the server stops: every session then tells its client and ends.
-    pub stop: watch::Sender<bool>,
-    /// Turns true when the server, stopping, has waited enough: every connection left is cut.
-    pub cut_all: watch::Sender<bool>,
-    /// Told whenever a connection closes.
-    pub closed: Notify,
-    /// The reviews of finished games the server runs.
-    pub reviews: reviews::Reviews,
-    /// The host's lists (`--allow`, `--motd`, `--operators`), read again on SIGHUP.
-    pub access: access::Access,
-    /// The operators' ledger, and its reading again.
-    pub moderation: moderation::watch::Moderation,
-    /// Registrations of each network block in the last hour.
-    pub signups: signup::Signups,
-    /// The runtime that draws the screens watching a game, on a thread of its own apart from
-    /// the players' work, so that a move's answer never waits behind its watchers' frames
-    /// (`None`: the session's own runtime).
-    pub watchers: Option<tokio::runtime::Handle>,
-}
-
-/// A player's session counted in by [`hub::Hub::enter`]; counted out when this is dropped,
-/// however the session ends (a panic in it too, which must not take a slot of the player's
-/// for good).
-pub struct Presence<'a> {
-    hub: &'a hub::Hub,
-    /// The player counted in, if any.
-    pub player: Option<ids::PlayerId>,
-}
-
-impl<'a> Presence<'a> {
-    /// The session of `player` (if any), already counted in.
-    #[must_use]
-    pub fn counted(hub: &'a hub::Hub, player: Option<ids::PlayerId>) -> Presence<'a> {
-        Presence { hub, player }
-    }
-}
-
-impl Drop for Presence<'_> {
-    fn drop(&mut self) {
-        if let Some(id) = self.player {
-            self.hub.leave(id);
-        }
-    }
-}

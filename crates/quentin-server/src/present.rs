@@ -1,15 +1,11 @@
 //! What people read of the hub's data: a game's result and its players' ratings as the
-//! screens show them, its record's text, a line of the list of players online, and the
-//! message a cancelled tournament leaves its entrants. The hub holds and changes the data and
-//! writes no sentence; the bot protocol's words are written in `bot/answer.rs`.
-
-use std::fmt;
+//! screens show them, its record's text, a line of the list of players online. The hub holds
+//! and changes the data and writes no sentence; the bot protocol's words are written in `bot/answer.rs`.
 
 use quentin_record::record::{self, Players};
 
-use crate::hub::{GameView, OnlinePlayer, PROVISIONAL, shown_rating, signed};
+use crate::hub::{GameView, OnlinePlayer, PROVISIONAL, TournamentView, shown_rating, signed};
 use crate::ids::Seat;
-use crate::tournament::TournamentId;
 
 impl GameView {
     /// The result for people, as a watcher reads it: `bob joined left and right and wins`,
@@ -83,43 +79,20 @@ pub fn online_line(player: &OnlinePlayer) -> String {
     }
 }
 
-/// Why a tournament was cancelled: the message its entrants find in their lobby (and a bot
-/// with `messages`), kept in the store as its text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Cancelled {
-    /// Too few joined by its start.
-    TooFew {
-        /// The tournament.
-        id: TournamentId,
-        /// How many joined.
-        joined: usize,
-        /// How many it needed.
-        needed: u32,
-    },
-    /// Its creator cancelled it before its start.
-    ByCreator {
-        /// The tournament.
-        id: TournamentId,
-        /// The creator's name.
-        creator: String,
-    },
-    /// An operator cancelled it.
-    ByOperator(TournamentId),
-}
-
-impl fmt::Display for Cancelled {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Cancelled::TooFew { id, joined, needed } => write!(
-                f,
-                "tournament {id} is cancelled: {joined} joined, {needed} needed to start"
-            ),
-            Cancelled::ByCreator { id, creator } => {
-                write!(f, "tournament {id} is cancelled by its creator {creator}")
-            }
-            Cancelled::ByOperator(id) => write!(f, "tournament {id} is cancelled by an operator"),
-        }
-    }
+/// A tournament in a line, as `tournaments` lists it (and the lobby's page and
+/// `quentin serve admin tournaments`): `t3 swiss quentin 9 open 5/16 by ann`.
+pub(crate) fn tournament_summary(view: &TournamentView) -> String {
+    format!(
+        "{} {} {} {} {} {}/{} by {}",
+        view.id,
+        view.settings.kind,
+        view.settings.spec.setup.game,
+        view.settings.spec.setup.size,
+        view.status,
+        view.entrants.len(),
+        view.settings.max,
+        view.creator
+    )
 }
 
 #[cfg(test)]
@@ -152,31 +125,5 @@ mod tests {
             ..rated
         };
         assert_eq!(online_line(&new), "alice new");
-    }
-
-    #[test]
-    fn a_cancelled_tournament_says_why_to_its_entrants() {
-        let id = TournamentId(3);
-        assert_eq!(
-            Cancelled::TooFew {
-                id,
-                joined: 1,
-                needed: 2
-            }
-            .to_string(),
-            "tournament t3 is cancelled: 1 joined, 2 needed to start"
-        );
-        assert_eq!(
-            Cancelled::ByCreator {
-                id,
-                creator: "alice".to_string()
-            }
-            .to_string(),
-            "tournament t3 is cancelled by its creator alice"
-        );
-        assert_eq!(
-            Cancelled::ByOperator(id).to_string(),
-            "tournament t3 is cancelled by an operator"
-        );
     }
 }

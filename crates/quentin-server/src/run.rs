@@ -15,13 +15,15 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tracing::Instrument as _;
 
-use super::Context;
 use super::access::{AccessFiles, KeyList, Lists};
 use super::hub::FairLimits;
 use super::link::{Cut, Link};
 use super::metrics::metrics;
 use super::ssh::Connection;
+use crate::context::Context;
 
+pub mod admin;
+mod scrape;
 mod serve;
 
 pub use serve::serve;

@@ -13,15 +13,15 @@ use russh::server::{Auth, ChannelOpenHandle, Msg, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::watch;
 
-use super::Context;
 use super::bot;
 use super::channel::{Feed, Inbox, Out};
+use super::context::session;
 use super::gate::{KeySlot, Login, Startup};
 use super::interactive::{self, Terminal};
 use super::link::Link;
 use super::metrics::{SessionCount, metrics};
-use super::moderation::session;
 use super::report::spawn_supervised;
+use crate::context::Context;
 use crate::ids::GameId;
 use crate::who::Who;
 

@@ -12,6 +12,7 @@
 
 pub mod arena;
 pub mod arena_score;
+pub mod cancelled;
 pub mod refusal;
 pub mod roundrobin;
 pub mod settings;
@@ -20,6 +21,7 @@ pub mod swiss;
 
 use std::fmt;
 
+pub use cancelled::Cancelled;
 pub use refusal::TournamentRefusal;
 pub use settings::{Kind, Settings};
 

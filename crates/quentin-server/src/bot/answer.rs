@@ -7,9 +7,11 @@ use quentin_rules::{Action, Color, Game};
 
 use super::command::ParseError;
 use super::{puzzle, tournament};
+use crate::context::session;
 use crate::hub::{ChallengeView, GameView, Refusal, TournamentView};
 use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
-use crate::moderation::{OrderRefusal, session};
+use crate::moderation::OrderRefusal;
+use crate::present::tournament_summary;
 use crate::puzzles::{self, PuzzleRefusal, Served};
 use crate::spec::TimeControl;
 use crate::store::RatingRow;
@@ -197,7 +199,7 @@ fn said(outcome: &Outcome) -> String {
         Outcome::Withdrawn => "withdrawn".to_string(),
         Outcome::Tournaments(views) => views
             .iter()
-            .map(tournament::summary)
+            .map(tournament_summary)
             .collect::<Vec<_>>()
             .join("\n"),
         Outcome::Tournament(view) => tournament::lines(view).join("\n"),

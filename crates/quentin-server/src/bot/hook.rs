@@ -4,9 +4,9 @@
 //! so); on any other server they are unknown commands, as any word the protocol lacks.
 
 use super::answer::{Outcome, Refused};
-use crate::Context;
+use crate::context::Context;
+use crate::context::session;
 use crate::ids::GameId;
-use crate::moderation::session;
 use crate::who::Who;
 
 /// A test hook, parsed.

@@ -9,21 +9,6 @@ use crate::hub::TournamentView;
 use crate::tournament::points;
 use crate::tournament::standings::{Standing, Tiebreak, result_word};
 
-/// A line of `tournaments`: `t3 swiss quentin 9 open 5/16 by ann`.
-pub(crate) fn summary(view: &TournamentView) -> String {
-    format!(
-        "{} {} {} {} {} {}/{} by {}",
-        view.id,
-        view.settings.kind,
-        view.settings.spec.setup.game,
-        view.settings.spec.setup.size,
-        view.status,
-        view.entrants.len(),
-        view.settings.max,
-        view.creator
-    )
-}
-
 /// The lines of `tournament ID`.
 pub(crate) fn lines(view: &TournamentView) -> Vec<String> {
     let mut lines = vec![format!(

@@ -4,7 +4,7 @@
 
 use super::Reader;
 use super::answer::{Outcome, Refused};
-use crate::Context;
+use crate::context::Context;
 use crate::hub::{Refusal, Rematch};
 use crate::ids::{ChallengeId, GameId, PlayerId};
 

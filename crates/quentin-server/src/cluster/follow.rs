@@ -11,7 +11,7 @@ use anyhow::Result;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{Cluster, lock};
-use crate::Context;
+use crate::context::Context;
 use crate::hub::{Owner, Peers, Refusal};
 use crate::ids::{ChallengeId, GameId, PlayerId, TournamentId};
 use crate::metrics::metrics;

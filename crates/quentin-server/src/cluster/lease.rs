@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::{Cluster, lock};
-use crate::Context;
+use crate::context::Context;
 use crate::hub::Peers as _;
 use crate::ids::{GameId, Millis};
 use crate::note::Note;

@@ -13,12 +13,12 @@ use super::tournaments::{Results, played, struck};
 use super::{Hub, Inner, Live, Refusal};
 use crate::clock::Timing;
 use crate::ids::{GameId, Millis, Moment, PlayerId};
-use crate::present::Cancelled;
 use crate::report::report;
 use crate::store::{
     Applied, Change, EntrantRow, GameRow, Paired, PairingRow, Plan, Round, TournamentChange,
     TournamentRow,
 };
+use crate::tournament::Cancelled;
 use crate::tournament::arena::{self, Waiting};
 use crate::tournament::{
     Kind, Pairing, Settings, Status, TournamentId, TournamentRefusal, roundrobin, swiss,

@@ -15,7 +15,7 @@ use super::{Hub, Owner};
 use crate::game_end::{Aborted, How};
 use crate::ids::{ChallengeId, GameId, Moment, PlayerId, Seat};
 use crate::moderation::Sanctions;
-use crate::present::Cancelled;
+use crate::tournament::Cancelled;
 
 impl Hub {
     /// The sanctions in force, as last read from the ledger.

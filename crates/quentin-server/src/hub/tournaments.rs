@@ -13,9 +13,9 @@ use std::collections::HashMap;
 use super::{Hub, Inner, Live, Refusal, color_of};
 use crate::game_end::{Aborted, GameEnd};
 use crate::ids::{GameId, Millis, Moment, PlayerId, Seat};
-use crate::present::Cancelled;
 use crate::size_class::rating_key;
 use crate::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
+use crate::tournament::Cancelled;
 use crate::tournament::standings::{self, Standing};
 use crate::tournament::{
     GameResult, Kind, Pairing, Played, Settings, Status, TournamentId, TournamentRefusal,

@@ -20,8 +20,8 @@ use quentin_record::game_line::GameLine;
 
 use super::driver::{Glue, Refresh, Wake, drive};
 use super::{CLOCK_TICK, Next, Screen};
-use crate::Context;
 use crate::channel::Inbox;
+use crate::context::Context;
 use crate::hub::{GameView, Rematch};
 use crate::ids::{GameId, PlayerId, Seat};
 use crate::reviews::Reviewer;

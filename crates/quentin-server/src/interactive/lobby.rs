@@ -13,7 +13,7 @@ use quentin_app::screen::lobby::{Ask, Board, Challenge, Exit, GameLine, Lobby};
 
 use super::Next;
 use super::driver::{Glue, Refresh, Wake};
-use crate::Context;
+use crate::context::Context;
 use crate::hub::{GameView, Refusal, Standing, shown_rating};
 use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
 use crate::present;

@@ -7,9 +7,9 @@ use quentin_app::screen::console::{Console, Leave};
 
 use super::driver::{Glue, drive};
 use super::{Next, Screen};
-use crate::Context;
 use crate::channel::Inbox;
-use crate::moderation::session;
+use crate::context::Context;
+use crate::context::session;
 use crate::who::Who;
 
 /// The orders' words, shown under the title.

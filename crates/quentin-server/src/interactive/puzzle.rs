@@ -15,8 +15,8 @@ use quentin_rules::Action;
 
 use super::driver::{Glue, drive};
 use super::{Next, Screen, notice};
-use crate::Context;
 use crate::channel::Inbox;
+use crate::context::Context;
 use crate::ids::PlayerId;
 use crate::puzzles::{self, Outcome, Served, change, shown_puzzle_rating};
 use crate::store::RatingRow;

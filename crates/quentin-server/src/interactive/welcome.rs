@@ -10,8 +10,8 @@ use quentin_app::screen::notice::Notice;
 
 use super::Screen;
 use super::driver::{Glue, drive};
-use crate::Context;
 use crate::channel::Inbox;
+use crate::context::Context;
 use crate::ids::PlayerId;
 use crate::who::Who;
 
@@ -64,7 +64,7 @@ impl Glue for Naming<'_> {
     async fn act(&mut self, name: String) -> Option<Option<(PlayerId, String)>> {
         let (ctx, who) = (self.ctx, self.who);
         if let Some(id) = self.renamed {
-            return match crate::moderation::session::pick(ctx, id, &name).await {
+            return match crate::context::session::pick(ctx, id, &name).await {
                 Ok(me) => Some(Some(me)),
                 Err(why) => {
                     self.pick.say(format!("{why}: try another."));

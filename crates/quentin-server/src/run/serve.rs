@@ -21,16 +21,16 @@ use super::{ServeOptions, accept, cluster_name, host_key, lock_data, start_log, 
 use crate::access::Access;
 use crate::clock::Clock;
 use crate::cluster::Cluster;
+use crate::context::watch::Moderation;
+use crate::context::{Context, Limits};
 use crate::gate::{Bounds, Gate};
 use crate::hub::{Hub, HubLimits};
 use crate::ids::Moment;
 use crate::moderation::Ledger;
-use crate::moderation::watch::Moderation;
 use crate::report::{say, survive};
 use crate::store::Sqlite;
 use crate::store::postgres::{self, Postgres};
 use crate::store::puzzles::PuzzleRow;
-use crate::{Context, Limits};
 
 /// How long a stop waits for the clients to take their last words and close.
 const STOP_WAIT: Duration = Duration::from_secs(3);
@@ -250,7 +250,7 @@ async fn start(
         .start(&ctx.hub, ctx.clock.now())
         .await
         .context("cannot read the operators' ledger")?;
-    tokio::spawn(crate::moderation::watch::run(ctx.clone()));
+    tokio::spawn(crate::context::watch::run(ctx.clone()));
     let listener = TcpListener::bind(&options.listen)
         .await
         .with_context(|| format!("cannot listen on {}", options.listen))?;
@@ -261,7 +261,7 @@ async fn start(
         .await
         .with_context(|| format!("cannot serve the metrics on {at}"))?;
     let bound = metrics.local_addr()?;
-    tokio::spawn(crate::metrics::serve(
+    tokio::spawn(super::scrape::serve(
         ctx.clone(),
         metrics,
         ctx.stop.subscribe(),

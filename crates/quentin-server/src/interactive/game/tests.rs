@@ -1,8 +1,8 @@
 use std::time::Duration;
 
 use super::*;
-use crate::Limits;
 use crate::clock::Clock;
+use crate::context::Limits;
 use crate::gate::{Bounds, Gate};
 use crate::hub::{Hub, HubLimits};
 use crate::ids::Moment;
@@ -36,7 +36,7 @@ fn context(dir: &std::path::Path) -> Context {
         closed: tokio::sync::Notify::new(),
         reviews: crate::reviews::Reviews::new(1),
         access: crate::access::Access::load(Default::default()).unwrap(),
-        moderation: crate::moderation::watch::Moderation::new(
+        moderation: crate::context::watch::Moderation::new(
             crate::moderation::Ledger::sqlite(&dir.join("server.db")).unwrap(),
         ),
         signups: crate::signup::Signups::new(20),

@@ -2,10 +2,10 @@
 //! time and a countdown while open), the standings in named columns (points, then the
 //! tie-breaks by name), the crosstable and the games.
 
-use crate::bot::tournament::summary;
 use crate::hub::TournamentView;
 use crate::ids::{Millis, Moment};
 use crate::moderation::moment;
+use crate::present::tournament_summary;
 use crate::tournament::standings::result_word;
 use crate::tournament::{Kind, Status, points};
 use quentin_app::screen::lobby::Tournament;
@@ -62,7 +62,7 @@ pub(super) fn tournament(t: &TournamentView, now: Moment) -> Tournament {
     }
     Tournament {
         id: t.id.0,
-        summary: summary(t),
+        summary: tournament_summary(t),
         table,
         players: t.standings.len(),
     }

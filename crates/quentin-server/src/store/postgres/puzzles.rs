@@ -10,11 +10,11 @@ use tokio_postgres::{GenericClient, Row, Transaction};
 
 use quentin_rules::Game;
 
-use crate::hub::PROVISIONAL;
 use crate::ids::PlayerId;
 use crate::store::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
 use crate::store::rows::shown;
 use crate::store::{Applied, RatingRow};
+use quentin_app::puzzle_rating::PROVISIONAL;
 
 /// Adds the puzzles the database does not hold yet (by id), in one statement; those it holds
 /// keep their ratings. Processes starting together each add what is missing.

@@ -6,11 +6,11 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use quentin_rules::Game;
 
-use crate::hub::PROVISIONAL;
 use crate::ids::PlayerId;
 use crate::store::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
 use crate::store::rows::shown;
 use crate::store::{Applied, RatingRow};
+use quentin_app::puzzle_rating::PROVISIONAL;
 
 /// Adds the puzzles the store does not hold yet (by id); those it holds keep their ratings.
 pub(super) fn add(conn: &Connection, rows: &[PuzzleRow]) -> Result<Applied> {

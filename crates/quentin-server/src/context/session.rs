@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use super::{Order, OrderRefusal};
-use crate::Context;
+use crate::context::Context;
 use crate::ids::{GameId, PlayerId};
+use crate::moderation::{Order, OrderRefusal};
 use crate::who::Who;
 
 /// What a renamed player is told, for anything but a new name.

@@ -8,11 +8,11 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use super::ledger::placeholder;
-use super::{AuditRow, Ledger, Order, OrderRefusal};
-use crate::Context;
+use crate::context::Context;
 use crate::hub::Hub;
 use crate::ids::{ChallengeId, GameId, Millis, Moment};
+use crate::moderation::ledger::placeholder;
+use crate::moderation::{AuditRow, Ledger, Order, OrderRefusal};
 
 /// How often the ledger is read again.
 pub const EVERY: Duration = Duration::from_millis(500);

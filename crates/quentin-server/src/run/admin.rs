@@ -9,11 +9,12 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, anyhow, bail};
 
-use super::ledger::HOST;
-use super::{Ledger, Order, OrderRefusal};
 use crate::bot::tournament;
 use crate::hub::Hub;
 use crate::ids::Moment;
+use crate::moderation::ledger::HOST;
+use crate::moderation::{Ledger, Order, OrderRefusal};
+use crate::present::tournament_summary;
 use crate::store::Sqlite;
 use crate::store::postgres::{self, Postgres};
 use crate::tournament::TournamentId;
@@ -34,11 +35,12 @@ pub fn admin(data: &Path, database: Option<&str>, words: &[String]) -> Result<St
     // The tournaments' tables, as the bot protocol's `tournaments` and `tournament ID`.
     let table = match words.as_slice() {
         ["tournaments"] => Some(None),
-        ["tournament", id] => {
-            Some(Some(TournamentId::parse(id).ok_or_else(|| {
-                anyhow!("{}", super::Usage::BadTournament((*id).to_string()))
-            })?))
-        }
+        ["tournament", id] => Some(Some(TournamentId::parse(id).ok_or_else(|| {
+            anyhow!(
+                "{}",
+                crate::moderation::Usage::BadTournament((*id).to_string())
+            )
+        })?)),
         _ => None,
     };
     let order = match table {
@@ -113,7 +115,7 @@ fn tournaments(hub: Hub, id: Option<TournamentId>, now: Moment) -> Result<String
         None => Ok(hub
             .tournaments(now)
             .iter()
-            .map(tournament::summary)
+            .map(tournament_summary)
             .collect::<Vec<_>>()
             .join("\n")),
         Some(id) => hub

@@ -4,21 +4,17 @@
 //! a copy of; and the [`ledger`] that writes them, with the audit log, in the store.
 //!
 //! A running server reads the ledger again when one of its operators orders something, and
-//! every half second besides ([`watch`]): an order given on another process, or by the host's
+//! every half second besides (`crate::context::watch`): an order given on another process, or by the host's
 //! `quentin serve admin` while the server runs, takes effect within a second.
 
-mod admin;
 pub mod ledger;
 mod refusal;
-pub mod session;
-pub mod watch;
 
 use crate::ids::{ChallengeId, GameId, Moment, PlayerId, TournamentId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
-pub use super::store::ledger::AuditRow;
-pub use admin::admin;
+pub use crate::store::ledger::AuditRow;
 pub use ledger::Ledger;
 pub use refusal::{BAN_USAGE, NOT_AN_OPERATOR, OrderRefusal, Usage};
 
