@@ -9,13 +9,16 @@
 //! generator, so that the positions stay the same when that generator changes and a version
 //! can be compared with an earlier one on the very same positions.
 
-#[path = "../tests/it/common/mod.rs"]
-mod common;
+/// The integration tests' `common` module (the reference games), from its own folder.
+#[path = "../tests/it"]
+mod it {
+    pub mod common;
+}
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use common::random_game;
+use it::common::random_game;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use quentin::rules::{Action, Game, Position, Setup};
 use quentin::search::playout;

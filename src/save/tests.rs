@@ -3,8 +3,8 @@
 
 use super::*;
 
-/// The tests' temporary directories, the same as the integration tests' (`tests/it/scratch/`).
-#[path = "../../tests/it/scratch/mod.rs"]
+/// The tests' temporary directories, the same as the integration tests' (`tests/it/scratch.rs`).
+#[path = "../../tests/it/scratch.rs"]
 mod scratch_dirs;
 
 pub(crate) use scratch_dirs::{Scratch, scratch};

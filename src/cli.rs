@@ -29,7 +29,7 @@ mod rules;
 #[cfg(feature = "server")]
 mod serve;
 #[cfg(not(feature = "server"))]
-#[path = "serve_absent.rs"]
+#[path = "cli/serve_absent.rs"]
 mod serve;
 #[cfg(feature = "server")]
 mod serve_config;
