@@ -18,8 +18,8 @@ mod it {
 use std::hint::black_box;
 use std::time::Duration;
 
-use it::common::random_game;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use it::common::random_game;
 use quentin::rules::{Action, Game, Position, Setup};
 use quentin::search::playout;
 use quentin::search::rng::Rng;

@@ -37,7 +37,7 @@ use super::search_handle::{SearchNews, SearchOrder};
 
 pub use computer::{Hint, Job, Versus, chance};
 pub use course::LevelState;
-pub use online::{Abort, Finish, Online, Request, Win, edges};
+pub use online::{Finish, Online, Request, edges};
 pub use puzzle::{HINT_CHOICES, PuzzleNews, PuzzleStanding, PuzzleState, hint_area};
 pub use review::{REVIEW_PLAYOUTS, Why};
 use state::{Analysis, Computer, Help, Notes, OnlineSeat, Review, Screen, Seats};

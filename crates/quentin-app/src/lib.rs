@@ -45,7 +45,7 @@ pub mod wrap;
 
 /// A game's record and its line of play, from the record crate (`quentin-record`), under the
 /// names the modules use.
-pub use quentin_record::{game_line, record};
+pub use quentin_record::{game_end, game_line, record};
 /// The rules crate, `quentin-rules`, under the name the modules use.
 pub use quentin_rules as rules;
 /// The search crate, `quentin-search`, under the name the modules use.

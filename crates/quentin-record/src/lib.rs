@@ -10,6 +10,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod game_end;
 pub mod game_line;
 pub mod record;
 pub mod spec;

@@ -6,11 +6,9 @@
 
 use std::error::Error;
 use std::fmt;
-use std::ops::{Add, AddAssign, Index, IndexMut, Sub, SubAssign};
+use std::ops::{Add, AddAssign, Sub, SubAssign};
 
 use bytes::BytesMut;
-use quentin_record::game_line::seat_of;
-use quentin_rules::{Color, Position};
 use rusqlite::types::{FromSql, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 use tokio_postgres::types::{self as pg, IsNull, Type};
 
@@ -251,99 +249,11 @@ impl Sub for Moment {
     }
 }
 
-/// A player's place in a game: who moves first, or second.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Seat {
-    /// Player 1, who moves first.
-    First,
-    /// Player 2.
-    Second,
-}
-
-impl Seat {
-    /// Both, in order.
-    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
-
-    /// The other seat.
-    #[must_use]
-    pub fn other(self) -> Seat {
-        match self {
-            Seat::First => Seat::Second,
-            Seat::Second => Seat::First,
-        }
-    }
-
-    /// 0 or 1: the seat's place in a pair and in the rules' player numbers.
-    #[must_use]
-    pub fn index(self) -> usize {
-        match self {
-            Seat::First => 0,
-            Seat::Second => 1,
-        }
-    }
-
-    /// The first seat with no action of its own after `actions` actions (the first two are
-    /// each seat's first): in a game aborted for it, the one that made no first move.
-    #[must_use]
-    pub fn first_idle(actions: usize) -> Seat {
-        if actions == 0 {
-            Seat::First
-        } else {
-            Seat::Second
-        }
-    }
-
-    /// The seat at place `index` of a pair, if 0 or 1.
-    #[must_use]
-    pub fn from_index(index: usize) -> Option<Seat> {
-        match index {
-            0 => Some(Seat::First),
-            1 => Some(Seat::Second),
-            _ => None,
-        }
-    }
-
-    /// The seat that plays `color` in `position` (the first two actions may swap them).
-    #[must_use]
-    pub fn of(position: &Position, color: Color) -> Seat {
-        if seat_of(position, color) == 0 {
-            Seat::First
-        } else {
-            Seat::Second
-        }
-    }
-}
-
-impl<T> Index<Seat> for [T; 2] {
-    type Output = T;
-
-    fn index(&self, seat: Seat) -> &T {
-        &self[seat.index()]
-    }
-}
-
-impl<T> IndexMut<Seat> for [T; 2] {
-    fn index_mut(&mut self, seat: Seat) -> &mut T {
-        &mut self[seat.index()]
-    }
-}
+pub use quentin_record::game_end::Seat;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_seat_indexes_a_pair_and_the_other_is_the_other() {
-        let pair = ["white", "black"];
-        assert_eq!(pair[Seat::First], "white");
-        assert_eq!(pair[Seat::Second], "black");
-        for seat in Seat::BOTH {
-            assert_ne!(seat.other(), seat);
-            assert_eq!(seat.other().other(), seat);
-            assert_eq!(Seat::from_index(seat.index()), Some(seat));
-        }
-        assert_eq!(Seat::from_index(2), None);
-    }
 
     #[test]
     fn a_number_round_trips_through_sqlite_as_an_integer() -> rusqlite::Result<()> {

@@ -29,7 +29,6 @@ pub(crate) mod clock;
 pub(crate) mod cluster;
 pub(crate) mod command;
 pub mod context;
-pub(crate) mod game_end;
 pub(crate) mod gate;
 pub(crate) mod hub;
 pub mod ids;

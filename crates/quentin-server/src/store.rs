@@ -28,12 +28,12 @@ use anyhow::Result;
 
 use quentin_rules::{Action, Setup};
 
-use super::game_end::GameEnd;
 use super::ids::{ChallengeId, GameId, PlayerId, Seat};
 use super::size_class::RatingKey;
 use super::spec::{First, TimeControl};
 use crate::ids::{Millis, Moment};
 use crate::tournament::Status;
+use quentin_record::game_end::GameEnd;
 
 pub use postgres::Postgres;
 pub use schema::VERSION;

@@ -5,6 +5,7 @@
 //! outbox ([`Effect::Send`](super::Effect::Send)) and brings back what the server holds
 //! ([`Input::Server`](super::Input::Server)).
 
+use crate::game_end::{Aborted, GameEnd, How, Seat};
 use crate::game_line::{GameLine, seat_of, takeback_len};
 use crate::rules::{Action, Color, Position};
 
@@ -28,47 +29,17 @@ pub enum Request {
     Rematch,
 }
 
-/// How an online game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Finish {
-    /// The seat won, and how.
-    Won(usize, Win),
-    /// A draw: Quint's third repetition.
-    Drawn,
-    /// Nobody won and it is not rated: aborted before both players had moved.
-    Aborted(Abort),
-}
-
-/// How a game was won.
+/// How an online game ended, as its screens say it: the ending (the record crate's
+/// [`GameEnd`], the type the server keeps) with what names its seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Win {
-    /// The winner, of this colour, joined its two edges with a chain.
-    Connection(Color),
-    /// Exactly five in a row (Quint).
-    Quint,
-    /// The loser had no piece left on the board (Quint).
-    NoPieceLeft,
-    /// The loser, to move, had no legal action (Quint).
-    NoLegalAction,
-    /// The loser's clock ran out.
-    Time,
-    /// The loser resigned.
-    Resignation,
-    /// The loser was banned by the server's operators while the game went on.
-    Forfeit,
-}
-
-/// Why a game was aborted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Abort {
-    /// This seat made no first move in time.
-    NoFirstMove(usize),
-    /// A player aborted it before both had moved: this seat, where the server knows.
-    Asked(Option<usize>),
-    /// A rated game ended by resignation, time or leaving before it was long enough to rate.
-    TooShort,
-    /// The server's operators aborted it (or banned a player before the second move).
-    ByOperator,
+pub struct Finish {
+    /// How it ended: who won (by colour) and how, a draw, or why it was aborted.
+    pub end: GameEnd,
+    /// The seat that plays Black at the end (the second after a swap): the winner's seat.
+    pub black: Seat,
+    /// How many actions were played: in a game aborted for no first move, the seat that made
+    /// none ([`Seat::first_idle`]).
+    pub actions: usize,
 }
 
 /// The edges a colour joins in the connection games.
@@ -81,6 +52,21 @@ pub fn edges(color: Color) -> &'static str {
 }
 
 impl Finish {
+    /// The winner's seat, if one won.
+    #[must_use]
+    pub fn winner(&self) -> Option<usize> {
+        self.end.winner().map(|by| self.seat_of(by))
+    }
+
+    /// The seat that plays `color` at the end.
+    #[must_use]
+    pub fn seat_of(&self, color: Color) -> usize {
+        match color {
+            Color::Black => self.black.index(),
+            Color::White => self.black.other().index(),
+        }
+    }
+
     /// [`Finish::text`], a game of `tournament` (in words) said as what it is there: a first
     /// move not made is a forfeit, `You made no first move: you lose by forfeit (tournament
     /// t7, round 2)`.
@@ -91,8 +77,9 @@ impl Finish {
         viewer: Option<usize>,
         tournament: Option<&str>,
     ) -> String {
-        match (self, tournament) {
-            (&Finish::Aborted(Abort::NoFirstMove(idle)), Some(tournament)) => {
+        match (self.end, tournament) {
+            (GameEnd::Aborted(Aborted::NoFirstMove), Some(tournament)) => {
+                let idle = Seat::first_idle(self.actions).index();
                 let who = if viewer == Some(idle) {
                     "You".to_string()
                 } else {
@@ -121,46 +108,63 @@ impl Finish {
                 names[seat].clone()
             }
         };
-        let upper = |seat: usize| {
-            if viewer == Some(seat) {
-                "You".to_string()
-            } else {
-                names[seat].clone()
+        match self.end {
+            GameEnd::Won { by, how } => won_text(names, viewer, self.seat_of(by), by, how),
+            GameEnd::Drawn(_) => "Draw by repetition".to_string(),
+            GameEnd::Aborted(Aborted::NoFirstMove) => format!(
+                "Game aborted: {} made no first move",
+                who(Seat::first_idle(self.actions).index())
+            ),
+            GameEnd::Aborted(Aborted::Asked(None)) => {
+                "Game aborted before both had moved".to_string()
             }
-        };
-        match *self {
-            Finish::Won(seat, how) => {
-                let loser = 1 - seat;
-                // What happened, and who it was done by.
-                let (done, by) = match how {
-                    Win::Connection(color) => (format!("joined {}", edges(color)), seat),
-                    Win::Quint => ("made a quint".to_string(), seat),
-                    Win::NoPieceLeft => ("had no piece left".to_string(), loser),
-                    Win::NoLegalAction => ("had no legal action".to_string(), loser),
-                    Win::Time => ("ran out of time".to_string(), loser),
-                    Win::Resignation => ("resigned".to_string(), loser),
-                    Win::Forfeit => ("forfeits".to_string(), loser),
-                };
-                match viewer {
-                    Some(me) if me == seat => format!("{} {done}: you win", upper(by)),
-                    Some(_) => format!("{} {done}: you lose", upper(by)),
-                    None if by == seat => format!("{} {done} and wins", names[seat]),
-                    None => format!("{} {done}: {} wins", names[by], names[seat]),
-                }
+            GameEnd::Aborted(Aborted::Asked(Some(seat))) => {
+                format!(
+                    "Game aborted by {} before both had moved",
+                    who(seat.index())
+                )
             }
-            Finish::Drawn => "Draw by repetition".to_string(),
-            Finish::Aborted(Abort::NoFirstMove(seat)) => {
-                format!("Game aborted: {} made no first move", who(seat))
+            GameEnd::Aborted(Aborted::TooShort) => {
+                "Game aborted: too short to be rated".to_string()
             }
-            Finish::Aborted(Abort::Asked(None)) => "Game aborted before both had moved".to_string(),
-            Finish::Aborted(Abort::Asked(Some(seat))) => {
-                format!("Game aborted by {} before both had moved", who(seat))
-            }
-            Finish::Aborted(Abort::TooShort) => "Game aborted: too short to be rated".to_string(),
-            Finish::Aborted(Abort::ByOperator) => {
+            GameEnd::Aborted(Aborted::ByOperator) => {
                 "Game aborted by the server's operators".to_string()
             }
         }
+    }
+}
+
+/// A won game's result in words: `seat`, playing `color`, won `how`.
+fn won_text(
+    names: &[String; 2],
+    viewer: Option<usize>,
+    seat: usize,
+    color: Color,
+    how: How,
+) -> String {
+    let upper = |seat: usize| {
+        if viewer == Some(seat) {
+            "You".to_string()
+        } else {
+            names[seat].clone()
+        }
+    };
+    let loser = 1 - seat;
+    // What happened, and who it was done by.
+    let (done, by) = match how {
+        How::Connection => (format!("joined {}", edges(color)), seat),
+        How::Quint => ("made a quint".to_string(), seat),
+        How::NoPieceLeft => ("had no piece left".to_string(), loser),
+        How::NoLegalAction => ("had no legal action".to_string(), loser),
+        How::Time => ("ran out of time".to_string(), loser),
+        How::Resignation => ("resigned".to_string(), loser),
+        How::Forfeit => ("forfeits".to_string(), loser),
+    };
+    match viewer {
+        Some(me) if me == seat => format!("{} {done}: you win", upper(by)),
+        Some(_) => format!("{} {done}: you lose", upper(by)),
+        None if by == seat => format!("{} {done} and wins", names[seat]),
+        None => format!("{} {done}: {} wins", names[by], names[seat]),
     }
 }
 
@@ -226,7 +230,10 @@ impl Online {
     /// Whether the viewer lost the game (a banner without stars).
     #[must_use]
     pub fn viewer_lost(&self) -> bool {
-        matches!((&self.result, self.seat), (Some(Finish::Won(w, _)), Some(me)) if *w != me)
+        match (self.result, self.seat) {
+            (Some(finish), Some(me)) => finish.winner().is_some_and(|w| w != me),
+            _ => false,
+        }
     }
 
     /// The viewer's rating change after a rated game, in words: `Your rating: 1512? (+12)`;

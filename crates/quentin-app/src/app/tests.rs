@@ -1,7 +1,7 @@
 //! State-machine tests: keys and clicks in, state and effects out.
 
-use super::online::{Abort, Win};
 use super::*;
+use crate::game_end::{Aborted, GameEnd, How, Seat};
 use crate::game_line::GameLine;
 use crate::input::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -457,10 +457,28 @@ pub(crate) fn online(seat: Option<usize>) -> Online {
     }
 }
 
+/// A game won by `by`, `how`, with no swap (the first seat plays Black).
+fn won_by(by: Color, how: How) -> Finish {
+    Finish {
+        end: GameEnd::Won { by, how },
+        black: Seat::First,
+        actions: 9,
+    }
+}
+
+/// A game aborted for `why` after `actions` actions.
+fn aborted(why: Aborted, actions: usize) -> Finish {
+    Finish {
+        end: GameEnd::Aborted(why),
+        black: Seat::First,
+        actions,
+    }
+}
+
 #[test]
 fn an_online_result_is_said_from_the_viewers_side() {
     let won = |seat| Online {
-        result: Some(Finish::Won(1, Win::Time)),
+        result: Some(won_by(Color::White, How::Time)),
         ..online(seat)
     };
     assert_eq!(
@@ -477,7 +495,7 @@ fn an_online_result_is_said_from_the_viewers_side() {
     );
     // A connection says who joined which edges, in every game's words.
     let joined = |seat| Online {
-        result: Some(Finish::Won(1, Win::Connection(Color::White))),
+        result: Some(won_by(Color::White, How::Connection)),
         ..online(seat)
     };
     assert_eq!(
@@ -493,12 +511,12 @@ fn an_online_result_is_said_from_the_viewers_side() {
         "bob joined left and right and wins"
     );
     let resigned = Online {
-        result: Some(Finish::Won(0, Win::Resignation)),
+        result: Some(won_by(Color::Black, How::Resignation)),
         ..online(Some(0))
     };
     assert_eq!(resigned.result_text().unwrap(), "bob resigned: you win");
     let asked = Online {
-        result: Some(Finish::Aborted(Abort::Asked(None))),
+        result: Some(aborted(Aborted::Asked(None), 0)),
         ..online(None)
     };
     assert_eq!(
@@ -507,7 +525,7 @@ fn an_online_result_is_said_from_the_viewers_side() {
     );
     // Who aborted, as each side and a watcher read it.
     let by_bob = |viewer| Online {
-        result: Some(Finish::Aborted(Abort::Asked(Some(1)))),
+        result: Some(aborted(Aborted::Asked(Some(Seat::Second)), 1)),
         ..online(viewer)
     };
     assert_eq!(
@@ -519,7 +537,7 @@ fn an_online_result_is_said_from_the_viewers_side() {
         "Game aborted by you before both had moved"
     );
     let aborted = Online {
-        result: Some(Finish::Aborted(Abort::NoFirstMove(0))),
+        result: Some(aborted(Aborted::NoFirstMove, 0)),
         ..online(Some(0))
     };
     assert_eq!(

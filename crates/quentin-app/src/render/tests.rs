@@ -275,7 +275,14 @@ fn an_online_game_names_its_players_and_a_watcher_is_offered_no_swap() {
 fn an_online_game_resigned_shows_the_viewers_result_and_no_stale_offer() {
     use crate::app::tests::online;
     let mut bob = online_after_c3(crate::app::Online {
-        result: Some(crate::app::Finish::Won(0, crate::app::Win::Resignation)),
+        result: Some(crate::app::Finish {
+            end: crate::game_end::GameEnd::Won {
+                by: crate::rules::Color::Black,
+                how: crate::game_end::How::Resignation,
+            },
+            black: crate::game_end::Seat::First,
+            actions: 1,
+        }),
         rated: true,
         changes: Some([12, -12]),
         ratings: ["1512?".to_string(), "1488?".to_string()],

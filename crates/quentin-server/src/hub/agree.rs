@@ -8,11 +8,11 @@
 
 use super::play::Stop;
 use super::{GameCommand, Hub, Live, Refusal};
-use crate::game_end::Aborted;
 use crate::ids::{GameId, Moment, PlayerId, Seat};
 use crate::note::Note;
 use crate::spec::{First, Spec};
 use crate::store::Change;
+use quentin_record::game_end::Aborted;
 use quentin_record::game_line::GameLine;
 
 /// What asking for a rematch gave.

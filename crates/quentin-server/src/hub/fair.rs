@@ -17,8 +17,8 @@
 //! (for the games each process has read) across processes; only the count of recent asks is
 //! the process's own memory.
 
-use crate::game_end::{Aborted, GameEnd};
 use crate::ids::{Millis, Moment, PlayerId};
+use quentin_record::game_end::{Aborted, GameEnd};
 use std::collections::{HashMap, VecDeque};
 
 use super::{Inner, Refusal};

@@ -12,10 +12,10 @@ use tokio::sync::watch;
 
 use super::play::Stop;
 use super::{Hub, Owner};
-use crate::game_end::{Aborted, How};
 use crate::ids::{ChallengeId, GameId, Moment, PlayerId, Seat};
 use crate::moderation::Sanctions;
 use crate::tournament::Cancelled;
+use quentin_record::game_end::{Aborted, How};
 
 impl Hub {
     /// The sanctions in force, as last read from the ledger.

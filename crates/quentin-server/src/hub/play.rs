@@ -14,11 +14,11 @@ use quentin_rules::Action;
 use super::fair::RATED_MIN_ACTIONS;
 use super::{GameCommand, Held, Hub, Inner, Outcome, Owner, Player, Refusal, color_of};
 use crate::clock::Timing;
-use crate::game_end::{Aborted, GameEnd, How};
 use crate::ids::{GameId, Millis, Moment, PlayerId, Seat};
 use crate::report::report;
 use crate::size_class::{RatingKey, rating_key};
 use crate::store::{Applied, Change, GameRow, RatingRow};
+use quentin_record::game_end::{Aborted, GameEnd, How};
 
 /// Why the hub ends a game that the rules did not end: a win of the seat it names (read as an
 /// abort when the loser made no first move, or a rated game is too short to rate), or an

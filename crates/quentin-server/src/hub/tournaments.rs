@@ -11,7 +11,6 @@
 use std::collections::HashMap;
 
 use super::{Hub, Inner, Live, Refusal, color_of};
-use crate::game_end::{Aborted, GameEnd};
 use crate::ids::{GameId, Millis, Moment, PlayerId, Seat};
 use crate::size_class::rating_key;
 use crate::store::{Applied, Change, EntrantRow, TournamentChange, TournamentRow};
@@ -20,6 +19,7 @@ use crate::tournament::standings::{self, Standing};
 use crate::tournament::{
     GameResult, Kind, Pairing, Played, Settings, Status, TournamentId, TournamentRefusal,
 };
+use quentin_record::game_end::{Aborted, GameEnd};
 
 /// A tournament as the protocol and the screens show it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,12 +10,12 @@ use quentin_rules::{Action, Color, Game, Position, Setup};
 
 use super::agree::Rematch;
 use super::{Hub, Inner, Live, color_of};
-use crate::game_end::{Aborted, GameEnd, How};
 use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat};
 use crate::size_class::{RatingKey, SizeClass, rating_key};
 use crate::spec::TimeControl;
 use crate::store::RatingRow;
-use quentin_app::app::{Abort, Finish, Win};
+use quentin_app::app::Finish;
+use quentin_record::game_end::GameEnd;
 use quentin_record::game_line::takeback_len;
 use quentin_record::spec::First;
 
@@ -90,29 +90,10 @@ impl GameView {
     /// How it ended, as the screens tell it.
     #[must_use]
     pub fn finish(&self) -> Option<Finish> {
-        Some(match self.result? {
-            GameEnd::Aborted(why) => Finish::Aborted(match why {
-                Aborted::Asked(by) => Abort::Asked(by.map(Seat::index)),
-                Aborted::NoFirstMove => Abort::NoFirstMove(self.no_first_move().index()),
-                Aborted::TooShort => Abort::TooShort,
-                Aborted::ByOperator => Abort::ByOperator,
-            }),
-            GameEnd::Won { by, how } => {
-                let seat = self.seat_of_color(by);
-                Finish::Won(
-                    seat.index(),
-                    match how {
-                        How::Connection => Win::Connection(self.color(seat)),
-                        How::Quint => Win::Quint,
-                        How::NoPieceLeft => Win::NoPieceLeft,
-                        How::NoLegalAction => Win::NoLegalAction,
-                        How::Time => Win::Time,
-                        How::Resignation => Win::Resignation,
-                        How::Forfeit => Win::Forfeit,
-                    },
-                )
-            }
-            GameEnd::Drawn(_) => Finish::Drawn,
+        Some(Finish {
+            end: self.result?,
+            black: self.seat_of_color(Color::Black),
+            actions: self.actions.len(),
         })
     }
 

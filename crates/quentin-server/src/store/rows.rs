@@ -6,9 +6,9 @@ use anyhow::{Context as _, Result};
 use quentin_rules::{Action, Game, Setup};
 
 use super::{Damaged, GameRow};
-use crate::game_end::GameEnd;
 use crate::ids::GameId;
 use crate::spec::{First, TimeControl};
+use quentin_record::game_end::GameEnd;
 
 /// The setup of a row's columns.
 pub(super) fn setup_of(game: &str, size: i64, pie: bool, pieces: i64) -> Result<Setup> {

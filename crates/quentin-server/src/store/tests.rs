@@ -277,9 +277,9 @@ fn a_version_1_store_keeps_each_rating_for_its_game_s_own_size_class_and_rates_b
         action: Some(Action::Pass),
         left: [Millis(0), Millis(0)],
         at: Moment(0),
-        end: Some(crate::game_end::GameEnd::Won {
+        end: Some(quentin_record::game_end::GameEnd::Won {
             by: quentin_rules::Color::Black,
-            how: crate::game_end::How::Resignation,
+            how: quentin_record::game_end::How::Resignation,
         }),
         winner: Some(crate::ids::Seat::First),
         ratings: vec![

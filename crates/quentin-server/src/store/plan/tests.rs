@@ -1,11 +1,11 @@
 //! The rules of the players', challenges' and games' changes, decided on facts alone.
 
 use super::{Answer, Facts, Need, Write, decide, need};
-use crate::game_end::{GameEnd, How};
 use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId, Seat};
 use crate::size_class::SizeClass;
 use crate::spec::TimeControl;
 use crate::store::{Applied, Change, GameRow, RatingRow, Stale};
+use quentin_record::game_end::{GameEnd, How};
 use quentin_rules::{Action, Color, Game, Setup};
 
 fn step(since: Option<Moment>, end: Option<GameEnd>, rated: bool) -> Change {

@@ -113,3 +113,16 @@ fn the_rules_endings_that_no_result_holds_are_refused() {
         assert!(GameEnd::by_rules(Some(Color::Black), ending).is_ok());
     }
 }
+
+#[test]
+fn a_seat_indexes_a_pair_and_the_other_is_the_other() {
+    let pair = ["white", "black"];
+    assert_eq!(pair[Seat::First], "white");
+    assert_eq!(pair[Seat::Second], "black");
+    for seat in Seat::BOTH {
+        assert_ne!(seat.other(), seat);
+        assert_eq!(seat.other().other(), seat);
+        assert_eq!(Seat::from_index(seat.index()), Some(seat));
+    }
+    assert_eq!(Seat::from_index(2), None);
+}

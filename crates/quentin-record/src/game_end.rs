@@ -1,18 +1,98 @@
-//! How a game ended, as a type: who won, how, or why it was aborted. The store keeps it as two
-//! words (`result`, `reason`) and this module is the one place where they are written and read
-//! ([`GameEnd::words`], [`GameEnd::from_words`]): the hub, the views, the tournaments and the
-//! bot protocol match on the type, so a new kind of ending is a new variant the compiler makes
-//! every reader handle, not a word some reader does not know.
+//! How a game ended, as a type: who won, how, or why it was aborted; and the seats of a game's
+//! two players ([`Seat`]). The server and the app's screens of an online game both read these
+//! types (the server keeps them, the screens say them). The server's store keeps an ending as
+//! two words (`result`, `reason`) and this module is the one place where they are written and
+//! read ([`GameEnd::words`], [`GameEnd::from_words`]): the server's hub, views, tournaments and
+//! bot protocol and the app's result line match on the type, so a new kind of ending is a new
+//! variant the compiler makes every reader handle, not a word some reader does not know.
 //!
 //! A word this version does not know is refused when the store is read (the game's row is
 //! damaged, or written by a newer version): a new ending comes with a schema step, so that an
 //! older process refuses to start on the store rather than misread the game.
 
 use std::fmt;
+use std::ops::{Index, IndexMut};
 
-use quentin_rules::{Color, Ending};
+use quentin_rules::{Color, Ending, Position};
 
-use crate::ids::Seat;
+use crate::game_line::seat_of;
+
+/// A player's place in a game: who moves first, or second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Seat {
+    /// Player 1, who moves first.
+    First,
+    /// Player 2.
+    Second,
+}
+
+impl Seat {
+    /// Both, in order.
+    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
+
+    /// The other seat.
+    #[must_use]
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::First => Seat::Second,
+            Seat::Second => Seat::First,
+        }
+    }
+
+    /// 0 or 1: the seat's place in a pair and in the rules' player numbers.
+    #[must_use]
+    pub fn index(self) -> usize {
+        match self {
+            Seat::First => 0,
+            Seat::Second => 1,
+        }
+    }
+
+    /// The first seat with no action of its own after `actions` actions (the first two are
+    /// each seat's first): in a game aborted for it, the one that made no first move.
+    #[must_use]
+    pub fn first_idle(actions: usize) -> Seat {
+        if actions == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        }
+    }
+
+    /// The seat at place `index` of a pair, if 0 or 1.
+    #[must_use]
+    pub fn from_index(index: usize) -> Option<Seat> {
+        match index {
+            0 => Some(Seat::First),
+            1 => Some(Seat::Second),
+            _ => None,
+        }
+    }
+
+    /// The seat that plays `color` in `position` (the first two actions may swap them).
+    #[must_use]
+    pub fn of(position: &Position, color: Color) -> Seat {
+        if seat_of(position, color) == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        }
+    }
+}
+
+impl<T> Index<Seat> for [T; 2] {
+    type Output = T;
+
+    fn index(&self, seat: Seat) -> &T {
+        &self[seat.index()]
+    }
+}
+
+impl<T> IndexMut<Seat> for [T; 2] {
+    fn index_mut(&mut self, seat: Seat) -> &mut T {
+        &mut self[seat.index()]
+    }
+}
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
