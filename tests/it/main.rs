@@ -20,6 +20,7 @@ mod game_option;
 mod games;
 mod gtp;
 mod konobi;
+mod layout;
 mod learn;
 mod match_gtp;
 mod mistakes_tui;
