@@ -227,7 +227,7 @@ mod tests {
     }
 }
 
-/// A question about puzzles, answered from the store's rows as they are now (several
+/// A question about puzzles (or the course's progress, which rides with them), answered from the store's rows as they are now (several
 /// processes share them).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PuzzleQuery {
@@ -251,6 +251,8 @@ pub enum PuzzleQuery {
         /// The deviation above which a rating is provisional.
         provisional: f64,
     },
+    /// The player's stars in the course, each level solved ([`super::course`]).
+    Course(PlayerId),
 }
 
 /// The store's answer to a [`PuzzleQuery`].
@@ -262,4 +264,6 @@ pub enum PuzzleFound {
     Rating(RatingRow),
     /// The leaderboard: names and ratings, best first.
     Leaders(Vec<(String, RatingRow)>),
+    /// A player's stars in the course.
+    Course(super::course::Stars),
 }

@@ -11,6 +11,7 @@ use tokio_postgres::{GenericClient, Row, Transaction};
 use quentin_rules::Game;
 
 use crate::ids::PlayerId;
+use crate::store::course;
 use crate::store::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
 use crate::store::rows::shown;
 use crate::store::{Applied, RatingRow};
@@ -197,6 +198,15 @@ pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> R
                 )
                 .await?;
             PuzzleFound::Leaders(rows.iter().map(|r| (r.get(0), rating_at(r, 1))).collect())
+        }
+        PuzzleQuery::Course(player) => {
+            let mut stars = Vec::new();
+            for row in client.query(course::STARS, &[player]).await? {
+                let level: String = row.try_get(0)?;
+                let n = course::stars_of(&level, row.try_get(1)?)?;
+                stars.push((level, n));
+            }
+            PuzzleFound::Course(stars)
         }
     })
 }
