@@ -231,13 +231,16 @@ mod tests {
 /// processes share them).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PuzzleQuery {
-    /// The puzzle, of `game` if given, whose rating is nearest to the player's puzzle rating
-    /// and that the player has not attempted; among equals, the first by id.
+    /// The puzzle, of `game` if given, whose rating is nearest to `target` (the player's
+    /// puzzle rating when none) and that the player has not attempted; among equals, the
+    /// first by id.
     Next {
         /// The player.
         player: PlayerId,
         /// Only this game's.
         game: Option<Game>,
+        /// The rating aimed at (a difficulty's: the player's rating moved by its offset).
+        target: Option<f64>,
     },
     /// The puzzle of this id.
     One(String),

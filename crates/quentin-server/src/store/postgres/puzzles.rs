@@ -171,8 +171,15 @@ pub(super) async fn attempt(tx: &Transaction<'_>, a: &Attempt) -> Result<Applied
 /// Answers `query` from the rows as they are now.
 pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> Result<PuzzleFound> {
     Ok(match query {
-        PuzzleQuery::Next { player, game } => {
-            let mine = rating(client, *player, "").await?;
+        PuzzleQuery::Next {
+            player,
+            game,
+            target,
+        } => {
+            let aim = match target {
+                Some(target) => *target,
+                None => rating(client, *player, "").await?.rating,
+            };
             let found = client
                 .query_opt(
                     &format!(
@@ -181,7 +188,7 @@ pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> R
                                          WHERE a.player = $1 AND a.puzzle = p.id)
                          ORDER BY abs(rating - $3), id LIMIT 1"
                     ),
-                    &[player, &game.map(Game::name), &mine.rating],
+                    &[player, &game.map(Game::name), &aim],
                 )
                 .await?;
             PuzzleFound::Puzzle(found.as_ref().map(row_of).transpose()?)

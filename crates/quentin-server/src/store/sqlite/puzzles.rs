@@ -128,8 +128,15 @@ pub(super) fn attempt(conn: &Connection, a: &Attempt) -> Result<Applied> {
 /// Answers `query` from the rows as they are.
 pub(super) fn query(conn: &Connection, query: &PuzzleQuery) -> Result<PuzzleFound> {
     Ok(match query {
-        PuzzleQuery::Next { player, game } => {
-            let mine = rating(conn, *player)?;
+        PuzzleQuery::Next {
+            player,
+            game,
+            target,
+        } => {
+            let aim = match target {
+                Some(target) => *target,
+                None => rating(conn, *player)?.rating,
+            };
             let found = conn
                 .query_row(
                     &format!(
@@ -138,7 +145,7 @@ pub(super) fn query(conn: &Connection, query: &PuzzleQuery) -> Result<PuzzleFoun
                                          WHERE a.player = ?1 AND a.puzzle = p.id)
                          ORDER BY abs(rating - ?3), id LIMIT 1"
                     ),
-                    params![player, game.map(Game::name), mine.rating],
+                    params![player, game.map(Game::name), aim],
                     puzzle_of,
                 )
                 .optional()?;
