@@ -70,7 +70,7 @@ pub(super) async fn course_screen(
         ascii: false,
         color: screen.color,
     };
-    let mut at = first_unsolved(&courses, &stars);
+    let mut at = course::first_unsolved(&courses, |key| stars.contains_key(key));
     let mut welcome = progress(&courses, &stars);
     loop {
         let course = &courses[at.0];
@@ -98,22 +98,6 @@ pub(super) async fn course_screen(
             Done::Quit => return Next::Quit,
         }
     }
-}
-
-/// The first level not solved, of the first game's course with one (the terminal's order);
-/// the very first when every level is.
-fn first_unsolved(courses: &[Course], stars: &HashMap<String, u8>) -> (usize, usize) {
-    courses
-        .iter()
-        .enumerate()
-        .find_map(|(c, course)| {
-            let l = course
-                .levels
-                .iter()
-                .position(|l| !stars.contains_key(&l.key()))?;
-            Some((c, l))
-        })
-        .unwrap_or((0, 0))
 }
 
 /// What the learner has done, when anything: each game's course begun, its stages done and
