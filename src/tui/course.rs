@@ -70,17 +70,7 @@ impl CourseRun {
                     })?;
                 (0, i)
             }
-            None => courses
-                .iter()
-                .enumerate()
-                .find_map(|(c, course)| {
-                    let l = course
-                        .levels
-                        .iter()
-                        .position(|l| !stars.contains_key(&l.key()))?;
-                    Some((c, l))
-                })
-                .unwrap_or((0, 0)),
+            None => quentin_app::course::first_unsolved(&courses, |key| stars.contains_key(key)),
         };
         let run = CourseRun {
             courses,

@@ -375,3 +375,14 @@ impl Session {
         self.master.resize(size).unwrap();
     }
 }
+
+/// The panel's words (right of its left border), a line's end read as a space: what the
+/// panel says, however its lines were wrapped.
+pub fn panel_words(screen: &str) -> String {
+    let words: Vec<&str> = screen
+        .lines()
+        .filter_map(|line| line.split_once('│').map(|(_, panel)| panel))
+        .flat_map(|panel| panel.trim_end().trim_end_matches('│').split_whitespace())
+        .collect();
+    words.join(" ")
+}

@@ -2,7 +2,7 @@
 //! `--difficulty`, `--again`. Moves are typed (`:` and the move); Storm's clock is read from
 //! the screen, never timed.
 
-use crate::pty::{Session, scratch};
+use crate::pty::{Session, panel_words, scratch};
 use crate::puzzle_tui::{progress, shown_puzzle, start};
 
 use quentin::rules::Action;
@@ -15,17 +15,6 @@ fn wrong_move(puzzle: &Puzzle) -> Action {
         .into_iter()
         .find(|&a| a != puzzle.solution[0] && a.point().is_some())
         .expect("a wrong move")
-}
-
-/// The panel's words (right of its left border), a line's end read as a space: what the
-/// panel says, however its lines were wrapped.
-fn panel_words(screen: &str) -> String {
-    let words: Vec<&str> = screen
-        .lines()
-        .filter_map(|line| line.split_once('│').map(|(_, panel)| panel))
-        .flat_map(|panel| panel.trim_end().trim_end_matches('│').split_whitespace())
-        .collect();
-    words.join(" ")
 }
 
 /// Storm's clock as the panel shows it (`Storm 2:41, ...`), in seconds.

@@ -1,9 +1,12 @@
 //! The course over SSH (issue 60), through the real OpenSSH client and a real `quentin serve`:
 //! `l` in the lobby opens Quentin's course; its first stage is completed by typed moves, a
-//! wrong move answered on the board first; `q` goes back to the lobby.
+//! wrong move answered on the board first; `q` goes back to the lobby. The player leaves and
+//! comes back: the course opens where it was left, stage 1 said done with its stars (the
+//! server's store keeps them).
 
+use crate::pty::{panel_words, wait_until};
 use crate::serve::{Server, scratch};
-use crate::server_play::newcomer;
+use crate::server_play::{login, newcomer};
 
 #[test]
 fn a_stage_of_the_course_is_completed_from_the_lobby() {
@@ -34,6 +37,24 @@ fn a_stage_of_the_course_is_completed_from_the_lobby() {
     // Stage 1 done: the next level is stage 2's.
     let screen = carol.wait_for("Learn Quentin: stage 2 of");
     assert!(screen.contains("Level 4 of 15"), "{screen}");
+    carol.send("q");
+    carol.wait_for("Puzzle leaderboard (p solves puzzles)");
+    carol.send("q");
+    assert!(carol.wait_exit(), "ssh ends when the player leaves");
+
+    // Back with the same key: the course goes on at stage 2, stage 1 said done, its stars
+    // kept (level 1 took two moves: two stars; levels 2 and 3 three each).
+    let mut carol = login(&server, &dir, &dir.join("carol"));
+    carol.wait_for("Open challenges");
+    carol.send("l");
+    let screen = carol.wait_for("Learn Quentin: stage 2 of");
+    assert!(screen.contains("Level 4 of 15"), "{screen}");
+    wait_until("the progress said", || {
+        let words = panel_words(&carol.screen());
+        words
+            .contains("Your progress: Quentin stage 1 done, 8 stars of 45.")
+            .then_some(())
+    });
     carol.send("q");
     carol.wait_for("Puzzle leaderboard (p solves puzzles)");
 }

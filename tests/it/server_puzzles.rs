@@ -399,3 +399,41 @@ fn a_puzzle_opened_from_the_lobby_is_solved_or_refuted_on_its_screen_with_the_ra
     let line = erin.ok(&format!("puzzle {id}"));
     assert!(offered(&line).1 > i64::from(theirs.rating), "{line}");
 }
+
+/// The rating of the shipped puzzles' nearest to `target`: what a fresh server offers a
+/// player who aims there.
+fn nearest_shipped(target: i64) -> i64 {
+    quentin::puzzles::shipped()
+        .unwrap()
+        .into_iter()
+        .flat_map(|set| set.puzzles)
+        .map(|p| i64::from(p.rating))
+        .min_by_key(|r| (r - target).abs())
+        .unwrap()
+}
+
+#[test]
+fn a_bot_asks_for_each_difficulty_and_gets_a_puzzle_300_below_at_or_300_above_its_rating() {
+    let dir = scratch("puzzles-difficulty");
+    let server = Server::start(&dir, &[]);
+    let mut bot = server.registered(&dir, "alice");
+    // A new player's puzzle rating is 1500: easier aims at 1200, harder at 1800.
+    for (words, target) in [
+        ("puzzle difficulty easier", 1200),
+        ("puzzle difficulty normal", 1500),
+        ("puzzle difficulty harder", 1800),
+    ] {
+        let (_, rating) = offered(&bot.ok(words));
+        assert_eq!(
+            (rating - target).abs(),
+            (nearest_shipped(target) - target).abs(),
+            "{words}: {rating}"
+        );
+    }
+    let refused = bot.ask("puzzle difficulty hard");
+    assert!(
+        refused.contains("no difficulty \"hard\": easier, normal or harder")
+            || refused.contains("no difficulty hard: easier, normal or harder"),
+        "{refused}"
+    );
+}

@@ -180,6 +180,21 @@ impl Level {
     }
 }
 
+/// The first level not solved (`solved` says which are, by key), of the first course with one,
+/// as indices into `courses` and its levels; the very first when every level is. The terminal
+/// and the server's sessions both open the course there.
+#[must_use]
+pub fn first_unsolved(courses: &[Course], solved: impl Fn(&str) -> bool) -> (usize, usize) {
+    courses
+        .iter()
+        .enumerate()
+        .find_map(|(c, course)| {
+            let l = course.levels.iter().position(|l| !solved(&l.key()))?;
+            Some((c, l))
+        })
+        .unwrap_or((0, 0))
+}
+
 /// Stars for a level solved in `moves` moves against its `par`: 3 at par, 2 one over, else 1.
 #[must_use]
 pub fn stars(moves: u32, par: u32) -> u8 {

@@ -40,6 +40,14 @@ impl Difficulty {
         }
     }
 
+    /// The difficulty of a [`Difficulty::name`] (the bot protocol's word).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Difficulty> {
+        [Difficulty::Easier, Difficulty::Normal, Difficulty::Harder]
+            .into_iter()
+            .find(|d| d.name() == name)
+    }
+
     /// The next one, in the order easier, normal, harder, easier.
     #[must_use]
     pub fn next(self) -> Difficulty {

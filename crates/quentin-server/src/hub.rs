@@ -13,6 +13,7 @@
 
 mod agree;
 mod command;
+mod course;
 mod director;
 mod fair;
 mod open;

@@ -325,7 +325,7 @@ pub async fn run(
                         Next::Puzzles => {
                             puzzle_screen(&ctx, &me, who.address, &mut screen, &mut input).await
                         }
-                        Next::Course => course_screen(&mut screen, &mut input).await,
+                        Next::Course => course_screen(&ctx, me.0, &mut screen, &mut input).await,
                         Next::Operators
                             if super::context::session::is_operator(&ctx, &operator) =>
                         {

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use quentin_app::puzzle_modes::Difficulty;
 use quentin_app::search::puzzles::Puzzle;
 use quentin_app::search::puzzles::answer::{self, Judged, LineError};
 use quentin_rules::{Action, Game};
@@ -99,16 +100,27 @@ fn served(row: PuzzleRow) -> Result<Served, PuzzleRefusal> {
     })
 }
 
-/// The next puzzle for `me` (of `game`, if given): the nearest to their puzzle rating among
-/// those they have not attempted.
+/// The next puzzle for `me` (of `game`, if given): the nearest to their puzzle rating moved
+/// by `difficulty`'s offset (300 below, at, 300 above) among those they have not attempted.
 ///
 /// # Errors
 /// None left, or the store's refusal.
-pub async fn next(hub: &Hub, me: PlayerId, game: Option<Game>) -> Result<Served, PuzzleRefusal> {
-    match hub
-        .puzzle_query(PuzzleQuery::Next { player: me, game })
-        .await?
-    {
+pub async fn next(
+    hub: &Hub,
+    me: PlayerId,
+    game: Option<Game>,
+    difficulty: Difficulty,
+) -> Result<Served, PuzzleRefusal> {
+    let target = match difficulty {
+        Difficulty::Normal => None,
+        harder_or_easier => Some(rating(hub, me).await?.rating + harder_or_easier.offset()),
+    };
+    let query = PuzzleQuery::Next {
+        player: me,
+        game,
+        target,
+    };
+    match hub.puzzle_query(query).await? {
         PuzzleFound::Puzzle(Some(row)) => served(row),
         _ => Err(PuzzleRefusal::NoneLeft(game)),
     }

@@ -9,6 +9,7 @@
 //! is under `crates/quentin-server/src/store/postgres/`.
 
 pub mod backup;
+pub mod course;
 pub mod ledger;
 pub(crate) mod migrate;
 pub mod plan;
@@ -258,6 +259,9 @@ pub enum Change {
     /// A change of a tournament; [`TournamentChange::Create`] and [`TournamentChange::Pair`]
     /// give [`Applied::Id`].
     Tournament(TournamentChange),
+    /// A level of the course solved: its stars kept, or raised when better than those kept
+    /// ([`course`]).
+    Course(course::Solved),
 }
 
 impl Change {

@@ -3,6 +3,7 @@
 //! A line that does not parse is a [`ParseError`], whose words are the protocol's answers
 //! after `? ` (programs depend on them: they stay byte for byte).
 
+use quentin_app::puzzle_modes::Difficulty;
 use quentin_rules::{Action, Game};
 
 use crate::ids::{ChallengeId, GameId};
@@ -110,6 +111,9 @@ pub enum BotCommand {
     NextPuzzle(Option<Game>),
     /// `puzzle ID`: that puzzle.
     Puzzle(String),
+    /// `puzzle difficulty easier|normal|harder`: the next puzzle aimed 300 below the
+    /// player's puzzle rating, at it, or 300 above (rated as any).
+    PuzzleAt(Difficulty),
     /// `puzzle rating`.
     PuzzleRating,
     /// `puzzle leaders`.
@@ -226,6 +230,7 @@ impl BotCommand {
             BotCommand::Messages => "messages",
             BotCommand::NextPuzzle(_)
             | BotCommand::Puzzle(_)
+            | BotCommand::PuzzleAt(_)
             | BotCommand::PuzzleRating
             | BotCommand::PuzzleLeaders => "puzzle",
             BotCommand::Solve { .. } => "solve",
@@ -458,11 +463,21 @@ fn games(args: &[&str]) -> Result<BotCommand, String> {
     Ok(BotCommand::Games { json, skip })
 }
 
-/// `puzzle [GAME]`, `puzzle ID`, `puzzle rating`, `puzzle leaders`: the words after `puzzle`.
+/// `puzzle [GAME]`, `puzzle ID`, `puzzle rating`, `puzzle leaders`, `puzzle difficulty D`:
+/// the words after `puzzle`.
 fn puzzle(args: &[&str]) -> Result<BotCommand, String> {
     let usage = || "puzzle [GAME], puzzle ID, puzzle rating or puzzle leaders".to_string();
     Ok(match args {
         [] => BotCommand::NextPuzzle(None),
+        ["difficulty", word] => match Difficulty::from_name(word) {
+            Some(difficulty) => BotCommand::PuzzleAt(difficulty),
+            None => {
+                return Err(format!(
+                    "no difficulty {}: easier, normal or harder",
+                    shown(word)
+                ));
+            }
+        },
         ["rating"] => BotCommand::PuzzleRating,
         ["leaders"] => BotCommand::PuzzleLeaders,
         [word] => match Game::from_name(word) {

@@ -15,6 +15,7 @@ use crate::moderation::{self, Order};
 use crate::puzzles;
 use crate::tournament::{Status, TournamentId, TournamentRefusal};
 use crate::who::Who;
+use quentin_app::puzzle_modes::Difficulty;
 
 /// Runs a line for `who`: the gate first (one not admitted hears why, even when the line
 /// does not parse), then the command. `register` may give the session its player.
@@ -154,7 +155,12 @@ async fn command_of(
                     Refusal::NotSaved
                 })?,
         ),
-        BotCommand::NextPuzzle(game) => Outcome::Puzzle(puzzles::next(hub, me(who)?, game).await?),
+        BotCommand::NextPuzzle(game) => {
+            Outcome::Puzzle(puzzles::next(hub, me(who)?, game, Difficulty::Normal).await?)
+        }
+        BotCommand::PuzzleAt(difficulty) => {
+            Outcome::Puzzle(puzzles::next(hub, me(who)?, None, difficulty).await?)
+        }
         BotCommand::Puzzle(id) => Outcome::Puzzle(puzzles::one(hub, &id).await?),
         BotCommand::PuzzleRating => Outcome::PuzzleRating(puzzles::rating(hub, me(who)?).await?),
         BotCommand::PuzzleLeaders => Outcome::PuzzleLeaders(puzzles::leaders(hub, LEADERS).await?),

@@ -2,8 +2,9 @@
 //! crate's shipped levels and its course app, [`App::course_level`]), Quentin's first; each
 //! level judged at once as in `quentin learn`, `n` the next level, at the end of a game's
 //! course the handoff (`P` the puzzles, `n` the next game's course), `q` back to the lobby.
-//! The stars are kept for this visit only: progress per player in the stores is not made yet
-//! (docs/learn.md, "Not done yet").
+//! The player's progress is the store's (`crate::store::course`): read when the course opens,
+//! which starts at the first level not solved and says what is done; each level solved
+//! committed at once, its best stars kept.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -14,6 +15,9 @@ use quentin_app::course::{self, Course};
 use super::driver::{Glue, drive};
 use super::{Next, Screen, notice};
 use crate::channel::Inbox;
+use crate::context::Context;
+use crate::ids::PlayerId;
+use crate::store::course::Solved;
 
 /// What the learner did with one level.
 enum Done {
@@ -29,8 +33,14 @@ enum Done {
     Quit,
 }
 
-/// The course, level after level, until the learner goes back to the lobby.
-pub(super) async fn course_screen(screen: &mut Screen, input: &mut Inbox) -> Next {
+/// The course, level after level, until the learner goes back to the lobby: from the first
+/// level `me` has not solved, their stars read from the store.
+pub(super) async fn course_screen(
+    ctx: &Context,
+    me: PlayerId,
+    screen: &mut Screen,
+    input: &mut Inbox,
+) -> Next {
     let courses = match course::shipped() {
         Ok(courses) if !courses.is_empty() => courses,
         Ok(_) => return Next::Lobby,
@@ -44,20 +54,37 @@ pub(super) async fn course_screen(screen: &mut Screen, input: &mut Inbox) -> Nex
             return Next::Lobby;
         }
     };
+    let mut stars: HashMap<String, u8> = match ctx.hub.course_stars(me).await {
+        Ok(stars) => stars.into_iter().collect(),
+        Err(refusal) => {
+            notice(
+                screen,
+                input,
+                &format!("Your course progress cannot be read: {refusal}. Press any key."),
+            )
+            .await;
+            return Next::Lobby;
+        }
+    };
     let look = Look {
         ascii: false,
         color: screen.color,
     };
-    let mut stars: HashMap<String, u8> = HashMap::new();
-    let mut at = (0, 0);
+    let mut at = course::first_unsolved(&courses, |key| stars.contains_key(key));
+    let mut welcome = progress(&courses, &stars);
     loop {
         let course = &courses[at.0];
         let level = course.levels[at.1].clone();
         let place = (at.1 + 1, course.levels.len());
-        let Ok(app) = App::course_level(level, place, course.stages(), look) else {
+        let Ok(mut app) = App::course_level(level, place, course.stages(), look) else {
             return Next::Lobby;
         };
+        if let Some(text) = welcome.take() {
+            app.info(text);
+        }
         let mut glue = Learning {
+            ctx,
+            me,
             app,
             course,
             last: at.1 + 1 == course.levels.len(),
@@ -73,13 +100,54 @@ pub(super) async fn course_screen(screen: &mut Screen, input: &mut Inbox) -> Nex
     }
 }
 
+/// What the learner has done, when anything: each game's course begun, its stages done and
+/// its stars (`Your progress: Quentin stage 1 done, 9 stars of 45.`), then how to go on.
+fn progress(courses: &[Course], stars: &HashMap<String, u8>) -> Option<String> {
+    let games: Vec<String> = courses
+        .iter()
+        .filter_map(|course| {
+            let earned: usize = course
+                .levels
+                .iter()
+                .filter_map(|l| stars.get(&l.key()))
+                .map(|&s| usize::from(s))
+                .sum();
+            if earned == 0 {
+                return None;
+            }
+            let done: Vec<String> = (1..=course.stages())
+                .filter(|&s| course.stage(s).all(|l| stars.contains_key(&l.key())))
+                .map(|s| s.to_string())
+                .collect();
+            let stages = match done.len() {
+                0 => "no stage done yet".to_string(),
+                1 => format!("stage {} done", done[0]),
+                _ => format!("stages {} done", done.join(", ")),
+            };
+            let all = 3 * course.levels.len();
+            Some(format!(
+                "{} {stages}, {earned} stars of {all}",
+                course.game.title()
+            ))
+        })
+        .collect();
+    (!games.is_empty()).then(|| {
+        format!(
+            "Your progress: {}. The course goes on from the first level not solved.",
+            games.join("; ")
+        )
+    })
+}
+
 /// One level's screen on the server.
 struct Learning<'a> {
+    ctx: &'a Context,
+    me: PlayerId,
     app: App,
     course: &'a Course,
     /// Whether it is the last level of its game's course.
     last: bool,
-    /// The best stars of each level solved on this visit, by its key.
+    /// The best stars of each level solved, by its key: the store's, and this visit's.
     stars: &'a mut HashMap<String, u8>,
 }
 
@@ -121,7 +189,18 @@ impl Glue for Learning<'_> {
                 Effect::Puzzles(_) => return Some(Done::Puzzles),
                 Effect::Puzzle(PuzzleNews::Level { key, stars }) => {
                     let best = self.stars.get(&key).copied().unwrap_or(0).max(stars);
-                    self.stars.insert(key, best);
+                    self.stars.insert(key.clone(), best);
+                    let solved = Solved {
+                        player: self.me,
+                        level: key,
+                        stars,
+                        at: self.ctx.clock.now(),
+                    };
+                    if let Err(refusal) = self.ctx.hub.course_solved(solved).await {
+                        self.app.warn(format!(
+                            "Solved, but your progress could not be kept: {refusal}."
+                        ));
+                    }
                 }
                 Effect::Puzzle(PuzzleNews::NextLevel) => {
                     if self.app.level_state() == Some(LevelState::Handoff) {

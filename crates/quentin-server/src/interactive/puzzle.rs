@@ -10,6 +10,7 @@
 use std::convert::Infallible;
 
 use quentin_app::app::{App, Effect, Look, PuzzleNews, PuzzleStanding};
+use quentin_app::puzzle_modes::Difficulty;
 use quentin_app::search::puzzles::answer::{self, Judged};
 use quentin_rules::Action;
 
@@ -44,7 +45,7 @@ pub(super) async fn puzzle_screen(
     // Puzzles solved in a row on this visit.
     let mut streak = 0;
     loop {
-        let served = match puzzles::next(&ctx.hub, me.0, None).await {
+        let served = match puzzles::next(&ctx.hub, me.0, None, Difficulty::Normal).await {
             Ok(served) => served,
             Err(refusal) => {
                 notice(screen, input, &format!("{refusal}. Press any key.")).await;

@@ -18,6 +18,7 @@ mod statements;
 
 pub use statements::statements;
 
+use super::course::Solved;
 use super::{Applied, ChallengeRow, Change, GameRow, RatingRow, Stale};
 use crate::ids::{ChallengeId, GameId, Millis, Moment, PlayerId};
 use crate::size_class::RatingKey;
@@ -110,6 +111,8 @@ pub enum Write {
     Heartbeat(Moment),
     /// Every unfinished game's turn starts this much later.
     Forgive(Millis),
+    /// A level of the course solved: its row, or its stars raised when better than those kept.
+    Course(Solved),
 }
 
 /// What the change gives once its writes are made.
@@ -249,6 +252,12 @@ pub fn decide(change: &Change, facts: &Facts) -> Result<Decision> {
         ]),
         Change::Beat(at) => Decision::done(vec![Write::Heartbeat(*at)]),
         Change::Forgive(by) => Decision::done(vec![Write::Forgive(*by)]),
+        Change::Course(solved) => {
+            if !(1..=3).contains(&solved.stars) {
+                anyhow::bail!("a course level solved with {} stars", solved.stars);
+            }
+            Decision::done(vec![Write::Course(solved.clone())])
+        }
         Change::AddPuzzles(_) | Change::Attempt(_) | Change::Tournament(_) => {
             anyhow::bail!("a change decided in a module of its own")
         }

@@ -227,17 +227,20 @@ mod tests {
     }
 }
 
-/// A question about puzzles, answered from the store's rows as they are now (several
+/// A question about puzzles (or the course's progress, which rides with them), answered from the store's rows as they are now (several
 /// processes share them).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PuzzleQuery {
-    /// The puzzle, of `game` if given, whose rating is nearest to the player's puzzle rating
-    /// and that the player has not attempted; among equals, the first by id.
+    /// The puzzle, of `game` if given, whose rating is nearest to `target` (the player's
+    /// puzzle rating when none) and that the player has not attempted; among equals, the
+    /// first by id.
     Next {
         /// The player.
         player: PlayerId,
         /// Only this game's.
         game: Option<Game>,
+        /// The rating aimed at (a difficulty's: the player's rating moved by its offset).
+        target: Option<f64>,
     },
     /// The puzzle of this id.
     One(String),
@@ -251,6 +254,8 @@ pub enum PuzzleQuery {
         /// The deviation above which a rating is provisional.
         provisional: f64,
     },
+    /// The player's stars in the course, each level solved ([`super::course`]).
+    Course(PlayerId),
 }
 
 /// The store's answer to a [`PuzzleQuery`].
@@ -262,4 +267,6 @@ pub enum PuzzleFound {
     Rating(RatingRow),
     /// The leaderboard: names and ratings, best first.
     Leaders(Vec<(String, RatingRow)>),
+    /// A player's stars in the course.
+    Course(super::course::Stars),
 }

@@ -97,6 +97,8 @@ CREATE INDEX puzzle_reveals_by_block ON puzzle_reveals(puzzle, block);
     // Each tournament's count of changes, so that a process's copy is never replaced by an
     // older read (issue 59); the abort's words that name who asked it.
     super::tournaments::SQLITE_VERSION_STEP,
+    // The course's progress, each player's best stars by level (issue 60).
+    super::course::SQLITE_STEP,
 ];
 
 /// The tables of version 1, which a file of version 0 must have to be a store.

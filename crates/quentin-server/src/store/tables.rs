@@ -209,6 +209,15 @@ pub const TABLES: &[Table] = &[
             ("seen", Int),
         ],
     ),
+    table(
+        "course_levels",
+        &[
+            ("player", Int),
+            ("level", Text),
+            ("stars", Int),
+            ("at", Int),
+        ],
+    ),
     Table {
         name: "tournament_directors",
         held: Held::Lease,

@@ -49,6 +49,13 @@ impl Either {
         }
     }
 
+    fn puzzles(&mut self, query: &puzzles::PuzzleQuery) -> Result<puzzles::PuzzleFound> {
+        match self {
+            Either::Sqlite(store, _) => Backend::puzzles(store, query),
+            Either::Postgres(store, runtime, _) => runtime.block_on(store.puzzles(query)),
+        }
+    }
+
     /// Runs `sqlite`'s statements on SQLite's file, or `postgres`'s on the database, beside
     /// the store (what the store cannot be asked: a trigger that fails a write).
     fn execute(&self, sqlite: &str, postgres: &str) {
@@ -392,4 +399,58 @@ fn batch_case(store: &mut Either) {
         .map(|p| p.name)
         .collect();
     assert_eq!(names, ["alice", "bob"]);
+}
+
+#[test]
+fn a_course_level_keeps_its_best_stars_per_player_and_a_bad_row_is_named() {
+    each_store("course", course_case);
+}
+
+fn course_case(store: &mut Either) {
+    let solved = |player: i64, level: &str, stars: u8| {
+        Change::Course(course::Solved {
+            player: PlayerId(player),
+            level: level.to_string(),
+            stars,
+            at: Moment(5),
+        })
+    };
+    let stars = |store: &mut Either, player: i64| match store
+        .puzzles(&puzzles::PuzzleQuery::Course(PlayerId(player)))
+        .unwrap()
+    {
+        puzzles::PuzzleFound::Course(stars) => stars,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(stars(store, 1), []);
+    // Two stars, then three (raised), then one (kept at three); another level, another player.
+    for change in [
+        solved(1, "quentin/1/1", 2),
+        solved(1, "quentin/1/1", 3),
+        solved(1, "quentin/1/1", 1),
+        solved(1, "quentin/1/2", 1),
+        solved(2, "konobi/1/1", 2),
+    ] {
+        let outcome = store.commit(&[&change]).unwrap().remove(0);
+        assert_eq!(outcome.unwrap(), Applied::Done);
+    }
+    let kept = |list: &[(&str, u8)]| -> Vec<(String, u8)> {
+        list.iter().map(|(l, s)| ((*l).to_string(), *s)).collect()
+    };
+    assert_eq!(
+        stars(store, 1),
+        kept(&[("quentin/1/1", 3), ("quentin/1/2", 1)])
+    );
+    assert_eq!(stars(store, 2), kept(&[("konobi/1/1", 2)]));
+    // Stars that are not 1 to 3 are refused before anything is written.
+    let outcome = store.commit(&[&solved(1, "quentin/1/3", 4)]).unwrap();
+    assert!(outcome[0].is_err());
+    assert_eq!(stars(store, 1).len(), 2);
+    // A row edited into 7 stars: reading it is an error that names the level, not a 7.
+    let bad = "INSERT INTO course_levels VALUES (3, 'brique/1/1', 7, 5)";
+    store.execute(bad, bad);
+    let error = store
+        .puzzles(&puzzles::PuzzleQuery::Course(PlayerId(3)))
+        .unwrap_err();
+    assert!(format!("{error:#}").contains("brique/1/1"), "{error:#}");
 }

@@ -1,3 +1,4 @@
+use quentin_app::puzzle_modes::Difficulty;
 use quentin_rules::{Action, Game};
 
 use super::{BotCommand, GATES, Gate, ParseError, TakebackReply};
@@ -198,6 +199,14 @@ fn every_command_word_parses_to_its_variant() {
         ("puzzle brique", BotCommand::NextPuzzle(Some(Game::Brique))),
         ("puzzle q5-12", BotCommand::Puzzle("q5-12".to_string())),
         ("puzzle rating", BotCommand::PuzzleRating),
+        (
+            "puzzle difficulty harder",
+            BotCommand::PuzzleAt(Difficulty::Harder),
+        ),
+        (
+            "puzzle difficulty easier",
+            BotCommand::PuzzleAt(Difficulty::Easier),
+        ),
         ("puzzle leaders", BotCommand::PuzzleLeaders),
         (
             "solve q5-12 c4 d5",

@@ -73,6 +73,18 @@ pub fn statements(write: &Write) -> Vec<Sql> {
             "UPDATE games SET turn_since = turn_since + $1 WHERE result IS NULL",
             values![*by],
         ),
+        // The best stars kept: a worse solve of a level solved before changes nothing.
+        Write::Course(solved) => one(
+            "INSERT INTO course_levels(player, level, stars, at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (player, level) DO UPDATE SET stars = excluded.stars, at = excluded.at
+             WHERE excluded.stars > course_levels.stars",
+            values![
+                solved.player,
+                solved.level.as_str(),
+                i64::from(solved.stars),
+                solved.at
+            ],
+        ),
     }
 }
 

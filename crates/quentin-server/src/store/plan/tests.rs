@@ -180,3 +180,21 @@ fn a_new_player_is_numbered_or_taken_by_the_write() {
     assert_eq!(decided.clone().applied(Some(3)), Applied::Id(3));
     assert_eq!(decided.applied(None), Applied::Taken);
 }
+
+#[test]
+fn a_course_level_solved_writes_its_stars_and_stars_not_1_to_3_are_refused() {
+    let solved = |stars| crate::store::course::Solved {
+        player: PlayerId(3),
+        level: "quentin/1/2".to_string(),
+        stars,
+        at: Moment(7),
+    };
+    let change = Change::Course(solved(2));
+    assert_eq!(need(&change), Need::default());
+    let decided = decide(&change, &Facts::default()).unwrap();
+    assert_eq!(decided.writes, vec![Write::Course(solved(2))]);
+    assert_eq!(decided.answer, Answer::Done);
+    for stars in [0, 4] {
+        assert!(decide(&Change::Course(solved(stars)), &Facts::default()).is_err());
+    }
+}

@@ -11,6 +11,7 @@ use tokio_postgres::{GenericClient, Row, Transaction};
 use quentin_rules::Game;
 
 use crate::ids::PlayerId;
+use crate::store::course;
 use crate::store::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
 use crate::store::rows::shown;
 use crate::store::{Applied, RatingRow};
@@ -170,8 +171,15 @@ pub(super) async fn attempt(tx: &Transaction<'_>, a: &Attempt) -> Result<Applied
 /// Answers `query` from the rows as they are now.
 pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> Result<PuzzleFound> {
     Ok(match query {
-        PuzzleQuery::Next { player, game } => {
-            let mine = rating(client, *player, "").await?;
+        PuzzleQuery::Next {
+            player,
+            game,
+            target,
+        } => {
+            let aim = match target {
+                Some(target) => *target,
+                None => rating(client, *player, "").await?.rating,
+            };
             let found = client
                 .query_opt(
                     &format!(
@@ -180,7 +188,7 @@ pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> R
                                          WHERE a.player = $1 AND a.puzzle = p.id)
                          ORDER BY abs(rating - $3), id LIMIT 1"
                     ),
-                    &[player, &game.map(Game::name), &mine.rating],
+                    &[player, &game.map(Game::name), &aim],
                 )
                 .await?;
             PuzzleFound::Puzzle(found.as_ref().map(row_of).transpose()?)
@@ -197,6 +205,15 @@ pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> R
                 )
                 .await?;
             PuzzleFound::Leaders(rows.iter().map(|r| (r.get(0), rating_at(r, 1))).collect())
+        }
+        PuzzleQuery::Course(player) => {
+            let mut stars = Vec::new();
+            for row in client.query(course::STARS, &[player]).await? {
+                let level: String = row.try_get(0)?;
+                let n = course::stars_of(&level, row.try_get(1)?)?;
+                stars.push((level, n));
+            }
+            PuzzleFound::Course(stars)
         }
     })
 }

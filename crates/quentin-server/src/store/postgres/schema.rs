@@ -89,6 +89,7 @@ CREATE TABLE puzzle_reveals(puzzle TEXT NOT NULL, block TEXT NOT NULL, at BIGINT
 CREATE INDEX puzzle_reveals_by_block ON puzzle_reveals (puzzle, block);
 ",
     super::tournaments::POSTGRES_VERSION_STEP,
+    crate::store::course::POSTGRES_STEP,
 ];
 
 // The two stores count the same versions: a step added to one is added to the other.

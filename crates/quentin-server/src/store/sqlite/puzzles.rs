@@ -7,8 +7,10 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use quentin_rules::Game;
 
 use crate::ids::PlayerId;
+use crate::store::course;
 use crate::store::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
 use crate::store::rows::shown;
+use crate::store::sql::Sql;
 use crate::store::{Applied, RatingRow};
 use quentin_app::puzzle_rating::PROVISIONAL;
 
@@ -126,8 +128,15 @@ pub(super) fn attempt(conn: &Connection, a: &Attempt) -> Result<Applied> {
 /// Answers `query` from the rows as they are.
 pub(super) fn query(conn: &Connection, query: &PuzzleQuery) -> Result<PuzzleFound> {
     Ok(match query {
-        PuzzleQuery::Next { player, game } => {
-            let mine = rating(conn, *player)?;
+        PuzzleQuery::Next {
+            player,
+            game,
+            target,
+        } => {
+            let aim = match target {
+                Some(target) => *target,
+                None => rating(conn, *player)?.rating,
+            };
             let found = conn
                 .query_row(
                     &format!(
@@ -136,7 +145,7 @@ pub(super) fn query(conn: &Connection, query: &PuzzleQuery) -> Result<PuzzleFoun
                                          WHERE a.player = ?1 AND a.puzzle = p.id)
                          ORDER BY abs(rating - ?3), id LIMIT 1"
                     ),
-                    params![player, game.map(Game::name), mine.rating],
+                    params![player, game.map(Game::name), aim],
                     puzzle_of,
                 )
                 .optional()?;
@@ -154,6 +163,21 @@ pub(super) fn query(conn: &Connection, query: &PuzzleQuery) -> Result<PuzzleFoun
                 Ok((r.get(0)?, rating_at(r, 1)?))
             })?;
             PuzzleFound::Leaders(rows.collect::<rusqlite::Result<_>>()?)
+        }
+        PuzzleQuery::Course(player) => {
+            let sql = Sql::new(course::STARS, Vec::new()).sqlite();
+            let mut statement = conn.prepare_cached(&sql)?;
+            let rows: Vec<(String, i64)> = statement
+                .query_map([player], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()?;
+            let stars = rows
+                .into_iter()
+                .map(|(level, n)| {
+                    let n = course::stars_of(&level, n)?;
+                    Ok((level, n))
+                })
+                .collect::<Result<_>>()?;
+            PuzzleFound::Course(stars)
         }
     })
 }
