@@ -52,9 +52,9 @@ fn centre(size: usize, p: Point) -> (usize, usize) {
 /// Quentin's and Konobi's board: lines through the crossings the stones are placed on.
 fn grid(out: &mut String, size: usize) {
     let (first, last) = (MARGIN + CELL / 2, MARGIN + (size - 1) * CELL + CELL / 2);
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<rect class=\"wood\" x=\"{MARGIN}\" y=\"{MARGIN}\" width=\"{w}\" height=\"{w}\"/>\n",
+        "<rect class=\"wood\" x=\"{MARGIN}\" y=\"{MARGIN}\" width=\"{w}\" height=\"{w}\"/>",
         w = size * CELL
     );
     for i in 0..size {
