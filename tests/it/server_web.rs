@@ -277,3 +277,106 @@ fn a_private_server_serves_the_web_only_with_web_public() {
     let (_server, port) = start(&dir, &["--allow", &allow_arg, "--web-public"]);
     assert_eq!(get(port, "/").status, 200);
 }
+
+/// Asks `GET path` until it is answered `200` (the process has heard of what it names).
+fn wait_found(port: u16, path: &str) -> Answer {
+    let started = Instant::now();
+    loop {
+        let answer = get(port, path);
+        if answer.status == 200 {
+            return answer;
+        }
+        assert!(started.elapsed() < serve::TIMEOUT, "{path}: {answer:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_game_played_through_one_process_is_served_live_by_another_on_postgresql() {
+    let Some(db) = serve::pg::Database::new("web_two_processes") else {
+        return;
+    };
+    let dir = scratch("server-web-cluster");
+    let playing = Server::start(&dir, &["--database", &db.url]);
+    let (_showing, web) = start(&dir, &["--database", &db.url]);
+    let (mut bots, id) = pair(&playing, &dir, ["ann", "bob"]);
+    let mut play = Play::new(id.clone());
+    play.moves(&mut bots, 2);
+    let game = wait_found(web, &format!("/api/game/{id}"));
+    assert_eq!(json(&game)["players"][0]["name"], "ann");
+
+    let mut stream = Stream::open(web, &format!("/api/stream/game/{id}"), &[]);
+    let first: Value = serde_json::from_str(&stream.line(serve::TIMEOUT).unwrap()).unwrap();
+    let seen = first["moves"].as_array().unwrap().len();
+    play.moves(&mut bots, 1);
+    let started = Instant::now();
+    loop {
+        let line: Value = serde_json::from_str(&stream.line(serve::TIMEOUT).unwrap()).unwrap();
+        if line["type"] == "move" && line["ply"] == seen + 1 {
+            break;
+        }
+    }
+    assert!(started.elapsed() < serve::TIMEOUT);
+
+    for path in [
+        "/".to_string(),
+        format!("/game/{id}"),
+        format!("/api/game/{id}.txt"),
+        "/player/ann".to_string(),
+        "/api/games/player/ann".to_string(),
+    ] {
+        assert_eq!(get(web, &path).status, 200, "{path}");
+    }
+    let page = get(web, &format!("/game/{id}"));
+    assert!(page.body.contains("class=\"stone black\""), "{}", page.body);
+}
+
+#[test]
+fn a_tournament_s_page_names_its_tie_breaks_and_a_banned_player_s_says_only_that_it_is_closed() {
+    let dir = scratch("server-web-tournament");
+    let list = dir.join("operators");
+    std::fs::write(&list, "root\n").unwrap();
+    let list = list.display().to_string();
+    let (server, web) = start(&dir, &["--operators", &list]);
+    let mut root = server.registered(&dir, "root");
+    let (mut bots, names, id) = crate::server_tournaments::entrants(
+        &server,
+        &dir,
+        3,
+        "swiss quentin size 5 pie off clock 5+0 casual rounds 2 start-in 600",
+    );
+    assert_eq!(bots[0].ask(&format!("tournament start {id}")), "=");
+    let page = wait_found(web, &format!("/tournament/{id}"));
+    for part in [
+        "<meta property=\"og:title\" content=\"Tournament",
+        "Buchholz",
+        "Sonneborn-Berger",
+        "Crosstable",
+        "href=\"/game/",
+        names[0].as_str(),
+    ] {
+        assert!(page.body.contains(part), "{part} not in {}", page.body);
+    }
+    let value = json(&get(web, &format!("/api/tournament/{id}")));
+    assert_eq!(value["tiebreaks"][0], "Buchholz");
+    assert_eq!(value["standings"].as_array().unwrap().len(), 3);
+    assert_eq!(value["status"], "running");
+    let home = get(web, "/");
+    assert!(home.body.contains(&format!("/tournament/{id}")));
+
+    // An operator bans bot2: their page says only that the account is closed.
+    assert!(get(web, "/player/bot2").body.contains("Recent games"));
+    assert!(root.ask("ban bot2 spam").starts_with('='));
+    let started = Instant::now();
+    loop {
+        let page = get(web, "/player/bot2");
+        if page.body.contains("This account is closed.") {
+            assert!(!page.body.contains("Recent games"), "{}", page.body);
+            assert!(!page.body.contains("spam"), "{}", page.body);
+            break;
+        }
+        assert!(started.elapsed() < serve::TIMEOUT, "{}", page.body);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(get(web, "/api/games/player/bot2").status, 404);
+}
