@@ -97,6 +97,15 @@ pub struct ServeArgs {
     /// loopback or a private network; port 0 picks a free one, printed).
     #[arg(long, value_name = "ADDR:PORT")]
     metrics: Option<String>,
+    /// Serve the read-only web pages and HTTP API at http://ADDR:PORT/ (docs/web.md): the
+    /// games, players and tournaments for anyone without a terminal; port 0 picks a free one,
+    /// printed.
+    #[arg(long, value_name = "ADDR:PORT")]
+    web: Option<String>,
+    /// With --allow (a private server): serve the web all the same, its games, players and
+    /// tournaments seen by anyone who reaches it.
+    #[arg(long)]
+    web_public: bool,
     /// What the log on standard error shows when RUST_LOG is not set: error, warn, info,
     /// debug or trace.
     #[arg(long, value_name = "LEVEL", default_value = "info")]
@@ -244,6 +253,8 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
             operators: args.operators.clone(),
         },
         metrics: args.metrics.clone(),
+        web: args.web.clone(),
+        web_public: args.web_public,
         registrations_per_hour: args.registrations_per_hour,
         keep_logins: args.keep_logins,
         test_hooks: args.test_hooks,

@@ -80,6 +80,7 @@ mod server_tournament_races;
 mod server_tournament_tui;
 mod server_tournaments;
 mod server_truth;
+mod server_web;
 mod solve;
 mod start_from;
 mod tui;

@@ -4,6 +4,7 @@
 //! clients are killed when their handles drop, and the scratch directory goes.
 #![allow(dead_code)]
 
+pub mod http;
 pub mod pg;
 pub mod play;
 

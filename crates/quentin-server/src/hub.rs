@@ -55,6 +55,7 @@ pub use crate::refusal::Refusal;
 pub use agree::Rematch;
 pub use command::{Owner, PeerFuture, Peers};
 pub use listings::PAGE;
+pub use presence::Watching;
 pub use summons::InTournament;
 #[cfg(test)]
 pub use tournaments::TournamentGame;

@@ -19,6 +19,7 @@
 //!   operators' ledger watched), and a session's side of moderation.
 //! - [`clock`]: the server's time, which a test server moves on by command.
 //! - [`report`]: what the server tells its host, and panics in its tasks caught and reported.
+//! - [`web`]: the read-only web pages and HTTP API (`--web ADDR:PORT`).
 
 #![forbid(unsafe_code)]
 
@@ -52,6 +53,7 @@ pub(crate) mod ssh;
 pub mod store;
 pub mod tournament;
 pub(crate) mod translate;
+pub(crate) mod web;
 pub(crate) mod who;
 
 pub use access::AccessFiles;

@@ -1,6 +1,6 @@
 //! What the server counts for its host, in Prometheus's text format (0.0.4): sessions by kind,
 //! connections and logins refused by reason, games running and finished, moves, the store's
-//! commit time and queue, the relay between processes. `quentin serve --metrics ADDR:PORT`
+//! commit time and queue, the relay between processes, the web's requests and live streams. `quentin serve --metrics ADDR:PORT`
 //! serves it at `/metrics` (`crates/quentin-server/src/run/scrape.rs`, above the hub whose
 //! gauges a scrape reads).
 //!
@@ -47,6 +47,10 @@ pub struct Metrics {
     pub store_queue: IntGauge,
     /// How long the news of the other processes waited before this one read it in.
     pub relay_seconds: Histogram,
+    /// The web's requests answered (`--web`), by route and status.
+    pub web_requests: IntCounterVec,
+    /// The web's live streams open (a game's moves as they come).
+    pub web_streams: IntGauge,
     games_running: IntGauge,
     players_online: IntGauge,
     connections: IntGauge,
@@ -110,9 +114,24 @@ impl Metrics {
             0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0,
         ];
         let relay = vec![0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0];
+        let web_requests = registered(
+            &registry,
+            IntCounterVec::new(
+                Opts::new(
+                    "quentin_web_requests_total",
+                    "The web's requests answered, by route and status.",
+                ),
+                &["route", "status"],
+            ),
+        );
         Metrics {
             sessions,
             refused,
+            web_requests,
+            web_streams: gauge(
+                "quentin_web_streams",
+                "The web's live streams open (a game's moves as they come).",
+            ),
             logins: counter("quentin_logins_total", "Logins let in."),
             moves: counter(
                 "quentin_moves_total",
@@ -204,6 +223,7 @@ mod tests {
             "quentin_games_running",
             "quentin_players_online",
             "quentin_connections",
+            "quentin_web_streams",
         ] {
             assert!(names.contains(&name), "{name} not in {names:?}");
         }

@@ -67,6 +67,11 @@ pub struct ServeOptions {
     pub keep_logins: u32,
     /// Where to serve the metrics (Prometheus's text format at `/metrics`), if anywhere.
     pub metrics: Option<String>,
+    /// Where to serve the web pages and the HTTP API, if anywhere (`--web`).
+    pub web: Option<String>,
+    /// Whether a private server (`--allow`) may serve the web (`--web-public`): its games are
+    /// then seen by anyone who has the address.
+    pub web_public: bool,
     /// A test server (the hidden `--test-hooks`): a clock that the hook `clock advance` moves
     /// on, and the other test hooks answered (`crate::bot` hook module); said at the start.
     pub test_hooks: bool,

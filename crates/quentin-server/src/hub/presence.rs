@@ -4,7 +4,7 @@
 //! at once, the watchers' count at the next second's tick ([`Hub::tell_watchers`]), so that a
 //! crowd coming to watch one game costs each screen one frame a second, not one a newcomer.
 //!
-//! The `Hub` methods here: `watching`, `tell_watchers`.
+//! The `Hub` methods here: `watching`, `watching_unnamed`, `tell_watchers`.
 
 use std::sync::{Arc, Mutex};
 
@@ -28,6 +28,18 @@ impl Hub {
             return None;
         }
         game.watchers += 1;
+        Some(Watching {
+            memory: self.memory.clone(),
+            id,
+        })
+    }
+
+    /// Counts a screen of nobody logged in (a web page) on game `id` in, as [`Hub::watching`]
+    /// does.
+    #[must_use]
+    pub fn watching_unnamed(&self, id: GameId) -> Option<Watching> {
+        let mut inner = self.lock();
+        inner.games.get_mut(&id)?.watchers += 1;
         Some(Watching {
             memory: self.memory.clone(),
             id,

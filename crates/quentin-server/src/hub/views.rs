@@ -53,6 +53,8 @@ pub struct GameView {
     pub to_move: Option<Seat>,
     /// How it ended, once over.
     pub result: Option<GameEnd>,
+    /// When it ended, once over.
+    pub ended: Option<Moment>,
     /// Rated or casual.
     pub rated: bool,
     /// The seat that asks to take back.
@@ -271,6 +273,7 @@ impl Inner {
             left: game.left_at(now).map(|l| l.max(Millis(0))),
             to_move: game.to_move(),
             result: row.result,
+            ended: row.ended,
             rated: row.rated,
             takeback: game.takeback,
             first_move: game.first_move_left(now).map(|l| l.max(Millis(0))),

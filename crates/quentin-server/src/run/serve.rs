@@ -67,7 +67,11 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     let config = ssh_config(options, key);
     runtime.block_on(async move {
         let (listener, metrics) = start(&ctx, options, database, name).await?;
+        let web = start_web(&ctx, options).await?;
         banner(options, listener.local_addr()?, metrics, &fingerprint);
+        if let Some(at) = web {
+            say(format_args!("web: http://{at}/"));
+        }
         spawn_ticks(&ctx);
         tracing::info!(address = %listener.local_addr()?, "listening; {}", summary(&ctx.access.lists()));
         let accepting = tokio::spawn(accept(ctx.clone(), config, listener, ctx.stop.subscribe()));
@@ -100,6 +104,12 @@ fn check(options: &ServeOptions) -> Result<()> {
              --login-grace-time, --database-pool, --challenges-per-minute, \
              --live-games-per-player, --registrations-per-hour and --keep-logins must be at \
              least 1"
+        );
+    }
+    if options.web.is_some() && options.access.allow.is_some() && !options.web_public {
+        bail!(
+            "--web with --allow: a private server's games would be seen by anyone who reaches \
+             the web; add --web-public to serve them all the same"
         );
     }
     Ok(())
@@ -267,6 +277,23 @@ async fn start(
         ctx.stop.subscribe(),
     ));
     Ok((listener, Some(bound)))
+}
+
+/// The web's listener bound and served (`--web`): where, if anywhere.
+async fn start_web(ctx: &Arc<Context>, options: &ServeOptions) -> Result<Option<SocketAddr>> {
+    let Some(at) = &options.web else {
+        return Ok(None);
+    };
+    let listener = TcpListener::bind(at)
+        .await
+        .with_context(|| format!("cannot serve the web on {at}"))?;
+    let bound = listener.local_addr()?;
+    tokio::spawn(crate::web::serve(
+        ctx.clone(),
+        listener,
+        ctx.stop.subscribe(),
+    ));
+    Ok(Some(bound))
 }
 
 /// What the host is told at the start. Nothing written for the host can stop the server: its

@@ -1,0 +1,115 @@
+//! A small HTTP/1.0 client for the web's tests, on a raw `TcpStream`: one request a
+//! connection, the answer read to its end (HTTP/1.0: the server closes after it), or a live
+//! stream read line by line.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+/// An answer: its status, its headers (names in lower case) and its body.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Answer {
+    /// The value of header `name`, if given.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// `GET path` on 127.0.0.1:`port` with `extra` header lines (`If-None-Match: "..."`).
+pub fn get_with(port: u16, path: &str, extra: &[&str]) -> Answer {
+    let mut socket = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    socket.set_read_timeout(Some(super::TIMEOUT)).unwrap();
+    let mut request = format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n");
+    for line in extra {
+        request.push_str(line);
+        request.push_str("\r\n");
+    }
+    request.push_str("\r\n");
+    socket.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    socket.read_to_end(&mut answer).unwrap();
+    let answer = String::from_utf8(answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    parse_head(head, body.to_string())
+}
+
+/// `GET path`.
+pub fn get(port: u16, path: &str) -> Answer {
+    get_with(port, path, &[])
+}
+
+fn parse_head(head: &str, body: String) -> Answer {
+    let mut lines = head.lines();
+    let status = lines.next().unwrap().split_whitespace().nth(1).unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Answer {
+        status: status.parse().unwrap(),
+        headers,
+        body,
+    }
+}
+
+/// A live stream: its head read, its body's lines to come.
+pub struct Stream {
+    pub head: Answer,
+    reader: BufReader<TcpStream>,
+}
+
+impl Stream {
+    /// Opens `GET path` with `extra` header lines and reads the head.
+    pub fn open(port: u16, path: &str, extra: &[&str]) -> Stream {
+        let mut socket = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        socket.set_read_timeout(Some(super::TIMEOUT)).unwrap();
+        let mut request = format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n");
+        for line in extra {
+            request.push_str(line);
+            request.push_str("\r\n");
+        }
+        request.push_str("\r\n");
+        socket.write_all(request.as_bytes()).unwrap();
+        let mut reader = BufReader::new(socket);
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if line == "\r\n" || line.is_empty() {
+                break;
+            }
+            head.push_str(&line);
+        }
+        Stream {
+            head: parse_head(&head, String::new()),
+            reader,
+        }
+    }
+
+    /// The next line that is not empty, within `deadline`; `None` once the stream ended.
+    pub fn line(&mut self, deadline: Duration) -> Option<String> {
+        self.reader
+            .get_ref()
+            .set_read_timeout(Some(deadline))
+            .unwrap();
+        loop {
+            let mut line = String::new();
+            if self.reader.read_line(&mut line).unwrap() == 0 {
+                return None;
+            }
+            let line = line.trim_end();
+            if !line.is_empty() {
+                return Some(line.to_string());
+            }
+        }
+    }
+}
