@@ -24,6 +24,12 @@ use super::{BadRecord, load_record, write_stdout};
 /// The time the solver has when no budget is given.
 const DEFAULT_SECONDS: f64 = 10.0;
 
+/// The most positions the walk of a book's strategy checks when `quentin solve` answers from a
+/// book (under a second), so that a position whose strategy below is millions of positions
+/// (the empty Konobi 5×5 board with the pie rule: 12,001,540) is answered at once; `quentin
+/// solve book verify` walks a whole book.
+const BOOK_WALK_CAP: usize = 100_000;
+
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
 pub(super) struct SolveArgs {
@@ -56,8 +62,9 @@ pub(super) struct SolveArgs {
     /// solve stopped by its budget goes on from where it was.
     #[arg(long, value_name = "DIR")]
     store: Option<PathBuf>,
-    /// The positions each thread's table keeps before it forgets the unsettled ones, from
-    /// 1,024 to 2^32 (default 8,388,608; about 70 bytes each, twice that while it grows).
+    /// The positions each thread's table holds before it forgets those cheapest to find again
+    /// (the proofs last), from 1,024 to 2^32 (default 8,388,608; about 70 bytes each, twice
+    /// that while it grows).
     #[arg(long, value_name = "N", value_parser = parse_table)]
     table: Option<usize>,
     /// Tell each first move on standard error as soon as it is settled, and save the store
@@ -140,7 +147,7 @@ pub(super) fn solve(args: &SolveArgs) -> Result<()> {
     // A store asks for the solver's own work (to keep or resume it): no book then.
     if args.depth.is_none() && args.store.is_none() && !args.no_book {
         let start = Instant::now();
-        if let Some(answer) = book::shipped::answer_for(&position) {
+        if let Some(answer) = book::shipped::answer_for(&position, BOOK_WALK_CAP) {
             return from_book(args, &record, at, &position, &answer, start);
         }
     }
@@ -250,18 +257,24 @@ fn from_book(
 ) -> Result<()> {
     let elapsed = start.elapsed().as_secs_f64();
     let moves: Vec<String> = answer.action.iter().map(ToString::to_string).collect();
-    // The mover's moves of the longest game the book's walk saw from here: a bound on the win.
-    let depth = if answer.wins {
-        answer.walked.longest.div_ceil(2)
-    } else {
-        answer.walked.longest / 2
-    };
+    // The mover's moves of the longest game the book's walk saw from here: a bound on the win;
+    // none when the walk stopped at its cap.
+    let depth = answer.walked.map(|walked| {
+        if answer.wins {
+            walked.longest.div_ceil(2)
+        } else {
+            walked.longest / 2
+        }
+    });
+    let positions = answer
+        .walked
+        .map_or(BOOK_WALK_CAP, |walked| walked.positions);
     let out = if args.json {
         let mut s = json!({
             "result": if answer.wins { "win" } else { "no-win" },
             "depth": depth,
             "winning_moves": moves,
-            "nodes": answer.walked.positions,
+            "nodes": positions,
             "seconds": round(elapsed),
             "book": true,
         })
@@ -285,10 +298,15 @@ fn from_book(
                 "{mover} to move cannot win (proved, from the book).\n"
             ));
         }
-        out.push_str(&format!(
-            "The book's strategy walked from here by the rules: {} positions, games of {} actions at most, in {elapsed:.2} s\n",
-            answer.walked.positions, answer.walked.longest
-        ));
+        out.push_str(&match answer.walked {
+            Some(walked) => format!(
+                "The book's strategy walked from here by the rules: {} positions, games of {} actions at most, in {elapsed:.2} s\n",
+                walked.positions, walked.longest
+            ),
+            None => format!(
+                "The book's strategy from here holds more than {positions} positions (`quentin solve book verify` walks it whole); answered in {elapsed:.2} s\n"
+            ),
+        });
         out
     };
     write_stdout(&out)

@@ -254,6 +254,31 @@ fn the_empty_konobi_5x5_board_is_answered_from_its_book() {
 }
 
 #[test]
+fn the_empty_5x5_boards_with_the_pie_rule_are_answered_from_their_books() {
+    // The second player wins each (docs/solver.md): the first cannot win. Konobi's strategy
+    // below the empty board is 12,001,540 positions: the answer comes from the book's entries,
+    // its walk stopped at its cap, so no depth is told (`book verify` walks it whole).
+    for game in ["quentin", "konobi", "brique"] {
+        let v = stdout_json(&solve_record(
+            &format!("game {game}\nsize 5\n"),
+            &["--json"],
+        ));
+        assert_eq!(v["result"], "no-win", "{game}: {v}");
+        assert_eq!(v["book"], true, "{game}: {v}");
+        assert!(winning(&v).is_empty(), "{game}: {v}");
+        if game == "konobi" {
+            assert!(v["depth"].is_null(), "{v}");
+        }
+    }
+    let out = solve_record("game konobi\nsize 5\n", &[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Black to move cannot win (proved, from the book).\nThe book's strategy from here holds more than 100000 positions"),
+        "{text}"
+    );
+}
+
+#[test]
 fn solve_answers_from_a_shipped_book_where_one_covers_the_position() {
     // Konobi 4×4 without the pie rule: the first player cannot win (docs/solver.md).
     let v = stdout_json(&solve_record("game konobi\nsize 4\npie off\n", &["--json"]));

@@ -85,28 +85,28 @@ impl Winner {
 pub struct Answer {
     /// The side to move wins (it is the book's winner), else it cannot win.
     pub wins: bool,
-    /// The winner's move there: the book's, or one that wins at once, or the forced pass
-    /// (`None` when the side to move is the loser).
+    /// The winner's move there: the book's, or one that wins at once (`None` when the side to
+    /// move is the loser).
     pub action: Option<Action>,
-    /// What the walk from the position saw.
-    pub walked: Walked,
+    /// What the walk from the position saw, `None` when it stopped at its cap.
+    pub walked: Option<Walked>,
 }
 
-/// What `book` proves about the side to move in `pos`: `None` unless the walk from `pos`
-/// succeeds (the position is of the book's board and on the winner's strategy).
+/// What `book` proves about the side to move in `pos`, at once: `None` unless the book covers
+/// the position (its entry, or a win at once, for the winner to move; for the loser, every
+/// legal action meets one: see [`proven_by`]). The claim rests on the book's walk in CI (every
+/// entry of a shipped book is a position of the winner's strategy, played through to the end of
+/// every game), not on a walk here: the walk from `pos` that counts the positions and the
+/// longest game checks at most `cap` positions, so that the answer stays quick however large
+/// the strategy below the position is (`walk_from` walks it whole).
 #[must_use]
-pub fn answer(book: &Book, pos: &Position) -> Option<Answer> {
-    let walked = walk_from(book, pos).ok()?;
-    let winner = book.winner.color(pos);
-    let wins = pos.to_move() == Some(winner);
-    let action = if wins {
-        book.get(pos).or_else(|| move_at_once(pos, winner))
-    } else {
-        None
-    };
+pub fn answer(book: &Book, pos: &Position, cap: usize) -> Option<Answer> {
+    let proof = proven_by(book, pos, 0)?;
+    // A walk that fails would say the book does not prove its claim here: no answer then.
+    let walked = walk_within(book, pos, cap).ok()?;
     Some(Answer {
-        wins,
-        action,
+        wins: proof.action.is_some(),
+        action: proof.action,
         walked,
     })
 }

@@ -229,8 +229,9 @@ pub struct SolveOptions<'a> {
     /// The proved and refuted positions of earlier runs, and where this one's go (Quentin,
     /// Konobi and Brique; the caller saves it).
     pub store: Option<&'a mut Store>,
-    /// The entries each thread's table keeps before it forgets the unsettled ones (0:
-    /// [`TABLE_CAP`]); about 70 bytes an entry, and up to twice that while the table grows.
+    /// The entries each thread's table holds before it forgets those cheapest to find again,
+    /// the proofs last (0: [`TABLE_CAP`]); about 70 bytes an entry, and up to twice that while
+    /// the table grows.
     pub table: usize,
     /// Told of each first move as soon as it is settled, with the store (when one is given)
     /// holding everything proved so far: a long solve can save it there, so that a run

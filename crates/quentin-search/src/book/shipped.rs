@@ -77,10 +77,10 @@ pub fn for_position(pos: &Position) -> Option<&'static Book> {
 }
 
 /// What the shipped book of `pos`'s board proves about its side to move, if one ships and
-/// covers the position (see [`answer`]).
+/// covers the position, at once, its walk from there held to `cap` positions (see [`answer`]).
 #[must_use]
-pub fn answer_for(pos: &Position) -> Option<Answer> {
-    answer(for_position(pos)?, pos)
+pub fn answer_for(pos: &Position, cap: usize) -> Option<Answer> {
+    answer(for_position(pos)?, pos, cap)
 }
 
 /// The winning move of the side to move in `pos` that a shipped book holds, at once (no walk):

@@ -201,3 +201,21 @@ fn the_book_s_winner_wins_every_game_against_random_and_greedy_defenders() {
         }
     }
 }
+
+#[test]
+fn a_book_answers_from_its_entries_its_walk_held_to_the_cap() {
+    // Konobi 5×5 with the pie rule: the second player wins, so the first cannot, told from the
+    // entries of White's replies at once; the strategy below (12,001,540 positions) is walked
+    // only up to the cap.
+    let book = shipped::shipped(Game::Konobi, 5, true).unwrap();
+    let got = answer(book, &start(Game::Konobi, 5, true), 1000).unwrap();
+    assert_eq!((got.wins, got.action, got.walked), (false, None, None));
+    // Quentin 4×4 without the pie rule: Black wins with the book's move, and below the cap the
+    // walk is the whole book's.
+    let book = shipped::shipped(Game::Quentin, 4, false).unwrap();
+    let pos = start(Game::Quentin, 4, false);
+    let got = answer(book, &pos, usize::MAX).unwrap();
+    assert!(got.wins);
+    assert_eq!(got.action, book.get(&pos));
+    assert_eq!(got.walked, Some(walk(book).unwrap()));
+}

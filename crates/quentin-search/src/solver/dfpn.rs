@@ -17,15 +17,23 @@ use super::key::{Key, Keyer, Mix};
 use super::store::{Known, Store};
 use super::{Counter, Engine, OutOfBudget, Settled, Techniques, landing, ordered_actions};
 
+mod work;
+
+use work::Work;
+
 /// A proof or disproof number that cannot be reached: a settled node's other number.
 const INF: u32 = u32::MAX;
 /// The largest number a sum of children's numbers is held to, below [`INF`].
 const CAP: u32 = INF - 1;
 /// No proof known ([`Entry::win_in`]).
 const NO_PROOF: u16 = u16::MAX;
-/// The entries a table keeps by default before it forgets the unsettled ones (about 70 bytes
+/// The entries a table holds by default before it forgets the cheapest ones (about 70 bytes
 /// each; [`super::SolveOptions::table`]).
 pub const TABLE_CAP: usize = 1 << 23;
+
+/// The smallest room a table is given (`quentin solve --table` asks for 1,024 at least; the
+/// tests make it tiny, so that the table forgets all the time).
+const MIN_ROOM: usize = 16;
 
 /// What the table knows of a node.
 #[derive(Clone, Copy)]
@@ -38,6 +46,16 @@ struct Entry {
     win_in: u16,
     /// The attacker does not win within any depth below this (0: nothing known).
     no_win_below: u16,
+    /// The positions the searches of the node created, as a [`Work`] (what forgetting the
+    /// entry would cost to redo).
+    work: Work,
+}
+
+impl Entry {
+    /// Whether it holds a proof or a refutation.
+    fn settled(&self) -> bool {
+        self.win_in != NO_PROOF || self.no_win_below > 0
+    }
 }
 
 /// A node of the search. Its position is not kept (a position is kilobytes, a node a few dozen
@@ -139,8 +157,8 @@ fn settle_at_once(
 /// The df-pn search and its table.
 pub(super) struct DfPn {
     table: HashMap<Key, Entry, BuildHasherDefault<Mix>>,
-    /// The entries the table keeps before it forgets the unsettled ones: `room` beyond what a
-    /// store brought (so that a large store is not forgotten at the first entry).
+    /// The entries the table holds before it forgets the cheapest ones ([`DfPn::forget`]):
+    /// `room` beyond what a store brought (so that a large store is not forgotten at once).
     cap: usize,
     /// The entries the search may add beyond a store's ([`TABLE_CAP`] unless asked).
     room: usize,
@@ -156,7 +174,11 @@ impl DfPn {
     /// The search of positions of `game` on boards of side `size`, its table holding `room`
     /// entries beyond a store's (0: [`TABLE_CAP`]).
     pub(super) fn new(game: Game, size: usize, techniques: Techniques, room: usize) -> DfPn {
-        let room = if room == 0 { TABLE_CAP } else { room.max(1024) };
+        let room = if room == 0 {
+            TABLE_CAP
+        } else {
+            room.max(MIN_ROOM)
+        };
         DfPn {
             table: HashMap::default(),
             cap: room,
@@ -204,13 +226,18 @@ impl DfPn {
         }
     }
 
-    fn store(&mut self, key: Key, depth: u16, pn: u32, dn: u32, settled: Option<Settled>) {
-        if self.table.len() >= self.cap {
-            self.table
-                .retain(|_, e| e.win_in != NO_PROOF || e.no_win_below > 0);
-            if self.table.len() >= self.cap - self.room / 2 {
-                self.table.clear();
-            }
+    /// Keeps what the search learned of a node: its numbers at `depth`, its value where
+    /// settled, and `work` more positions its search created.
+    fn store(
+        &mut self,
+        key: Key,
+        depth: u16,
+        (pn, dn): (u32, u32),
+        settled: Option<Settled>,
+        work: u64,
+    ) {
+        if self.table.len() >= self.cap && !self.table.contains_key(&key) {
+            self.forget();
         }
         let e = self.table.entry(key).or_insert(Entry {
             pn,
@@ -218,15 +245,67 @@ impl DfPn {
             depth,
             win_in: NO_PROOF,
             no_win_below: 0,
+            work: Work::default(),
         });
         e.pn = pn;
         e.dn = dn;
         e.depth = depth;
+        e.work = e.work.add(work);
         match settled {
             Some(Settled::Win(need)) => e.win_in = e.win_in.min(need),
             Some(Settled::NoWinBelow(below)) => e.no_win_below = e.no_win_below.max(below),
             None => {}
         }
+    }
+
+    /// Makes room in a full table: forgets the entries that would cost least to find again
+    /// until half the room is free, as Benzene's df-pn table replaces by work. The proofs and
+    /// refutations go last (a settled entry, whatever its work, saves every search that meets
+    /// the node again), with the most expensive unsettled entries (an eighth of the room: the
+    /// numbers of the lines the search is in) ranked with them; within each rank the entries
+    /// of least work go first. Forgetting never makes a claim wrong, only work to redo: a node is settled from
+    /// settled children or the rules alone.
+    fn forget(&mut self) {
+        let keep = self.cap - self.room / 2;
+        // The work above which an unsettled entry ranks with the settled ones.
+        let mut open: Vec<Work> = (self.table.values())
+            .filter(|e| !e.settled())
+            .map(|e| e.work)
+            .collect();
+        let guarded = (self.room / 8).min(open.len());
+        let guard = if guarded == 0 {
+            Work::MAX
+        } else {
+            let at = open.len() - guarded;
+            *open.select_nth_unstable(at).1
+        };
+        drop(open);
+        let rank = |e: &Entry| -> u32 {
+            let tier = u32::from(e.settled() || e.work >= guard);
+            (tier << 16) | u32::from(e.work.0)
+        };
+        let mut ranks: Vec<u32> = self.table.values().map(rank).collect();
+        let n = ranks.len();
+        if n <= keep {
+            return;
+        }
+        // The least rank kept: the entries above it stay, and of those equal to it as many
+        // as there is room for.
+        let least = *ranks.select_nth_unstable(n - keep).1;
+        let above = ranks.iter().filter(|&&r| r > least).count();
+        drop(ranks);
+        let mut equal_room = keep - above;
+        self.table.retain(|_, e| {
+            let r = rank(e);
+            if r > least {
+                true
+            } else if r == least && equal_room > 0 {
+                equal_room -= 1;
+                true
+            } else {
+                false
+            }
+        });
     }
 
     /// The children of `node`, each settled at once where it can be, and whether the must-play
@@ -309,6 +388,7 @@ impl DfPn {
         th_dn: u32,
         counter: &mut Counter,
     ) -> Result<Option<Settled>, OutOfBudget> {
+        let start = counter.local;
         let (mut kids, pruned) = self.expand(at, node, counter)?;
         // The position of the child searched, made again from `at` for each descent.
         let mut child: Option<Position> = None;
@@ -343,11 +423,13 @@ impl DfPn {
             }
             if pn == 0 || dn == 0 {
                 let settled = self.settle(node, &kids, pruned, pn == 0);
-                self.store(node.key, node.depth, pn, dn, Some(settled));
+                let work = counter.local - start;
+                self.store(node.key, node.depth, (pn, dn), Some(settled), work);
                 return Ok(Some(settled));
             }
             if pn >= th_pn || dn >= th_dn {
-                self.store(node.key, node.depth, pn, dn, None);
+                let work = counter.local - start;
+                self.store(node.key, node.depth, (pn, dn), None, work);
                 return Ok(None);
             }
             let Some((i, _, other)) = best else {
@@ -421,12 +503,14 @@ impl Engine for DfPn {
     /// other person's proofs hold.
     fn import(&mut self, store: &Store) {
         self.table.reserve(2 * store.known.len());
+        // Work::MAX: what a store brought is forgotten after what the search made.
         let blank = Entry {
             pn: 1,
             dn: 1,
             depth: 0,
             win_in: NO_PROOF,
             no_win_below: 0,
+            work: Work::MAX,
         };
         let points = self.keyer.points();
         for (&key, known) in &store.known {
@@ -452,7 +536,7 @@ impl Engine for DfPn {
 
     fn export(&self, store: &mut Store) {
         for (&key, e) in &self.table {
-            if e.win_in != NO_PROOF || e.no_win_below > 0 {
+            if e.settled() {
                 store.add(
                     key,
                     Known {

@@ -279,6 +279,82 @@ fn to_the_end_matches_the_deepest_reference() {
     }
 }
 
+/// Options with a table of `room` entries and the rest as by default.
+fn table_of(room: usize) -> SolveOptions<'static> {
+    SolveOptions {
+        table: room,
+        ..SolveOptions::default()
+    }
+}
+
+#[test]
+fn a_tiny_table_forgets_often_and_the_answers_stay_the_reference_s() {
+    // A table of 256 entries: full after a few nodes, it forgets half of itself again and again
+    // (the settled entries and the most expensive open ones last). Against the reference on
+    // random late positions of 4×4 and 5×5, and to the end of the empty 3×3 boards.
+    let mut rng = Rng::new(0x007a_b1e5);
+    let mut checked = 0;
+    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+        for size in [4, 5] {
+            for _ in 0..6 {
+                random_positions(game, size, &mut rng, |pos| {
+                    let empty = size * size - pos.on_board().iter().sum::<usize>();
+                    if empty > 10 {
+                        return;
+                    }
+                    // Depths 1 to what the reference affords, in turn.
+                    let depth = 1 + checked % affordable(empty);
+                    let solution = solve_in(pos, &at_depth(depth), table_of(256));
+                    assert!(solution.complete, "{pos:?}");
+                    assert_eq!(
+                        solution.winning,
+                        reference_winning(pos, depth),
+                        "depth {depth}\n{pos:?}"
+                    );
+                    checked += 1;
+                });
+            }
+        }
+        for pie in [false, true] {
+            let pos = Setup {
+                size: 3,
+                pie,
+                ..Setup::new(game)
+            }
+            .start()
+            .unwrap();
+            let solution = solve_in(&pos, &SolveLimits::default(), table_of(256));
+            assert!(solution.complete);
+            assert_eq!(solution.winning, reference_winning(&pos, 6), "{game} {pie}");
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+#[test]
+fn a_small_table_solves_the_4x4_boards_as_the_default_one() {
+    // 4,096 entries against the 4×4 solves to the end, which make hundreds of thousands of
+    // positions: the table forgets again and again, the answers are the default table's.
+    for game in [Game::Quentin, Game::Konobi, Game::Brique] {
+        let pos = Setup {
+            size: 4,
+            pie: false,
+            ..Setup::new(game)
+        }
+        .start()
+        .unwrap();
+        let small = solve_in(&pos, &SolveLimits::default(), table_of(4096));
+        let whole = solve(&pos, &SolveLimits::default());
+        assert!(small.complete && whole.complete, "{game}");
+        assert_eq!(small.verdict, whole.verdict, "{game}");
+        assert_eq!(small.winning, whole.winning, "{game}");
+        eprintln!(
+            "{game}: {} nodes, {} with the default table",
+            small.nodes, whole.nodes
+        );
+    }
+}
+
 /// Options with `store` and the rest as by default.
 fn with(store: &mut Store) -> SolveOptions<'_> {
     SolveOptions {
