@@ -55,7 +55,11 @@ fn imports() -> BTreeMap<String, BTreeMap<String, String>> {
                     .take_while(|c| c.is_alphanumeric() || *c == '_')
                     .collect();
                 // A name of the crate's root (`crate::Context`) is lib.rs's.
-                let to = if rooms.contains(&name) { name } else { "lib".to_string() };
+                let to = if rooms.contains(&name) {
+                    name
+                } else {
+                    "lib".to_string()
+                };
                 if to != from {
                     let shown = file.strip_prefix(&src).unwrap().display().to_string();
                     edges.entry(from.clone()).or_default().insert(to, shown);

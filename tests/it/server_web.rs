@@ -380,3 +380,37 @@ fn a_tournament_s_page_names_its_tie_breaks_and_a_banned_player_s_says_only_that
     }
     assert_eq!(get(web, "/api/games/player/bot2").status, 404);
 }
+
+#[test]
+fn a_new_player_s_page_shows_their_provisional_ratings() {
+    let dir = scratch("server-web-provisional");
+    let (server, web) = start(&dir, &[]);
+    let keys = ["ann", "bob"].map(|n| serve::key(&dir, n));
+    let mut bots = [server.bot(&keys[0]), server.bot(&keys[1])];
+    bots[0].ok("register ann");
+    bots[1].ok("register bob");
+    // A rated game long enough to rate (four actions), which bob resigns.
+    let id = bots[0].ok("challenge brique size 15 pie off first me rated");
+    bots[1].ok(&format!("accept {id}"));
+    let mut play = Play::new(id.clone());
+    play.moves(&mut bots, 4);
+    bots[1].ok(&format!("resign {id}"));
+    let ratings = |page: &str| {
+        let table = page.split("<h2>Ratings</h2>").nth(1).unwrap_or_default();
+        table
+            .split("</table>")
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    // The leaderboard leaves provisional ratings out; the player's own page does not.
+    let page = get(web, "/player/ann").body;
+    let table = ratings(&page);
+    assert!(table.contains("brique"), "{page}");
+    assert!(
+        table.contains("?</td>"),
+        "a provisional rating is marked: {page}"
+    );
+    assert!(table.contains("1 game</td>"), "{page}");
+    assert!(ratings(&get(web, "/player/bob").body).contains("brique"));
+}

@@ -384,6 +384,31 @@ impl Hub {
             .collect()
     }
 
+    /// Every rating of player `id`, provisional ones too (marked so), by game and board-size
+    /// class: what a player's own page shows (the leaderboard leaves the provisional out).
+    #[must_use]
+    pub fn ratings_of(&self, id: PlayerId) -> Vec<Standing> {
+        let inner = self.lock();
+        let Some(p) = inner.players.get(&id) else {
+            return Vec::new();
+        };
+        let mut rows: Vec<Standing> = p
+            .ratings
+            .iter()
+            .map(|(&(game, class), r)| Standing {
+                name: p.name.clone(),
+                game,
+                class,
+                rating: r.rating.round() as i64,
+                deviation: r.deviation.round() as i64,
+                provisional: r.deviation > PROVISIONAL,
+                games: r.games,
+            })
+            .collect();
+        rows.sort_by_key(|s| (Game::ALL.iter().position(|g| *g == s.game), s.class));
+        rows
+    }
+
     /// The best rated players at each game and board-size class, best first; at most `most`
     /// a game and class.
     #[must_use]

@@ -14,7 +14,7 @@ use super::Web;
 use super::api::{Closed, player as named, tournament_id};
 use super::json::tiebreak_names;
 use super::page::{Keep, escape, frame, html, not_found};
-use crate::hub::{GameView, TournamentView};
+use crate::hub::{GameView, TournamentView, shown_rating};
 use crate::tournament::points;
 use crate::tournament::standings::result_word;
 
@@ -107,16 +107,16 @@ pub async fn player(
     let name = ctx.hub.name(id).unwrap_or(name);
     let now = ctx.clock.now();
     let mut body = format!("<h1>{}</h1>\n<h2>Ratings</h2>\n<table>\n", escape(&name));
-    for s in ctx
-        .hub
-        .leaderboard(usize::MAX)
-        .iter()
-        .filter(|s| s.name == name)
-    {
+    // Every rating, the provisional ones too, written as the screens write them (`1512?`).
+    for s in ctx.hub.ratings_of(id) {
         let _ = writeln!(
             body,
-            "<tr><td>{} {}</td><td>{}</td><td>{} games</td></tr>",
-            s.game, s.class, s.rating, s.games
+            "<tr><td>{} {}</td><td>{}</td><td>{} game{}</td></tr>",
+            s.game,
+            s.class,
+            shown_rating(s.rating, s.provisional),
+            s.games,
+            if s.games == 1 { "" } else { "s" }
         );
     }
     body.push_str("</table>\n<h2>Recent games</h2>\n<ul>\n");
