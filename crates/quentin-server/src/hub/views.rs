@@ -1,10 +1,10 @@
 //! What the hub shows: a game as its players and watchers see it, the open challenges, a
-//! player's games, the games being played, recent results, the leaderboard, the players
-//! online, and records. The data only: what people read of it is written in
+//! player's games, the games being played, recent results, the leaderboard and a player's
+//! own ratings, the players online, and records. The data only: what people read of it is written in
 //! `crate::present`.
 //!
 //! The `Hub` methods here: `game`, `missing`, `record`, `challenges`, `games_of`, `live_games`,
-//! `recent_results`, `online`, `online_players`, `online_ids`, `leaderboard`.
+//! `recent_results`, `online`, `online_players`, `online_ids`, `ratings_of`, `leaderboard`.
 
 use quentin_rules::{Action, Color, Game, Position, Setup};
 
