@@ -323,6 +323,24 @@ pub fn first_move_on_5x5(name: &str, file: &str) -> (Session, PathBuf) {
 }
 
 /// Waits until the screen no longer shows `text`; returns the screen.
+/// Waits until the words of `s`'s panel, joined across the lines it wraps them on
+/// ([`panel_words`]), say `text`: what a sentence says, wherever its length breaks it. The
+/// screen.
+pub fn wait_words(s: &Session, text: &str) -> String {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        let screen = s.screen();
+        if panel_words(&screen).contains(text) {
+            return screen;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {text:?} in the panel's words; the screen shows:\n{screen}"
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
 pub fn wait_gone(s: &Session, text: &str) -> String {
     let deadline = Instant::now() + TIMEOUT;
     loop {
