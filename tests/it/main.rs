@@ -81,6 +81,8 @@ mod server_tournament_tui;
 mod server_tournaments;
 mod server_truth;
 mod server_web;
+mod server_web_browser;
+mod server_web_puzzles;
 mod solve;
 mod start_from;
 mod tui;

@@ -7,6 +7,7 @@
 pub mod http;
 pub mod pg;
 pub mod play;
+pub mod webdriver;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

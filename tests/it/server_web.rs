@@ -16,7 +16,7 @@ use serve::play::{Play, pair};
 use serve::{Server, free_port, scratch};
 
 /// A server with the web on a port of its own; the web's port.
-fn start(dir: &Path, extra: &[&str]) -> (Server, u16) {
+pub(crate) fn start(dir: &Path, extra: &[&str]) -> (Server, u16) {
     let web = free_port();
     let at = format!("127.0.0.1:{web}");
     let mut args = vec!["--web", at.as_str()];

@@ -38,7 +38,7 @@ use super::search_handle::{SearchNews, SearchOrder};
 pub use computer::{Hint, Job, Versus, chance};
 pub use course::LevelState;
 pub use online::{Finish, Online, Request, edges};
-pub use puzzle::{HINT_CHOICES, PuzzleNews, PuzzleStanding, PuzzleState, hint_area};
+pub use puzzle::{HINT_CHOICES, PuzzleNews, PuzzleStanding, PuzzleState, goal_text, hint_area};
 pub use review::{REVIEW_PLAYOUTS, Why};
 use state::{Analysis, Computer, Help, Notes, OnlineSeat, Review, Screen, Seats};
 

@@ -137,6 +137,18 @@ pub async fn one(hub: &Hub, id: &str) -> Result<Served, PuzzleRefusal> {
     }
 }
 
+/// The puzzle of the day `day` (days since 1970, UTC) of `game`: the same on every process
+/// of a cluster.
+///
+/// # Errors
+/// The store holds none of that game, or its refusal.
+pub async fn daily(hub: &Hub, game: Game, day: i64) -> Result<Served, PuzzleRefusal> {
+    match hub.puzzle_query(PuzzleQuery::Daily { game, day }).await? {
+        PuzzleFound::Puzzle(Some(row)) => served(row),
+        _ => Err(PuzzleRefusal::NoneLeft(Some(game))),
+    }
+}
+
 /// `me`'s puzzle rating.
 ///
 /// # Errors

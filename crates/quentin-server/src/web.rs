@@ -1,5 +1,6 @@
 //! `quentin serve --web ADDR:PORT`: a read-only window onto the server for everyone without a
-//! terminal (docs/web.md). Pages drawn on the server ([`pages`]), an HTTP API for tools
+//! terminal (docs/web.md). Pages drawn on the server ([`pages`]; the puzzles of the day,
+//! solvable, in [`puzzles`]), an HTTP API for tools
 //! ([`api`]), a game's moves as they come ([`stream`]); everything read from the hub's views
 //! and listings, as the SSH side reads them: the rules and records decide, the web only shows.
 //!
@@ -18,6 +19,7 @@ mod game_page;
 mod json;
 mod page;
 mod pages;
+mod puzzles;
 mod stream;
 
 use std::net::IpAddr;
@@ -111,6 +113,9 @@ fn router(web: Web) -> Router {
         .route("/game/{id}/live", get(stream::page))
         .route("/player/{name}", get(pages::player))
         .route("/tournament/{id}", get(pages::tournament))
+        .route("/tournament/{id}/live", get(stream::tournament))
+        .route("/puzzles", get(puzzles::daily))
+        .route("/puzzles/{id}", get(puzzles::one))
         .route("/api/game/{id}", get(api::game))
         .route("/api/games/player/{name}", get(api::games_of))
         .route("/api/tournament/{id}", get(api::tournament))
@@ -142,7 +147,7 @@ async fn bounded(State(web): State<Web>, request: Request, next: Next) -> Respon
 
 /// The route a path is counted under: its pattern, never its ids (so the series stay few).
 fn route_of(path: &str) -> &'static str {
-    let routes: [(&str, &'static str); 8] = [
+    let routes: [(&str, &'static str); 9] = [
         ("/api/games/player/", "/api/games/player/NAME"),
         ("/api/stream/game/", "/api/stream/game/ID"),
         ("/api/tournament/", "/api/tournament/ID"),
@@ -156,11 +161,21 @@ fn route_of(path: &str) -> &'static str {
             },
         ),
         ("/player/", "/player/NAME"),
-        ("/tournament/", "/tournament/ID"),
+        (
+            "/tournament/",
+            if path.ends_with("/live") {
+                "/tournament/ID/live"
+            } else {
+                "/tournament/ID"
+            },
+        ),
         ("/style.css", "/style.css"),
+        ("/puzzles/", "/puzzles/ID"),
     ];
-    if path == "/" {
-        return "/";
+    match path {
+        "/" => return "/",
+        "/puzzles" => return "/puzzles",
+        _ => {}
     }
     routes
         .iter()
@@ -178,6 +193,8 @@ mod tests {
         assert_eq!(route_of("/game/12"), "/game/ID");
         assert_eq!(route_of("/api/game/12.txt"), "/api/game/ID");
         assert_eq!(route_of("/api/games/player/ann"), "/api/games/player/NAME");
+        assert_eq!(route_of("/puzzles"), "/puzzles");
+        assert_eq!(route_of("/puzzles/konobi-0003"), "/puzzles/ID");
         assert_eq!(route_of("/wp-admin"), "other");
     }
 }

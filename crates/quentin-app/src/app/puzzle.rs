@@ -382,7 +382,8 @@ impl App {
 
 /// `White to move: win in 2`, `Black to move: defend: White wins in 1 unless you stop it`,
 /// `White to move: swap or not`.
-fn goal_text(puzzle: &Puzzle, side: Color) -> String {
+#[must_use]
+pub fn goal_text(puzzle: &Puzzle, side: Color) -> String {
     let what = match puzzle.goal {
         Goal::Win => format!("win in {}", puzzle.depth),
         Goal::Defend => format!(

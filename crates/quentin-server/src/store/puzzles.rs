@@ -213,6 +213,25 @@ mod tests {
     }
 
     #[test]
+    fn the_days_run_through_the_set_and_neighbouring_days_differ() {
+        let count = 331;
+        let days: std::collections::HashSet<i64> = (20_000..20_000 + count)
+            .map(|d| daily_offset(d, count))
+            .collect();
+        assert_eq!(
+            days.len() as i64,
+            count,
+            "every puzzle once in {count} days"
+        );
+        for d in 20_000..20_100 {
+            let (a, b) = (daily_offset(d, count), daily_offset(d + 1, count));
+            assert!((a - b).abs() > 1, "days {d} and {}: {a} and {b}", d + 1);
+        }
+        assert_eq!(daily_offset(5, 0), 0);
+        assert!((0..7).contains(&daily_offset(-3, 7)));
+    }
+
+    #[test]
     fn a_retry_moves_nothing() {
         let rated = decide(
             AttemptFacts {
@@ -256,6 +275,34 @@ pub enum PuzzleQuery {
     },
     /// The player's stars in the course, each level solved ([`super::course`]).
     Course(PlayerId),
+    /// The puzzle of the day `day` (days since 1970, UTC) of `game`: the same on every
+    /// process that holds the same set ([`daily_offset`]).
+    Daily {
+        /// Its game.
+        game: Game,
+        /// The day.
+        day: i64,
+    },
+}
+
+/// How many puzzles of a game the store holds (`$1` the game's name): the daily choice's
+/// span. One statement for both stores.
+pub const DAILY_COUNT: &str = "SELECT count(*) FROM puzzles WHERE game = $1";
+
+/// The puzzle of a game (`$1`) at an offset (`$2`) in the order of the ids.
+pub const DAILY_AT: &str = "SELECT id, game, line, rating, deviation, volatility, attempts \
+    FROM puzzles WHERE game = $1 ORDER BY id LIMIT 1 OFFSET $2";
+
+/// Where the puzzle of day `day` stands among `count` puzzles ordered by id: a step of a
+/// large odd number a day, so that the days run through the whole set before one comes
+/// again (when `count` is odd or a power of two…) and neighbours by id (generated together,
+/// often alike) are not shown on neighbouring days. 0 for an empty set.
+#[must_use]
+pub fn daily_offset(day: i64, count: i64) -> i64 {
+    if count <= 0 {
+        return 0;
+    }
+    (i128::from(day) * 40_503 % i128::from(count)).rem_euclid(i128::from(count)) as i64
 }
 
 /// The store's answer to a [`PuzzleQuery`].

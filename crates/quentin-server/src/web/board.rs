@@ -16,6 +16,17 @@ const MARGIN: usize = 28;
 /// The position drawn; `last` (the last move's point) is ringed.
 #[must_use]
 pub fn svg(position: &Position, last: Option<Point>) -> String {
+    svg_linked(position, last, &|_| None)
+}
+
+/// [`svg`], each point for which `link` gives an address a link there (a puzzle's moves
+/// played by a click: the point's whole cell, named by its title).
+#[must_use]
+pub fn svg_linked(
+    position: &Position,
+    last: Option<Point>,
+    link: &dyn Fn(Point) -> Option<String>,
+) -> String {
     let size = position.size();
     let game = position.game();
     let side = 2 * MARGIN + size * CELL;
@@ -34,6 +45,21 @@ pub fn svg(position: &Position, last: Option<Point>) -> String {
             let p = Point::new(col, row);
             if let Some(color) = position.get(p) {
                 stone(&mut out, size, p, color, last == Some(p));
+            }
+        }
+    }
+    for row in 0..size {
+        for col in 0..size {
+            let p = Point::new(col, row);
+            if let Some(href) = link(p) {
+                let (x, y) = centre(size, p);
+                let _ = writeln!(
+                    out,
+                    "<a class=\"target\" href=\"{href}\"><rect x=\"{}\" y=\"{}\" width=\"{CELL}\" \
+                     height=\"{CELL}\"/><title>{p}</title></a>",
+                    x - CELL / 2,
+                    y - CELL / 2
+                );
             }
         }
     }

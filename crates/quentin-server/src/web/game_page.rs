@@ -19,7 +19,7 @@ use crate::hub::GameView;
 use crate::ids::{Millis, Seat};
 
 /// The script of a live page: the changing part replaced at each event, nothing else.
-const LIVE: &str = "<script>\n\
+pub(super) const LIVE: &str = "<script>\n\
     const live = document.getElementById('live');\n\
     const source = new EventSource(live.dataset.stream);\n\
     source.addEventListener('live', e => { live.innerHTML = e.data; });\n\

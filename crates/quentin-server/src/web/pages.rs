@@ -2,7 +2,7 @@
 //! leaderboards per game and size class, the message of the day), `/player/NAME` (ratings,
 //! recent games, tournaments; a banned player's says only that the account is closed) and
 //! `/tournament/ID` (settings, status, standings with the tie-breaks named, crosstable, the
-//! rounds' games).
+//! rounds' games; live while it is open or running, as a game's page is).
 
 use std::fmt::Write as _;
 
@@ -10,13 +10,13 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 
-use super::Web;
 use super::api::{Closed, player as named, tournament_id};
 use super::json::tiebreak_names;
 use super::page::{Keep, escape, frame, html, not_found};
+use super::{Web, game_page};
 use crate::hub::{GameView, TournamentView, shown_rating};
-use crate::tournament::points;
 use crate::tournament::standings::result_word;
+use crate::tournament::{Status, points};
 
 /// Games listed on a page, at most.
 const LISTED: usize = 50;
@@ -176,9 +176,31 @@ pub async fn tournament(
         },
         escape(&view.creator)
     );
-    body.push_str(&standings(&view));
-    body.push_str(&games(&view));
+    if matches!(view.status, Status::Open | Status::Running) {
+        let _ = write!(
+            body,
+            "<div id=\"live\" data-stream=\"/tournament/{}/live\">{}</div>\n{}",
+            view.id,
+            tournament_live(&view),
+            game_page::LIVE
+        );
+    } else {
+        body.push_str(&tournament_live(&view));
+    }
     html(&asked, Keep::Check, frame(&title, &description, &body))
+}
+
+/// The changing part of a tournament's page: its status, the standings, the crosstable, the
+/// rounds' games; what `/tournament/ID/live` sends at each change.
+#[must_use]
+pub fn tournament_live(view: &TournamentView) -> String {
+    let mut out = format!(
+        "<p class=\"status\">{}, round {} of {}.</p>\n",
+        view.status, view.round, view.rounds
+    );
+    out.push_str(&standings(view));
+    out.push_str(&games(view));
+    out
 }
 
 /// The standings with the tie-breaks named, then the crosstable.

@@ -1,8 +1,10 @@
 //! A game followed live: `/api/stream/game/ID` (NDJSON, or server-sent events when the client
 //! accepts `text/event-stream`) gives the game, then each move as it comes, the watchers'
 //! count when it changes, and the result, then ends; `/game/ID/live` gives a game page's
-//! changing part, drawn again at each change, as server-sent events. Each stream is counted
-//! among the game's watchers and in the metrics, and bounded per network block.
+//! changing part, drawn again at each change, as server-sent events; `/tournament/ID/live` a
+//! tournament page's (its standings after each game, each round), until it is over. Each
+//! stream is counted in the metrics and bounded per network block; a game's, among its
+//! watchers.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -20,10 +22,11 @@ use tokio::sync::watch;
 
 use super::bounds::Place;
 use super::page::api_not_found;
-use super::{Peer, Web, api, game_page, json as game_json};
+use super::{Peer, Web, api, game_page, json as game_json, pages};
 use crate::hub::{GameView, Watching};
-use crate::ids::{GameId, Seat};
+use crate::ids::{GameId, Seat, TournamentId};
 use crate::metrics::metrics;
+use crate::tournament::Status;
 
 /// How often a quiet stream says it is still there.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -203,6 +206,67 @@ pub async fn page(
     };
     let events = views(follow).map(|view| {
         Ok::<_, Infallible>(Event::default().event("live").data(game_page::live(&view)))
+    });
+    Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+        .into_response()
+}
+
+/// A tournament followed: the lobby's news (every tournament change is one), what was sent
+/// last, and whether it is over.
+struct Standing {
+    web: Web,
+    id: TournamentId,
+    news: watch::Receiver<u64>,
+    sent: Option<String>,
+    over: bool,
+    _counted: Counted,
+}
+
+/// `/tournament/ID/live`: the page's changing part, sent first and again whenever it changes,
+/// the last time when the tournament is over or cancelled.
+pub async fn tournament(
+    State(web): State<Web>,
+    Path(id): Path<String>,
+    Extension(peer): Extension<Peer>,
+) -> Response {
+    let now = web.ctx.clock.now();
+    let Some(id) = api::tournament_id(&id).filter(|&t| web.ctx.hub.tournament(t, now).is_some())
+    else {
+        return api_not_found("no such tournament");
+    };
+    let Some(place) = web.bounds.stream(peer.0) else {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many live streams from one network\n",
+        )
+            .into_response();
+    };
+    let standing = Standing {
+        news: web.ctx.hub.watch_lobby(),
+        web,
+        id,
+        sent: None,
+        over: false,
+        _counted: Counted::new(place, None),
+    };
+    let events = stream::unfold(standing, |mut s| async move {
+        loop {
+            if s.over {
+                return None;
+            }
+            if s.sent.is_some() {
+                s.news.changed().await.ok()?;
+            }
+            let view = s.web.ctx.hub.tournament(s.id, s.web.ctx.clock.now())?;
+            s.over = !matches!(view.status, Status::Open | Status::Running);
+            let part = pages::tournament_live(&view);
+            if s.sent.as_ref() != Some(&part) {
+                s.sent = Some(part.clone());
+                let event = Event::default().event("live").data(part);
+                return Some((Ok::<_, Infallible>(event), s));
+            }
+        }
     });
     Sse::new(events)
         .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))

@@ -12,7 +12,9 @@ use quentin_rules::Game;
 
 use crate::ids::PlayerId;
 use crate::store::course;
-use crate::store::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
+use crate::store::puzzles::{
+    self, Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide,
+};
 use crate::store::rows::shown;
 use crate::store::{Applied, RatingRow};
 use quentin_app::puzzle_rating::PROVISIONAL;
@@ -214,6 +216,16 @@ pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> R
                 stars.push((level, n));
             }
             PuzzleFound::Course(stars)
+        }
+        PuzzleQuery::Daily { game, day } => {
+            let name = game.name();
+            let count: i64 = client
+                .query_one(puzzles::DAILY_COUNT, &[&name])
+                .await?
+                .try_get(0)?;
+            let at = puzzles::daily_offset(*day, count);
+            let found = client.query_opt(puzzles::DAILY_AT, &[&name, &at]).await?;
+            PuzzleFound::Puzzle(found.as_ref().map(row_of).transpose()?)
         }
     })
 }

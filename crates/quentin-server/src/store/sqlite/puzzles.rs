@@ -8,7 +8,9 @@ use quentin_rules::Game;
 
 use crate::ids::PlayerId;
 use crate::store::course;
-use crate::store::puzzles::{Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide};
+use crate::store::puzzles::{
+    self, Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide,
+};
 use crate::store::rows::shown;
 use crate::store::sql::Sql;
 use crate::store::{Applied, RatingRow};
@@ -178,6 +180,23 @@ pub(super) fn query(conn: &Connection, query: &PuzzleQuery) -> Result<PuzzleFoun
                 })
                 .collect::<Result<_>>()?;
             PuzzleFound::Course(stars)
+        }
+        PuzzleQuery::Daily { game, day } => {
+            let name = game.name();
+            let count: i64 = conn.query_row(
+                &Sql::new(puzzles::DAILY_COUNT, Vec::new()).sqlite(),
+                [name],
+                |r| r.get(0),
+            )?;
+            let at = puzzles::daily_offset(*day, count);
+            let found = conn
+                .query_row(
+                    &Sql::new(puzzles::DAILY_AT, Vec::new()).sqlite(),
+                    params![name, at],
+                    puzzle_of,
+                )
+                .optional()?;
+            PuzzleFound::Puzzle(found.map(row_of).transpose()?)
         }
     })
 }
