@@ -82,6 +82,7 @@ mod server_tournaments;
 mod server_truth;
 mod server_web;
 mod server_web_browser;
+mod server_web_hostile;
 mod server_web_puzzles;
 mod solve;
 mod start_from;

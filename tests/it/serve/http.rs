@@ -24,9 +24,43 @@ impl Answer {
     }
 }
 
+/// A connection to 127.0.0.1:`port` from the loopback address `source` (another network
+/// block than 127.0.0.1's), through tokio's socket, which binds before it connects.
+pub fn connect_from(source: [u8; 4], port: u16) -> TcpStream {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket
+            .bind(std::net::SocketAddr::from((source, 0)))
+            .unwrap();
+        let stream = socket
+            .connect(std::net::SocketAddr::from(([127, 0, 0, 1], port)))
+            .await
+            .unwrap();
+        stream.into_std().unwrap()
+    })
+}
+
+/// `GET path` on 127.0.0.1:`port` from `source`; `None` when the server closed the
+/// connection without an answer (a refused place).
+pub fn get_from(source: [u8; 4], port: u16, path: &str) -> Option<Answer> {
+    let socket = connect_from(source, port);
+    socket.set_nonblocking(false).unwrap();
+    request(socket, path, &[])
+}
+
 /// `GET path` on 127.0.0.1:`port` with `extra` header lines (`If-None-Match: "..."`).
 pub fn get_with(port: u16, path: &str, extra: &[&str]) -> Answer {
-    let mut socket = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let socket = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    request(socket, path, extra).unwrap_or_else(|| panic!("no answer to {path}"))
+}
+
+/// `GET path` on `socket`, the answer read to its end; `None` when the server closed it
+/// without one.
+fn request(mut socket: TcpStream, path: &str, extra: &[&str]) -> Option<Answer> {
     socket.set_read_timeout(Some(super::TIMEOUT)).unwrap();
     let mut request = format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n");
     for line in extra {
@@ -34,12 +68,16 @@ pub fn get_with(port: u16, path: &str, extra: &[&str]) -> Answer {
         request.push_str("\r\n");
     }
     request.push_str("\r\n");
-    socket.write_all(request.as_bytes()).unwrap();
+    // A refused place is closed at once: the write or the read may find it gone.
+    socket.write_all(request.as_bytes()).ok()?;
     let mut answer = Vec::new();
-    socket.read_to_end(&mut answer).unwrap();
+    socket.read_to_end(&mut answer).ok()?;
+    if answer.is_empty() {
+        return None;
+    }
     let answer = String::from_utf8(answer).unwrap();
     let (head, body) = answer.split_once("\r\n\r\n").unwrap();
-    parse_head(head, body.to_string())
+    Some(parse_head(head, body.to_string()))
 }
 
 /// `GET path`.
