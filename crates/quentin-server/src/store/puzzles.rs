@@ -256,6 +256,8 @@ pub enum PuzzleQuery {
     },
     /// The player's stars in the course, each level solved ([`super::course`]).
     Course(PlayerId),
+    /// The vacation days the player took in the year ([`super::vacation`]).
+    Vacation(PlayerId, i32),
 }
 
 /// The store's answer to a [`PuzzleQuery`].
@@ -269,4 +271,6 @@ pub enum PuzzleFound {
     Leaders(Vec<(String, RatingRow)>),
     /// A player's stars in the course.
     Course(super::course::Stars),
+    /// The vacation days a player took in a year.
+    Vacation(u32),
 }

@@ -215,5 +215,12 @@ pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> R
             }
             PuzzleFound::Course(stars)
         }
+        PuzzleQuery::Vacation(player, year) => {
+            let taken: Option<i64> = client
+                .query_opt(crate::store::vacation::TAKEN, &[player, &i64::from(*year)])
+                .await?
+                .map(|r| r.get(0));
+            PuzzleFound::Vacation(u32::try_from(taken.unwrap_or(0)).unwrap_or(u32::MAX))
+        }
     })
 }
