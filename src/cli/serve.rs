@@ -70,6 +70,11 @@ pub struct ServeArgs {
     /// before it is deleted; a refused login is kept once a minute a network block.
     #[arg(long, value_name = "DAYS", default_value_t = 90)]
     keep_logins: u32,
+    /// Vacation days each player has a year (renewed on 1 January): taken ahead with
+    /// `vacation N`, or one by one when a correspondence clock runs out; 0 to 365.
+    #[arg(long, value_name = "DAYS", default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(0..=365))]
+    vacation_days: u32,
     /// Rated games a day between the same two players; the next are played casual.
     #[arg(long, value_name = "N", default_value_t = 3)]
     rated_games_per_pair: usize,
@@ -257,6 +262,7 @@ fn serve_options(args: &ServeArgs) -> Result<()> {
         web_public: args.web_public,
         registrations_per_hour: args.registrations_per_hour,
         keep_logins: args.keep_logins,
+        vacation_days: args.vacation_days,
         test_hooks: args.test_hooks,
         log_level: args.log_level.clone(),
         puzzles: crate::puzzles::shipped()

@@ -47,6 +47,7 @@ mod server_cluster_faults;
 mod server_cluster_freeze;
 mod server_cluster_ops;
 mod server_config;
+mod server_corr;
 mod server_crash;
 mod server_fair;
 mod server_faults;

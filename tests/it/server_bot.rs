@@ -230,7 +230,8 @@ fn every_refusal_of_the_protocol_says_why() {
 #[test]
 fn a_live_clock_and_a_correspondence_deadline_run_out() {
     let dir = scratch("server-bot-clocks");
-    let server = Server::start(&dir, &[]);
+    // No vacation days, which would save the correspondence clock (`server_corr.rs`).
+    let server = Server::start(&dir, &["--vacation-days", "0"]);
     let (ka, kb) = (key(&dir, "alice"), key(&dir, "bob"));
     let (mut a, mut b) = (server.bot(&ka), server.bot(&kb));
     a.ok("register alice");

@@ -18,8 +18,9 @@ fn seconds_left(bob: &mut serve::Bot, id: &str) -> i64 {
         .lines()
         .find(|l| l.starts_with(&format!("{id} ")))
         .unwrap_or_else(|| panic!("game {id} in {games}"));
+    // `... SECONDS CLOCK`: the clock's two words after the seconds.
     line.rsplit(' ')
-        .next()
+        .nth(2)
         .and_then(|s| s.strip_suffix('s'))
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("the seconds left in {line}"))

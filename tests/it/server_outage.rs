@@ -34,8 +34,9 @@ fn seconds_left(bob: &mut Bot, id: &str) -> i64 {
         .map(|l| l.trim_start_matches("= "))
         .find(|l| l.starts_with(&format!("{id} ")))
         .unwrap_or_else(|| panic!("{games}"));
+    // `... SECONDS CLOCK`: the clock's two words after the seconds.
     line.rsplit(' ')
-        .next()
+        .nth(2)
         .and_then(|s| s.trim_end_matches('s').parse().ok())
         .unwrap_or_else(|| panic!("{line}"))
 }

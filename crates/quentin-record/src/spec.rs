@@ -18,6 +18,30 @@ pub enum TimeControl {
     },
     /// A correspondence game: `days` for each move.
     Days(u32),
+    /// A correspondence game with a time bank, as Little Golem's: `hours` in the bank at the
+    /// start, `increment` hours added after each move, the bank never more than `hours`.
+    Bank {
+        /// Hours in the bank at the start, and the most it ever holds after a move.
+        hours: u32,
+        /// Hours added after each of the player's moves.
+        increment: u32,
+    },
+}
+
+/// The most hours a time bank holds: 2000 (83 days 8 hours).
+pub const MAX_BANK_HOURS: u32 = 2000;
+
+const HOUR_MS: i64 = 3_600_000;
+const DAY_MS: i64 = 86_400_000;
+
+/// `9d 12h`, `10d`, `12h`: hours as days and hours, as the screens show a bank.
+#[must_use]
+pub fn days_and_hours(hours: u32) -> String {
+    match (hours / 24, hours % 24) {
+        (0, h) => format!("{h}h"),
+        (d, 0) => format!("{d}d"),
+        (d, h) => format!("{d}d {h}h"),
+    }
 }
 
 impl TimeControl {
@@ -26,8 +50,16 @@ impl TimeControl {
     pub fn start_ms(self) -> i64 {
         match self {
             TimeControl::Live { minutes, .. } => i64::from(minutes) * 60_000,
-            TimeControl::Days(days) => i64::from(days) * 86_400_000,
+            TimeControl::Days(days) => i64::from(days) * DAY_MS,
+            TimeControl::Bank { hours, .. } => i64::from(hours) * HOUR_MS,
         }
+    }
+
+    /// Whether the game is by correspondence (days a move, or a time bank): played slowly,
+    /// in no bound of live games, and given vacation days.
+    #[must_use]
+    pub fn correspondence(self) -> bool {
+        !matches!(self, TimeControl::Live { .. })
     }
 
     /// Below how many milliseconds a running clock is low on time: a tenth of the start, from
@@ -36,17 +68,18 @@ impl TimeControl {
     pub fn low_ms(self) -> i64 {
         match self {
             TimeControl::Live { .. } => (self.start_ms() / 10).clamp(10_000, 30_000),
-            TimeControl::Days(_) => self.start_ms() / 10,
+            TimeControl::Days(_) | TimeControl::Bank { .. } => self.start_ms() / 10,
         }
     }
 
     /// How long each player has for their first move before the game is aborted: 30 s, or a
-    /// tenth of a live game's time when that is shorter; a day by correspondence.
+    /// tenth of a live game's time when that is shorter; a day by correspondence (a bank's
+    /// too).
     #[must_use]
     pub fn first_move_ms(self) -> i64 {
         match self {
             TimeControl::Live { .. } => (self.start_ms() / 10).min(30_000),
-            TimeControl::Days(_) => 86_400_000,
+            TimeControl::Days(_) | TimeControl::Bank { .. } => DAY_MS,
         }
     }
 
@@ -57,6 +90,11 @@ impl TimeControl {
             TimeControl::Live { increment, .. } => left + i64::from(increment) * 1000,
             // Each move has its days afresh.
             TimeControl::Days(_) => self.start_ms(),
+            // The increment added, the bank capped at its start (vacation days given above it
+            // are capped too once the player moves).
+            TimeControl::Bank { increment, .. } => {
+                (left + i64::from(increment) * HOUR_MS).min(self.start_ms())
+            }
         }
     }
 
@@ -96,21 +134,56 @@ impl TimeControl {
             .ok_or_else(|| "bad days: from 1 to 30 a move".to_string())
     }
 
+    /// Reads a bank's `HOURS+INCREMENT` (`240+36`): 1 to [`MAX_BANK_HOURS`] hours, an
+    /// increment of at most the bank.
+    ///
+    /// # Errors
+    /// The reason, in words.
+    pub fn parse_bank(text: &str) -> Result<TimeControl, String> {
+        let (h, i) = text
+            .split_once('+')
+            .ok_or_else(|| format!("bad bank {}: say HOURS+INCREMENT, e.g. 240+36", shown(text)))?;
+        let hours: u32 = h
+            .parse()
+            .ok()
+            .filter(|h| (1..=MAX_BANK_HOURS).contains(h))
+            .ok_or_else(|| format!("bad bank: from 1 to {MAX_BANK_HOURS} hours"))?;
+        let increment: u32 =
+            i.parse().ok().filter(|i| *i <= hours).ok_or_else(|| {
+                format!("bad bank: an increment from 0 to {hours} hours (the bank)")
+            })?;
+        Ok(TimeControl::Bank { hours, increment })
+    }
+
+    /// The words of the bot protocol that ask for it: `clock 10+5`, `days 3`, `bank 240+36`.
+    #[must_use]
+    pub fn words(self) -> String {
+        match self {
+            TimeControl::Live { minutes, increment } => format!("clock {minutes}+{increment}"),
+            TimeControl::Days(d) => format!("days {d}"),
+            TimeControl::Bank { hours, increment } => format!("bank {hours}+{increment}"),
+        }
+    }
+
     /// The words the store keeps and [`TimeControl::from_stored`] reads back.
     #[must_use]
     pub fn stored(self) -> String {
         match self {
             TimeControl::Live { minutes, increment } => format!("{minutes}+{increment}"),
             TimeControl::Days(d) => format!("{d}d"),
+            TimeControl::Bank { hours, increment } => format!("{hours}+{increment}h"),
         }
     }
 
     /// Reads what [`TimeControl::stored`] wrote.
     #[must_use]
     pub fn from_stored(text: &str) -> Option<TimeControl> {
-        match text.strip_suffix('d') {
-            Some(days) => TimeControl::parse_days(days).ok(),
-            None => TimeControl::parse_live(text).ok(),
+        if let Some(days) = text.strip_suffix('d') {
+            TimeControl::parse_days(days).ok()
+        } else if let Some(bank) = text.strip_suffix('h') {
+            TimeControl::parse_bank(bank).ok()
+        } else {
+            TimeControl::parse_live(text).ok()
         }
     }
 }
@@ -121,6 +194,12 @@ impl fmt::Display for TimeControl {
             TimeControl::Live { minutes, increment } => write!(f, "{minutes}+{increment}"),
             TimeControl::Days(1) => f.write_str("1 day a move"),
             TimeControl::Days(d) => write!(f, "{d} days a move"),
+            TimeControl::Bank { hours, increment } => write!(
+                f,
+                "bank {} +{}",
+                days_and_hours(*hours),
+                days_and_hours(*increment)
+            ),
         }
     }
 }
@@ -191,7 +270,7 @@ impl Spec {
     }
 
     /// Reads the bot protocol's `GAME [size N] [pie on|off] [pieces N] [first me|you|random]
-    /// [clock M+I | days D] [rated|casual] [to NAME]`.
+    /// [clock M+I | days D | bank H+I] [rated|casual] [to NAME]`.
     ///
     /// # Errors
     /// The reason, in words.
@@ -235,6 +314,7 @@ impl Spec {
                 }
                 "clock" => spec.clock = TimeControl::parse_live(value()?)?,
                 "days" => spec.clock = TimeControl::parse_days(value()?)?,
+                "bank" => spec.clock = TimeControl::parse_bank(value()?)?,
                 "rated" => spec.rated = true,
                 "casual" => spec.rated = false,
                 "to" => spec.to = Some(value()?.to_string()),

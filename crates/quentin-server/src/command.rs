@@ -20,6 +20,8 @@ pub enum GameCommand {
     /// The game's screen is shown to the player: in a tournament game, the timer of their
     /// first move starts now (once).
     Shown,
+    /// The player's vacation: this many hours more on their clock, in a correspondence game.
+    Vacation(u32),
 }
 
 /// What a command did.

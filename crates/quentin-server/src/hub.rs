@@ -29,6 +29,7 @@ mod puzzles;
 mod route;
 mod summons;
 mod tournaments;
+mod vacation;
 mod views;
 
 use std::collections::{BTreeMap, HashMap};
@@ -60,6 +61,7 @@ pub use summons::InTournament;
 #[cfg(test)]
 pub use tournaments::TournamentGame;
 pub use tournaments::TournamentView;
+pub use vacation::{DEFAULT_VACATION_DAYS, Vacation};
 pub use views::{
     ChallengeView, GameView, OnlinePlayer, PROVISIONAL, Standing, shown_rating, signed,
 };
@@ -71,6 +73,8 @@ pub struct HubLimits {
     pub challenges_per_player: usize,
     /// The limits of fair play ([`FairLimits`]).
     pub fair: FairLimits,
+    /// Vacation days a player has a year (`--vacation-days`, `hub/vacation.rs`).
+    pub vacation_days: u32,
 }
 
 impl Default for HubLimits {
@@ -78,6 +82,7 @@ impl Default for HubLimits {
         HubLimits {
             challenges_per_player: 10,
             fair: FairLimits::default(),
+            vacation_days: DEFAULT_VACATION_DAYS,
         }
     }
 }
@@ -293,6 +298,9 @@ pub struct Hub {
     lobby_turn: Turn,
     /// Held by the end of a rated game, from its check to its commit.
     ratings_turn: Turn,
+    /// Held while a vacation day is taken for a player whose clock ran out
+    /// (`hub/vacation.rs`): one day for one running out, however many ticks see it.
+    vacation_turn: Turn,
     /// The other processes on the same database, if any.
     peers: OnceLock<Arc<dyn Peers>>,
     /// The sanctions in force, as the ledger last said (`hub/moderate.rs`).
@@ -395,6 +403,7 @@ impl Hub {
             store,
             lobby_turn: Turn::default(),
             ratings_turn: Turn::default(),
+            vacation_turn: Turn::default(),
             peers: OnceLock::new(),
             sanctions: watch::channel(Arc::default()).0,
         }

@@ -27,7 +27,6 @@ use ratatui::layout::Rect;
 use ratatui::{TerminalOptions, Viewport};
 
 use super::channel::{Ended, Inbox, Input, Keys, Out};
-use super::spec::TimeControl;
 use crate::context::{Context, Presence};
 use crate::ids::{GameId, PlayerId};
 use crate::who::Who;
@@ -425,7 +424,7 @@ fn running_live_game(ctx: &Context, me: PlayerId) -> Option<GameId> {
     ctx.hub
         .games_of(me, ctx.clock.now(), 100)
         .into_iter()
-        .filter(|g| g.result.is_none() && matches!(g.clock, TimeControl::Live { .. }))
+        .filter(|g| g.result.is_none() && !g.clock.correspondence())
         .map(|g| g.id)
         .next()
 }

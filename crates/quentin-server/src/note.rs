@@ -281,6 +281,7 @@ fn command_words(command: GameCommand) -> String {
         GameCommand::Decline => "decline".to_string(),
         GameCommand::Abort => "abort".to_string(),
         GameCommand::Shown => "shown".to_string(),
+        GameCommand::Vacation(hours) => format!("vacation {hours}"),
     }
 }
 
@@ -293,6 +294,7 @@ fn command_of(words: &[&str]) -> Option<GameCommand> {
         ["decline"] => GameCommand::Decline,
         ["abort"] => GameCommand::Abort,
         ["shown"] => GameCommand::Shown,
+        ["vacation", hours] => GameCommand::Vacation(hours.parse().ok()?),
         _ => return None,
     })
 }
@@ -491,6 +493,7 @@ mod tests {
             Some(GameCommand::Decline),
             Some(GameCommand::Abort),
             Some(GameCommand::Shown),
+            Some(GameCommand::Vacation(48)),
             None,
         ] {
             notes.push(Note::Ask {

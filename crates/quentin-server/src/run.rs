@@ -65,6 +65,8 @@ pub struct ServeOptions {
     pub registrations_per_hour: usize,
     /// Days each login's key, address and time are kept (`--keep-logins`).
     pub keep_logins: u32,
+    /// Vacation days each player has a year (`--vacation-days`).
+    pub vacation_days: u32,
     /// Where to serve the metrics (Prometheus's text format at `/metrics`), if anywhere.
     pub metrics: Option<String>,
     /// Where to serve the web pages and the HTTP API, if anywhere (`--web`).

@@ -21,6 +21,7 @@ pub(crate) mod sql;
 pub(crate) mod sqlite;
 pub mod tables;
 pub mod tournaments;
+pub mod vacation;
 mod writer;
 
 use std::fmt;
@@ -262,6 +263,19 @@ pub enum Change {
     /// A level of the course solved: its stars kept, or raised when better than those kept
     /// ([`course`]).
     Course(course::Solved),
+    /// Vacation days taken by a player ([`vacation`]): done, or [`Applied::Taken`] when they
+    /// have fewer left (nothing written).
+    Vacation(vacation::Take),
+    /// A player's vacation given to game `game`: its clocks now `left`, its turn still begun
+    /// at `since` (written by the game's owner only, as a move is).
+    MoreTime {
+        /// The game.
+        game: GameId,
+        /// The clocks after.
+        left: [Millis; 2],
+        /// When its turn began (unchanged).
+        since: Moment,
+    },
 }
 
 impl Change {
@@ -269,7 +283,9 @@ impl Change {
     #[must_use]
     pub fn game(&self) -> Option<GameId> {
         match self {
-            Change::AddAction { game, .. } | Change::TakeBack { game, .. } => Some(*game),
+            Change::AddAction { game, .. }
+            | Change::TakeBack { game, .. }
+            | Change::MoreTime { game, .. } => Some(*game),
             Change::StartGame(row) if row.id != GameId(0) => Some(row.id),
             _ => None,
         }

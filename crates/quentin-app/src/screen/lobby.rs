@@ -96,6 +96,10 @@ pub enum Ask {
     Withdraw(i64),
     /// Open game `id` (one's own, or to watch).
     Open(i64),
+    /// Open the game where it is the player's move whose clock runs out soonest (`n`).
+    Next,
+    /// Say the player's vacation days left (`v`), or take one day ahead (`V`).
+    Vacation(Option<u32>),
     /// Make this challenge.
     Challenge(Spec),
     /// Open the puzzles.
@@ -313,6 +317,9 @@ impl Lobby {
             }
             KeyCode::Char('?') => self.help = true,
             KeyCode::Char('p') => return Ask::Puzzles,
+            KeyCode::Char('n') => return Ask::Next,
+            KeyCode::Char('v') => return Ask::Vacation(None),
+            KeyCode::Char('V') => return Ask::Vacation(Some(1)),
             KeyCode::Char('l') => return Ask::Course,
             KeyCode::Char('o') => return Ask::Operators,
             KeyCode::Char('q') | KeyCode::Esc => return Ask::Quit,

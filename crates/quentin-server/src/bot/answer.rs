@@ -8,12 +8,11 @@ use quentin_rules::{Action, Color, Game};
 use super::command::ParseError;
 use super::{puzzle, tournament};
 use crate::context::session;
-use crate::hub::{ChallengeView, GameView, Refusal, TournamentView};
+use crate::hub::{ChallengeView, GameView, Refusal, TournamentView, Vacation};
 use crate::ids::{ChallengeId, GameId, PlayerId, Seat};
 use crate::moderation::OrderRefusal;
 use crate::present::tournament_summary;
 use crate::puzzles::{self, PuzzleRefusal, Served};
-use crate::spec::TimeControl;
 use crate::store::RatingRow;
 use crate::tournament::{TournamentId, TournamentRefusal};
 
@@ -64,6 +63,10 @@ pub enum Outcome {
     },
     /// `record`: the game's record.
     Record(String),
+    /// `next`: the game where it is the player's move whose clock runs out soonest, if any.
+    Next(Option<GameId>),
+    /// `vacation [N]`: the days left and taken (and the games given more time).
+    Vacation(Vacation),
     /// `takeback ID`: asked, for this many actions.
     TakebackAsked(usize),
     /// `takeback ID yes`: this many actions taken back.
@@ -190,6 +193,8 @@ fn said(outcome: &Outcome) -> String {
             me,
         } => games(page, *more, *json, *skip, *me),
         Outcome::Record(record) => record.trim_end().to_string(),
+        Outcome::Next(game) => game.map_or_else(|| "none".to_string(), |g| g.to_string()),
+        Outcome::Vacation(vacation) => vacation.words(),
         Outcome::TakebackAsked(n) => format!("asked {n}"),
         Outcome::TakenBack(n) => format!("taken {n}"),
         Outcome::RematchDeclined => "declined".to_string(),
@@ -258,10 +263,7 @@ fn challenges(page: &[ChallengeView], more: usize, game: Option<Game>) -> String
 /// [to NAME]`, WHO the challenger's name, `acceptor` or `random`; the pieces for the games
 /// played with pieces in hand only (Quint).
 fn challenge_line(view: &ChallengeView) -> String {
-    let clock = match view.clock {
-        TimeControl::Live { .. } => format!("clock {}", view.clock.stored()),
-        TimeControl::Days(d) => format!("days {d}"),
-    };
+    let clock = view.clock.words();
     let pieces = if view.setup.game.piece_options().is_empty() {
         String::new()
     } else {
@@ -309,7 +311,8 @@ fn state(game: &GameView, seat: Seat) -> String {
     }
 }
 
-/// `ID GAME SIZE OPPONENT COLOUR STATE LEFT`: `12 quentin 5 bob black turn 598s`.
+/// `ID GAME SIZE OPPONENT COLOUR STATE LEFT CLOCK`: `12 quentin 5 bob black turn 598s clock
+/// 10+5` (CLOCK as a challenge asks for it: `clock M+I`, `days D`, `bank H+I`).
 fn game_line(game: &GameView, me: PlayerId) -> String {
     let seat = game.seat(me).unwrap_or(Seat::First);
     let mut line = format!(
@@ -321,7 +324,12 @@ fn game_line(game: &GameView, me: PlayerId) -> String {
         game.color(seat),
         state(game, seat)
     );
-    let _ = write!(line, " {}s", game.left[seat].whole_seconds());
+    let _ = write!(
+        line,
+        " {}s {}",
+        game.left[seat].whole_seconds(),
+        game.clock.words()
+    );
     line
 }
 

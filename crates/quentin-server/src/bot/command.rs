@@ -78,6 +78,10 @@ pub enum BotCommand {
         /// How many to leave out.
         skip: usize,
     },
+    /// `next`: the game where it is the player's move whose clock runs out soonest.
+    Next,
+    /// `vacation`: the days left and taken this year; `vacation N`: N days taken ahead.
+    Vacation(Option<u32>),
     /// `tournaments`.
     Tournaments,
     /// `tournament ID`: its standings and games.
@@ -220,6 +224,8 @@ impl BotCommand {
             BotCommand::Wait(_) => "wait",
             BotCommand::Record(_) => "record",
             BotCommand::Games { .. } => "games",
+            BotCommand::Next => "next",
+            BotCommand::Vacation(_) => "vacation",
             BotCommand::Tournaments => "tournaments",
             BotCommand::Tournament(_)
             | BotCommand::CreateTournament(_)
@@ -260,7 +266,7 @@ impl BotCommand {
 /// protocol is here (the operators' orders too, [`ORDER_WORDS`]); a word it does not know is
 /// answered as unknown to a registered player, and `register first` to anyone else
 /// ([`UNKNOWN_WORD`]).
-pub const GATES: [(&str, Gate); 22] = [
+pub const GATES: [(&str, Gate); 24] = [
     ("quit", Gate::Anyone),
     ("motd", Gate::Anyone),
     ("register", Gate::Newcomer),
@@ -278,6 +284,8 @@ pub const GATES: [(&str, Gate); 22] = [
     ("takeback", Gate::Player),
     ("record", Gate::Player),
     ("games", Gate::Player),
+    ("next", Gate::Player),
+    ("vacation", Gate::Player),
     ("tournaments", Gate::Player),
     ("tournament", Gate::Player),
     ("join", Gate::Player),
@@ -387,6 +395,17 @@ fn parse_words(word: &str, words: &[&str]) -> Result<BotCommand, String> {
         "wait" => BotCommand::Wait(GameId(id_of(words)?)),
         "record" => BotCommand::Record(GameId(id_of(words)?)),
         "games" => games(args)?,
+        "next" if args.is_empty() => BotCommand::Next,
+        "next" => return Err("next takes no words after it".to_string()),
+        "vacation" => {
+            match args {
+                [] => BotCommand::Vacation(None),
+                [days] => BotCommand::Vacation(Some(days.parse().map_err(|_| {
+                    format!("bad days {}: vacation N, a number of days", shown(days))
+                })?)),
+                _ => return Err("vacation [N]".to_string()),
+            }
+        }
         "puzzle" => puzzle(args)?,
         "solve" => solve(args)?,
         word => return Err(format!("unknown command {}", shown(word))),

@@ -128,6 +128,13 @@ async fn command_of(
                 me,
             }
         }
+        BotCommand::Next => Outcome::Next(hub.next_game(me(who)?, now)),
+        BotCommand::Vacation(None) => Outcome::Vacation(hub.vacation(me(who)?, now).await?),
+        BotCommand::Vacation(Some(days)) => Outcome::Vacation(
+            hub.take_vacation(me(who)?, days, None, now)
+                .await
+                .map_err(|e| Refused::Said(e.to_string()))?,
+        ),
         BotCommand::Tournaments => Outcome::Tournaments(hub.tournaments(now)),
         BotCommand::Tournament(id) => Outcome::Tournament(
             hub.tournament(id, now)

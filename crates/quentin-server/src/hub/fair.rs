@@ -86,7 +86,7 @@ impl Inner {
         player: PlayerId,
         clock: TimeControl,
     ) -> Result<(), Refusal> {
-        if matches!(clock, TimeControl::Days(_)) {
+        if clock.correspondence() {
             return Ok(());
         }
         let most = self.limits.fair.live_games;
@@ -120,7 +120,7 @@ impl Inner {
             .games
             .values()
             .filter(|g| g.row.result.is_none() && g.row.players.contains(&player))
-            .filter(|g| !matches!(g.row.clock, TimeControl::Days(_)))
+            .filter(|g| !g.row.clock.correspondence())
             .filter(|g| {
                 self.in_tournament(g.row.id)
                     .is_none_or(|t| !entered.contains(&t.id))

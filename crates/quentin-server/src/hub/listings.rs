@@ -5,13 +5,13 @@
 //! how many to skip).
 //!
 //! The `Hub` methods here: `challenges_page`, `lobby_challenges`, `has_open_challenge`,
-//! `games_page`.
+//! `games_page`, `next_game`.
 
 use quentin_rules::Game;
 
 use super::views::{ChallengeView, GameView};
 use super::{ChallengeRow, Hub};
-use crate::ids::{ChallengeId, Moment, PlayerId};
+use crate::ids::{ChallengeId, GameId, Moment, PlayerId};
 
 /// Whether `viewer` may see challenge `c`: one made to another player is not listed to them.
 fn seen_by(c: &ChallengeRow, viewer: PlayerId) -> bool {
@@ -106,5 +106,27 @@ impl Hub {
             .map(|g| inner.view(g, now))
             .collect();
         (page, all.count())
+    }
+
+    /// The game where it is `player`'s move whose clock runs out soonest at `now` (Little
+    /// Golem's "next game"), the first move's timer counted for a first move; `None` when it
+    /// is their move nowhere.
+    #[must_use]
+    pub fn next_game(&self, player: PlayerId, now: Moment) -> Option<GameId> {
+        let inner = self.lock();
+        inner
+            .games
+            .values()
+            .filter_map(|g| {
+                let seat = g.to_move()?;
+                (g.row.players[seat] == player).then_some(g)
+            })
+            .min_by_key(|g| {
+                let left = g
+                    .first_move_left(now)
+                    .or_else(|| g.to_move().map(|seat| g.left_at(now)[seat]));
+                (left, g.row.id)
+            })
+            .map(|g| g.row.id)
     }
 }

@@ -3,7 +3,8 @@
 //! by the rules, and is committed to the store before memory changes and anyone is told.
 //!
 //! The `Hub` methods here: `seat`, `play`, `play_here`, `resign`, `resign_here`, `tick`,
-//! `out_of_time`, `end`, `start_end`, `act_here`, `check`.
+//! `out_of_time`, `end`, `start_end`, `act_here`, `check`. (A correspondence clock that runs
+//! out may be saved by a vacation day: `hub/vacation.rs`.)
 
 use std::collections::HashMap;
 
@@ -224,6 +225,11 @@ impl Hub {
             .collect();
         let mut ending = Vec::new();
         for (id, turn) in due {
+            // A correspondence clock run out with a vacation day left: the day is taken, and
+            // the game goes on (`hub/vacation.rs`).
+            if self.vacation_saves(id, now).await {
+                continue;
+            }
             // A change of the game in flight: it sees the flag itself, or the next tick does.
             let Ok(turn) = turn.try_lock_owned() else {
                 continue;
@@ -261,7 +267,7 @@ impl Hub {
     }
 
     /// Whether the player to move in game `id` has no time left at `now`.
-    fn out_of_time(&self, id: GameId, now: Moment) -> bool {
+    pub(super) fn out_of_time(&self, id: GameId, now: Moment) -> bool {
         self.lock().games.get(&id).is_some_and(|g| g.flagged(now))
     }
 
@@ -398,6 +404,10 @@ impl Hub {
                 .map(|()| Outcome::Done),
             GameCommand::Shown => self
                 .shown_here(player, id, now)
+                .await
+                .map(|()| Outcome::Done),
+            GameCommand::Vacation(hours) => self
+                .more_time_here(player, id, hours, now)
                 .await
                 .map(|()| Outcome::Done),
         }

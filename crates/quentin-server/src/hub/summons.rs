@@ -7,7 +7,6 @@
 
 use super::{GameCommand, Hub, Inner, Refusal};
 use crate::ids::{GameId, Moment, PlayerId};
-use crate::spec::TimeControl;
 use crate::store::Change;
 use crate::tournament::{Kind, Status, TournamentId};
 
@@ -69,7 +68,7 @@ impl Hub {
                 inner.games.get(g).is_some_and(|l| {
                     l.row.result.is_none()
                         && l.row.players.contains(&player)
-                        && matches!(l.row.clock, TimeControl::Live { .. })
+                        && !l.row.clock.correspondence()
                 })
             })
             .filter_map(|g| Some((g, inner.in_tournament(g)?)))

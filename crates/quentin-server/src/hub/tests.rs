@@ -9,9 +9,14 @@ use quentin_rules::{Action, Game, Point};
 /// A hub on a new store, fair play's limits out of the way (`tests/it/server_fair.rs` tests
 /// them through the real server).
 fn hub() -> (tempfile::TempDir, Hub) {
+    hub_with(unlimited())
+}
+
+/// A hub on a new store with `limits`.
+fn hub_with(limits: HubLimits) -> (tempfile::TempDir, Hub) {
     let dir = tempfile::tempdir().unwrap();
     let store = Sqlite::open(&dir.path().join("server.db")).unwrap();
-    (dir, Hub::open(store, unlimited(), Moment(1_000)).unwrap())
+    (dir, Hub::open(store, limits, Moment(1_000)).unwrap())
 }
 
 /// The hub's limits with fair play's out of the way.
@@ -181,7 +186,11 @@ async fn everything_comes_back_from_the_store_and_downtime_is_charged_to_nobody(
 
 #[tokio::test]
 async fn a_move_after_the_flag_fell_loses_on_time_and_correspondence_has_days_a_move() {
-    let (_dir, hub) = hub();
+    // No vacation days, which would save a correspondence clock (`hub/vacation.rs`).
+    let (_dir, hub) = hub_with(HubLimits {
+        vacation_days: 0,
+        ..unlimited()
+    });
     let (a, _) = hub.register("ka", "alice", Moment(0)).await.unwrap();
     let (b, _) = hub.register("kb", "bob", Moment(0)).await.unwrap();
     let live = hub
@@ -583,6 +592,7 @@ fn each_hub_file_lists_the_hub_methods_it_holds() {
         ("route.rs", include_str!("route.rs")),
         ("summons.rs", include_str!("summons.rs")),
         ("tournaments.rs", include_str!("tournaments.rs")),
+        ("vacation.rs", include_str!("vacation.rs")),
         ("views.rs", include_str!("views.rs")),
     ];
     for (name, text) in files {

@@ -137,6 +137,21 @@ impl Glue for LobbyGlue<'_> {
             Ask::Course => return Some(Next::Course),
             Ask::Operators => return Some(Next::Operators),
             Ask::Open(id) => return Some(Next::Game(GameId(id))),
+            Ask::Vacation(None) => match ctx.hub.vacation(me, now).await {
+                Ok(v) => lobby.say(
+                    format!("Vacation: {}. V takes a day ahead.", v.words()),
+                    false,
+                ),
+                Err(refusal) => lobby.say(refusal.to_string(), true),
+            },
+            Ask::Vacation(Some(days)) => match ctx.hub.take_vacation(me, days, None, now).await {
+                Ok(v) => lobby.say(format!("Vacation taken: {}.", v.words()), false),
+                Err(refusal) => lobby.say(refusal.to_string(), true),
+            },
+            Ask::Next => match ctx.hub.next_game(me, now) {
+                Some(id) => return Some(Next::Game(id)),
+                None => lobby.say("No game of yours waits for your move.".to_string(), false),
+            },
             Ask::Accept(id) => match ctx.hub.accept(me, ChallengeId(id), now).await {
                 Ok((id, _)) => return Some(Next::Game(id)),
                 Err(refusal) => lobby.say(refusal.to_string(), true),

@@ -159,6 +159,7 @@ fn open_store(
     let limits = HubLimits {
         challenges_per_player: options.challenges_per_player,
         fair: options.fair,
+        vacation_days: options.vacation_days,
     };
     let Some(url) = &options.database else {
         let path = options.data.join("server.db");

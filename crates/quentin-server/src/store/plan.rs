@@ -35,6 +35,9 @@ pub struct Need {
     /// locked until the commit, so that two games of one player ending at once on two
     /// processes both count, one after the other.
     pub ratings: Option<([PlayerId; 2], RatingKey)>,
+    /// The vacation days this player took in this year (locked until the commit: two days
+    /// taken at once on two processes count one after the other).
+    pub vacation: Option<(PlayerId, i32)>,
 }
 
 /// What a backend read for a change, in its transaction: what its [`Need`] named.
@@ -47,6 +50,8 @@ pub struct Facts {
     /// The ratings, player 1's first; a player without a row has a new player's
     /// ([`RatingRow::default`]).
     pub ratings: Option<[RatingRow; 2]>,
+    /// The vacation days taken (0 without a row).
+    pub vacation: Option<u32>,
 }
 
 /// A write of a change, carried out by each backend in its own SQL.
@@ -113,6 +118,24 @@ pub enum Write {
     Forgive(Millis),
     /// A level of the course solved: its row, or its stars raised when better than those kept.
     Course(Solved),
+    /// The vacation days a player took in a year, now `taken`.
+    Vacation {
+        /// The player.
+        player: PlayerId,
+        /// The year.
+        year: i32,
+        /// The days taken in all.
+        taken: u32,
+    },
+    /// A message left to a player, read at their next lobby or `messages`.
+    Message {
+        /// The player.
+        player: PlayerId,
+        /// When.
+        at: Moment,
+        /// The words.
+        text: String,
+    },
 }
 
 /// What the change gives once its writes are made.
@@ -187,6 +210,10 @@ pub fn need(change: &Change) -> Need {
             ratings: rated(ratings),
             ..Need::default()
         },
+        Change::Vacation(take) => Need {
+            vacation: Some((take.player, take.year)),
+            ..Need::default()
+        },
         _ => Need::default(),
     }
 }
@@ -258,10 +285,36 @@ pub fn decide(change: &Change, facts: &Facts) -> Result<Decision> {
             }
             Decision::done(vec![Write::Course(solved.clone())])
         }
+        Change::Vacation(take) => vacation(take, facts.vacation.ok_or_else(missing)?),
+        // The game's turn goes on from when it began: only its clocks change.
+        Change::MoreTime { game, left, since } => Decision::done(vec![Write::Clocks {
+            game: *game,
+            left: *left,
+            at: *since,
+        }]),
         Change::AddPuzzles(_) | Change::Attempt(_) | Change::Tournament(_) => {
             anyhow::bail!("a change decided in a module of its own")
         }
     })
+}
+
+/// Vacation days taken, when the player has that many left of the year's allowance: their
+/// count raised, a message left to each player told; else nothing ([`Applied::Taken`]).
+fn vacation(take: &super::vacation::Take, taken: u32) -> Decision {
+    if take.days == 0 || taken.saturating_add(take.days) > take.allowance {
+        return refused(Applied::Taken);
+    }
+    let mut writes = vec![Write::Vacation {
+        player: take.player,
+        year: take.year,
+        taken: taken + take.days,
+    }];
+    writes.extend(take.told.iter().map(|(player, text)| Write::Message {
+        player: *player,
+        at: take.at,
+        text: text.clone(),
+    }));
+    Decision::done(writes)
 }
 
 fn refused(applied: Applied) -> Decision {

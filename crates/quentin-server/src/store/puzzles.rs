@@ -283,6 +283,8 @@ pub enum PuzzleQuery {
         /// The day.
         day: i64,
     },
+    /// The vacation days the player took in the year ([`super::vacation`]).
+    Vacation(PlayerId, i32),
 }
 
 /// How many puzzles of a game the store holds (`$1` the game's name): the daily choice's
@@ -316,4 +318,6 @@ pub enum PuzzleFound {
     Leaders(Vec<(String, RatingRow)>),
     /// A player's stars in the course.
     Course(super::course::Stars),
+    /// The vacation days a player took in a year.
+    Vacation(u32),
 }

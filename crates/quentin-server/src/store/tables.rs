@@ -218,6 +218,10 @@ pub const TABLES: &[Table] = &[
             ("at", Int),
         ],
     ),
+    table(
+        "vacations",
+        &[("player", Int), ("year", Int), ("taken", Int)],
+    ),
     Table {
         name: "tournament_directors",
         held: Held::Lease,

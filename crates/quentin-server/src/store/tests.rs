@@ -454,3 +454,43 @@ fn course_case(store: &mut Either) {
         .unwrap_err();
     assert!(format!("{error:#}").contains("brique/1/1"), "{error:#}");
 }
+
+#[test]
+fn vacation_days_are_counted_by_year_and_the_opponents_told() {
+    each_store("vacation", vacation_case);
+}
+
+fn vacation_case(store: &mut Either) {
+    let take = |days: u32, year: i32| {
+        Change::Vacation(vacation::Take {
+            player: PlayerId(1),
+            year,
+            days,
+            allowance: 20,
+            at: Moment(5),
+            told: vec![(PlayerId(2), format!("alice takes {days} days"))],
+        })
+    };
+    let taken = |store: &mut Either, year: i32| match store
+        .puzzles(&puzzles::PuzzleQuery::Vacation(PlayerId(1), year))
+        .unwrap()
+    {
+        puzzles::PuzzleFound::Vacation(taken) => taken,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(taken(store, 2026), 0);
+    for (days, year, applied) in [
+        (3, 2026, Applied::Done),
+        (17, 2026, Applied::Done),
+        // None left in 2026; the next year has its own.
+        (1, 2026, Applied::Taken),
+        (2, 2027, Applied::Done),
+    ] {
+        let outcome = store.commit(&[&take(days, year)]).unwrap().remove(0);
+        assert_eq!(outcome.unwrap(), applied, "{days} in {year}");
+    }
+    assert_eq!((taken(store, 2026), taken(store, 2027)), (20, 2));
+    // Bob was left a message for each day taken, none for the one refused.
+    let messages = store.number("SELECT COUNT(*) FROM messages WHERE player = 2");
+    assert_eq!(messages, 3);
+}

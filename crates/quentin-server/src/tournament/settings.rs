@@ -132,7 +132,7 @@ impl Settings {
                         game_words.extend(["days".to_string(), days.to_string()]);
                     }
                 }
-                "days" => {
+                "days" | "bank" => {
                     clock = true;
                     game_words.push(lower);
                 }
@@ -148,7 +148,7 @@ impl Settings {
         let game_words: Vec<&str> = game_words.iter().map(String::as_str).collect();
         let mut spec = Spec::parse(&game_words)?;
         if !clock {
-            return Err("say the clock: clock 10+5 (live) or clock 3d (days a move)".to_string());
+            return Err("say the clock: clock 10+5 (live), clock 3d (days a move) or bank 240+36 (a time bank)".to_string());
         }
         spec.first = First::Random;
         let settings = Settings {
@@ -239,7 +239,7 @@ impl Settings {
                         .to_string(),
                 );
             }
-            Kind::Arena if matches!(self.spec.clock, TimeControl::Days(_)) => {
+            Kind::Arena if self.spec.clock.correspondence() => {
                 return Err(
                     "an arena is live: say clock MINUTES+INCREMENT, not days a move".to_string(),
                 );
@@ -258,7 +258,7 @@ impl Settings {
     /// Whether the games are by correspondence (days a move).
     #[must_use]
     pub fn correspondence(&self) -> bool {
-        matches!(self.spec.clock, TimeControl::Days(_))
+        self.spec.clock.correspondence()
     }
 
     /// When round `round` (from 1) starts at the latest, for a tournament started at
@@ -306,6 +306,7 @@ impl Settings {
         words += &match self.spec.clock {
             TimeControl::Live { minutes, increment } => format!(" clock {minutes}+{increment}"),
             TimeControl::Days(days) => format!(" clock {days}d"),
+            TimeControl::Bank { hours, increment } => format!(" bank {hours}+{increment}"),
         };
         words += if self.spec.rated { " rated" } else { " casual" };
         match self.kind {
@@ -364,6 +365,22 @@ mod tests {
         assert_eq!(swiss.round_due(Moment(1000), 3), None);
         // A Swiss without a minimum needs one more player than it has rounds.
         assert_eq!(parse("swiss quentin clock 1+1 rounds 4").unwrap().min, 5);
+    }
+
+    #[test]
+    fn a_time_bank_is_a_correspondence_clock_and_round_trips_through_the_store() {
+        let bank = parse("swiss quentin bank 240+36 rounds 3 round-days 7").unwrap();
+        assert_eq!(
+            bank.spec.clock,
+            TimeControl::Bank {
+                hours: 240,
+                increment: 36
+            }
+        );
+        assert!(bank.correspondence());
+        assert_eq!(Settings::from_stored(&bank.words()), Ok(bank));
+        assert!(parse("arena quentin bank 240+36 minutes 30").is_err());
+        assert!(parse("swiss quentin bank 3000+1 rounds 3").is_err());
     }
 
     #[test]

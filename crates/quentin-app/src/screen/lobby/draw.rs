@@ -101,7 +101,10 @@ impl Lobby {
                 b.more_challenges
             )));
         }
-        lines.push(Line::styled("Your games (Enter opens)", bold));
+        lines.push(Line::styled(
+            "Your games (Enter opens; n opens the next where it is your move)",
+            bold,
+        ));
         for g in &b.mine {
             item(g.text.clone(), &mut lines);
         }
@@ -190,6 +193,8 @@ const HELP: &[&str] = &[
     "c                  make a challenge (a form: the game, size, pie rule, who moves",
     "                   first, the clock, rated or casual, and perhaps one opponent)",
     "d                  withdraw your challenge",
+    "n                  your next game: your move, the clock that runs out first",
+    "v, V               your vacation days left; V takes one (24 h more a game by post)",
     "p                  puzzles, each near your puzzle rating (n the next, q back here)",
     "l                  learn the games: each game's course, a level a move (q back here)",
     "o                  the operators' screen (for the server's operators only)",

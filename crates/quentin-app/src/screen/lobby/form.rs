@@ -9,7 +9,7 @@ use ratatui::text::Line;
 use crate::input::{KeyCode, KeyEvent};
 
 /// The clocks the form offers.
-const CLOCKS: [TimeControl; 9] = [
+const CLOCKS: [TimeControl; 10] = [
     TimeControl::Live {
         minutes: 1,
         increment: 0,
@@ -37,6 +37,11 @@ const CLOCKS: [TimeControl; 9] = [
     TimeControl::Days(1),
     TimeControl::Days(3),
     TimeControl::Days(7),
+    // Little Golem's: 10 days in the bank, a day and a half more after each move.
+    TimeControl::Bank {
+        hours: 240,
+        increment: 36,
+    },
 ];
 
 /// The fields of the challenge form, in order.
@@ -51,7 +56,8 @@ pub(super) struct Form {
     spec: Spec,
     clock: usize,
     opponent: String,
-    /// A clock typed on the clock's field (`7+3`, `2d`), instead of one of [`CLOCKS`].
+    /// A clock typed on the clock's field (`7+3`, `2d`, a bank's `240+36h`), instead of one of
+    /// [`CLOCKS`].
     typed_clock: Option<String>,
     /// Why the server refused the challenge the form made, shown under it when it opens
     /// again with what was typed.
@@ -155,8 +161,10 @@ impl Form {
                 First::Random => "drawn at random".to_string(),
             },
             4 => match &self.typed_clock {
-                Some(text) => format!("{text}_  (type MINUTES+INCREMENT, or DAYSd)"),
-                None => format!("{}  (or type one: 7+3, 2d)", self.spec.clock),
+                Some(text) => {
+                    format!("{text}_  (type MINUTES+INCREMENT, DAYSd, or a bank HOURS+HOURSh)")
+                }
+                None => format!("{}  (or type one: 7+3, 2d, 240+36h)", self.spec.clock),
             },
             5 => if self.spec.rated { "rated" } else { "casual" }.to_string(),
             _ if self.opponent.is_empty() => "anybody (type a name)".to_string(),
@@ -173,6 +181,14 @@ impl Form {
             KeyCode::Down | KeyCode::Tab => self.field = (self.field + 1).min(FIELDS.len() - 1),
             KeyCode::Char('j') if self.field < 6 => self.field += 1,
             KeyCode::Left => self.change(-1),
+            // A bank's `h` ends a clock being typed (`240+36h`); alone it is Left.
+            KeyCode::Char('h') if self.field == 4 && self.typing() => {
+                if let Some(text) = &mut self.typed_clock
+                    && text.len() < 8
+                {
+                    text.push('h');
+                }
+            }
             KeyCode::Char('h') if self.field < 6 => self.change(-1),
             KeyCode::Right | KeyCode::Char(' ' | 'l') if self.field < 6 => self.change(1),
             KeyCode::Backspace if self.field == 6 => {
@@ -183,7 +199,9 @@ impl Form {
                     text.pop();
                 }
             }
-            KeyCode::Char(c) if self.field == 4 && (c.is_ascii_digit() || c == '+' || c == 'd') => {
+            KeyCode::Char(c)
+                if self.field == 4 && (c.is_ascii_digit() || matches!(c, '+' | 'd')) =>
+            {
                 let text = self.typed_clock.get_or_insert_with(String::new);
                 if text.len() < 8 {
                     text.push(c);
@@ -201,13 +219,21 @@ impl Form {
         true
     }
 
+    /// Whether a clock is being typed: some of it typed already.
+    fn typing(&self) -> bool {
+        self.typed_clock.as_ref().is_some_and(|t| !t.is_empty())
+    }
+
     /// The challenge the form shows, or why its typed clock is not one.
     pub(super) fn spec(&self) -> Result<Spec, String> {
         let mut spec = self.spec.clone();
         if let Some(text) = self.typed_clock.as_deref().filter(|t| !t.is_empty()) {
-            spec.clock = match text.strip_suffix('d') {
-                Some(days) => TimeControl::parse_days(days)?,
-                None => TimeControl::parse_live(text)?,
+            spec.clock = if let Some(days) = text.strip_suffix('d') {
+                TimeControl::parse_days(days)?
+            } else if let Some(bank) = text.strip_suffix('h') {
+                TimeControl::parse_bank(bank)?
+            } else {
+                TimeControl::parse_live(text)?
             };
         }
         spec.to = (!self.opponent.is_empty()).then(|| self.opponent.clone());

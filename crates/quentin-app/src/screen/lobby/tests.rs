@@ -260,6 +260,30 @@ fn the_form_opens_again_as_the_last_challenge_was_and_takes_a_typed_clock() {
         panic!("Enter makes the challenge");
     };
     assert_eq!(days.clock, TimeControl::Days(2));
+    // A typed bank, as Little Golem's: hours in the bank, hours more a move.
+    lobby.handle(&key(KeyCode::Char('c')));
+    // Down to the clock, the form's typed `2d` rubbed out.
+    for k in [KeyCode::Down, KeyCode::Down, KeyCode::Down, KeyCode::Down] {
+        lobby.handle(&key(k));
+    }
+    for k in [KeyCode::Backspace, KeyCode::Backspace] {
+        lobby.handle(&key(k));
+    }
+    for c in "240+36h".chars() {
+        lobby.handle(&key(KeyCode::Char(c)));
+    }
+    let screen = drawn(&mut lobby).join("\n");
+    assert!(screen.contains("240+36h_"), "{screen}");
+    let Ask::Challenge(bank) = lobby.handle(&key(KeyCode::Enter)) else {
+        panic!("Enter makes the challenge");
+    };
+    assert_eq!(
+        bank.clock,
+        TimeControl::Bank {
+            hours: 240,
+            increment: 36
+        }
+    );
 }
 
 #[test]

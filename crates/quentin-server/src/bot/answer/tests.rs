@@ -52,6 +52,17 @@ fn a_challenge_is_one_line_of_challenges() {
         challenge_line(&quentin),
         "2 quentin 9 alice pie on first alice days 3 casual to bob"
     );
+    let bank = ChallengeView {
+        clock: TimeControl::Bank {
+            hours: 240,
+            increment: 36,
+        },
+        ..quentin
+    };
+    assert_eq!(
+        challenge_line(&bank),
+        "2 quentin 9 alice pie on first alice bank 240+36 casual to bob"
+    );
 }
 
 #[test]

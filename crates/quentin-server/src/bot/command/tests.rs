@@ -195,6 +195,9 @@ fn every_command_word_parses_to_its_variant() {
         ),
         ("tournament cancel t3", BotCommand::CancelTournament(t(3))),
         ("messages", BotCommand::Messages),
+        ("next", BotCommand::Next),
+        ("vacation", BotCommand::Vacation(None)),
+        ("vacation 3", BotCommand::Vacation(Some(3))),
         ("puzzle", BotCommand::NextPuzzle(None)),
         ("puzzle brique", BotCommand::NextPuzzle(Some(Game::Brique))),
         ("puzzle q5-12", BotCommand::Puzzle("q5-12".to_string())),
@@ -264,6 +267,12 @@ fn wrong_numbers_of_words_are_refused_with_the_usage() {
         ("tournament cancel", "tournament cancel ID"),
         ("tournament cancel t1 now", "tournament cancel ID"),
         ("messages all", "messages takes no words after it"),
+        ("next 3", "next takes no words after it"),
+        ("vacation 3 days", "vacation [N]"),
+        (
+            "vacation soon",
+            "bad days soon: vacation N, a number of days",
+        ),
         (
             "puzzle rating now",
             "puzzle [GAME], puzzle ID, puzzle rating or puzzle leaders",

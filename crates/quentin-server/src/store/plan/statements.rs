@@ -73,6 +73,19 @@ pub fn statements(write: &Write) -> Vec<Sql> {
             "UPDATE games SET turn_since = turn_since + $1 WHERE result IS NULL",
             values![*by],
         ),
+        Write::Vacation {
+            player,
+            year,
+            taken,
+        } => one(
+            "INSERT INTO vacations(player, year, taken) VALUES ($1, $2, $3)
+             ON CONFLICT (player, year) DO UPDATE SET taken = excluded.taken",
+            values![*player, i64::from(*year), i64::from(*taken)],
+        ),
+        Write::Message { player, at, text } => one(
+            "INSERT INTO messages(player, at, text) VALUES ($1, $2, $3)",
+            values![*player, *at, text.as_str()],
+        ),
         // The best stars kept: a worse solve of a level solved before changes nothing.
         Write::Course(solved) => one(
             "INSERT INTO course_levels(player, level, stars, at) VALUES ($1, $2, $3, $4)

@@ -198,3 +198,65 @@ fn a_course_level_solved_writes_its_stars_and_stars_not_1_to_3_are_refused() {
         assert!(decide(&Change::Course(solved(stars)), &Facts::default()).is_err());
     }
 }
+
+#[test]
+fn vacation_days_are_counted_and_more_than_are_left_are_refused() {
+    let take = |days| crate::store::vacation::Take {
+        player: PlayerId(3),
+        year: 2026,
+        days,
+        allowance: 20,
+        at: Moment(7),
+        told: vec![(PlayerId(4), "alice takes 2 vacation days".to_string())],
+    };
+    let change = Change::Vacation(take(2));
+    assert_eq!(
+        need(&change),
+        Need {
+            vacation: Some((PlayerId(3), 2026)),
+            ..Need::default()
+        }
+    );
+    // Without its facts, not decided.
+    assert!(decide(&change, &Facts::default()).is_err());
+    let facts = |taken| Facts {
+        vacation: Some(taken),
+        ..Facts::default()
+    };
+    let decided = decide(&change, &facts(17)).unwrap();
+    assert_eq!(
+        decided.writes,
+        vec![
+            Write::Vacation {
+                player: PlayerId(3),
+                year: 2026,
+                taken: 19
+            },
+            Write::Message {
+                player: PlayerId(4),
+                at: Moment(7),
+                text: "alice takes 2 vacation days".to_string()
+            }
+        ]
+    );
+    // 19 taken of 20: two more are refused, as are none; nothing written.
+    for (days, taken) in [(2, 19), (0, 0)] {
+        let decided = decide(&Change::Vacation(take(days)), &facts(taken)).unwrap();
+        assert!(decided.writes.is_empty());
+        assert_eq!(decided.applied(None), Applied::Taken);
+    }
+    // Time given to a game: its clocks, its turn's start unchanged.
+    let more = Change::MoreTime {
+        game: GameId(5),
+        left: [Millis(1), Millis(2)],
+        since: Moment(9),
+    };
+    assert_eq!(
+        decide(&more, &Facts::default()).unwrap().writes,
+        vec![Write::Clocks {
+            game: GameId(5),
+            left: [Millis(1), Millis(2)],
+            at: Moment(9)
+        }]
+    );
+}

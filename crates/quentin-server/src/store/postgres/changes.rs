@@ -29,7 +29,9 @@ pub(super) async fn planned(
     change: &Change,
 ) -> Result<Outcome> {
     let game = match change {
-        Change::AddAction { game, .. } | Change::TakeBack { game, .. } => Some(*game),
+        Change::AddAction { game, .. }
+        | Change::TakeBack { game, .. }
+        | Change::MoreTime { game, .. } => Some(*game),
         _ => None,
     };
     if let Some(game) = game {
@@ -65,7 +67,9 @@ pub(super) async fn planned(
             }
             .note(ended),
         ),
-        Change::TakeBack { game, .. } => notes.push(Note::Game(game)),
+        Change::TakeBack { game, .. } | Change::MoreTime { game, .. } => {
+            notes.push(Note::Game(game));
+        }
         _ => {}
     }
     if let Some(game) = game {
@@ -102,11 +106,35 @@ async fn facts(tx: &Transaction<'_>, need: &Need) -> Result<Facts> {
         Some((players, key)) => Some(ratings(tx, players, key).await?),
         None => None,
     };
+    let vacation = match need.vacation {
+        Some((player, year)) => Some(vacation_taken(tx, player, year).await?),
+        None => None,
+    };
     Ok(Facts {
         open,
         turn,
         ratings,
+        vacation,
     })
+}
+
+/// The vacation days `player` took in `year`, their row made when new and locked.
+async fn vacation_taken(tx: &Transaction<'_>, player: PlayerId, year: i32) -> Result<u32> {
+    let year = i64::from(year);
+    tx.execute(
+        "INSERT INTO vacations(player, year, taken) VALUES ($1, $2, 0)
+         ON CONFLICT (player, year) DO NOTHING",
+        &[&player, &year],
+    )
+    .await?;
+    let taken: i64 = tx
+        .query_one(
+            &format!("{} FOR UPDATE", crate::store::vacation::TAKEN),
+            &[&player, &year],
+        )
+        .await?
+        .get(0);
+    Ok(u32::try_from(taken).unwrap_or(u32::MAX))
 }
 
 /// Two players' ratings at a game and class, their rows made when new and locked.

@@ -227,5 +227,12 @@ pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> R
             let found = client.query_opt(puzzles::DAILY_AT, &[&name, &at]).await?;
             PuzzleFound::Puzzle(found.as_ref().map(row_of).transpose()?)
         }
+        PuzzleQuery::Vacation(player, year) => {
+            let taken: Option<i64> = client
+                .query_opt(crate::store::vacation::TAKEN, &[player, &i64::from(*year)])
+                .await?
+                .map(|r| r.get(0));
+            PuzzleFound::Vacation(u32::try_from(taken.unwrap_or(0)).unwrap_or(u32::MAX))
+        }
     })
 }

@@ -91,10 +91,21 @@ fn facts(conn: &Connection, need: &Need) -> Result<Facts> {
         }
         None => None,
     };
+    let vacation = match need.vacation {
+        Some((player, year)) => {
+            let sql = Sql::new(crate::store::vacation::TAKEN, Vec::new()).sqlite();
+            let taken: Option<i64> = conn
+                .query_row(&sql, params![player, i64::from(year)], |r| r.get(0))
+                .optional()?;
+            Some(u32::try_from(taken.unwrap_or(0)).unwrap_or(u32::MAX))
+        }
+        None => None,
+    };
     Ok(Facts {
         open,
         turn,
         ratings,
+        vacation,
     })
 }
 

@@ -198,5 +198,12 @@ pub(super) fn query(conn: &Connection, query: &PuzzleQuery) -> Result<PuzzleFoun
                 .optional()?;
             PuzzleFound::Puzzle(found.map(row_of).transpose()?)
         }
+        PuzzleQuery::Vacation(player, year) => {
+            let sql = Sql::new(crate::store::vacation::TAKEN, Vec::new()).sqlite();
+            let taken: Option<i64> = conn
+                .query_row(&sql, params![player, i64::from(*year)], |r| r.get(0))
+                .optional()?;
+            PuzzleFound::Vacation(u32::try_from(taken.unwrap_or(0)).unwrap_or(u32::MAX))
+        }
     })
 }
