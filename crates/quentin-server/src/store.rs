@@ -9,6 +9,7 @@
 //! is under `crates/quentin-server/src/store/postgres/`.
 
 pub mod backup;
+pub mod bests;
 pub mod course;
 pub mod ledger;
 pub(crate) mod migrate;
@@ -262,6 +263,8 @@ pub enum Change {
     /// A level of the course solved: its stars kept, or raised when better than those kept
     /// ([`course`]).
     Course(course::Solved),
+    /// A player's Streak or Storm: each best raised when the run's is higher ([`bests`]).
+    PuzzleBests(bests::Runs),
 }
 
 impl Change {

@@ -113,6 +113,8 @@ pub enum Write {
     Forgive(Millis),
     /// A level of the course solved: its row, or its stars raised when better than those kept.
     Course(Solved),
+    /// A player's runs of the unrated puzzles: each best raised when higher.
+    PuzzleBests(super::bests::Runs),
 }
 
 /// What the change gives once its writes are made.
@@ -258,6 +260,7 @@ pub fn decide(change: &Change, facts: &Facts) -> Result<Decision> {
             }
             Decision::done(vec![Write::Course(solved.clone())])
         }
+        Change::PuzzleBests(runs) => Decision::done(vec![Write::PuzzleBests(runs.clone())]),
         Change::AddPuzzles(_) | Change::Attempt(_) | Change::Tournament(_) => {
             anyhow::bail!("a change decided in a module of its own")
         }

@@ -99,6 +99,8 @@ CREATE INDEX puzzle_reveals_by_block ON puzzle_reveals(puzzle, block);
     super::tournaments::SQLITE_VERSION_STEP,
     // The course's progress, each player's best stars by level (issue 60).
     super::course::SQLITE_STEP,
+    // The best Streak and Storm of each player (issue 60).
+    super::bests::SQLITE_STEP,
 ];
 
 /// The tables of version 1, which a file of version 0 must have to be a store.

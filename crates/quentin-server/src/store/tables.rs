@@ -218,6 +218,15 @@ pub const TABLES: &[Table] = &[
             ("at", Int),
         ],
     ),
+    table(
+        "puzzle_bests",
+        &[
+            ("player", Int),
+            ("streak", Int),
+            ("storm", Int),
+            ("at", Int),
+        ],
+    ),
     Table {
         name: "tournament_directors",
         held: Held::Lease,

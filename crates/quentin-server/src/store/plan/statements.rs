@@ -85,6 +85,16 @@ pub fn statements(write: &Write) -> Vec<Sql> {
                 solved.at
             ],
         ),
+        // Each best kept where the run's is not higher.
+        Write::PuzzleBests(r) => one(
+            crate::store::bests::RAISE,
+            values![
+                r.player,
+                i64::from(r.runs.streak),
+                i64::from(r.runs.storm),
+                r.at
+            ],
+        ),
     }
 }
 

@@ -198,3 +198,20 @@ fn a_course_level_solved_writes_its_stars_and_stars_not_1_to_3_are_refused() {
         assert!(decide(&Change::Course(solved(stars)), &Facts::default()).is_err());
     }
 }
+
+#[test]
+fn a_players_runs_write_their_bests_and_need_no_facts() {
+    let runs = crate::store::bests::Runs {
+        player: PlayerId(3),
+        runs: quentin_app::puzzle_rating::Bests {
+            streak: 4,
+            storm: 0,
+        },
+        at: Moment(7),
+    };
+    let change = Change::PuzzleBests(runs.clone());
+    assert_eq!(need(&change), Need::default());
+    let decided = decide(&change, &Facts::default()).unwrap();
+    assert_eq!(decided.writes, vec![Write::PuzzleBests(runs)]);
+    assert_eq!(decided.answer, Answer::Done);
+}
