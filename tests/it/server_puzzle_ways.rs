@@ -149,6 +149,10 @@ fn a_bot_takes_a_streak_a_storm_a_theme_and_its_failed_puzzles_again() {
     let wrong = bot.ok(&format!("solve {second} {}", wrong_move(&second)));
     assert!(wrong.starts_with("wrong "), "{wrong}");
     assert!(wrong.contains(" streak 1 best 1 over solution "), "{wrong}");
+    // A Streak's puzzle counts as shown to the network: rated later, it moves nothing.
+    let mut again = server.bot(&dir.join("erin"));
+    let solved = solve_right(&mut again, &first);
+    assert!(solved.ends_with(" unrated"), "{solved}");
     // The next `puzzle streak` starts a new one, on a puzzle not given yet.
     let (third, _) = offered(&bot.ok("puzzle streak"));
     assert!(third != first && third != second, "{third}");

@@ -235,7 +235,7 @@ pub async fn solve(
 ) -> Result<Outcome, PuzzleRefusal> {
     let Served { puzzle, .. } = one(hub, id).await?;
     let judged = answer::judge(&puzzle, moves).map_err(PuzzleRefusal::BadLine)?;
-    let block = from.map_or_else(|| "-".to_string(), |a| crate::gate::block_of(a).to_string());
+    let block = block_words(from);
     let attempt = |solved| Attempt {
         player: me,
         block: block.clone(),
@@ -267,6 +267,12 @@ pub async fn solve(
             }
         }
     })
+}
+
+/// The network block of the address `from`, as the store keeps it (`-` unknown).
+#[must_use]
+pub fn block_words(from: Option<std::net::IpAddr>) -> String {
+    from.map_or_else(|| "-".to_string(), |a| crate::gate::block_of(a).to_string())
 }
 
 /// A rating as shown: rounded, `?` while provisional.

@@ -263,7 +263,8 @@ pub enum Change {
     /// A level of the course solved: its stars kept, or raised when better than those kept
     /// ([`course`]).
     Course(course::Solved),
-    /// A player's Streak or Storm: each best raised when the run's is higher ([`bests`]).
+    /// An attempt in a player's Streak or Storm: each best raised when the run's is higher,
+    /// the puzzle counted as shown to the player's network block ([`bests`]).
     PuzzleBests(bests::Runs),
 }
 

@@ -172,7 +172,11 @@ async fn command_of(
         }
         BotCommand::Solve { puzzle, moves } => match &mut reader.puzzles {
             Some(run) if run.counts(&puzzle) => {
-                Outcome::Counted(run.solve(hub, me(who)?, &puzzle, &moves, now).await?)
+                let block = crate::puzzles::block_words(who.address);
+                Outcome::Counted(
+                    run.solve(hub, (me(who)?, block), &puzzle, &moves, now)
+                        .await?,
+                )
             }
             _ => Outcome::Solved(
                 puzzles::solve(hub, me(who)?, who.address, &puzzle, &moves, now).await?,

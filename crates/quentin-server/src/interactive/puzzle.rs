@@ -253,7 +253,12 @@ impl Solving<'_, '_> {
     /// puzzle at once, a Streak's end said.
     async fn counted(&mut self, solved: bool) -> Option<Done> {
         let now = self.at.ctx.clock.now();
-        let (said, keep) = self.at.run.attempted(self.at.me, solved, now);
+        let block = crate::puzzles::block_words(self.at.from);
+        let puzzle = self.served.puzzle.id.as_str();
+        let (said, keep) = self
+            .at
+            .run
+            .attempted(self.at.me, (puzzle, block), solved, now);
         if let Some(runs) = keep
             && let Err(refusal) = self.at.ctx.hub.keep_puzzle_runs(runs).await
         {
@@ -353,10 +358,7 @@ impl Solving<'_, '_> {
     /// Records a failed attempt without moves to judge: the solution asked for, or a hint
     /// taken.
     async fn give_up(&self) -> Result<Rated, String> {
-        let block = self
-            .at
-            .from
-            .map_or_else(|| "-".to_string(), |a| crate::gate::block_of(a).to_string());
+        let block = crate::puzzles::block_words(self.at.from);
         let attempt = Attempt {
             player: self.at.me,
             block,

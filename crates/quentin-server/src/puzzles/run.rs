@@ -190,11 +190,14 @@ impl Run {
         }
     }
 
-    /// Notes an attempt in a Streak or a Storm: the run counted, and the runs to keep in
-    /// the store when they pass the bests. Returns what to say of it, and those runs.
+    /// Notes an attempt at the run's `puzzle` in a Streak or a Storm, answered from the
+    /// network `block`: the run counted; the change that keeps the bests it passes and
+    /// counts the puzzle as shown to the block (none for the rated ways). Returns what to
+    /// say of it, and that change.
     pub fn attempted(
         &mut self,
         me: PlayerId,
+        (puzzle, block): (&str, String),
         solved: bool,
         now: Moment,
     ) -> (Option<String>, Option<Runs>) {
@@ -211,15 +214,16 @@ impl Run {
             },
             Way::Rated(_) | Way::Again => return (said, None),
         };
-        let raised = runs.streak > self.best.streak || runs.storm > self.best.storm;
         self.best.streak = self.best.streak.max(runs.streak);
         self.best.storm = self.best.storm.max(runs.storm);
-        let keep = raised.then_some(Runs {
+        let keep = Runs {
             player: me,
             runs,
+            puzzle: puzzle.to_string(),
+            block,
             at: now,
-        });
-        (said, keep)
+        };
+        (said, Some(keep))
     }
 }
 
@@ -282,16 +286,16 @@ impl Run {
         matches!(self.way, Way::Streak { .. } | Way::Storm(_)) && self.given.iter().any(|g| g == id)
     }
 
-    /// Judges `moves` in puzzle `id` of this run's Streak or Storm for `me`: once the puzzle
-    /// is solved or failed, the attempt counts in the run (the puzzle on the screen only,
-    /// once) and a best passed is kept in the store.
+    /// Judges `moves` in puzzle `id` of this run's Streak or Storm for `me` answering from
+    /// `block`: once the puzzle is solved or failed, the attempt counts in the run (the
+    /// puzzle on the screen only, once), kept in the store ([`Run::attempted`]).
     ///
     /// # Errors
     /// No such puzzle, a line that cannot be judged, or the store's refusal.
     pub async fn solve(
         &mut self,
         hub: &Hub,
-        me: PlayerId,
+        (me, block): (PlayerId, String),
         id: &str,
         moves: &[quentin_rules::Action],
         now: Moment,
@@ -306,7 +310,7 @@ impl Run {
         };
         if self.current() == Some(id) && self.counted.as_deref() != Some(id) {
             self.counted = Some(id.to_string());
-            let (_, keep) = self.attempted(me, solved, now);
+            let (_, keep) = self.attempted(me, (id, block), solved, now);
             if let Some(runs) = keep {
                 hub.keep_puzzle_runs(runs).await?;
             }

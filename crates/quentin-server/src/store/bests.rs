@@ -1,8 +1,10 @@
 //! The best runs of the unrated ways of taking the puzzles on the server (issue 60): each
 //! player's longest Streak and most puzzles solved in one Storm, as the terminal keeps them
-//! in `puzzles.json` (`"best_streak"`, `"best_storm"`). A run that ends, or that passes the
-//! best, is a [`Change::PuzzleBests`](super::Change) decided once for both stores
-//! (`crate::store::plan`): each best raised when the run's is higher, never lowered. Read
+//! in `puzzles.json` (`"best_streak"`, `"best_storm"`). Each attempt of such a run is a
+//! [`Change::PuzzleBests`](super::Change) decided once for both stores (`crate::store::plan`):
+//! each best raised when the run's is higher, never lowered; and the puzzle counted as shown
+//! to the player's network block (`puzzle_reveals`), so that a later first attempt at it from
+//! there is not rated, as after a failed rated attempt (a run's answer is no rated one). Read
 //! back when the puzzle screen opens or a bot asks ([`BESTS`], one statement for both
 //! stores), so that a run on any process of the server counts.
 
@@ -17,6 +19,10 @@ pub struct Runs {
     pub player: PlayerId,
     /// Their runs: a Streak's puzzles solved, a Storm's (0 for the way not run).
     pub runs: Bests,
+    /// The puzzle just attempted in the run.
+    pub puzzle: String,
+    /// The network block the player answered from (`crate::gate::block_of`), `-` unknown.
+    pub block: String,
     /// When (ms since the epoch).
     pub at: Moment,
 }
@@ -35,6 +41,10 @@ pub const RAISE: &str =
  storm = CASE WHEN excluded.storm > puzzle_bests.storm
          THEN excluded.storm ELSE puzzle_bests.storm END,
  at = excluded.at";
+
+/// The statement that counts the run's puzzle as shown to the block (`$1` the puzzle, `$2`
+/// the block, `$3` when), for both stores.
+pub const SHOWN: &str = "INSERT INTO puzzle_reveals(puzzle, block, at) VALUES ($1, $2, $3)";
 
 /// The bests of a row's two numbers, each a count of puzzles.
 ///

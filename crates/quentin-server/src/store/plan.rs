@@ -113,7 +113,8 @@ pub enum Write {
     Forgive(Millis),
     /// A level of the course solved: its row, or its stars raised when better than those kept.
     Course(Solved),
-    /// A player's runs of the unrated puzzles: each best raised when higher.
+    /// A player's runs of the unrated puzzles: each best raised when higher, the puzzle
+    /// attempted counted as shown to the block.
     PuzzleBests(super::bests::Runs),
 }
 

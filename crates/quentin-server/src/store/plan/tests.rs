@@ -207,6 +207,8 @@ fn a_players_runs_write_their_bests_and_need_no_facts() {
             streak: 4,
             storm: 0,
         },
+        puzzle: "quentin-0001".to_string(),
+        block: "127.0.0.0".to_string(),
         at: Moment(7),
     };
     let change = Change::PuzzleBests(runs.clone());

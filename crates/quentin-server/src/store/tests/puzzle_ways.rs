@@ -98,6 +98,8 @@ fn bests_case(store: &mut Either) {
         Change::PuzzleBests(Runs {
             player: PlayerId(player),
             runs: Bests { streak, storm },
+            puzzle: "q-1".to_string(),
+            block: "-".to_string(),
             at: Moment(9),
         })
     };
