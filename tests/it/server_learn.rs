@@ -72,14 +72,14 @@ fn a_stage_of_another_game_is_chosen_from_the_lobbys_course_and_played() {
     wait_until("Quentin's stages listed", || {
         let words = panel_words(&dave.screen());
         words
-            .contains("Stages of Quentin: 1 The goal: join your two edges; 2 The diagonal rule;")
+            .contains("Quentin's stages, g for Konobi's: 1 The goal: join your two edges; 2")
             .then_some(())
     });
     dave.send("g");
     wait_until("Konobi's stages listed", || {
         let words = panel_words(&dave.screen());
         words
-            .contains("3 The rule against weak links;")
+            .contains("Konobi's stages, g for Brique's: 1 The goal and strong links; 2 Weak")
             .then_some(())
     });
     dave.send("3");
@@ -93,7 +93,7 @@ fn a_stage_of_another_game_is_chosen_from_the_lobbys_course_and_played() {
     dave.send("o");
     wait_until("Konobi's stages listed", || {
         panel_words(&dave.screen())
-            .contains("Stages of Konobi:")
+            .contains("Konobi's stages, g for Brique's:")
             .then_some(())
     });
     dave.send("x");

@@ -86,8 +86,8 @@ impl App {
             listing: None,
         }));
         app.info(
-            "Your move: the cursor and Enter, or : and a point's name. o lists the stages, ? \
-             the keys.",
+            "Your move: the cursor and Enter, or : and a point's name. o lists the stages (a \
+             digit plays one), ? the keys.",
         );
         Ok(app)
     }

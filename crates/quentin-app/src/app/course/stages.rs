@@ -35,11 +35,12 @@ impl App {
                 Some(format!("{s} {}", first.stage_title))
             })
             .collect();
+        // Four lines of the panel at most: the keys are the digits listed, g, and any other.
         self.info(format!(
-            "Stages of {}: {}. A digit replays one, g lists {}'s, Esc closes.",
+            "{}'s stages, g for {}'s: {}.",
             game.title(),
-            stages.join("; "),
-            next.title()
+            next.title(),
+            stages.join("; ")
         ));
     }
 
