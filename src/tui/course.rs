@@ -158,6 +158,26 @@ impl Session {
         }
     }
 
+    /// A stage chosen on the screen (`o`, then its digit): its first level, solved or not.
+    pub(super) fn course_stage(&mut self, game: Game, stage: usize) {
+        let Some(run) = &mut self.course else {
+            return;
+        };
+        let Some(at) = quentin_app::course::stage_start(&run.courses, game, stage) else {
+            self.app.warn(format!(
+                "The course of {} is not open here: quentin learn --game {} opens it.",
+                game.title(),
+                game.name()
+            ));
+            return;
+        };
+        run.at = at;
+        match run.app() {
+            Ok(app) => self.app = app,
+            Err(e) => self.app.warn(format!("No such level: {e:#}.")),
+        }
+    }
+
     /// The handoff's game: `game` on a small board against the computer at level 1, which
     /// plays second, saved as every game is.
     fn play_computer(&mut self, game: Game) {

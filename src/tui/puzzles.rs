@@ -296,6 +296,7 @@ impl Session {
             PuzzleNews::PlayComputer(game) => return self.course_news(None, false, Some(game)),
             PuzzleNews::Mistakes(list) => return self.open_mistakes(&list),
             PuzzleNews::Choose(choice) => return self.puzzle_choice(choice),
+            PuzzleNews::Stage { game, stage } => return self.course_stage(game, stage),
             PuzzleNews::Attempted { .. } | PuzzleNews::Next => {}
         }
         let Some(run) = &mut self.puzzles else {
@@ -330,7 +331,8 @@ impl Session {
             | PuzzleNews::NextLevel
             | PuzzleNews::PlayComputer(_)
             | PuzzleNews::Mistakes(_)
-            | PuzzleNews::Choose(_) => {}
+            | PuzzleNews::Choose(_)
+            | PuzzleNews::Stage { .. } => {}
         }
     }
 

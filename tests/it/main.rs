@@ -69,6 +69,7 @@ mod server_play;
 mod server_pool;
 mod server_private;
 mod server_puzzle_farm;
+mod server_puzzle_ways;
 mod server_puzzles;
 mod server_rematch_race;
 mod server_sanctions;

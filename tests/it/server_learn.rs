@@ -2,7 +2,8 @@
 //! `l` in the lobby opens Quentin's course; its first stage is completed by typed moves, a
 //! wrong move answered on the board first; `q` goes back to the lobby. The player leaves and
 //! comes back: the course opens where it was left, stage 1 said done with its stars (the
-//! server's store keeps them).
+//! server's store keeps them). `o` lists the stages, `g` another game's, and a digit plays
+//! that stage: Konobi's third, chosen from Quentin's first level.
 
 use crate::pty::{panel_words, wait_until};
 use crate::serve::{Server, scratch};
@@ -57,4 +58,50 @@ fn a_stage_of_the_course_is_completed_from_the_lobby() {
     });
     carol.send("q");
     carol.wait_for("Puzzle leaderboard (p solves puzzles)");
+}
+
+#[test]
+fn a_stage_of_another_game_is_chosen_from_the_lobbys_course_and_played() {
+    let dir = scratch("learn-stage-ssh");
+    let server = Server::start(&dir, &[]);
+    let mut dave = newcomer(&server, &dir, "dave");
+    dave.send("l");
+    dave.wait_for("Learn Quentin: stage 1 of");
+    // o lists Quentin's stages, g Konobi's; a digit replays that stage.
+    dave.send("o");
+    wait_until("Quentin's stages listed", || {
+        let words = panel_words(&dave.screen());
+        words
+            .contains("Quentin's stages, g for Konobi's: 1 The goal: join your two edges; 2")
+            .then_some(())
+    });
+    dave.send("g");
+    wait_until("Konobi's stages listed", || {
+        let words = panel_words(&dave.screen());
+        words
+            .contains("Konobi's stages, g for Brique's: 1 The goal and strong links; 2 Weak")
+            .then_some(())
+    });
+    dave.send("3");
+    dave.wait_for("Learn Konobi: stage 3 of 7");
+    dave.wait_for("Level 6 of 13: Strong when you can");
+    dave.send(":b3\r");
+    dave.wait_for("Right!");
+    // Any other key closes the list, the level as it was.
+    dave.send("n");
+    dave.wait_for("Level 7 of 13");
+    dave.send("o");
+    wait_until("Konobi's stages listed", || {
+        panel_words(&dave.screen())
+            .contains("Konobi's stages, g for Brique's:")
+            .then_some(())
+    });
+    dave.send("x");
+    wait_until("the list closed", || {
+        panel_words(&dave.screen())
+            .contains("The level goes on as it was.")
+            .then_some(())
+    });
+    dave.send("q");
+    dave.wait_for("Puzzle leaderboard (p solves puzzles)");
 }

@@ -195,6 +195,15 @@ pub fn first_unsolved(courses: &[Course], solved: impl Fn(&str) -> bool) -> (usi
         .unwrap_or((0, 0))
 }
 
+/// The first level of `stage` of `game`'s course, as indices into `courses` and its levels;
+/// `None` when `courses` has no such stage. A stage chosen on the screen opens there.
+#[must_use]
+pub fn stage_start(courses: &[Course], game: Game, stage: usize) -> Option<(usize, usize)> {
+    let c = courses.iter().position(|course| course.game == game)?;
+    let l = courses[c].levels.iter().position(|l| l.stage == stage)?;
+    Some((c, l))
+}
+
 /// Stars for a level solved in `moves` moves against its `par`: 3 at par, 2 one over, else 1.
 #[must_use]
 pub fn stars(moves: u32, par: u32) -> u8 {

@@ -111,6 +111,12 @@ impl Storm {
         self.left_ms = self.left_ms.saturating_sub(elapsed_ms);
     }
 
+    /// Milliseconds left on the clock.
+    #[must_use]
+    pub fn left_ms(&self) -> u64 {
+        self.left_ms
+    }
+
     /// Whether the time is up.
     #[must_use]
     pub fn over(&self) -> bool {

@@ -32,6 +32,9 @@ struct Reader {
     pending: Vec<u8>,
     /// Ends (its sender dropped) when the channel closes or the connection goes.
     alive: watch::Receiver<()>,
+    /// The connection's run of puzzles, once `puzzle streak`, `storm`, `again` or `theme`
+    /// started one (its Streak or Storm lasts as long as the connection).
+    puzzles: Option<crate::puzzles::run::Run>,
 }
 
 impl Reader {
@@ -68,6 +71,7 @@ pub async fn run(
         open: true,
         pending: Vec::new(),
         alive,
+        puzzles: None,
     };
     // Counted in already (by the caller, or by `register` below); counted out at the end.
     let mut presence = Presence::counted(&ctx.hub, who.player.as_ref().map(|(id, _)| *id));

@@ -15,8 +15,10 @@ use quentin_rules::{Action, Game};
 use super::hub::{Hub, PROVISIONAL, Refusal, shown_rating, signed};
 use super::spec::shown;
 use super::store::RatingRow;
-use super::store::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
+use super::store::puzzles::{Attempt, Pool, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
 use crate::ids::{Moment, PlayerId};
+
+pub mod run;
 
 /// A puzzle as a player is given it, with its rating now.
 #[derive(Clone, Debug)]
@@ -60,6 +62,10 @@ pub enum PuzzleRefusal {
     NoSuchPuzzle(String),
     /// The player has attempted every puzzle (of that game).
     NoneLeft(Option<Game>),
+    /// The player has no failed puzzle to take again.
+    NoneFailed,
+    /// No theme of that name.
+    NoTheme(String),
     /// A line of moves that cannot be judged.
     BadLine(LineError),
     /// A puzzle the store holds that cannot be read: why.
@@ -76,6 +82,17 @@ impl fmt::Display for PuzzleRefusal {
             PuzzleRefusal::NoneLeft(Some(game)) => {
                 write!(f, "no puzzle left: you tried every {} puzzle", game.title())
             }
+            PuzzleRefusal::NoneFailed => f.write_str("no failed puzzle to take again"),
+            PuzzleRefusal::NoTheme(word) => write!(
+                f,
+                "no theme {}: {}",
+                shown(word),
+                quentin_app::search::puzzles::THEMES
+                    .iter()
+                    .map(|(t, _)| *t)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             PuzzleRefusal::BadLine(e @ LineError::Illegal { .. }) => write!(f, "illegal move: {e}"),
             PuzzleRefusal::BadLine(e) => write!(f, "{e}"),
             PuzzleRefusal::Damaged(id, why) => write!(f, "puzzle {id} cannot be read: {why}"),
@@ -115,13 +132,50 @@ pub async fn next(
         Difficulty::Normal => None,
         harder_or_easier => Some(rating(hub, me).await?.rating + harder_or_easier.offset()),
     };
+    find(
+        hub,
+        me,
+        Wanted {
+            game,
+            target,
+            ..Wanted::default()
+        },
+    )
+    .await
+}
+
+/// What a player asks of the next puzzle ([`PuzzleQuery::Next`]).
+#[derive(Clone, Debug, Default)]
+pub struct Wanted {
+    /// Only this game's.
+    pub game: Option<Game>,
+    /// The rating aimed at; the player's when none.
+    pub target: Option<f64>,
+    /// Only this theme's.
+    pub theme: Option<String>,
+    /// Untried, or failed.
+    pub pool: Pool,
+    /// Those left out.
+    pub skip: Vec<String>,
+}
+
+/// The next puzzle for `me` that `wanted` asks.
+///
+/// # Errors
+/// None left, or the store's refusal.
+pub async fn find(hub: &Hub, me: PlayerId, wanted: Wanted) -> Result<Served, PuzzleRefusal> {
+    let game = wanted.game;
     let query = PuzzleQuery::Next {
         player: me,
         game,
-        target,
+        target: wanted.target,
+        theme: wanted.theme,
+        pool: wanted.pool,
+        skip: wanted.skip,
     };
     match hub.puzzle_query(query).await? {
         PuzzleFound::Puzzle(Some(row)) => served(row),
+        _ if wanted.pool == Pool::Failed => Err(PuzzleRefusal::NoneFailed),
         _ => Err(PuzzleRefusal::NoneLeft(game)),
     }
 }
@@ -193,7 +247,7 @@ pub async fn solve(
 ) -> Result<Outcome, PuzzleRefusal> {
     let Served { puzzle, .. } = one(hub, id).await?;
     let judged = answer::judge(&puzzle, moves).map_err(PuzzleRefusal::BadLine)?;
-    let block = from.map_or_else(|| "-".to_string(), |a| crate::gate::block_of(a).to_string());
+    let block = block_words(from);
     let attempt = |solved| Attempt {
         player: me,
         block: block.clone(),
@@ -225,6 +279,12 @@ pub async fn solve(
             }
         }
     })
+}
+
+/// The network block of the address `from`, as the store keeps it (`-` unknown).
+#[must_use]
+pub fn block_words(from: Option<std::net::IpAddr>) -> String {
+    from.map_or_else(|| "-".to_string(), |a| crate::gate::block_of(a).to_string())
 }
 
 /// A rating as shown: rounded, `?` while provisional.

@@ -9,6 +9,7 @@
 //! is under `crates/quentin-server/src/store/postgres/`.
 
 pub mod backup;
+pub mod bests;
 pub mod course;
 pub mod ledger;
 pub(crate) mod migrate;
@@ -276,6 +277,9 @@ pub enum Change {
         /// When its turn began (unchanged).
         since: Moment,
     },
+    /// An attempt in a player's Streak or Storm: each best raised when the run's is higher,
+    /// the puzzle counted as shown to the player's network block ([`bests`]).
+    PuzzleBests(bests::Runs),
 }
 
 impl Change {

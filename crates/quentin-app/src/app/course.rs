@@ -12,6 +12,8 @@ use crate::course::{self, Kind, Level};
 use crate::game_line::GameLine;
 use crate::rules::{Action, Color, Point};
 
+mod stages;
+
 use super::puzzle::PuzzleNews;
 use super::text::join;
 use super::{App, Effect, Look, Mode};
@@ -47,6 +49,8 @@ pub(super) struct CourseSeat {
     pub(super) found: u32,
     /// Solving, wrong, done.
     pub(super) state: LevelState,
+    /// The game whose stages the panel lists (`o`), while the list is open.
+    pub(super) listing: Option<crate::rules::Game>,
 }
 
 impl App {
@@ -79,8 +83,12 @@ impl App {
             moves: 0,
             found: 0,
             state: LevelState::Solving,
+            listing: None,
         }));
-        app.info("Your move: the cursor and Enter, or : and a point's name. ? lists the keys.");
+        app.info(
+            "Your move: the cursor and Enter, or : and a point's name. o lists the stages (a \
+             digit plays one), ? the keys.",
+        );
         Ok(app)
     }
 
@@ -139,6 +147,7 @@ impl App {
                     "No taking back in the course: a wrong move is answered, then try again.",
                 );
             }
+            (Command::Ways, _) => self.open_stages(game),
             (Command::Hint | Command::Analysis | Command::Review, _) => {
                 self.warn("Not in the course: the goal says what to find.");
             }

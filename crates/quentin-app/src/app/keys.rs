@@ -36,6 +36,9 @@ impl App {
         if let Some(effect) = self.ways_key(key) {
             return effect;
         }
+        if let Some(effect) = self.stages_key(key) {
+            return effect;
+        }
         // What the key asks, from the one table of keys; a key it does not bind still closes
         // the help and counts as ignored on a hidden board.
         let command = commands::command(key);

@@ -44,6 +44,13 @@ pub enum PuzzleNews {
     Mistakes(Vec<crate::mistakes::Mistake>),
     /// The player chose another way of taking the puzzles (`o`), or a theme.
     Choose(crate::puzzle_modes::Choice),
+    /// The course: the learner chose a stage to play from its first level (`o`, a digit).
+    Stage {
+        /// The game of the course.
+        game: crate::rules::Game,
+        /// The stage, from 1.
+        stage: usize,
+    },
 }
 
 /// Where the player is in the puzzle.

@@ -101,6 +101,8 @@ pub enum Outcome {
     PuzzleLeaders(Vec<(String, RatingRow)>),
     /// `solve`: what the moves came to.
     Solved(puzzles::Outcome),
+    /// `solve` in a Streak or a Storm: what the moves came to, counted in the run.
+    Counted(puzzles::run::Counted),
     /// The session ended while the command waited: nothing is answered, the session ends.
     Gone,
 }
@@ -213,6 +215,7 @@ fn said(outcome: &Outcome) -> String {
         Outcome::PuzzleRating(rating) => puzzle::rating(rating),
         Outcome::PuzzleLeaders(rows) => puzzle::leaders(rows),
         Outcome::Solved(outcome) => puzzle::solved(outcome),
+        Outcome::Counted(counted) => puzzle::counted(counted),
     }
 }
 

@@ -8,6 +8,7 @@ use quentin_rules::{Action, Game};
 
 use crate::ids::{ChallengeId, GameId};
 use crate::moderation::{ORDER_WORDS, Order};
+use crate::puzzles::PuzzleRefusal;
 use crate::spec::{Spec, shown};
 use crate::tournament::{Settings, TournamentId};
 
@@ -118,6 +119,9 @@ pub enum BotCommand {
     /// `puzzle difficulty easier|normal|harder`: the next puzzle aimed 300 below the
     /// player's puzzle rating, at it, or 300 above (rated as any).
     PuzzleAt(Difficulty),
+    /// `puzzle streak`, `puzzle storm`, `puzzle again`, `puzzle theme T`: the next puzzle
+    /// of the connection's run taken that way ([`crate::puzzles::run::Run`]).
+    PuzzleWay(PuzzleWay),
     /// `puzzle rating`.
     PuzzleRating,
     /// `puzzle leaders`.
@@ -237,6 +241,7 @@ impl BotCommand {
             BotCommand::NextPuzzle(_)
             | BotCommand::Puzzle(_)
             | BotCommand::PuzzleAt(_)
+            | BotCommand::PuzzleWay(_)
             | BotCommand::PuzzleRating
             | BotCommand::PuzzleLeaders => "puzzle",
             BotCommand::Solve { .. } => "solve",
@@ -482,10 +487,27 @@ fn games(args: &[&str]) -> Result<BotCommand, String> {
     Ok(BotCommand::Games { json, skip })
 }
 
-/// `puzzle [GAME]`, `puzzle ID`, `puzzle rating`, `puzzle leaders`, `puzzle difficulty D`:
-/// the words after `puzzle`.
+/// A way of taking the puzzles a bot asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PuzzleWay {
+    /// `puzzle streak`: the connection's Streak (a new one when none runs).
+    Streak,
+    /// `puzzle storm`: the connection's Storm (a new one when none runs).
+    Storm,
+    /// `puzzle again`: the player's failed puzzles again.
+    Again,
+    /// `puzzle theme T`: rated puzzles of theme T.
+    Theme(&'static str),
+}
+
+/// `puzzle [GAME]`, `puzzle ID`, `puzzle rating`, `puzzle leaders`, `puzzle difficulty D`,
+/// `puzzle streak|storm|again`, `puzzle theme T`: the words after `puzzle`.
 fn puzzle(args: &[&str]) -> Result<BotCommand, String> {
-    let usage = || "puzzle [GAME], puzzle ID, puzzle rating or puzzle leaders".to_string();
+    let usage = || {
+        "puzzle [GAME], puzzle ID, puzzle difficulty D, puzzle streak, puzzle storm, puzzle \
+         again, puzzle theme T, puzzle rating or puzzle leaders"
+            .to_string()
+    };
     Ok(match args {
         [] => BotCommand::NextPuzzle(None),
         ["difficulty", word] => match Difficulty::from_name(word) {
@@ -499,6 +521,13 @@ fn puzzle(args: &[&str]) -> Result<BotCommand, String> {
         },
         ["rating"] => BotCommand::PuzzleRating,
         ["leaders"] => BotCommand::PuzzleLeaders,
+        ["streak"] => BotCommand::PuzzleWay(PuzzleWay::Streak),
+        ["storm"] => BotCommand::PuzzleWay(PuzzleWay::Storm),
+        ["again"] => BotCommand::PuzzleWay(PuzzleWay::Again),
+        ["theme", word] => match quentin_app::search::puzzles::theme(word) {
+            Some(theme) => BotCommand::PuzzleWay(PuzzleWay::Theme(theme)),
+            None => return Err(PuzzleRefusal::NoTheme((*word).to_string()).to_string()),
+        },
         [word] => match Game::from_name(word) {
             Some(game) => BotCommand::NextPuzzle(Some(game)),
             None if word.contains('-') => BotCommand::Puzzle((*word).to_string()),

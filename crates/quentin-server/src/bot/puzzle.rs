@@ -4,6 +4,7 @@
 use quentin_app::search::puzzles::Goal;
 use quentin_rules::{Action, Game};
 
+use crate::puzzles::run::Counted;
 use crate::puzzles::{Outcome, Served, change, shown_puzzle_rating};
 use crate::store::RatingRow;
 use crate::store::puzzles::Rated;
@@ -104,6 +105,26 @@ pub(super) fn solved(outcome: &Outcome) -> String {
             "wrong {} {} solution {}",
             dash(refutation),
             ratings(rated),
+            joined(solution)
+        ),
+    }
+}
+
+/// `solve ID MOVE...` in a Streak or a Storm: `right REPLY`, `solved LAST RUN` or `wrong
+/// REFUTATION RUN solution MOVE...`, RUN the run's standing (`streak 3 best 5`, `storm 2:41
+/// solved 6 missed 1 run 2 best 14`, `over` at its end).
+pub(super) fn counted(counted: &Counted) -> String {
+    let dash = |a: &Option<Action>| a.map_or("-".to_string(), |a| a.to_string());
+    match counted {
+        Counted::Right { reply } => format!("right {reply}"),
+        Counted::Solved { reply, run } => format!("solved {} {run}", dash(reply)),
+        Counted::Wrong {
+            refutation,
+            run,
+            solution,
+        } => format!(
+            "wrong {} {run} solution {}",
+            dash(refutation),
             joined(solution)
         ),
     }

@@ -4,6 +4,7 @@
 
 use super::Reader;
 use super::answer::{Outcome, Refused};
+use super::command::PuzzleWay;
 use super::command::{BotCommand, Gate, ParseError, TakebackReply};
 use super::puzzle::LEADERS;
 use super::wait::{rematch, wait};
@@ -13,9 +14,11 @@ use crate::hub::{PAGE, Refusal};
 use crate::ids::{GameId, PlayerId};
 use crate::moderation::{self, Order};
 use crate::puzzles;
+use crate::puzzles::Served;
+use crate::puzzles::run::Run;
 use crate::tournament::{Status, TournamentId, TournamentRefusal};
 use crate::who::Who;
-use quentin_app::puzzle_modes::Difficulty;
+use quentin_app::puzzle_modes::{Choice, Difficulty, Way};
 
 /// Runs a line for `who`: the gate first (one not admitted hears why, even when the line
 /// does not parse), then the command. `register` may give the session its player.
@@ -171,10 +174,60 @@ async fn command_of(
         BotCommand::Puzzle(id) => Outcome::Puzzle(puzzles::one(hub, &id).await?),
         BotCommand::PuzzleRating => Outcome::PuzzleRating(puzzles::rating(hub, me(who)?).await?),
         BotCommand::PuzzleLeaders => Outcome::PuzzleLeaders(puzzles::leaders(hub, LEADERS).await?),
-        BotCommand::Solve { puzzle, moves } => {
-            Outcome::Solved(puzzles::solve(hub, me(who)?, who.address, &puzzle, &moves, now).await?)
+        BotCommand::PuzzleWay(way) => {
+            Outcome::Puzzle(puzzle_way(ctx, me(who)?, &mut reader.puzzles, way).await?)
         }
+        BotCommand::Solve { puzzle, moves } => match &mut reader.puzzles {
+            Some(run) if run.counts(&puzzle) => {
+                let block = crate::puzzles::block_words(who.address);
+                Outcome::Counted(
+                    run.solve(hub, (me(who)?, block), &puzzle, &moves, now)
+                        .await?,
+                )
+            }
+            _ => Outcome::Solved(
+                puzzles::solve(hub, me(who)?, who.address, &puzzle, &moves, now).await?,
+            ),
+        },
     })
+}
+
+/// `puzzle streak|storm|again|theme T`: the connection's run taken that way (a Streak or a
+/// Storm goes on while it runs, a new one after its end), and its next puzzle.
+async fn puzzle_way(
+    ctx: &Context,
+    me: PlayerId,
+    run: &mut Option<Run>,
+    way: PuzzleWay,
+) -> Result<Served, Refused> {
+    let now = ctx.clock.now();
+    let choice = match way {
+        PuzzleWay::Streak => Choice::Streak,
+        PuzzleWay::Storm => Choice::Storm,
+        PuzzleWay::Again => Choice::Again,
+        PuzzleWay::Theme(_) => Choice::Rated(Difficulty::Normal),
+    };
+    let run = match run {
+        Some(run) => run,
+        None => run.insert(Run::new(
+            Way::Rated(Difficulty::Normal),
+            Run::bests(&ctx.hub, me).await,
+            now,
+        )),
+    };
+    run.tick(now);
+    let going_on = matches!(
+        (way, run.way),
+        (PuzzleWay::Streak, Way::Streak { ended: false, .. })
+    ) || matches!((way, run.way), (PuzzleWay::Storm, Way::Storm(s)) if !s.over());
+    if !going_on {
+        run.choose(choice, now);
+        run.theme = match way {
+            PuzzleWay::Theme(theme) => Some(theme),
+            _ => None,
+        };
+    }
+    Ok(run.next(&ctx.hub, me).await?)
 }
 
 /// The session's player's name: every command past [`admit`] that needs one has one.

@@ -4,12 +4,15 @@
 //! the attempts on other processes show there too).
 //!
 //! The `Hub` methods here: `add_puzzles`, `puzzle_query`, `puzzle_attempt`,
-//! `refresh_puzzle_leaders`, `puzzle_leaders`.
+//! `refresh_puzzle_leaders`, `puzzle_leaders`, `puzzle_bests`, `keep_puzzle_runs`.
 
 use super::views::PROVISIONAL;
 use super::{Hub, Refusal};
+use crate::ids::PlayerId;
+use crate::store::bests::Runs;
 use crate::store::puzzles::{Attempt, PuzzleFound, PuzzleQuery, PuzzleRow, Rated};
 use crate::store::{Applied, Change, RatingRow, StoreDown};
+use quentin_app::puzzle_rating::Bests;
 
 /// The lines of the puzzle leaderboard the lobby shows.
 pub const LOBBY_LEADERS: usize = 5;
@@ -95,5 +98,25 @@ impl Hub {
     #[must_use]
     pub fn puzzle_leaders(&self) -> Vec<(String, RatingRow)> {
         self.lock().puzzle_leaders.clone()
+    }
+
+    /// `player`'s best Streak and Storm.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn puzzle_bests(&self, player: PlayerId) -> Result<Bests, Refusal> {
+        match self.puzzle_query(PuzzleQuery::Bests(player)).await? {
+            PuzzleFound::Bests(bests) => Ok(bests),
+            _ => Err(Refusal::NotSaved),
+        }
+    }
+
+    /// Commits a player's runs: each best raised when the run's is higher.
+    ///
+    /// # Errors
+    /// When the store cannot save them.
+    pub async fn keep_puzzle_runs(&self, runs: Runs) -> Result<(), Refusal> {
+        self.commit(Change::PuzzleBests(runs), Vec::new(), |_, _| Ok(()))
+            .await
     }
 }

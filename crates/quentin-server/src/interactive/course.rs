@@ -4,7 +4,8 @@
 //! course the handoff (`P` the puzzles, `n` the next game's course), `q` back to the lobby.
 //! The player's progress is the store's (`crate::store::course`): read when the course opens,
 //! which starts at the first level not solved and says what is done; each level solved
-//! committed at once, its best stars kept.
+//! committed at once, its best stars kept. `o` lists the stages of a game's course (`g` the
+//! next game's), and a digit replays that stage from its first level.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -27,6 +28,8 @@ enum Done {
     NextCourse,
     /// The puzzles, from the handoff.
     Puzzles,
+    /// A stage chosen (`o`, a digit): its first level, solved or not.
+    Stage(quentin_rules::Game, usize),
     /// Back to the lobby.
     Lobby,
     /// The client has gone.
@@ -93,6 +96,11 @@ pub(super) async fn course_screen(
         match drive(&mut glue, screen, input).await {
             Done::Next => at.1 += 1,
             Done::NextCourse => at = ((at.0 + 1) % courses.len(), 0),
+            Done::Stage(game, stage) => {
+                if let Some(start) = course::stage_start(&courses, game, stage) {
+                    at = start;
+                }
+            }
             Done::Puzzles => return Next::Puzzles,
             Done::Lobby => return Next::Lobby,
             Done::Quit => return Next::Quit,
@@ -210,6 +218,9 @@ impl Glue for Learning<'_> {
                         return Some(Done::Next);
                     }
                     self.handoff();
+                }
+                Effect::Puzzle(PuzzleNews::Stage { game, stage }) => {
+                    return Some(Done::Stage(game, stage));
                 }
                 Effect::Puzzle(PuzzleNews::PlayComputer(_)) => self
                     .app

@@ -136,6 +136,9 @@ pub enum Write {
         /// The words.
         text: String,
     },
+    /// A player's runs of the unrated puzzles: each best raised when higher, the puzzle
+    /// attempted counted as shown to the block.
+    PuzzleBests(super::bests::Runs),
 }
 
 /// What the change gives once its writes are made.
@@ -292,6 +295,7 @@ pub fn decide(change: &Change, facts: &Facts) -> Result<Decision> {
             left: *left,
             at: *since,
         }]),
+        Change::PuzzleBests(runs) => Decision::done(vec![Write::PuzzleBests(runs.clone())]),
         Change::AddPuzzles(_) | Change::Attempt(_) | Change::Tournament(_) => {
             anyhow::bail!("a change decided in a module of its own")
         }

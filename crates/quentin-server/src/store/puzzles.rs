@@ -250,9 +250,9 @@ mod tests {
 /// processes share them).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PuzzleQuery {
-    /// The puzzle, of `game` if given, whose rating is nearest to `target` (the player's
-    /// puzzle rating when none) and that the player has not attempted; among equals, the
-    /// first by id.
+    /// The puzzle of the `pool`, of `game` and `theme` if given, left out those in `skip`,
+    /// whose rating is nearest to `target` (the player's puzzle rating when none); among
+    /// equals, the first by id.
     Next {
         /// The player.
         player: PlayerId,
@@ -260,6 +260,12 @@ pub enum PuzzleQuery {
         game: Option<Game>,
         /// The rating aimed at (a difficulty's: the player's rating moved by its offset).
         target: Option<f64>,
+        /// Only puzzles of this theme (docs/puzzles.md's names).
+        theme: Option<String>,
+        /// Those the player has not attempted, or those they failed.
+        pool: Pool,
+        /// Left out: the puzzles given already on this visit.
+        skip: Vec<String>,
     },
     /// The puzzle of this id.
     One(String),
@@ -285,6 +291,8 @@ pub enum PuzzleQuery {
     },
     /// The vacation days the player took in the year ([`super::vacation`]).
     Vacation(PlayerId, i32),
+    /// The player's best Streak and Storm ([`super::bests`]).
+    Bests(PlayerId),
 }
 
 /// How many puzzles of a game the store holds (`$1` the game's name): the daily choice's
@@ -307,6 +315,48 @@ pub fn daily_offset(day: i64, count: i64) -> i64 {
     (i128::from(day) * 40_503 % i128::from(count)).rem_euclid(i128::from(count)) as i64
 }
 
+/// Which puzzles [`PuzzleQuery::Next`] chooses from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pool {
+    /// Those the player has not attempted.
+    #[default]
+    Untried,
+    /// Those whose (first) attempt the player failed: their failed puzzles again.
+    Failed,
+}
+
+impl Pool {
+    /// The condition on the puzzle `p` for the player `$1`, the same in both stores.
+    #[must_use]
+    pub fn condition(self) -> &'static str {
+        match self {
+            Pool::Untried => {
+                "NOT EXISTS (SELECT 1 FROM puzzle_attempts a WHERE a.player = $1 AND a.puzzle = p.id)"
+            }
+            Pool::Failed => {
+                "EXISTS (SELECT 1 FROM puzzle_attempts a
+                         WHERE a.player = $1 AND a.puzzle = p.id AND NOT a.solved)"
+            }
+        }
+    }
+}
+
+/// Whether the puzzle `id`, whose line in the set's file is `line`, is one a
+/// [`PuzzleQuery::Next`] of `theme` and `skip` keeps: the theme among its `themes` field's,
+/// and not skipped. Both stores filter their rows, nearest first, with it.
+#[must_use]
+pub fn wanted(id: &str, line: &str, theme: Option<&str>, skip: &[String]) -> bool {
+    if skip.iter().any(|s| s == id) {
+        return false;
+    }
+    let Some(theme) = theme else {
+        return true;
+    };
+    line.split(';')
+        .filter_map(|field| field.trim().strip_prefix("themes "))
+        .any(|themes| themes.split_whitespace().any(|t| t == theme))
+}
+
 /// The store's answer to a [`PuzzleQuery`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum PuzzleFound {
@@ -320,4 +370,6 @@ pub enum PuzzleFound {
     Course(super::course::Stars),
     /// The vacation days a player took in a year.
     Vacation(u32),
+    /// A player's best Streak and Storm.
+    Bests(quentin_app::puzzle_rating::Bests),
 }

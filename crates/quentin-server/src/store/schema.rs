@@ -101,6 +101,8 @@ CREATE INDEX puzzle_reveals_by_block ON puzzle_reveals(puzzle, block);
     super::course::SQLITE_STEP,
     // The vacation days each player took, by year (issue 63).
     super::vacation::SQLITE_STEP,
+    // The best Streak and Storm of each player (issue 60).
+    super::bests::SQLITE_STEP,
 ];
 
 /// The tables of version 1, which a file of version 0 must have to be a store.

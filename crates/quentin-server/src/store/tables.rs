@@ -222,6 +222,15 @@ pub const TABLES: &[Table] = &[
         "vacations",
         &[("player", Int), ("year", Int), ("taken", Int)],
     ),
+    table(
+        "puzzle_bests",
+        &[
+            ("player", Int),
+            ("streak", Int),
+            ("storm", Int),
+            ("at", Int),
+        ],
+    ),
     Table {
         name: "tournament_directors",
         held: Held::Lease,

@@ -3,6 +3,7 @@ use rusqlite::Connection;
 
 use crate::tournament::{Settings, Status, TournamentId};
 
+mod puzzle_ways;
 mod tournaments;
 
 /// A Swiss tournament made by `by` in `store`, open: its number.

@@ -1,7 +1,7 @@
 use quentin_app::puzzle_modes::Difficulty;
 use quentin_rules::{Action, Game};
 
-use super::{BotCommand, GATES, Gate, ParseError, TakebackReply};
+use super::{BotCommand, GATES, Gate, ParseError, PuzzleWay, TakebackReply};
 use crate::ids::{ChallengeId, GameId};
 use crate::moderation::Order;
 use crate::spec::Spec;
@@ -211,6 +211,13 @@ fn every_command_word_parses_to_its_variant() {
             BotCommand::PuzzleAt(Difficulty::Easier),
         ),
         ("puzzle leaders", BotCommand::PuzzleLeaders),
+        ("puzzle streak", BotCommand::PuzzleWay(PuzzleWay::Streak)),
+        ("puzzle storm", BotCommand::PuzzleWay(PuzzleWay::Storm)),
+        ("puzzle again", BotCommand::PuzzleWay(PuzzleWay::Again)),
+        (
+            "puzzle theme weak-link",
+            BotCommand::PuzzleWay(PuzzleWay::Theme("weak-link")),
+        ),
         (
             "solve q5-12 c4 d5",
             BotCommand::Solve {
@@ -275,7 +282,8 @@ fn wrong_numbers_of_words_are_refused_with_the_usage() {
         ),
         (
             "puzzle rating now",
-            "puzzle [GAME], puzzle ID, puzzle rating or puzzle leaders",
+            "puzzle [GAME], puzzle ID, puzzle difficulty D, puzzle streak, puzzle storm, \
+             puzzle again, puzzle theme T, puzzle rating or puzzle leaders",
         ),
         ("solve", "solve ID MOVE..."),
         ("solve q5-12", "solve ID MOVE..."),
@@ -327,7 +335,9 @@ fn bad_numbers_and_words_are_refused_as_the_protocol_always_has() {
         ),
         (
             "puzzle chess",
-            "no game chess: quentin, konobi, brique or quint; or puzzle [GAME], puzzle ID, puzzle rating or puzzle leaders",
+            "no game chess: quentin, konobi, brique or quint; or puzzle [GAME], puzzle ID, \
+             puzzle difficulty D, puzzle streak, puzzle storm, puzzle again, puzzle theme T, \
+             puzzle rating or puzzle leaders",
         ),
         ("challenge chess", "unknown game chess"),
         ("fly", "unknown command fly"),

@@ -98,6 +98,22 @@ pub fn statements(write: &Write) -> Vec<Sql> {
                 solved.at
             ],
         ),
+        // Each best kept where the run's is not higher; the puzzle shown to the block.
+        Write::PuzzleBests(r) => vec![
+            Sql::new(
+                crate::store::bests::RAISE,
+                values![
+                    r.player,
+                    i64::from(r.runs.streak),
+                    i64::from(r.runs.storm),
+                    r.at
+                ],
+            ),
+            Sql::new(
+                crate::store::bests::SHOWN,
+                values![r.puzzle.as_str(), r.block.as_str(), r.at],
+            ),
+        ],
     }
 }
 

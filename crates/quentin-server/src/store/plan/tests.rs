@@ -260,3 +260,22 @@ fn vacation_days_are_counted_and_more_than_are_left_are_refused() {
         }]
     );
 }
+
+#[test]
+fn a_players_runs_write_their_bests_and_need_no_facts() {
+    let runs = crate::store::bests::Runs {
+        player: PlayerId(3),
+        runs: quentin_app::puzzle_rating::Bests {
+            streak: 4,
+            storm: 0,
+        },
+        puzzle: "quentin-0001".to_string(),
+        block: "127.0.0.0".to_string(),
+        at: Moment(7),
+    };
+    let change = Change::PuzzleBests(runs.clone());
+    assert_eq!(need(&change), Need::default());
+    let decided = decide(&change, &Facts::default()).unwrap();
+    assert_eq!(decided.writes, vec![Write::PuzzleBests(runs)]);
+    assert_eq!(decided.answer, Answer::Done);
+}

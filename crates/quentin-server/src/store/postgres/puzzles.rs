@@ -11,12 +11,12 @@ use tokio_postgres::{GenericClient, Row, Transaction};
 use quentin_rules::Game;
 
 use crate::ids::PlayerId;
-use crate::store::course;
 use crate::store::puzzles::{
-    self, Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide,
+    self, Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide, wanted,
 };
 use crate::store::rows::shown;
 use crate::store::{Applied, RatingRow};
+use crate::store::{bests, course};
 use quentin_app::puzzle_rating::PROVISIONAL;
 
 /// Adds the puzzles the database does not hold yet (by id), in one statement; those it holds
@@ -177,23 +177,39 @@ pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> R
             player,
             game,
             target,
+            theme,
+            pool,
+            skip,
         } => {
             let aim = match target {
                 Some(target) => *target,
                 None => rating(client, *player, "").await?.rating,
             };
-            let found = client
-                .query_opt(
+            // Without a theme or puzzles to leave out, the nearest is the first row.
+            let limit = if theme.is_none() && skip.is_empty() {
+                " LIMIT 1"
+            } else {
+                ""
+            };
+            let rows = client
+                .query(
                     &format!(
-                        "{PUZZLE} p WHERE ($2::TEXT IS NULL OR game = $2)
-                         AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a
-                                         WHERE a.player = $1 AND a.puzzle = p.id)
-                         ORDER BY abs(rating - $3), id LIMIT 1"
+                        "{PUZZLE} p WHERE ($2::TEXT IS NULL OR game = $2) AND {}
+                         ORDER BY abs(rating - $3), id{limit}",
+                        pool.condition()
                     ),
                     &[player, &game.map(Game::name), &aim],
                 )
                 .await?;
-            PuzzleFound::Puzzle(found.as_ref().map(row_of).transpose()?)
+            let mut found = None;
+            for row in &rows {
+                let (id, line): (String, String) = (row.try_get(0)?, row.try_get(2)?);
+                if wanted(&id, &line, theme.as_deref(), skip) {
+                    found = Some(row_of(row)?);
+                    break;
+                }
+            }
+            PuzzleFound::Puzzle(found)
         }
         PuzzleQuery::One(id) => PuzzleFound::Puzzle(one(client, id, "").await?),
         PuzzleQuery::Rating(player) => PuzzleFound::Rating(rating(client, *player, "").await?),
@@ -233,6 +249,12 @@ pub(super) async fn query(client: &impl GenericClient, query: &PuzzleQuery) -> R
                 .await?
                 .map(|r| r.get(0));
             PuzzleFound::Vacation(u32::try_from(taken.unwrap_or(0)).unwrap_or(u32::MAX))
+        }
+        PuzzleQuery::Bests(player) => {
+            PuzzleFound::Bests(match client.query_opt(bests::BESTS, &[player]).await? {
+                Some(row) => bests::bests_of(row.try_get(0)?, row.try_get(1)?)?,
+                None => quentin_app::puzzle_rating::Bests::default(),
+            })
         }
     })
 }

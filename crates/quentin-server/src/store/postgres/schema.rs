@@ -91,6 +91,7 @@ CREATE INDEX puzzle_reveals_by_block ON puzzle_reveals (puzzle, block);
     super::tournaments::POSTGRES_VERSION_STEP,
     crate::store::course::POSTGRES_STEP,
     crate::store::vacation::POSTGRES_STEP,
+    crate::store::bests::POSTGRES_STEP,
 ];
 
 // The two stores count the same versions: a step added to one is added to the other.

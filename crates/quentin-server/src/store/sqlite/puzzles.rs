@@ -7,14 +7,14 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use quentin_rules::Game;
 
 use crate::ids::PlayerId;
-use crate::store::course;
 use crate::store::puzzles::{
-    self, Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide,
+    self, Attempt, AttemptFacts, PuzzleFound, PuzzleQuery, PuzzleRow, decide, wanted,
 };
 use crate::store::rows::shown;
 use crate::store::sql::Sql;
 use crate::store::{Applied, RatingRow};
-use quentin_app::puzzle_rating::PROVISIONAL;
+use crate::store::{bests, course};
+use quentin_app::puzzle_rating::{Bests, PROVISIONAL};
 
 /// Adds the puzzles the store does not hold yet (by id); those it holds keep their ratings.
 pub(super) fn add(conn: &Connection, rows: &[PuzzleRow]) -> Result<Applied> {
@@ -134,24 +134,29 @@ pub(super) fn query(conn: &Connection, query: &PuzzleQuery) -> Result<PuzzleFoun
             player,
             game,
             target,
+            theme,
+            pool,
+            skip,
         } => {
             let aim = match target {
                 Some(target) => *target,
                 None => rating(conn, *player)?.rating,
             };
-            let found = conn
-                .query_row(
-                    &format!(
-                        "{PUZZLE} p WHERE (?2 IS NULL OR game = ?2)
-                         AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a
-                                         WHERE a.player = ?1 AND a.puzzle = p.id)
-                         ORDER BY abs(rating - ?3), id LIMIT 1"
-                    ),
-                    params![player, game.map(Game::name), aim],
-                    puzzle_of,
-                )
-                .optional()?;
-            PuzzleFound::Puzzle(found.map(row_of).transpose()?)
+            let sql = format!(
+                "{PUZZLE} p WHERE (?2 IS NULL OR game = ?2) AND {}
+                 ORDER BY abs(rating - ?3), id",
+                pool.condition().replace('$', "?")
+            );
+            let mut statement = conn.prepare_cached(&sql)?;
+            let mut rows =
+                statement.query_map(params![player, game.map(Game::name), aim], puzzle_of)?;
+            // Nearest first: the first the theme and the visit keep.
+            let found = rows.find(|row| {
+                row.as_ref().map_or(true, |(id, _, line, _)| {
+                    wanted(id, line, theme.as_deref(), skip)
+                })
+            });
+            PuzzleFound::Puzzle(found.transpose()?.map(row_of).transpose()?)
         }
         PuzzleQuery::One(id) => PuzzleFound::Puzzle(one(conn, id)?),
         PuzzleQuery::Rating(player) => PuzzleFound::Rating(rating(conn, *player)?),
@@ -204,6 +209,16 @@ pub(super) fn query(conn: &Connection, query: &PuzzleQuery) -> Result<PuzzleFoun
                 .query_row(&sql, params![player, i64::from(*year)], |r| r.get(0))
                 .optional()?;
             PuzzleFound::Vacation(u32::try_from(taken.unwrap_or(0)).unwrap_or(u32::MAX))
+        }
+        PuzzleQuery::Bests(player) => {
+            let sql = Sql::new(bests::BESTS, Vec::new()).sqlite();
+            let found: Option<(i64, i64)> = conn
+                .query_row(&sql, [player], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
+            PuzzleFound::Bests(match found {
+                Some((streak, storm)) => bests::bests_of(streak, storm)?,
+                None => Bests::default(),
+            })
         }
     })
 }
