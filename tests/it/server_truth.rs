@@ -141,11 +141,13 @@ fn on_a_slow_database_a_move_passed_on_is_said_to_be_slow_and_is_then_done() {
          BEGIN PERFORM pg_sleep(15); RETURN NEW; END $$;
          CREATE TRIGGER slow BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION slow();",
     );
-    assert_eq!(
-        play(&mut alice, "c4"),
-        "? the game's server process has not answered in time (the server is slow): your \
-         command may yet be done, as wait and games will tell"
-    );
+    // On a loaded machine the owner, its move's transaction held 15 s, may miss its lease's
+    // renewal: alice's process then takes the game over and does the move itself, and says
+    // so once it is saved (CI saw it once). Either answer is true; the move is saved once.
+    let slow = "? the game's server process has not answered in time (the server is slow): \
+                your command may yet be done, as wait and games will tell";
+    let answer = play(&mut alice, "c4");
+    assert!(answer == slow || answer == "=", "{answer}");
     crate::serve::pg::execute(&db.url, "DROP TRIGGER slow ON moves");
     // The move was committed after all: bob's turn comes with it, and alice's same play, sent
     // again, is answered as done.
