@@ -329,6 +329,36 @@ fn a_game_played_through_one_process_is_served_live_by_another_on_postgresql() {
     }
     let page = get(web, &format!("/game/{id}"));
     assert!(page.body.contains("class=\"stone black\""), "{}", page.body);
+    let live = Stream::open(web, &format!("/game/{id}/live"), &[]);
+    assert_eq!(live.head.status, 200, "{:?}", live.head);
+    drop(live);
+    for path in ["/style.css", "/puzzles"] {
+        assert_eq!(get(web, path).status, 200, "{path}");
+    }
+
+    // A tournament made and started through the playing process: its page, its JSON and its
+    // live part served by the other.
+    let (mut entrants, _, t) = crate::server_tournaments::entrants(
+        &playing,
+        &dir,
+        3,
+        "swiss quentin size 5 pie off clock 5+0 casual rounds 2 start-in 600",
+    );
+    assert_eq!(entrants[0].ask(&format!("tournament start {t}")), "=");
+    let started = Instant::now();
+    let value = loop {
+        let value = json(&wait_found(web, &format!("/api/tournament/{t}")));
+        if value["status"] == "running" {
+            break value;
+        }
+        assert!(started.elapsed() < serve::TIMEOUT, "{value}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(value["standings"].as_array().unwrap().len(), 3, "{value}");
+    let page = wait_found(web, &format!("/tournament/{t}"));
+    assert!(page.body.contains("Buchholz"), "{}", page.body);
+    let live = Stream::open(web, &format!("/tournament/{t}/live"), &[]);
+    assert_eq!(live.head.status, 200, "{:?}", live.head);
 }
 
 #[test]
