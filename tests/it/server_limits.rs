@@ -9,13 +9,14 @@ use crate::pty;
 use crate::serve;
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use portable_pty::CommandBuilder;
 use pty::Session;
+use serve::http::{closed, connect_from};
 use serve::play::{Play, pair};
 use serve::{Server, TIMEOUT, key, scratch};
 
@@ -166,66 +167,10 @@ fn a_bot_that_writes_megabytes_and_never_reads_is_closed_and_its_place_comes_bac
 
 /// A raw socket to the server from `source`, which sends `hello` and then nothing.
 fn half_open(server: &Server, source: [u8; 4], hello: &[u8]) -> TcpStream {
-    let socket = socket2_free_connect(source, server.port);
+    let socket = connect_from(source, server.port);
     let mut stream = socket;
     let _ = stream.write_all(hello);
     stream
-}
-
-/// Connects to the server's port on 127.0.0.1 from the address `source` (another loopback
-/// address), through tokio's socket, which binds before it connects.
-fn socket2_free_connect(source: [u8; 4], port: u16) -> TcpStream {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let socket = tokio::net::TcpSocket::new_v4().unwrap();
-        socket.bind(SocketAddr::from((source, 0))).unwrap();
-        let stream = socket
-            .connect(SocketAddr::from(([127, 0, 0, 1], port)))
-            .await
-            .unwrap();
-        stream.into_std().unwrap()
-    })
-}
-
-/// Waits until the server has closed `stream` (its end, or a reset); `false` when it is still
-/// open after the test's timeout. A read interrupted by a signal (the test process has many
-/// children) is read again: taken for the end, it had the test drop the socket itself, and
-/// the server log that the client went, long before the deadline under test.
-fn closed(mut stream: TcpStream) -> bool {
-    stream.set_nonblocking(false).unwrap();
-    stream.set_read_timeout(Some(TIMEOUT)).unwrap();
-    let deadline = Instant::now() + TIMEOUT;
-    let mut buf = [0u8; 4096];
-    loop {
-        match stream.read(&mut buf) {
-            Ok(0) => return true,
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                if Instant::now() >= deadline {
-                    return false;
-                }
-            }
-            Err(e) => {
-                assert!(
-                    matches!(
-                        e.kind(),
-                        std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted
-                    ),
-                    "the socket's read failed: {e}"
-                );
-                return true;
-            }
-        }
-    }
 }
 
 #[test]

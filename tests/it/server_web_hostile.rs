@@ -5,32 +5,14 @@
 //! the while another block is served. Each hostile client comes from a loopback address of its
 //! own block (127.0.N.1), the honest one from 127.0.0.1.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::time::Instant;
 
-use crate::serve::http::{Stream, connect_from, get, get_from};
+use crate::serve::http::{Stream, closed, connect_from, get, get_from};
 use crate::serve::play::{Play, pair};
 use crate::serve::{TIMEOUT, scratch};
 use crate::server_web::start;
-
-/// Whether the server closes `stream` before the tests' timeout (its end, or a reset).
-fn closed(mut stream: TcpStream) -> bool {
-    stream.set_nonblocking(false).unwrap();
-    stream.set_read_timeout(Some(TIMEOUT)).unwrap();
-    let deadline = Instant::now() + TIMEOUT;
-    let mut buf = [0u8; 256];
-    while Instant::now() < deadline {
-        match stream.read(&mut buf) {
-            Ok(0) => return true,
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return false,
-            Err(_) => return true,
-        }
-    }
-    false
-}
 
 #[test]
 fn slow_heads_idle_connections_stream_floods_and_fast_clients_hold_only_their_share() {

@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// An answer: its status, its headers (names in lower case) and its body.
 #[derive(Clone, Debug)]
@@ -147,6 +147,44 @@ impl Stream {
             let line = line.trim_end();
             if !line.is_empty() {
                 return Some(line.to_string());
+            }
+        }
+    }
+}
+
+/// Waits until the server has closed `stream` (its end, or a reset); `false` when it is still
+/// open after the test's timeout. A read interrupted by a signal (the test process has many
+/// children) is read again: taken for the end, it had the test drop the socket itself, and
+/// the server log that the client went, long before the deadline under test.
+pub fn closed(mut stream: TcpStream) -> bool {
+    stream.set_nonblocking(false).unwrap();
+    stream.set_read_timeout(Some(super::TIMEOUT)).unwrap();
+    let deadline = Instant::now() + super::TIMEOUT;
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                if Instant::now() >= deadline {
+                    return false;
+                }
+            }
+            Err(e) => {
+                assert!(
+                    matches!(
+                        e.kind(),
+                        std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted
+                    ),
+                    "the socket's read failed: {e}"
+                );
+                return true;
             }
         }
     }
